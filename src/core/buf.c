@@ -1,0 +1,148 @@
+/* Growable byte buffers; see gfs_buf.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gfs_buf.h"
+
+void gfs_buf_init(struct gfs_buf *b)
+{
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+void gfs_buf_release(struct gfs_buf *b)
+{
+	free(b->data);
+	gfs_buf_init(b);
+}
+
+struct gfs_buf *gfs_buf_new(void)
+{
+	return calloc(1, sizeof(struct gfs_buf));
+}
+
+void gfs_buf_free(struct gfs_buf *b)
+{
+	if (!b)
+		return;
+	gfs_buf_release(b);
+	free(b);
+}
+
+int gfs_buf_grow(struct gfs_buf *b, size_t extra)
+{
+	size_t want, cap;
+	uint8_t *p;
+
+	if (extra > GFS_BUF_MAX || b->len > GFS_BUF_MAX - extra)
+		return -EFBIG;
+	want = b->len + extra + 1;
+	if (want <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : 64;
+	while (cap < want)
+		cap = cap < GFS_BUF_MAX ? cap * 2 : want;
+	p = realloc(b->data, cap);
+	if (!p)
+		return -ENOMEM;
+	b->data = p;
+	b->cap = cap;
+	return 0;
+}
+
+int gfs_buf_add(struct gfs_buf *b, const void *data, size_t len)
+{
+	int r = gfs_buf_grow(b, len);
+
+	if (r)
+		return r;
+	if (len)
+		memcpy(b->data + b->len, data, len);
+	b->len += len;
+	b->data[b->len] = 0;
+	return 0;
+}
+
+int gfs_buf_addc(struct gfs_buf *b, uint8_t c)
+{
+	return gfs_buf_add(b, &c, 1);
+}
+
+int gfs_buf_adds(struct gfs_buf *b, const char *s)
+{
+	return gfs_buf_add(b, s, strlen(s));
+}
+
+int gfs_buf_printf(struct gfs_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n, r;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	r = gfs_buf_grow(b, (size_t)n);
+	if (r)
+		return r;
+	va_start(ap, fmt);
+	vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+	return 0;
+}
+
+int gfs_buf_set_len(struct gfs_buf *b, size_t len)
+{
+	if (len > b->len) {
+		int r = gfs_buf_grow(b, len - b->len);
+
+		if (r)
+			return r;
+		memset(b->data + b->len, 0, len - b->len);
+	}
+	b->len = len;
+	if (b->data)
+		b->data[len] = 0;
+	return 0;
+}
+
+void gfs_put_u16le(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+void gfs_put_u32le(uint8_t *p, uint32_t v)
+{
+	gfs_put_u16le(p, (uint16_t)v);
+	gfs_put_u16le(p + 2, (uint16_t)(v >> 16));
+}
+
+int gfs_buf_add_u16le(struct gfs_buf *b, uint16_t v)
+{
+	uint8_t p[2];
+
+	gfs_put_u16le(p, v);
+	return gfs_buf_add(b, p, sizeof(p));
+}
+
+int gfs_buf_add_u32le(struct gfs_buf *b, uint32_t v)
+{
+	uint8_t p[4];
+
+	gfs_put_u32le(p, v);
+	return gfs_buf_add(b, p, sizeof(p));
+}
+
+int gfs_buf_add_u64le(struct gfs_buf *b, uint64_t v)
+{
+	uint8_t p[8];
+
+	gfs_put_u32le(p, (uint32_t)v);
+	gfs_put_u32le(p + 4, (uint32_t)(v >> 32));
+	return gfs_buf_add(b, p, sizeof(p));
+}

@@ -1,0 +1,193 @@
+/* Bounded deflate/inflate, CRC-32 and PNG in/out (libpng simplified API). */
+#include <errno.h>
+#include <png.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include "gamefs.h"
+
+uint32_t gfs_crc32(uint32_t crc, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+
+	if (!data)
+		return (uint32_t)crc32(0L, Z_NULL, 0);
+	while (len) {
+		uInt n = len > (1u << 30) ? (1u << 30) : (uInt)len;
+
+		crc = (uint32_t)crc32(crc, p, n);
+		p += n;
+		len -= n;
+	}
+	return crc;
+}
+
+static int gfs_looks_zlib(const uint8_t *p, size_t len)
+{
+	return len >= 2 && (p[0] & 0x0f) == Z_DEFLATED && (p[0] >> 4) <= 7 &&
+	       ((unsigned)p[0] << 8 | p[1]) % 31 == 0;
+}
+
+static int gfs_inflate_as(const uint8_t *src, size_t len, size_t max, struct gfs_buf *out,
+			  int window, size_t *used)
+{
+	z_stream z;
+	size_t start = out->len;
+	int zr, r = 0;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, window) != Z_OK)
+		return -ENOMEM;
+	z.next_in = (Bytef *)(uintptr_t)src;
+	do {
+		size_t room;
+
+		z.avail_in = len - (size_t)(z.next_in - src) > (1u << 30) ? (1u << 30)
+			: (uInt)(len - (size_t)(z.next_in - src));
+		if (out->len - start >= max) {
+			/* at the cap: one more byte of output means too big */
+			uint8_t probe;
+
+			z.next_out = &probe;
+			z.avail_out = 1;
+			zr = inflate(&z, Z_NO_FLUSH);
+			if (zr == Z_STREAM_END && z.avail_out == 1)
+				break;
+			r = -EBADMSG;
+			break;
+		}
+		room = max - (out->len - start);
+		if (room > 1u << 20)
+			room = 1u << 20;
+		if ((r = gfs_buf_grow(out, room)))
+			break;
+		z.next_out = out->data + out->len;
+		z.avail_out = (uInt)room;
+		zr = inflate(&z, Z_NO_FLUSH);
+		out->len += room - z.avail_out;
+		if (zr == Z_STREAM_END)
+			break;
+		if (zr != Z_OK || (z.avail_in == 0 && z.avail_out != 0)) {
+			r = -EBADMSG;
+			break;
+		}
+	} while (1);
+	if (used)
+		*used = (size_t)(z.next_in - src);
+	inflateEnd(&z);
+	if (r)
+		gfs_buf_set_len(out, start);
+	else if (out->data)
+		out->data[out->len] = 0;
+	return r;
+}
+
+int gfs_inflate(const uint8_t *src, size_t len, size_t max, struct gfs_buf *out,
+		enum gfs_zwrap *wrap, size_t *used)
+{
+	int r;
+
+	if (gfs_looks_zlib(src, len)) {
+		r = gfs_inflate_as(src, len, max, out, 15, used);
+		if (!r) {
+			if (wrap)
+				*wrap = GFS_ZLIB;
+			return 0;
+		}
+	}
+	r = gfs_inflate_as(src, len, max, out, -15, used);
+	if (!r && wrap)
+		*wrap = GFS_ZRAW;
+	return r;
+}
+
+int gfs_deflate(const uint8_t *src, size_t len, enum gfs_zwrap wrap, struct gfs_buf *out)
+{
+	z_stream z;
+	int zr, r = 0;
+
+	memset(&z, 0, sizeof(z));
+	if (deflateInit2(&z, 9, Z_DEFLATED, wrap == GFS_ZLIB ? 15 : -15, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return -ENOMEM;
+	z.next_in = (Bytef *)(uintptr_t)src;
+	z.avail_in = (uInt)len;
+	if (len > (1u << 30)) {
+		deflateEnd(&z);
+		return -EFBIG;
+	}
+	do {
+		if ((r = gfs_buf_grow(out, 65536)))
+			break;
+		z.next_out = out->data + out->len;
+		z.avail_out = 65536;
+		zr = deflate(&z, Z_FINISH);
+		out->len += 65536 - z.avail_out;
+		if (zr == Z_STREAM_ERROR) {
+			r = -EIO;
+			break;
+		}
+	} while (zr != Z_STREAM_END);
+	deflateEnd(&z);
+	if (!r && out->data)
+		out->data[out->len] = 0;
+	return r;
+}
+
+int gfs_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *out)
+{
+	png_image img;
+	png_alloc_size_t size = 0;
+	size_t start = out->len;
+	int r;
+
+	memset(&img, 0, sizeof(img));
+	img.version = PNG_IMAGE_VERSION;
+	img.width = w;
+	img.height = h;
+	img.format = PNG_FORMAT_RGBA;
+	if (!png_image_write_to_memory(&img, NULL, &size, 0, rgba, 0, NULL))
+		return -EINVAL;
+	if ((r = gfs_buf_grow(out, size)))
+		return r;
+	if (!png_image_write_to_memory(&img, out->data + start, &size, 0, rgba, 0, NULL)) {
+		png_image_free(&img);
+		return -EINVAL;
+	}
+	out->len = start + size;
+	out->data[out->len] = 0;
+	return 0;
+}
+
+int gfs_png_decode(const uint8_t *png, size_t len, uint32_t max_w, uint32_t max_h,
+		   uint8_t **rgba, uint32_t *w, uint32_t *h)
+{
+	png_image img;
+	uint8_t *px;
+
+	*rgba = NULL;
+	if (len < 8 || png_sig_cmp((png_const_bytep)png, 0, 8))
+		return -EINVAL;
+	memset(&img, 0, sizeof(img));
+	img.version = PNG_IMAGE_VERSION;
+	if (!png_image_begin_read_from_memory(&img, png, len))
+		return -EINVAL;
+	if (!img.width || !img.height || img.width > max_w || img.height > max_h) {
+		png_image_free(&img);
+		return -EINVAL;
+	}
+	img.format = PNG_FORMAT_RGBA;
+	px = malloc((size_t)img.width * img.height * 4);
+	if (!px) {
+		png_image_free(&img);
+		return -ENOMEM;
+	}
+	if (!png_image_finish_read(&img, NULL, px, 0, NULL)) {
+		free(px);
+		png_image_free(&img);
+		return -EINVAL;
+	}
+	*rgba = px;
+	*w = img.width;
+	*h = img.height;
+	return 0;
+}

@@ -1,0 +1,443 @@
+/*
+ * Committing: store every edited view into the model, stream the format's
+ * save() into a temporary file beside the archive, fsync it, rename it over
+ * the archive, fsync the directory.  A crash at any moment leaves the old or
+ * the new archive.  The writer streams unchanged spans of the old file with
+ * copy_file_range(), so a commit never holds the archive in memory.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "gamefs.h"
+
+#define GFS_WBUF (256 * 1024)
+#define GFS_TMP_TAG ".gamefs-"
+
+struct gfs_writer {
+	struct gfs_archive *ar;
+	int fd;			/* output file, or -1 for mem */
+	struct gfs_buf *mem;	/* output when fd < 0 */
+	uint8_t *buf;
+	size_t blen;
+	uint64_t flushed;	/* bytes already in the file */
+	int err;
+};
+
+static int gfs_writer_flush(struct gfs_writer *w)
+{
+	size_t done = 0;
+
+	if (w->err)
+		return w->err;
+	if (w->fd < 0) {
+		w->err = gfs_buf_add(w->mem, w->buf, w->blen);
+		if (!w->err)
+			w->flushed += w->blen;
+		w->blen = 0;
+		return w->err;
+	}
+	while (done < w->blen) {
+		ssize_t n = pwrite(w->fd, w->buf + done, w->blen - done, (off_t)(w->flushed + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return w->err = n < 0 ? -errno : -EIO;
+		done += (size_t)n;
+	}
+	w->flushed += w->blen;
+	w->blen = 0;
+	return 0;
+}
+
+int gfs_writer_put(struct gfs_writer *w, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+
+	while (len && !w->err) {
+		size_t n = GFS_WBUF - w->blen;
+
+		if (n > len)
+			n = len;
+		memcpy(w->buf + w->blen, p, n);
+		w->blen += n;
+		p += n;
+		len -= n;
+		if (w->blen == GFS_WBUF)
+			gfs_writer_flush(w);
+	}
+	return w->err;
+}
+
+uint64_t gfs_writer_tell(struct gfs_writer *w)
+{
+	return w->flushed + w->blen;
+}
+
+struct gfs_archive *gfs_writer_archive(struct gfs_writer *w)
+{
+	return w->ar;
+}
+
+/* Fallback copy through the buffer. */
+static int gfs_writer_copy_slow(struct gfs_writer *w, uint64_t off, uint64_t len)
+{
+	while (len && !w->err) {
+		size_t n = GFS_WBUF - w->blen;
+		int r;
+
+		if (n > len)
+			n = (size_t)len;
+		r = gfs_pread(w->ar, w->buf + w->blen, n, off);
+		if (r)
+			return w->err = r;
+		w->blen += n;
+		off += n;
+		len -= n;
+		if (w->blen == GFS_WBUF)
+			gfs_writer_flush(w);
+	}
+	return w->err;
+}
+
+int gfs_writer_copy(struct gfs_writer *w, uint64_t off, uint64_t len)
+{
+	if (w->err)
+		return w->err;
+	if (off > (uint64_t)w->ar->st.st_size || len > (uint64_t)w->ar->st.st_size - off)
+		return w->err = -EBADMSG;
+	if (w->fd < 0 || len < 65536)
+		return gfs_writer_copy_slow(w, off, len);
+	if (gfs_writer_flush(w))
+		return w->err;
+	while (len) {
+		loff_t in = (loff_t)off, out = (loff_t)w->flushed;
+		ssize_t n = copy_file_range(w->ar->fd, &in, w->fd, &out, (size_t)(len > (1u << 30) ? 1u << 30 : len), 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)	/* EXDEV, ENOSYS, EINVAL...: copy by hand */
+			return gfs_writer_copy_slow(w, off, len);
+		off += (uint64_t)n;
+		len -= (uint64_t)n;
+		w->flushed += (uint64_t)n;
+	}
+	return 0;
+}
+
+int gfs_writer_pwrite(struct gfs_writer *w, const void *data, size_t len, uint64_t off)
+{
+	if (w->err)
+		return w->err;
+	if (off + len > gfs_writer_tell(w))
+		return w->err = -EINVAL;
+	if (off >= w->flushed) {
+		memcpy(w->buf + (off - w->flushed), data, len);
+		return 0;
+	}
+	if (gfs_writer_flush(w))
+		return w->err;
+	if (w->fd < 0) {
+		memcpy(w->mem->data + off, data, len);
+		return 0;
+	}
+	if (pwrite(w->fd, data, len, (off_t)off) != (ssize_t)len)
+		return w->err = -EIO;
+	return 0;
+}
+
+int gfs_writer_crc(struct gfs_writer *w, uint64_t off, uint64_t len, uint32_t *crc)
+{
+	uint8_t *tmp;
+	uint32_t c = gfs_crc32(0, NULL, 0);
+
+	if (gfs_writer_flush(w))
+		return w->err;
+	if (off + len > w->flushed)
+		return -EINVAL;
+	if (w->fd < 0) {
+		*crc = gfs_crc32(c, w->mem->data + off, (size_t)len);
+		return 0;
+	}
+	tmp = malloc(GFS_WBUF);
+	if (!tmp)
+		return -ENOMEM;
+	while (len) {
+		size_t n = len > GFS_WBUF ? GFS_WBUF : (size_t)len;
+
+		if (pread(w->fd, tmp, n, (off_t)off) != (ssize_t)n) {
+			free(tmp);
+			return -EIO;
+		}
+		c = gfs_crc32(c, tmp, n);
+		off += n;
+		len -= n;
+	}
+	free(tmp);
+	*crc = c;
+	return 0;
+}
+
+int gfs_writer_node(struct gfs_writer *w, struct gfs_node *n)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	int r;
+
+	if (!n->edit && !(n->ops && n->ops->render) && (n->flags & GFS_NODE_SPAN))
+		return gfs_writer_copy(w, n->span_off, n->span_len);
+	if (n->edit)
+		return gfs_writer_put(w, n->edit->data, n->edit->len);
+	r = gfs_node_content(w->ar, n, &b);
+	if (!r)
+		r = gfs_writer_put(w, b.data, b.len);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int gfs_save_to(struct gfs_archive *ar, int fd, struct gfs_buf *mem)
+{
+	struct gfs_writer w = { .ar = ar, .fd = fd, .mem = mem };
+	int r;
+
+	if (!ar->fmt->save)
+		return gfs_err(ar, -EROFS, "this format cannot be written back");
+	w.buf = malloc(GFS_WBUF);
+	if (!w.buf)
+		return -ENOMEM;
+	r = ar->fmt->save(ar, &w);
+	if (!r)
+		r = gfs_writer_flush(&w);
+	if (!r && w.err)
+		r = w.err;
+	free(w.buf);
+	return r;
+}
+
+int gfs_archive_save_mem(struct gfs_archive *ar, struct gfs_buf *out)
+{
+	return gfs_save_to(ar, -1, out);
+}
+
+static int gfs_pending_rec(struct gfs_node *n)
+{
+	if (!(n->flags & GFS_NODE_SCRATCH) && (n->dirty || n->modified))
+		return 1;
+	for (size_t i = 0; i < n->nkids; i++)
+		if (gfs_pending_rec(n->kids[i]))
+			return 1;
+	return 0;
+}
+
+int gfs_archive_pending(struct gfs_archive *ar)
+{
+	return ar->changed || (ar->root && gfs_pending_rec(ar->root));
+}
+
+/* Store every finished edit; returns the first store error. */
+static int gfs_store_rec(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *closing, int all)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < n->nkids; i++) {
+		int r = gfs_store_rec(ar, n->kids[i], closing, all);
+
+		if (r && !bad)
+			bad = r;
+	}
+	if (!n->dirty || (n->flags & GFS_NODE_SCRATCH) || !n->edit)
+		return bad;
+	if (!all && n != closing && n->writers > 0)
+		return bad;		/* still being written: not finished */
+	if (n->ops && n->ops->store) {
+		int r = n->ops->store(ar, n, n->edit->data, n->edit->len);
+
+		if (r) {
+			struct gfs_buf p = GFS_BUF_INIT;
+
+			gfs_node_path(n, &p);
+			gfs_warn(ar, "edit of %s refused: %s", p.data ? (char *)p.data : "?", ar->err);
+			gfs_buf_release(&p);
+			gfs_buf_free(n->edit);
+			n->edit = NULL;
+			n->dirty = 0;
+			gfs_tree_invalidate(ar);
+			return bad ? bad : (r == -ENOMEM ? r : -EINVAL);
+		}
+		gfs_tree_invalidate(ar);	/* other views of the model changed */
+	}
+	n->dirty = 0;
+	n->modified = 1;
+	return bad;
+}
+
+static void gfs_after_commit_rec(struct gfs_node *n)
+{
+	if (!(n->flags & GFS_NODE_SCRATCH) && !n->dirty) {
+		gfs_buf_free(n->edit);
+		n->edit = NULL;
+		n->modified = 0;
+	}
+	gfs_buf_free(n->cache);
+	n->cache = NULL;
+	for (size_t i = 0; i < n->nkids; i++)
+		gfs_after_commit_rec(n->kids[i]);
+}
+
+static int gfs_tmp_name(struct gfs_archive *ar, char **out)
+{
+	size_t len = strlen(ar->dir) + strlen(ar->base) + 32;
+	char *s = malloc(len);
+
+	if (!s)
+		return -ENOMEM;
+	snprintf(s, len, "%s/.%s" GFS_TMP_TAG "XXXXXX", ar->dir, ar->base);
+	*out = s;
+	return 0;
+}
+
+void gfs_archive_clean_stale(struct gfs_archive *ar)
+{
+	size_t plen = strlen(ar->base) + strlen(GFS_TMP_TAG) + 1;
+	char *prefix = malloc(plen + 1);
+	DIR *d;
+	struct dirent *e;
+
+	if (!prefix || !ar->dir[0]) {
+		free(prefix);
+		return;
+	}
+	snprintf(prefix, plen + 1, ".%s" GFS_TMP_TAG, ar->base);
+	d = opendir(ar->dir);
+	while (d && (e = readdir(d))) {
+		if (!strncmp(e->d_name, prefix, plen) && strlen(e->d_name) == plen + 6) {
+			if (!unlinkat(dirfd(d), e->d_name, 0))
+				gfs_warn(ar, "removed %s left by an interrupted commit", e->d_name);
+		}
+	}
+	if (d)
+		closedir(d);
+	free(prefix);
+}
+
+static int gfs_backup(struct gfs_archive *ar)
+{
+	size_t len = strlen(ar->path) + 32;
+	char *bak = malloc(len), *tmp = malloc(len);
+	int r = 0;
+
+	if (!bak || !tmp) {
+		r = -ENOMEM;
+		goto out;
+	}
+	snprintf(bak, len, "%s.bak", ar->path);
+	snprintf(tmp, len, "%s.bak" GFS_TMP_TAG "%d", ar->path, (int)getpid());
+	unlink(tmp);
+	if (link(ar->path, tmp) || rename(tmp, bak)) {
+		r = -errno;
+		unlink(tmp);
+		gfs_err(ar, r, "cannot keep backup %s: %s", bak, strerror(-r));
+	}
+out:
+	free(bak);
+	free(tmp);
+	return r;
+}
+
+static int gfs_fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) && errno != EINVAL)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+static int gfs_write_new(struct gfs_archive *ar)
+{
+	char *tmp = NULL;
+	int fd, r;
+
+	if (!ar->dir[0])
+		return gfs_err(ar, -EROFS, "in-memory archive: nothing to write to");
+	if ((r = gfs_tmp_name(ar, &tmp)))
+		return r;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		r = gfs_err(ar, -errno, "cannot create %s: %s", tmp, strerror(errno));
+		free(tmp);
+		return r;
+	}
+	fchmod(fd, ar->st.st_mode & 07777);
+	if (fchown(fd, ar->st.st_uid, ar->st.st_gid)) {
+		/* not ours to give away: the new file stays the daemon's */
+	}
+	r = gfs_save_to(ar, fd, NULL);
+	if (r && !ar->err[0])
+		gfs_err(ar, r, "cannot write %s: %s", tmp, strerror(-r));
+	if (!r && fsync(fd))
+		r = gfs_err(ar, -errno, "fsync of %s: %s", tmp, strerror(errno));
+	if (!r && ar->opts.backup && !ar->backed_up) {
+		r = gfs_backup(ar);
+		if (!r)
+			ar->backed_up = 1;
+	}
+	if (!r && rename(tmp, ar->path))
+		r = gfs_err(ar, -errno, "cannot rename %s over the archive: %s", tmp, strerror(errno));
+	if (r) {
+		unlink(tmp);
+		close(fd);
+		free(tmp);
+		return r;
+	}
+	free(tmp);
+	r = gfs_fsync_dir(ar->dir);
+	if (r)
+		gfs_warn(ar, "fsync of directory %s: %s", ar->dir, strerror(-r));
+	/* the new file is the archive now */
+	close(ar->fd);
+	ar->fd = fd;
+	fstat(fd, &ar->st);
+	return 0;
+}
+
+int gfs_archive_commit_ex(struct gfs_archive *ar, struct gfs_node *closing, int all)
+{
+	int r;
+
+	ar->err[0] = 0;
+	if (ar->readonly)
+		return gfs_archive_pending(ar) ? -EROFS : 0;
+	r = gfs_store_rec(ar, ar->root, closing, all);
+	if (r)
+		return r;
+	if (!gfs_archive_pending(ar))
+		return 0;
+	if (ar->damaged && !ar->opts.force) {
+		gfs_err(ar, -EIO, "archive was already damaged (bad CRC) when mounted; "
+			"refusing to write it back without -o force");
+		gfs_warn(ar, "commit refused: the archive was damaged before this edit (mount with -o force to override)");
+		return -EIO;
+	}
+	r = gfs_write_new(ar);
+	if (r) {
+		gfs_warn(ar, "commit failed: %s", ar->err);
+		return r;
+	}
+	if (ar->fmt->committed)
+		ar->fmt->committed(ar);
+	gfs_after_commit_rec(ar->root);
+	ar->changed = 0;
+	return 0;
+}
+
+int gfs_archive_commit(struct gfs_archive *ar)
+{
+	return gfs_archive_commit_ex(ar, NULL, 1);
+}

@@ -1,0 +1,53 @@
+/* One fuzzing step, shared by the libFuzzer targets and tests/replay. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gamefs.h"
+
+static void gfs_fuzz_quiet(const char *msg)
+{
+	(void)msg;
+}
+
+static void gfs_fuzz_render(struct gfs_archive *ar, struct gfs_node *n)
+{
+	for (size_t i = 0; i < n->nkids; i++)
+		gfs_fuzz_render(ar, n->kids[i]);
+	if (!S_ISDIR(n->mode)) {
+		struct gfs_buf b = GFS_BUF_INIT;
+
+		gfs_node_content(ar, n, &b);
+		gfs_buf_release(&b);
+	}
+}
+
+int gfs_fuzz_one(const char *fmt, const uint8_t *data, size_t len)
+{
+	struct gfs_opts o = { 0 };
+	struct gfs_archive *ar = NULL, *again = NULL;
+	struct gfs_buf saved = GFS_BUF_INIT;
+	char err[600];
+	int r = 0;
+
+	o.format = fmt;
+	if (gfs_archive_open_mem(data, len, "fuzz.bin", &o, &ar, err, sizeof(err)))
+		return 0;	/* refused: fine */
+	ar->log = gfs_fuzz_quiet;
+	gfs_fuzz_render(ar, ar->root);
+	if (!ar->readonly && ar->fmt->save && gfs_archive_save_mem(ar, &saved) == 0) {
+		if (gfs_archive_open_mem(saved.data, saved.len, "fuzz.bin", &o, &again, err, sizeof(err))) {
+			if (!ar->damaged) {
+				fprintf(stderr, "saved archive does not load again: %s\n", err);
+				r = -1;
+			}
+		} else {
+			again->log = gfs_fuzz_quiet;
+			gfs_fuzz_render(again, again->root);
+			gfs_archive_close(again);
+		}
+	}
+	gfs_buf_release(&saved);
+	gfs_archive_close(ar);
+	return r;
+}

@@ -1,0 +1,144 @@
+/* Small text helpers shared by the views: INI, integers, UTF-8. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gamefs.h"
+
+int gfs_parse_int(const char *s, int64_t min, int64_t max, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s)
+		return -EINVAL;
+	errno = 0;
+	if ((s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ||
+	    (s[0] == '-' && s[1] == '0' && (s[2] == 'x' || s[2] == 'X')))
+		v = strtoll(s, &end, 16);
+	else
+		v = strtoll(s, &end, 10);
+	if (errno || end == s)
+		return -EINVAL;
+	while (*end == ' ' || *end == '\t' || *end == '\r')
+		end++;
+	if (*end || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int gfs_utf8_valid(const uint8_t *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		uint8_t c = s[i];
+		size_t n;
+		uint32_t cp;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		} else if ((c & 0xe0) == 0xc0) {
+			n = 1;
+			cp = c & 0x1f;
+		} else if ((c & 0xf0) == 0xe0) {
+			n = 2;
+			cp = c & 0x0f;
+		} else if ((c & 0xf8) == 0xf0) {
+			n = 3;
+			cp = c & 0x07;
+		} else {
+			return 0;
+		}
+		if (len - i <= n)
+			return 0;
+		for (size_t k = 1; k <= n; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (s[i + k] & 0x3f);
+		}
+		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+		    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return 0;
+		i += n + 1;
+	}
+	return 1;
+}
+
+static char *gfs_trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		*--e = 0;
+	return s;
+}
+
+int gfs_ini_parse(struct gfs_archive *ar, const char *view, const uint8_t *data, size_t len,
+		  int (*fn)(void *ctx, const char *section, const char *key,
+			    const char *value, unsigned line),
+		  void *ctx)
+{
+	char *copy = malloc(len + 1), *p, *section;
+	unsigned line = 0;
+	int r = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	if (!gfs_utf8_valid(data, len)) {
+		free(copy);
+		return gfs_err(ar, -EINVAL, "%s: not UTF-8 text", view);
+	}
+	memcpy(copy, data, len);
+	copy[len] = 0;
+	if (memchr(data, 0, len)) {
+		free(copy);
+		return gfs_err(ar, -EINVAL, "%s: NUL byte in text", view);
+	}
+	section = calloc(1, len + 1);
+	if (!section) {
+		free(copy);
+		return -ENOMEM;
+	}
+	for (p = copy; p && *p && !r;) {
+		char *nl = strchr(p, '\n'), *s, *eq;
+
+		if (nl)
+			*nl = 0;
+		line++;
+		s = gfs_trim(p);
+		p = nl ? nl + 1 : NULL;
+		if (!*s || *s == ';' || *s == '#')
+			continue;
+		if (*s == '[') {
+			char *e = strchr(s, ']');
+
+			if (!e || e[1]) {
+				r = gfs_err(ar, -EINVAL, "%s: line %u: bad section header", view, line);
+				break;
+			}
+			*e = 0;
+			strcpy(section, gfs_trim(s + 1));
+			continue;
+		}
+		eq = strchr(s, '=');
+		if (!eq) {
+			r = gfs_err(ar, -EINVAL, "%s: line %u: want key = value", view, line);
+			break;
+		}
+		*eq = 0;
+		r = fn(ctx, section, gfs_trim(s), gfs_trim(eq + 1), line);
+		if (r && !strstr(ar->err, view))
+			gfs_err(ar, r, "%s: line %u: bad value for %s", view, line, gfs_trim(s));
+	}
+	free(section);
+	free(copy);
+	return r;
+}

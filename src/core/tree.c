@@ -1,0 +1,531 @@
+/*
+ * The generic tree the FUSE layer serves: directories keep their entries in
+ * archive order; a hash on (parent, name) makes lookups O(1) for huge
+ * directories.  File content comes from an edit buffer, a cached render or
+ * a span of the archive file, in that order.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "gamefs.h"
+
+static size_t gfs_hash_key(const struct gfs_node *parent, const char *name)
+{
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)(uintptr_t)parent;
+
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	return (size_t)(h ^ h >> 29);
+}
+
+static int gfs_hash_grow(struct gfs_archive *ar)
+{
+	size_t nsize = ar->hsize ? ar->hsize * 2 : 1024;
+	struct gfs_node **nh = calloc(nsize, sizeof(*nh));
+
+	if (!nh)
+		return -ENOMEM;
+	for (size_t i = 0; i < ar->hsize; i++) {
+		struct gfs_node *n = ar->hash[i], *next;
+
+		for (; n; n = next) {
+			size_t k = gfs_hash_key(n->parent, n->name) & (nsize - 1);
+
+			next = n->hnext;
+			n->hnext = nh[k];
+			nh[k] = n;
+		}
+	}
+	free(ar->hash);
+	ar->hash = nh;
+	ar->hsize = nsize;
+	return 0;
+}
+
+static int gfs_hash_add(struct gfs_archive *ar, struct gfs_node *n)
+{
+	size_t k;
+
+	if ((ar->hcount + 1) * 4 > ar->hsize * 3 && gfs_hash_grow(ar))
+		return -ENOMEM;
+	k = gfs_hash_key(n->parent, n->name) & (ar->hsize - 1);
+	n->hnext = ar->hash[k];
+	ar->hash[k] = n;
+	ar->hcount++;
+	return 0;
+}
+
+static void gfs_hash_del(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct gfs_node **pp;
+
+	if (!ar->hsize)
+		return;
+	pp = &ar->hash[gfs_hash_key(n->parent, n->name) & (ar->hsize - 1)];
+	for (; *pp; pp = &(*pp)->hnext)
+		if (*pp == n) {
+			*pp = n->hnext;
+			n->hnext = NULL;
+			ar->hcount--;
+			return;
+		}
+}
+
+struct gfs_node *gfs_node_child(struct gfs_archive *ar, struct gfs_node *dir, const char *name)
+{
+	struct gfs_node *n;
+
+	if (!ar->hsize || !dir)
+		return NULL;
+	n = ar->hash[gfs_hash_key(dir, name) & (ar->hsize - 1)];
+	for (; n; n = n->hnext)
+		if (n->parent == dir && !strcmp(n->name, name))
+			return n;
+	return NULL;
+}
+
+struct gfs_node *gfs_node_lookup(struct gfs_archive *ar, const char *path)
+{
+	struct gfs_node *n = ar->root;
+	char comp[NAME_MAX + 1];
+
+	while (n && *path) {
+		const char *e;
+		size_t len;
+
+		while (*path == '/')
+			path++;
+		if (!*path)
+			break;
+		e = strchr(path, '/');
+		len = e ? (size_t)(e - path) : strlen(path);
+		if (len > NAME_MAX || !S_ISDIR(n->mode))
+			return NULL;
+		memcpy(comp, path, len);
+		comp[len] = 0;
+		n = gfs_node_child(ar, n, comp);
+		path += len;
+	}
+	return n;
+}
+
+static int gfs_dir_append(struct gfs_node *dir, struct gfs_node *n)
+{
+	if (dir->nkids == dir->capkids) {
+		size_t cap = dir->capkids ? dir->capkids * 2 : 8;
+		struct gfs_node **k = realloc(dir->kids, cap * sizeof(*k));
+
+		if (!k)
+			return -ENOMEM;
+		dir->kids = k;
+		dir->capkids = cap;
+	}
+	dir->kids[dir->nkids++] = n;
+	return 0;
+}
+
+static void gfs_dir_drop(struct gfs_node *dir, struct gfs_node *n)
+{
+	for (size_t i = 0; i < dir->nkids; i++)
+		if (dir->kids[i] == n) {
+			memmove(dir->kids + i, dir->kids + i + 1, (dir->nkids - i - 1) * sizeof(*dir->kids));
+			dir->nkids--;
+			return;
+		}
+}
+
+static struct gfs_node *gfs_node_new(struct gfs_archive *ar, struct gfs_node *parent,
+				     const char *name, mode_t mode)
+{
+	struct gfs_node *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return NULL;
+	n->name = strdup(name);
+	if (!n->name)
+		goto fail_name;
+	n->mode = mode;
+	n->ino = ar->next_ino++;
+	n->mtime = ar->st.st_mtim;
+	n->parent = parent;
+	if (parent) {
+		if (gfs_dir_append(parent, n))
+			goto fail_dir;
+		if (gfs_hash_add(ar, n)) {
+			parent->nkids--;
+			goto fail_dir;
+		}
+	}
+	return n;
+fail_dir:
+	free(n->name);
+fail_name:
+	free(n);
+	return NULL;
+}
+
+struct gfs_node *gfs_node_new_dir(struct gfs_archive *ar, struct gfs_node *parent, const char *name)
+{
+	return gfs_node_new(ar, parent, name, S_IFDIR | 0755);
+}
+
+struct gfs_node *gfs_node_new_file(struct gfs_archive *ar, struct gfs_node *parent,
+				   const char *name, mode_t mode,
+				   const struct gfs_node_ops *ops, void *priv)
+{
+	struct gfs_node *n = gfs_node_new(ar, parent, name, S_IFREG | (mode & 07777));
+
+	if (n) {
+		n->ops = ops;
+		n->priv = priv;
+	}
+	return n;
+}
+
+struct gfs_node *gfs_node_new_span(struct gfs_archive *ar, struct gfs_node *parent,
+				   const char *name, mode_t mode,
+				   const struct gfs_node_ops *ops, void *priv,
+				   uint64_t off, uint64_t len)
+{
+	struct gfs_node *n = gfs_node_new_file(ar, parent, name, mode, ops, priv);
+
+	if (n) {
+		n->flags |= GFS_NODE_SPAN;
+		n->span_off = off;
+		n->span_len = len;
+	}
+	return n;
+}
+
+char *gfs_unique_name(struct gfs_node *dir, const char *name)
+{
+	size_t len = strlen(name);
+	char *base = malloc(len + 2), *out;
+	const char *dot;
+	size_t stem;
+
+	if (!base)
+		return NULL;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		base[i] = (c == '/' || c < 0x20 || c == 0x7f) ? '_' : (char)c;
+	}
+	base[len] = 0;
+	if (!len || !strcmp(base, ".") || !strcmp(base, "..")) {
+		free(base);
+		base = strdup("_");
+		if (!base)
+			return NULL;
+		len = 1;
+	}
+	if (len > 200) {		/* leave room under NAME_MAX for " (N)" */
+		base[200] = 0;
+		len = 200;
+	}
+	dot = strrchr(base, '.');
+	stem = dot && dot != base ? (size_t)(dot - base) : len;
+	out = strdup(base);
+	for (unsigned i = 2; out; i++) {
+		int clash = 0;
+
+		for (size_t k = 0; k < dir->nkids && !clash; k++)
+			clash = !strcmp(dir->kids[k]->name, out);
+		if (!clash)
+			break;
+		free(out);
+		out = malloc(len + 24);
+		if (out)
+			snprintf(out, len + 24, "%.*s (%u)%s", (int)stem, base, i, base + stem);
+	}
+	free(base);
+	return out;
+}
+
+void gfs_node_free(struct gfs_archive *ar, struct gfs_node *n)
+{
+	for (size_t i = 0; i < n->nkids; i++) {
+		n->kids[i]->parent = NULL;
+		gfs_node_free(ar, n->kids[i]);
+	}
+	if (n->ops && n->ops->free && n->priv)
+		n->ops->free(n->priv);
+	gfs_buf_free(n->edit);
+	gfs_buf_free(n->cache);
+	free(n->kids);
+	free(n->name);
+	free(n);
+}
+
+static void gfs_hash_del_kids(struct gfs_archive *ar, struct gfs_node *n)
+{
+	for (size_t i = 0; i < n->nkids; i++) {
+		gfs_hash_del_kids(ar, n->kids[i]);
+		gfs_hash_del(ar, n->kids[i]);
+	}
+}
+
+void gfs_node_remove(struct gfs_archive *ar, struct gfs_node *n)
+{
+	if (!n->parent)
+		return;
+	gfs_hash_del_kids(ar, n);
+	gfs_hash_del(ar, n);
+	gfs_dir_drop(n->parent, n);
+	n->parent = NULL;
+	n->unlinked = 1;
+	if (!n->open_count)
+		gfs_node_free(ar, n);
+}
+
+void gfs_node_move(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
+		   const char *newname)
+{
+	char *nm = strdup(newname);
+
+	if (!nm)
+		return;
+	gfs_hash_del(ar, n);
+	if (n->parent != newdir) {
+		gfs_dir_drop(n->parent, n);
+		if (gfs_dir_append(newdir, n)) {
+			free(nm);	/* out of memory: leave it where it was */
+			gfs_dir_append(n->parent, n);
+			gfs_hash_add(ar, n);
+			return;
+		}
+		n->parent = newdir;
+	}
+	free(n->name);
+	n->name = nm;
+	gfs_hash_add(ar, n);
+}
+
+int gfs_node_path(struct gfs_node *n, struct gfs_buf *b)
+{
+	if (n->parent && n->parent->parent) {
+		int r = gfs_node_path(n->parent, b);
+
+		if (r)
+			return r;
+		if ((r = gfs_buf_addc(b, '/')))
+			return r;
+	}
+	return n->parent ? gfs_buf_adds(b, n->name) : gfs_buf_add(b, "", 0);
+}
+
+static int gfs_node_render(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct gfs_buf *b;
+	int r;
+
+	if (n->cache)
+		return 0;
+	b = gfs_buf_new();
+	if (!b)
+		return -ENOMEM;
+	r = n->ops->render(ar, n, b);
+	if (r) {
+		gfs_buf_free(b);
+		return r;
+	}
+	n->cache = b;
+	return 0;
+}
+
+int gfs_node_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size)
+{
+	int r;
+
+	if (n->edit) {
+		*size = n->edit->len;
+		return 0;
+	}
+	if (n->ops && n->ops->render) {
+		if (!n->cache && n->ops->size && n->ops->size(ar, n, size) == 0)
+			return 0;
+		r = gfs_node_render(ar, n);
+		if (r)
+			return r;
+		*size = n->cache->len;
+		return 0;
+	}
+	*size = (n->flags & GFS_NODE_SPAN) ? n->span_len : 0;
+	return 0;
+}
+
+ssize_t gfs_node_read(struct gfs_archive *ar, struct gfs_node *n, void *buf, size_t len, uint64_t off)
+{
+	const struct gfs_buf *src = n->edit;
+	int r;
+
+	if (S_ISDIR(n->mode))
+		return -EISDIR;
+	if (!src && n->ops && n->ops->render) {
+		r = gfs_node_render(ar, n);
+		if (r)
+			return r;
+		src = n->cache;
+	}
+	if (src) {
+		if (off >= src->len)
+			return 0;
+		if (len > src->len - off)
+			len = (size_t)(src->len - off);
+		memcpy(buf, src->data + off, len);
+		return (ssize_t)len;
+	}
+	if (!(n->flags & GFS_NODE_SPAN) || off >= n->span_len)
+		return 0;
+	if (len > n->span_len - off)
+		len = (size_t)(n->span_len - off);
+	r = gfs_pread(ar, buf, len, n->span_off + off);
+	return r ? r : (ssize_t)len;
+}
+
+int gfs_node_content(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	uint64_t size;
+	size_t old = out->len;
+	ssize_t got;
+	int r = gfs_node_size(ar, n, &size);
+
+	if (r)
+		return r;
+	if (size > GFS_BUF_MAX)
+		return -EFBIG;
+	r = gfs_buf_set_len(out, old + (size_t)size);
+	if (r)
+		return r;
+	got = size ? gfs_node_read(ar, n, out->data + old, (size_t)size, 0) : 0;
+	if (got < 0) {
+		gfs_buf_set_len(out, old);
+		return (int)got;
+	}
+	return gfs_buf_set_len(out, old + (size_t)got);
+}
+
+static void gfs_node_touch(struct gfs_node *n)
+{
+	clock_gettime(CLOCK_REALTIME, &n->mtime);
+	n->dirty = 1;
+}
+
+/* Give n an edit buffer holding its current content (keep = 0: empty). */
+static int gfs_node_materialize(struct gfs_archive *ar, struct gfs_node *n, int keep)
+{
+	struct gfs_buf *b;
+	int r = 0;
+
+	if (n->edit)
+		return 0;
+	b = gfs_buf_new();
+	if (!b)
+		return -ENOMEM;
+	if (keep)
+		r = gfs_node_content(ar, n, b);
+	if (!r)
+		r = gfs_buf_grow(b, 0);
+	if (r) {
+		gfs_buf_free(b);
+		return r;
+	}
+	n->edit = b;
+	return 0;
+}
+
+ssize_t gfs_node_write(struct gfs_archive *ar, struct gfs_node *n, const void *buf, size_t len, uint64_t off)
+{
+	int r = gfs_node_materialize(ar, n, 1);
+
+	if (r)
+		return r;
+	if (off > GFS_BUF_MAX || len > GFS_BUF_MAX - off)
+		return -EFBIG;
+	if (off + len > n->edit->len && (r = gfs_buf_set_len(n->edit, (size_t)(off + len))))
+		return r;
+	memcpy(n->edit->data + off, buf, len);
+	gfs_node_touch(n);
+	return (ssize_t)len;
+}
+
+int gfs_node_truncate(struct gfs_archive *ar, struct gfs_node *n, uint64_t size)
+{
+	int r = gfs_node_materialize(ar, n, size > 0);
+
+	if (r)
+		return r;
+	if (size > GFS_BUF_MAX)
+		return -EFBIG;
+	r = gfs_buf_set_len(n->edit, (size_t)size);
+	if (!r)
+		gfs_node_touch(n);
+	return r;
+}
+
+int gfs_node_take_content(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *src)
+{
+	struct gfs_buf *b = gfs_buf_new();
+	int r;
+
+	if (!b)
+		return -ENOMEM;
+	r = gfs_node_content(ar, src, b);
+	if (!r)
+		r = gfs_buf_grow(b, 0);
+	if (r) {
+		gfs_buf_free(b);
+		return r;
+	}
+	gfs_buf_free(n->edit);
+	n->edit = b;
+	gfs_node_touch(n);
+	return 0;
+}
+
+static void gfs_invalidate_rec(struct gfs_node *n)
+{
+	gfs_buf_free(n->cache);
+	n->cache = NULL;
+	for (size_t i = 0; i < n->nkids; i++)
+		gfs_invalidate_rec(n->kids[i]);
+}
+
+void gfs_tree_invalidate(struct gfs_archive *ar)
+{
+	if (ar->root)
+		gfs_invalidate_rec(ar->root);
+}
+
+static int gfs_match_suffix(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+
+	return a >= b && !strcmp(s + a - b, suf);
+}
+
+int gfs_is_scratch_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (!strcmp(name, "4913") || (len > 1 && name[len - 1] == '~'))
+		return 1;
+	if (name[0] == '.' && len > 4 && name[len - 4] == '.' && name[len - 3] == 's' &&
+	    name[len - 2] == 'w')				/* vim .x.swp .x.swo .x.swx */
+		return 1;
+	if (!strncmp(name, ".#", 2) || (len > 1 && name[0] == '#' && name[len - 1] == '#'))
+		return 1;					/* emacs */
+	if (!strncmp(name, ".goutputstream-", 15) || !strncmp(name, ".~lock.", 7))
+		return 1;					/* GIO, LibreOffice */
+	if (len == 9 && !strncmp(name, "sed", 3)) {		/* sed -i: sedXXXXXX */
+		for (size_t i = 3; i < 9; i++)
+			if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+			      (name[i] >= '0' && name[i] <= '9')))
+				return 0;
+		return 1;
+	}
+	return gfs_match_suffix(name, ".swp") && name[0] == '.';
+}

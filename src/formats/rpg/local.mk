@@ -1,0 +1,14 @@
+# OHRRPGCE lumped files
+libgamefs_a_SOURCES += src/formats/rpg/rpg.c
+CORE_TESTS += \
+	tests/t0001-cli.sh \
+	tests/t0002-mount-basics.sh \
+	tests/t0003-commit-safety.sh \
+	tests/t0004-fstab-install.sh \
+	tests/t0005-gio.sh \
+	tests/t1001-rpg-corpus.sh \
+	tests/t1002-rpg-edits.sh \
+	tests/t1003-rpg-names.sh \
+	tests/t1004-rpg-bad-input.sh \
+	tests/t1005-rpg-many-lumps.sh
+EXTRA_DIST += tests/rpgtool.py

@@ -1,0 +1,10 @@
+/* The FUSE front end: serves an opened archive's tree at a mount point. */
+#ifndef GFS_FUSE_H
+#define GFS_FUSE_H
+
+#include "gamefs.h"
+
+/* argc/argv: the libfuse arguments (program name, -f/-d/-s, -o ..., mountpoint). */
+int gfs_fuse_run(struct gfs_archive *ar, int argc, char **argv);
+
+#endif

@@ -1,0 +1,246 @@
+/*
+ * gamefs: mount a game archive, or list/cat/extract/check it offline.
+ *
+ *   gamefs [-f] [-d] [-s] [-o OPT[,OPT...]] ARCHIVE MOUNTPOINT
+ *   gamefs ls ARCHIVE [PATH] | cat ARCHIVE PATH | extract ARCHIVE DIR | check ARCHIVE
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+#include "gamefs.h"
+#include "gfs_fuse.h"
+
+static int gfs_foreground;
+
+static void gfs_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: gamefs [-f] [-d] [-s] [-o OPT[,OPT...]] ARCHIVE MOUNTPOINT\n"
+		"       gamefs ls [-o OPT] ARCHIVE [PATH]\n"
+		"       gamefs cat [-o OPT] ARCHIVE PATH\n"
+		"       gamefs extract [-o OPT] ARCHIVE DIR\n"
+		"       gamefs check [-o OPT] ARCHIVE\n"
+		"       gamefs --version | --help\n"
+		"\n"
+		"gamefs options (-o):\n"
+		"  format=rpg|tng|tngsave|zzt|lay   do not detect the format\n"
+		"  ro                 mount read-only\n"
+		"  backup             keep the previous archive as ARCHIVE.bak (once per mount)\n"
+		"  commit=close|unmount  write back on last close (default) or only at unmount\n"
+		"  force              write back even over an archive whose CRCs were bad\n"
+		"  atlas=PATH         companion image of a .lay layout\n"
+		"and every libfuse option (see mount.fuse3(8)).\n");
+}
+
+static void gfs_log_line(const char *msg)
+{
+	if (gfs_foreground)
+		fprintf(stderr, "gamefs: %s\n", msg);
+	else
+		syslog(LOG_WARNING, "%s", msg);
+}
+
+/* Take gamefs's own options out of one -o list; *rest gets the others. */
+static int gfs_take_opts(char *list, struct gfs_opts *o, char *rest, size_t restlen)
+{
+	char *save = NULL;
+
+	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		const char *keep = NULL;
+
+		if (!strncmp(t, "format=", 7))
+			o->format = strdup(t + 7);
+		else if (!strncmp(t, "atlas=", 6))
+			o->atlas = strdup(t + 6);
+		else if (!strcmp(t, "backup"))
+			o->backup = 1;
+		else if (!strcmp(t, "force"))
+			o->force = 1;
+		else if (!strcmp(t, "commit=close"))
+			o->commit = GFS_COMMIT_CLOSE;
+		else if (!strcmp(t, "commit=unmount"))
+			o->commit = GFS_COMMIT_UNMOUNT;
+		else if (!strncmp(t, "commit=", 7)) {
+			fprintf(stderr, "gamefs: commit= takes close or unmount, not %s\n", t + 7);
+			return -1;
+		} else if (!strcmp(t, "ro")) {
+			o->readonly = 1;
+			keep = t;
+		} else if (!strcmp(t, "rw")) {
+			o->readonly = 0;
+			keep = t;
+		} else if (!strcmp(t, "dev") || !strcmp(t, "suid") || !strcmp(t, "nodev") ||
+			   !strcmp(t, "nosuid") || !strcmp(t, "exec") || !strcmp(t, "noexec") ||
+			   !strcmp(t, "atime") || !strcmp(t, "noatime") || !strcmp(t, "user") ||
+			   !strcmp(t, "nouser") || !strcmp(t, "auto") || !strcmp(t, "noauto") ||
+			   !strcmp(t, "_netdev") || !strcmp(t, "nofail") || !strncmp(t, "x-", 2)) {
+			keep = !strncmp(t, "no", 2) || !strcmp(t, "dev") || !strcmp(t, "suid") ||
+			       !strcmp(t, "exec") || !strcmp(t, "atime") ? t : NULL;
+			if (keep && (!strcmp(t, "noauto") || !strcmp(t, "nouser") || !strcmp(t, "nofail")))
+				keep = NULL;
+		} else
+			keep = t;
+		if (keep) {
+			size_t used = strlen(rest);
+
+			snprintf(rest + used, restlen - used, "%s%s", used ? "," : "", keep);
+		}
+	}
+	return 0;
+}
+
+static int gfs_open_or_die(const char *path, struct gfs_opts *o, struct gfs_archive **ar)
+{
+	char err[600];
+	int r = gfs_archive_open(path, o, ar, err, sizeof(err));
+
+	if (r)
+		fprintf(stderr, "gamefs: %s\n", err);
+	return r;
+}
+
+/* ls | cat | extract | check */
+static int gfs_offline(int argc, char **argv)
+{
+	const char *cmd = argv[1];
+	struct gfs_opts o = { 0 };
+	struct gfs_archive *ar;
+	char rest[4096] = "";
+	const char *pos[3] = { 0 };
+	int npos = 0, r;
+
+	o.readonly = 1;
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			if (gfs_take_opts(argv[++i], &o, rest, sizeof(rest)))
+				return 2;
+		} else if (npos < 3)
+			pos[npos++] = argv[i];
+		else
+			npos++;
+	}
+	o.readonly = 1;
+	if ((!strcmp(cmd, "ls") && (npos < 1 || npos > 2)) ||
+	    ((!strcmp(cmd, "cat") || !strcmp(cmd, "extract")) && npos != 2) ||
+	    (!strcmp(cmd, "check") && npos != 1)) {
+		gfs_usage(stderr);
+		return 2;
+	}
+	r = gfs_open_or_die(pos[0], &o, &ar);
+	if (r)
+		return !strcmp(cmd, "check") && (r == -EBADMSG || r == -EFBIG) ? 1 : 2;
+	if (ar->readonly && ar->ro_reason[0] && strcmp(cmd, "check"))
+		fprintf(stderr, "gamefs: %s: read-only: %s\n", ar->path, ar->ro_reason);
+	if (!strcmp(cmd, "ls"))
+		r = gfs_cmd_ls(ar, pos[1], stdout);
+	else if (!strcmp(cmd, "cat"))
+		r = gfs_cmd_cat(ar, pos[1], STDOUT_FILENO);
+	else if (!strcmp(cmd, "extract"))
+		r = gfs_cmd_extract(ar, pos[1]);
+	else {
+		r = gfs_cmd_check(ar, stdout);
+		gfs_archive_close(ar);
+		return r;
+	}
+	if (r)
+		fprintf(stderr, "gamefs: %s\n", ar->err[0] ? ar->err : strerror(-r));
+	gfs_archive_close(ar);
+	return r ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct gfs_opts o = { 0 };
+	struct gfs_archive *ar;
+	char rest[4096] = "", *archive = NULL, *abs;
+	char **fargv = calloc((size_t)argc + 8, sizeof(char *));
+	int fargc = 0, npos = 0, r;
+
+	if (!fargv)
+		return 2;
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		gfs_usage(stdout);
+		return 0;
+	}
+	if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+		printf("gamefs %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	if (argc >= 2 && (!strcmp(argv[1], "ls") || !strcmp(argv[1], "cat") ||
+			  !strcmp(argv[1], "extract") || !strcmp(argv[1], "check")))
+		return gfs_offline(argc, argv);
+
+	fargv[fargc++] = argv[0];
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
+			if (gfs_take_opts(argv[++i], &o, rest, sizeof(rest)))
+				return 2;
+		} else if (!strncmp(argv[i], "-o", 2) && argv[i][2]) {
+			if (gfs_take_opts(argv[i] + 2, &o, rest, sizeof(rest)))
+				return 2;
+		} else if (argv[i][0] == '-') {
+			if (!strcmp(argv[i], "-f"))
+				gfs_foreground = 1;
+			if (!strcmp(argv[i], "-d"))
+				gfs_foreground = 1;
+			fargv[fargc++] = argv[i];
+		} else if (npos++ == 0)
+			archive = argv[i];
+		else
+			fargv[fargc++] = argv[i];
+	}
+	if (!archive || npos != 2) {
+		gfs_usage(stderr);
+		return 2;
+	}
+	abs = realpath(archive, NULL);
+	if (!abs) {
+		fprintf(stderr, "gamefs: %s: %s\n", archive, strerror(errno));
+		return 2;
+	}
+	if (!gfs_foreground)
+		openlog("gamefs", LOG_PID, LOG_USER);
+	if (gfs_open_or_die(abs, &o, &ar))
+		return 1;
+	ar->log = gfs_log_line;
+	if (ar->readonly && ar->ro_reason[0])
+		fprintf(stderr, "gamefs: %s: mounted read-only: %s\n", archive, ar->ro_reason);
+	if (ar->readonly && !strstr(rest, "ro"))
+		snprintf(rest + strlen(rest), sizeof(rest) - strlen(rest), "%sro", rest[0] ? "," : "");
+	if (!ar->readonly)
+		gfs_archive_clean_stale(ar);
+	{
+		size_t used = strlen(rest);
+		char *fs = malloc(strlen(abs) + 32);
+
+		if (!fs)
+			return 2;
+		/* fsname shows the archive in mount(8) and df; commas would split options */
+		snprintf(rest + used, sizeof(rest) - used, "%ssubtype=gamefs", used ? "," : "");
+		if (!strchr(abs, ',')) {
+			sprintf(fs, "fsname=%s", abs);
+			used = strlen(rest);
+			snprintf(rest + used, sizeof(rest) - used, ",%s", fs);
+		}
+		free(fs);
+	}
+	fargv[fargc++] = "-o";
+	fargv[fargc++] = rest;
+	r = gfs_fuse_run(ar, fargc, fargv);
+	/* unmounted: write back whatever is still pending (commit=unmount, open files) */
+	if (!ar->readonly && gfs_archive_pending(ar)) {
+		int c = gfs_archive_commit(ar);
+
+		if (c) {
+			gfs_log_line(ar->err[0] ? ar->err : strerror(-c));
+			r = 1;
+		}
+	}
+	gfs_archive_close(ar);
+	free(abs);
+	free(fargv);
+	return r;
+}

@@ -1,0 +1,129 @@
+/* Unit tests of the core: buffers, cursor, codecs, text helpers, tree. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gamefs.h"
+#include "tap.h"
+
+static void test_rd(void)
+{
+	static const uint8_t d[] = { 1, 2, 3, 4, 5, 'a', 'b', 0, 9 };
+	struct gfs_rd r;
+	uint16_t a;
+	uint32_t b;
+	const char *s;
+	size_t n;
+
+	gfs_rd_init(&r, d, sizeof(d), 0x100);
+	ok(gfs_rd_u16le(&r, &a) == 0 && a == 0x0201, "u16le");
+	ok(gfs_rd_u32le(&r, &b) == 0 && b == 0x61050403, "u32le");
+	ok(gfs_rd_off(&r) == 0x106, "offset");
+	ok(gfs_rd_u32le(&r, &b) == -EBADMSG && r.pos == 6, "overrun fails, cursor stays");
+	ok(gfs_rd_cstr(&r, &s, &n, 10) == 0 && n == 1 && s[0] == 'b', "cstr");
+	ok(gfs_rd_cstr(&r, &s, &n, 10) == -EBADMSG, "cstr without NUL");
+	ok(gfs_rd_skip(&r, 2) == -EBADMSG && gfs_rd_skip(&r, 1) == 0 && gfs_rd_left(&r) == 0, "skip");
+}
+
+static void test_inflate(void)
+{
+	struct gfs_buf src = GFS_BUF_INIT, z = GFS_BUF_INIT, out = GFS_BUF_INIT;
+	enum gfs_zwrap w;
+
+	gfs_buf_set_len(&src, 1 << 20);		/* 1 MiB of zeros: a small bomb */
+	ok(gfs_deflate(src.data, src.len, GFS_ZLIB, &z) == 0 && z.len < 4096, "deflate zlib");
+	ok(gfs_inflate(z.data, z.len, 1 << 20, &out, &w, NULL) == 0 && out.len == 1 << 20 && w == GFS_ZLIB,
+	   "inflate at exactly the cap");
+	gfs_buf_release(&out);
+	ok(gfs_inflate(z.data, z.len, (1 << 20) - 1, &out, &w, NULL) == -EBADMSG && out.len == 0,
+	   "inflate over the cap refused");
+	gfs_buf_release(&z);
+	ok(gfs_deflate(src.data, 1000, GFS_ZRAW, &z) == 0, "deflate raw");
+	ok(gfs_inflate(z.data, z.len, 1000, &out, &w, NULL) == 0 && out.len == 1000 && w == GFS_ZRAW,
+	   "inflate raw");
+	gfs_buf_release(&out);
+	ok(gfs_inflate(z.data, z.len / 2, 1000, &out, &w, NULL) == -EBADMSG, "truncated stream refused");
+	gfs_buf_release(&out);
+	gfs_buf_release(&z);
+	gfs_buf_release(&src);
+	ok(gfs_crc32(gfs_crc32(0, NULL, 0), "123456789", 9) == 0xcbf43926u, "crc32 check value");
+}
+
+static void test_png(void)
+{
+	uint8_t px[3 * 2 * 4], *back = NULL;
+	struct gfs_buf png = GFS_BUF_INIT;
+	uint32_t w = 0, h = 0;
+
+	for (size_t i = 0; i < sizeof(px); i++)
+		px[i] = (uint8_t)(i * 11);
+	ok(gfs_png_encode(px, 3, 2, &png) == 0 && png.len > 8, "png encode");
+	ok(gfs_png_decode(png.data, png.len, 16, 16, &back, &w, &h) == 0 && w == 3 && h == 2 &&
+	   !memcmp(back, px, sizeof(px)), "png round trip");
+	free(back);
+	ok(gfs_png_decode(png.data, png.len, 2, 2, &back, &w, &h) == -EINVAL, "png over the size cap");
+	ok(gfs_png_decode((const uint8_t *)"not a png", 9, 16, 16, &back, &w, &h) == -EINVAL, "not a png");
+	gfs_buf_release(&png);
+}
+
+static int ini_count;
+static int ini_cb(void *ctx, const char *sec, const char *key, const char *val, unsigned line)
+{
+	ini_count++;
+	if (!strcmp(key, "bad"))
+		return -EINVAL;
+	return strcmp(sec, "s") || strcmp(key, "k") || strcmp(val, "v w") ? -EINVAL : 0;
+}
+
+static void test_text(void)
+{
+	struct gfs_archive ar;
+	int64_t v;
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_ini_parse(&ar, "a.ini", (const uint8_t *)"; c\n[s]\n k =  v w \n", 19, ini_cb, NULL) == 0 &&
+	   ini_count == 1, "ini parse");
+	ok(gfs_ini_parse(&ar, "a.ini", (const uint8_t *)"[s]\nnonsense\n", 13, ini_cb, NULL) == -EINVAL &&
+	   strstr(ar.err, "line 2"), "ini error names the line: %s", ar.err);
+	ok(gfs_parse_int("0x1f", 0, 255, &v) == 0 && v == 31, "hex int");
+	ok(gfs_parse_int("256", 0, 255, &v) == -EINVAL, "int over range");
+	ok(gfs_parse_int("-3", -5, 5, &v) == 0 && v == -3, "negative int");
+	ok(gfs_parse_int("3x", 0, 5, &v) == -EINVAL, "trailing junk");
+	ok(gfs_utf8_valid((const uint8_t *)"h\xc3\xa9", 3) && !gfs_utf8_valid((const uint8_t *)"\xc3", 1) &&
+	   !gfs_utf8_valid((const uint8_t *)"\xc0\x80", 2), "utf8");
+	ok(gfs_is_scratch_name("sedAb12x") == 0 && gfs_is_scratch_name("sedAb12xy") &&
+	   gfs_is_scratch_name(".x.swp") && gfs_is_scratch_name("4913") && gfs_is_scratch_name("a~") &&
+	   gfs_is_scratch_name(".goutputstream-ABC") && !gfs_is_scratch_name("BROWSE.TXT"), "scratch names");
+}
+
+static void test_rpg_mem(void)
+{
+	static const uint8_t img[] = "A.TXT\0\0\0\x03\0abcB\0\0\0\0\0";
+	struct gfs_archive *ar;
+	struct gfs_buf out = GFS_BUF_INIT;
+	char err[600];
+	struct gfs_node *n;
+	struct gfs_opts o = { 0 };
+
+	ok(gfs_archive_open_mem(img, sizeof(img) - 1, "t.rpg", &o, &ar, err, sizeof(err)) == 0, "rpg loads");
+	n = gfs_node_lookup(ar, "A.TXT");
+	ok(n && n->span_len == 3, "lump A.TXT is a span of 3");
+	ok(gfs_node_lookup(ar, "/B") && gfs_node_lookup(ar, "b") == NULL, "exact lookups");
+	ok(gfs_node_write(ar, n, "xy", 2, 3) == 2, "write appends");
+	ok(gfs_archive_save_mem(ar, &out) == 0 && out.len == sizeof(img) - 1 + 2 &&
+	   !memcmp(out.data, "A.TXT\0\0\0\x05\0abcxyB\0\0\0\0\0", out.len), "save rewrites size");
+	gfs_archive_close(ar);
+	gfs_buf_release(&out);
+	ok(gfs_archive_open_mem((const uint8_t *)"A\0\0\0\x09\0ab", 8, "t.rpg", &o, &ar, err, sizeof(err)) == -EBADMSG &&
+	   strstr(err, "at 0x2") && strstr(err, "runs past"), "lying size refused: %s", err);
+}
+
+int main(void)
+{
+	test_rd();
+	test_inflate();
+	test_png();
+	test_text();
+	test_rpg_mem();
+	return done_testing();
+}
