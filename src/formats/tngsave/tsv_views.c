@@ -1,0 +1,1121 @@
+/*
+ * tsv_views.c - the text views of TirNanoG save chunks.
+ *
+ *   GLBL, QSTS  globals.txt, quests.txt: one signed 32-bit value per line
+ *   DENY        deny.txt: one IPv4 or IPv6 address per line; a record that
+ *               is not a plain address is shown as "raw FAMILY HEX32"
+ *   USER, NPC   user.ini, NNNN.ini: every field and the entity block
+ *   MAP         maps/<id>.csv: the decoded RLE layer, -1 for 0xffff
+ *   other       chunks/<NN>-<MAGIC>.bin: the body, verbatim
+ *
+ * Every view renders from the chunk's current body and store() parses the
+ * view into a new body, so a chunk nobody edited keeps its exact bytes.
+ * A known chunk that does not decode exactly (counts overrunning the body,
+ * bytes left over, a broken RLE packet) is shown raw instead.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include "tngsave.h"
+
+/* ---- growable u32 arrays ----------------------------------------------- */
+
+struct tsv_vec {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+static int tsv_vec_push(struct tsv_vec *a, uint32_t x)
+{
+	if (a->n == a->cap) {
+		size_t nc = a->cap ? a->cap * 2 : 16;
+		uint32_t *nv;
+
+		if (nc > (TSV_PAYLOAD_MAX / sizeof(uint32_t)))
+			return -EFBIG;
+		nv = realloc(a->v, nc * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		a->v = nv;
+		a->cap = nc;
+	}
+	a->v[a->n++] = x;
+	return 0;
+}
+
+static void tsv_vec_free(struct tsv_vec *a)
+{
+	free(a->v);
+	a->v = NULL;
+	a->n = a->cap = 0;
+}
+
+/* ---- line splitting over a NUL-terminated copy of a view ----------------- */
+
+static char *tsv_dup_text(const uint8_t *data, size_t len)
+{
+	char *s = malloc(len + 1);
+
+	if (s) {
+		memcpy(s, data, len);
+		s[len] = 0;
+	}
+	return s;
+}
+
+/* Next line of *cur (NUL-free text), trimmed; NULL at the end. */
+static char *tsv_next_line(char **cur, char *end)
+{
+	char *s = *cur, *e, *nl;
+
+	if (s >= end)
+		return NULL;
+	nl = memchr(s, '\n', (size_t)(end - s));
+	e = nl ? nl : end;
+	*cur = nl ? nl + 1 : end;
+	while (e > s && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+		e--;
+	*e = 0;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+static int tsv_is_sep(char c)
+{
+	return c == ' ' || c == '\t' || c == ',';
+}
+
+/* Next token of *p separated by spaces or commas; NULL when none is left. */
+static char *tsv_next_tok(char **p)
+{
+	char *s = *p, *e;
+
+	while (*s && tsv_is_sep(*s))
+		s++;
+	if (!*s) {
+		*p = s;
+		return NULL;
+	}
+	for (e = s; *e && !tsv_is_sep(*e); e++)
+		;
+	if (*e)
+		*e++ = 0;
+	*p = e;
+	return s;
+}
+
+int tsv_chunk_set_body(struct tsv_chunk *c, const uint8_t *data, size_t len)
+{
+	struct gfs_buf nb = GFS_BUF_INIT;
+	int r;
+
+	if (len == c->body.len && (!len || !memcmp(data, c->body.data, len)))
+		return 0;
+	if (len > TSV_PAYLOAD_MAX - TSV_CHUNK_HDR)
+		return -EFBIG;
+	r = gfs_buf_add(&nb, data, len);
+	if (r)
+		return r;
+	gfs_buf_release(&c->body);
+	c->body = nb;
+	c->changed = 1;
+	return 0;
+}
+
+/* ---- globals.txt, quests.txt ---------------------------------------------- */
+
+static int tsv_list_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tsv_chunk *c = n->priv;
+	int r = 0;
+
+	(void)ar;
+	for (size_t i = 0; !r && i + 4 <= c->body.len; i += 4) {
+		const uint8_t *p = c->body.data + i;
+		uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+
+		r = gfs_buf_printf(out, "%" PRId32 "\n", (int32_t)v);
+	}
+	return r;
+}
+
+static int tsv_list_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tsv_chunk *c = n->priv;
+	struct gfs_buf nb = GFS_BUF_INIT;
+	char view[256], *text, *cur, *line;
+	unsigned lineno = 0;
+	int r = 0;
+
+	tsv_view_name(n, view, sizeof(view));
+	text = tsv_dup_text(data, len);
+	if (!text)
+		return -ENOMEM;
+	cur = text;
+	while (!r && (line = tsv_next_line(&cur, text + len))) {
+		int64_t v;
+
+		lineno++;
+		if (!*line || *line == '#')
+			continue;
+		if (gfs_parse_int(line, INT32_MIN, UINT32_MAX, &v))
+			r = gfs_err(ar, -EINVAL, "%s: line %u: '%s' is not a 32-bit integer", view, lineno, line);
+		else if (nb.len >= TSV_PAYLOAD_MAX / 2)
+			r = gfs_err(ar, -EINVAL, "%s: line %u: too many values", view, lineno);
+		else
+			r = gfs_buf_add_u32le(&nb, (uint32_t)v);
+	}
+	if (!r)
+		r = tsv_chunk_set_body(c, nb.data, nb.len);
+	gfs_buf_release(&nb);
+	free(text);
+	return r;
+}
+
+const struct gfs_node_ops tsv_list_ops = {
+	.render = tsv_list_render,
+	.store = tsv_list_store,
+};
+
+/* ---- deny.txt ------------------------------------------------------------- */
+
+static int tsv_deny_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tsv_chunk *c = n->priv;
+	char txt[INET6_ADDRSTRLEN];
+	int r = 0;
+
+	(void)ar;
+	for (size_t i = 0; !r && i + TSV_DENY_REC <= c->body.len; i += TSV_DENY_REC) {
+		const uint8_t *p = c->body.data + i;
+		int pad = 0;
+
+		for (size_t k = 5; k < TSV_DENY_REC; k++)
+			pad |= p[k];
+		if (p[0] == TSV_AF_INET && !pad && inet_ntop(AF_INET, p + 1, txt, sizeof(txt)))
+			r = gfs_buf_printf(out, "%s\n", txt);
+		else if (p[0] == TSV_AF_INET6 && inet_ntop(AF_INET6, p + 1, txt, sizeof(txt)))
+			r = gfs_buf_printf(out, "%s\n", txt);
+		else {
+			r = gfs_buf_printf(out, "raw %u ", p[0]);
+			for (size_t k = 1; !r && k < TSV_DENY_REC; k++)
+				r = gfs_buf_printf(out, "%02x", p[k]);
+			if (!r)
+				r = gfs_buf_addc(out, '\n');
+		}
+	}
+	return r;
+}
+
+static int tsv_hex(int ch)
+{
+	if (ch >= '0' && ch <= '9')
+		return ch - '0';
+	if (ch >= 'a' && ch <= 'f')
+		return ch - 'a' + 10;
+	if (ch >= 'A' && ch <= 'F')
+		return ch - 'A' + 10;
+	return -1;
+}
+
+/* Exactly n bytes of hex digits (no separators) into out; 0 or -1. */
+static int tsv_parse_hex(const char *s, uint8_t *out, size_t n)
+{
+	if (strlen(s) != 2 * n)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		int hi = tsv_hex(s[2 * i]), lo = tsv_hex(s[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return -1;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}
+
+static int tsv_deny_line(char *line, uint8_t rec[TSV_DENY_REC])
+{
+	memset(rec, 0, TSV_DENY_REC);
+	if (!strncmp(line, "raw", 3) && (line[3] == ' ' || line[3] == '\t')) {
+		char *p = line + 3, *fam = tsv_next_tok(&p), *hex = tsv_next_tok(&p);
+		int64_t f;
+
+		if (!fam || !hex || tsv_next_tok(&p) || gfs_parse_int(fam, 0, 255, &f) ||
+		    tsv_parse_hex(hex, rec + 1, TSV_DENY_REC - 1))
+			return -1;
+		rec[0] = (uint8_t)f;
+		return 0;
+	}
+	if (strchr(line, ':')) {
+		rec[0] = TSV_AF_INET6;
+		return inet_pton(AF_INET6, line, rec + 1) == 1 ? 0 : -1;
+	}
+	rec[0] = TSV_AF_INET;
+	return inet_pton(AF_INET, line, rec + 1) == 1 ? 0 : -1;
+}
+
+static int tsv_deny_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tsv_chunk *c = n->priv;
+	struct gfs_buf nb = GFS_BUF_INIT;
+	char view[256], *text, *cur, *line;
+	unsigned lineno = 0;
+	int r = 0;
+
+	tsv_view_name(n, view, sizeof(view));
+	text = tsv_dup_text(data, len);
+	if (!text)
+		return -ENOMEM;
+	cur = text;
+	while (!r && (line = tsv_next_line(&cur, text + len))) {
+		uint8_t rec[TSV_DENY_REC];
+
+		lineno++;
+		if (!*line || *line == '#')
+			continue;
+		if (tsv_deny_line(line, rec))
+			r = gfs_err(ar, -EINVAL, "%s: line %u: '%s' is not an IPv4 or IPv6 address "
+				    "(nor 'raw FAMILY 32-HEX-DIGITS')", view, lineno, line);
+		else if (nb.len >= TSV_PAYLOAD_MAX / 2)
+			r = gfs_err(ar, -EINVAL, "%s: line %u: too many addresses", view, lineno);
+		else
+			r = gfs_buf_add(&nb, rec, sizeof(rec));
+	}
+	if (!r)
+		r = tsv_chunk_set_body(c, nb.data, nb.len);
+	gfs_buf_release(&nb);
+	free(text);
+	return r;
+}
+
+const struct gfs_node_ops tsv_deny_ops = {
+	.render = tsv_deny_render,
+	.store = tsv_deny_store,
+};
+
+/* ---- USER and NPC records --------------------------------------------------- */
+
+struct tsv_rec {
+	int is_user;
+	/* USER */
+	uint8_t hash[TSV_USER_HASHLEN];
+	uint64_t date[4];
+	uint8_t lang[2];
+	uint8_t flags;
+	char *name;
+	struct tsv_vec opts;
+	uint16_t equip[TSV_USER_SLOTS], belt[TSV_USER_SLOTS];
+	/* NPC */
+	uint32_t type, spawner;
+	/* entity block */
+	uint32_t map;
+	uint8_t dir;
+	uint32_t x, y;
+	uint8_t behav, trans, alt;
+	struct tsv_vec attrs, inv, skills, quests;	/* inv, skills: pairs */
+};
+
+static void tsv_rec_free(struct tsv_rec *e)
+{
+	free(e->name);
+	e->name = NULL;
+	tsv_vec_free(&e->opts);
+	tsv_vec_free(&e->attrs);
+	tsv_vec_free(&e->inv);
+	tsv_vec_free(&e->skills);
+	tsv_vec_free(&e->quests);
+}
+
+static int tsv_rd_vec(struct gfs_rd *rd, struct tsv_vec *v, size_t n)
+{
+	int r = 0;
+
+	for (size_t i = 0; !r && i < n; i++) {
+		uint32_t x;
+
+		r = gfs_rd_u32le(rd, &x);
+		if (!r)
+			r = tsv_vec_push(v, x);
+	}
+	return r;
+}
+
+/* Parse the entity block; *why says what did not fit. */
+static int tsv_parse_entity(struct gfs_rd *rd, struct tsv_rec *e, const char **why)
+{
+	uint8_t m[3], na;
+	uint16_t ni, ns, nq;
+	int r;
+
+	if ((r = gfs_rd_bytes(rd, m, 3)) || (r = gfs_rd_u8(rd, &e->dir)) ||
+	    (r = gfs_rd_u32le(rd, &e->x)) || (r = gfs_rd_u32le(rd, &e->y)) ||
+	    (r = gfs_rd_u8(rd, &e->behav)) || (r = gfs_rd_u8(rd, &e->trans)) ||
+	    (r = gfs_rd_u8(rd, &e->alt)) || (r = gfs_rd_u8(rd, &na)) ||
+	    (r = gfs_rd_u16le(rd, &ni)) || (r = gfs_rd_u16le(rd, &ns)) || (r = gfs_rd_u16le(rd, &nq))) {
+		*why = "entity block truncated";
+		return r;
+	}
+	e->map = (uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16;
+	if ((uint64_t)na * 4 + (uint64_t)ni * 8 + (uint64_t)ns * 8 + (uint64_t)nq * 4 > gfs_rd_left(rd)) {
+		*why = "entity counts overrun the chunk";
+		return -EBADMSG;
+	}
+	r = tsv_rd_vec(rd, &e->attrs, na);
+	if (!r)
+		r = tsv_rd_vec(rd, &e->inv, (size_t)ni * 2);
+	if (!r)
+		r = tsv_rd_vec(rd, &e->skills, (size_t)ns * 2);
+	if (!r)
+		r = tsv_rd_vec(rd, &e->quests, nq);
+	if (r)
+		*why = "entity block truncated";
+	return r;
+}
+
+static int tsv_name_ok(const char *s, size_t n)
+{
+	if (!gfs_utf8_valid((const uint8_t *)s, n))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((uint8_t)s[i] < 0x20 || s[i] == 0x7f)
+			return 0;
+	return !n || (s[0] != ' ' && s[n - 1] != ' ');
+}
+
+static int tsv_parse_rec(const struct tsv_chunk *c, struct tsv_rec *e, const char **why)
+{
+	struct gfs_rd rd;
+	int r;
+
+	memset(e, 0, sizeof(*e));
+	gfs_rd_init(&rd, c->body.data, c->body.len, 0);
+	*why = "record truncated";
+	if (!memcmp(c->magic, "USER", 4)) {
+		const char *name;
+		size_t nlen;
+		uint8_t nc;
+
+		e->is_user = 1;
+		if ((r = gfs_rd_bytes(&rd, e->hash, TSV_USER_HASHLEN)))
+			return r;
+		for (int i = 0; i < 4; i++)
+			if ((r = gfs_rd_u64le(&rd, &e->date[i])))
+				return r;
+		if ((r = gfs_rd_bytes(&rd, e->lang, 2)) || (r = gfs_rd_u8(&rd, &e->flags)) ||
+		    (r = gfs_rd_u8(&rd, &nc)))
+			return r;
+		if (gfs_rd_cstr(&rd, &name, &nlen, gfs_rd_left(&rd))) {
+			*why = "user name not terminated";
+			return -EBADMSG;
+		}
+		if (!tsv_name_ok(name, nlen)) {
+			*why = "user name is not printable UTF-8";
+			return -EBADMSG;
+		}
+		e->name = strndup(name, nlen);
+		if (!e->name)
+			return -ENOMEM;
+		if ((size_t)nc * 4 > gfs_rd_left(&rd)) {
+			*why = "character options overrun the chunk";
+			return -EBADMSG;
+		}
+		if ((r = tsv_rd_vec(&rd, &e->opts, nc)))
+			return r;
+		for (int i = 0; i < TSV_USER_SLOTS; i++)
+			if ((r = gfs_rd_u16le(&rd, &e->equip[i])))
+				return r;
+		for (int i = 0; i < TSV_USER_SLOTS; i++)
+			if ((r = gfs_rd_u16le(&rd, &e->belt[i])))
+				return r;
+	} else {
+		if ((r = gfs_rd_u32le(&rd, &e->type)) || (r = gfs_rd_u32le(&rd, &e->spawner)))
+			return r;
+	}
+	r = tsv_parse_entity(&rd, e, why);
+	if (r)
+		return r;
+	if (gfs_rd_left(&rd)) {
+		*why = "bytes left over after the entity block";
+		return -EBADMSG;
+	}
+	return 0;
+}
+
+static int tsv_encode_rec(const struct tsv_rec *e, struct gfs_buf *b)
+{
+	int r = 0;
+
+	if (e->is_user) {
+		r = gfs_buf_add(b, e->hash, TSV_USER_HASHLEN);
+		for (int i = 0; !r && i < 4; i++)
+			r = gfs_buf_add_u64le(b, e->date[i]);
+		if (!r)
+			r = gfs_buf_add(b, e->lang, 2);
+		if (!r)
+			r = gfs_buf_addc(b, e->flags);
+		if (!r)
+			r = gfs_buf_addc(b, (uint8_t)e->opts.n);
+		if (!r)
+			r = gfs_buf_add(b, e->name, strlen(e->name) + 1);
+		for (size_t i = 0; !r && i < e->opts.n; i++)
+			r = gfs_buf_add_u32le(b, e->opts.v[i]);
+		for (int i = 0; !r && i < TSV_USER_SLOTS; i++)
+			r = gfs_buf_add_u16le(b, e->equip[i]);
+		for (int i = 0; !r && i < TSV_USER_SLOTS; i++)
+			r = gfs_buf_add_u16le(b, e->belt[i]);
+	} else {
+		r = gfs_buf_add_u32le(b, e->type);
+		if (!r)
+			r = gfs_buf_add_u32le(b, e->spawner);
+	}
+	if (!r) {
+		uint8_t m[4] = { (uint8_t)e->map, (uint8_t)(e->map >> 8), (uint8_t)(e->map >> 16), e->dir };
+
+		r = gfs_buf_add(b, m, 4);
+	}
+	if (!r)
+		r = gfs_buf_add_u32le(b, e->x);
+	if (!r)
+		r = gfs_buf_add_u32le(b, e->y);
+	if (!r) {
+		uint8_t m[4] = { e->behav, e->trans, e->alt, (uint8_t)e->attrs.n };
+
+		r = gfs_buf_add(b, m, 4);
+	}
+	if (!r)
+		r = gfs_buf_add_u16le(b, (uint16_t)(e->inv.n / 2));
+	if (!r)
+		r = gfs_buf_add_u16le(b, (uint16_t)(e->skills.n / 2));
+	if (!r)
+		r = gfs_buf_add_u16le(b, (uint16_t)e->quests.n);
+	for (size_t i = 0; !r && i < e->attrs.n; i++)
+		r = gfs_buf_add_u32le(b, e->attrs.v[i]);
+	for (size_t i = 0; !r && i < e->inv.n; i++)
+		r = gfs_buf_add_u32le(b, e->inv.v[i]);
+	for (size_t i = 0; !r && i < e->skills.n; i++)
+		r = gfs_buf_add_u32le(b, e->skills.v[i]);
+	for (size_t i = 0; !r && i < e->quests.n; i++)
+		r = gfs_buf_add_u32le(b, e->quests.v[i]);
+	return r;
+}
+
+char *tsv_user_name(const struct tsv_chunk *c)
+{
+	size_t n;
+
+	if (c->body.len <= TSV_USER_NAME)
+		return strdup("");
+	n = strnlen((const char *)c->body.data + TSV_USER_NAME, c->body.len - TSV_USER_NAME);
+	return strndup((const char *)c->body.data + TSV_USER_NAME, n);
+}
+
+static int tsv_ini_list(struct gfs_buf *out, const char *key, const uint32_t *v, size_t n, int sign)
+{
+	int r = gfs_buf_printf(out, "%s =", key);
+
+	for (size_t i = 0; !r && i < n; i++)
+		r = sign ? gfs_buf_printf(out, " %" PRId32, (int32_t)v[i]) : gfs_buf_printf(out, " %" PRIu32, v[i]);
+	return r ? r : gfs_buf_addc(out, '\n');
+}
+
+static int tsv_ini_slots(struct gfs_buf *out, const char *key, const uint16_t *v)
+{
+	int r = gfs_buf_printf(out, "%s =", key);
+
+	for (int i = 0; !r && i < TSV_USER_SLOTS; i++)
+		r = gfs_buf_printf(out, " %u", v[i]);
+	return r ? r : gfs_buf_addc(out, '\n');
+}
+
+static const char *const tsv_date_keys[4] = { "created", "last_login", "last_logout", "last_seen" };
+
+static int tsv_rec_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tsv_chunk *c = n->priv;
+	struct tsv_rec e;
+	const char *why;
+	int r;
+
+	(void)ar;
+	r = tsv_parse_rec(c, &e, &why);
+	if (r) {
+		/* the body was edited raw into something that no longer parses */
+		tsv_rec_free(&e);
+		return r == -ENOMEM ? r : -EIO;
+	}
+	if (e.is_user) {
+		r = gfs_buf_printf(out, "[user]\nname = %s\npassword_hash = ", e.name);
+		for (int i = 0; !r && i < TSV_USER_HASHLEN; i++)
+			r = gfs_buf_printf(out, "%02x", e.hash[i]);
+		if (!r)
+			r = gfs_buf_adds(out, "\n; dates: seconds since 1970-01-01 UTC\n");
+		for (int i = 0; !r && i < 4; i++) {
+			time_t t = (time_t)(int64_t)e.date[i];
+			struct tm tm;
+			char iso[64];
+
+			if ((int64_t)e.date[i] >= 0 && (int64_t)e.date[i] < INT64_C(253402300800) &&
+			    gmtime_r(&t, &tm) && strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm))
+				r = gfs_buf_printf(out, "; %s %s\n", tsv_date_keys[i], iso);
+			if (!r)
+				r = gfs_buf_printf(out, "%s = %" PRId64 "\n", tsv_date_keys[i], (int64_t)e.date[i]);
+		}
+		if (!r) {
+			if (e.lang[0] > 0x20 && e.lang[0] < 0x7f && e.lang[1] > 0x20 && e.lang[1] < 0x7f &&
+			    !(e.lang[0] == '0' && (e.lang[1] == 'x' || e.lang[1] == 'X')))
+				r = gfs_buf_printf(out, "language = %c%c\n", e.lang[0], e.lang[1]);
+			else
+				r = gfs_buf_printf(out, "language = 0x%02x%02x\n", e.lang[0], e.lang[1]);
+		}
+		if (!r)
+			r = gfs_buf_printf(out, "; flags bit 0: banned\nflags = 0x%02x\n", e.flags);
+		if (!r)
+			r = gfs_buf_adds(out, "; character options, 32-bit values (world.numchar of them)\n");
+		if (!r)
+			r = tsv_ini_list(out, "options", e.opts.v, e.opts.n, 1);
+		if (!r)
+			r = gfs_buf_adds(out, "; 32 object slots each\n");
+		if (!r)
+			r = tsv_ini_slots(out, "equipped", e.equip);
+		if (!r)
+			r = tsv_ini_slots(out, "belt", e.belt);
+	} else {
+		r = gfs_buf_printf(out, "[npc]\ntype = %" PRIu32 "\nspawner = %" PRIu32 "\n", e.type, e.spawner);
+	}
+	if (!r)
+		r = gfs_buf_printf(out, "\n[entity]\nmap = %" PRIu32 "\ndirection = %u\nx = %" PRId32
+				   "\ny = %" PRId32 "\nbehaviour = %u\ntransport = %u\naltitude = %u\n",
+				   e.map, e.dir, (int32_t)e.x, (int32_t)e.y, e.behav, e.trans, e.alt);
+	if (!r)
+		r = tsv_ini_list(out, "attributes", e.attrs.v, e.attrs.n, 1);
+	if (!r)
+		r = gfs_buf_adds(out, "\n[inventory]\n; item = quantity object\n");
+	for (size_t i = 0; !r && i + 1 < e.inv.n; i += 2)
+		r = gfs_buf_printf(out, "item = %" PRId32 " %" PRId32 "\n", (int32_t)e.inv.v[i], (int32_t)e.inv.v[i + 1]);
+	if (!r)
+		r = gfs_buf_adds(out, "\n[skills]\n; skill = level object\n");
+	for (size_t i = 0; !r && i + 1 < e.skills.n; i += 2)
+		r = gfs_buf_printf(out, "skill = %" PRId32 " %" PRId32 "\n", (int32_t)e.skills.v[i],
+				   (int32_t)e.skills.v[i + 1]);
+	if (!r)
+		r = gfs_buf_adds(out, "\n[quests]\n; quest = id completed|open\n");
+	for (size_t i = 0; !r && i < e.quests.n; i++)
+		r = gfs_buf_printf(out, "quest = %" PRIu32 " %s\n", e.quests.v[i] & 0x7fffffffu,
+				   e.quests.v[i] & 0x80000000u ? "completed" : "open");
+	tsv_rec_free(&e);
+	return r;
+}
+
+/* INI keys of a record view: section, key, kind, index into the seen map */
+enum tsv_kk { K_NAME, K_HASH, K_DATE, K_LANG, K_U8, K_U32, K_MAP, K_S32, K_OPTS, K_SLOTS,
+	      K_ATTRS, K_ITEM, K_SKILL, K_QUEST };
+
+struct tsv_key {
+	const char *section, *key;
+	enum tsv_kk kind;
+	int user;		/* 1 USER only, 0 NPC only, -1 both */
+	size_t off;		/* offsetof the field in struct tsv_rec */
+};
+
+#define RO(f) offsetof(struct tsv_rec, f)
+static const struct tsv_key tsv_keys[] = {
+	{ "user", "name", K_NAME, 1, 0 },
+	{ "user", "password_hash", K_HASH, 1, 0 },
+	{ "user", "created", K_DATE, 1, RO(date[0]) },
+	{ "user", "last_login", K_DATE, 1, RO(date[1]) },
+	{ "user", "last_logout", K_DATE, 1, RO(date[2]) },
+	{ "user", "last_seen", K_DATE, 1, RO(date[3]) },
+	{ "user", "language", K_LANG, 1, 0 },
+	{ "user", "flags", K_U8, 1, RO(flags) },
+	{ "user", "options", K_OPTS, 1, 0 },
+	{ "user", "equipped", K_SLOTS, 1, RO(equip) },
+	{ "user", "belt", K_SLOTS, 1, RO(belt) },
+	{ "npc", "type", K_U32, 0, RO(type) },
+	{ "npc", "spawner", K_U32, 0, RO(spawner) },
+	{ "entity", "map", K_MAP, -1, RO(map) },
+	{ "entity", "direction", K_U8, -1, RO(dir) },
+	{ "entity", "x", K_S32, -1, RO(x) },
+	{ "entity", "y", K_S32, -1, RO(y) },
+	{ "entity", "behaviour", K_U8, -1, RO(behav) },
+	{ "entity", "transport", K_U8, -1, RO(trans) },
+	{ "entity", "altitude", K_U8, -1, RO(alt) },
+	{ "entity", "attributes", K_ATTRS, -1, 0 },
+	{ "inventory", "item", K_ITEM, -1, 0 },
+	{ "skills", "skill", K_SKILL, -1, 0 },
+	{ "quests", "quest", K_QUEST, -1, 0 },
+};
+#undef RO
+#define TSV_NKEYS (sizeof(tsv_keys) / sizeof(tsv_keys[0]))
+
+struct tsv_rec_ctx {
+	struct gfs_archive *ar;
+	const char *view;
+	struct tsv_rec *e;
+	unsigned seen[TSV_NKEYS];
+};
+
+/* Parse a list of count..max numbers in [min, max] into out. */
+static int tsv_num_list(const char *value, int64_t min, int64_t max, size_t maxn,
+			struct tsv_vec *out, const char **bad)
+{
+	char *copy = strdup(value), *p = copy, *tok;
+	int r = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	while (!r && (tok = tsv_next_tok(&p))) {
+		int64_t v;
+
+		if (gfs_parse_int(tok, min, max, &v)) {
+			*bad = "value out of range or not a number";
+			r = -EINVAL;
+		} else if (out->n >= maxn) {
+			*bad = "too many values";
+			r = -EINVAL;
+		} else {
+			r = tsv_vec_push(out, (uint32_t)v);
+		}
+	}
+	free(copy);
+	return r;
+}
+
+static int tsv_rec_kv(void *ctx, const char *section, const char *key, const char *value, unsigned line)
+{
+	struct tsv_rec_ctx *x = ctx;
+	struct tsv_rec *e = x->e;
+	const struct tsv_key *k = NULL;
+	const char *bad = NULL;
+	struct tsv_vec tmp = { 0 };
+	uint8_t *field;
+	int64_t v;
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < TSV_NKEYS; i++)
+		if (!strcmp(tsv_keys[i].section, section) && !strcmp(tsv_keys[i].key, key) &&
+		    (tsv_keys[i].user < 0 || tsv_keys[i].user == e->is_user)) {
+			k = &tsv_keys[i];
+			break;
+		}
+	if (!k)
+		return gfs_err(x->ar, -EINVAL, "%s: line %u: unknown key '%s' in [%s]", x->view, line, key, section);
+	if (k->kind < K_ITEM && x->seen[i])
+		return gfs_err(x->ar, -EINVAL, "%s: line %u: '%s' given twice", x->view, line, key);
+	x->seen[i]++;
+	field = (uint8_t *)e + k->off;
+	switch (k->kind) {
+	case K_NAME:
+		if (!*value || strlen(value) > TSV_USER_NAME_MAX || !tsv_name_ok(value, strlen(value)))
+			bad = "want 1 to 255 bytes of printable UTF-8";
+		else if (!(e->name = strdup(value)))
+			return -ENOMEM;
+		break;
+	case K_HASH:
+		if (tsv_parse_hex(value, e->hash, TSV_USER_HASHLEN))
+			bad = "want 64 hex digits";
+		break;
+	case K_DATE:
+		if (gfs_parse_int(value, INT64_MIN, INT64_MAX, &v))
+			bad = "want a signed 64-bit number of seconds";
+		else
+			*(uint64_t *)(void *)field = (uint64_t)v;
+		break;
+	case K_LANG:
+		if (strlen(value) == 2 && (uint8_t)value[0] > 0x20 && (uint8_t)value[0] < 0x7f &&
+		    (uint8_t)value[1] > 0x20 && (uint8_t)value[1] < 0x7f) {
+			e->lang[0] = (uint8_t)value[0];
+			e->lang[1] = (uint8_t)value[1];
+		} else if (strlen(value) == 6 && value[0] == '0' && (value[1] == 'x' || value[1] == 'X') &&
+			   !tsv_parse_hex(value + 2, e->lang, 2)) {
+			;
+		} else {
+			bad = "want a two-letter code or 0xHHHH";
+		}
+		break;
+	case K_U8:
+		if (gfs_parse_int(value, 0, 255, &v))
+			bad = "want 0 to 255";
+		else
+			*field = (uint8_t)v;
+		break;
+	case K_U32:
+		if (gfs_parse_int(value, INT32_MIN, UINT32_MAX, &v))
+			bad = "want a 32-bit number";
+		else
+			*(uint32_t *)(void *)field = (uint32_t)v;
+		break;
+	case K_S32:
+		if (gfs_parse_int(value, INT32_MIN, UINT32_MAX, &v))
+			bad = "want a 32-bit number";
+		else
+			*(uint32_t *)(void *)field = (uint32_t)v;
+		break;
+	case K_MAP:
+		if (gfs_parse_int(value, 0, TSV_ENT_MAP_MAX, &v))
+			bad = "want 0 to 16777215";
+		else
+			e->map = (uint32_t)v;
+		break;
+	case K_OPTS:
+		r = tsv_num_list(value, INT32_MIN, UINT32_MAX, 255, &e->opts, &bad);
+		break;
+	case K_ATTRS:
+		r = tsv_num_list(value, INT32_MIN, UINT32_MAX, 255, &e->attrs, &bad);
+		break;
+	case K_SLOTS:
+		r = tsv_num_list(value, -1, 65535, TSV_USER_SLOTS, &tmp, &bad);
+		if (!r && !bad && tmp.n != TSV_USER_SLOTS)
+			bad = "want 32 values";
+		for (size_t j = 0; !r && !bad && j < TSV_USER_SLOTS; j++)
+			((uint16_t *)(void *)field)[j] = (uint16_t)tmp.v[j];
+		break;
+	case K_ITEM:
+	case K_SKILL:
+		r = tsv_num_list(value, INT32_MIN, UINT32_MAX, 2, &tmp, &bad);
+		if (!r && !bad && tmp.n != 2)
+			bad = k->kind == K_ITEM ? "want: quantity object" : "want: level object";
+		if (!r && !bad) {
+			struct tsv_vec *dst = k->kind == K_ITEM ? &e->inv : &e->skills;
+
+			if (dst->n >= 2 * 65535)
+				bad = "more than 65535 entries";
+			else if (!(r = tsv_vec_push(dst, tmp.v[0])))
+				r = tsv_vec_push(dst, tmp.v[1]);
+		}
+		break;
+	case K_QUEST: {
+		char *copy = strdup(value), *p = copy, *id, *state, *extra;
+
+		if (!copy)
+			return -ENOMEM;
+		id = tsv_next_tok(&p);
+		state = id ? tsv_next_tok(&p) : NULL;
+		extra = state ? tsv_next_tok(&p) : NULL;
+		if (!id || extra || gfs_parse_int(id, 0, 0x7fffffff, &v))
+			bad = "want: id completed|open";
+		else if (state && strcmp(state, "completed") && strcmp(state, "open") &&
+			 strcmp(state, "1") && strcmp(state, "0"))
+			bad = "state is 'completed' or 'open'";
+		else if (e->quests.n >= 65535)
+			bad = "more than 65535 quests";
+		else
+			r = tsv_vec_push(&e->quests, (uint32_t)v |
+					 (state && (!strcmp(state, "completed") || !strcmp(state, "1")) ? 0x80000000u : 0));
+		free(copy);
+		break;
+	}
+	}
+	tsv_vec_free(&tmp);
+	if (r == -EINVAL || (!r && bad))
+		return gfs_err(x->ar, -EINVAL, "%s: line %u: %s: %s", x->view, line, key, bad ? bad : "bad value");
+	return r;
+}
+
+static int tsv_rec_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tsv_chunk *c = n->priv;
+	struct tsv_rec e;
+	struct tsv_rec_ctx x;
+	struct gfs_buf nb = GFS_BUF_INIT;
+	char view[256];
+	int r;
+
+	memset(&e, 0, sizeof(e));
+	memset(&x, 0, sizeof(x));
+	e.is_user = !memcmp(c->magic, "USER", 4);
+	x.ar = ar;
+	x.e = &e;
+	x.view = tsv_view_name(n, view, sizeof(view));
+	r = gfs_ini_parse(ar, x.view, data, len, tsv_rec_kv, &x);
+	for (size_t i = 0; !r && i < TSV_NKEYS; i++)
+		if (tsv_keys[i].kind < K_ITEM && !x.seen[i] &&
+		    (tsv_keys[i].user < 0 || tsv_keys[i].user == e.is_user))
+			r = gfs_err(ar, -EINVAL, "%s: [%s] %s missing", x.view, tsv_keys[i].section, tsv_keys[i].key);
+	if (!r)
+		r = tsv_encode_rec(&e, &nb);
+	if (!r)
+		r = tsv_chunk_set_body(c, nb.data, nb.len);
+	gfs_buf_release(&nb);
+	tsv_rec_free(&e);
+	return r;
+}
+
+const struct gfs_node_ops tsv_user_ops = {
+	.render = tsv_rec_render,
+	.store = tsv_rec_store,
+};
+
+const struct gfs_node_ops tsv_npc_ops = {
+	.render = tsv_rec_render,
+	.store = tsv_rec_store,
+};
+
+/* ---- maps/<id>.csv ---------------------------------------------------------- */
+
+/*
+ * RLE packets: a header byte n; bit 7 set: the next u16 repeated (n & 127) + 1
+ * times; else (n + 1) literal u16 values.  *vals is malloc'd (NULL if none).
+ */
+static int tsv_rle_decode(const uint8_t *p, size_t len, uint16_t **vals, size_t *count)
+{
+	size_t i, n = 0, k = 0;
+	uint16_t *v;
+
+	*vals = NULL;
+	*count = 0;
+	for (i = 0; i < len;) {
+		size_t run = (size_t)(p[i] & 127) + 1;
+		size_t need = p[i] & 128 ? 2 : 2 * run;
+
+		if (len - i - 1 < need)
+			return -EBADMSG;
+		i += 1 + need;
+		n += run;
+		if (n > TSV_MAP_MAX_VALUES)
+			return -EFBIG;
+	}
+	if (!n)
+		return 0;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < len;) {
+		size_t run = (size_t)(p[i] & 127) + 1;
+
+		if (p[i] & 128) {
+			uint16_t x = (uint16_t)(p[i + 1] | p[i + 2] << 8);
+
+			for (size_t j = 0; j < run; j++)
+				v[k++] = x;
+			i += 3;
+		} else {
+			for (size_t j = 0; j < run; j++)
+				v[k++] = (uint16_t)(p[i + 1 + 2 * j] | p[i + 2 + 2 * j] << 8);
+			i += 1 + 2 * run;
+		}
+	}
+	*vals = v;
+	*count = n;
+	return 0;
+}
+
+static int tsv_rle_encode(const uint16_t *v, size_t n, struct gfs_buf *out)
+{
+	size_t i = 0;
+	int r = 0;
+
+	while (!r && i < n) {
+		size_t run = 1, lit;
+
+		while (i + run < n && run < 128 && v[i + run] == v[i])
+			run++;
+		if (run >= 2) {
+			r = gfs_buf_addc(out, (uint8_t)(0x80 | (run - 1)));
+			if (!r)
+				r = gfs_buf_add_u16le(out, v[i]);
+			i += run;
+			continue;
+		}
+		for (lit = 1; i + lit < n && lit < 128; lit++)
+			if (i + lit + 1 < n && v[i + lit] == v[i + lit + 1])
+				break;
+		r = gfs_buf_addc(out, (uint8_t)(lit - 1));
+		for (size_t j = 0; !r && j < lit; j++)
+			r = gfs_buf_add_u16le(out, v[i + j]);
+		i += lit;
+	}
+	return r;
+}
+
+static size_t tsv_isqrt(size_t n)
+{
+	size_t s = 0;
+
+	while ((s + 1) * (s + 1) <= n)
+		s++;
+	return s;
+}
+
+static int tsv_map_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tsv_chunk *c = n->priv;
+	uint16_t *v;
+	size_t count, side, cols;
+	int r;
+
+	(void)ar;
+	if (c->body.len < TSV_MAP_RLE)
+		return -EIO;
+	r = tsv_rle_decode(c->body.data + TSV_MAP_RLE, c->body.len - TSV_MAP_RLE, &v, &count);
+	if (r)
+		return r == -ENOMEM ? r : -EIO;
+	side = tsv_isqrt(count);
+	cols = count && side * side == count ? side : 1;
+	if (cols == 1)
+		r = gfs_buf_adds(out, "value\n");
+	else
+		for (size_t i = 0; !r && i < cols; i++)
+			r = gfs_buf_printf(out, "x%zu%c", i, i + 1 < cols ? ',' : '\n');
+	for (size_t i = 0; !r && i < count; i++) {
+		if (v[i] == 0xffff)
+			r = gfs_buf_adds(out, "-1");
+		else
+			r = gfs_buf_printf(out, "%u", v[i]);
+		if (!r)
+			r = gfs_buf_addc(out, (i + 1) % cols ? ',' : '\n');
+	}
+	free(v);
+	return r;
+}
+
+static int tsv_map_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tsv_chunk *c = n->priv;
+	struct gfs_buf nb = GFS_BUF_INIT;
+	uint16_t *old = NULL, *nv = NULL;
+	size_t count = 0, k = 0;
+	char view[256], *text, *cur, *line;
+	unsigned lineno = 0;
+	int header = 1, r;
+
+	tsv_view_name(n, view, sizeof(view));
+	if (c->body.len < TSV_MAP_RLE)
+		return -EIO;
+	r = tsv_rle_decode(c->body.data + TSV_MAP_RLE, c->body.len - TSV_MAP_RLE, &old, &count);
+	if (r)
+		return r == -ENOMEM ? r : -EIO;
+	text = tsv_dup_text(data, len);
+	nv = malloc((count ? count : 1) * sizeof(*nv));
+	if (!text || !nv) {
+		r = -ENOMEM;
+		goto out;
+	}
+	cur = text;
+	while (!r && (line = tsv_next_line(&cur, text + len))) {
+		char *p = line, *tok;
+
+		lineno++;
+		if (!*line)
+			continue;
+		if (header) {
+			header = 0;
+			continue;
+		}
+		while (!r && (tok = tsv_next_tok(&p))) {
+			int64_t v;
+
+			if (gfs_parse_int(tok, -1, 65535, &v))
+				r = gfs_err(ar, -EINVAL, "%s: line %u: '%s' is not -1 to 65535", view, lineno, tok);
+			else if (k >= count)
+				r = gfs_err(ar, -EINVAL, "%s: line %u: more than the %zu values of the layer",
+					    view, lineno, count);
+			else
+				nv[k++] = (uint16_t)v;
+		}
+	}
+	if (!r && k != count)
+		r = gfs_err(ar, -EINVAL, "%s: %zu values, the layer has %zu", view, k, count);
+	if (r || !count || !memcmp(nv, old, count * sizeof(*nv)))
+		goto out;
+	r = gfs_buf_add(&nb, c->body.data, TSV_MAP_RLE);
+	if (!r)
+		r = tsv_rle_encode(nv, count, &nb);
+	if (!r)
+		r = tsv_chunk_set_body(c, nb.data, nb.len);
+out:
+	gfs_buf_release(&nb);
+	free(text);
+	free(nv);
+	free(old);
+	return r;
+}
+
+const struct gfs_node_ops tsv_map_ops = {
+	.render = tsv_map_render,
+	.store = tsv_map_store,
+};
+
+/* ---- raw chunks ------------------------------------------------------------- */
+
+static int tsv_raw_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tsv_chunk *c = n->priv;
+
+	(void)ar;
+	return gfs_buf_add(out, c->body.data, c->body.len);
+}
+
+static int tsv_raw_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tsv_chunk *c = n->priv;
+	char view[256];
+
+	if (len > TSV_PAYLOAD_MAX - TSV_CHUNK_HDR)
+		return gfs_err(ar, -EINVAL, "%s: %zu bytes, over the %u MiB payload limit",
+			       tsv_view_name(n, view, sizeof(view)), len, TSV_PAYLOAD_MAX >> 20);
+	return tsv_chunk_set_body(c, data, len);
+}
+
+const struct gfs_node_ops tsv_raw_ops = {
+	.render = tsv_raw_render,
+	.store = tsv_raw_store,
+};
+
+/* ---- classification ---------------------------------------------------------- */
+
+int tsv_chunk_classify(struct tsv_chunk *c)
+{
+	const char *why = NULL;
+	int r = 0;
+
+	c->kind = TSV_RAW;
+	c->why_raw = NULL;
+	if (!memcmp(c->magic, "GLBL", 4) || !memcmp(c->magic, "QSTS", 4)) {
+		if (c->body.len % 4)
+			why = "size is not a multiple of 4";
+		else
+			c->kind = c->magic[0] == 'G' ? TSV_GLBL : TSV_QSTS;
+	} else if (!memcmp(c->magic, "DENY", 4)) {
+		if (c->body.len % TSV_DENY_REC)
+			why = "size is not a multiple of 17";
+		else
+			c->kind = TSV_DENY;
+	} else if (!memcmp(c->magic, "USER", 4) || !memcmp(c->magic, "NPC\0", 4)) {
+		struct tsv_rec e;
+
+		r = tsv_parse_rec(c, &e, &why);
+		tsv_rec_free(&e);
+		if (!r) {
+			c->kind = c->magic[0] == 'U' ? TSV_USER : TSV_NPC;
+			why = NULL;
+		} else if (r != -ENOMEM) {
+			r = 0;
+		}
+	} else if (!memcmp(c->magic, "MAP\0", 4)) {
+		uint16_t *v = NULL;
+		size_t n;
+
+		if (c->body.len < TSV_MAP_RLE) {
+			why = "no map id";
+		} else {
+			r = tsv_rle_decode(c->body.data + TSV_MAP_RLE, c->body.len - TSV_MAP_RLE, &v, &n);
+			free(v);
+			if (!r)
+				c->kind = TSV_MAP;
+			else if (r != -ENOMEM) {
+				why = r == -EFBIG ? "layer decodes to more than 4 Mi values" : "RLE packet runs past the chunk";
+				r = 0;
+			}
+		}
+	}
+	c->why_raw = why;
+	return r;
+}
