@@ -57,13 +57,12 @@ static int rpg_bid(const uint8_t *head, size_t len, const char *path)
 			  !strcasecmp(dot, ".hs") || !strcasecmp(dot, ".lmp"));
 	size_t i;
 
-	if (len == 0)
-		return ext ? 10 : 0;
+	/* no magic: a plausible first lump name, or at least the extension */
 	for (i = 0; i < len && i <= RPG_NAME_MAX && head[i]; i++)
 		if (!rpg_name_char(head[i]))
-			return 0;
+			return ext ? 10 : 0;
 	if (i == 0 || i > RPG_NAME_MAX || i >= len)
-		return 0;
+		return ext ? 10 : 0;
 	return ext ? 50 : 20;
 }
 
