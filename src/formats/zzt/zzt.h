@@ -1,0 +1,187 @@
+/*
+ * zzt.h - private interface of the ZZT world / saved game driver.
+ *
+ * The model keeps every board both decoded (tiles, properties, stats, code)
+ * and as the raw pieces that have no decoded form (the original RLE bytes,
+ * the 8 padding bytes of each stat, the bytes after the last stat).  A board
+ * nobody edited is streamed back from the old file; an edited board is
+ * serialised from the model, re-encoding its RLE only when a tile changed.
+ */
+#ifndef GFS_ZZT_H
+#define GFS_ZZT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gamefs.h"
+
+/* World header (offsets from the start of the file). */
+#define ZZT_HDR_SIZE		512
+#define ZZT_H_TYPE		0x000	/* int16: -1 ZZT, -2 Super ZZT */
+#define ZZT_H_NUMBOARDS		0x002	/* int16: boards - 1 */
+#define ZZT_H_AMMO		0x004
+#define ZZT_H_GEMS		0x006
+#define ZZT_H_KEYS		0x008	/* 7 bytes */
+#define ZZT_H_HEALTH		0x00f
+#define ZZT_H_BOARD		0x011
+#define ZZT_H_TORCHES		0x013
+#define ZZT_H_TORCH_CYCLES	0x015
+#define ZZT_H_ENERGY_CYCLES	0x017
+#define ZZT_H_UNUSED19		0x019
+#define ZZT_H_SCORE		0x01b
+#define ZZT_H_NAME		0x01d	/* length + 20 bytes */
+#define ZZT_H_FLAGS		0x032	/* 10 x (length + 20 bytes) */
+#define ZZT_H_FLAG_STRIDE	21
+#define ZZT_H_TIME		0x104
+#define ZZT_H_TICKS		0x106
+#define ZZT_H_SAVED		0x108
+#define ZZT_H_PAD		0x109	/* to the end of the header */
+#define ZZT_NAME_MAX		20
+#define ZZT_NFLAGS		10
+#define ZZT_NKEYS		7
+
+/* Board layout (offsets from the board's size field). */
+#define ZZT_B_NAME		2	/* length + 50 bytes */
+#define ZZT_B_NAME_LEN		51
+#define ZZT_B_NAME_MAX		50
+#define ZZT_B_RLE		53
+#define ZZT_W			60
+#define ZZT_H			25
+#define ZZT_TILES		(ZZT_W * ZZT_H)
+#define ZZT_RUN_MAX		255
+
+/* Board properties, after the RLE. */
+#define ZZT_P_SIZE		88
+#define ZZT_P_SHOTS		0
+#define ZZT_P_DARK		1
+#define ZZT_P_EXITS		2	/* north, south, west, east */
+#define ZZT_P_RESTART		6
+#define ZZT_P_MSG		7	/* length + 58 bytes */
+#define ZZT_P_MSG_MAX		58
+#define ZZT_P_ENTER_X		66
+#define ZZT_P_ENTER_Y		67
+#define ZZT_P_TIME		68
+#define ZZT_P_UNUSED		70	/* 16 bytes */
+#define ZZT_P_UNUSED_LEN	16
+#define ZZT_P_NSTATS		86	/* int16: stats - 1 */
+
+/* A status element record, followed by its code when Length > 0. */
+#define ZZT_S_SIZE		33
+#define ZZT_S_X			0
+#define ZZT_S_Y			1
+#define ZZT_S_STEPX		2
+#define ZZT_S_STEPY		4
+#define ZZT_S_CYCLE		6
+#define ZZT_S_P1		8
+#define ZZT_S_P2		9
+#define ZZT_S_P3		10
+#define ZZT_S_FOLLOWER		11
+#define ZZT_S_LEADER		13
+#define ZZT_S_UNDER_ID		15
+#define ZZT_S_UNDER_COLOR	16
+#define ZZT_S_POINTER		17	/* int32 */
+#define ZZT_S_INSTR		21
+#define ZZT_S_LENGTH		23	/* >0 code bytes, <0 bind to stat -n */
+#define ZZT_S_PAD		25	/* 8 bytes */
+#define ZZT_S_PAD_LEN		8
+
+#define ZZT_CODE_MAX		32767
+#define ZZT_BOARD_MAX		65535	/* the size field */
+#define ZZT_BOARD_ZZT_MAX	20000	/* what ZZT itself loads */
+#define ZZT_FILE_MAX		((size_t)64 << 20)
+
+#define ZZT_PNG_W		(ZZT_W * 8)
+#define ZZT_PNG_H		(ZZT_H * 14)
+
+struct zzt_stat {
+	uint8_t rec[ZZT_S_SIZE];	/* raw record; Length kept in sync on save */
+	struct gfs_buf code;		/* own code (no bind) */
+	int bind;			/* owner stat index, or -1 */
+	int final_cr;			/* code ended with CR when it got its view */
+	struct gfs_node *code_node;
+};
+
+struct zzt_board {
+	unsigned idx;
+	uint64_t off;			/* file offset of the size field */
+	uint32_t size;			/* bytes after the size field */
+	int damaged;			/* shown raw only; world read-only */
+	uint8_t name[ZZT_B_NAME_LEN];
+	uint8_t *rle;			/* the RLE as stored */
+	size_t rle_len;
+	uint8_t elem[ZZT_TILES], color[ZZT_TILES];
+	int tiles_changed;		/* RLE must be re-encoded */
+	uint8_t props[ZZT_P_SIZE];
+	struct zzt_stat *stats;
+	size_t nstats, capstats;
+	uint8_t *tail;			/* bytes after the last stat */
+	size_t tail_len;
+	int dirty;			/* serialise from the model */
+	uint64_t new_off;
+	struct gfs_node *dir, *code_dir;
+};
+
+struct zzt_world {
+	uint8_t hdr[ZZT_HDR_SIZE];
+	int hdr_dirty;
+	struct zzt_board *boards;
+	size_t nboards;
+	uint64_t boards_end;		/* end of the last loaded board */
+	uint64_t file_size;
+	int truncated;			/* a board ran past the file */
+	char damage[256];		/* first damage seen, for check */
+	unsigned ndamaged;
+	struct gfs_node *trailing;	/* bytes after the declared boards */
+	uint64_t trailing_new_off;
+};
+
+/* What a view node points at (node->priv, freed with free()). */
+enum zzt_view {
+	ZZT_V_WORLD, ZZT_V_BOARD, ZZT_V_ELEMENTS, ZZT_V_COLORS, ZZT_V_STATS,
+	ZZT_V_CODE, ZZT_V_PNG, ZZT_V_EXTRA, ZZT_V_RAW
+};
+
+#define ZZT_NO_STAT ((unsigned)-1)	/* a code view whose stat lost its code */
+
+struct zzt_ref {
+	enum zzt_view kind;
+	unsigned board;
+	unsigned stat;
+};
+
+/* zzt_text.c: code page 437 <-> UTF-8. */
+extern const uint16_t zzt_cp437[256];
+int zzt_cp437_put(struct gfs_buf *out, uint8_t c);
+/* Decode one UTF-8 character at s (len bytes left): code point, *n bytes used. */
+int zzt_utf8_next(const uint8_t *s, size_t len, uint32_t *cp, size_t *n);
+/* Code point to CP437 byte, -1 when there is none. */
+int zzt_cp437_from(uint32_t cp);
+
+/* zzt_view.c: render and store of each view. */
+extern const struct gfs_node_ops zzt_ops_world, zzt_ops_board, zzt_ops_grid,
+	zzt_ops_stats, zzt_ops_code, zzt_ops_png, zzt_ops_extra, zzt_ops_raw;
+int zzt_board_encoded_size(const struct zzt_board *b, size_t *size);
+int zzt_board_encode(const struct zzt_board *b, struct gfs_buf *out);
+int zzt_rle_encode(const uint8_t *elem, const uint8_t *color, struct gfs_buf *out);
+struct gfs_node *zzt_add_code_node(struct gfs_archive *ar, struct zzt_board *b, unsigned s);
+int zzt_board_check_size(struct gfs_archive *ar, struct zzt_board *b);
+
+/* zzt_png.c */
+int zzt_render_png(struct zzt_board *b, struct gfs_buf *out);
+
+/* the generated font table (zzt-font.c, built from a console font) */
+extern const uint8_t zzt_font[256][14];
+extern const int zzt_font_real;
+
+static inline int16_t zzt_s16(const uint8_t *p)
+{
+	return (int16_t)(uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline void zzt_put16(uint8_t *p, int v)
+{
+	p[0] = (uint8_t)(v & 0xff);
+	p[1] = (uint8_t)((v >> 8) & 0xff);
+}
+
+#endif

@@ -1,0 +1,1024 @@
+/*
+ * zzt_view.c - the text views of a ZZT world and their parsers.
+ *
+ * world.ini and board.ini patch fields of the raw header / board bytes in
+ * place, and only fields whose value changed: bytes the views do not show
+ * (stale characters after a Pascal string's length, odd lengths) stay.
+ * elements.csv / colors.csv replace the tile grid (the RLE is re-encoded at
+ * save only if a tile changed), stats.csv the stat records, code/SS.oop a
+ * stat's ZZT-OOP.  Every store checks the board still fits its 16-bit size
+ * field before it changes the model.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/zzt/zzt.h"
+
+/* ---- model access ---------------------------------------------------------- */
+
+static struct zzt_board *zzt_ref_board(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct zzt_world *w = ar->priv;
+	struct zzt_ref *ref = n->priv;
+
+	if (!w || !ref || ref->board >= w->nboards || w->boards[ref->board].damaged)
+		return NULL;
+	return &w->boards[ref->board];
+}
+
+/* ---- board serialisation --------------------------------------------------- */
+
+int zzt_rle_encode(const uint8_t *elem, const uint8_t *color, struct gfs_buf *out)
+{
+	size_t i = 0;
+
+	while (i < ZZT_TILES) {
+		size_t run = 1;
+		uint8_t t[3];
+
+		while (i + run < ZZT_TILES && run < ZZT_RUN_MAX &&
+		       elem[i + run] == elem[i] && color[i + run] == color[i])
+			run++;
+		t[0] = (uint8_t)run;
+		t[1] = elem[i];
+		t[2] = color[i];
+		if (gfs_buf_add(out, t, 3))
+			return -ENOMEM;
+		i += run;
+	}
+	return 0;
+}
+
+int zzt_board_encode(const struct zzt_board *b, struct gfs_buf *out)
+{
+	size_t start = out->len, i, size;
+	uint8_t props[ZZT_P_SIZE];
+	int r = 0;
+
+	r |= gfs_buf_add_u16le(out, 0);
+	r |= gfs_buf_add(out, b->name, ZZT_B_NAME_LEN);
+	if (r)
+		return -ENOMEM;
+	if (b->tiles_changed)
+		r = zzt_rle_encode(b->elem, b->color, out);
+	else
+		r = gfs_buf_add(out, b->rle, b->rle_len);
+	memcpy(props, b->props, ZZT_P_SIZE);
+	zzt_put16(props + ZZT_P_NSTATS, (int)b->nstats - 1);
+	r |= gfs_buf_add(out, props, ZZT_P_SIZE);
+	for (i = 0; i < b->nstats && !r; i++) {
+		const struct zzt_stat *s = &b->stats[i];
+		uint8_t rec[ZZT_S_SIZE];
+
+		memcpy(rec, s->rec, ZZT_S_SIZE);
+		zzt_put16(rec + ZZT_S_LENGTH, s->bind >= 0 ? -s->bind : (int)s->code.len);
+		r |= gfs_buf_add(out, rec, ZZT_S_SIZE);
+		if (s->bind < 0 && s->code.len)
+			r |= gfs_buf_add(out, s->code.data, s->code.len);
+	}
+	if (b->tail_len)
+		r |= gfs_buf_add(out, b->tail, b->tail_len);
+	if (r)
+		return -ENOMEM;
+	size = out->len - start - 2;
+	if (size > ZZT_BOARD_MAX)
+		return -EFBIG;
+	gfs_put_u16le(out->data + start, (uint16_t)size);
+	return 0;
+}
+
+int zzt_board_encoded_size(const struct zzt_board *b, size_t *size)
+{
+	struct gfs_buf enc = GFS_BUF_INIT;
+	int r = zzt_board_encode(b, &enc);
+
+	if (r != -EFBIG && r)
+		goto out;
+	*size = enc.len >= 2 ? enc.len - 2 : 0;
+	r = 0;
+out:
+	gfs_buf_release(&enc);
+	return r;
+}
+
+/* EINVAL (with the message) if b no longer fits the 16-bit size field. */
+int zzt_board_check_size(struct gfs_archive *ar, struct zzt_board *b)
+{
+	size_t size;
+	int r = zzt_board_encoded_size(b, &size);
+
+	if (r)
+		return r;
+	if (size > ZZT_BOARD_MAX)
+		return gfs_err(ar, -EINVAL, "board %u would be %zu bytes, more than the %d its size field holds",
+			       b->idx, size, ZZT_BOARD_MAX);
+	return 0;
+}
+
+/* ---- strings --------------------------------------------------------------- */
+
+/* Quoted CP437 string as UTF-8: "..." with \" and \\ escaped. */
+static int zzt_put_str(struct gfs_buf *out, const uint8_t *p, size_t len)
+{
+	size_t i;
+	int r = gfs_buf_addc(out, '"');
+
+	for (i = 0; i < len && !r; i++) {
+		if (p[i] == '"' || p[i] == '\\')
+			r = gfs_buf_addc(out, '\\');
+		if (!r)
+			r = zzt_cp437_put(out, p[i]);
+	}
+	return r ? r : gfs_buf_addc(out, '"');
+}
+
+/* Parse a (possibly quoted) UTF-8 value into CP437 bytes, at most max. */
+static int zzt_parse_str(const char *v, uint8_t *out, size_t max, size_t *outlen,
+			 char *why, size_t wl)
+{
+	size_t len = strlen(v), i = 0, n = 0;
+	int quoted = 0;
+
+	if (len >= 2 && v[0] == '"' && v[len - 1] == '"') {
+		quoted = 1;
+		i = 1;
+		len--;
+	}
+	while (i < len) {
+		uint32_t cp;
+		size_t k;
+		int c;
+
+		if (quoted && v[i] == '\\' && i + 1 < len && (v[i + 1] == '"' || v[i + 1] == '\\'))
+			i++;
+		else if (quoted && v[i] == '"') {
+			snprintf(why, wl, "unescaped quote inside the string");
+			return -EINVAL;
+		}
+		if (zzt_utf8_next((const uint8_t *)v + i, len - i, &cp, &k)) {
+			snprintf(why, wl, "not UTF-8");
+			return -EINVAL;
+		}
+		c = zzt_cp437_from(cp);
+		if (c < 0) {
+			snprintf(why, wl, "U+%04X has no code page 437 form", (unsigned)cp);
+			return -EINVAL;
+		}
+		if (n >= max) {
+			snprintf(why, wl, "longer than %zu characters", max);
+			return -EINVAL;
+		}
+		out[n++] = (uint8_t)c;
+		i += k;
+	}
+	*outlen = n;
+	return 0;
+}
+
+/* ---- INI field tables --------------------------------------------------------- */
+
+enum zzt_ft { ZZT_F_S16, ZZT_F_U8, ZZT_F_STR, ZZT_F_HEX };
+enum zzt_area { ZZT_A_HDR, ZZT_A_NAME, ZZT_A_PROPS };
+
+struct zzt_field {
+	const char *section, *key;
+	enum zzt_ft type;
+	enum zzt_area area;
+	unsigned off, max;	/* max: string characters or hex bytes */
+};
+
+static const struct zzt_field zzt_world_fields[] = {
+	{ "world", "name", ZZT_F_STR, ZZT_A_HDR, ZZT_H_NAME, ZZT_NAME_MAX },
+	{ "world", "saved", ZZT_F_U8, ZZT_A_HDR, ZZT_H_SAVED, 0 },
+	{ "world", "board", ZZT_F_S16, ZZT_A_HDR, ZZT_H_BOARD, 0 },
+	{ "world", "time_passed", ZZT_F_S16, ZZT_A_HDR, ZZT_H_TIME, 0 },
+	{ "world", "time_ticks", ZZT_F_S16, ZZT_A_HDR, ZZT_H_TICKS, 0 },
+	{ "player", "health", ZZT_F_S16, ZZT_A_HDR, ZZT_H_HEALTH, 0 },
+	{ "player", "ammo", ZZT_F_S16, ZZT_A_HDR, ZZT_H_AMMO, 0 },
+	{ "player", "gems", ZZT_F_S16, ZZT_A_HDR, ZZT_H_GEMS, 0 },
+	{ "player", "torches", ZZT_F_S16, ZZT_A_HDR, ZZT_H_TORCHES, 0 },
+	{ "player", "torch_cycles", ZZT_F_S16, ZZT_A_HDR, ZZT_H_TORCH_CYCLES, 0 },
+	{ "player", "energizer_cycles", ZZT_F_S16, ZZT_A_HDR, ZZT_H_ENERGY_CYCLES, 0 },
+	{ "player", "score", ZZT_F_S16, ZZT_A_HDR, ZZT_H_SCORE, 0 },
+	{ "keys", "blue", ZZT_F_U8, ZZT_A_HDR, ZZT_H_KEYS + 0, 0 },
+	{ "keys", "green", ZZT_F_U8, ZZT_A_HDR, ZZT_H_KEYS + 1, 0 },
+	{ "keys", "cyan", ZZT_F_U8, ZZT_A_HDR, ZZT_H_KEYS + 2, 0 },
+	{ "keys", "red", ZZT_F_U8, ZZT_A_HDR, ZZT_H_KEYS + 3, 0 },
+	{ "keys", "purple", ZZT_F_U8, ZZT_A_HDR, ZZT_H_KEYS + 4, 0 },
+	{ "keys", "yellow", ZZT_F_U8, ZZT_A_HDR, ZZT_H_KEYS + 5, 0 },
+	{ "keys", "white", ZZT_F_U8, ZZT_A_HDR, ZZT_H_KEYS + 6, 0 },
+	{ "flags", "flag0", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 0 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
+	{ "flags", "flag1", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 1 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
+	{ "flags", "flag2", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 2 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
+	{ "flags", "flag3", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 3 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
+	{ "flags", "flag4", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 4 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
+	{ "flags", "flag5", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 5 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
+	{ "flags", "flag6", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 6 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
+	{ "flags", "flag7", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 7 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
+	{ "flags", "flag8", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 8 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
+	{ "flags", "flag9", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 9 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
+	{ "unused", "word_0x019", ZZT_F_S16, ZZT_A_HDR, ZZT_H_UNUSED19, 0 },
+	{ "unused", "bytes_0x109", ZZT_F_HEX, ZZT_A_HDR, ZZT_H_PAD, ZZT_HDR_SIZE - ZZT_H_PAD },
+	{ NULL, NULL, ZZT_F_U8, ZZT_A_HDR, 0, 0 }
+};
+
+static const struct zzt_field zzt_board_fields[] = {
+	{ "board", "name", ZZT_F_STR, ZZT_A_NAME, 0, ZZT_B_NAME_MAX },
+	{ "board", "max_shots", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_SHOTS, 0 },
+	{ "board", "dark", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_DARK, 0 },
+	{ "board", "exit_north", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_EXITS + 0, 0 },
+	{ "board", "exit_south", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_EXITS + 1, 0 },
+	{ "board", "exit_west", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_EXITS + 2, 0 },
+	{ "board", "exit_east", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_EXITS + 3, 0 },
+	{ "board", "restart_on_zap", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_RESTART, 0 },
+	{ "board", "message", ZZT_F_STR, ZZT_A_PROPS, ZZT_P_MSG, ZZT_P_MSG_MAX },
+	{ "board", "enter_x", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_ENTER_X, 0 },
+	{ "board", "enter_y", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_ENTER_Y, 0 },
+	{ "board", "time_limit", ZZT_F_S16, ZZT_A_PROPS, ZZT_P_TIME, 0 },
+	{ "unused", "bytes_70", ZZT_F_HEX, ZZT_A_PROPS, ZZT_P_UNUSED, ZZT_P_UNUSED_LEN },
+	{ NULL, NULL, ZZT_F_U8, ZZT_A_HDR, 0, 0 }
+};
+
+static size_t zzt_str_len(const uint8_t *p, unsigned max)
+{
+	return p[0] > max ? max : p[0];
+}
+
+static size_t zzt_hex_len(const uint8_t *p, unsigned n)
+{
+	while (n && !p[n - 1])
+		n--;
+	return n;
+}
+
+static int zzt_put_field(struct gfs_buf *out, const struct zzt_field *f, const uint8_t *p)
+{
+	size_t i, n;
+	int r;
+
+	r = gfs_buf_printf(out, "%s = ", f->key);
+	switch (f->type) {
+	case ZZT_F_S16:
+		r |= gfs_buf_printf(out, "%d", zzt_s16(p));
+		break;
+	case ZZT_F_U8:
+		r |= gfs_buf_printf(out, "%u", p[0]);
+		break;
+	case ZZT_F_STR:
+		r |= zzt_put_str(out, p + 1, zzt_str_len(p, f->max));
+		break;
+	case ZZT_F_HEX:
+		n = zzt_hex_len(p, f->max);
+		for (i = 0; i < n; i++)
+			r |= gfs_buf_printf(out, "%02x", p[i]);
+		break;
+	}
+	return r ? -ENOMEM : gfs_buf_addc(out, '\n');
+}
+
+static int zzt_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Set field f at p from text v when its value differs; *changed set then. */
+static int zzt_set_field(const struct zzt_field *f, uint8_t *p, const char *v, int *changed,
+			 char *why, size_t wl)
+{
+	uint8_t buf[ZZT_HDR_SIZE];
+	size_t n, i;
+	int64_t x;
+
+	switch (f->type) {
+	case ZZT_F_S16:
+		if (gfs_parse_int(v, -32768, 32767, &x)) {
+			snprintf(why, wl, "want an integer -32768..32767");
+			return -EINVAL;
+		}
+		if (x != zzt_s16(p)) {
+			zzt_put16(p, (int)x);
+			*changed = 1;
+		}
+		return 0;
+	case ZZT_F_U8:
+		if (gfs_parse_int(v, 0, 255, &x)) {
+			snprintf(why, wl, "want an integer 0..255");
+			return -EINVAL;
+		}
+		if (x != p[0]) {
+			p[0] = (uint8_t)x;
+			*changed = 1;
+		}
+		return 0;
+	case ZZT_F_STR:
+		if (zzt_parse_str(v, buf, f->max, &n, why, wl))
+			return -EINVAL;
+		if (n != zzt_str_len(p, f->max) || memcmp(buf, p + 1, n)) {
+			p[0] = (uint8_t)n;
+			memcpy(p + 1, buf, n);
+			*changed = 1;
+		}
+		return 0;
+	case ZZT_F_HEX:
+		if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
+			v += 2;
+		n = strlen(v);
+		if (n % 2 || n / 2 > f->max) {
+			snprintf(why, wl, "want at most %u bytes as hex digit pairs", f->max);
+			return -EINVAL;
+		}
+		memset(buf, 0, f->max);
+		for (i = 0; i < n / 2; i++) {
+			int hi = zzt_hexval(v[2 * i]), lo = zzt_hexval(v[2 * i + 1]);
+
+			if (hi < 0 || lo < 0) {
+				snprintf(why, wl, "want hex digits");
+				return -EINVAL;
+			}
+			buf[i] = (uint8_t)(hi << 4 | lo);
+		}
+		if (memcmp(buf, p, f->max)) {
+			memcpy(p, buf, f->max);
+			*changed = 1;
+		}
+		return 0;
+	}
+	return -EINVAL;
+}
+
+struct zzt_ini_ctx {
+	struct gfs_archive *ar;
+	const char *view;
+	const struct zzt_field *fields;
+	uint8_t *area[3];
+	int changed;
+};
+
+static int zzt_ini_cb(void *vctx, const char *section, const char *key, const char *value,
+		      unsigned line)
+{
+	struct zzt_ini_ctx *c = vctx;
+	const struct zzt_field *f;
+	char why[128];
+
+	for (f = c->fields; f->key; f++) {
+		if (strcmp(f->section, section) || strcmp(f->key, key))
+			continue;
+		if (zzt_set_field(f, c->area[f->area] + f->off, value, &c->changed, why, sizeof(why)))
+			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: %s", c->view, line, key, why);
+		return 0;
+	}
+	return gfs_err(c->ar, -EINVAL, "%s: line %u: unknown key [%s] %s", c->view, line,
+		       section, key);
+}
+
+static int zzt_put_fields(struct gfs_buf *out, const struct zzt_field *fields, uint8_t *const *area)
+{
+	const char *section = "";
+	const struct zzt_field *f;
+	int r = 0;
+
+	for (f = fields; f->key && !r; f++) {
+		if (strcmp(section, f->section)) {
+			r = gfs_buf_printf(out, "\n[%s]\n", f->section);
+			section = f->section;
+		}
+		if (!r)
+			r = zzt_put_field(out, f, area[f->area] + f->off);
+	}
+	return r;
+}
+
+/* ---- world.ini ------------------------------------------------------------- */
+
+static int zzt_world_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct zzt_world *w = ar->priv;
+	uint8_t *area[3] = { w->hdr, NULL, NULL };
+
+	(void)n;
+	if (gfs_buf_printf(out, "; ZZT %s header.  %d boards (the boards/ directory; not editable "
+			   "here).\n; Strings are code page 437 shown as UTF-8; unused bytes as hex, "
+			   "trailing zero bytes left out.\n",
+			   w->hdr[ZZT_H_SAVED] ? "saved game" : "world",
+			   zzt_s16(w->hdr + ZZT_H_NUMBOARDS) + 1))
+		return -ENOMEM;
+	return zzt_put_fields(out, zzt_world_fields, area);
+}
+
+static int zzt_world_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
+			   size_t len)
+{
+	struct zzt_world *w = ar->priv;
+	struct zzt_ini_ctx c;
+	uint8_t hdr[ZZT_HDR_SIZE];
+	int r;
+
+	(void)n;
+	memcpy(hdr, w->hdr, ZZT_HDR_SIZE);
+	memset(&c, 0, sizeof(c));
+	c.ar = ar;
+	c.view = "world.ini";
+	c.fields = zzt_world_fields;
+	c.area[ZZT_A_HDR] = hdr;
+	r = gfs_ini_parse(ar, c.view, data, len, zzt_ini_cb, &c);
+	if (r)
+		return r;
+	if (c.changed) {
+		memcpy(w->hdr, hdr, ZZT_HDR_SIZE);
+		w->hdr_dirty = 1;
+	}
+	return 0;
+}
+
+/* ---- board.ini ------------------------------------------------------------- */
+
+static int zzt_board_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct zzt_board *b = zzt_ref_board(ar, n);
+	uint8_t *area[3];
+
+	if (!b)
+		return -EIO;
+	area[ZZT_A_HDR] = NULL;
+	area[ZZT_A_NAME] = b->name;
+	area[ZZT_A_PROPS] = b->props;
+	if (gfs_buf_printf(out, "; board %u: %u bytes at 0x%llx, %zu stats (stats.csv)\n",
+			   b->idx, b->size, (unsigned long long)b->off, b->nstats))
+		return -ENOMEM;
+	return zzt_put_fields(out, zzt_board_fields, area);
+}
+
+static int zzt_board_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
+			   size_t len)
+{
+	struct zzt_board *b = zzt_ref_board(ar, n);
+	uint8_t name[ZZT_B_NAME_LEN], props[ZZT_P_SIZE];
+	struct zzt_ini_ctx c;
+	int r;
+
+	if (!b)
+		return -EIO;
+	memcpy(name, b->name, sizeof(name));
+	memcpy(props, b->props, sizeof(props));
+	memset(&c, 0, sizeof(c));
+	c.ar = ar;
+	c.view = "board.ini";
+	c.fields = zzt_board_fields;
+	c.area[ZZT_A_NAME] = name;
+	c.area[ZZT_A_PROPS] = props;
+	r = gfs_ini_parse(ar, c.view, data, len, zzt_ini_cb, &c);
+	if (r)
+		return r;
+	if (c.changed) {
+		memcpy(b->name, name, sizeof(name));
+		memcpy(b->props, props, sizeof(props));
+		b->dirty = 1;
+	}
+	return 0;
+}
+
+/* ---- CSV ----------------------------------------------------------------------- */
+
+/*
+ * Split text into lines (CR before LF dropped, trailing empty lines
+ * dropped).  Lines are NUL-terminated inside the returned copy.
+ */
+struct zzt_lines {
+	char *text;
+	char **line;
+	size_t n;
+};
+
+static void zzt_lines_free(struct zzt_lines *l)
+{
+	free(l->text);
+	free(l->line);
+}
+
+static int zzt_lines_split(const uint8_t *data, size_t len, struct zzt_lines *l)
+{
+	size_t i, cap = 1;
+	char *p;
+
+	memset(l, 0, sizeof(*l));
+	for (i = 0; i < len; i++)
+		if (data[i] == '\n')
+			cap++;
+	l->text = malloc(len + 1);
+	l->line = calloc(cap, sizeof(*l->line));
+	if (!l->text || !l->line) {
+		zzt_lines_free(l);
+		return -ENOMEM;
+	}
+	memcpy(l->text, data, len);
+	l->text[len] = 0;
+	for (p = l->text; p;) {
+		char *nl = strchr(p, '\n');
+		size_t k;
+
+		if (nl)
+			*nl = 0;
+		k = strlen(p);
+		if (k && p[k - 1] == '\r')
+			p[k - 1] = 0;
+		l->line[l->n++] = p;
+		p = nl ? nl + 1 : NULL;
+	}
+	while (l->n && !l->line[l->n - 1][0])
+		l->n--;
+	return 0;
+}
+
+/* Split a line at commas in place; fails when there are more than max. */
+static size_t zzt_csv_fields(char *line, char **f, size_t max)
+{
+	size_t n = 0;
+
+	for (;;) {
+		char *c = strchr(line, ',');
+
+		if (n < max)
+			f[n] = line;
+		n++;
+		if (!c)
+			break;
+		*c = 0;
+		line = c + 1;
+	}
+	return n;
+}
+
+/* ---- elements.csv / colors.csv ----------------------------------------------- */
+
+static int zzt_grid_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct zzt_board *b = zzt_ref_board(ar, n);
+	const struct zzt_ref *ref = n->priv;
+	const uint8_t *g;
+	int x, y, r = 0;
+
+	if (!b)
+		return -EIO;
+	g = ref->kind == ZZT_V_ELEMENTS ? b->elem : b->color;
+	for (x = 0; x < ZZT_W; x++)
+		r |= gfs_buf_printf(out, x ? ",x%d" : "x%d", x + 1);
+	r |= gfs_buf_addc(out, '\n');
+	for (y = 0; y < ZZT_H && !r; y++) {
+		for (x = 0; x < ZZT_W; x++)
+			r |= gfs_buf_printf(out, x ? ",%u" : "%u", g[y * ZZT_W + x]);
+		r |= gfs_buf_addc(out, '\n');
+	}
+	return r ? -ENOMEM : 0;
+}
+
+static int zzt_grid_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
+			  size_t len)
+{
+	struct zzt_board *b = zzt_ref_board(ar, n);
+	const struct zzt_ref *ref = n->priv;
+	const char *view = ref->kind == ZZT_V_ELEMENTS ? "elements.csv" : "colors.csv";
+	uint8_t grid[ZZT_TILES], old[ZZT_TILES], *g;
+	struct zzt_lines l;
+	size_t first = 0, y, x;
+	char *f[ZZT_W];
+	int r;
+
+	if (!b)
+		return -EIO;
+	g = ref->kind == ZZT_V_ELEMENTS ? b->elem : b->color;
+	r = zzt_lines_split(data, len, &l);
+	if (r)
+		return r;
+	if (l.n && (l.line[0][0] == 'x' || l.line[0][0] == 'X'))
+		first = 1;
+	if (l.n - first != ZZT_H) {
+		r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %d", view, l.n - first, ZZT_H);
+		goto out;
+	}
+	for (y = 0; y < ZZT_H; y++) {
+		size_t nf = zzt_csv_fields(l.line[first + y], f, ZZT_W);
+
+		if (nf != ZZT_W) {
+			r = gfs_err(ar, -EINVAL, "%s: line %zu: %zu values, want %d", view,
+				    first + y + 1, nf, ZZT_W);
+			goto out;
+		}
+		for (x = 0; x < ZZT_W; x++) {
+			int64_t v;
+
+			if (gfs_parse_int(f[x], 0, 255, &v)) {
+				r = gfs_err(ar, -EINVAL, "%s: line %zu, column %zu: \"%s\" is not 0..255",
+					    view, first + y + 1, x + 1, f[x]);
+				goto out;
+			}
+			grid[y * ZZT_W + x] = (uint8_t)v;
+		}
+	}
+	if (!memcmp(grid, g, ZZT_TILES))
+		goto out;
+	memcpy(old, g, ZZT_TILES);
+	memcpy(g, grid, ZZT_TILES);
+	r = b->tiles_changed;
+	b->tiles_changed = 1;
+	if (zzt_board_check_size(ar, b)) {
+		memcpy(g, old, ZZT_TILES);
+		b->tiles_changed = r;
+		r = -EINVAL;
+		goto out;
+	}
+	r = 0;
+	b->dirty = 1;
+out:
+	zzt_lines_free(&l);
+	return r;
+}
+
+/* ---- stats.csv ------------------------------------------------------------------ */
+
+enum zzt_sc { ZZT_C_U8, ZZT_C_S16, ZZT_C_S32 };
+
+static const struct {
+	const char *name;
+	enum zzt_sc type;
+	unsigned off;
+} zzt_stat_cols[] = {
+	{ "x", ZZT_C_U8, ZZT_S_X },
+	{ "y", ZZT_C_U8, ZZT_S_Y },
+	{ "step_x", ZZT_C_S16, ZZT_S_STEPX },
+	{ "step_y", ZZT_C_S16, ZZT_S_STEPY },
+	{ "cycle", ZZT_C_S16, ZZT_S_CYCLE },
+	{ "p1", ZZT_C_U8, ZZT_S_P1 },
+	{ "p2", ZZT_C_U8, ZZT_S_P2 },
+	{ "p3", ZZT_C_U8, ZZT_S_P3 },
+	{ "follower", ZZT_C_S16, ZZT_S_FOLLOWER },
+	{ "leader", ZZT_C_S16, ZZT_S_LEADER },
+	{ "under_element", ZZT_C_U8, ZZT_S_UNDER_ID },
+	{ "under_color", ZZT_C_U8, ZZT_S_UNDER_COLOR },
+	{ "pointer", ZZT_C_S32, ZZT_S_POINTER },
+	{ "instruction", ZZT_C_S16, ZZT_S_INSTR },
+};
+#define ZZT_NSTATCOLS (sizeof(zzt_stat_cols) / sizeof(zzt_stat_cols[0]))
+#define ZZT_STATS_NCOLS (ZZT_NSTATCOLS + 3)	/* stat, ..., bind, padding */
+#define ZZT_STATS_MAX 2000			/* more cannot fit 65535 bytes */
+
+static int32_t zzt_s32(const uint8_t *p)
+{
+	return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+			 (uint32_t)p[3] << 24);
+}
+
+static int zzt_stats_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct zzt_board *b = zzt_ref_board(ar, n);
+	size_t i, c, k;
+	int r;
+
+	if (!b)
+		return -EIO;
+	r = gfs_buf_adds(out, "stat");
+	for (c = 0; c < ZZT_NSTATCOLS; c++)
+		r |= gfs_buf_printf(out, ",%s", zzt_stat_cols[c].name);
+	r |= gfs_buf_adds(out, ",bind,padding\n");
+	for (i = 0; i < b->nstats && !r; i++) {
+		const struct zzt_stat *s = &b->stats[i];
+
+		r |= gfs_buf_printf(out, "%zu", i);
+		for (c = 0; c < ZZT_NSTATCOLS; c++) {
+			const uint8_t *p = s->rec + zzt_stat_cols[c].off;
+
+			switch (zzt_stat_cols[c].type) {
+			case ZZT_C_U8:
+				r |= gfs_buf_printf(out, ",%u", p[0]);
+				break;
+			case ZZT_C_S16:
+				r |= gfs_buf_printf(out, ",%d", zzt_s16(p));
+				break;
+			case ZZT_C_S32:
+				r |= gfs_buf_printf(out, ",0x%08x", (unsigned)zzt_s32(p));
+				break;
+			}
+		}
+		if (s->bind >= 0)
+			r |= gfs_buf_printf(out, ",%d,", s->bind);
+		else
+			r |= gfs_buf_adds(out, ",,");
+		k = zzt_hex_len(s->rec + ZZT_S_PAD, ZZT_S_PAD_LEN);
+		for (c = 0; c < k; c++)
+			r |= gfs_buf_printf(out, "%02x", s->rec[ZZT_S_PAD + c]);
+		r |= gfs_buf_addc(out, '\n');
+	}
+	return r ? -ENOMEM : 0;
+}
+
+static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
+			   size_t len)
+{
+	struct zzt_board *b = zzt_ref_board(ar, n), tmp;
+	struct zzt_stat *ns = NULL;
+	struct zzt_lines l;
+	size_t first = 0, rows, i, c;
+	char *f[ZZT_STATS_NCOLS];
+	char why[128];
+	int r, changed = 0;
+
+	if (!b)
+		return -EIO;
+	r = zzt_lines_split(data, len, &l);
+	if (r)
+		return r;
+	if (l.n && !strncmp(l.line[0], "stat", 4))
+		first = 1;
+	rows = l.n - first;
+	if (rows > ZZT_STATS_MAX) {
+		r = gfs_err(ar, -EINVAL, "stats.csv: %zu stats, at most %d fit a board", rows,
+			    ZZT_STATS_MAX);
+		goto out;
+	}
+	ns = calloc(rows ? rows : 1, sizeof(*ns));
+	if (!ns) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < rows; i++) {
+		size_t line = first + i + 1, nf = zzt_csv_fields(l.line[first + i], f, ZZT_STATS_NCOLS);
+		struct zzt_stat *s = &ns[i];
+		int64_t v;
+
+		if (nf == ZZT_STATS_NCOLS - 1) {
+			f[ZZT_STATS_NCOLS - 1] = (char *)"";	/* padding column left out */
+			nf++;
+		}
+		if (nf != ZZT_STATS_NCOLS) {
+			r = gfs_err(ar, -EINVAL, "stats.csv: line %zu: %zu values, want %zu",
+				    line, nf, (size_t)ZZT_STATS_NCOLS);
+			goto out;
+		}
+		if (gfs_parse_int(f[0], 0, ZZT_STATS_MAX, &v) || (size_t)v != i) {
+			r = gfs_err(ar, -EINVAL, "stats.csv: line %zu: stat is \"%s\", want %zu "
+				    "(rows stay in order; add or remove them at the end)", line, f[0], i);
+			goto out;
+		}
+		if (i < b->nstats)
+			memcpy(s->rec, b->stats[i].rec, ZZT_S_SIZE);
+		s->bind = -1;
+		s->final_cr = 1;
+		for (c = 0; c < ZZT_NSTATCOLS; c++) {
+			uint8_t *p = s->rec + zzt_stat_cols[c].off;
+			int64_t lo = 0, hi = 255;
+
+			if (zzt_stat_cols[c].type == ZZT_C_S16) {
+				lo = -32768;
+				hi = 32767;
+			} else if (zzt_stat_cols[c].type == ZZT_C_S32) {
+				lo = INT32_MIN;
+				hi = UINT32_MAX;
+			}
+			if (gfs_parse_int(f[c + 1], lo, hi, &v)) {
+				r = gfs_err(ar, -EINVAL, "stats.csv: line %zu: %s: \"%s\" is not %lld..%lld",
+					    line, zzt_stat_cols[c].name, f[c + 1], (long long)lo,
+					    (long long)hi);
+				goto out;
+			}
+			if (zzt_stat_cols[c].type == ZZT_C_U8)
+				p[0] = (uint8_t)v;
+			else if (zzt_stat_cols[c].type == ZZT_C_S16)
+				zzt_put16(p, (int)v);
+			else
+				gfs_put_u32le(p, (uint32_t)v);
+		}
+		if (f[ZZT_NSTATCOLS + 1][0]) {
+			if (gfs_parse_int(f[ZZT_NSTATCOLS + 1], 1, (int64_t)rows - 1, &v)) {
+				r = gfs_err(ar, -EINVAL, "stats.csv: line %zu: bind: \"%s\" is not a stat "
+					    "1..%zu", line, f[ZZT_NSTATCOLS + 1], rows ? rows - 1 : 0);
+				goto out;
+			}
+			s->bind = (int)v;
+		}
+		{
+			struct zzt_field pf = { "", "padding", ZZT_F_HEX, ZZT_A_HDR, 0, ZZT_S_PAD_LEN };
+			int dummy = 0;
+
+			if (zzt_set_field(&pf, s->rec + ZZT_S_PAD, f[ZZT_NSTATCOLS + 2], &dummy,
+					  why, sizeof(why))) {
+				r = gfs_err(ar, -EINVAL, "stats.csv: line %zu: padding: %s", line, why);
+				goto out;
+			}
+		}
+		if (i < b->nstats) {
+			const struct zzt_stat *o = &b->stats[i];
+
+			if (memcmp(s->rec, o->rec, ZZT_S_SIZE) || s->bind != o->bind)
+				changed = 1;
+		} else {
+			changed = 1;
+		}
+	}
+	if (rows != b->nstats)
+		changed = 1;
+	if (!changed)
+		goto out;
+	/* a stat keeps its code (borrowed until commit) unless it binds now or did */
+	for (i = 0; i < rows && i < b->nstats; i++) {
+		ns[i].final_cr = b->stats[i].final_cr;
+		if (ns[i].bind < 0 && b->stats[i].bind < 0) {
+			ns[i].code = b->stats[i].code;
+			ns[i].code_node = b->stats[i].code_node;
+		}
+	}
+	tmp = *b;
+	tmp.stats = ns;
+	tmp.nstats = rows;
+	r = zzt_board_check_size(ar, &tmp);
+	if (r)
+		goto out;
+	/* commit: the code (and code view) of every stat that lost it goes */
+	for (i = 0; i < b->nstats; i++) {
+		struct zzt_stat *o = &b->stats[i];
+
+		if (i < rows && ns[i].bind < 0 && o->bind < 0)
+			continue;
+		gfs_buf_release(&o->code);
+		if (o->code_node) {
+			((struct zzt_ref *)o->code_node->priv)->stat = ZZT_NO_STAT;
+			gfs_node_remove(ar, o->code_node);
+		}
+		o->code_node = NULL;
+	}
+	free(b->stats);
+	b->stats = ns;
+	b->nstats = b->capstats = rows;
+	ns = NULL;
+	b->dirty = 1;
+	gfs_tree_invalidate(ar);
+out:
+	free(ns);
+	zzt_lines_free(&l);
+	return r;
+}
+
+/* ---- code/SS.oop ------------------------------------------------------------------ */
+
+static struct zzt_stat *zzt_ref_stat(struct gfs_archive *ar, struct gfs_node *n,
+				     struct zzt_board **bp)
+{
+	struct zzt_board *b = zzt_ref_board(ar, n);
+	const struct zzt_ref *ref = n->priv;
+
+	if (!b || ref->stat >= b->nstats)
+		return NULL;
+	*bp = b;
+	return &b->stats[ref->stat];
+}
+
+static int zzt_code_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct zzt_board *b;
+	struct zzt_stat *s = zzt_ref_stat(ar, n, &b);
+	size_t i;
+	int r = 0;
+
+	if (!s)
+		return -EIO;
+	for (i = 0; i < s->code.len && !r; i++)
+		r = s->code.data[i] == '\r' ? gfs_buf_addc(out, '\n')
+					    : zzt_cp437_put(out, s->code.data[i]);
+	if (!r && s->code.len && !s->final_cr)
+		r = gfs_buf_addc(out, '\n');
+	return r;
+}
+
+static int zzt_code_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
+			  size_t len)
+{
+	struct zzt_board *b;
+	struct zzt_stat *s = zzt_ref_stat(ar, n, &b);
+	struct gfs_buf code = GFS_BUF_INIT, old;
+	size_t i = 0;
+	unsigned line = 1;
+	int r = 0;
+
+	if (!s)
+		return -EIO;
+	while (i < len && !r) {
+		uint32_t cp;
+		size_t k;
+		int c;
+
+		if (data[i] == '\r' && i + 1 < len && data[i + 1] == '\n') {
+			i++;
+			continue;
+		}
+		if (zzt_utf8_next(data + i, len - i, &cp, &k)) {
+			r = gfs_err(ar, -EINVAL, "%s: line %u: not UTF-8", n->name, line);
+			break;
+		}
+		if (cp == '\n' || cp == '\r') {
+			c = '\r';
+			line++;
+		} else if (cp == '\t') {
+			c = '\t';
+		} else {
+			c = zzt_cp437_from(cp);
+		}
+		if (c < 0) {
+			r = gfs_err(ar, -EINVAL, "%s: line %u: U+%04X has no code page 437 form",
+				    n->name, line, (unsigned)cp);
+			break;
+		}
+		r = gfs_buf_addc(&code, (uint8_t)c);
+		i += k;
+	}
+	if (r)
+		goto out;
+	if (!s->final_cr && code.len && code.data[code.len - 1] == '\r')
+		code.len--;
+	if (code.len > ZZT_CODE_MAX) {
+		r = gfs_err(ar, -EINVAL, "%s: %zu bytes of code, at most %d", n->name, code.len,
+			    ZZT_CODE_MAX);
+		goto out;
+	}
+	if (code.len == s->code.len && (!code.len || !memcmp(code.data, s->code.data, code.len)))
+		goto out;
+	old = s->code;
+	s->code = code;
+	if (zzt_board_check_size(ar, b)) {
+		s->code = old;
+		r = -EINVAL;
+		goto out;
+	}
+	code = old;
+	b->dirty = 1;
+out:
+	gfs_buf_release(&code);
+	return r;
+}
+
+/* ---- extra.bin (bytes after the last stat), board.png ------------------------ */
+
+static int zzt_extra_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct zzt_board *b = zzt_ref_board(ar, n);
+
+	if (!b)
+		return -EIO;
+	return b->tail_len ? gfs_buf_add(out, b->tail, b->tail_len) : 0;
+}
+
+static int zzt_extra_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
+			   size_t len)
+{
+	struct zzt_board *b = zzt_ref_board(ar, n);
+	uint8_t *p, *old;
+	size_t oldlen;
+
+	if (!b)
+		return -EIO;
+	if (len == b->tail_len && (!len || !memcmp(data, b->tail, len)))
+		return 0;
+	if (len > ZZT_BOARD_MAX)
+		return gfs_err(ar, -EINVAL, "extra.bin: %zu bytes, more than a board holds", len);
+	p = malloc(len ? len : 1);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, data, len);
+	old = b->tail;
+	oldlen = b->tail_len;
+	b->tail = p;
+	b->tail_len = len;
+	if (zzt_board_check_size(ar, b)) {
+		b->tail = old;
+		b->tail_len = oldlen;
+		free(p);
+		return -EINVAL;
+	}
+	free(old);
+	b->dirty = 1;
+	return 0;
+}
+
+static int zzt_png_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct zzt_board *b = zzt_ref_board(ar, n);
+
+	if (!b)
+		return -EIO;
+	return zzt_render_png(b, out);
+}
+
+const struct gfs_node_ops zzt_ops_world = { zzt_world_render, NULL, zzt_world_store, free };
+const struct gfs_node_ops zzt_ops_board = { zzt_board_render, NULL, zzt_board_store, free };
+const struct gfs_node_ops zzt_ops_grid = { zzt_grid_render, NULL, zzt_grid_store, free };
+const struct gfs_node_ops zzt_ops_stats = { zzt_stats_render, NULL, zzt_stats_store, free };
+const struct gfs_node_ops zzt_ops_code = { zzt_code_render, NULL, zzt_code_store, free };
+const struct gfs_node_ops zzt_ops_png = { zzt_png_render, NULL, NULL, free };
+const struct gfs_node_ops zzt_ops_extra = { zzt_extra_render, NULL, zzt_extra_store, free };
+const struct gfs_node_ops zzt_ops_raw = { NULL, NULL, NULL, free };

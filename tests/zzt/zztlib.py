@@ -1,0 +1,409 @@
+#!/usr/bin/env python3
+"""zztlib.py - a ZZT world reader and writer for the tests, written from
+../shared/specs/zzt-world-format.txt, independently of the C driver.
+
+    zztlib.py mk OUT [variant]      write a fixture world (see make_world)
+    zztlib.py views WORLD DIR       write what the tree should show for WORLD
+                                    (grids, stats, code, header values) into
+                                    DIR as expect-*.txt, for comparison
+Import it for read_world() / write_world().
+"""
+import struct
+import sys
+import os
+
+W, H = 60, 25
+TILES = W * H
+
+LOW = [0x2400, 0x263A, 0x263B, 0x2665, 0x2666, 0x2663, 0x2660, 0x2022,
+       0x25D8, 0x25CB, 0x25D9, 0x2642, 0x2640, 0x266A, 0x266B, 0x263C,
+       0x25BA, 0x25C4, 0x2195, 0x203C, 0x00B6, 0x00A7, 0x25AC, 0x21A8,
+       0x2191, 0x2193, 0x2192, 0x2190, 0x221F, 0x2194, 0x25B2, 0x25BC]
+
+
+def cp437(b):
+    """bytes -> str, the control range as PC glyphs"""
+    out = []
+    for c in b:
+        if c < 32:
+            out.append(chr(LOW[c]))
+        elif c == 127:
+            out.append('\u2302')
+        else:
+            out.append(bytes([c]).decode('cp437'))
+    return ''.join(out)
+
+
+def s16(d, o):
+    return struct.unpack_from('<h', d, o)[0]
+
+
+def u16(d, o):
+    return struct.unpack_from('<H', d, o)[0]
+
+
+class Board:
+    pass
+
+
+def parse_board(d, off):
+    """Board at offset off (its size field).  Returns a Board."""
+    b = Board()
+    b.off = off
+    b.size = u16(d, off)
+    b.raw = d[off:off + 2 + b.size]
+    p = off + 2
+    b.name_len = d[p]
+    b.name_raw = d[p + 1:p + 51]
+    b.name = d[p + 1:p + 1 + min(b.name_len, 50)]
+    p += 51
+    elem, color = [], []
+    while len(elem) < TILES:
+        cnt, e, c = d[p], d[p + 1], d[p + 2]
+        p += 3
+        cnt = cnt or 256
+        elem += [e] * cnt
+        color += [c] * cnt
+    assert len(elem) == TILES, "RLE overrun"
+    b.elem, b.color = elem, color
+    b.props = d[p:p + 88]
+    p += 88
+    nstats = s16(b.props, 86) + 1
+    b.stats = []
+    for i in range(nstats):
+        r = d[p:p + 33]
+        p += 33
+        st = dict(x=r[0], y=r[1], step_x=s16(r, 2), step_y=s16(r, 4), cycle=s16(r, 6),
+                  p1=r[8], p2=r[9], p3=r[10], follower=s16(r, 11), leader=s16(r, 13),
+                  under_element=r[15], under_color=r[16],
+                  pointer=struct.unpack_from('<i', r, 17)[0], instruction=s16(r, 21),
+                  length=s16(r, 23), padding=r[25:33], code=b'', bind=None)
+        if st['length'] > 0:
+            st['code'] = d[p:p + st['length']]
+            p += st['length']
+        elif st['length'] < 0:
+            st['bind'] = -st['length']
+        b.stats.append(st)
+    b.tail = d[p:off + 2 + b.size]
+    return b
+
+
+def read_world(path_or_bytes):
+    d = path_or_bytes if isinstance(path_or_bytes, bytes) else open(path_or_bytes, 'rb').read()
+    w = {'raw': d, 'type': s16(d, 0), 'numboards': s16(d, 2) + 1}
+    w['header'] = d[:512]
+    off = 512
+    w['boards'] = []
+    for i in range(w['numboards']):
+        b = parse_board(d, off)
+        w['boards'].append(b)
+        off += 2 + b.size
+    w['end'] = off
+    w['trailing'] = d[off:]
+    return w
+
+
+def pstr(s, n):
+    s = s[:n]
+    return bytes([len(s)]) + s + b'\0' * (n - len(s))
+
+
+def rle(elem, color, zero_runs=False):
+    out = bytearray()
+    i = 0
+    while i < TILES:
+        j = i
+        cap = 256 if zero_runs else 255
+        while j < TILES and j - i < cap and elem[j] == elem[i] and color[j] == color[i]:
+            j += 1
+        n = j - i
+        out += bytes([n & 0xff, elem[i], color[i]])
+        i = j
+    return bytes(out)
+
+
+def board_bytes(name, elem, color, stats, props=None, zero_runs=False, tail=b''):
+    """stats: list of dicts with x, y, p1.., code (bytes) or bind (int)."""
+    body = bytearray(pstr(name, 50))
+    body += rle(elem, color, zero_runs)
+    if props is None:
+        props = bytearray(88)
+        props[0] = 255          # max shots
+        props[66], props[67] = 30, 12
+    props = bytearray(props)
+    struct.pack_into('<h', props, 86, len(stats) - 1)
+    body += props
+    for st in stats:
+        r = bytearray(33)
+        r[0], r[1] = st.get('x', 1), st.get('y', 1)
+        struct.pack_into('<hhh', r, 2, st.get('step_x', 0), st.get('step_y', 0), st.get('cycle', 1))
+        r[8], r[9], r[10] = st.get('p1', 0), st.get('p2', 0), st.get('p3', 0)
+        struct.pack_into('<hh', r, 11, st.get('follower', -1), st.get('leader', -1))
+        r[15], r[16] = st.get('under_element', 0), st.get('under_color', 0)
+        struct.pack_into('<ih', r, 17, 0, st.get('instruction', 0))
+        code = st.get('code', b'')
+        if st.get('bind') is not None:
+            struct.pack_into('<h', r, 23, -st['bind'])
+            code = b''
+        else:
+            struct.pack_into('<h', r, 23, len(code))
+        r[25:33] = st.get('padding', b'\0' * 8)
+        body += r + code
+    body += tail
+    return struct.pack('<H', len(body)) + bytes(body)
+
+
+def header_bytes(numboards, name=b'FIXTURE', saved=0, pad_extra=b''):
+    h = bytearray(512)
+    struct.pack_into('<hhhh', h, 0, -1, numboards - 1, 5, 7)
+    h[8:15] = bytes([0, 1, 0, 0, 0, 0, 1])
+    struct.pack_into('<hhhhhhh', h, 15, 100, 1, 3, 0, 0, 0, 250)
+    h[29:50] = pstr(name, 20)
+    h[50:71] = pstr(b'ALPHA', 20)
+    # stale bytes after flag 1's length, as ZZT leaves them
+    h[71:92] = bytes([2]) + b'ONSTALE' + bytes(13)
+    struct.pack_into('<hh', h, 260, 0, 0)
+    h[264] = saved
+    h[0x109:0x109 + len(pad_extra)] = pad_extra
+    return bytes(h)
+
+
+def grid(seed, w=W, h=H):
+    """A deterministic tile grid with runs of various lengths."""
+    elem, color = [], []
+    x = seed * 7919 + 13
+    while len(elem) < TILES:
+        x = (x * 1103515245 + 12345) & 0x7fffffff
+        n = 1 + (x >> 8) % 300
+        e = [0, 21, 22, 23, 19, 20, 5, 7][(x >> 4) % 8]
+        c = (x >> 12) & 0xff
+        elem += [e] * n
+        color += [c] * n
+    return elem[:TILES], color[:TILES]
+
+
+def make_world(variant='basic'):
+    """Fixture worlds.  basic: 3 boards, objects with code, a bind, stale
+    name bytes, a 256-tile run (count 0), a stat's padding, board tail."""
+    boards = []
+    e, c = grid(1)
+    e[0:3] = [4, 36, 36]
+    c[0:3] = [0x1f, 0x0e, 0x0c]
+    e[3] = 47                 # blue text showing 'A'
+    c[3] = 0x41
+    stats = [dict(x=1, y=1, cycle=1, under_element=0),
+             dict(x=2, y=1, p1=0x01, cycle=3, code=b'@Bob\r#end\r:touch\r\'Hello there\r'),
+             dict(x=3, y=1, p1=0x02, cycle=3, bind=1),
+             dict(x=10, y=10, p1=5, code=b'#cycle 1\r/n/n', padding=b'\1\2\0\0\0\0\0\0')]
+    boards.append(board_bytes(b'Title screen', e, c, stats))
+    e, c = [0] * TILES, [0x0f] * TILES
+    e[600:900] = [21] * 300
+    c[600:900] = [0x4e] * 300
+    boards.append(board_bytes(b'Wide runs', e, c, [dict(x=30, y=12)], zero_runs=True))
+    e, c = grid(3)
+    nb = bytearray(pstr(b'Third', 50))
+    boards.append(board_bytes(b'Third', e, c, [dict(x=5, y=5), dict(x=6, y=6, p1=2, code=b'#end\r')],
+                              tail=b'TAILBYTES'))
+    trailing = b''
+    if variant == 'trailing':
+        trailing = b'EXTRA AFTER BOARDS\0\1\2'
+    hdr = header_bytes(len(boards), saved=1 if variant == 'save' else 0,
+                       pad_extra=b'\0\1' if variant == 'trailing' else b'')
+    return hdr + b''.join(boards) + trailing
+
+
+def expect_views(path, outdir):
+    """What the tree must show for path: one file per board and view."""
+    w = read_world(path)
+    os.makedirs(outdir, exist_ok=True)
+    for i, b in enumerate(w['boards']):
+        with open(os.path.join(outdir, 'b%02d-elements.txt' % i), 'w') as f:
+            for y in range(H):
+                f.write(','.join(str(v) for v in b.elem[y * W:(y + 1) * W]) + '\n')
+        with open(os.path.join(outdir, 'b%02d-colors.txt' % i), 'w') as f:
+            for y in range(H):
+                f.write(','.join(str(v) for v in b.color[y * W:(y + 1) * W]) + '\n')
+        with open(os.path.join(outdir, 'b%02d-stats.txt' % i), 'w') as f:
+            for k, st in enumerate(b.stats):
+                f.write('%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%s\n' % (
+                    k, st['x'], st['y'], st['step_x'], st['step_y'], st['cycle'], st['p1'],
+                    st['p2'], st['p3'], st['follower'], st['leader'], st['under_element'],
+                    st['under_color'], st['instruction'],
+                    '' if st['bind'] is None else st['bind']))
+        with open(os.path.join(outdir, 'b%02d-name.txt' % i), 'w') as f:
+            f.write(cp437(b.name) + '\n')
+        for k, st in enumerate(b.stats):
+            if st['bind'] is None and st['code']:
+                # CR shows as LF; every other byte as its glyph
+                txt = ''.join('\n' if ch == 13 else cp437(bytes([ch])) for ch in st['code'])
+                if not st['code'].endswith(b'\r'):
+                    txt += '\n'
+                with open(os.path.join(outdir, 'b%02d-code-%02d.oop' % (i, k)), 'w',
+                          encoding='utf-8', newline='') as f:
+                    f.write(txt)
+    h = w['header']
+    with open(os.path.join(outdir, 'world.txt'), 'w') as f:
+        f.write('name=%s\n' % cp437(h[30:30 + min(h[29], 20)]))
+        f.write('ammo=%d gems=%d health=%d board=%d torches=%d score=%d saved=%d\n' % (
+            s16(h, 4), s16(h, 6), s16(h, 15), s16(h, 17), s16(h, 19), s16(h, 27), h[264]))
+    return w
+
+
+def png_pixels(path):
+    """Decode an 8-bit RGBA or RGB PNG (as written by libpng) -> (w, h, rows)."""
+    import zlib
+    d = open(path, 'rb').read()
+    assert d[:8] == b'\x89PNG\r\n\x1a\n'
+    p = 8
+    idat = b''
+    while p < len(d):
+        n = struct.unpack('>I', d[p:p + 4])[0]
+        t = d[p + 4:p + 8]
+        body = d[p + 8:p + 8 + n]
+        if t == b'IHDR':
+            w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+        elif t == b'IDAT':
+            idat += body
+        p += 12 + n
+    assert depth == 8 and ctype in (2, 6)
+    bpp = 4 if ctype == 6 else 3
+    raw = zlib.decompress(idat)
+    rows = []
+    prev = bytearray(w * bpp)
+    stride = w * bpp
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 0xff
+            elif f == 2:
+                line[i] = (line[i] + b) & 0xff
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 0xff
+            elif f == 4:
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[i] = (line[i] + pr) & 0xff
+        rows.append(bytes(line))
+        prev = line
+    return w, h, bpp, rows
+
+
+def unquote(v):
+    v = v.strip()
+    if len(v) >= 2 and v[0] == '"' and v[-1] == '"':
+        v = v[1:-1].replace('\\"', '"').replace('\\\\', '\\')
+    return v
+
+
+def ini(path):
+    out, sec = {}, ''
+    for line in open(path, encoding='utf-8'):
+        line = line.strip()
+        if not line or line[0] in ';#':
+            continue
+        if line[0] == '[':
+            sec = line[1:-1]
+            continue
+        k, v = line.split('=', 1)
+        out[sec + '.' + k.strip()] = v.strip()
+    return out
+
+
+def compare(world, tree):
+    """Exit 1 unless the extracted tree shows exactly what world holds."""
+    w = read_world(world)
+    bad = []
+    dirs = sorted(os.listdir(os.path.join(tree, 'boards')))
+    if len(dirs) != len(w['boards']):
+        bad.append('%d board dirs, want %d' % (len(dirs), len(w['boards'])))
+    for i, (b, dn) in enumerate(zip(w['boards'], dirs)):
+        bd = os.path.join(tree, 'boards', dn)
+        if not dn.startswith('%02d' % i):
+            bad.append('board %d: dir %s' % (i, dn))
+        for view, g in (('elements.csv', b.elem), ('colors.csv', b.color)):
+            rows = open(os.path.join(bd, view)).read().split('\n')
+            want = [','.join(str(v) for v in g[y * W:(y + 1) * W]) for y in range(H)]
+            if rows[1:26] != want or rows[26:] != ['']:
+                bad.append('board %d: %s differs' % (i, view))
+        rows = open(os.path.join(bd, 'stats.csv')).read().rstrip('\n').split('\n')[1:]
+        if len(rows) != len(b.stats):
+            bad.append('board %d: %d stat rows, want %d' % (i, len(rows), len(b.stats)))
+        for k, (row, st) in enumerate(zip(rows, b.stats)):
+            f = row.split(',')
+            want = [str(k)] + [str(st[n]) for n in ('x', 'y', 'step_x', 'step_y', 'cycle', 'p1', 'p2', 'p3',
+                                                 'follower', 'leader', 'under_element', 'under_color')]
+            got = f[:13] + [f[14]]
+            want.append(str(st['instruction']))
+            if got != want or int(f[13], 0) & 0xffffffff != st['pointer'] & 0xffffffff:
+                bad.append('board %d stat %d: %s, want %s' % (i, k, row, want))
+            if f[15] != ('' if st['bind'] is None else str(st['bind'])):
+                bad.append('board %d stat %d: bind %s' % (i, k, f[15]))
+            if bytes.fromhex(f[16]).ljust(8, b'\0') != st['padding']:
+                bad.append('board %d stat %d: padding %s' % (i, k, f[16]))
+        code = sorted(os.listdir(os.path.join(bd, 'code')), key=lambda n: int(n.split('.')[0]))
+        want_code = ['%02d.oop' % k for k, st in enumerate(b.stats) if st['bind'] is None and st['code']]
+        if code != want_code:
+            bad.append('board %d: code files %s, want %s' % (i, code, want_code))
+        for k, st in enumerate(b.stats):
+            if st['bind'] is None and st['code'] and '%02d.oop' % k in code:
+                txt = ''.join('\n' if ch == 13 else cp437(bytes([ch])) for ch in st['code'])
+                if not st['code'].endswith(b'\r'):
+                    txt += '\n'
+                got = open(os.path.join(bd, 'code', '%02d.oop' % k), encoding='utf-8', newline='').read()
+                if got != txt:
+                    bad.append('board %d: code of stat %d differs' % (i, k))
+        bi = ini(os.path.join(bd, 'board.ini'))
+        if unquote(bi['board.name']) != cp437(b.name):
+            bad.append('board %d: name %r, want %r' % (i, bi['board.name'], cp437(b.name)))
+        props = b.props
+        for key, val in (('max_shots', props[0]), ('dark', props[1]), ('exit_north', props[2]),
+                         ('exit_south', props[3]), ('exit_west', props[4]), ('exit_east', props[5]),
+                         ('restart_on_zap', props[6]), ('enter_x', props[66]), ('enter_y', props[67]),
+                         ('time_limit', s16(props, 68))):
+            if bi['board.' + key] != str(val):
+                bad.append('board %d: %s = %s, want %s' % (i, key, bi['board.' + key], val))
+        if unquote(bi['board.message']) != cp437(props[8:8 + min(props[7], 58)]):
+            bad.append('board %d: message' % i)
+        png = os.path.join(bd, 'board.png')
+        if open(png, 'rb').read(24)[16:24] != struct.pack('>II', 480, 350):
+            bad.append('board %d: board.png is not 480x350' % i)
+    h = w['header']
+    wi = ini(os.path.join(tree, 'world.ini'))
+    for key, val in (('world.saved', h[264]), ('world.board', s16(h, 17)), ('player.ammo', s16(h, 4)),
+                     ('player.gems', s16(h, 6)), ('player.health', s16(h, 15)),
+                     ('player.torches', s16(h, 19)), ('player.torch_cycles', s16(h, 21)),
+                     ('player.energizer_cycles', s16(h, 23)), ('player.score', s16(h, 27)),
+                     ('world.time_passed', s16(h, 260)), ('world.time_ticks', s16(h, 262)),
+                     ('keys.blue', h[8]), ('keys.white', h[14])):
+        if wi[key] != str(val):
+            bad.append('world.ini %s = %s, want %s' % (key, wi[key], val))
+    if unquote(wi['world.name']) != cp437(h[30:30 + min(h[29], 20)]):
+        bad.append('world.ini name')
+    for k in range(10):
+        o = 50 + 21 * k
+        if unquote(wi['flags.flag%d' % k]) != cp437(h[o + 1:o + 1 + min(h[o], 20)]):
+            bad.append('world.ini flag%d' % k)
+    t = os.path.join(tree, 'trailing.bin')
+    if w['trailing'] and (not os.path.exists(t) or open(t, 'rb').read() != w['trailing']):
+        bad.append('trailing.bin differs')
+    if not w['trailing'] and os.path.exists(t):
+        bad.append('trailing.bin should not exist')
+    for m in bad:
+        print('%s: %s' % (world, m))
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    if sys.argv[1] == 'compare':
+        sys.exit(compare(sys.argv[2], sys.argv[3]))
+    if sys.argv[1] == 'mk':
+        open(sys.argv[2], 'wb').write(make_world(sys.argv[3] if len(sys.argv) > 3 else 'basic'))
+    elif sys.argv[1] == 'views':
+        expect_views(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit('usage: zztlib.py mk OUT [variant] | views WORLD DIR')
