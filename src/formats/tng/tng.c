@@ -1,0 +1,811 @@
+/*
+ * tng.c - TirNanoG game files (.tng): probing, loading, the tree, check.
+ *
+ * Layout (see tng.h for the offsets):
+ *   header(64) | n(4) | deflate(section table + section data) | crc(4) | assets
+ * Tree (DESIGN.md section 4):
+ *   header.ini, strings.txt (section 0), lang/<code>/texts.txt and
+ *   lang/<code>/speech/<name>.ogg (section 1), fonts/ music/ sounds/
+ *   movies/ (2-5, named from the strings), atlases/ backs/ (6, 11: PNG),
+ *   sprites/<cat>/<NNNN>.txt and <NNNN>-<dir>.png (7-10), maps/<name>/
+ *   (34), <kind>/<NNNN>.bin (other compressed assets, inflated) and
+ *   sections/<NN>-<kind>.bin (record data of every other section).
+ * Stored assets are span nodes (served by pread); compressed ones are
+ * inflated only when a view is read.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tng.h"
+
+/* Section numbers: DESIGN.md section 5.  The one table of them. */
+static const struct tng_kind tng_kinds[] = {
+	[0] = { "strings", TNG_V_STRINGS, NULL, 0 },
+	[1] = { "lang", TNG_V_LANG, "ogg", 0 },
+	[2] = { "fonts", TNG_V_MEDIA, "sfn", 0 },
+	[3] = { "music", TNG_V_MEDIA, "ogg", 0 },
+	[4] = { "sounds", TNG_V_MEDIA, "ogg", 0 },
+	[5] = { "movies", TNG_V_MEDIA, "ogv", 0 },
+	[6] = { "atlases", TNG_V_IMAGE, "png", 0 },
+	[7] = { "ui", TNG_V_SPRITE, NULL, 0 },
+	[8] = { "tiles", TNG_V_SPRITE, NULL, 0 },
+	[9] = { "chars", TNG_V_SPRITE, NULL, 0 },
+	[10] = { "portraits", TNG_V_SPRITE, NULL, 0 },
+	[11] = { "backs", TNG_V_IMAGE, "png", 0 },
+	[12] = { "reserved", TNG_V_RAW, NULL, 0 },
+	[13] = { "reserved", TNG_V_RAW, NULL, 0 },
+	[14] = { "reserved", TNG_V_RAW, NULL, 0 },
+	[15] = { "reserved", TNG_V_RAW, NULL, 0 },
+	[16] = { "uielements", TNG_V_RAW, NULL, 0 },
+	[17] = { "mainmenu", TNG_V_RAW, NULL, 0 },
+	[18] = { "hud", TNG_V_RAW, NULL, 0 },
+	[19] = { "equipslots", TNG_V_RAW, NULL, 4 },
+	[20] = { "alerts", TNG_V_RAW, NULL, 0 },
+	[21] = { "credits", TNG_V_RAW, NULL, 0 },
+	[22] = { "choosers", TNG_V_ZBIN, NULL, 0 },
+	[23] = { "cutscenes", TNG_V_ZBIN, NULL, 0 },
+	[24] = { "startup", TNG_V_ZBIN, NULL, 0 },
+	[25] = { "attributes", TNG_V_RAW, NULL, 0 },
+	[26] = { "actions", TNG_V_ZBIN, NULL, 0 },
+	[27] = { "charoptions", TNG_V_ZBIN, NULL, 0 },
+	[28] = { "npcs", TNG_V_ZBIN, NULL, 0 },
+	[29] = { "spawners", TNG_V_ZBIN, NULL, 0 },
+	[30] = { "dialogs", TNG_V_ZBIN, NULL, 0 },
+	[31] = { "objects", TNG_V_ZBIN, NULL, 0 },
+	[32] = { "crafts", TNG_V_ZBIN, NULL, 0 },
+	[33] = { "tilesmeta", TNG_V_RAW, NULL, 0 },	/* record size from the header */
+	[34] = { "maps", TNG_V_MAP, NULL, 0 },
+	[35] = { "quests", TNG_V_ZBIN, NULL, 0 },
+};
+#define TNG_NKINDS (sizeof(tng_kinds) / sizeof(tng_kinds[0]))
+#define TNG_T_STRINGS	0
+#define TNG_T_LANG	1
+#define TNG_T_TILESMETA	33
+#define TNG_T_MAPS	34
+
+static const struct tng_kind tng_unknown = { "unknown", TNG_V_RAW, NULL, 0 };
+
+const struct tng_kind *tng_kind_of(unsigned type)
+{
+	return type < TNG_NKINDS ? &tng_kinds[type] : &tng_unknown;
+}
+
+unsigned tng_map_size(const struct tng *t)
+{
+	unsigned l = t->hdr[TNG_OFF_MAPSIZE];
+
+	return l < 16 ? 1u << l : 0;
+}
+
+unsigned tng_map_layers(const struct tng *t)
+{
+	return t->hdr[TNG_OFF_LAYERS];
+}
+
+const uint8_t *tng_sec_data(struct tng *t, size_t i, size_t *len)
+{
+	struct tng_sec *s = &t->secs[i];
+
+	if (s->edit) {
+		*len = s->edit->len;
+		return s->edit->data;
+	}
+	*len = s->len;
+	return t->block.data + s->off;
+}
+
+/* The string at byte offset off of the strings section, or NULL. */
+const char *tng_string_at(struct tng *t, uint32_t off, size_t *len)
+{
+	const uint8_t *p, *nul;
+	size_t n;
+
+	if (t->strsec < 0)
+		return NULL;
+	p = tng_sec_data(t, (size_t)t->strsec, &n);
+	if (off >= n)
+		return NULL;
+	nul = memchr(p + off, 0, n - off);
+	if (!nul)
+		return NULL;
+	*len = (size_t)(nul - (p + off));
+	return (const char *)p + off;
+}
+
+struct tng_ref *tng_ref_new(struct tng *t, size_t asset, size_t sec, int sub)
+{
+	struct tng_ref *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->t = t;
+	r->asset = asset;
+	r->sec = sec;
+	r->sub = sub;
+	return r;
+}
+
+/* Read the stored bytes of an asset (capped). */
+static int tng_asset_read(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
+			  size_t max, struct gfs_buf *out)
+{
+	int r;
+
+	if (a->len > max)
+		return gfs_err_at(ar, -EFBIG, t->base + a->off,
+				  "asset of %llu bytes is over the %zu this view allows",
+				  (unsigned long long)a->len, max);
+	r = gfs_buf_set_len(out, (size_t)a->len);
+	if (r)
+		return r;
+	return gfs_pread(ar, out->data, (size_t)a->len, t->base + a->off);
+}
+
+/* Deflate wrapping of a compressed asset, from its first bytes. */
+int tng_asset_wrap(struct gfs_archive *ar, struct tng *t, struct tng_asset *a)
+{
+	uint8_t h[2];
+
+	if (a->wrap >= 0)
+		return a->wrap;
+	a->wrap = GFS_ZLIB;
+	if (a->len >= 2 && !gfs_pread(ar, h, 2, t->base + a->off)) {
+		if ((h[0] & 0x0f) != 8 || (h[0] >> 4) > 7 || ((h[0] << 8) | h[1]) % 31)
+			a->wrap = GFS_ZRAW;
+	}
+	return a->wrap;
+}
+
+/*
+ * The current content of an asset: the pending edit, else its stored bytes
+ * (stored assets) or its inflated bytes (compressed ones, at most max).
+ */
+int tng_asset_content(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
+		      size_t max, struct gfs_buf *out)
+{
+	struct gfs_buf z = GFS_BUF_INIT;
+	enum gfs_zwrap wrap;
+	size_t used;
+	int r;
+
+	if (a->pending)
+		return gfs_buf_add(out, a->pending->data, a->pending->len);
+	if (a->kind == TNG_A_STORED)
+		return tng_asset_read(ar, t, a, max, out);
+	if (a->len == 0)
+		return 0;
+	r = tng_asset_read(ar, t, a, max, &z);
+	if (r)
+		goto out;
+	r = gfs_inflate(z.data, z.len, max, out, &wrap, &used);
+	if (r) {
+		r = gfs_err_at(ar, -EIO, t->base + a->off,
+			       "asset does not inflate (broken stream or over %zu bytes)", max);
+		goto out;
+	}
+	a->wrap = (int)wrap;
+out:
+	gfs_buf_release(&z);
+	return r;
+}
+
+/* ---- probing ------------------------------------------------------------- */
+
+static int tng_bid(const uint8_t *head, size_t len, const char *path)
+{
+	(void)path;
+	if (len >= TNG_MAGIC_LEN && !memcmp(head, TNG_MAGIC, TNG_MAGIC_LEN))
+		return 100;
+	return 0;
+}
+
+/* ---- loading ------------------------------------------------------------- */
+
+static struct gfs_node *tng_dir(struct gfs_archive *ar, struct gfs_node *parent,
+				const char *name)
+{
+	struct gfs_node *d = gfs_node_child(ar, parent, name);
+
+	if (d && S_ISDIR(d->mode))
+		return d;
+	return gfs_node_new_dir(ar, parent, name);
+}
+
+static struct gfs_node *tng_file(struct gfs_archive *ar, struct gfs_node *dir,
+				 const char *name, mode_t mode,
+				 const struct gfs_node_ops *ops, struct tng_ref *ref)
+{
+	char *u;
+	struct gfs_node *n;
+
+	if (!dir || !ref) {
+		free(ref);
+		return NULL;
+	}
+	u = gfs_unique_name(dir, name);
+	if (!u) {
+		free(ref);
+		return NULL;
+	}
+	n = gfs_node_new_file(ar, dir, u, mode, ops, ref);
+	free(u);
+	if (!n)
+		free(ref);
+	return n;
+}
+
+static struct gfs_node *tng_span(struct gfs_archive *ar, struct gfs_node *dir,
+				 const char *name, const struct gfs_node_ops *ops,
+				 struct tng_ref *ref, uint64_t off, uint64_t len)
+{
+	char *u;
+	struct gfs_node *n;
+
+	if (!dir || !ref) {
+		free(ref);
+		return NULL;
+	}
+	u = gfs_unique_name(dir, name);
+	if (!u) {
+		free(ref);
+		return NULL;
+	}
+	n = gfs_node_new_span(ar, dir, u, 0644, ops, ref, off, len);
+	free(u);
+	if (!n)
+		free(ref);
+	return n;
+}
+
+/* "name.ext" from the descriptor's string, or "NNNN.ext". */
+static void tng_asset_name(struct tng *t, uint32_t stroff, unsigned idx, const char *ext,
+			   char *out, size_t outlen)
+{
+	size_t n = 0;
+	const char *s = stroff ? tng_string_at(t, stroff, &n) : NULL;
+
+	if (s && n > 0 && n < 200)
+		snprintf(out, outlen, "%.*s.%s", (int)n, s, ext);
+	else
+		snprintf(out, outlen, "%04u.%s", idx, ext);
+}
+
+static int tng_add_asset(struct gfs_archive *ar, struct tng *t, size_t sec, uint32_t dpos,
+			 unsigned idx, enum tng_akind kind, struct tng_asset **out)
+{
+	size_t dlen;
+	const uint8_t *d = tng_sec_data(t, sec, &dlen);
+	struct gfs_rd rd;
+	uint64_t off, avail = t->fsize - t->base;
+	uint32_t len;
+	struct tng_asset *a;
+
+	gfs_rd_init(&rd, d, dlen, 0);
+	if (gfs_rd_seek(&rd, dpos) || gfs_rd_u64le(&rd, &off) || gfs_rd_u32le(&rd, &len))
+		return gfs_err(ar, -EBADMSG, "section %zu: descriptor %u runs past the section",
+			       sec, idx);
+	if (len && (off > avail || len > avail - off))
+		return gfs_err_at(ar, -EBADMSG, t->base + off,
+				  "asset %u of section %zu (type %u): %u bytes past the end of the file",
+				  idx, sec, t->secs[sec].type, len);
+	a = &t->assets[t->nassets++];
+	memset(a, 0, sizeof(*a));
+	a->sec = (unsigned)sec;
+	a->dpos = dpos;
+	a->idx = idx;
+	a->kind = kind;
+	a->off = off;
+	a->len = len;
+	a->wrap = -1;
+	*out = a;
+	return 0;
+}
+
+static int tng_load_block(struct gfs_archive *ar, struct tng *t)
+{
+	struct gfs_buf z = GFS_BUF_INIT;
+	enum gfs_zwrap wrap;
+	size_t used;
+	uint8_t c4[4];
+	uint32_t stored;
+	int r;
+
+	r = gfs_pread(ar, c4, 4, TNG_OFF_BLOCKLEN);
+	if (r)
+		return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCKLEN, "truncated before the section block");
+	t->blocklen = (uint32_t)c4[0] | (uint32_t)c4[1] << 8 | (uint32_t)c4[2] << 16 |
+		      (uint32_t)c4[3] << 24;
+	if (t->blocklen < 4 + 2 || t->blocklen > t->fsize - TNG_OFF_BLOCK)
+		return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCKLEN,
+				  "section block of %u bytes does not fit a %llu-byte file",
+				  t->blocklen, (unsigned long long)t->fsize);
+	if (t->blocklen - 4 > TNG_BLOCK_MAX)
+		return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCKLEN,
+				  "section block of %u bytes is over the %zu-byte limit",
+				  t->blocklen, TNG_BLOCK_MAX);
+	t->base = TNG_OFF_BLOCK + (uint64_t)t->blocklen;
+	r = gfs_buf_set_len(&z, t->blocklen);
+	if (r)
+		return r;
+	r = gfs_pread(ar, z.data, t->blocklen, TNG_OFF_BLOCK);
+	if (r)
+		goto out;
+	r = gfs_inflate(z.data, t->blocklen - 4, TNG_BLOCK_MAX, &t->block, &wrap, &used);
+	if (r) {
+		r = gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK,
+			       "section block does not inflate (broken deflate or over %zu bytes)",
+			       TNG_BLOCK_MAX);
+		goto out;
+	}
+	if (used != t->blocklen - 4) {
+		r = gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK + used,
+			       "deflate stream ends %zu bytes before the section CRC",
+			       (size_t)(t->blocklen - 4 - used));
+		goto out;
+	}
+	t->bwrap = (int)wrap;
+	{
+		const uint8_t *q = z.data + t->blocklen - 4;
+
+		stored = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
+			 (uint32_t)q[3] << 24;
+	}
+	if (gfs_crc32(0, t->block.data, t->block.len) == stored) {
+		t->sec_crc_ok = 1;
+	} else if (gfs_crc32(0, z.data, t->blocklen - 4) == stored) {
+		t->sec_crc_ok = 1;
+		t->crc_comp = 1;
+	} else {
+		t->sec_crc_ok = 0;
+		ar->damaged = 1;
+		gfs_warn(ar, "section CRC 0x%08x matches neither the inflated nor the compressed bytes",
+			 stored);
+	}
+out:
+	gfs_buf_release(&z);
+	return r;
+}
+
+static int tng_load_table(struct gfs_archive *ar, struct tng *t)
+{
+	struct gfs_rd rd;
+	uint32_t first, off, lt;
+	size_t i;
+
+	gfs_rd_init(&rd, t->block.data, t->block.len, 0);
+	if (gfs_rd_u32le(&rd, &first) || first < TNG_TABENT || first % TNG_TABENT ||
+	    first > t->block.len)
+		return gfs_err(ar, -EBADMSG, "section table: first entry offset %u is not a table size "
+			       "within the %zu-byte block", first, t->block.len);
+	t->nsecs = first / TNG_TABENT;
+	t->secs = calloc(t->nsecs, sizeof(*t->secs));
+	if (!t->secs)
+		return -ENOMEM;
+	gfs_rd_seek(&rd, 0);
+	t->strsec = -1;
+	for (i = 0; i < t->nsecs; i++) {
+		if (gfs_rd_u32le(&rd, &off) || gfs_rd_u32le(&rd, &lt))
+			return gfs_err(ar, -EBADMSG, "section table entry %zu past the block", i);
+		t->secs[i].off = off;
+		t->secs[i].len = lt & 0xffffff;
+		t->secs[i].type = (uint8_t)(lt >> 24);
+		if (off > t->block.len || t->secs[i].len > t->block.len - off)
+			return gfs_err(ar, -EBADMSG, "section table entry %zu (type %u): %u bytes at %u, "
+				       "past the %zu-byte block", i, t->secs[i].type,
+				       t->secs[i].len, off, t->block.len);
+		if (t->secs[i].type == TNG_T_STRINGS && t->strsec < 0)
+			t->strsec = (long)i;
+	}
+	if (t->strsec != 0)
+		gfs_warn(ar, "the strings section is not the first section");
+	return 0;
+}
+
+static int tng_sprite_nodes(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
+			    struct gfs_node *dir, unsigned num)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	char name[64], why[512];
+	uint8_t nd = 0;
+	size_t ai = (size_t)(a - t->assets);
+	struct gfs_rd rd;
+	int r;
+
+	r = tng_asset_content(ar, t, a, TNG_SPR_MAXDIRS * (TNG_SPR_HDR +
+				TNG_SPR_MAXFRAMES * TNG_SPR_FRAME), &b);
+	if (!r && tng_sprite_parse(b.data, b.len, &nd, why, sizeof(why)))
+		r = -EBADMSG;
+	else if (r)
+		snprintf(why, sizeof(why), "%s", ar->err);
+	if (r) {
+		gfs_warn(ar, "sprite %s/%04u at 0x%llx: %s; shown raw", tng_kind_of(t->secs[a->sec].type)->name,
+			 num, (unsigned long long)(t->base + a->off), why);
+		t->broken_assets++;
+		a->kind = TNG_A_ZBIN;
+		snprintf(name, sizeof(name), "%04u.bin", num);
+		a->node = tng_file(ar, dir, name, 0644, &tng_zbin_ops, tng_ref_new(t, ai, a->sec, 0));
+		gfs_buf_release(&b);
+		return a->node ? 0 : -ENOMEM;
+	}
+	a->ndirs = nd;
+	snprintf(name, sizeof(name), "%04u.txt", num);
+	a->node = tng_file(ar, dir, name, 0644, &tng_sprite_ops, tng_ref_new(t, ai, a->sec, 0));
+	if (!a->node)
+		goto nomem;
+	a->dir = dir;
+	/* one strip per direction record */
+	gfs_rd_init(&rd, b.data, b.len, 0);
+	for (unsigned k = 0; k < nd; k++) {
+		uint8_t type, nf;
+
+		gfs_rd_skip(&rd, 4);
+		gfs_rd_u8(&rd, &type);
+		gfs_rd_u8(&rd, &nf);
+		gfs_rd_skip(&rd, (size_t)nf * TNG_SPR_FRAME);
+		snprintf(name, sizeof(name), "%04u-%s.png", num, tng_dir_name(type & 0x3f));
+		if (!tng_file(ar, dir, name, 0444, &tng_strip_ops, tng_ref_new(t, ai, a->sec, (int)k)))
+			goto nomem;
+	}
+	gfs_buf_release(&b);
+	return 0;
+nomem:
+	gfs_buf_release(&b);
+	return -ENOMEM;
+}
+
+static int tng_map_nodes(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
+			 struct gfs_node *maps, uint32_t stroff, unsigned num)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	char name[256], why[512];
+	size_t ai = (size_t)(a - t->assets);
+	struct gfs_node *d;
+	int r;
+
+	r = tng_asset_content(ar, t, a, TNG_ZASSET_MAX, &b);
+	if (!r && tng_map_validate(t, b.data, b.len, why, sizeof(why)))
+		r = -EBADMSG;
+	else if (r)
+		snprintf(why, sizeof(why), "%s", ar->err);
+	gfs_buf_release(&b);
+	tng_asset_name(t, stroff, num, "bin", name, sizeof(name));
+	if (r) {
+		gfs_warn(ar, "map %s at 0x%llx: %s; shown raw", name,
+			 (unsigned long long)(t->base + a->off), why);
+		t->broken_assets++;
+		a->kind = TNG_A_ZBIN;
+		a->node = tng_file(ar, maps, name, 0644, &tng_zbin_ops, tng_ref_new(t, ai, a->sec, 0));
+		return a->node ? 0 : -ENOMEM;
+	}
+	name[strlen(name) - 4] = '\0';
+	{
+		char *u = gfs_unique_name(maps, name);
+
+		if (!u)
+			return -ENOMEM;
+		d = gfs_node_new_dir(ar, maps, u);
+		free(u);
+	}
+	if (!d)
+		return -ENOMEM;
+	a->dir = d;
+	a->node = tng_file(ar, d, "map.ini", 0644, &tng_mapini_ops, tng_ref_new(t, ai, a->sec, 0));
+	if (!a->node)
+		return -ENOMEM;
+	for (unsigned l = 0; l < tng_map_layers(t); l++) {
+		snprintf(name, sizeof(name), "layer%02u.csv", l);
+		if (!tng_file(ar, d, name, 0644, &tng_layer_ops, tng_ref_new(t, ai, a->sec, (int)l)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Descriptors of one asset section: add assets and their nodes. */
+static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, unsigned *counters)
+{
+	struct tng_sec *s = &t->secs[si];
+	const struct tng_kind *k = tng_kind_of(s->type);
+	size_t dlen, ai;
+	const uint8_t *d = tng_sec_data(t, si, &dlen);
+	struct gfs_node *dir = NULL, *sub;
+	struct tng_asset *a;
+	char name[256];
+	uint32_t first = 0;
+	int r;
+
+	if (k->view == TNG_V_LANG) {
+		char code[3];
+
+		if (dlen < TNG_LANG_HDR || (dlen - TNG_LANG_HDR) % TNG_DESC)
+			return gfs_err(ar, -EBADMSG, "translation section %zu: length %zu is not 18 + a "
+				       "multiple of 16", si, dlen);
+		code[0] = (char)d[0];
+		code[1] = (char)d[1];
+		code[2] = '\0';
+		sub = tng_dir(ar, ar->root, "lang");
+		if (!sub)
+			return -ENOMEM;
+		{
+			char *u = gfs_unique_name(sub, code);
+
+			if (!u)
+				return -ENOMEM;
+			dir = gfs_node_new_dir(ar, sub, u);
+			free(u);
+		}
+		if (!dir)
+			return -ENOMEM;
+		r = tng_add_asset(ar, t, si, TNG_LANG_ASSET, 0, TNG_A_TEXT, &a);
+		if (r)
+			return r;
+		ai = (size_t)(a - t->assets);
+		a->node = tng_file(ar, dir, "texts.txt", 0644, &tng_texts_ops, tng_ref_new(t, ai, si, 0));
+		if (!a->node)
+			return -ENOMEM;
+		sub = gfs_node_new_dir(ar, dir, "speech");
+		if (!sub)
+			return -ENOMEM;
+		for (uint32_t p = TNG_LANG_HDR, i = 0; p < dlen; p += TNG_DESC, i++) {
+			r = tng_add_asset(ar, t, si, p, i + 1, TNG_A_STORED, &a);
+			if (r)
+				return r;
+			ai = (size_t)(a - t->assets);
+			first = tng_u32(d + p + TNG_DESC_NAME);
+			tng_asset_name(t, first, i, "ogg", name, sizeof(name));
+			a->node = tng_span(ar, sub, name, &tng_media_ops, tng_ref_new(t, ai, si, 0),
+					   t->base + a->off, a->len);
+			if (!a->node)
+				return -ENOMEM;
+		}
+		return 0;
+	}
+
+	if (dlen % TNG_DESC)
+		return gfs_err(ar, -EBADMSG, "section %zu (%s, type %u): length %zu is not a multiple of 16",
+			       si, k->name, s->type, dlen);
+	switch (k->view) {
+	case TNG_V_SPRITE:
+		sub = tng_dir(ar, ar->root, "sprites");
+		dir = sub ? tng_dir(ar, sub, k->name) : NULL;
+		break;
+	default:
+		dir = tng_dir(ar, ar->root, k->name);
+		break;
+	}
+	if (!dir)
+		return -ENOMEM;
+	for (uint32_t p = 0; p < dlen; p += TNG_DESC) {
+		unsigned num = counters[s->type]++;
+		uint32_t nameoff = tng_u32(d + p + TNG_DESC_NAME);
+		enum tng_akind kind = k->view == TNG_V_MEDIA || k->view == TNG_V_IMAGE ? TNG_A_STORED :
+				      k->view == TNG_V_SPRITE ? TNG_A_SPRITE :
+				      k->view == TNG_V_MAP ? TNG_A_MAP : TNG_A_ZBIN;
+
+		r = tng_add_asset(ar, t, si, p, p / TNG_DESC, kind, &a);
+		if (r)
+			return r;
+		ai = (size_t)(a - t->assets);
+		switch (k->view) {
+		case TNG_V_MEDIA:
+			tng_asset_name(t, nameoff, num, k->ext, name, sizeof(name));
+			a->node = tng_span(ar, dir, name, &tng_media_ops, tng_ref_new(t, ai, si, 0),
+					   t->base + a->off, a->len);
+			break;
+		case TNG_V_IMAGE:
+			snprintf(name, sizeof(name), "%04u.png", num);
+			a->node = tng_span(ar, dir, name, &tng_image_ops, tng_ref_new(t, ai, si, 0),
+					   t->base + a->off, a->len);
+			break;
+		case TNG_V_SPRITE:
+			r = tng_sprite_nodes(ar, t, a, dir, num);
+			if (r)
+				return r;
+			break;
+		case TNG_V_MAP:
+			r = tng_map_nodes(ar, t, a, dir, nameoff, num);
+			if (r)
+				return r;
+			break;
+		default:
+			snprintf(name, sizeof(name), "%04u.bin", num);
+			a->node = tng_file(ar, dir, name, 0644, &tng_zbin_ops, tng_ref_new(t, ai, si, 0));
+			break;
+		}
+		if (!a->node)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void tng_free(struct gfs_archive *ar)
+{
+	struct tng *t = ar->priv;
+
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nsecs; i++)
+		gfs_buf_free(t->secs[i].edit);
+	for (size_t i = 0; i < t->nassets; i++) {
+		gfs_buf_free(t->assets[i].pending);
+		gfs_buf_free(t->assets[i].enc);
+	}
+	gfs_buf_free(t->new_block);
+	free(t->new_secoff);
+	free(t->secs);
+	free(t->assets);
+	gfs_buf_release(&t->block);
+	free(t);
+	ar->priv = NULL;
+}
+
+static int tng_load(struct gfs_archive *ar)
+{
+	struct tng *t;
+	unsigned counters[256];
+	size_t ndesc = 0;
+	int r;
+
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	ar->priv = t;
+	t->strsec = -1;
+	t->hdr_crc_ok = -1;
+	t->sec_crc_ok = -1;
+	t->fsize = (uint64_t)ar->st.st_size;
+	if (t->fsize < TNG_HDR_SIZE)
+		return gfs_err_at(ar, -EBADMSG, 0, "file of %llu bytes is shorter than the 64-byte header",
+				  (unsigned long long)t->fsize);
+	r = gfs_pread(ar, t->hdr, TNG_HDR_SIZE, 0);
+	if (r)
+		return gfs_err_at(ar, r, 0, "cannot read the header");
+	if (memcmp(t->hdr, TNG_MAGIC, TNG_MAGIC_LEN))
+		return gfs_err_at(ar, -EBADMSG, 0, "no TirNanoG magic");
+	if (!gfs_node_new_file(ar, ar->root, "header.ini", 0644, &tng_header_ops,
+			       tng_ref_new(t, (size_t)-1, 0, 0)))
+		return -ENOMEM;
+	if (t->hdr[TNG_OFF_ENC] | t->hdr[TNG_OFF_ENC + 1] | t->hdr[TNG_OFF_ENC + 2] |
+	    t->hdr[TNG_OFF_ENC + 3]) {
+		ar->readonly = 1;
+		snprintf(ar->ro_reason, sizeof(ar->ro_reason),
+			 "encrypted game (header offset 60 is not zero): only header.ini is shown");
+		gfs_warn(ar, "%s", ar->ro_reason);
+		return 0;
+	}
+	if (t->fsize < TNG_OFF_BLOCK + 6)
+		return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCKLEN, "truncated before the section block");
+	r = tng_load_block(ar, t);
+	if (r)
+		return r;
+	r = tng_load_table(ar, t);
+	if (r)
+		return r;
+
+	/* count descriptors to size the asset array */
+	for (size_t i = 0; i < t->nsecs; i++) {
+		const struct tng_kind *k = tng_kind_of(t->secs[i].type);
+
+		if (k->view != TNG_V_RAW && k->view != TNG_V_STRINGS)
+			ndesc += t->secs[i].len / TNG_DESC + 1;
+	}
+	t->assets = calloc(ndesc ? ndesc : 1, sizeof(*t->assets));
+	if (!t->assets)
+		return -ENOMEM;
+
+	memset(counters, 0, sizeof(counters));
+	if (t->strsec >= 0 && !gfs_node_new_file(ar, ar->root, "strings.txt", 0444, &tng_strings_ops,
+						 tng_ref_new(t, (size_t)-1, (size_t)t->strsec, 0)))
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nsecs; i++) {
+		struct tng_sec *s = &t->secs[i];
+		const struct tng_kind *k = tng_kind_of(s->type);
+		struct gfs_node *dir;
+		char name[64];
+		unsigned rs = k->recsize;
+
+		if (k->view == TNG_V_STRINGS && (long)i == t->strsec)
+			continue;
+		if (k->view != TNG_V_RAW && k->view != TNG_V_STRINGS) {
+			r = tng_load_assets(ar, t, i, counters);
+			if (r)
+				return r;
+			continue;
+		}
+		if (s->type == TNG_T_TILESMETA)
+			rs = 2 + 5u * t->hdr[TNG_OFF_TRANSPORTS];
+		if (rs && s->len % rs) {
+			gfs_warn(ar, "section %zu (%s): length %u is not a multiple of %u; shown raw",
+				 i, k->name, s->len, rs);
+			s->raw_bad = 1;
+		}
+		dir = tng_dir(ar, ar->root, "sections");
+		snprintf(name, sizeof(name), "%02u-%s.bin", s->type, k->name);
+		if (!tng_file(ar, dir, name, 0644, &tng_raw_ops, tng_ref_new(t, (size_t)-1, i, 0)))
+			return -ENOMEM;
+	}
+	/* small files: verify the whole-file CRC now; big ones at check or commit */
+	if (t->fsize <= ((uint64_t)16 << 20)) {
+		uint32_t crc;
+
+		r = tng_file_crc(ar, t, &crc);
+		if (r)
+			return r;
+		t->hdr_crc_ok = crc == tng_u32(t->hdr + TNG_OFF_CRC);
+		if (!t->hdr_crc_ok) {
+			ar->damaged = 1;
+			gfs_warn(ar, "header CRC 0x%08x does not match the file (0x%08x)",
+				 tng_u32(t->hdr + TNG_OFF_CRC), crc);
+		}
+	}
+	return 0;
+}
+
+/* ---- check --------------------------------------------------------------- */
+
+static int tng_check(struct gfs_archive *ar, FILE *out)
+{
+	struct tng *t = ar->priv;
+	uint32_t crc, stored = tng_u32(t->hdr + TNG_OFF_CRC);
+	int bad = 0, r;
+
+	if (ar->readonly && ar->ro_reason[0])
+		fprintf(out, "note: %s\n", ar->ro_reason);
+	r = tng_file_crc(ar, t, &crc);
+	if (r) {
+		fprintf(out, "header CRC: cannot read the file: %s\n", ar->err);
+		return 1;
+	}
+	t->hdr_crc_ok = crc == stored;
+	fprintf(out, "header CRC: 0x%08x %s (over the whole file, CRC field zeroed)\n", stored,
+		t->hdr_crc_ok ? "ok" : "BAD");
+	if (!t->hdr_crc_ok) {
+		fprintf(out, "  computed 0x%08x\n", crc);
+		bad = 1;
+	}
+	if (!t->secs)
+		return bad;
+	fprintf(out, "section block: %u bytes, %s deflate, %zu bytes inflated, %zu sections\n",
+		t->blocklen, t->bwrap == GFS_ZLIB ? "zlib-wrapped" : "raw", t->block.len, t->nsecs);
+	fprintf(out, "section CRC: %s (over the %s bytes)\n", t->sec_crc_ok ? "ok" : "BAD",
+		t->crc_comp ? "compressed" : "inflated");
+	if (!t->sec_crc_ok)
+		bad = 1;
+	fprintf(out, "assets: %zu, all within the file\n", t->nassets);
+	for (size_t i = 0; i < t->nassets; i++) {
+		struct tng_asset *a = &t->assets[i];
+		struct gfs_buf b = GFS_BUF_INIT;
+
+		if (a->kind == TNG_A_STORED || a->len == 0)
+			continue;
+		r = tng_asset_content(ar, t, a, TNG_ZASSET_MAX, &b);
+		gfs_buf_release(&b);
+		if (r) {
+			fprintf(out, "asset %zu (section type %u, record %u): %s\n", i,
+				t->secs[a->sec].type, a->idx, ar->err);
+			bad = 1;
+		}
+	}
+	for (size_t i = 0; i < t->nsecs; i++)
+		if (t->secs[i].raw_bad) {
+			fprintf(out, "section %zu (type %u): length %u does not fit its records\n", i,
+				t->secs[i].type, t->secs[i].len);
+			bad = 1;
+		}
+	if (t->broken_assets) {
+		fprintf(out, "%d sprite or map assets do not decode (shown raw)\n", t->broken_assets);
+		bad = 1;
+	}
+	return bad;
+}
+
+const struct gfs_format gfs_format_tng = {
+	.name = "tng",
+	.description = "TirNanoG game (.tng)",
+	.bid = tng_bid,
+	.load = tng_load,
+	.save = tng_save,
+	.committed = tng_committed,
+	.free = tng_free,
+	.check = tng_check,
+};

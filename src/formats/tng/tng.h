@@ -1,0 +1,212 @@
+/*
+ * tng.h - private model of the TirNanoG game driver (tng.c, tng_view.c,
+ * tng_save.c).
+ *
+ * On disk:
+ *   0   64-byte header (magic, id, sizes, counts, uid, CRC at 56, key at 60)
+ *   64  u32 n, the size of the compressed section block plus its CRC
+ *   68  deflated section block (zlib or raw), then its u32 CRC
+ *   68+n  assets, each found through a 16-byte descriptor in a section;
+ *         asset offsets are relative to 68+n; map assets come last.
+ * The inflated section block is a table of 8-byte entries (u32 offset,
+ * u24 length, u8 type) followed by the section data.
+ *
+ * The model keeps the header, the inflated block as loaded, each section's
+ * place in it (or its edited bytes), and one struct tng_asset per asset
+ * descriptor.  Asset bodies stay in the file until a view needs them.
+ */
+#ifndef TNG_H
+#define TNG_H
+
+#include <stdint.h>
+#include "gamefs.h"
+
+#define TNG_MAGIC		"#!/usr/bin/tngp\n"
+#define TNG_MAGIC_LEN		16
+#define TNG_HDR_SIZE		64
+#define TNG_OFF_ID		16
+#define TNG_ID_LEN		16
+#define TNG_OFF_REV		32
+#define TNG_OFF_TYPE		33
+#define TNG_OFF_TILEW		34
+#define TNG_OFF_TILEH		35
+#define TNG_OFF_MAPSIZE		36
+#define TNG_OFF_ATLAS		37
+#define TNG_OFF_FREQ		38
+#define TNG_OFF_FPS		39
+#define TNG_OFF_ACTIONS		40
+#define TNG_OFF_LAYERS		41
+#define TNG_OFF_TRANSPORTS	42
+#define TNG_OFF_MAXCMD		43
+#define TNG_OFF_DELTAY		44
+#define TNG_OFF_SPRPERLAYER	45
+#define TNG_OFF_PAD		46
+#define TNG_OFF_UID		48
+#define TNG_OFF_CRC		56
+#define TNG_OFF_ENC		60
+#define TNG_OFF_BLOCKLEN	64
+#define TNG_OFF_BLOCK		68
+
+#define TNG_TABENT		8	/* section table entry */
+#define TNG_DESC		16	/* asset descriptor */
+#define TNG_LANG_HDR		18	/* translation section header */
+#define TNG_LANG_ASSET		2	/* its text asset descriptor */
+#define TNG_DESC_LEN		8	/* descriptor: u32 length at 8 */
+#define TNG_DESC_NAME		12	/* descriptor: u32 name at 12 */
+#define TNG_SPR_DIRS		15	/* sprite descriptor: direction count */
+#define TNG_SPR_HDR		6	/* sprite direction record header */
+#define TNG_SPR_FRAME		14	/* sprite frame descriptor */
+#define TNG_SPR_MAXFRAMES	32
+#define TNG_SPR_MAXDIRS		8
+#define TNG_SPR_MAXDIM		2048
+#define TNG_MAP_HDR		34
+#define TNG_MAP_PARALLAX	10
+
+#define TNG_BLOCK_MAX		((size_t)256 << 20)	/* inflated section block cap */
+#define TNG_ZASSET_MAX		((size_t)96 << 20)	/* inflated asset cap */
+#define TNG_MAP_CELLS_MAX	((size_t)16 << 20)	/* decoded map cells cap */
+
+/* How a section is shown. */
+enum tng_view {
+	TNG_V_RAW,	/* sections/<NN>-<kind>.bin */
+	TNG_V_STRINGS,	/* strings.txt */
+	TNG_V_LANG,	/* lang/<code>/... */
+	TNG_V_MEDIA,	/* named stored assets */
+	TNG_V_IMAGE,	/* numbered PNG assets */
+	TNG_V_SPRITE,	/* sprites/<cat>/ */
+	TNG_V_ZBIN,	/* <kind>/<NNNN>.bin, inflated */
+	TNG_V_MAP,	/* maps/<name>/ */
+};
+
+struct tng_kind {
+	const char *name;	/* sections/<NN>-<name>.bin, or the directory */
+	enum tng_view view;
+	const char *ext;	/* media extension */
+	unsigned recsize;	/* raw sections: record size, 0 = free form */
+};
+
+static inline uint16_t tng_u16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline uint32_t tng_u24(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
+}
+
+static inline uint32_t tng_u32(const uint8_t *p)
+{
+	return tng_u24(p) | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t tng_u64(const uint8_t *p)
+{
+	return (uint64_t)tng_u32(p) | (uint64_t)tng_u32(p + 4) << 32;
+}
+
+static inline void tng_put24(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+}
+
+static inline void tng_put64(uint8_t *p, uint64_t v)
+{
+	gfs_put_u32le(p, (uint32_t)v);
+	gfs_put_u32le(p + 4, (uint32_t)(v >> 32));
+}
+
+/* The section type table (DESIGN.md section 5); NULL name: unknown type. */
+const struct tng_kind *tng_kind_of(unsigned type);
+
+struct tng_sec {
+	uint8_t type;
+	uint32_t off, len;		/* in the inflated block as loaded */
+	struct gfs_buf *edit;		/* replaced record data, or NULL */
+	int raw_bad;			/* records do not fit: shown raw */
+};
+
+enum tng_akind { TNG_A_STORED, TNG_A_ZBIN, TNG_A_TEXT, TNG_A_SPRITE, TNG_A_MAP };
+
+struct tng_asset {
+	unsigned sec;			/* section index */
+	uint32_t dpos;			/* descriptor position in the section */
+	unsigned idx;			/* record index in its section */
+	enum tng_akind kind;
+	uint64_t off, len;		/* relative to the data start */
+	int wrap;			/* -1 unknown, else enum gfs_zwrap */
+	uint8_t ndirs;			/* sprites: direction count */
+	struct gfs_buf *pending;	/* new content (inflated if compressed) */
+	struct gfs_node *node;		/* main node */
+	struct gfs_node *dir;		/* its directory (sprite pngs, maps) */
+	/* save scratch */
+	struct gfs_buf *enc;
+	uint64_t new_off, new_len;
+};
+
+struct tng {
+	uint8_t hdr[TNG_HDR_SIZE];	/* current header (edits included) */
+	uint64_t fsize;
+	uint32_t blocklen;		/* n at offset 64 */
+	uint64_t base;			/* 68 + n */
+	struct gfs_buf block;		/* inflated section block as loaded */
+	int bwrap;			/* enum gfs_zwrap of the block */
+	int crc_comp;			/* section CRC over the compressed bytes */
+	int hdr_crc_ok, sec_crc_ok;	/* -1 not checked yet */
+	int hdr_edited;
+	long strsec;			/* index of the strings section, -1 none */
+	int broken_assets;		/* assets shown raw because they do not decode */
+	struct tng_sec *secs;
+	size_t nsecs;
+	struct tng_asset *assets;
+	size_t nassets;
+	/* save scratch */
+	struct gfs_buf *new_block;
+	uint32_t *new_secoff;
+	uint32_t new_blocklen;
+	uint64_t new_fsize;
+	uint32_t new_crc;
+};
+
+/* A node's handle on the model. */
+struct tng_ref {
+	struct tng *t;
+	size_t asset;			/* index into t->assets, or (size_t)-1 */
+	size_t sec;			/* index into t->secs */
+	int sub;			/* layer or direction */
+};
+
+/* tng.c */
+const uint8_t *tng_sec_data(struct tng *t, size_t i, size_t *len);
+const char *tng_string_at(struct tng *t, uint32_t off, size_t *len);
+int tng_asset_content(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
+		      size_t max, struct gfs_buf *out);
+int tng_asset_wrap(struct gfs_archive *ar, struct tng *t, struct tng_asset *a);
+unsigned tng_map_size(const struct tng *t);
+unsigned tng_map_layers(const struct tng *t);
+struct tng_ref *tng_ref_new(struct tng *t, size_t asset, size_t sec, int sub);
+
+/* tng_view.c */
+extern const struct gfs_node_ops tng_header_ops;
+extern const struct gfs_node_ops tng_strings_ops;
+extern const struct gfs_node_ops tng_texts_ops;
+extern const struct gfs_node_ops tng_media_ops;
+extern const struct gfs_node_ops tng_image_ops;
+extern const struct gfs_node_ops tng_zbin_ops;
+extern const struct gfs_node_ops tng_raw_ops;
+extern const struct gfs_node_ops tng_sprite_ops;
+extern const struct gfs_node_ops tng_strip_ops;
+extern const struct gfs_node_ops tng_mapini_ops;
+extern const struct gfs_node_ops tng_layer_ops;
+int tng_sprite_parse(const uint8_t *p, size_t len, uint8_t *ndirs, char *why, size_t whylen);
+int tng_map_validate(struct tng *t, const uint8_t *p, size_t len, char *why, size_t whylen);
+const char *tng_dir_name(unsigned dir);
+
+/* tng_save.c */
+int tng_save(struct gfs_archive *ar, struct gfs_writer *w);
+void tng_committed(struct gfs_archive *ar);
+int tng_file_crc(struct gfs_archive *ar, struct tng *t, uint32_t *crc);
+
+#endif

@@ -1,0 +1,1582 @@
+/*
+ * tng_view.c - the views of a TirNanoG game: header.ini, strings.txt,
+ * texts.txt, media, raw records, sprite maps and their strips, maps.
+ *
+ * Every render reads the model (pending edits first, then the file); every
+ * store checks the whole edited view before it changes the model, so a bad
+ * edit leaves the model as it was.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tng.h"
+
+#define TNG_NONE24 0xffffffu
+
+static void tng_ref_free(void *p)
+{
+	free(p);
+}
+
+static struct tng_asset *tng_ref_asset(struct gfs_node *n)
+{
+	struct tng_ref *r = n->priv;
+
+	return &r->t->assets[r->asset];
+}
+
+/* ---- header.ini ---------------------------------------------------------- */
+
+enum tng_hkind { H_MAGIC, H_ID, H_RO8, H_U8, H_TYPE, H_TILEW, H_TILEH, H_U16, H_UID, H_CRC, H_ENC };
+
+static const struct tng_hfield {
+	const char *key;
+	unsigned off;
+	enum tng_hkind kind;
+} tng_hfields[] = {
+	{ "magic", 0, H_MAGIC },
+	{ "id", TNG_OFF_ID, H_ID },
+	{ "revision", TNG_OFF_REV, H_RO8 },
+	{ "type", TNG_OFF_TYPE, H_TYPE },
+	{ "tile_width", TNG_OFF_TILEW, H_TILEW },
+	{ "tile_height", TNG_OFF_TILEH, H_TILEH },
+	{ "map_size_log2", TNG_OFF_MAPSIZE, H_U8 },
+	{ "atlas_size_log2", TNG_OFF_ATLAS, H_U8 },
+	{ "frequency", TNG_OFF_FREQ, H_U8 },
+	{ "fps", TNG_OFF_FPS, H_U8 },
+	{ "actions", TNG_OFF_ACTIONS, H_U8 },
+	{ "layers", TNG_OFF_LAYERS, H_U8 },
+	{ "transports", TNG_OFF_TRANSPORTS, H_U8 },
+	{ "max_command", TNG_OFF_MAXCMD, H_U8 },
+	{ "delta_y", TNG_OFF_DELTAY, H_U8 },
+	{ "sprites_per_layer", TNG_OFF_SPRPERLAYER, H_U8 },
+	{ "reserved", TNG_OFF_PAD, H_U16 },
+	{ "uid", TNG_OFF_UID, H_UID },
+	{ "crc", TNG_OFF_CRC, H_CRC },
+	{ "encrypted", TNG_OFF_ENC, H_ENC },
+};
+#define TNG_NHFIELDS (sizeof(tng_hfields) / sizeof(tng_hfields[0]))
+
+/* Escape bytes for a one-line text view: \n, \\ and (esc_all) \xNN. */
+static int tng_escape(struct gfs_buf *out, const uint8_t *p, size_t n, int esc_all)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < n && !r; i++) {
+		if (p[i] == '\n')
+			r = gfs_buf_adds(out, "\\n");
+		else if (p[i] == '\\')
+			r = gfs_buf_adds(out, "\\\\");
+		else if (esc_all && (p[i] < 0x20 || p[i] >= 0x7f))
+			r = gfs_buf_printf(out, "\\x%02x", p[i]);
+		else if (!esc_all && (p[i] < 0x20 && p[i] != '\t'))
+			r = gfs_buf_printf(out, "\\x%02x", p[i]);
+		else
+			r = gfs_buf_addc(out, p[i]);
+	}
+	return r;
+}
+
+static int tng_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Undo tng_escape; -EINVAL on a bad escape. */
+static int tng_unescape(const char *s, size_t n, struct gfs_buf *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		int r;
+
+		if (s[i] != '\\') {
+			r = gfs_buf_addc(out, (uint8_t)s[i]);
+		} else if (i + 1 < n && s[i + 1] == 'n') {
+			r = gfs_buf_addc(out, '\n');
+			i++;
+		} else if (i + 1 < n && s[i + 1] == '\\') {
+			r = gfs_buf_addc(out, '\\');
+			i++;
+		} else if (i + 3 < n && s[i + 1] == 'x' && tng_hexval(s[i + 2]) >= 0 &&
+			   tng_hexval(s[i + 3]) >= 0) {
+			r = gfs_buf_addc(out, (uint8_t)(tng_hexval(s[i + 2]) << 4 | tng_hexval(s[i + 3])));
+			i += 3;
+		} else {
+			return -EINVAL;
+		}
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int tng_header_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	const uint8_t *h = ref->t->hdr;
+	int r = gfs_buf_adds(out, "[header]\n");
+
+	(void)ar;
+	for (size_t i = 0; i < TNG_NHFIELDS && !r; i++) {
+		const struct tng_hfield *f = &tng_hfields[i];
+		const uint8_t *p = h + f->off;
+
+		r = gfs_buf_printf(out, "%s = ", f->key);
+		if (r)
+			break;
+		switch (f->kind) {
+		case H_MAGIC:
+			r = tng_escape(out, p, TNG_MAGIC_LEN, 1);
+			break;
+		case H_ID: {
+			size_t len = strnlen((const char *)p, TNG_ID_LEN), k;
+
+			for (k = len; k < TNG_ID_LEN && !p[k]; k++)
+				;
+			r = tng_escape(out, p, k < TNG_ID_LEN ? TNG_ID_LEN : len, 1);
+			break;
+		}
+		case H_RO8:
+		case H_U8:
+			r = gfs_buf_printf(out, "%u", p[0]);
+			break;
+		case H_TYPE:
+			r = gfs_buf_printf(out, "%u", p[0] & 0x0f);
+			break;
+		case H_TILEW:
+			r = gfs_buf_printf(out, "%u", p[0] | ((h[TNG_OFF_TYPE] >> 4) & 3) << 8);
+			break;
+		case H_TILEH:
+			r = gfs_buf_printf(out, "%u", p[0] | ((h[TNG_OFF_TYPE] >> 6) & 3) << 8);
+			break;
+		case H_U16:
+			r = gfs_buf_printf(out, "%u", tng_u16(p));
+			break;
+		case H_UID:
+			r = gfs_buf_printf(out, "0x%016llx", (unsigned long long)tng_u64(p));
+			break;
+		case H_CRC:
+		case H_ENC:
+			r = gfs_buf_printf(out, "0x%08x", tng_u32(p));
+			break;
+		}
+		if (!r)
+			r = gfs_buf_addc(out, '\n');
+	}
+	return r;
+}
+
+struct tng_hctx {
+	struct gfs_archive *ar;
+	struct tng *t;
+	uint8_t h[TNG_HDR_SIZE];
+	unsigned tw, th;
+};
+
+static int tng_header_field(void *vctx, const char *section, const char *key,
+			    const char *value, unsigned line)
+{
+	struct tng_hctx *c = vctx;
+	const struct tng_hfield *f = NULL;
+	struct gfs_buf b = GFS_BUF_INIT;
+	int64_t v;
+	int r = 0;
+
+	if (strcmp(section, "header"))
+		return gfs_err(c->ar, -EINVAL, "header.ini: line %u: unknown section [%s]", line, section);
+	for (size_t i = 0; i < TNG_NHFIELDS; i++)
+		if (!strcmp(tng_hfields[i].key, key))
+			f = &tng_hfields[i];
+	if (!f)
+		return gfs_err(c->ar, -EINVAL, "header.ini: line %u: unknown key %s", line, key);
+	switch (f->kind) {
+	case H_MAGIC:
+		if (tng_unescape(value, strlen(value), &b) || b.len != TNG_MAGIC_LEN ||
+		    memcmp(b.data, c->h, TNG_MAGIC_LEN))
+			r = gfs_err(c->ar, -EINVAL, "header.ini: line %u: magic is read-only", line);
+		break;
+	case H_ID:
+		if (tng_unescape(value, strlen(value), &b) || b.len > TNG_ID_LEN) {
+			r = gfs_err(c->ar, -EINVAL, "header.ini: line %u: id must be at most 16 bytes", line);
+			break;
+		}
+		memset(c->h + TNG_OFF_ID, 0, TNG_ID_LEN);
+		if (b.len)
+			memcpy(c->h + TNG_OFF_ID, b.data, b.len);
+		break;
+	case H_RO8:
+		if (gfs_parse_int(value, 0, 255, &v) || v != c->h[f->off])
+			r = gfs_err(c->ar, -EINVAL, "header.ini: line %u: %s is read-only", line, key);
+		break;
+	case H_ENC:
+		if (gfs_parse_int(value, 0, 0xffffffff, &v) || v != tng_u32(c->h + f->off))
+			r = gfs_err(c->ar, -EINVAL, "header.ini: line %u: %s is read-only", line, key);
+		break;
+	case H_CRC:
+		break;	/* always recomputed */
+	case H_U8:
+	case H_TYPE:
+		if (gfs_parse_int(value, 0, f->kind == H_TYPE ? 15 : 255, &v)) {
+			r = gfs_err(c->ar, -EINVAL, "header.ini: line %u: %s: '%s' is not in 0..%d", line,
+				    key, value, f->kind == H_TYPE ? 15 : 255);
+			break;
+		}
+		if (f->kind == H_TYPE)
+			c->h[f->off] = (uint8_t)((c->h[f->off] & 0xf0) | v);
+		else
+			c->h[f->off] = (uint8_t)v;
+		break;
+	case H_TILEW:
+	case H_TILEH:
+		if (gfs_parse_int(value, 0, 1023, &v)) {
+			r = gfs_err(c->ar, -EINVAL, "header.ini: line %u: %s: '%s' is not in 0..1023", line,
+				    key, value);
+			break;
+		}
+		if (f->kind == H_TILEW)
+			c->tw = (unsigned)v;
+		else
+			c->th = (unsigned)v;
+		break;
+	case H_U16:
+		if (gfs_parse_int(value, 0, 65535, &v)) {
+			r = gfs_err(c->ar, -EINVAL, "header.ini: line %u: %s: '%s' is not in 0..65535", line,
+				    key, value);
+			break;
+		}
+		gfs_put_u16le(c->h + f->off, (uint16_t)v);
+		break;
+	case H_UID: {
+		char *end;
+		unsigned long long u;
+
+		errno = 0;
+		u = strtoull(value, &end, 0);
+		if (errno || end == value || *end || value[0] == '-') {
+			r = gfs_err(c->ar, -EINVAL, "header.ini: line %u: uid: '%s' is not a 64-bit number",
+				    line, value);
+			break;
+		}
+		tng_put64(c->h + f->off, u);
+		break;
+	}
+	}
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int tng_has_type(struct tng *t, unsigned type)
+{
+	for (size_t i = 0; i < t->nsecs; i++)
+		if (t->secs[i].type == type && t->secs[i].len)
+			return 1;
+	return 0;
+}
+
+static int tng_header_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	struct tng_hctx c;
+	int r;
+
+	if (!gfs_utf8_valid(data, len))
+		return gfs_err(ar, -EINVAL, "header.ini: not UTF-8 text");
+	memset(&c, 0, sizeof(c));
+	c.ar = ar;
+	c.t = t;
+	memcpy(c.h, t->hdr, TNG_HDR_SIZE);
+	c.tw = t->hdr[TNG_OFF_TILEW] | ((t->hdr[TNG_OFF_TYPE] >> 4) & 3) << 8;
+	c.th = t->hdr[TNG_OFF_TILEH] | ((t->hdr[TNG_OFF_TYPE] >> 6) & 3) << 8;
+	r = gfs_ini_parse(ar, "header.ini", data, len, tng_header_field, &c);
+	if (r)
+		return r;
+	c.h[TNG_OFF_TILEW] = (uint8_t)c.tw;
+	c.h[TNG_OFF_TILEH] = (uint8_t)c.th;
+	c.h[TNG_OFF_TYPE] = (uint8_t)((c.h[TNG_OFF_TYPE] & 0x0f) | (c.tw >> 8) << 4 | (c.th >> 8) << 6);
+	if ((c.h[TNG_OFF_MAPSIZE] != t->hdr[TNG_OFF_MAPSIZE] ||
+	     c.h[TNG_OFF_LAYERS] != t->hdr[TNG_OFF_LAYERS]) && tng_has_type(t, 34))
+		return gfs_err(ar, -EINVAL, "header.ini: map_size_log2 and layers cannot change while "
+			       "the game has maps");
+	if (c.h[TNG_OFF_TRANSPORTS] != t->hdr[TNG_OFF_TRANSPORTS] && tng_has_type(t, 33))
+		return gfs_err(ar, -EINVAL, "header.ini: transports cannot change while the game has "
+			       "tile meta records");
+	if (memcmp(c.h, t->hdr, TNG_HDR_SIZE)) {
+		memcpy(t->hdr, c.h, TNG_HDR_SIZE);
+		t->hdr_edited = 1;
+	}
+	return 0;
+}
+
+const struct gfs_node_ops tng_header_ops = {
+	.render = tng_header_render,
+	.store = tng_header_store,
+	.free = tng_ref_free,
+};
+
+/* ---- strings.txt ----------------------------------------------------------- */
+
+static int tng_strings_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	size_t len, i = 0;
+	const uint8_t *p = tng_sec_data(ref->t, ref->sec, &len);
+	int r = 0;
+
+	(void)ar;
+	while (i < len && !r) {
+		const uint8_t *nul = memchr(p + i, 0, len - i);
+		size_t e = nul ? (size_t)(nul - p) : len;
+
+		r = gfs_buf_printf(out, "%zu\t", i);
+		if (!r)
+			r = tng_escape(out, p + i, e - i, 0);
+		if (!r)
+			r = gfs_buf_adds(out, nul ? "\n" : "\t(no terminating NUL)\n");
+		i = e + 1;
+	}
+	return r;
+}
+
+const struct gfs_node_ops tng_strings_ops = {
+	.render = tng_strings_render,
+	.free = tng_ref_free,
+};
+
+/* ---- lang/<code>/texts.txt -------------------------------------------------- */
+
+static int tng_texts_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	size_t i = 0;
+	int r = tng_asset_content(ar, ref->t, tng_ref_asset(n), TNG_ZASSET_MAX, &b);
+
+	while (!r && i < b.len) {
+		const uint8_t *nul = memchr(b.data + i, 0, b.len - i);
+		size_t e = nul ? (size_t)(nul - b.data) : b.len;
+
+		r = tng_escape(out, b.data + i, e - i, 0);
+		if (!r)
+			r = gfs_buf_addc(out, '\n');
+		i = e + 1;
+	}
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int tng_texts_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tng_asset *a = tng_ref_asset(n);
+	struct gfs_buf *nb;
+	size_t i = 0;
+	unsigned line = 1;
+	int r = 0;
+
+	if (!gfs_utf8_valid(data, len))
+		return gfs_err(ar, -EINVAL, "texts.txt: not UTF-8 text");
+	if (memchr(data, 0, len))
+		return gfs_err(ar, -EINVAL, "texts.txt: contains a NUL byte");
+	nb = gfs_buf_new();
+	if (!nb)
+		return -ENOMEM;
+	while (i < len) {
+		const uint8_t *nl = memchr(data + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - data) : len, at = nb->len;
+
+		r = tng_unescape((const char *)data + i, e - i, nb);
+		if (r == -EINVAL) {
+			r = gfs_err(ar, -EINVAL, "texts.txt: line %u: bad escape (use \\n, \\\\ or \\xNN)",
+				    line);
+			break;
+		}
+		if (!r && memchr(nb->data + at, 0, nb->len - at))
+			r = gfs_err(ar, -EINVAL, "texts.txt: line %u: \\x00 is not allowed", line);
+		if (!r)
+			r = gfs_buf_addc(nb, 0);
+		if (r)
+			break;
+		i = e + 1;
+		line++;
+	}
+	if (!r && nb->len > TNG_ZASSET_MAX)
+		r = gfs_err(ar, -EINVAL, "texts.txt: too large");
+	if (r) {
+		gfs_buf_free(nb);
+		return r;
+	}
+	gfs_buf_free(a->pending);
+	a->pending = nb;
+	return 0;
+}
+
+const struct gfs_node_ops tng_texts_ops = {
+	.render = tng_texts_render,
+	.store = tng_texts_store,
+	.free = tng_ref_free,
+};
+
+/* ---- stored media ------------------------------------------------------------ */
+
+static int tng_media_keep(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tng_asset *a = tng_ref_asset(n);
+	struct gfs_buf *nb;
+
+	if ((uint64_t)len > 0xffffffffu)
+		return gfs_err(ar, -EINVAL, "%s: %zu bytes is over the 4 GiB asset limit", n->name, len);
+	nb = gfs_buf_new();
+	if (!nb || gfs_buf_add(nb, data, len)) {
+		gfs_buf_free(nb);
+		return -ENOMEM;
+	}
+	gfs_buf_free(a->pending);
+	a->pending = nb;
+	gfs_tree_invalidate(ar);
+	return 0;
+}
+
+static int tng_media_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	size_t nl = strlen(n->name);
+	int speech = n->parent && !strcmp(n->parent->name, "speech");
+
+	if (nl > 4 && (!strcmp(n->name + nl - 4, ".ogg") || !strcmp(n->name + nl - 4, ".ogv")) &&
+	    !(speech && len == 0) && (len < 4 || memcmp(data, "OggS", 4)))
+		return gfs_err(ar, -EINVAL, "%s: not an Ogg file (no OggS page)", n->name);
+	return tng_media_keep(ar, n, data, len);
+}
+
+const struct gfs_node_ops tng_media_ops = {
+	.store = tng_media_store,
+	.free = tng_ref_free,
+};
+
+static int tng_image_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+
+	if (len < 33 || memcmp(data, sig, 8) || memcmp(data + 12, "IHDR", 4) ||
+	    tng_u32(data + 8) != 0x0d000000u)
+		return gfs_err(ar, -EINVAL, "%s: not a PNG image", n->name);
+	return tng_media_keep(ar, n, data, len);
+}
+
+const struct gfs_node_ops tng_image_ops = {
+	.store = tng_image_store,
+	.free = tng_ref_free,
+};
+
+/* ---- inflated records (<kind>/<NNNN>.bin) -------------------------------------- */
+
+static int tng_zbin_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+
+	return tng_asset_content(ar, ref->t, tng_ref_asset(n), TNG_ZASSET_MAX, out);
+}
+
+static int tng_zbin_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tng_asset *a = tng_ref_asset(n);
+	struct gfs_buf *nb;
+
+	if (len > TNG_ZASSET_MAX)
+		return gfs_err(ar, -EINVAL, "%s: %zu bytes is over the %zu-byte limit", n->name, len,
+			       TNG_ZASSET_MAX);
+	nb = gfs_buf_new();
+	if (!nb || gfs_buf_add(nb, data, len)) {
+		gfs_buf_free(nb);
+		return -ENOMEM;
+	}
+	gfs_buf_free(a->pending);
+	a->pending = nb;
+	return 0;
+}
+
+const struct gfs_node_ops tng_zbin_ops = {
+	.render = tng_zbin_render,
+	.store = tng_zbin_store,
+	.free = tng_ref_free,
+};
+
+/* ---- sections/<NN>-<kind>.bin ----------------------------------------------- */
+
+static int tng_raw_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	size_t len;
+	const uint8_t *p = tng_sec_data(ref->t, ref->sec, &len);
+
+	(void)ar;
+	return gfs_buf_add(out, p, len);
+}
+
+static int tng_raw_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size)
+{
+	struct tng_ref *ref = n->priv;
+	size_t len;
+
+	(void)ar;
+	tng_sec_data(ref->t, ref->sec, &len);
+	*size = len;
+	return 0;
+}
+
+static int tng_raw_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	struct tng_sec *s = &t->secs[ref->sec];
+	unsigned rs = tng_kind_of(s->type)->recsize;
+	struct gfs_buf *nb;
+
+	if (s->type == 33)
+		rs = 2 + 5u * t->hdr[TNG_OFF_TRANSPORTS];
+	if (len > 0xffffff)
+		return gfs_err(ar, -EINVAL, "%s: %zu bytes is over the 16 MiB section limit", n->name, len);
+	if (rs && len % rs)
+		return gfs_err(ar, -EINVAL, "%s: %zu bytes is not a multiple of the %u-byte record",
+			       n->name, len, rs);
+	nb = gfs_buf_new();
+	if (!nb || gfs_buf_add(nb, data, len)) {
+		gfs_buf_free(nb);
+		return -ENOMEM;
+	}
+	gfs_buf_free(s->edit);
+	s->edit = nb;
+	s->raw_bad = 0;
+	return 0;
+}
+
+const struct gfs_node_ops tng_raw_ops = {
+	.render = tng_raw_render,
+	.size = tng_raw_size,
+	.store = tng_raw_store,
+	.free = tng_ref_free,
+};
+
+/* ---- sprites ------------------------------------------------------------------ */
+
+static const char *const tng_dirs[8] = {
+	"south", "southwest", "west", "northwest", "north", "northeast", "east", "southeast"
+};
+
+const char *tng_dir_name(unsigned dir)
+{
+	static char buf[8][8];
+
+	if (dir < 8)
+		return tng_dirs[dir];
+	snprintf(buf[dir & 7], sizeof(buf[0]), "d%u", dir & 0x3f);
+	return buf[dir & 7];
+}
+
+#define TNG_SPR_MAX (TNG_SPR_MAXDIRS * (TNG_SPR_HDR + TNG_SPR_MAXFRAMES * TNG_SPR_FRAME))
+
+/* Check an inflated sprite map; *ndirs gets its direction count. */
+int tng_sprite_parse(const uint8_t *p, size_t len, uint8_t *ndirs, char *why, size_t whylen)
+{
+	struct gfs_rd rd;
+	unsigned d = 0;
+
+	gfs_rd_init(&rd, p, len, 0);
+	while (gfs_rd_left(&rd)) {
+		uint16_t w, h;
+		uint8_t type, nf;
+
+		if (gfs_rd_u16le(&rd, &w) || gfs_rd_u16le(&rd, &h) || gfs_rd_u8(&rd, &type) ||
+		    gfs_rd_u8(&rd, &nf)) {
+			snprintf(why, whylen, "direction %u: record header cut short", d);
+			return -EBADMSG;
+		}
+		if (nf == 0 || nf > TNG_SPR_MAXFRAMES) {
+			snprintf(why, whylen, "direction %u: %u frames (1 to 32 allowed)", d, nf);
+			return -EBADMSG;
+		}
+		if (w > TNG_SPR_MAXDIM || h > TNG_SPR_MAXDIM) {
+			snprintf(why, whylen, "direction %u: %ux%u is over 2048x2048", d, w, h);
+			return -EBADMSG;
+		}
+		if (gfs_rd_skip(&rd, (size_t)nf * TNG_SPR_FRAME)) {
+			snprintf(why, whylen, "direction %u: frames cut short", d);
+			return -EBADMSG;
+		}
+		if (++d > TNG_SPR_MAXDIRS) {
+			snprintf(why, whylen, "more than 8 directions");
+			return -EBADMSG;
+		}
+	}
+	if (d == 0) {
+		snprintf(why, whylen, "no direction records");
+		return -EBADMSG;
+	}
+	*ndirs = (uint8_t)d;
+	return 0;
+}
+
+static int tng_sprite_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct gfs_rd rd;
+	int r = tng_asset_content(ar, ref->t, tng_ref_asset(n), TNG_SPR_MAX, &b);
+	unsigned d = 0;
+
+	if (r)
+		goto out;
+	r = gfs_buf_adds(out, "; one [direction N] per record: dir 0-7 = south, southwest, west, "
+			 "northwest, north, northeast, east, southeast\n"
+			 "; loop: 0 once, 1 forth and back, 2 loop; op: 0 copy, 1 flip vertically, "
+			 "2 flip horizontally, 3 rotate cw, 4 rotate 180, 5 rotate ccw\n"
+			 "; frame = atlas op x y width height left top\n");
+	gfs_rd_init(&rd, b.data, b.len, 0);
+	while (!r && gfs_rd_left(&rd)) {
+		uint16_t w = 0, h = 0, v[7];
+		uint8_t type = 0, nf = 0;
+
+		if (gfs_rd_u16le(&rd, &w) || gfs_rd_u16le(&rd, &h) || gfs_rd_u8(&rd, &type) ||
+		    gfs_rd_u8(&rd, &nf)) {
+			r = gfs_err(ar, -EIO, "%s: sprite record cut short", n->name);
+			break;
+		}
+		r = gfs_buf_printf(out, "%s[direction %u]\ndir = %u\nloop = %u\nwidth = %u\nheight = %u\n",
+				   d ? "\n" : "", d, type & 0x3f, type >> 6, w, h);
+		for (unsigned f = 0; f < nf && !r; f++) {
+			for (int k = 0; k < 7; k++)
+				if (gfs_rd_u16le(&rd, &v[k]))
+					r = gfs_err(ar, -EIO, "%s: sprite frame cut short", n->name);
+			if (!r)
+				r = gfs_buf_printf(out, "frame = %u %u %u %u %u %u %u %u\n", v[0] & 0xfff,
+						   v[0] >> 12, v[1], v[2], v[3], v[4], v[5], v[6]);
+		}
+		d++;
+	}
+out:
+	gfs_buf_release(&b);
+	return r;
+}
+
+struct tng_sctx {
+	struct gfs_archive *ar;
+	struct gfs_buf *out;
+	int cur;		/* direction being filled, -1 none */
+	size_t hdrpos;		/* its header in out */
+	unsigned have;		/* keys seen: 1 dir, 2 loop, 4 width, 8 height */
+	unsigned nf;
+};
+
+static int tng_sprite_finish(struct tng_sctx *c, unsigned line)
+{
+	if (c->cur < 0)
+		return 0;
+	if (c->have != 15)
+		return gfs_err(c->ar, -EINVAL, "sprite: direction %d (before line %u): needs dir, loop, "
+			       "width and height", c->cur, line);
+	if (c->nf == 0 || c->nf > TNG_SPR_MAXFRAMES)
+		return gfs_err(c->ar, -EINVAL, "sprite: direction %d: %u frames (1 to 32 allowed)",
+			       c->cur, c->nf);
+	c->out->data[c->hdrpos + 5] = (uint8_t)c->nf;
+	return 0;
+}
+
+static int tng_sprite_field(void *vctx, const char *section, const char *key, const char *value,
+			    unsigned line)
+{
+	struct tng_sctx *c = vctx;
+	unsigned dn;
+	int64_t v;
+	int r;
+
+	if (sscanf(section, "direction %u", &dn) != 1)
+		return gfs_err(c->ar, -EINVAL, "sprite: line %u: section [%s] is not [direction N]",
+			       line, section);
+	if ((int)dn != c->cur) {
+		if ((int)dn != c->cur + 1)
+			return gfs_err(c->ar, -EINVAL, "sprite: line %u: [direction %u] out of order",
+				       line, dn);
+		r = tng_sprite_finish(c, line);
+		if (r)
+			return r;
+		if (dn >= TNG_SPR_MAXDIRS)
+			return gfs_err(c->ar, -EINVAL, "sprite: line %u: more than 8 directions", line);
+		c->cur = (int)dn;
+		c->hdrpos = c->out->len;
+		c->have = 0;
+		c->nf = 0;
+		r = gfs_buf_set_len(c->out, c->out->len + TNG_SPR_HDR);
+		if (r)
+			return r;
+	}
+	if (!strcmp(key, "frame")) {
+		unsigned long f[8];
+		char extra;
+		static const unsigned long lim[8] = { 0xfff, 5, 0xffff, 0xffff, 0xffff, 0xffff,
+						      0xffff, 0xffff };
+
+		if (sscanf(value, "%lu %lu %lu %lu %lu %lu %lu %lu %c", &f[0], &f[1], &f[2], &f[3],
+			   &f[4], &f[5], &f[6], &f[7], &extra) != 8)
+			return gfs_err(c->ar, -EINVAL, "sprite: line %u: frame wants 8 numbers: atlas op "
+				       "x y width height left top", line);
+		for (int k = 0; k < 8; k++)
+			if (f[k] > lim[k])
+				return gfs_err(c->ar, -EINVAL, "sprite: line %u: frame value %d (%lu) over %lu",
+					       line, k + 1, f[k], lim[k]);
+		if (++c->nf > TNG_SPR_MAXFRAMES)
+			return gfs_err(c->ar, -EINVAL, "sprite: line %u: more than 32 frames", line);
+		r = gfs_buf_add_u16le(c->out, (uint16_t)(f[0] | f[1] << 12));
+		for (int k = 2; k < 8 && !r; k++)
+			r = gfs_buf_add_u16le(c->out, (uint16_t)f[k]);
+		return r;
+	}
+	{
+		static const char *const keys[4] = { "dir", "loop", "width", "height" };
+		static const int64_t max[4] = { 63, 3, TNG_SPR_MAXDIM, TNG_SPR_MAXDIM };
+		uint8_t *h = c->out->data + c->hdrpos;
+
+		for (int k = 0; k < 4; k++) {
+			if (strcmp(key, keys[k]))
+				continue;
+			if (gfs_parse_int(value, 0, max[k], &v))
+				return gfs_err(c->ar, -EINVAL, "sprite: line %u: %s: '%s' is not in 0..%lld",
+					       line, key, value, (long long)max[k]);
+			if (k == 0)
+				h[4] = (uint8_t)((h[4] & 0xc0) | v);
+			else if (k == 1)
+				h[4] = (uint8_t)((h[4] & 0x3f) | v << 6);
+			else
+				gfs_put_u16le(h + (k == 2 ? 0 : 2), (uint16_t)v);
+			c->have |= 1u << k;
+			return 0;
+		}
+	}
+	return gfs_err(c->ar, -EINVAL, "sprite: line %u: unknown key %s", line, key);
+}
+
+static int tng_sprite_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tng_asset *a = tng_ref_asset(n);
+	struct tng_sctx c;
+	struct gfs_buf *nb = gfs_buf_new();
+	int r;
+
+	if (!nb)
+		return -ENOMEM;
+	memset(&c, 0, sizeof(c));
+	c.ar = ar;
+	c.out = nb;
+	c.cur = -1;
+	r = gfs_ini_parse(ar, n->name, data, len, tng_sprite_field, &c);
+	if (!r)
+		r = tng_sprite_finish(&c, 0);
+	if (!r && c.cur < 0)
+		r = gfs_err(ar, -EINVAL, "%s: no [direction 0]", n->name);
+	if (r) {
+		gfs_buf_free(nb);
+		return r;
+	}
+	gfs_buf_free(a->pending);
+	a->pending = nb;
+	a->ndirs = (uint8_t)(c.cur + 1);
+	gfs_tree_invalidate(ar);
+	return 0;
+}
+
+const struct gfs_node_ops tng_sprite_ops = {
+	.render = tng_sprite_render,
+	.store = tng_sprite_store,
+	.free = tng_ref_free,
+};
+
+/* Decoded atlases for one strip render. */
+struct tng_atlas {
+	unsigned id;
+	uint8_t *rgba;
+	uint32_t w, h;
+};
+
+static struct tng_asset *tng_nth_of_type(struct tng *t, unsigned type, unsigned nth)
+{
+	for (size_t i = 0; i < t->nassets; i++)
+		if (t->secs[t->assets[i].sec].type == type && nth-- == 0)
+			return &t->assets[i];
+	return NULL;
+}
+
+static void tng_blit(const struct tng_atlas *at, unsigned op, unsigned sx, unsigned sy,
+		     unsigned w, unsigned h, uint8_t *dst, unsigned dw, unsigned dh,
+		     unsigned ox, unsigned oy, unsigned stride)
+{
+	unsigned ow = op == 3 || op == 5 ? h : w, oh = op == 3 || op == 5 ? w : h;
+
+	for (unsigned Y = 0; Y < oh; Y++)
+		for (unsigned X = 0; X < ow; X++) {
+			unsigned x, y;
+
+			switch (op) {
+			case 1: x = X; y = h - 1 - Y; break;
+			case 2: x = w - 1 - X; y = Y; break;
+			case 3: x = Y; y = h - 1 - X; break;
+			case 4: x = w - 1 - X; y = h - 1 - Y; break;
+			case 5: x = w - 1 - Y; y = X; break;
+			default: x = X; y = Y; break;
+			}
+			if (sx + x >= at->w || sy + y >= at->h || X + ox >= dw || Y + oy >= dh)
+				continue;
+			memcpy(dst + ((size_t)(Y + oy) * stride + ox + X) * 4,
+			       at->rgba + ((size_t)(sy + y) * at->w + sx + x) * 4, 4);
+		}
+}
+
+static int tng_strip_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct tng_atlas at[8];
+	size_t nat = 0;
+	struct gfs_rd rd;
+	uint8_t *canvas = NULL;
+	uint16_t w = 0, h = 0;
+	uint8_t type = 0, nf = 0;
+	int r = tng_asset_content(ar, t, tng_ref_asset(n), TNG_SPR_MAX, &b);
+
+	if (r)
+		goto out;
+	gfs_rd_init(&rd, b.data, b.len, 0);
+	for (int d = 0; ; d++) {
+		if (gfs_rd_u16le(&rd, &w) || gfs_rd_u16le(&rd, &h) || gfs_rd_u8(&rd, &type) ||
+		    gfs_rd_u8(&rd, &nf)) {
+			r = gfs_err(ar, -EIO, "%s: the sprite has no direction record %d", n->name, ref->sub);
+			goto out;
+		}
+		if (d == ref->sub)
+			break;
+		if (gfs_rd_skip(&rd, (size_t)nf * TNG_SPR_FRAME)) {
+			r = gfs_err(ar, -EIO, "%s: sprite record cut short", n->name);
+			goto out;
+		}
+	}
+	if (!w || !h || !nf || w > TNG_SPR_MAXDIM || h > TNG_SPR_MAXDIM || nf > TNG_SPR_MAXFRAMES ||
+	    (size_t)w * h * nf > ((size_t)16 << 20)) {
+		r = gfs_err(ar, -EIO, "%s: %ux%u sprite with %u frames cannot be drawn", n->name, w, h, nf);
+		goto out;
+	}
+	canvas = calloc((size_t)w * h * nf, 4);
+	if (!canvas) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (unsigned f = 0; f < nf; f++) {
+		uint16_t v[7];
+		unsigned id, op;
+		struct tng_atlas *a = NULL;
+
+		for (int k = 0; k < 7; k++)
+			if (gfs_rd_u16le(&rd, &v[k])) {
+				r = gfs_err(ar, -EIO, "%s: sprite frame cut short", n->name);
+				goto out;
+			}
+		id = v[0] & 0xfff;
+		op = v[0] >> 12;
+		for (size_t k = 0; k < nat; k++)
+			if (at[k].id == id)
+				a = &at[k];
+		if (!a && nat < sizeof(at) / sizeof(at[0])) {
+			struct tng_asset *aa = tng_nth_of_type(t, 6, id);
+			struct gfs_buf png = GFS_BUF_INIT;
+
+			if (aa && !tng_asset_content(ar, t, aa, (size_t)64 << 20, &png) &&
+			    !gfs_png_decode(png.data, png.len, 8192, 8192, &at[nat].rgba, &at[nat].w,
+					    &at[nat].h)) {
+				at[nat].id = id;
+				a = &at[nat++];
+			}
+			gfs_buf_release(&png);
+		}
+		if (!a)
+			continue;	/* a missing atlas draws nothing */
+		tng_blit(a, op, v[1], v[2], v[3], v[4], canvas + (size_t)f * w * 4, w, h, v[5], v[6],
+			 (unsigned)w * nf);
+	}
+	r = gfs_png_encode(canvas, (uint32_t)w * nf, h, out);
+out:
+	for (size_t k = 0; k < nat; k++)
+		free(at[k].rgba);
+	free(canvas);
+	gfs_buf_release(&b);
+	return r;
+}
+
+const struct gfs_node_ops tng_strip_ops = {
+	.render = tng_strip_render,
+	.free = tng_ref_free,
+};
+
+/* ---- maps -------------------------------------------------------------------- */
+
+struct tng_map {
+	const uint8_t *p;
+	size_t len;
+	unsigned npar, npath;
+	size_t par, paths, rle, rlelen, tail;
+	uint16_t *cells;	/* layers * size * size, when decoded */
+	size_t ncells;
+};
+
+static int tng_map_parse(struct tng *t, const uint8_t *p, size_t len, struct tng_map *m,
+			 int decode, char *why, size_t whylen)
+{
+	struct gfs_rd rd;
+	size_t ms = tng_map_size(t), cells, k = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->p = p;
+	m->len = len;
+	if (len < TNG_MAP_HDR) {
+		snprintf(why, whylen, "%zu bytes, shorter than the 34-byte map header", len);
+		return -EBADMSG;
+	}
+	m->npar = p[29];
+	m->npath = p[30];
+	m->rlelen = tng_u24(p + 31);
+	m->par = TNG_MAP_HDR;
+	gfs_rd_init(&rd, p, len, 0);
+	if (gfs_rd_seek(&rd, TNG_MAP_HDR) || gfs_rd_skip(&rd, m->npar * TNG_MAP_PARALLAX)) {
+		snprintf(why, whylen, "%u parallax records run past the map", m->npar);
+		return -EBADMSG;
+	}
+	m->paths = rd.pos;
+	for (unsigned i = 0; i < m->npath; i++) {
+		uint8_t id;
+		uint16_t l;
+
+		if (gfs_rd_u8(&rd, &id) || gfs_rd_u16le(&rd, &l) || gfs_rd_skip(&rd, (size_t)l * 4)) {
+			snprintf(why, whylen, "patrol path %u runs past the map", i);
+			return -EBADMSG;
+		}
+	}
+	m->rle = rd.pos;
+	if (gfs_rd_skip(&rd, m->rlelen)) {
+		snprintf(why, whylen, "RLE block of %zu bytes runs past the map", m->rlelen);
+		return -EBADMSG;
+	}
+	m->tail = rd.pos;
+	if (ms == 0 || ms > 4096) {
+		snprintf(why, whylen, "map size %zu is not drawable", ms);
+		return -EBADMSG;
+	}
+	cells = (size_t)tng_map_layers(t) * ms * ms;
+	if (cells > TNG_MAP_CELLS_MAX) {
+		snprintf(why, whylen, "%zu cells is over the %zu-cell limit", cells, TNG_MAP_CELLS_MAX);
+		return -EBADMSG;
+	}
+	if (decode) {
+		m->cells = malloc((cells ? cells : 1) * sizeof(uint16_t));
+		if (!m->cells) {
+			snprintf(why, whylen, "out of memory");
+			return -ENOMEM;
+		}
+	}
+	gfs_rd_init(&rd, p + m->rle, m->rlelen, 0);
+	while (gfs_rd_left(&rd)) {
+		uint8_t hd;
+		uint16_t v;
+		size_t cnt;
+
+		gfs_rd_u8(&rd, &hd);
+		cnt = (size_t)(hd & 0x7f) + 1;
+		if (k + cnt > cells) {
+			snprintf(why, whylen, "RLE overruns the %u layers (%zu cells) at byte %zu",
+				 tng_map_layers(t), cells, rd.pos - 1);
+			goto bad;
+		}
+		for (size_t i = 0; i < cnt; i++) {
+			if ((!(hd & 0x80) || i == 0) && gfs_rd_u16le(&rd, &v)) {
+				snprintf(why, whylen, "RLE packet cut short at byte %zu", rd.pos);
+				goto bad;
+			}
+			if (m->cells)
+				m->cells[k] = v;
+			k++;
+		}
+	}
+	if (k != cells) {
+		snprintf(why, whylen, "RLE ends after %zu of %zu cells", k, cells);
+		goto bad;
+	}
+	m->ncells = cells;
+	return 0;
+bad:
+	free(m->cells);
+	m->cells = NULL;
+	return -EBADMSG;
+}
+
+int tng_map_validate(struct tng *t, const uint8_t *p, size_t len, char *why, size_t whylen)
+{
+	struct tng_map m;
+
+	return tng_map_parse(t, p, len, &m, 0, why, whylen);
+}
+
+static int tng_rle_encode(const uint16_t *c, size_t n, struct gfs_buf *out)
+{
+	size_t i = 0;
+	int r = 0;
+
+	while (i < n && !r) {
+		size_t run = 1;
+
+		while (i + run < n && run < 128 && c[i + run] == c[i])
+			run++;
+		if (run >= 2) {
+			r = gfs_buf_addc(out, (uint8_t)(0x80 | (run - 1)));
+			if (!r)
+				r = gfs_buf_add_u16le(out, c[i]);
+			i += run;
+			continue;
+		}
+		/* literal: up to the next run of two or 128 values */
+		run = 1;
+		while (i + run < n && run < 128 &&
+		       !(i + run + 1 < n && c[i + run] == c[i + run + 1]))
+			run++;
+		r = gfs_buf_addc(out, (uint8_t)(run - 1));
+		for (size_t k = 0; k < run && !r; k++)
+			r = gfs_buf_add_u16le(out, c[i + k]);
+		i += run;
+	}
+	return r;
+}
+
+/* Current map bytes of a view's asset, parsed (decode: cells too). */
+static int tng_map_get(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *b,
+		       struct tng_map *m, int decode)
+{
+	struct tng_ref *ref = n->priv;
+	char why[160];
+	int r = tng_asset_content(ar, ref->t, tng_ref_asset(n), TNG_ZASSET_MAX, b);
+
+	if (r)
+		return r;
+	r = tng_map_parse(ref->t, b->data, b->len, m, decode, why, sizeof(why));
+	if (r)
+		return gfs_err(ar, -EIO, "%s: %s", n->name, why);
+	return 0;
+}
+
+/* A string reference: "" (0), -1 (0xffffff), the name, or @offset. */
+static int tng_strref_fmt(struct tng *t, uint32_t v, struct gfs_buf *out)
+{
+	size_t len, plen;
+	const char *s;
+
+	if (v == 0)
+		return 0;
+	if (v == TNG_NONE24)
+		return gfs_buf_adds(out, "-1");
+	s = tng_string_at(t, v, &len);
+	if (s && len && (v == 0 || ((const uint8_t *)s)[-1] == 0) && !strchr("@-", s[0]) &&
+	    !memchr(s, '\n', len) && s[0] != ' ' && s[len - 1] != ' ') {
+		/* the first string with this text, so the name maps back here */
+		const uint8_t *p = tng_sec_data(t, (size_t)t->strsec, &plen);
+		size_t i = 0;
+
+		while (i < plen) {
+			const uint8_t *nul = memchr(p + i, 0, plen - i);
+			size_t e = nul ? (size_t)(nul - p) : plen;
+
+			if (e - i == len && !memcmp(p + i, s, len))
+				break;
+			i = e + 1;
+		}
+		if (i == v)
+			return gfs_buf_add(out, s, len);
+	}
+	return gfs_buf_printf(out, "@%u", v);
+}
+
+static int tng_strref_parse(struct tng *t, const char *value, uint32_t *v)
+{
+	int64_t x;
+	size_t plen, i = 0, len = strlen(value);
+	const uint8_t *p;
+
+	if (!*value) {
+		*v = 0;
+		return 0;
+	}
+	if (!strcmp(value, "-1")) {
+		*v = TNG_NONE24;
+		return 0;
+	}
+	if (value[0] == '@') {
+		if (gfs_parse_int(value + 1, 0, 0xffffff, &x))
+			return -EINVAL;
+		*v = (uint32_t)x;
+		return 0;
+	}
+	if (t->strsec < 0)
+		return -EINVAL;
+	p = tng_sec_data(t, (size_t)t->strsec, &plen);
+	while (i < plen) {
+		const uint8_t *nul = memchr(p + i, 0, plen - i);
+		size_t e = nul ? (size_t)(nul - p) : plen;
+
+		if (nul && e - i == len && !memcmp(p + i, value, len) && i <= 0xffffff) {
+			*v = (uint32_t)i;
+			return 0;
+		}
+		i = e + 1;
+	}
+	return -EINVAL;
+}
+
+static int tng_sprref_fmt(const uint8_t *p, struct gfs_buf *out)
+{
+	uint16_t idx = tng_u16(p + 1);
+
+	if (idx == 0xffff)
+		return gfs_buf_printf(out, "%u:-1", p[0]);
+	return gfs_buf_printf(out, "%u:%u", p[0], idx);
+}
+
+static int tng_sprref_parse(const char *value, uint8_t *p)
+{
+	unsigned cat;
+	int idx;
+	char extra;
+
+	if (sscanf(value, "%u:%d %c", &cat, &idx, &extra) != 2 || cat > 255 || idx < -1 || idx > 65535)
+		return -EINVAL;
+	p[0] = (uint8_t)cat;
+	gfs_put_u16le(p + 1, (uint16_t)(idx < 0 ? 0xffff : idx));
+	return 0;
+}
+
+static int tng_mapini_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct tng_map m;
+	const uint8_t *p;
+	uint32_t title;
+	int r = tng_map_get(ar, n, &b, &m, 0);
+
+	if (r)
+		goto out;
+	p = b.data;
+	title = tng_u24(p);
+	r = gfs_buf_adds(out, "; string references are names from strings.txt, @offset, empty (0) or -1\n"
+			 "; sprites are category:index (-1 = none)\n[map]\n");
+	if (!r)
+		r = title == TNG_NONE24 ? gfs_buf_adds(out, "title = -1\n") :
+		    gfs_buf_printf(out, "title = %u\n", title);
+	for (int i = 0; i < 6 && !r; i++) {
+		r = gfs_buf_printf(out, "neighbour%d = ", i);
+		if (!r)
+			r = tng_strref_fmt(t, tng_u24(p + 3 + 3 * i), out);
+		if (!r)
+			r = gfs_buf_addc(out, '\n');
+	}
+	if (!r)
+		r = gfs_buf_printf(out, "daylight = %u\ndaylight_sprite = ", tng_u16(p + 21));
+	if (!r)
+		r = tng_sprref_fmt(p + 23, out);
+	if (!r)
+		r = gfs_buf_adds(out, "\nmusic = ");
+	if (!r)
+		r = tng_strref_fmt(t, tng_u24(p + 26), out);
+	if (!r)
+		r = gfs_buf_addc(out, '\n');
+	for (unsigned i = 0; i < m.npar && !r; i++) {
+		const uint8_t *q = p + m.par + i * TNG_MAP_PARALLAX;
+
+		r = gfs_buf_printf(out, "\n[parallax %u]\nbackground = %u\nspeed_x = %d\ndelta_x = %u\n"
+				   "speed_y = %d\ndelta_y = %u\ntime = %u\nsprite = ", i, q[0],
+				   (int8_t)q[1], q[2], (int8_t)q[3], q[4], tng_u16(q + 5));
+		if (!r)
+			r = tng_sprref_fmt(q + 7, out);
+		if (!r)
+			r = gfs_buf_addc(out, '\n');
+	}
+	{
+		size_t pos = m.paths;
+
+		for (unsigned i = 0; i < m.npath && !r; i++) {
+			unsigned l = tng_u16(p + pos + 1);
+
+			r = gfs_buf_printf(out, "\n[path %u]\nid = %u\npoints =", i, p[pos]);
+			for (unsigned k = 0; k < l && !r; k++)
+				r = gfs_buf_printf(out, " %u,%u", tng_u16(p + pos + 3 + 4 * k),
+						   tng_u16(p + pos + 5 + 4 * k));
+			if (!r)
+				r = gfs_buf_addc(out, '\n');
+			pos += 3 + 4 * (size_t)l;
+		}
+	}
+out:
+	gfs_buf_release(&b);
+	return r;
+}
+
+struct tng_mctx {
+	struct gfs_archive *ar;
+	struct tng *t;
+	const struct tng_map *old;
+	uint8_t hdr[TNG_MAP_HDR];
+	struct gfs_buf par;		/* parallax records */
+	struct gfs_buf paths;		/* patrol path records */
+	int cur_par, cur_path;
+	size_t path_pos;
+	unsigned have_points;
+};
+
+static int tng_mapini_field(void *vctx, const char *section, const char *key, const char *value,
+			    unsigned line)
+{
+	struct tng_mctx *c = vctx;
+	unsigned idx;
+	int64_t v;
+	uint32_t u;
+
+	if (!strcmp(section, "map")) {
+		if (!strcmp(key, "title")) {
+			if (!strcmp(value, "-1"))
+				v = TNG_NONE24;
+			else if (gfs_parse_int(value, 0, 0xffffff, &v))
+				goto bad;
+			tng_put24(c->hdr, (uint32_t)v);
+			return 0;
+		}
+		if (!strncmp(key, "neighbour", 9) && key[9] >= '0' && key[9] <= '5' && !key[10]) {
+			if (tng_strref_parse(c->t, value, &u))
+				goto badref;
+			tng_put24(c->hdr + 3 + 3 * (key[9] - '0'), u);
+			return 0;
+		}
+		if (!strcmp(key, "daylight")) {
+			if (gfs_parse_int(value, 0, 65535, &v))
+				goto bad;
+			gfs_put_u16le(c->hdr + 21, (uint16_t)v);
+			return 0;
+		}
+		if (!strcmp(key, "daylight_sprite")) {
+			if (tng_sprref_parse(value, c->hdr + 23))
+				goto bad;
+			return 0;
+		}
+		if (!strcmp(key, "music")) {
+			if (tng_strref_parse(c->t, value, &u))
+				goto badref;
+			tng_put24(c->hdr + 26, u);
+			return 0;
+		}
+		return gfs_err(c->ar, -EINVAL, "map.ini: line %u: unknown key %s", line, key);
+	}
+	if (sscanf(section, "parallax %u", &idx) == 1) {
+		uint8_t *q;
+
+		if ((int)idx != c->cur_par) {
+			if ((int)idx != c->cur_par + 1 || idx > 254)
+				return gfs_err(c->ar, -EINVAL, "map.ini: line %u: [parallax %u] out of order",
+					       line, idx);
+			c->cur_par = (int)idx;
+			if (gfs_buf_set_len(&c->par, c->par.len + TNG_MAP_PARALLAX))
+				return -ENOMEM;
+			if (idx < c->old->npar)
+				memcpy(c->par.data + idx * TNG_MAP_PARALLAX,
+				       c->old->p + c->old->par + idx * TNG_MAP_PARALLAX, TNG_MAP_PARALLAX);
+		}
+		q = c->par.data + idx * TNG_MAP_PARALLAX;
+		if (!strcmp(key, "sprite"))
+			return tng_sprref_parse(value, q + 7) ? gfs_err(c->ar, -EINVAL,
+				"map.ini: line %u: sprite wants category:index", line) : 0;
+		if (!strcmp(key, "time")) {
+			if (gfs_parse_int(value, 0, 65535, &v))
+				goto bad;
+			gfs_put_u16le(q + 5, (uint16_t)v);
+			return 0;
+		}
+		{
+			static const char *const keys[5] = { "background", "speed_x", "delta_x",
+							     "speed_y", "delta_y" };
+			for (int k = 0; k < 5; k++) {
+				int sgn = k == 1 || k == 3;
+
+				if (strcmp(key, keys[k]))
+					continue;
+				if (gfs_parse_int(value, sgn ? -128 : 0, sgn ? 127 : 255, &v))
+					goto bad;
+				q[k] = (uint8_t)(v & 0xff);
+				return 0;
+			}
+		}
+		return gfs_err(c->ar, -EINVAL, "map.ini: line %u: unknown key %s", line, key);
+	}
+	if (sscanf(section, "path %u", &idx) == 1) {
+		if ((int)idx != c->cur_path) {
+			if ((int)idx != c->cur_path + 1 || idx > 254)
+				return gfs_err(c->ar, -EINVAL, "map.ini: line %u: [path %u] out of order",
+					       line, idx);
+			c->cur_path = (int)idx;
+			c->path_pos = c->paths.len;
+			if (gfs_buf_set_len(&c->paths, c->paths.len + 3))
+				return -ENOMEM;
+		}
+		if (!strcmp(key, "id")) {
+			if (gfs_parse_int(value, 0, 255, &v))
+				goto bad;
+			c->paths.data[c->path_pos] = (uint8_t)v;
+			return 0;
+		}
+		if (!strcmp(key, "points")) {
+			const char *s = value;
+			unsigned cnt = 0, x, y;
+			int used;
+
+			if (c->paths.len != c->path_pos + 3)
+				return gfs_err(c->ar, -EINVAL, "map.ini: line %u: points given twice", line);
+			while (*s) {
+				while (*s == ' ')
+					s++;
+				if (!*s)
+					break;
+				if (sscanf(s, "%u,%u%n", &x, &y, &used) != 2 || x > 65535 || y > 65535 ||
+				    (s[used] && s[used] != ' ') || ++cnt > 65535)
+					return gfs_err(c->ar, -EINVAL, "map.ini: line %u: points want x,y "
+						       "pairs of 0..65535", line);
+				if (gfs_buf_add_u16le(&c->paths, (uint16_t)x) ||
+				    gfs_buf_add_u16le(&c->paths, (uint16_t)y))
+					return -ENOMEM;
+				s += used;
+			}
+			gfs_put_u16le(c->paths.data + c->path_pos + 1, (uint16_t)cnt);
+			return 0;
+		}
+		return gfs_err(c->ar, -EINVAL, "map.ini: line %u: unknown key %s", line, key);
+	}
+	return gfs_err(c->ar, -EINVAL, "map.ini: line %u: unknown section [%s]", line, section);
+bad:
+	return gfs_err(c->ar, -EINVAL, "map.ini: line %u: %s: '%s' is out of range", line, key, value);
+badref:
+	return gfs_err(c->ar, -EINVAL, "map.ini: line %u: %s: '%s' is not a string of strings.txt "
+		       "(use a name, @offset, -1 or nothing)", line, key, value);
+}
+
+/* Rebuild a map asset from its parts; the RLE block and tail come from rle. */
+static int tng_map_build(const uint8_t *hdr, const struct gfs_buf *par, unsigned npar,
+			 const uint8_t *paths, size_t pathslen, unsigned npath,
+			 const uint8_t *rle, size_t rlelen, const uint8_t *tail, size_t taillen,
+			 struct gfs_buf *out)
+{
+	uint8_t h[TNG_MAP_HDR];
+	int r;
+
+	if (rlelen > 0xffffff)
+		return -EINVAL;
+	memcpy(h, hdr, TNG_MAP_HDR);
+	h[29] = (uint8_t)npar;
+	h[30] = (uint8_t)npath;
+	tng_put24(h + 31, (uint32_t)rlelen);
+	r = gfs_buf_add(out, h, TNG_MAP_HDR);
+	if (!r && par->len)
+		r = gfs_buf_add(out, par->data, par->len);
+	if (!r && pathslen)
+		r = gfs_buf_add(out, paths, pathslen);
+	if (!r && rlelen)
+		r = gfs_buf_add(out, rle, rlelen);
+	if (!r && taillen)
+		r = gfs_buf_add(out, tail, taillen);
+	return r;
+}
+
+static int tng_mapini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng_asset *a = tng_ref_asset(n);
+	struct gfs_buf b = GFS_BUF_INIT, *nb = NULL;
+	struct tng_map m;
+	struct tng_mctx c;
+	int r;
+
+	if (!gfs_utf8_valid(data, len))
+		return gfs_err(ar, -EINVAL, "map.ini: not UTF-8 text");
+	r = tng_map_get(ar, n, &b, &m, 0);
+	if (r)
+		goto out;
+	memset(&c, 0, sizeof(c));
+	c.ar = ar;
+	c.t = ref->t;
+	c.old = &m;
+	c.cur_par = -1;
+	c.cur_path = -1;
+	memcpy(c.hdr, b.data, TNG_MAP_HDR);
+	r = gfs_ini_parse(ar, "map.ini", data, len, tng_mapini_field, &c);
+	if (r)
+		goto out;
+	nb = gfs_buf_new();
+	if (!nb) {
+		r = -ENOMEM;
+		goto out;
+	}
+	r = tng_map_build(c.hdr, &c.par, (unsigned)(c.cur_par + 1), c.paths.data, c.paths.len,
+			  (unsigned)(c.cur_path + 1), b.data + m.rle, m.rlelen, b.data + m.tail,
+			  b.len - m.tail, nb);
+	if (r)
+		goto out;
+	gfs_buf_free(a->pending);
+	a->pending = nb;
+	nb = NULL;
+out:
+	gfs_buf_free(nb);
+	gfs_buf_release(&c.par);
+	gfs_buf_release(&c.paths);
+	gfs_buf_release(&b);
+	return r;
+}
+
+const struct gfs_node_ops tng_mapini_ops = {
+	.render = tng_mapini_render,
+	.store = tng_mapini_store,
+	.free = tng_ref_free,
+};
+
+static int tng_layer_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct tng_map m;
+	size_t ms = tng_map_size(ref->t);
+	const uint16_t *c;
+	int r = tng_map_get(ar, n, &b, &m, 1);
+
+	if (r)
+		goto out;
+	c = m.cells + (size_t)ref->sub * ms * ms;
+	for (size_t x = 0; x < ms && !r; x++)
+		r = gfs_buf_printf(out, "%sx%zu", x ? "," : "", x);
+	if (!r)
+		r = gfs_buf_addc(out, '\n');
+	for (size_t y = 0; y < ms && !r; y++) {
+		for (size_t x = 0; x < ms && !r; x++) {
+			uint16_t v = c[y * ms + x];
+
+			if (v == 0xffff)
+				r = gfs_buf_adds(out, x ? ",-1" : "-1");
+			else
+				r = gfs_buf_printf(out, "%s%u", x ? "," : "", v);
+		}
+		if (!r)
+			r = gfs_buf_addc(out, '\n');
+	}
+	free(m.cells);
+out:
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int tng_layer_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng_asset *a = tng_ref_asset(n);
+	struct gfs_buf b = GFS_BUF_INIT, rle = GFS_BUF_INIT, par = GFS_BUF_INIT, *nb = NULL;
+	struct tng_map m;
+	size_t ms = tng_map_size(ref->t), i = 0, row = 0;
+	uint16_t *c;
+	unsigned line = 1;
+	int r;
+
+	m.cells = NULL;
+	r = tng_map_get(ar, n, &b, &m, 1);
+	if (r)
+		goto out;
+	c = m.cells + (size_t)ref->sub * ms * ms;
+	while (i < len) {
+		const uint8_t *nl = memchr(data + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - data) : len, col = 0;
+		const char *s = (const char *)data + i;
+
+		if (e > i && data[e - 1] == '\r')
+			e--;
+		if (line == 1) {
+			/* header row: skipped, whatever it names */
+		} else if (e == i) {
+			/* blank line */
+		} else {
+			if (row >= ms) {
+				r = gfs_err(ar, -EINVAL, "%s: line %u: more than %zu rows", n->name, line, ms);
+				goto out;
+			}
+			while (s < (const char *)data + e) {
+				char *end;
+				long v;
+
+				errno = 0;
+				v = strtol(s, &end, 10);
+				if (end == s || errno || v < -1 || v > 65534 ||
+				    (end < (const char *)data + e && *end != ',') || col >= ms) {
+					r = gfs_err(ar, -EINVAL, "%s: line %u: value %zu: want %zu values of "
+						    "-1..65534", n->name, line, col + 1, ms);
+					goto out;
+				}
+				c[row * ms + col++] = v < 0 ? 0xffff : (uint16_t)v;
+				s = end < (const char *)data + e ? end + 1 : end;
+			}
+			if (col != ms) {
+				r = gfs_err(ar, -EINVAL, "%s: line %u: %zu values, want %zu", n->name, line,
+					    col, ms);
+				goto out;
+			}
+			row++;
+		}
+		i = (nl ? (size_t)(nl - data) : len) + 1;
+		line++;
+	}
+	if (row != ms) {
+		r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %zu", n->name, row, ms);
+		goto out;
+	}
+	r = tng_rle_encode(m.cells, m.ncells, &rle);
+	if (r)
+		goto out;
+	if (rle.len > 0xffffff) {
+		r = gfs_err(ar, -EINVAL, "%s: the map's RLE block would be over 16 MiB", n->name);
+		goto out;
+	}
+	nb = gfs_buf_new();
+	if (!nb) {
+		r = -ENOMEM;
+		goto out;
+	}
+	r = gfs_buf_add(&par, b.data + m.par, (size_t)m.npar * TNG_MAP_PARALLAX);
+	if (!r)
+		r = tng_map_build(b.data, &par, m.npar, b.data + m.paths, m.rle - m.paths, m.npath,
+				  rle.data, rle.len, b.data + m.tail, b.len - m.tail, nb);
+	if (r)
+		goto out;
+	gfs_buf_free(a->pending);
+	a->pending = nb;
+	nb = NULL;
+out:
+	free(m.cells);
+	gfs_buf_free(nb);
+	gfs_buf_release(&par);
+	gfs_buf_release(&rle);
+	gfs_buf_release(&b);
+	return r;
+}
+
+const struct gfs_node_ops tng_layer_ops = {
+	.render = tng_layer_render,
+	.store = tng_layer_store,
+	.free = tng_ref_free,
+};

@@ -1,0 +1,464 @@
+#!/usr/bin/env python3
+"""TirNanoG game (.tng) fixture writer and reader for the tng tests.
+
+Written from ../shared/specs/tng-game-format.txt and DESIGN.md section 5
+(section numbers, deflate wrapping, CRC conventions), independently of the
+C driver.
+
+  tngpy.py write OUT [--raw] [--crc-comp] [--encrypted] [--sounds N]
+                     [--sound-size B] [--movie-size B] [--bad KIND]
+  tngpy.py dump GAME            one line per asset: key, size, sha1
+  tngpy.py get GAME KEY         the bytes of one asset (inflated if compressed)
+  tngpy.py verify GAME          both CRCs; prints the conventions used
+"""
+import hashlib
+import struct
+import sys
+import zlib
+
+MAGIC = b"#!/usr/bin/tngp\n"
+
+# section types (DESIGN.md section 5)
+S_STRINGS, S_LANG, S_FONTS, S_MUSIC, S_SOUNDS, S_MOVIES, S_ATLASES = 0, 1, 2, 3, 4, 5, 6
+S_UI, S_TILES, S_CHARS, S_PORTRAITS, S_BACKS = 7, 8, 9, 10, 11
+S_UIELEM, S_EQUIP, S_ATTRS, S_NPCS, S_DIALOGS, S_TILEMETA, S_MAPS, S_QUESTS = 16, 19, 25, 28, 30, 33, 34, 35
+ASSET_TYPES = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 22, 23, 24, 26, 27, 28, 29, 30, 31, 32, 34, 35}
+STORED = {2, 3, 4, 5, 6, 11}
+KIND = {2: "fonts", 3: "music", 4: "sounds", 5: "movies", 6: "atlases", 7: "ui", 8: "tiles",
+        9: "chars", 10: "portraits", 11: "backs", 22: "choosers", 23: "cutscenes", 24: "startup",
+        26: "actions", 27: "charoptions", 28: "npcs", 29: "spawners", 30: "dialogs",
+        31: "objects", 32: "crafts", 34: "maps", 35: "quests"}
+
+
+def deflate(data, raw):
+    if raw:
+        c = zlib.compressobj(9, zlib.DEFLATED, -15)
+        return c.compress(data) + c.flush()
+    return zlib.compress(data, 9)
+
+
+def inflate(data):
+    if len(data) >= 2 and (data[0] & 0x0F) == 8 and ((data[0] << 8) | data[1]) % 31 == 0:
+        return zlib.decompress(data)
+    return zlib.decompress(data, -15)
+
+
+def png(w, h, seed):
+    rows = b""
+    for y in range(h):
+        row = bytearray([0])
+        for x in range(w):
+            row += bytes([(x * 4 + seed) & 255, (y * 4) & 255, (x ^ y ^ seed) & 255,
+                          255 if (x + y + seed) % 7 else 0])
+        rows += row
+
+    def chunk(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)) +
+            chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def ogg(n, seed):
+    body = bytes((i * 7 + seed * 13) & 255 for i in range(n))
+    return b"OggS" + body
+
+
+def rle(cells):
+    out = bytearray()
+    i = 0
+    while i < len(cells):
+        run = 1
+        while i + run < len(cells) and run < 128 and cells[i + run] == cells[i]:
+            run += 1
+        if run > 1:
+            out += bytes([0x80 | (run - 1)]) + struct.pack("<H", cells[i])
+            i += run
+            continue
+        lit = [cells[i]]
+        i += 1
+        while i < len(cells) and len(lit) < 128 and not (i + 1 < len(cells) and cells[i] == cells[i + 1]):
+            lit.append(cells[i])
+            i += 1
+        out += bytes([len(lit) - 1]) + b"".join(struct.pack("<H", v) for v in lit)
+    return bytes(out)
+
+
+def unrle(data, ncells):
+    out = []
+    i = 0
+    while i < len(data):
+        h = data[i]
+        i += 1
+        n = (h & 0x7F) + 1
+        if h & 0x80:
+            out += [struct.unpack_from("<H", data, i)[0]] * n
+            i += 2
+        else:
+            out += list(struct.unpack_from("<%dH" % n, data, i))
+            i += 2 * n
+    if len(out) != ncells:
+        raise ValueError("rle gives %d cells, want %d" % (len(out), ncells))
+    return out
+
+
+class Writer:
+    def __init__(self, raw=False, crc_comp=False):
+        self.raw = raw
+        self.crc_comp = crc_comp
+        self.strings = bytearray(b"\0")
+        self.stroff = {"": 0}
+        self.sections = []      # (type, bytearray, [(pos, asset index)])
+        self.assets = []        # bytes
+        self.maps = []          # bytes, written last
+
+    def s(self, name):
+        if name not in self.stroff:
+            self.stroff[name] = len(self.strings)
+            self.strings += name.encode() + b"\0"
+        return self.stroff[name]
+
+    def asset(self, data, is_map=False):
+        if is_map:
+            self.maps.append(data)
+            return ("m", len(self.maps) - 1)
+        self.assets.append(data)
+        return ("a", len(self.assets) - 1)
+
+    def section(self, type_, data=b"", descs=()):
+        self.sections.append((type_, bytearray(data), list(descs)))
+
+    def build(self, hdr_extra=None, enc=0):
+        data = b""
+        where = {}
+        for i, a in enumerate(self.assets):
+            where[("a", i)] = (len(data), len(a))
+            data += a
+        for i, a in enumerate(self.maps):
+            where[("m", i)] = (len(data), len(a))
+            data += a
+        secs = [(S_STRINGS, bytearray(self.strings), [])] + self.sections
+        table = bytearray()
+        body = bytearray()
+        base = 8 * len(secs)
+        for type_, d, descs in secs:
+            for pos, ref in descs:
+                off, ln = where[ref] if ref is not None else (0, 0)
+                struct.pack_into("<QI", d, pos, off, ln)
+            table += struct.pack("<II", base + len(body), len(d) | type_ << 24)
+            body += d
+        block = bytes(table + body)
+        comp = deflate(block, self.raw)
+        crc = zlib.crc32(comp if self.crc_comp else block)
+        hdr = bytearray(64)
+        hdr[0:16] = MAGIC
+        hdr[16:21] = b"fixtr"
+        h = {33: 0x10, 34: 0x20, 35: 0x30, 36: 3, 37: 8, 38: 0, 39: 30, 40: 9, 41: 11, 42: 3,
+             43: 43, 44: 0, 45: 20}
+        h.update(hdr_extra or {})
+        for k, v in h.items():
+            hdr[k] = v
+        struct.pack_into("<Q", hdr, 48, 0x1122334455667788)
+        struct.pack_into("<I", hdr, 60, enc)
+        out = bytearray(hdr) + struct.pack("<I", len(comp) + 4) + comp + struct.pack("<I", crc) + data
+        struct.pack_into("<I", out, 56, zlib.crc32(out))
+        return bytes(out)
+
+
+def sprite(dirs, seed):
+    out = b""
+    for d in range(dirs):
+        nf = 1 + (d + seed) % 3
+        out += struct.pack("<HHBB", 24, 20, d | (2 << 6), nf)
+        for f in range(nf):
+            atlas = (f + seed) % 2
+            op = (f + d + seed) % 6
+            out += struct.pack("<7H", atlas | op << 12, 2 + f * 3, 4 + d, 12, 10, 1 + f, 2)
+    return out
+
+
+def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size=900, bad=None):
+    w = Writer(raw, crc_comp)
+    z = lambda b: deflate(b, raw)
+    texts = {"en": ["Fixture Game", "English", "Hello there", "Line with \\ backslash",
+                    "Two\nlines", "Bye"],
+             "de": ["Testspiel", "Deutsch", "Hallo", "Grüße", "Zwei\nZeilen", "Tschüss"]}
+    for code, tx in texts.items():
+        d = bytearray(code.encode())
+        d += struct.pack("<QII", 0, 0, 1)
+        descs = [(2, w.asset(z(b"".join(t.encode() + b"\0" for t in tx))))]
+        for i, name in enumerate(["hello", "bye"]):
+            p = len(d)
+            d += struct.pack("<QII", 0, 0, w.s("voice_" + name))
+            descs.append((p, w.asset(ogg(100 + i * 10, ord(code[0]) + i)) if i == 0 or code == "en" else None))
+        w.section(S_LANG, d, descs)
+
+    def media(type_, items):
+        d = bytearray()
+        descs = []
+        for name, blob in items:
+            descs.append((len(d), w.asset(blob)))
+            d += struct.pack("<QII", 0, 0, w.s(name) if name else 0)
+        w.section(type_, d, descs)
+    media(S_FONTS, [("main", b"SFN2" + bytes(60))])
+    media(S_MUSIC, [("theme", ogg(2000, 1))])
+    media(S_SOUNDS, [("snd%05d" % i if nsounds > 3 else ["click", "door", "step"][i],
+                      ogg(sound_size + i % 17, i)) for i in range(nsounds)])
+    media(S_MOVIES, [("intro", b"OggS" + bytes((i * 31) & 255 for i in range(movie_size)))
+                     if movie_size < (1 << 20) else ("intro", big_blob(movie_size))])
+    media(S_ATLASES, [(None, png(64, 32, 0)), (None, png(48, 48, 5))])
+
+    def sprites(type_, specs):
+        d = bytearray()
+        descs = []
+        for dirs, seed in specs:
+            descs.append((len(d), w.asset(z(sprite(dirs, seed)))))
+            d += struct.pack("<QI3xB", 0, 0, dirs)
+        w.section(type_, d, descs)
+    sprites(S_UI, [(1, 0)])
+    sprites(S_TILES, [(1, 1), (1, 2)])
+    sprites(S_CHARS, [(2, 3)])
+    sprites(S_PORTRAITS, [(1, 4)])
+    media(S_BACKS, [(None, png(40, 30, 9))])
+    w.section(S_UIELEM, bytes(range(95)))
+    w.section(S_EQUIP, struct.pack("<8H", 1, 2, 3, 4, 5, 6, 7, 8))
+    w.section(S_TILEMETA, bytes(range(34)))
+    npc = struct.pack("<3sBHHBBBBB", (2).to_bytes(3, "little"), 1, 100, 50, 0, 0, 0, 0, 0)
+    dlg = bytes([2, 0, 0, 3, 0, 0, 0xff, 0xff, 0xff, 2, 0, 0, 0, 0])
+    q = bytes([0, 2, 0, 0, 3, 0, 0, 1, 0, 0, 0])
+    for type_, blob in ((S_NPCS, npc), (S_DIALOGS, dlg), (S_QUESTS, q)):
+        d = bytearray(struct.pack("<QII", 0, 0, 0))
+        w.section(type_, d, [(0, w.asset(z(blob)))])
+    # maps: 8x8, 11 layers
+    ms, layers = 8, 11
+    d = bytearray()
+    descs = []
+    for mi, name in enumerate(["meadow", "dungeon"]):
+        cells = []
+        for l in range(layers):
+            for y in range(ms):
+                for x in range(ms):
+                    cells.append(0xFFFF if l in (5, 6) or (l > 1 and (x + y + l) % 3) else (x * y + l + mi) % 5)
+        r = rle(cells)
+        if bad == "rle" and mi == 0:
+            r += bytes([0x85, 1, 0])
+        hdr = bytearray(34)
+        hdr[0:3] = (2 + mi).to_bytes(3, "little")
+        hdr[3:6] = w.s(["dungeon", "meadow"][mi]).to_bytes(3, "little")
+        struct.pack_into("<H", hdr, 21, 600)
+        hdr[23:26] = bytes([1, 0, 0])
+        hdr[26:29] = w.s("theme").to_bytes(3, "little")
+        hdr[29] = 1
+        hdr[30] = 1
+        hdr[31:34] = len(r).to_bytes(3, "little")
+        par = bytes([1, 0xF6, 10, 5, 0]) + struct.pack("<H", 100) + bytes([0, 0, 0])
+        path = bytes([3]) + struct.pack("<H", 2) + struct.pack("<4H", 1, 1, 6, 6)
+        descs.append((len(d), w.asset(z(bytes(hdr) + par + path + r), True)))
+        d += struct.pack("<QII", 0, 0, w.s(name))
+    w.section(S_MAPS, d, descs)
+    if bad == "frames":
+        # a sprite with 0 frames
+        d = bytearray()
+        d += struct.pack("<QI3xB", 0, 0, 1)
+        w.section(S_UI, d, [(0, w.asset(z(struct.pack("<HHBB", 8, 8, 0, 0))))])
+    if bad == "bomb":
+        d = bytearray(struct.pack("<QII", 0, 0, 0))
+        w.section(S_QUESTS, d, [(0, w.asset(zlib.compress(bytes(200 << 20), 9)))])
+    out = bytearray(w.build(enc=enc))
+    return out
+
+
+def big_blob(n):
+    chunk = bytes((i * 131 + 7) & 255 for i in range(1 << 16))
+    reps = n // len(chunk) + 1
+    return b"OggS" + (chunk * reps)[: n - 4]
+
+
+def corrupt(out, bad):
+    """Damage a good game in one of the ways the issue lists."""
+    out = bytearray(out)
+    n = struct.unpack_from("<I", out, 64)[0]
+    comp = bytes(out[68:68 + n - 4])
+    block = bytearray(inflate(comp))
+    raw = not ((comp[0] & 0x0F) == 8 and ((comp[0] << 8) | comp[1]) % 31 == 0)
+
+    def rebuild(block):
+        c = deflate(bytes(block), raw)
+        new = out[:64] + struct.pack("<I", len(c) + 4) + c + struct.pack("<I", zlib.crc32(bytes(block))) + out[68 + n:]
+        new = bytearray(new)
+        struct.pack_into("<I", new, 56, 0)
+        struct.pack_into("<I", new, 56, zlib.crc32(new))
+        return new
+    first = struct.unpack_from("<I", block, 0)[0]
+    if bad == "table":
+        struct.pack_into("<I", block, 8, len(block) + 100)
+        return rebuild(block)
+    if bad == "assetoff":
+        for i in range(first // 8):
+            off, lt = struct.unpack_from("<II", block, 8 * i)
+            if lt >> 24 == S_SOUNDS:
+                struct.pack_into("<Q", block, off, 1 << 40)
+        return rebuild(block)
+    if bad == "seclen":
+        for i in range(first // 8):
+            off, lt = struct.unpack_from("<II", block, 8 * i)
+            if lt >> 24 == S_SOUNDS:
+                struct.pack_into("<I", block, 8 * i + 4, ((lt & 0xFFFFFF) - 3) | S_SOUNDS << 24)
+        return rebuild(block)
+    if bad == "hdrcrc":
+        out[60 - 4] ^= 0x55
+        return out
+    if bad == "seccrc":
+        out[68 + n - 1] ^= 0x55
+        struct.pack_into("<I", out, 56, 0)
+        struct.pack_into("<I", out, 56, zlib.crc32(out))
+        return out
+    if bad == "blocklen":
+        struct.pack_into("<I", out, 64, len(out))
+        return out
+    if bad == "deflate":
+        out[70:80] = b"\xff" * 10
+        return out
+    raise SystemExit("unknown damage " + bad)
+
+
+class Reader:
+    def __init__(self, data):
+        self.d = data
+        if data[:16] != MAGIC:
+            raise ValueError("no magic")
+        self.enc = struct.unpack_from("<I", data, 60)[0]
+        hc = bytearray(data)
+        struct.pack_into("<I", hc, 56, 0)
+        self.hdr_crc_ok = zlib.crc32(hc) == struct.unpack_from("<I", data, 56)[0]
+        if self.enc:
+            return
+        n = struct.unpack_from("<I", data, 64)[0]
+        comp = data[68:68 + n - 4]
+        self.raw = not ((comp[0] & 0x0F) == 8 and ((comp[0] << 8) | comp[1]) % 31 == 0)
+        self.block = inflate(comp)
+        crc = struct.unpack_from("<I", data, 68 + n - 4)[0]
+        self.sec_crc = ("inflated" if zlib.crc32(self.block) == crc else
+                        "compressed" if zlib.crc32(comp) == crc else "bad")
+        self.base = 68 + n
+        first = struct.unpack_from("<I", self.block, 0)[0]
+        self.secs = []
+        for i in range(first // 8):
+            off, lt = struct.unpack_from("<II", self.block, 8 * i)
+            self.secs.append((lt >> 24, self.block[off:off + (lt & 0xFFFFFF)]))
+        self.strings = self.secs[0][1]
+
+    def string(self, off):
+        return self.strings[off:self.strings.index(b"\0", off)].decode()
+
+    def items(self):
+        """(key, bytes) of everything: assets by name, sections raw."""
+        out = []
+        counters = {}
+        for si, (t, d) in enumerate(self.secs):
+            if t == S_LANG:
+                code = d[:2].decode()
+                off, ln = struct.unpack_from("<QI", d, 2)
+                out.append(("lang/%s/texts" % code, inflate(self.d[self.base + off:self.base + off + ln]) if ln else b""))
+                for p in range(18, len(d), 16):
+                    off, ln, nm = struct.unpack_from("<QII", d, p)
+                    out.append(("lang/%s/speech/%s" % (code, self.string(nm)), self.d[self.base + off:self.base + off + ln]))
+            elif t in ASSET_TYPES:
+                for p in range(0, len(d), 16):
+                    off, ln, nm = struct.unpack_from("<QII", d, p)
+                    k = counters.get(t, 0)
+                    counters[t] = k + 1
+                    blob = self.d[self.base + off:self.base + off + ln]
+                    name = self.string(nm) if t in (2, 3, 4, 5, 34) else "%04d" % k
+                    if t not in STORED:
+                        blob = inflate(blob)
+                    out.append(("%s/%s" % (KIND[t], name), blob))
+            else:
+                out.append(("sections/%02d" % t, bytes(d)))
+        return out
+
+    def map_order_ok(self):
+        spans = []
+        for t, d in self.secs:
+            if t in ASSET_TYPES:
+                for p in range(0, len(d), 16):
+                    off, ln = struct.unpack_from("<QI", d, p)
+                    if ln:
+                        spans.append((off, t))
+            elif t == S_LANG:
+                for p in [2] + list(range(18, len(d), 16)):
+                    off, ln = struct.unpack_from("<QI", d, p)
+                    if ln:
+                        spans.append((off, t))
+        spans.sort()
+        seen_map = False
+        for off, t in spans:
+            if t == S_MAPS:
+                seen_map = True
+            elif seen_map:
+                return False
+        return True
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__)
+        return 2
+    cmd, path = argv[1], argv[2]
+    if cmd == "write":
+        opts = {"raw": False, "crc_comp": False, "enc": 0, "nsounds": 3, "sound_size": 300,
+                "movie_size": 900, "bad": None}
+        a = argv[3:]
+        i = 0
+        damage = None
+        while i < len(a):
+            o = a[i]
+            if o == "--raw":
+                opts["raw"] = True
+            elif o == "--crc-comp":
+                opts["crc_comp"] = True
+            elif o == "--encrypted":
+                opts["enc"] = 0xDEADBEEF
+            elif o in ("--sounds", "--sound-size", "--movie-size"):
+                opts[{"--sounds": "nsounds", "--sound-size": "sound_size",
+                      "--movie-size": "movie_size"}[o]] = int(a[i + 1])
+                i += 1
+            elif o == "--bad":
+                if a[i + 1] in ("rle", "frames", "bomb"):
+                    opts["bad"] = a[i + 1]
+                else:
+                    damage = a[i + 1]
+                i += 1
+            else:
+                raise SystemExit("unknown option " + o)
+            i += 1
+        out = game(**opts)
+        if damage:
+            out = corrupt(out, damage)
+        with open(path, "wb") as f:
+            f.write(out)
+        return 0
+    data = open(path, "rb").read()
+    r = Reader(data)
+    if cmd == "verify":
+        print("header-crc", "ok" if r.hdr_crc_ok else "bad")
+        if not r.enc:
+            print("section-crc", r.sec_crc)
+            print("wrap", "raw" if r.raw else "zlib")
+            print("maps-last", "ok" if r.map_order_ok() else "bad")
+        return 0 if r.hdr_crc_ok and (r.enc or r.sec_crc != "bad") else 1
+    if cmd == "dump":
+        for k, v in r.items():
+            print(k, len(v), hashlib.sha1(v).hexdigest())
+        return 0
+    if cmd == "get":
+        for k, v in r.items():
+            if k == argv[3]:
+                sys.stdout.buffer.write(v)
+                return 0
+        return 1
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
