@@ -1,0 +1,382 @@
+/*
+ * lay.c - MAGES. .lay sprite layouts (Steins;Gate 0, Chaos;Child...).
+ *
+ * On disk (little-endian), either as is or as one zlib stream:
+ *
+ *   0   u32 sprite_count, u32 chunk_count
+ *   8   sprite_count x 12: u8 id, u8 dep, u8 c, u8 type, u32 chunk_offset,
+ *                          u32 chunk_count
+ *   ..  chunk_count x 16:  f32 dst_x, dst_y, src_x, src_y
+ *   ..  trailing bytes (some games keep one byte a chunk)
+ *
+ * A file is compressed when its counts do not fit its size and it starts
+ * like a zlib stream; it is written back the way it was read.
+ *
+ * The tree:
+ *   layout.ini     counts, compression (editable), atlas, canvas
+ *   sprites.csv    index,type,id,depends_on,c,chunk_offset,chunk_count
+ *   chunks.csv     index,dst_x,dst_y,src_x,src_y
+ *   tail.bin       the trailing bytes, when there are any
+ *   atlas.png      the companion image NAME.png (or -o atlas=PATH), editable
+ *   variants/NAME.png  every sprite composed along its dependency chain, 0444
+ *
+ * The atlas is a file of its own: save() writes its new content to a
+ * temporary file beside it and committed() renames that over it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "formats/lay/lay.h"
+
+static int lay_has_ext(const char *path)
+{
+	size_t n;
+
+	if (!path)
+		return 0;
+	n = strlen(path);
+	return n >= 4 && !strcasecmp(path + n - 4, ".lay");
+}
+
+static int lay_zlib_head(const uint8_t *p, size_t len)
+{
+	return len >= 2 && (p[0] & 0x0f) == 8 && (p[0] >> 4) <= 7 &&
+	       ((p[0] << 8) | p[1]) % 31 == 0;
+}
+
+static int lay_type_known(uint8_t t)
+{
+	return t == LAY_T_BASE || t == LAY_T_SUB || t == LAY_T_DEP30 ||
+	       t == LAY_T_DEP40 || t == LAY_T_OVERLAY || t == LAY_T_DEP60;
+}
+
+/*
+ * No magic: a plausible header and sprite table (known types, chunk ranges
+ * inside the declared chunk list) bid 40, the .lay name adds 50.  A zlib
+ * stream is only claimed with the name.
+ */
+static int lay_bid(const uint8_t *head, size_t len, const char *path)
+{
+	struct gfs_rd r;
+	uint32_t sc, cc;
+	int ext = lay_has_ext(path);
+
+	if (len < LAY_HDR_SIZE)
+		return 0;
+	gfs_rd_init(&r, head, len, 0);
+	if (gfs_rd_u32le(&r, &sc) || gfs_rd_u32le(&r, &cc))
+		return 0;
+	if (sc > LAY_MAX_SPRITES || cc > LAY_MAX_CHUNKS)
+		return ext && lay_zlib_head(head, len) ? 60 : 0;
+	if (sc == 0)
+		return ext ? 50 : 0;
+	for (uint32_t i = 0; i < sc && gfs_rd_left(&r) >= LAY_SPRITE_SIZE; i++) {
+		uint8_t info[4];
+		uint32_t off, n;
+
+		if (gfs_rd_bytes(&r, info, 4) || gfs_rd_u32le(&r, &off) ||
+		    gfs_rd_u32le(&r, &n))
+			return 0;
+		if (!lay_type_known(info[3]) || (uint64_t)off + n > cc)
+			return ext ? 50 : 0;
+	}
+	return ext ? 90 : 40;
+}
+
+/* Parse the raw (inflated) layout d into L. */
+static int lay_parse(struct gfs_archive *ar, struct lay *L, const uint8_t *d, size_t len,
+		     int inflated)
+{
+	const char *in = inflated ? " of the inflated layout" : "";
+	struct gfs_rd r;
+	uint32_t sc, cc;
+	uint64_t need;
+
+	gfs_rd_init(&r, d, len, 0);
+	if (gfs_rd_u32le(&r, &sc) || gfs_rd_u32le(&r, &cc))
+		return gfs_err_at(ar, -EBADMSG, 0, "%zu bytes%s, too short for the %d-byte header",
+				  len, in, LAY_HDR_SIZE);
+	need = LAY_HDR_SIZE + (uint64_t)sc * LAY_SPRITE_SIZE + (uint64_t)cc * LAY_CHUNK_SIZE;
+	if (need > len)
+		return gfs_err_at(ar, -EBADMSG, 0,
+				  "%u sprites and %u chunks need %llu bytes, the layout%s has %zu",
+				  sc, cc, (unsigned long long)need, in, len);
+	if (sc > LAY_MAX_SPRITES || cc > LAY_MAX_CHUNKS)
+		return gfs_err_at(ar, -EBADMSG, 0, "%u sprites and %u chunks exceed the limits (%u, %u)",
+				  sc, cc, LAY_MAX_SPRITES, LAY_MAX_CHUNKS);
+	L->sp = calloc(sc ? sc : 1, sizeof(*L->sp));
+	L->ch = calloc(cc ? cc : 1, sizeof(*L->ch));
+	if (!L->sp || !L->ch)
+		return gfs_err(ar, -ENOMEM, "out of memory");
+	L->nsp = sc;
+	L->nch = cc;
+	for (uint32_t i = 0; i < sc; i++) {
+		struct lay_sprite *s = &L->sp[i];
+		uint64_t at = gfs_rd_off(&r);
+
+		if (gfs_rd_u8(&r, &s->id) || gfs_rd_u8(&r, &s->dep) || gfs_rd_u8(&r, &s->c) ||
+		    gfs_rd_u8(&r, &s->type) || gfs_rd_u32le(&r, &s->off) ||
+		    gfs_rd_u32le(&r, &s->count))
+			return gfs_err_at(ar, -EBADMSG, at, "sprite %u%s: truncated", i, in);
+		if ((uint64_t)s->off + s->count > cc)
+			return gfs_err_at(ar, -EBADMSG, at,
+					  "sprite %u%s: chunks %u..%llu run past the %u-chunk list",
+					  i, in, s->off, (unsigned long long)s->off + s->count, cc);
+	}
+	for (uint32_t i = 0; i < cc; i++) {
+		static const char *const field[4] = { "dst_x", "dst_y", "src_x", "src_y" };
+		uint64_t at = gfs_rd_off(&r);
+
+		for (int k = 0; k < 4; k++) {
+			float f;
+
+			if (gfs_rd_u32le(&r, &L->ch[i].v[k]))
+				return gfs_err_at(ar, -EBADMSG, at, "chunk %u%s: truncated", i, in);
+			f = lay_f(L->ch[i].v[k]);
+			if (f != f || f - f != 0)
+				return gfs_err_at(ar, -EBADMSG, at + 4 * k,
+						  "chunk %u%s: %s is %s", i, in, field[k],
+						  f != f ? "NaN" : "infinite");
+		}
+	}
+	{
+		size_t left = gfs_rd_left(&r);
+		const uint8_t *rest;
+
+		if (gfs_rd_ptr(&r, &rest, left))
+			return gfs_err_at(ar, -EBADMSG, gfs_rd_off(&r), "internal cursor error");
+		return gfs_buf_add(&L->tail, rest, left);
+	}
+}
+
+static int lay_add_view(struct gfs_archive *ar, const char *name,
+			const struct gfs_node_ops *ops)
+{
+	if (!gfs_node_new_file(ar, ar->root, name, S_IFREG | 0644, ops, ar->priv))
+		return gfs_err(ar, -ENOMEM, "out of memory");
+	return 0;
+}
+
+static int lay_load(struct gfs_archive *ar)
+{
+	struct gfs_buf file = GFS_BUF_INIT;
+	struct lay *L;
+	int rc;
+
+	L = calloc(1, sizeof(*L));
+	if (!L)
+		return gfs_err(ar, -ENOMEM, "out of memory");
+	ar->priv = L;
+	if ((uint64_t)ar->st.st_size > LAY_MAX_FILE) {
+		rc = gfs_err_at(ar, -EFBIG, 0, "%llu bytes, over the %u-byte limit of a layout",
+				(unsigned long long)ar->st.st_size, LAY_MAX_FILE);
+		goto out;
+	}
+	rc = gfs_read_all(ar, &file, LAY_MAX_FILE);
+	if (rc)
+		goto out;
+
+	{
+		struct gfs_rd r;
+		uint32_t sc = 0, cc = 0;
+		uint64_t need = UINT64_MAX;
+
+		gfs_rd_init(&r, file.data, file.len, 0);
+		if (!gfs_rd_u32le(&r, &sc) && !gfs_rd_u32le(&r, &cc))
+			need = LAY_HDR_SIZE + (uint64_t)sc * LAY_SPRITE_SIZE +
+			       (uint64_t)cc * LAY_CHUNK_SIZE;
+		if (need > file.len && lay_zlib_head(file.data, file.len)) {
+			enum gfs_zwrap wrap;
+			size_t used = 0;
+
+			rc = gfs_inflate(file.data, file.len, LAY_MAX_FILE, &L->orig, &wrap, &used);
+			if (rc) {
+				rc = gfs_err_at(ar, -EBADMSG, 0,
+						"counts do not fit the file and it is no valid zlib stream (or inflates past %u bytes)",
+						LAY_MAX_FILE);
+				goto out;
+			}
+			if (used < file.len && (rc = gfs_buf_add(&L->ztail, file.data + used,
+								  file.len - used)))
+				goto out;
+			L->compressed = L->file_compressed = 1;
+		} else if ((rc = gfs_buf_add(&L->orig, file.data, file.len))) {
+			goto out;
+		}
+	}
+	rc = lay_parse(ar, L, L->orig.data, L->orig.len, L->compressed);
+	if (rc)
+		goto out;
+
+	lay_canvas(L);
+	rc = lay_atlas_probe(ar, L);
+	if (rc)
+		goto out;
+
+	if ((rc = lay_add_view(ar, "layout.ini", &lay_ini_ops)) ||
+	    (rc = lay_add_view(ar, "sprites.csv", &lay_sprites_ops)) ||
+	    (rc = lay_add_view(ar, "chunks.csv", &lay_chunks_ops)))
+		goto out;
+	if (L->tail.len && (rc = lay_add_view(ar, "tail.bin", &lay_tail_ops)))
+		goto out;
+	if (L->atlas_path) {
+		if (!gfs_node_new_file(ar, ar->root, "atlas.png", S_IFREG | 0644, &lay_atlas_ops, L) ||
+		    !(L->vdir = gfs_node_new_dir(ar, ar->root, "variants"))) {
+			rc = gfs_err(ar, -ENOMEM, "out of memory");
+			goto out;
+		}
+		rc = lay_build_variants(ar, L, 1);
+	}
+out:
+	gfs_buf_release(&file);
+	return rc;
+}
+
+/* The whole raw layout from the model. */
+static int lay_serialise(const struct lay *L, struct gfs_buf *b)
+{
+	int rc = gfs_buf_grow(b, LAY_HDR_SIZE + L->nsp * LAY_SPRITE_SIZE +
+			      L->nch * LAY_CHUNK_SIZE + L->tail.len);
+
+	if (!rc)
+		rc = gfs_buf_add_u32le(b, (uint32_t)L->nsp);
+	if (!rc)
+		rc = gfs_buf_add_u32le(b, (uint32_t)L->nch);
+	for (size_t i = 0; !rc && i < L->nsp; i++) {
+		const struct lay_sprite *s = &L->sp[i];
+		uint8_t info[4] = { s->id, s->dep, s->c, s->type };
+
+		rc = gfs_buf_add(b, info, 4);
+		if (!rc)
+			rc = gfs_buf_add_u32le(b, s->off);
+		if (!rc)
+			rc = gfs_buf_add_u32le(b, s->count);
+	}
+	for (size_t i = 0; !rc && i < L->nch; i++)
+		for (int k = 0; !rc && k < 4; k++)
+			rc = gfs_buf_add_u32le(b, L->ch[i].v[k]);
+	if (!rc)
+		rc = gfs_buf_add(b, L->tail.data, L->tail.len);
+	return rc;
+}
+
+static int lay_save(struct gfs_archive *ar, struct gfs_writer *w)
+{
+	struct lay *L = ar->priv;
+	struct gfs_buf z = GFS_BUF_INIT;
+	int rc;
+
+	gfs_buf_release(&L->pending);
+	L->pending_valid = 0;
+	rc = lay_atlas_save(ar, L);
+	if (rc)
+		return rc;
+	if (L->edited) {
+		rc = lay_serialise(L, &L->pending);
+		if (rc)
+			return gfs_err(ar, rc, "cannot build the layout: %s", strerror(-rc));
+		L->pending_valid = 1;
+		/* edited back to what it was: keep the file's own bytes */
+		if (L->compressed == L->file_compressed && L->pending.len == L->orig.len &&
+		    !memcmp(L->pending.data, L->orig.data, L->orig.len))
+			return gfs_writer_copy(w, 0, (uint64_t)ar->st.st_size);
+		if (!L->compressed)
+			return gfs_writer_put(w, L->pending.data, L->pending.len);
+		rc = gfs_deflate(L->pending.data, L->pending.len, GFS_ZLIB, &z);
+		if (!rc)
+			rc = gfs_writer_put(w, z.data, z.len);
+		if (!rc)
+			rc = gfs_writer_put(w, L->ztail.data, L->ztail.len);
+		gfs_buf_release(&z);
+		return rc;
+	}
+	return gfs_writer_copy(w, 0, (uint64_t)ar->st.st_size);
+}
+
+static void lay_committed(struct gfs_archive *ar)
+{
+	struct lay *L = ar->priv;
+
+	if (L->pending_valid) {
+		struct gfs_buf t = L->orig;
+
+		L->orig = L->pending;
+		L->pending = t;
+		gfs_buf_release(&L->pending);
+		L->pending_valid = 0;
+		L->file_compressed = L->compressed;
+		L->edited = 0;
+	}
+	lay_atlas_commit(ar, L);
+	if (L->vdir)
+		lay_build_variants(ar, L, 0);
+}
+
+static void lay_free(struct gfs_archive *ar)
+{
+	struct lay *L = ar->priv;
+
+	if (!L)
+		return;
+	lay_atlas_cleanup(L);
+	free(L->sp);
+	free(L->ch);
+	gfs_buf_release(&L->tail);
+	gfs_buf_release(&L->ztail);
+	gfs_buf_release(&L->orig);
+	gfs_buf_release(&L->pending);
+	free(L->atlas_path);
+	free(L->atlas_name);
+	free(L->rgba);
+	gfs_buf_free(L->atlas_new);
+	free(L->atlas_tmp);
+	free(L);
+	ar->priv = NULL;
+}
+
+static int lay_check(struct gfs_archive *ar, FILE *out)
+{
+	struct lay *L = ar->priv;
+	size_t bad = 0, nvar = 0;
+	char why[256];
+
+	fprintf(out, "%s: lay: %s, %zu sprites, %zu chunks, %zu trailing bytes\n",
+		ar->base, L->file_compressed ? "zlib-compressed" : "uncompressed",
+		L->nsp, L->nch, L->tail.len);
+	if (!L->atlas_path || !L->aw) {
+		fprintf(out, "%s: lay: %s\n", ar->base, L->note[0] ? L->note : "no atlas");
+		return 0;
+	}
+	for (size_t i = 0; i < L->nsp; i++) {
+		size_t chain[3];
+
+		if (!lay_chain(L, i, chain))
+			continue;
+		if (lay_variant_ok(L, i, why, sizeof(why))) {
+			nvar++;
+		} else {
+			fprintf(out, "%s: lay: %s\n", ar->base, why);
+			bad++;
+		}
+	}
+	fprintf(out, "%s: lay: atlas %s %ux%u, %zu variants drawable, %zu skipped\n",
+		ar->base, L->atlas_name, L->aw, L->ah, nvar, bad);
+	return 0;
+}
+
+const struct gfs_format gfs_format_lay = {
+	.name = "lay",
+	.description = "MAGES. sprite layout (.lay) with its PNG atlas",
+	.bid = lay_bid,
+	.load = lay_load,
+	.save = lay_save,
+	.committed = lay_committed,
+	.free = lay_free,
+	.check = lay_check,
+};

@@ -1,0 +1,7 @@
+# lay format: sources, tests and fixtures (included by the top Makefile.am)
+libgamefs_a_SOURCES += src/formats/lay/lay.c src/formats/lay/lay.h \
+	src/formats/lay/lay_view.c src/formats/lay/lay_draw.c
+
+CORE_TESTS += \
+	tests/lay/t5001-corpus.sh
+EXTRA_DIST += tests/lay/mklay.py src/formats/lay/MANUAL.mdoc src/formats/lay/README-section.md
