@@ -142,6 +142,25 @@ static int tng_asset_read(struct gfs_archive *ar, struct tng *t, struct tng_asse
 	return gfs_pread(ar, out->data, (size_t)a->len, t->base + a->off);
 }
 
+/* Are the stored bytes of asset a equal to p? */
+int tng_stored_equal(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
+		     const uint8_t *p, size_t len)
+{
+	uint8_t buf[65536];
+	uint64_t off = 0;
+
+	if (a->len != len)
+		return 0;
+	while (off < len) {
+		size_t n = len - off < sizeof(buf) ? (size_t)(len - off) : sizeof(buf);
+
+		if (gfs_pread(ar, buf, n, t->base + a->off + off) || memcmp(buf, p + off, n))
+			return 0;
+		off += n;
+	}
+	return 1;
+}
+
 /* Deflate wrapping of a compressed asset, from its first bytes. */
 int tng_asset_wrap(struct gfs_archive *ar, struct tng *t, struct tng_asset *a)
 {

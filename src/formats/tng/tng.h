@@ -183,6 +183,8 @@ const uint8_t *tng_sec_data(struct tng *t, size_t i, size_t *len);
 const char *tng_string_at(struct tng *t, uint32_t off, size_t *len);
 int tng_asset_content(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
 		      size_t max, struct gfs_buf *out);
+int tng_stored_equal(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
+		     const uint8_t *p, size_t len);
 int tng_asset_wrap(struct gfs_archive *ar, struct tng *t, struct tng_asset *a);
 unsigned tng_map_size(const struct tng *t);
 unsigned tng_map_layers(const struct tng *t);

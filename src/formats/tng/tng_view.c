@@ -26,6 +26,35 @@ static struct tng_asset *tng_ref_asset(struct gfs_node *n)
 	return &r->t->assets[r->asset];
 }
 
+/*
+ * Adopt nb (taken) as the new content of n's asset, unless it equals the
+ * current content: writing a view back unchanged changes nothing.
+ */
+static void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *nb)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng_asset *a = tng_ref_asset(n);
+	int same = 0;
+
+	if (a->pending) {
+		same = a->pending->len == nb->len && !memcmp(a->pending->data, nb->data, nb->len);
+	} else if (a->kind == TNG_A_STORED) {
+		same = tng_stored_equal(ar, ref->t, a, nb->data, nb->len);
+	} else {
+		struct gfs_buf cur = GFS_BUF_INIT;
+
+		same = !tng_asset_content(ar, ref->t, a, TNG_ZASSET_MAX, &cur) && cur.len == nb->len &&
+		       !memcmp(cur.data, nb->data, nb->len);
+		gfs_buf_release(&cur);
+	}
+	if (same) {
+		gfs_buf_free(nb);
+		return;
+	}
+	gfs_buf_free(a->pending);
+	a->pending = nb;
+}
+
 /* ---- header.ini ---------------------------------------------------------- */
 
 enum tng_hkind { H_MAGIC, H_ID, H_RO8, H_U8, H_TYPE, H_TILEW, H_TILEH, H_U16, H_UID, H_CRC, H_ENC };
@@ -373,7 +402,6 @@ static int tng_texts_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 
 static int tng_texts_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
-	struct tng_asset *a = tng_ref_asset(n);
 	struct gfs_buf *nb;
 	size_t i = 0;
 	unsigned line = 1;
@@ -411,8 +439,7 @@ static int tng_texts_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 		gfs_buf_free(nb);
 		return r;
 	}
-	gfs_buf_free(a->pending);
-	a->pending = nb;
+	tng_set_pending(ar, n, nb);
 	return 0;
 }
 
@@ -426,7 +453,6 @@ const struct gfs_node_ops tng_texts_ops = {
 
 static int tng_media_keep(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
-	struct tng_asset *a = tng_ref_asset(n);
 	struct gfs_buf *nb;
 
 	if ((uint64_t)len > 0xffffffffu)
@@ -436,8 +462,7 @@ static int tng_media_keep(struct gfs_archive *ar, struct gfs_node *n, const uint
 		gfs_buf_free(nb);
 		return -ENOMEM;
 	}
-	gfs_buf_free(a->pending);
-	a->pending = nb;
+	tng_set_pending(ar, n, nb);
 	gfs_tree_invalidate(ar);
 	return 0;
 }
@@ -484,7 +509,6 @@ static int tng_zbin_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 
 static int tng_zbin_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
-	struct tng_asset *a = tng_ref_asset(n);
 	struct gfs_buf *nb;
 
 	if (len > TNG_ZASSET_MAX)
@@ -495,8 +519,7 @@ static int tng_zbin_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 		gfs_buf_free(nb);
 		return -ENOMEM;
 	}
-	gfs_buf_free(a->pending);
-	a->pending = nb;
+	tng_set_pending(ar, n, nb);
 	return 0;
 }
 
@@ -781,8 +804,7 @@ static int tng_sprite_store(struct gfs_archive *ar, struct gfs_node *n, const ui
 		gfs_buf_free(nb);
 		return r;
 	}
-	gfs_buf_free(a->pending);
-	a->pending = nb;
+	tng_set_pending(ar, n, nb);
 	a->ndirs = (uint8_t)(c.cur + 1);
 	gfs_tree_invalidate(ar);
 	return 0;
@@ -1402,7 +1424,6 @@ static int tng_map_build(const uint8_t *hdr, const struct gfs_buf *par, unsigned
 static int tng_mapini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct tng_ref *ref = n->priv;
-	struct tng_asset *a = tng_ref_asset(n);
 	struct gfs_buf b = GFS_BUF_INIT, *nb = NULL;
 	struct tng_map m;
 	struct tng_mctx c;
@@ -1433,8 +1454,7 @@ static int tng_mapini_store(struct gfs_archive *ar, struct gfs_node *n, const ui
 			  b.len - m.tail, nb);
 	if (r)
 		goto out;
-	gfs_buf_free(a->pending);
-	a->pending = nb;
+	tng_set_pending(ar, n, nb);
 	nb = NULL;
 out:
 	gfs_buf_free(nb);
@@ -1487,7 +1507,6 @@ out:
 static int tng_layer_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct tng_ref *ref = n->priv;
-	struct tng_asset *a = tng_ref_asset(n);
 	struct gfs_buf b = GFS_BUF_INIT, rle = GFS_BUF_INIT, par = GFS_BUF_INIT, *nb = NULL;
 	struct tng_map m;
 	size_t ms = tng_map_size(ref->t), i = 0, row = 0;
@@ -1563,8 +1582,7 @@ static int tng_layer_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 				  rle.data, rle.len, b.data + m.tail, b.len - m.tail, nb);
 	if (r)
 		goto out;
-	gfs_buf_free(a->pending);
-	a->pending = nb;
+	tng_set_pending(ar, n, nb);
 	nb = NULL;
 out:
 	free(m.cells);
