@@ -5,13 +5,17 @@ Written from ../shared/specs/tng-saved-game-format.txt, independently of
 the C driver.  Subcommands:
 
   mk OUT [--kind player|server] [--no-preview] [--wrap zlib|raw]
-         [--crc inflated|compressed] [--bad KIND] [--seed N]
+         [--crc inflated|compressed] [--bad KIND] [--seed N] [--flat]
       write a save; --bad makes a broken one: truncated, smallchunk,
       pastend, overrun, preview, badcrc, rle, trailing
   dump FILE
       print every field, one "path: value" per line (the tests grep it)
   pixel FILE X Y
       print the raw 15-bit preview pixel at (X, Y) in hex
+  png OUT [--size W H] [--seed N] [--set X Y R G B]
+      write an RGB PNG: the fixture preview pattern, one pixel changed
+  pngpix FILE X Y
+      print the R G B A of a pixel of a PNG (8-bit RGB or RGBA)
 """
 import argparse
 import ipaddress
@@ -180,7 +184,7 @@ def make(a):
     head = MAGIC + a.game.encode().ljust(16, b"\0")
     out = head
     if a.preview:
-        img = preview_pixels(a.seed)
+        img = preview_pixels(a.seed) if not a.flat else struct.pack("<H", 0x1234) * 65536
         if a.bad == "preview":
             img = img[:1000]
         pc = deflate(img, a.wrap)
@@ -282,6 +286,61 @@ def dump(fn):
     print("\n".join(out))
 
 
+def png_write(fn, w, h, rgb):
+    raw = b"".join(b"\0" + rgb[y * w * 3:(y + 1) * w * 3] for y in range(h))
+
+    def ck(t, d):
+        return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
+    with open(fn, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + ck(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)) +
+                ck(b"IDAT", zlib.compress(raw)) + ck(b"IEND", b""))
+
+
+def png_read(fn):
+    d = open(fn, "rb").read()
+    assert d[:8] == b"\x89PNG\r\n\x1a\n"
+    o, idat = 8, b""
+    while o < len(d):
+        n, = struct.unpack_from(">I", d, o)
+        t = d[o + 4:o + 8]
+        if t == b"IHDR":
+            w, h, depth, ctype, _, _, inter = struct.unpack_from(">IIBBBBB", d, o + 8)
+        elif t == b"IDAT":
+            idat += d[o + 8:o + 8 + n]
+        o += 12 + n
+    assert depth == 8 and ctype in (2, 6) and inter == 0, (depth, ctype, inter)
+    bpp = 3 if ctype == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    out = bytearray()
+    prev = bytearray(stride)
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[i] = (line[i] + pr) & 255
+        out += line
+        prev = line
+    return w, h, bpp, bytes(out)
+
+
+def c5to8(c):
+    return c << 3 | c >> 2
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -294,17 +353,43 @@ def main():
     m.add_argument("--bad", default=None)
     m.add_argument("--game", default="testgame")
     m.add_argument("--seed", type=int, default=1)
+    m.add_argument("--flat", action="store_true", help="one-colour preview (small files)")
     d = sub.add_parser("dump")
     d.add_argument("file")
     px = sub.add_parser("pixel")
     px.add_argument("file")
     px.add_argument("x", type=int)
     px.add_argument("y", type=int)
+    pg = sub.add_parser("png")
+    pg.add_argument("out")
+    pg.add_argument("--size", type=int, nargs=2, default=[256, 256])
+    pg.add_argument("--seed", type=int, default=1)
+    pg.add_argument("--set", type=int, nargs=5, default=None)
+    pp = sub.add_parser("pngpix")
+    pp.add_argument("file")
+    pp.add_argument("x", type=int)
+    pp.add_argument("y", type=int)
     a = ap.parse_args()
     if a.cmd == "mk":
         make(a)
     elif a.cmd == "dump":
         dump(a.file)
+    elif a.cmd == "png":
+        w, h = a.size
+        px = preview_pixels(a.seed)
+        rgb = bytearray()
+        for y in range(h):
+            for x in range(w):
+                v, = struct.unpack_from("<H", px, 2 * ((y % 256) * 256 + x % 256))
+                rgb += bytes([c5to8(v >> 10 & 31), c5to8(v >> 5 & 31), c5to8(v & 31)])
+        if a.set:
+            x, y, r, g, b = a.set
+            rgb[3 * (y * w + x):3 * (y * w + x) + 3] = bytes([r, g, b])
+        png_write(a.out, w, h, bytes(rgb))
+    elif a.cmd == "pngpix":
+        w, h, bpp, px = png_read(a.file)
+        o = (a.y * w + a.x) * bpp
+        print(" ".join(str(v) for v in px[o:o + bpp]) + ("" if bpp == 4 else " 255"))
     else:
         img = parse(open(a.file, "rb").read())["preview"]["img"]
         print("%04x" % struct.unpack_from("<H", img, 2 * (a.y * 256 + a.x))[0])
