@@ -302,7 +302,7 @@ static int tng_add_asset(struct gfs_archive *ar, struct tng *t, size_t sec, uint
 
 	gfs_rd_init(&rd, d, dlen, 0);
 	if (gfs_rd_seek(&rd, dpos) || gfs_rd_u64le(&rd, &off) || gfs_rd_u32le(&rd, &len))
-		return gfs_err(ar, -EBADMSG, "section %zu: descriptor %u runs past the section",
+		return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK, "section %zu: descriptor %u runs past the section",
 			       sec, idx);
 	if (len && (off > avail || len > avail - off))
 		return gfs_err_at(ar, -EBADMSG, t->base + off,
@@ -395,7 +395,7 @@ static int tng_load_table(struct gfs_archive *ar, struct tng *t)
 	gfs_rd_init(&rd, t->block.data, t->block.len, 0);
 	if (gfs_rd_u32le(&rd, &first) || first < TNG_TABENT || first % TNG_TABENT ||
 	    first > t->block.len)
-		return gfs_err(ar, -EBADMSG, "section table: first entry offset %u is not a table size "
+		return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK, "section table: first entry offset %u is not a table size "
 			       "within the %zu-byte block", first, t->block.len);
 	t->nsecs = first / TNG_TABENT;
 	t->secs = calloc(t->nsecs, sizeof(*t->secs));
@@ -405,12 +405,12 @@ static int tng_load_table(struct gfs_archive *ar, struct tng *t)
 	t->strsec = -1;
 	for (i = 0; i < t->nsecs; i++) {
 		if (gfs_rd_u32le(&rd, &off) || gfs_rd_u32le(&rd, &lt))
-			return gfs_err(ar, -EBADMSG, "section table entry %zu past the block", i);
+			return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK, "section table entry %zu past the block", i);
 		t->secs[i].off = off;
 		t->secs[i].len = lt & 0xffffff;
 		t->secs[i].type = (uint8_t)(lt >> 24);
 		if (off > t->block.len || t->secs[i].len > t->block.len - off)
-			return gfs_err(ar, -EBADMSG, "section table entry %zu (type %u): %u bytes at %u, "
+			return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK, "section table entry %zu (type %u): %u bytes at %u, "
 				       "past the %zu-byte block", i, t->secs[i].type,
 				       t->secs[i].len, off, t->block.len);
 		if (t->secs[i].type == TNG_T_STRINGS && t->strsec < 0)
@@ -482,7 +482,7 @@ static int tng_map_nodes(struct gfs_archive *ar, struct tng *t, struct tng_asset
 	struct gfs_node *d;
 	int r;
 
-	r = tng_asset_content(ar, t, a, TNG_ZASSET_MAX, &b);
+	r = tng_asset_content(ar, t, a, TNG_MAP_MAX, &b);
 	if (!r && tng_map_validate(t, b.data, b.len, why, sizeof(why)))
 		r = -EBADMSG;
 	else if (r)
@@ -537,7 +537,7 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 		char code[3];
 
 		if (dlen < TNG_LANG_HDR || (dlen - TNG_LANG_HDR) % TNG_DESC)
-			return gfs_err(ar, -EBADMSG, "translation section %zu: length %zu is not 18 + a "
+			return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK, "translation section %zu: length %zu is not 18 + a "
 				       "multiple of 16", si, dlen);
 		code[0] = (char)d[0];
 		code[1] = (char)d[1];
@@ -581,7 +581,7 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 	}
 
 	if (dlen % TNG_DESC)
-		return gfs_err(ar, -EBADMSG, "section %zu (%s, type %u): length %zu is not a multiple of 16",
+		return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK, "section %zu (%s, type %u): length %zu is not a multiple of 16",
 			       si, k->name, s->type, dlen);
 	switch (k->view) {
 	case TNG_V_SPRITE:
@@ -689,7 +689,6 @@ static int tng_load(struct gfs_archive *ar)
 		ar->readonly = 1;
 		snprintf(ar->ro_reason, sizeof(ar->ro_reason),
 			 "encrypted game (header offset 60 is not zero): only header.ini is shown");
-		gfs_warn(ar, "%s", ar->ro_reason);
 		return 0;
 	}
 	if (t->fsize < TNG_OFF_BLOCK + 6)
@@ -768,8 +767,6 @@ static int tng_check(struct gfs_archive *ar, FILE *out)
 	uint32_t crc, stored = tng_u32(t->hdr + TNG_OFF_CRC);
 	int bad = 0, r;
 
-	if (ar->readonly && ar->ro_reason[0])
-		fprintf(out, "note: %s\n", ar->ro_reason);
 	r = tng_file_crc(ar, t, &crc);
 	if (r) {
 		fprintf(out, "header CRC: cannot read the file: %s\n", ar->err);
@@ -797,7 +794,7 @@ static int tng_check(struct gfs_archive *ar, FILE *out)
 
 		if (a->kind == TNG_A_STORED || a->len == 0)
 			continue;
-		r = tng_asset_content(ar, t, a, TNG_ZASSET_MAX, &b);
+		r = tng_asset_content(ar, t, a, a->kind == TNG_A_MAP ? TNG_MAP_MAX : TNG_ZASSET_MAX, &b);
 		gfs_buf_release(&b);
 		if (r) {
 			fprintf(out, "asset %zu (section type %u, record %u): %s\n", i,

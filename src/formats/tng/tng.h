@@ -63,7 +63,8 @@
 #define TNG_MAP_PARALLAX	10
 
 #define TNG_BLOCK_MAX		((size_t)256 << 20)	/* inflated section block cap */
-#define TNG_ZASSET_MAX		((size_t)96 << 20)	/* inflated asset cap */
+#define TNG_ZASSET_MAX		((size_t)32 << 20)	/* inflated asset cap */
+#define TNG_MAP_MAX		((size_t)96 << 20)	/* inflated map cap (16M RLE + paths) */
 #define TNG_MAP_CELLS_MAX	((size_t)16 << 20)	/* decoded map cells cap */
 
 /* How a section is shown. */

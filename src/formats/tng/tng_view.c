@@ -43,7 +43,7 @@ static void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct g
 	} else {
 		struct gfs_buf cur = GFS_BUF_INIT;
 
-		same = !tng_asset_content(ar, ref->t, a, TNG_ZASSET_MAX, &cur) && cur.len == nb->len &&
+		same = !tng_asset_content(ar, ref->t, a, TNG_MAP_MAX, &cur) && cur.len == nb->len &&
 		       !memcmp(cur.data, nb->data, nb->len);
 		gfs_buf_release(&cur);
 	}
@@ -1084,7 +1084,7 @@ static int tng_map_get(struct gfs_archive *ar, struct gfs_node *n, struct gfs_bu
 {
 	struct tng_ref *ref = n->priv;
 	char why[160];
-	int r = tng_asset_content(ar, ref->t, tng_ref_asset(n), TNG_ZASSET_MAX, b);
+	int r = tng_asset_content(ar, ref->t, tng_ref_asset(n), TNG_MAP_MAX, b);
 
 	if (r)
 		return r;
