@@ -92,6 +92,12 @@ static int gfs_take_opts(char *list, struct gfs_opts *o, char *rest, size_t rest
 	return 0;
 }
 
+static void gfs_opts_release(struct gfs_opts *o)
+{
+	free((char *)o->format);
+	free((char *)o->atlas);
+}
+
 static int gfs_open_or_die(const char *path, struct gfs_opts *o, struct gfs_archive **ar)
 {
 	char err[600];
@@ -130,8 +136,10 @@ static int gfs_offline(int argc, char **argv)
 		return 2;
 	}
 	r = gfs_open_or_die(pos[0], &o, &ar);
-	if (r)
+	if (r) {
+		gfs_opts_release(&o);
 		return !strcmp(cmd, "check") && (r == -EBADMSG || r == -EFBIG) ? 1 : 2;
+	}
 	if (ar->readonly && ar->ro_reason[0] && strcmp(cmd, "check"))
 		fprintf(stderr, "gamefs: %s: read-only: %s\n", ar->path, ar->ro_reason);
 	if (!strcmp(cmd, "ls"))
@@ -143,11 +151,13 @@ static int gfs_offline(int argc, char **argv)
 	else {
 		r = gfs_cmd_check(ar, stdout);
 		gfs_archive_close(ar);
+		gfs_opts_release(&o);
 		return r;
 	}
 	if (r)
 		fprintf(stderr, "gamefs: %s\n", ar->err[0] ? ar->err : strerror(-r));
 	gfs_archive_close(ar);
+	gfs_opts_release(&o);
 	return r ? 1 : 0;
 }
 
@@ -156,11 +166,9 @@ int main(int argc, char **argv)
 	struct gfs_opts o = { 0 };
 	struct gfs_archive *ar;
 	char rest[4096] = "", *archive = NULL, *abs;
-	char **fargv = calloc((size_t)argc + 8, sizeof(char *));
+	char **fargv;
 	int fargc = 0, npos = 0, r;
 
-	if (!fargv)
-		return 2;
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		gfs_usage(stdout);
 		return 0;
@@ -173,14 +181,18 @@ int main(int argc, char **argv)
 			  !strcmp(argv[1], "extract") || !strcmp(argv[1], "check")))
 		return gfs_offline(argc, argv);
 
+	fargv = calloc((size_t)argc + 8, sizeof(char *));
+	if (!fargv)
+		return 2;
+	r = 2;
 	fargv[fargc++] = argv[0];
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-o") && i + 1 < argc) {
 			if (gfs_take_opts(argv[++i], &o, rest, sizeof(rest)))
-				return 2;
+				goto out_args;
 		} else if (!strncmp(argv[i], "-o", 2) && argv[i][2]) {
 			if (gfs_take_opts(argv[i] + 2, &o, rest, sizeof(rest)))
-				return 2;
+				goto out_args;
 		} else if (argv[i][0] == '-') {
 			if (!strcmp(argv[i], "-f"))
 				gfs_foreground = 1;
@@ -194,21 +206,22 @@ int main(int argc, char **argv)
 	}
 	if (!archive || npos != 2) {
 		gfs_usage(stderr);
-		return 2;
+		goto out_args;
 	}
 	abs = realpath(archive, NULL);
 	if (!abs) {
 		fprintf(stderr, "gamefs: %s: %s\n", archive, strerror(errno));
-		return 2;
+		goto out_args;
 	}
 	if (!gfs_foreground)
 		openlog("gamefs", LOG_PID, LOG_USER);
+	r = 1;
 	if (gfs_open_or_die(abs, &o, &ar))
-		return 1;
+		goto out_abs;
 	ar->log = gfs_log_line;
 	if (ar->readonly && ar->ro_reason[0])
 		fprintf(stderr, "gamefs: %s: mounted read-only: %s\n", archive, ar->ro_reason);
-	if (ar->readonly && !strstr(rest, "ro"))
+	if (ar->readonly)
 		snprintf(rest + strlen(rest), sizeof(rest) - strlen(rest), "%sro", rest[0] ? "," : "");
 	if (!ar->readonly)
 		gfs_archive_clean_stale(ar);
@@ -217,7 +230,7 @@ int main(int argc, char **argv)
 		char *fs = malloc(strlen(abs) + 32);
 
 		if (!fs)
-			return 2;
+			goto out_ar;
 		/* fsname shows the archive in mount(8) and df; commas would split options */
 		snprintf(rest + used, sizeof(rest) - used, "%ssubtype=gamefs", used ? "," : "");
 		if (!strchr(abs, ',')) {
@@ -239,8 +252,12 @@ int main(int argc, char **argv)
 			r = 1;
 		}
 	}
+out_ar:
 	gfs_archive_close(ar);
+out_abs:
 	free(abs);
+out_args:
+	gfs_opts_release(&o);
 	free(fargv);
 	return r;
 }
