@@ -24,6 +24,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <png.h>
 
 #include "formats/lay/lay.h"
 
@@ -45,6 +46,86 @@ int lay_png_dims(const uint8_t *data, size_t len, uint32_t *w, uint32_t *h)
 	*w = (uint32_t)hd[16] << 24 | (uint32_t)hd[17] << 16 | (uint32_t)hd[18] << 8 | hd[19];
 	*h = (uint32_t)hd[20] << 24 | (uint32_t)hd[21] << 16 | (uint32_t)hd[22] << 8 | hd[23];
 	return 0;
+}
+
+/*
+ * Decode an atlas to RGBA8 with its sample values as stored: the engine
+ * (and sg-sprite) ignore gamma, so gAMA, cHRM, sRGB and iCCP are dropped
+ * before libpng sees the file, and 16-bit samples are taken as sRGB
+ * (scaled, not re-encoded from "linear" as the simplified API otherwise
+ * does for 16-bit images without gamma information).
+ */
+static int lay_png_decode(const uint8_t *png, size_t len, uint8_t **rgba, uint32_t *w, uint32_t *h)
+{
+	static const char *const drop[] = { "gAMA", "cHRM", "sRGB", "iCCP" };
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct gfs_rd r;
+	const uint8_t *p;
+	png_image img;
+	uint8_t *px = NULL;
+	int rc;
+
+	*rgba = NULL;
+	gfs_rd_init(&r, png, len, 0);
+	rc = gfs_rd_ptr(&r, &p, 8) ? -EINVAL : gfs_buf_grow(&b, len);
+	if (!rc)
+		rc = gfs_buf_add(&b, p, 8);
+	while (!rc && gfs_rd_left(&r)) {
+		uint8_t hd[8];
+		uint32_t n;
+		int keep = 1;
+
+		if (gfs_rd_bytes(&r, hd, 8)) {
+			rc = -EINVAL;
+			break;
+		}
+		n = (uint32_t)hd[0] << 24 | (uint32_t)hd[1] << 16 | (uint32_t)hd[2] << 8 | hd[3];
+		if (n > gfs_rd_left(&r) || gfs_rd_left(&r) - n < 4 || gfs_rd_ptr(&r, &p, (size_t)n + 4)) {
+			rc = -EINVAL;
+			break;
+		}
+		for (size_t k = 0; k < sizeof(drop) / sizeof(drop[0]); k++)
+			if (!memcmp(hd + 4, drop[k], 4))
+				keep = 0;
+		if (keep && !(rc = gfs_buf_add(&b, hd, 8)))
+			rc = gfs_buf_add(&b, p, (size_t)n + 4);
+		if (!memcmp(hd + 4, "IEND", 4))
+			break;
+	}
+	if (rc)
+		goto out;
+	memset(&img, 0, sizeof(img));
+	img.version = PNG_IMAGE_VERSION;
+	if (!png_image_begin_read_from_memory(&img, b.data, b.len)) {
+		rc = -EINVAL;
+		goto out;
+	}
+	if (!img.width || !img.height || img.width > LAY_MAX_DIM || img.height > LAY_MAX_DIM ||
+	    (uint64_t)img.width * img.height > LAY_MAX_PIXELS) {
+		png_image_free(&img);
+		rc = -EINVAL;
+		goto out;
+	}
+	img.format = PNG_FORMAT_RGBA;
+	img.flags |= PNG_IMAGE_FLAG_16BIT_sRGB;
+	px = malloc((size_t)img.width * img.height * 4);
+	if (!px) {
+		png_image_free(&img);
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (!png_image_finish_read(&img, NULL, px, 0, NULL)) {
+		free(px);
+		png_image_free(&img);
+		rc = -EINVAL;
+		goto out;
+	}
+	*rgba = px;
+	*w = img.width;
+	*h = img.height;
+out:
+	gfs_buf_release(&b);
+	return rc;
 }
 
 static int lay_dims_ok(uint32_t w, uint32_t h)
@@ -238,7 +319,7 @@ static int lay_atlas_pixels(struct gfs_archive *ar, struct lay *L)
 		goto out;
 	}
 	if (lay_png_dims(b.data, b.len, &w, &h) || !lay_dims_ok(w, h) ||
-	    gfs_png_decode(b.data, b.len, LAY_MAX_DIM, LAY_MAX_DIM, &L->rgba, &w, &h)) {
+	    lay_png_decode(b.data, b.len, &L->rgba, &w, &h)) {
 		gfs_warn(ar, "atlas %s does not decode as a PNG within the limits", L->atlas_path);
 		rc = -EIO;
 		goto out;
@@ -301,7 +382,7 @@ static int lay_atlas_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	if (!lay_dims_ok(w, h))
 		return gfs_err(ar, -EINVAL, "atlas.png: %ux%u is over the limits (%u per side, %u pixels)",
 			       w, h, LAY_MAX_DIM, LAY_MAX_PIXELS);
-	rc = gfs_png_decode(data, len, LAY_MAX_DIM, LAY_MAX_DIM, &px, &w, &h);
+	rc = lay_png_decode(data, len, &px, &w, &h);
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc)
@@ -617,7 +698,7 @@ const struct gfs_node_ops lay_variant_ops = {
  */
 int lay_build_variants(struct gfs_archive *ar, struct lay *L, int warn)
 {
-	size_t *want, nwant = 0, skipped = 0;
+	size_t *want, nwant = 0, skipped = 0, chain[3];
 	char why[256], name[48];
 	int same;
 
@@ -627,24 +708,13 @@ int lay_build_variants(struct gfs_archive *ar, struct lay *L, int warn)
 	if (!want)
 		return gfs_err(ar, -ENOMEM, "out of memory");
 	for (size_t i = 0; i < L->nsp; i++) {
-		size_t chain[3];
-
 		if (!lay_chain(L, i, chain))
 			continue;
-		if (!L->aw || !L->have_canvas) {
-			skipped++;
-			continue;
-		}
-		if (lay_variant_ok(L, i, why, sizeof(why))) {
+		if (L->aw && L->have_canvas && lay_variant_ok(L, i, why, sizeof(why)))
 			want[nwant++] = i;
-		} else {
+		else
 			skipped++;
-			if (warn)
-				gfs_warn(ar, "%s", why);
-		}
 	}
-	if (warn && L->aw && !L->have_canvas)
-		gfs_warn(ar, "no variants: %s", L->cnote);
 	L->nvariants = nwant;
 	L->nskipped = skipped;
 
@@ -656,6 +726,14 @@ int lay_build_variants(struct gfs_archive *ar, struct lay *L, int warn)
 		strcat(name, ".png");
 		same = kid->ops == &lay_variant_ops && kid->priv &&
 		       *(size_t *)kid->priv == want[k] && !strcmp(kid->name, name);
+	}
+	if (warn || !same) {
+		/* say why, once per change of the set */
+		if (L->aw && !L->have_canvas && skipped)
+			gfs_warn(ar, "no variants: %s", L->cnote);
+		for (size_t i = 0; L->aw && L->have_canvas && i < L->nsp; i++)
+			if (lay_chain(L, i, chain) && !lay_variant_ok(L, i, why, sizeof(why)))
+				gfs_warn(ar, "%s", why);
 	}
 	if (same) {
 		free(want);
