@@ -470,10 +470,10 @@ static int tng_media_keep(struct gfs_archive *ar, struct gfs_node *n, const uint
 static int tng_media_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	size_t nl = strlen(n->name);
-	int speech = n->parent && !strcmp(n->parent->name, "speech");
 
+	/* empty is allowed: a missing asset (and a file being truncated) */
 	if (nl > 4 && (!strcmp(n->name + nl - 4, ".ogg") || !strcmp(n->name + nl - 4, ".ogv")) &&
-	    !(speech && len == 0) && (len < 4 || memcmp(data, "OggS", 4)))
+	    len && (len < 4 || memcmp(data, "OggS", 4)))
 		return gfs_err(ar, -EINVAL, "%s: not an Ogg file (no OggS page)", n->name);
 	return tng_media_keep(ar, n, data, len);
 }

@@ -1,0 +1,31 @@
+#!/bin/sh
+# diff -r of two mounted versions of a game: a changed map cell, a changed
+# text and a replaced sound show as a one-line CSV diff, a one-line text
+# diff and a "Binary files differ" line; beside the header's CRC line
+# nothing else differs.
+. "$top_srcdir/tests/lib.sh"
+P="python3 $top_srcdir/tests/tng/tngpy.py"
+cd "$T" || exit 1
+$P write a.tng || fail "write"
+cp a.tng b.tng
+gfs_mount b.tng mb || fail "mount b"
+sed -i '5s/^\([^,]*\),[^,]*,/\1,77,/' mb/maps/meadow/layer02.csv || fail "edit cell"
+sed -i 's/^Bye$/Farewell/' mb/lang/en/texts.txt || fail "edit text"
+python3 -c "import sys; sys.stdout.buffer.write(b'OggS' + b'new sound' * 99)" >mb/sounds/step.ogg || fail "replace sound"
+gfs_umount mb || fail "umount b"
+gfs_mount a.tng ma || fail "mount a"
+gfs_mount b.tng mb || fail "remount b"
+diff -r ma mb >d.out; check_eq 1 $? "diff status"
+gfs_umount ma; gfs_umount mb
+grep -E '^(<|>|Binary)' d.out | sed 's/0x[0-9a-f]*/CRC/' >got
+cat >want <<'W'
+< crc = CRC
+> crc = CRC
+< Bye
+> Farewell
+< -1,0,-1,-1,4,-1,-1,3
+> -1,77,-1,-1,4,-1,-1,3
+Binary files ma/sounds/step.ogg and mb/sounds/step.ogg differ
+W
+diff -u want got || fail "diff -r output"
+echo ok
