@@ -212,6 +212,42 @@ def make_world(variant='basic'):
     return hdr + b''.join(boards) + trailing
 
 
+def bad_world(kind):
+    """Damaged variants of the basic fixture (3 boards)."""
+    d = bytearray(make_world())
+    w = read_world(bytes(d))
+    b1 = w['boards'][1].off
+    b2 = w['boards'][2].off
+    if kind == 'size-past-end':         # board 2's size runs past the file
+        struct.pack_into('<H', d, b2, len(d) - b2)
+    elif kind == 'missing-board':       # 5 boards declared, 3 stored
+        struct.pack_into('<h', d, 2, 4)
+    elif kind == 'rle-overrun':         # board 1: a run past 1500 tiles
+        d[b1 + 2 + 51 + 3 * 5] = 255
+    elif kind == 'stat-overrun':        # board 1: 500 stats in a small board
+        p = b1 + 2 + 51 + len(rle(w['boards'][1].elem, w['boards'][1].color, True))
+        struct.pack_into('<h', d, p + 86, 499)
+    elif kind == 'code-past-board':     # board 2, stat 1: code longer than the board
+        p = len(d) - 9 - 5 - 33
+        struct.pack_into('<h', d, p + 23, 3000)
+    elif kind == 'bad-bind':            # board 2, stat 1 binds to stat 9
+        p = len(d) - 9 - 5 - 33
+        struct.pack_into('<h', d, p + 23, -9)
+        del d[p + 33:p + 38]
+        struct.pack_into('<H', d, b2, w['boards'][2].size - 5)
+    elif kind == 'not-zzt':
+        struct.pack_into('<h', d, 0, 0)
+    elif kind == 'super-zzt':
+        struct.pack_into('<h', d, 0, -2)
+    elif kind == 'short-header':
+        d = d[:100]
+    elif kind == 'negative-count':
+        struct.pack_into('<h', d, 2, -3)
+    else:
+        raise SystemExit('unknown bad world ' + kind)
+    return bytes(d)
+
+
 def expect_views(path, outdir):
     """What the tree must show for path: one file per board and view."""
     w = read_world(path)
@@ -403,6 +439,8 @@ if __name__ == '__main__':
         sys.exit(compare(sys.argv[2], sys.argv[3]))
     if sys.argv[1] == 'mk':
         open(sys.argv[2], 'wb').write(make_world(sys.argv[3] if len(sys.argv) > 3 else 'basic'))
+    elif sys.argv[1] == 'bad':
+        open(sys.argv[2], 'wb').write(bad_world(sys.argv[3]))
     elif sys.argv[1] == 'views':
         expect_views(sys.argv[2], sys.argv[3])
     else:

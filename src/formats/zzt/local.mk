@@ -16,5 +16,10 @@ src/formats/zzt/zzt-font.c: zzt-mkfont$(EXEEXT)
 MOSTLYCLEANFILES = src/formats/zzt/zzt-font.c
 
 CORE_TESTS += \
-	tests/zzt/t4001-corpus.sh
+	tests/zzt/t4001-corpus.sh \
+	tests/zzt/t4002-edits.sh \
+	tests/zzt/t4003-bad-input.sh \
+	tests/zzt/t4004-bad-edits.sh \
+	tests/zzt/t4005-png.sh \
+	tests/zzt/t4006-stats-code.sh
 EXTRA_DIST += tests/zzt/zztlib.py src/formats/zzt/MANUAL.mdoc src/formats/zzt/README-section.md

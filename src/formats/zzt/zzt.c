@@ -165,13 +165,12 @@ static int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size
 			s->final_cr = p[len - 1] == '\r';
 		} else if (len < 0) {
 			s->bind = -len;
-		}
-	}
-	for (i = 0; i < b->nstats; i++) {
-		if (b->stats[i].bind >= 0 && (size_t)b->stats[i].bind >= b->nstats) {
-			snprintf(why, wl, "stat %zu binds to stat %d, which does not exist (%zu stats)",
-				 i, b->stats[i].bind, b->nstats);
-			return -EBADMSG;
+			if (s->bind >= count) {
+				snprintf(why, wl, "at 0x%llx: stat %zu binds to stat %d, which does not exist "
+					 "(%d stats)", (unsigned long long)(at + ZZT_S_LENGTH), i, s->bind,
+					 (int)count);
+				return -EBADMSG;
+			}
 		}
 	}
 	b->tail_len = gfs_rd_left(&r);

@@ -738,6 +738,10 @@ static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	if (l.n && !strncmp(l.line[0], "stat", 4))
 		first = 1;
 	rows = l.n - first;
+	if (rows == 0 && b->nstats) {
+		r = gfs_err(ar, -EINVAL, "stats.csv: no stats; the first row is the player's");
+		goto out;
+	}
 	if (rows > ZZT_STATS_MAX) {
 		r = gfs_err(ar, -EINVAL, "stats.csv: %zu stats, at most %d fit a board", rows,
 			    ZZT_STATS_MAX);
