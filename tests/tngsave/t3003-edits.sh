@@ -36,6 +36,8 @@ open(sys.argv[1], "w").write("\n".join(rows) + "\n")
 PY
 printf 'new raw body' >"$M/chunks/10-XTRA.bin" || fail "edit raw chunk"
 check_eq "time_played = 99" "$(grep '^time_played' "$M/preview.ini")" "view after commit"
+check_eq "alice carol robert" "$(ls "$M/users" | tr '\n' ' ' | sed 's/ $//')" "user directory renamed at commit"
+grep -qx "x = 4242" "$M/users/robert/user.ini" || fail "renamed user readable"
 gfs_umount "$M" || fail "umount"
 
 $P dump "$s" >"$T/d" || fail "dump"

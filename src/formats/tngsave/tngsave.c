@@ -850,15 +850,20 @@ static void tsv_committed(struct gfs_archive *ar)
 		char *name, *safe;
 
 		c->changed = 0;
+		if (!c->renamed)
+			continue;
+		c->renamed = 0;
 		if (c->kind != TSV_USER || !c->node || c->node->unlinked || !sv->users)
 			continue;
 		dir = c->node->parent;
+		if (!dir || dir->parent != sv->users)
+			continue;
 		name = tsv_user_name(c);
-		if (!name || !dir || dir->parent != sv->users || !strcmp(dir->name, name[0] ? name : "_")) {
+		if (name && !strcmp(dir->name, name[0] ? name : "_")) {
 			free(name);
 			continue;
 		}
-		safe = gfs_unique_name(sv->users, name[0] ? name : "_");
+		safe = name ? gfs_unique_name(sv->users, name[0] ? name : "_") : NULL;
 		if (safe)
 			gfs_node_move(ar, dir, sv->users, safe);
 		free(safe);

@@ -71,6 +71,7 @@ struct tsv_chunk {
 	uint64_t pay_off;		/* offset in the inflated payload at load */
 	struct gfs_buf body;		/* current body, without the 8-byte header */
 	int changed;			/* body differs from the committed file */
+	int renamed;			/* USER name edited: rename its directory */
 	const char *why_raw;		/* why a known chunk is shown raw */
 	struct gfs_node *node;
 };

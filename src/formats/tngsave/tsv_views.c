@@ -841,6 +841,15 @@ static int tsv_rec_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 			r = gfs_err(ar, -EINVAL, "%s: [%s] %s missing", x.view, tsv_keys[i].section, tsv_keys[i].key);
 	if (!r)
 		r = tsv_encode_rec(&e, &nb);
+	if (!r && e.is_user) {
+		char *old = tsv_user_name(c);
+
+		if (!old)
+			r = -ENOMEM;
+		else if (strcmp(old, e.name))
+			c->renamed = 1;
+		free(old);
+	}
 	if (!r)
 		r = tsv_chunk_set_body(c, nb.data, nb.len);
 	gfs_buf_release(&nb);
