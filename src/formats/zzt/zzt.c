@@ -31,6 +31,11 @@
 
 #include "formats/zzt/zzt.h"
 
+static size_t min_size(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
 static void zzt_board_release(struct zzt_board *b)
 {
 	size_t i;
@@ -40,6 +45,8 @@ static void zzt_board_release(struct zzt_board *b)
 	free(b->stats);
 	free(b->rle);
 	free(b->tail);
+	free(b->elem);
+	b->elem = b->color = NULL;
 	b->stats = NULL;
 	b->rle = NULL;
 	b->tail = NULL;
@@ -98,6 +105,10 @@ static int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size
 			 (unsigned long long)gfs_rd_off(&r));
 		return -EBADMSG;
 	}
+	b->elem = malloc(2 * ZZT_TILES);
+	if (!b->elem)
+		return -ENOMEM;
+	b->color = b->elem + ZZT_TILES;
 	start = r.pos;
 	while (n < ZZT_TILES) {
 		uint64_t at = gfs_rd_off(&r);
@@ -356,7 +367,9 @@ static int zzt_load(struct gfs_archive *ar)
 		goto out_file;
 	}
 	ar->priv = w;
-	w->boards = calloc((size_t)nb, sizeof(*w->boards));
+	/* every board takes at least its 2-byte size field: allocate no more */
+	w->boards = calloc(min_size((size_t)nb, (file.len - ZZT_HDR_SIZE) / 2 + 1),
+			   sizeof(*w->boards));
 	if (!w->boards) {
 		r = -ENOMEM;
 		goto out_file;
@@ -365,12 +378,10 @@ static int zzt_load(struct gfs_archive *ar)
 	w->file_size = file.len;
 	off = ZZT_HDR_SIZE;
 	for (i = 0; i < (size_t)nb; i++) {
-		struct zzt_board *b = &w->boards[i];
+		struct zzt_board *b;
 		char why[200];
 		uint32_t size;
 
-		b->idx = (unsigned)i;
-		b->off = off;
 		if (off + 2 > file.len) {
 			snprintf(why, sizeof(why), "at 0x%llx: the file ends before it (%d boards declared)",
 				 (unsigned long long)off, (int)nb);
@@ -378,6 +389,9 @@ static int zzt_load(struct gfs_archive *ar)
 			w->truncated = 1;
 			break;
 		}
+		b = &w->boards[i];
+		b->idx = (unsigned)i;
+		b->off = off;
 		size = (uint32_t)file.data[off] | (uint32_t)file.data[off + 1] << 8;
 		if (off + 2 + size > file.len) {
 			snprintf(why, sizeof(why), "at 0x%llx: size %u runs past the end of the file "

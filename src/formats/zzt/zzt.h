@@ -109,7 +109,7 @@ struct zzt_board {
 	uint8_t name[ZZT_B_NAME_LEN];
 	uint8_t *rle;			/* the RLE as stored */
 	size_t rle_len;
-	uint8_t elem[ZZT_TILES], color[ZZT_TILES];
+	uint8_t *elem, *color;		/* ZZT_TILES each, one allocation at elem */
 	int tiles_changed;		/* RLE must be re-encoded */
 	uint8_t props[ZZT_P_SIZE];
 	struct zzt_stat *stats;

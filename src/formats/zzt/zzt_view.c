@@ -258,7 +258,9 @@ static int zzt_put_field(struct gfs_buf *out, const struct zzt_field *f, const u
 	size_t i, n;
 	int r;
 
-	r = gfs_buf_printf(out, "%s = ", f->key);
+	r = gfs_buf_printf(out, "%s =", f->key);
+	if (f->type != ZZT_F_HEX || zzt_hex_len(p, f->max))
+		r |= gfs_buf_addc(out, ' ');
 	switch (f->type) {
 	case ZZT_F_S16:
 		r |= gfs_buf_printf(out, "%d", zzt_s16(p));
