@@ -68,12 +68,12 @@ static int lay_bid(const uint8_t *head, size_t len, const char *path)
 	int ext = lay_has_ext(path);
 
 	if (len < LAY_HDR_SIZE)
-		return 0;
+		return ext ? 30 : 0;	/* ours to refuse with a reason */
 	gfs_rd_init(&r, head, len, 0);
 	if (gfs_rd_u32le(&r, &sc) || gfs_rd_u32le(&r, &cc))
 		return 0;
 	if (sc > LAY_MAX_SPRITES || cc > LAY_MAX_CHUNKS)
-		return ext && lay_zlib_head(head, len) ? 60 : 0;
+		return ext ? (lay_zlib_head(head, len) ? 60 : 30) : 0;
 	if (sc == 0)
 		return ext ? 50 : 0;
 	for (uint32_t i = 0; i < sc && gfs_rd_left(&r) >= LAY_SPRITE_SIZE; i++) {
@@ -93,7 +93,8 @@ static int lay_bid(const uint8_t *head, size_t len, const char *path)
 static int lay_parse(struct gfs_archive *ar, struct lay *L, const uint8_t *d, size_t len,
 		     int inflated)
 {
-	const char *in = inflated ? " of the inflated layout" : "";
+	const char *in = inflated ? " (inflated)" : "";
+	const char *what = inflated ? "the inflated layout" : "the file";
 	struct gfs_rd r;
 	uint32_t sc, cc;
 	uint64_t need;
@@ -105,8 +106,8 @@ static int lay_parse(struct gfs_archive *ar, struct lay *L, const uint8_t *d, si
 	need = LAY_HDR_SIZE + (uint64_t)sc * LAY_SPRITE_SIZE + (uint64_t)cc * LAY_CHUNK_SIZE;
 	if (need > len)
 		return gfs_err_at(ar, -EBADMSG, 0,
-				  "%u sprites and %u chunks need %llu bytes, the layout%s has %zu",
-				  sc, cc, (unsigned long long)need, in, len);
+				  "%u sprites and %u chunks need %llu bytes, %s has %zu",
+				  sc, cc, (unsigned long long)need, what, len);
 	if (sc > LAY_MAX_SPRITES || cc > LAY_MAX_CHUNKS)
 		return gfs_err_at(ar, -EBADMSG, 0, "%u sprites and %u chunks exceed the limits (%u, %u)",
 				  sc, cc, LAY_MAX_SPRITES, LAY_MAX_CHUNKS);
@@ -358,12 +359,10 @@ static int lay_check(struct gfs_archive *ar, FILE *out)
 
 		if (!lay_chain(L, i, chain))
 			continue;
-		if (lay_variant_ok(L, i, why, sizeof(why))) {
+		if (lay_variant_ok(L, i, why, sizeof(why)))
 			nvar++;
-		} else {
-			fprintf(out, "%s: lay: %s\n", ar->base, why);
-			bad++;
-		}
+		else
+			bad++;	/* the reasons went to the log at load */
 	}
 	fprintf(out, "%s: lay: atlas %s %ux%u, %zu variants drawable, %zu skipped\n",
 		ar->base, L->atlas_name, L->aw, L->ah, nvar, bad);

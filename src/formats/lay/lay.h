@@ -73,9 +73,9 @@ struct lay {
 	char note[256];		/* why there are no variants, "" otherwise */
 	uint32_t aw, ah;	/* its size, 0 when unusable */
 	uint8_t *rgba;		/* decoded, lazily */
+	int atlas_bad;		/* decoding failed: do not retry until it changes */
 	struct gfs_buf *atlas_new;	/* stored edit, not yet on disk */
 	char *atlas_tmp;	/* temporary written by save() */
-	int atlas_changed;	/* variants must be rebuilt */
 
 	/* the shared canvas: bounding box of all drawable chunks */
 	int have_canvas;

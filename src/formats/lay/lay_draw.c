@@ -308,8 +308,8 @@ static int lay_atlas_pixels(struct gfs_archive *ar, struct lay *L)
 
 	if (L->rgba)
 		return 0;
-	if (!L->atlas_path || !L->aw)
-		return -ENOENT;
+	if (!L->atlas_path || !L->aw || L->atlas_bad)
+		return -EIO;
 	if (L->atlas_new)
 		rc = gfs_buf_add(&b, L->atlas_new->data, L->atlas_new->len);
 	else
@@ -320,7 +320,9 @@ static int lay_atlas_pixels(struct gfs_archive *ar, struct lay *L)
 	}
 	if (lay_png_dims(b.data, b.len, &w, &h) || !lay_dims_ok(w, h) ||
 	    lay_png_decode(b.data, b.len, &L->rgba, &w, &h)) {
-		gfs_warn(ar, "atlas %s does not decode as a PNG within the limits", L->atlas_path);
+		gfs_warn(ar, "atlas %s does not decode as a PNG within the limits: no variants",
+			 L->atlas_path);
+		L->atlas_bad = 1;
 		rc = -EIO;
 		goto out;
 	}
@@ -415,7 +417,7 @@ static int lay_atlas_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	L->aw = w;
 	L->ah = h;
 	L->note[0] = 0;
-	L->atlas_changed = 1;
+	L->atlas_bad = 0;
 	return 0;
 }
 
