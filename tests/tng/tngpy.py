@@ -58,8 +58,12 @@ def png(w, h, seed):
             chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
+_NOISE = bytes((i * 7 + (i >> 8) * 13 + (i >> 16)) & 255 for i in range(1 << 20))
+
+
 def ogg(n, seed):
-    body = bytes((i * 7 + seed * 13) & 255 for i in range(n))
+    start = (seed * 4099) % (1 << 19)
+    body = _NOISE[start:start + n] if n <= (1 << 19) else (_NOISE * (n // len(_NOISE) + 1))[:n]
     return b"OggS" + body
 
 
@@ -128,22 +132,26 @@ class Writer:
         self.sections.append((type_, bytearray(data), list(descs)))
 
     def build(self, hdr_extra=None, enc=0):
-        data = b""
+        """The file as a list of byte strings (big games never get joined)."""
         where = {}
+        parts = []
+        pos = 0
         for i, a in enumerate(self.assets):
-            where[("a", i)] = (len(data), len(a))
-            data += a
+            where[("a", i)] = (pos, len(a))
+            parts.append(a)
+            pos += len(a)
         for i, a in enumerate(self.maps):
-            where[("m", i)] = (len(data), len(a))
-            data += a
+            where[("m", i)] = (pos, len(a))
+            parts.append(a)
+            pos += len(a)
         secs = [(S_STRINGS, bytearray(self.strings), [])] + self.sections
         table = bytearray()
         body = bytearray()
         base = 8 * len(secs)
         for type_, d, descs in secs:
-            for pos, ref in descs:
+            for p, ref in descs:
                 off, ln = where[ref] if ref is not None else (0, 0)
-                struct.pack_into("<QI", d, pos, off, ln)
+                struct.pack_into("<QI", d, p, off, ln)
             table += struct.pack("<II", base + len(body), len(d) | type_ << 24)
             body += d
         block = bytes(table + body)
@@ -159,9 +167,12 @@ class Writer:
             hdr[k] = v
         struct.pack_into("<Q", hdr, 48, 0x1122334455667788)
         struct.pack_into("<I", hdr, 60, enc)
-        out = bytearray(hdr) + struct.pack("<I", len(comp) + 4) + comp + struct.pack("<I", crc) + data
-        struct.pack_into("<I", out, 56, zlib.crc32(out))
-        return bytes(out)
+        head = bytearray(hdr) + struct.pack("<I", len(comp) + 4) + comp + struct.pack("<I", crc)
+        c = zlib.crc32(head)
+        for p in parts:
+            c = zlib.crc32(p, c)
+        struct.pack_into("<I", head, 56, c)
+        return [bytes(head)] + parts
 
 
 def sprite(dirs, seed):
@@ -263,14 +274,12 @@ def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size
     if bad == "bomb":
         d = bytearray(struct.pack("<QII", 0, 0, 0))
         w.section(S_QUESTS, d, [(0, w.asset(zlib.compress(bytes(200 << 20), 9)))])
-    out = bytearray(w.build(enc=enc))
-    return out
+    return w.build(enc=enc)
 
 
 def big_blob(n):
-    chunk = bytes((i * 131 + 7) & 255 for i in range(1 << 16))
-    reps = n // len(chunk) + 1
-    return b"OggS" + (chunk * reps)[: n - 4]
+    reps = n // len(_NOISE) + 1
+    return b"OggS" + (_NOISE * reps)[: n - 4]
 
 
 def corrupt(out, bad):
@@ -431,11 +440,12 @@ def main(argv):
             else:
                 raise SystemExit("unknown option " + o)
             i += 1
-        out = game(**opts)
+        parts = game(**opts)
         if damage:
-            out = corrupt(out, damage)
+            parts = [corrupt(b"".join(parts), damage)]
         with open(path, "wb") as f:
-            f.write(out)
+            for p in parts:
+                f.write(p)
         return 0
     data = open(path, "rb").read()
     r = Reader(data)
