@@ -143,6 +143,8 @@ struct gfs_archive {
 	char *dir;			/* its directory, for the temporary file */
 	char *base;			/* its file name */
 	int fd;				/* the archive as it is on disk now */
+	int retired_fd[8];		/* earlier archive files, closed 30 s after a commit */
+	time_t retired_at[8];		/* (a splice in flight may still read them) */
 	struct stat st;			/* of fd at open or last commit */
 	const struct gfs_format *fmt;
 	void *priv;			/* the format's model */

@@ -259,6 +259,56 @@ static int gfs_op_read(const char *path, char *buf, size_t size, off_t off,
 	return LOCKED(gfs_op_read_locked(path, buf, size, off, fi));
 }
 
+/*
+ * Reads of unchanged stored assets: hand libfuse the archive's fd so it can
+ * splice() the bytes to the kernel without copying them through us.  The
+ * fd stays valid after we drop the lock because a commit retires old fds
+ * instead of closing them at once (gfs_archive_retire_fd).
+ */
+static int gfs_op_read_buf(const char *path, struct fuse_bufvec **bufp, size_t size, off_t off,
+			   struct fuse_file_info *fi)
+{
+	struct gfs_handle *h = (struct gfs_handle *)(uintptr_t)fi->fh;
+	struct gfs_archive *ar = gfs_ar();
+	struct gfs_node *n;
+	struct fuse_bufvec *bv = malloc(sizeof(*bv));
+	ssize_t got;
+
+	if (!bv)
+		return -ENOMEM;
+	*bv = FUSE_BUFVEC_INIT(size);
+	pthread_mutex_lock(&gfs_lock);
+	n = h->node;
+	if (!n->edit && !(n->ops && n->ops->render) && (n->flags & GFS_NODE_SPAN)) {
+		uint64_t o = (uint64_t)off;
+
+		size = o >= n->span_len ? 0 : (size_t)(n->span_len - o < size ? n->span_len - o : size);
+		bv->buf[0].size = size;
+		bv->buf[0].flags = FUSE_BUF_IS_FD | FUSE_BUF_FD_SEEK | FUSE_BUF_FD_RETRY;
+		bv->buf[0].fd = ar->fd;
+		bv->buf[0].pos = (off_t)(n->span_off + o);
+		pthread_mutex_unlock(&gfs_lock);
+		*bufp = bv;
+		return 0;
+	}
+	bv->buf[0].mem = malloc(size ? size : 1);
+	if (!bv->buf[0].mem) {
+		pthread_mutex_unlock(&gfs_lock);
+		free(bv);
+		return -ENOMEM;
+	}
+	got = gfs_node_read(ar, n, bv->buf[0].mem, size, (uint64_t)off);
+	pthread_mutex_unlock(&gfs_lock);
+	if (got < 0) {
+		free(bv->buf[0].mem);
+		free(bv);
+		return (int)got;
+	}
+	bv->buf[0].size = (size_t)got;
+	*bufp = bv;
+	return 0;
+}
+
 static int gfs_op_write_locked(const char *path, const char *buf, size_t size, off_t off,
 			       struct fuse_file_info *fi)
 {
@@ -596,6 +646,7 @@ static const struct fuse_operations gfs_ops = {
 	.open = gfs_op_open,
 	.create = gfs_op_create,
 	.read = gfs_op_read,
+	.read_buf = gfs_op_read_buf,
 	.write = gfs_op_write,
 	.truncate = gfs_op_truncate,
 	.flush = gfs_op_flush,

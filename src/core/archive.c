@@ -174,6 +174,8 @@ static struct gfs_archive *gfs_archive_new(const struct gfs_opts *opts)
 	if (!ar)
 		return NULL;
 	ar->fd = -1;
+	for (size_t i = 0; i < sizeof(ar->retired_fd) / sizeof(ar->retired_fd[0]); i++)
+		ar->retired_fd[i] = -1;
 	if (opts)
 		ar->opts = *opts;
 	ar->readonly = ar->opts.readonly;
@@ -254,6 +256,9 @@ void gfs_archive_close(struct gfs_archive *ar)
 		ar->fmt->free(ar);
 	if (ar->fd >= 0)
 		close(ar->fd);
+	for (size_t i = 0; i < sizeof(ar->retired_fd) / sizeof(ar->retired_fd[0]); i++)
+		if (ar->retired_fd[i] >= 0)
+			close(ar->retired_fd[i]);
 	free(ar->hash);
 	free(ar->path);
 	free(ar->dir);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "gamefs.h"
 
@@ -359,6 +360,32 @@ static int gfs_fsync_dir(const char *dir)
 	return r;
 }
 
+/*
+ * The FUSE layer lets the kernel splice() stored assets straight from the
+ * archive fd after it dropped its lock, so a replaced archive's fd is kept
+ * open a while instead of being closed under a read in flight.
+ */
+#define GFS_RETIRE_SECONDS 30
+static void gfs_retire_fd(struct gfs_archive *ar, int fd)
+{
+	const size_t n = sizeof(ar->retired_fd) / sizeof(ar->retired_fd[0]);
+	time_t now = time(NULL);
+	size_t slot = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (ar->retired_fd[i] >= 0 && now - ar->retired_at[i] >= GFS_RETIRE_SECONDS) {
+			close(ar->retired_fd[i]);
+			ar->retired_fd[i] = -1;
+		}
+		if (ar->retired_fd[i] < 0 || (ar->retired_fd[slot] >= 0 && ar->retired_at[i] < ar->retired_at[slot]))
+			slot = i;
+	}
+	if (ar->retired_fd[slot] >= 0)
+		close(ar->retired_fd[slot]);	/* eight commits within 30 s: the oldest goes */
+	ar->retired_fd[slot] = fd;
+	ar->retired_at[slot] = now;
+}
+
 static int gfs_write_new(struct gfs_archive *ar)
 {
 	char *tmp = NULL;
@@ -401,7 +428,7 @@ static int gfs_write_new(struct gfs_archive *ar)
 	if (r)
 		gfs_warn(ar, "fsync of directory %s: %s", ar->dir, strerror(-r));
 	/* the new file is the archive now */
-	close(ar->fd);
+	gfs_retire_fd(ar, ar->fd);
 	ar->fd = fd;
 	fstat(fd, &ar->st);
 	return 0;
