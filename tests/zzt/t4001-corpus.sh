@@ -27,6 +27,21 @@ for f in "$dir"/*; do
 done
 [ $n -ge 15 ] || fail "only $n corpus worlds"
 
+# extract, then write every editable file back through a mount: no byte changes
+for b in TOWN30.ZZT lifeseed_SAVED.SAV dreamzzt_enigma.zzt; do
+	cp "$dir/$b" "$T/$b"
+	chmod 644 "$T/$b"
+	"$GAMEFS" extract "$T/$b" "$T/x" || fail "$b: extract"
+	gfs_mount "$T/$b" "$T/m" || fail "mount $b"
+	(cd "$T/x" && find . -type f ! -name '*.png' | while read -r f; do
+		cat "$f" >"$T/m/$f" || echo "$f" >>"$T/reimport-failed"
+	done)
+	[ -f "$T/reimport-failed" ] && fail "$b: writing back failed: $(cat "$T/reimport-failed")"
+	gfs_umount "$T/m" || fail "unmount $b"
+	cmp "$dir/$b" "$T/$b" || fail "$b: extract and re-import changed bytes"
+	rm -rf "$T/x" "$T/$b"
+done
+
 # the Weave save: bytes after the boards are a file of their own
 s="$dir/lifeseed_SAVED.SAV"
 "$GAMEFS" cat "$s" trailing.bin >"$T/trail" || fail "trailing.bin"
