@@ -219,6 +219,14 @@ int main(int argc, char **argv)
 	if (gfs_open_or_die(abs, &o, &ar))
 		goto out_abs;
 	ar->log = gfs_log_line;
+	if (!ar->readonly && !(ar->st.st_mode & 0222)) {
+		ar->readonly = 1;
+		snprintf(ar->ro_reason, sizeof(ar->ro_reason), "the archive file has no write permission");
+	} else if (!ar->readonly && (access(ar->dir, W_OK) || access(abs, W_OK))) {
+		ar->readonly = 1;
+		snprintf(ar->ro_reason, sizeof(ar->ro_reason), "%s is not writable (%s)",
+			 access(abs, W_OK) ? "the archive" : "its directory", strerror(errno));
+	}
 	if (ar->readonly && ar->ro_reason[0])
 		fprintf(stderr, "gamefs: %s: mounted read-only: %s\n", archive, ar->ro_reason);
 	if (ar->readonly)
