@@ -41,6 +41,16 @@ $LAY verify G_.lay G.png x/variants >v.out || fail "variants after edits: $(cat 
 [ -e x/variants/s2.png ] && fail "sub variant drawn despite the fractional chunk"
 [ -e x/variants/t96_d2_0.png ] && fail "its dependent drawn despite the fractional chunk"
 
+# commit=unmount: a new chunk and the sprite that uses it in one commit
+gfs_mount G_.lay m -o commit=unmount || fail "mount commit=unmount"
+echo "26,-67,-87,97,65" >>m/chunks.csv || fail "append (commit=unmount)"
+sed -i 's/^8,0x50,1,0,16,23,2$/8,0x50,1,0,16,23,4/' m/sprites.csv || fail "sed -i (commit=unmount)"
+cp m/sprites.csv sprites.want
+cp m/chunks.csv chunks.want
+gfs_umount m || fail "unmount commit=unmount"
+$LAY csv G_.lay sprites | cmp - sprites.want || fail "sprites.csv after commit=unmount"
+$LAY csv G_.lay chunks | cmp - chunks.want || fail "chunks.csv after commit=unmount"
+
 # bad edits: EINVAL on close, file and view untouched
 cp G_.lay good.lay
 gfs_mount G_.lay m || fail "remount"
@@ -63,7 +73,7 @@ bad chunks.csv '20,$d' "rows a sprite still uses"
 bad chunks.csv '1s/.*/a,b,c,d,e/' "bad header"
 bad sprites.csv 's/^1,0x20,/1,0x99,/' "unknown type"
 bad sprites.csv 's/^1,0x20,1,/1,0x20,256,/' "id out of range"
-bad sprites.csv 's/^1,0x20,1,0,0,12,2$/1,0x20,1,0,0,25,2/' "chunk range past the list"
+bad sprites.csv 's/^1,0x20,1,0,0,12,2$/1,0x20,1,0,0,26,2/' "chunk range past the list"
 bad sprites.csv 's/^1,0x20,1,0,0,12,2$/1,0x20,1,0,0,-1,2/' "negative offset"
 bad layout.ini 's/^sprites = .*/sprites = 5/' "sprite count"
 bad layout.ini 's/^compressed = .*/compressed = maybe/' "compressed value"

@@ -220,9 +220,14 @@ static int lay_load(struct gfs_archive *ar)
 	if (rc)
 		goto out;
 
+	/*
+	 * chunks.csv before sprites.csv: when both wait for one commit
+	 * (commit=unmount), new chunk rows are stored before the sprites
+	 * that use them.
+	 */
 	if ((rc = lay_add_view(ar, "layout.ini", &lay_ini_ops)) ||
-	    (rc = lay_add_view(ar, "sprites.csv", &lay_sprites_ops)) ||
-	    (rc = lay_add_view(ar, "chunks.csv", &lay_chunks_ops)))
+	    (rc = lay_add_view(ar, "chunks.csv", &lay_chunks_ops)) ||
+	    (rc = lay_add_view(ar, "sprites.csv", &lay_sprites_ops)))
 		goto out;
 	if (L->tail.len && (rc = lay_add_view(ar, "tail.bin", &lay_tail_ops)))
 		goto out;
@@ -328,6 +333,7 @@ static void lay_free(struct gfs_archive *ar)
 	lay_atlas_cleanup(L);
 	free(L->sp);
 	free(L->ch);
+	free(L->next_bad);
 	gfs_buf_release(&L->tail);
 	gfs_buf_release(&L->ztail);
 	gfs_buf_release(&L->orig);

@@ -42,6 +42,9 @@
 #define LAY_MAX_DIM		16384u		/* atlas and canvas sides */
 #define LAY_MAX_PIXELS		(1u << 24)	/* atlas and canvas area (64 MiB RGBA) */
 #define LAY_MAX_ATLAS_FILE	(256u << 20)
+#define LAY_MAX_VARIANTS	1024u		/* games have a few dozen */
+#define LAY_MAX_DRAW		16384u		/* chunks drawn for one variant (games: ~1500) */
+#define LAY_MAX_WARN		16		/* skip reasons logged at once */
 
 struct lay_sprite {
 	uint8_t id, dep, c, type;
@@ -85,6 +88,12 @@ struct lay {
 
 	struct gfs_node *vdir;	/* variants/, NULL without an atlas */
 	size_t nvariants, nskipped;
+
+	/* lookups for the variants (lay_draw.c), rebuilt when idx_valid is 0 */
+	int idx_valid;
+	size_t base_idx;	/* first base sprite, SIZE_MAX: none */
+	size_t sub_of[256];	/* last sub sprite of each id, SIZE_MAX: none */
+	uint32_t *next_bad;	/* [k]: first undrawable chunk >= k (nch: none) */
 };
 
 /* lay_view.c */
@@ -98,9 +107,9 @@ void lay_canvas(struct lay *L);
 extern const struct gfs_node_ops lay_atlas_ops, lay_variant_ops;
 int lay_png_dims(const uint8_t *data, size_t len, uint32_t *w, uint32_t *h);
 int lay_atlas_probe(struct gfs_archive *ar, struct lay *L);
-size_t lay_chain(const struct lay *L, size_t i, size_t chain[3]);
+size_t lay_chain(struct lay *L, size_t i, size_t chain[3]);
 int lay_variant_name(const struct lay *L, size_t i, char *buf, size_t len);
-int lay_variant_ok(const struct lay *L, size_t i, char *why, size_t whylen);
+int lay_variant_ok(struct lay *L, size_t i, char *why, size_t whylen);
 int lay_build_variants(struct gfs_archive *ar, struct lay *L, int warn);
 void lay_atlas_cleanup(struct lay *L);
 int lay_atlas_save(struct gfs_archive *ar, struct lay *L);

@@ -418,6 +418,7 @@ static int lay_atlas_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	L->ah = h;
 	L->note[0] = 0;
 	L->atlas_bad = 0;
+	L->idx_valid = 0;
 	return 0;
 }
 
@@ -535,28 +536,64 @@ static int lay_is_dep(uint8_t t)
 	return t == LAY_T_DEP30 || t == LAY_T_DEP40 || t == LAY_T_DEP60;
 }
 
-/* Sprites to draw for variant i, bottom first; 0 when i is no variant. */
-size_t lay_chain(const struct lay *L, size_t i, size_t chain[3])
+/* Can chunk k be drawn from the current atlas? */
+static int lay_chunk_ok(const struct lay *L, size_t k)
 {
-	size_t n = 0, base = SIZE_MAX, sub = SIZE_MAX;
+	const uint32_t *v = L->ch[k].v;
+	float sx = lay_f(v[2]), sy = lay_f(v[3]);
+
+	return lay_is_int(lay_f(v[0])) && lay_is_int(lay_f(v[1])) && lay_is_int(sx) &&
+	       lay_is_int(sy) && sx >= 0 && sy >= 0 && sx + LAY_CELL <= (float)L->aw &&
+	       sy + LAY_CELL <= (float)L->ah;
+}
+
+/*
+ * The lookups the variants need, rebuilt after any change of the model:
+ * the first base, the last sub of each id (as sg-sprite's map keeps it),
+ * and for each chunk the next chunk that cannot be drawn, so checking a
+ * sprite's range costs O(1) whatever the file says.
+ */
+static int lay_reindex(struct lay *L)
+{
+	uint32_t *nb;
+
+	if (L->idx_valid)
+		return 0;
+	L->base_idx = SIZE_MAX;
+	for (size_t k = 0; k < 256; k++)
+		L->sub_of[k] = SIZE_MAX;
+	for (size_t k = 0; k < L->nsp; k++) {
+		if (L->sp[k].type == LAY_T_BASE && L->base_idx == SIZE_MAX)
+			L->base_idx = k;
+		if (L->sp[k].type == LAY_T_SUB)
+			L->sub_of[L->sp[k].id] = k;
+	}
+	nb = realloc(L->next_bad, (L->nch + 1) * sizeof(*nb));
+	if (!nb)
+		return -ENOMEM;
+	L->next_bad = nb;
+	nb[L->nch] = (uint32_t)L->nch;
+	for (size_t k = L->nch; k-- > 0;)
+		nb[k] = lay_chunk_ok(L, k) ? nb[k + 1] : (uint32_t)k;
+	L->idx_valid = 1;
+	return 0;
+}
+
+/* Sprites to draw for variant i, bottom first; 0 when i is no variant. */
+size_t lay_chain(struct lay *L, size_t i, size_t chain[3])
+{
+	size_t n = 0;
 	uint8_t t;
 
-	if (i >= L->nsp)
+	if (i >= L->nsp || lay_reindex(L))
 		return 0;
 	t = L->sp[i].type;
 	if (t != LAY_T_BASE && t != LAY_T_SUB && t != LAY_T_OVERLAY && !lay_is_dep(t))
 		return 0;
-	for (size_t k = 0; k < L->nsp; k++) {
-		if (L->sp[k].type == LAY_T_BASE && base == SIZE_MAX)
-			base = k;
-		/* the last sub of that id, as sg-sprite's map keeps it */
-		if (lay_is_dep(t) && L->sp[k].type == LAY_T_SUB && L->sp[k].id == L->sp[i].dep)
-			sub = k;
-	}
-	if (t != LAY_T_BASE && t != LAY_T_OVERLAY && base != SIZE_MAX)
-		chain[n++] = base;
-	if (lay_is_dep(t) && sub != SIZE_MAX)
-		chain[n++] = sub;
+	if (t != LAY_T_BASE && t != LAY_T_OVERLAY && L->base_idx != SIZE_MAX)
+		chain[n++] = L->base_idx;
+	if (lay_is_dep(t) && L->sub_of[L->sp[i].dep] != SIZE_MAX)
+		chain[n++] = L->sub_of[L->sp[i].dep];
 	chain[n++] = i;
 	return n;
 }
@@ -577,13 +614,14 @@ int lay_variant_name(const struct lay *L, size_t i, char *buf, size_t len)
 	}
 }
 
-int lay_variant_ok(const struct lay *L, size_t i, char *why, size_t whylen)
+int lay_variant_ok(struct lay *L, size_t i, char *why, size_t whylen)
 {
 	size_t chain[3], n = lay_chain(L, i, chain);
+	uint64_t total = 0;
 	char name[32];
 
 	if (!n) {
-		snprintf(why, whylen, "sprite %zu: type 0x%02x has no variant", i,
+		snprintf(why, whylen, "sprite %zu: no variant (type 0x%02x)", i,
 			 i < L->nsp ? L->sp[i].type : 0);
 		return 0;
 	}
@@ -598,29 +636,36 @@ int lay_variant_ok(const struct lay *L, size_t i, char *why, size_t whylen)
 	}
 	for (size_t c = 0; c < n; c++) {
 		const struct lay_sprite *s = &L->sp[chain[c]];
+		size_t k;
+		const uint32_t *v;
+		float sx, sy;
 
 		if ((uint64_t)s->off + s->count > L->nch) {
 			snprintf(why, whylen, "variant %s skipped: sprite %zu runs past the chunk list",
 				 name, chain[c]);
 			return 0;
 		}
-		for (uint32_t k = s->off; k < s->off + s->count; k++) {
-			const uint32_t *v = L->ch[k].v;
-			float dx = lay_f(v[0]), dy = lay_f(v[1]), sx = lay_f(v[2]), sy = lay_f(v[3]);
-
-			if (!lay_is_int(dx) || !lay_is_int(dy) || !lay_is_int(sx) || !lay_is_int(sy)) {
-				snprintf(why, whylen, "variant %s skipped: chunk %u has fractional or "
-					 "out-of-range coordinates", name, k);
-				return 0;
-			}
-			if (sx < 0 || sy < 0 || sx + LAY_CELL > (float)L->aw ||
-			    sy + LAY_CELL > (float)L->ah) {
-				snprintf(why, whylen, "variant %s skipped: chunk %u src %.0f,%.0f is "
-					 "outside the %ux%u atlas", name, k, (double)sx, (double)sy,
-					 L->aw, L->ah);
-				return 0;
-			}
-		}
+		total += s->count;
+		k = L->next_bad[s->off];
+		if (k >= (size_t)s->off + s->count)
+			continue;
+		v = L->ch[k].v;
+		sx = lay_f(v[2]);
+		sy = lay_f(v[3]);
+		if (!lay_is_int(lay_f(v[0])) || !lay_is_int(lay_f(v[1])) || !lay_is_int(sx) ||
+		    !lay_is_int(sy))
+			snprintf(why, whylen, "variant %s skipped: chunk %zu has fractional or "
+				 "out-of-range coordinates", name, k);
+		else
+			snprintf(why, whylen, "variant %s skipped: chunk %zu src %.0f,%.0f is "
+				 "outside the %ux%u atlas", name, k, (double)sx, (double)sy,
+				 L->aw, L->ah);
+		return 0;
+	}
+	if (total > LAY_MAX_DRAW) {
+		snprintf(why, whylen, "variant %s skipped: %llu chunks to draw, over the limit of %u",
+			 name, (unsigned long long)total, LAY_MAX_DRAW);
+		return 0;
 	}
 	return 1;
 }
@@ -696,11 +741,13 @@ const struct gfs_node_ops lay_variant_ops = {
 
 /*
  * Make variants/ list exactly the drawable variants of the model; nodes
- * that already match are kept (same inode).
+ * that already match are kept (same inode).  Reasons for skipped variants
+ * go to the log at load and whenever the set changes, at most
+ * LAY_MAX_WARN lines.
  */
 int lay_build_variants(struct gfs_archive *ar, struct lay *L, int warn)
 {
-	size_t *want, nwant = 0, skipped = 0, chain[3];
+	size_t *want, nwant = 0, skipped = 0, said = 0, chain[3];
 	char why[256], name[48];
 	int same;
 
@@ -709,10 +756,11 @@ int lay_build_variants(struct gfs_archive *ar, struct lay *L, int warn)
 	want = calloc(L->nsp ? L->nsp : 1, sizeof(*want));
 	if (!want)
 		return gfs_err(ar, -ENOMEM, "out of memory");
-	for (size_t i = 0; i < L->nsp; i++) {
+	for (size_t i = 0, seen = 0; i < L->nsp; i++) {
 		if (!lay_chain(L, i, chain))
 			continue;
-		if (L->aw && L->have_canvas && lay_variant_ok(L, i, why, sizeof(why)))
+		if (L->aw && L->have_canvas && seen++ < LAY_MAX_VARIANTS &&
+		    lay_variant_ok(L, i, why, sizeof(why)))
 			want[nwant++] = i;
 		else
 			skipped++;
@@ -729,13 +777,24 @@ int lay_build_variants(struct gfs_archive *ar, struct lay *L, int warn)
 		same = kid->ops == &lay_variant_ops && kid->priv &&
 		       *(size_t *)kid->priv == want[k] && !strcmp(kid->name, name);
 	}
-	if (warn || !same) {
-		/* say why, once per change of the set */
-		if (L->aw && !L->have_canvas && skipped)
+	if ((warn || !same) && skipped && L->aw) {
+		if (!L->have_canvas)
 			gfs_warn(ar, "no variants: %s", L->cnote);
-		for (size_t i = 0; L->aw && L->have_canvas && i < L->nsp; i++)
-			if (lay_chain(L, i, chain) && !lay_variant_ok(L, i, why, sizeof(why)))
+		for (size_t i = 0, seen = 0; L->have_canvas && i < L->nsp; i++) {
+			if (!lay_chain(L, i, chain))
+				continue;
+			if (seen++ >= LAY_MAX_VARIANTS) {
+				lay_variant_name(L, i, name, sizeof(name));
+				snprintf(why, sizeof(why), "variant %s skipped: more than %u variants",
+					 name, LAY_MAX_VARIANTS);
+			} else if (lay_variant_ok(L, i, why, sizeof(why))) {
+				continue;
+			}
+			if (said++ < LAY_MAX_WARN)
 				gfs_warn(ar, "%s", why);
+		}
+		if (said > LAY_MAX_WARN)
+			gfs_warn(ar, "... %zu more variants skipped", said - LAY_MAX_WARN);
 	}
 	if (same) {
 		free(want);

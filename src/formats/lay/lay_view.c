@@ -414,6 +414,7 @@ static int lay_sprites_store(struct gfs_archive *ar, struct gfs_node *n, const u
 	L->sp = c.sp;
 	L->nsp = c.n;
 	L->edited = 1;
+	L->idx_valid = 0;
 	return 0;
 }
 
@@ -525,6 +526,7 @@ static int lay_chunks_store(struct gfs_archive *ar, struct gfs_node *n, const ui
 	L->ch = c.ch;
 	L->nch = c.n;
 	L->edited = 1;
+	L->idx_valid = 0;
 	lay_canvas(L);
 	return 0;
 }
