@@ -13,11 +13,13 @@ cat >golden <<'GOLD'
 drwxr-xr-x          0 lang/
 drwxr-xr-x          0 lang/en/
 -rw-r--r--         71 lang/en/texts.txt
+-rw-r--r--         93 lang/en/lang.ini
 drwxr-xr-x          0 lang/en/speech/
 -rw-r--r--        104 lang/en/speech/voice_hello.ogg
 -rw-r--r--        114 lang/en/speech/voice_bye.ogg
 drwxr-xr-x          0 lang/de/
 -rw-r--r--         54 lang/de/texts.txt
+-rw-r--r--         93 lang/de/lang.ini
 drwxr-xr-x          0 lang/de/speech/
 -rw-r--r--        104 lang/de/speech/voice_hello.ogg
 -rw-r--r--          0 lang/de/speech/voice_bye.ogg
@@ -62,6 +64,13 @@ drwxr-xr-x          0 dialogs/
 -rw-r--r--         14 dialogs/0000.bin
 drwxr-xr-x          0 quests/
 -rw-r--r--         11 quests/0000.bin
+drwxr-xr-x          0 startup/
+-rw-r--r--         31 startup/index.csv
+-rw-r--r--          5 startup/0000.bin
+-rw-r--r--          1 startup/0001.bin
+drwxr-xr-x          0 objects/
+-rw-r--r--         26 objects/index.csv
+-rw-r--r--        231 objects/0000.bin
 drwxr-xr-x          0 maps/
 drwxr-xr-x          0 maps/meadow/
 -rw-r--r--        410 maps/meadow/map.ini

@@ -40,6 +40,9 @@ PY
 	cp m/atlases/0000.png m/atlases/0001.png || fail "replace atlas"
 	sed -i -e 's/^fps = .*/fps = 60/' -e 's/^id = .*/id = edited/' -e 's/^tile_width = .*/tile_width = 300/' m/header.ini || fail "edit header"
 	grep -q '^fps = 60$' m/header.ini || fail "header view after commit"
+	sed -i 's/^name = .*/name = 4/' m/lang/en/lang.ini || fail "edit lang.ini"
+	sed -i 's/^0001,500$/0001,250/' m/startup/index.csv || fail "edit index.csv"
+	check_eq EINVAL "$(errno_of "f=open('m/startup/index.csv','w'); f.write('asset,interval\\n0,1\\n'); f.close()")" "index.csv row count"
 	gfs_umount m || fail "umount"
 
 	$P verify g.tng >v || fail "CRCs after edits: $(cat v)"
@@ -50,7 +53,7 @@ PY
 	"$GAMEFS" check g.tng >/dev/null || fail "gamefs check after edits"
 	$P dump g.tng >after
 	diff before after | grep '^[<>]' | awk '{print $2}' | sort -u | paste -sd' ' >changed
-	check_eq "atlases/0001 lang/en/texts maps/dungeon maps/meadow npcs/0000 sections/19 sounds/door tiles/0001 ui/0000" \
+	check_eq "atlases/0001 lang/en/name lang/en/texts maps/dungeon maps/meadow npcs/0000 sections/19 sounds/door startup/0001.field tiles/0001 ui/0000" \
 		"$(cat changed)" "only the edited assets changed"
 	$P get g.tng sounds/door | cmp - newsound || fail "new sound bytes"
 	$P get g.tng atlases/0000 >a0; $P get g.tng atlases/0001 | cmp - a0 || fail "atlas"
@@ -70,6 +73,8 @@ PY
 	grep -q '^frame = 0 0 9 9 8 8 0 0$' m/sprites/tiles/0001.txt || fail "sprite frame"
 	[ -f m/sprites/ui/0000-north.png ] || fail "strip of the added direction"
 	check_eq "fps = 60" "$(grep '^fps' m/header.ini)" "header"
+	check_eq "name = 4" "$(grep '^name' m/lang/en/lang.ini)" "lang.ini"
+	check_eq "0001,250" "$(sed -n 3p m/startup/index.csv)" "index.csv"
 	check_eq "tile_width = 300" "$(grep '^tile_width' m/header.ini)" "tile width high bits"
 	gfs_umount m || fail "umount 2"
 	python3 - g.tng "$top_srcdir/tests/tng" <<'PY' || fail "sprite descriptor direction count"

@@ -239,6 +239,12 @@ def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size
     for type_, blob in ((S_NPCS, npc), (S_DIALOGS, dlg), (S_QUESTS, q)):
         d = bytearray(struct.pack("<QII", 0, 0, 0))
         w.section(type_, d, [(0, w.asset(z(blob)))])
+    # startup scripts (24): the name field is the re-run interval
+    d = bytearray(struct.pack("<QII", 0, 0, 0) + struct.pack("<QII", 0, 0, 500))
+    w.section(24, d, [(0, w.asset(z(bytes([37, 1, 4, 8, 0])))), (16, w.asset(z(bytes([0]))))])
+    # objects (31): the name field is the object sprite index
+    d = bytearray(struct.pack("<QIHH", 0, 0, 3, 0))
+    w.section(31, d, [(0, w.asset(z(bytes(39) + bytes(96) + bytes(96))))])
     # maps: 8x8, 11 layers
     ms, layers = 8, 11
     d = bytearray()
@@ -368,6 +374,7 @@ class Reader:
                 code = d[:2].decode()
                 off, ln = struct.unpack_from("<QI", d, 2)
                 out.append(("lang/%s/texts" % code, inflate(self.d[self.base + off:self.base + off + ln]) if ln else b""))
+                out.append(("lang/%s/name" % code, d[14:18]))
                 for p in range(18, len(d), 16):
                     off, ln, nm = struct.unpack_from("<QII", d, p)
                     out.append(("lang/%s/speech/%s" % (code, self.string(nm)), self.d[self.base + off:self.base + off + ln]))
@@ -381,6 +388,8 @@ class Reader:
                     if t not in STORED:
                         blob = inflate(blob)
                     out.append(("%s/%s" % (KIND[t], name), blob))
+                    if t in (24, 26, 31):
+                        out.append(("%s/%s.field" % (KIND[t], name), d[p + 12:p + 16]))
             else:
                 out.append(("sections/%02d" % t, bytes(d)))
         return out

@@ -596,6 +596,8 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 		a->node = tng_file(ar, dir, "texts.txt", 0644, &tng_texts_ops, tng_ref_new(t, ai, si, 0));
 		if (!a->node)
 			return -ENOMEM;
+		if (!tng_file(ar, dir, "lang.ini", 0644, &tng_lang_ops, tng_ref_new(t, (size_t)-1, si, 0)))
+			return -ENOMEM;
 		sub = gfs_node_new_dir(ar, dir, "speech");
 		if (!sub)
 			return -ENOMEM;
@@ -627,6 +629,10 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 		break;
 	}
 	if (!dir)
+		return -ENOMEM;
+	if (tng_index_field(s->type) &&
+	    !tng_file(ar, dir, "index.csv", 0644, &tng_index_ops,
+		      tng_ref_new(t, (size_t)-1, si, (int)counters[s->type])))
 		return -ENOMEM;
 	for (uint32_t p = 0; p < dlen; p += TNG_DESC) {
 		unsigned num = counters[s->type]++;

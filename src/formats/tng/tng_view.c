@@ -1598,3 +1598,189 @@ const struct gfs_node_ops tng_layer_ops = {
 	.store = tng_layer_store,
 	.free = tng_ref_free,
 };
+
+/* ---- descriptor fields: lang/<code>/lang.ini, <kind>/index.csv ------------- */
+
+/* The section's bytes, made editable (a copy of the loaded ones). */
+static uint8_t *tng_sec_edit(struct tng *t, size_t sec)
+{
+	struct tng_sec *s = &t->secs[sec];
+
+	if (!s->edit) {
+		size_t len;
+		const uint8_t *d = tng_sec_data(t, sec, &len);
+
+		s->edit = gfs_buf_new();
+		if (!s->edit || gfs_buf_add(s->edit, d, len)) {
+			gfs_buf_free(s->edit);
+			s->edit = NULL;
+			return NULL;
+		}
+	}
+	return s->edit->data;
+}
+
+static int tng_lang_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	size_t len;
+	const uint8_t *d = tng_sec_data(ref->t, ref->sec, &len);
+	int r;
+
+	(void)ar;
+	r = gfs_buf_adds(out, "; code is read-only (it names the directory); name is a text index\n"
+			 "[lang]\ncode = ");
+	if (!r)
+		r = tng_escape(out, d, 2, 1);
+	if (!r)
+		r = gfs_buf_printf(out, "\nname = %u\n", tng_u32(d + TNG_LANG_ASSET + 12));
+	return r;
+}
+
+struct tng_lctx {
+	struct gfs_archive *ar;
+	const uint8_t *d;
+	uint32_t name;
+};
+
+static int tng_lang_field(void *vctx, const char *section, const char *key, const char *value,
+			  unsigned line)
+{
+	struct tng_lctx *c = vctx;
+	struct gfs_buf b = GFS_BUF_INIT;
+	int64_t v;
+	int bad;
+
+	if (strcmp(section, "lang"))
+		return gfs_err(c->ar, -EINVAL, "lang.ini: line %u: unknown section [%s]", line, section);
+	if (!strcmp(key, "code")) {
+		bad = tng_unescape(value, strlen(value), &b) || b.len != 2 || memcmp(b.data, c->d, 2);
+		gfs_buf_release(&b);
+		return bad ? gfs_err(c->ar, -EINVAL, "lang.ini: line %u: code is read-only", line) : 0;
+	}
+	if (!strcmp(key, "name")) {
+		if (gfs_parse_int(value, 0, 0xffffffff, &v))
+			return gfs_err(c->ar, -EINVAL, "lang.ini: line %u: name: '%s' is not a text index",
+				       line, value);
+		c->name = (uint32_t)v;
+		return 0;
+	}
+	return gfs_err(c->ar, -EINVAL, "lang.ini: line %u: unknown key %s", line, key);
+}
+
+static int tng_lang_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng_lctx c;
+	size_t slen;
+	uint8_t *e;
+	int r;
+
+	c.ar = ar;
+	c.d = tng_sec_data(ref->t, ref->sec, &slen);
+	c.name = tng_u32(c.d + TNG_LANG_ASSET + 12);
+	r = gfs_ini_parse(ar, "lang.ini", data, len, tng_lang_field, &c);
+	if (r)
+		return r;
+	if (c.name == tng_u32(c.d + TNG_LANG_ASSET + 12))
+		return 0;
+	e = tng_sec_edit(ref->t, ref->sec);
+	if (!e)
+		return -ENOMEM;
+	gfs_put_u32le(e + TNG_LANG_ASSET + 12, c.name);
+	return 0;
+}
+
+const struct gfs_node_ops tng_lang_ops = {
+	.render = tng_lang_render,
+	.store = tng_lang_store,
+	.free = tng_ref_free,
+};
+
+/* The column name of the descriptor's last field, for sections that use it. */
+const char *tng_index_field(unsigned type)
+{
+	switch (type) {
+	case 24: return "interval";
+	case 26: return "range_attribute";
+	case 31: return "sprite_index";
+	default: return NULL;
+	}
+}
+
+static int tng_index_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	size_t len;
+	const uint8_t *d = tng_sec_data(ref->t, ref->sec, &len);
+	int r = gfs_buf_printf(out, "asset,%s\n", tng_index_field(ref->t->secs[ref->sec].type));
+
+	(void)ar;
+	for (size_t p = 0; p + TNG_DESC <= len && !r; p += TNG_DESC)
+		r = gfs_buf_printf(out, "%04u,%u\n", (unsigned)(ref->sub + p / TNG_DESC),
+				   tng_u32(d + p + TNG_DESC_NAME));
+	return r;
+}
+
+static int tng_index_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	size_t slen, i = 0, row = 0, nrec;
+	const uint8_t *d = tng_sec_data(ref->t, ref->sec, &slen);
+	uint32_t *vals;
+	unsigned line = 1;
+	int r = 0, changed = 0;
+
+	nrec = slen / TNG_DESC;
+	vals = calloc(nrec ? nrec : 1, sizeof(*vals));
+	if (!vals)
+		return -ENOMEM;
+	while (i < len && !r) {
+		const uint8_t *nl = memchr(data + i, '\n', len - i);
+		size_t e = nl ? (size_t)(nl - data) : len;
+		char tmp[64], *comma, *end;
+		unsigned long long v;
+
+		if (line > 1 && e > i) {
+			if (e - i >= sizeof(tmp) || row >= nrec) {
+				r = gfs_err(ar, -EINVAL, "%s: line %u: want %zu rows of asset,value", n->name,
+					    line, nrec);
+				break;
+			}
+			memcpy(tmp, data + i, e - i);
+			tmp[e - i] = 0;
+			comma = strchr(tmp, ',');
+			errno = 0;
+			v = comma ? strtoull(comma + 1, &end, 0) : 0;
+			if (!comma || errno || end == comma + 1 || *end || comma[1] == '-' ||
+			    v > 0xffffffffull) {
+				r = gfs_err(ar, -EINVAL, "%s: line %u: want asset,value with a value of "
+					    "0..4294967295", n->name, line);
+				break;
+			}
+			vals[row++] = (uint32_t)v;
+		}
+		i = e + 1;
+		line++;
+	}
+	if (!r && row != nrec)
+		r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %zu", n->name, row, nrec);
+	for (size_t k = 0; !r && k < nrec; k++)
+		changed |= vals[k] != tng_u32(d + k * TNG_DESC + TNG_DESC_NAME);
+	if (!r && changed) {
+		uint8_t *e = tng_sec_edit(ref->t, ref->sec);
+
+		if (!e)
+			r = -ENOMEM;
+		for (size_t k = 0; !r && k < nrec; k++)
+			gfs_put_u32le(e + k * TNG_DESC + TNG_DESC_NAME, vals[k]);
+	}
+	free(vals);
+	return r;
+}
+
+const struct gfs_node_ops tng_index_ops = {
+	.render = tng_index_render,
+	.store = tng_index_store,
+	.free = tng_ref_free,
+};
