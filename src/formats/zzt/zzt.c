@@ -534,7 +534,7 @@ static int zzt_check(struct gfs_archive *ar, FILE *out)
 	struct zzt_world *w = ar->priv;
 	size_t i;
 
-	fprintf(out, "world: %s, %zu boards loaded of %d declared\n",
+	fprintf(out, "ZZT %s: %zu of %d boards loaded\n",
 		w->hdr[ZZT_H_SAVED] ? "saved game" : "world", w->nboards,
 		zzt_s16(w->hdr + ZZT_H_NUMBOARDS) + 1);
 	for (i = 0; i < w->nboards; i++) {
