@@ -40,6 +40,8 @@ PY
 	cp m/atlases/0000.png m/atlases/0001.png || fail "replace atlas"
 	sed -i -e 's/^fps = .*/fps = 60/' -e 's/^id = .*/id = edited/' -e 's/^tile_width = .*/tile_width = 300/' m/header.ini || fail "edit header"
 	grep -q '^fps = 60$' m/header.ini || fail "header view after commit"
+	[ -f m/sprites/ui/0000-north.png ] || fail "strip of the added direction before remount"
+	python3 -c "import sys,struct; d=open(sys.argv[1],'rb').read(); assert struct.unpack('>II', d[16:24]) == (32, 16)" m/sprites/ui/0000-north.png || fail "new strip size"
 	sed -i 's/^name = .*/name = 4/' m/lang/en/lang.ini || fail "edit lang.ini"
 	sed -i 's/^0001,500$/0001,250/' m/startup/index.csv || fail "edit index.csv"
 	check_eq EINVAL "$(errno_of "f=open('m/startup/index.csv','w'); f.write('asset,interval\\n0,1\\n'); f.close()")" "index.csv row count"

@@ -782,6 +782,63 @@ static int tng_sprite_field(void *vctx, const char *section, const char *key, co
 	return gfs_err(c->ar, -EINVAL, "sprite: line %u: unknown key %s", line, key);
 }
 
+/*
+ * After an edit of sprite map n: one strip node per direction record again,
+ * if the directions changed (unchanged strips keep their nodes).
+ */
+static int tng_sprite_restrip(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct tng_ref *ref = n->priv;
+	struct gfs_node *dir = n->parent, **old = NULL;
+	struct gfs_buf b = GFS_BUF_INIT;
+	char names[TNG_SPR_MAXDIRS][64];
+	size_t nold = 0, nnew = 0;
+	struct gfs_rd rd;
+	int r, same;
+
+	r = tng_asset_content(ar, ref->t, tng_ref_asset(n), TNG_SPR_MAX, &b);
+	if (r)
+		return r;
+	gfs_rd_init(&rd, b.data, b.len, 0);
+	while (gfs_rd_left(&rd) && nnew < TNG_SPR_MAXDIRS) {
+		uint8_t type = 0, nf = 0;
+
+		if (gfs_rd_skip(&rd, 4) || gfs_rd_u8(&rd, &type) || gfs_rd_u8(&rd, &nf) ||
+		    gfs_rd_skip(&rd, (size_t)nf * TNG_SPR_FRAME))
+			break;
+		snprintf(names[nnew++], sizeof(names[0]), "%.4s-%s.png", n->name, tng_dir_name(type & 0x3f));
+	}
+	gfs_buf_release(&b);
+	old = calloc(dir->nkids ? dir->nkids : 1, sizeof(*old));
+	if (!old)
+		return -ENOMEM;
+	for (size_t i = 0; i < dir->nkids; i++) {
+		struct gfs_node *k = dir->kids[i];
+
+		if (k->ops == &tng_strip_ops && ((struct tng_ref *)k->priv)->asset == ref->asset)
+			old[nold++] = k;
+	}
+	same = nold == nnew;
+	for (size_t i = 0; same && i < nold; i++)
+		same = !strcmp(old[i]->name, names[i]);
+	if (!same) {
+		for (size_t i = 0; i < nold; i++)
+			gfs_node_remove(ar, old[i]);
+		for (size_t i = 0; i < nnew && !r; i++) {
+			struct tng_ref *sr = tng_ref_new(ref->t, ref->asset, ref->sec, (int)i);
+			char *u = sr ? gfs_unique_name(dir, names[i]) : NULL;
+
+			if (!u || !gfs_node_new_file(ar, dir, u, 0444, &tng_strip_ops, sr)) {
+				free(sr);
+				r = -ENOMEM;
+			}
+			free(u);
+		}
+	}
+	free(old);
+	return r;
+}
+
 static int tng_sprite_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct tng_asset *a = tng_ref_asset(n);
@@ -807,7 +864,7 @@ static int tng_sprite_store(struct gfs_archive *ar, struct gfs_node *n, const ui
 	tng_set_pending(ar, n, nb);
 	a->ndirs = (uint8_t)(c.cur + 1);
 	gfs_tree_invalidate(ar);
-	return 0;
+	return tng_sprite_restrip(ar, n);
 }
 
 const struct gfs_node_ops tng_sprite_ops = {
