@@ -10,7 +10,7 @@ cd "$T" || exit 1
 n=0
 for src in "$C"/*.lay; do
 	b=$(basename "$src")
-	mkdir -p w && cp "$src" "w/$b" || fail "copy $b"
+	mkdir -p w && cp "$src" "w/$b" && chmod 644 "w/$b" || fail "copy $b"
 	f="w/$b"
 	"$GAMEFS" ls "$f" >ls.out || fail "$b: ls"
 	"$GAMEFS" check "$f" >/dev/null || fail "$b: check"

@@ -69,6 +69,14 @@ gfs_mount G_.lay m -o ro || fail "mount ro"
 check_eq EROFS "$(errno_of "import shutil; shutil.copyfile('png.orig', 'm/atlas.png')")" "atlas edit on a ro mount"
 gfs_umount m
 
+# a companion without write permission is read-only
+chmod 444 G.png
+gfs_mount G_.lay m || fail "mount with a read-only atlas"
+check_eq "444" "$(stat -c %a m/atlas.png)" "read-only companion"
+check_eq "644" "$(stat -c %a m/chunks.csv)" "layout still editable"
+gfs_umount m
+chmod 644 G.png
+
 # NAME.lay pairs with NAME.png; -o atlas=PATH writes back to PATH
 cp lay.orig Plain.lay && cp png.orig Plain.png
 "$GAMEFS" cat Plain.lay layout.ini | grep -qx "file = Plain.png" || fail "NAME.lay -> NAME.png"

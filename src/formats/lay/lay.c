@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "formats/lay/lay.h"
@@ -232,7 +233,18 @@ static int lay_load(struct gfs_archive *ar)
 	if (L->tail.len && (rc = lay_add_view(ar, "tail.bin", &lay_tail_ops)))
 		goto out;
 	if (L->atlas_path) {
-		if (!gfs_node_new_file(ar, ar->root, "atlas.png", S_IFREG | 0644, &lay_atlas_ops, L) ||
+		/* like the archive: no write bit or no writable directory, no edits */
+		struct stat st;
+		char *dcopy = strdup(L->atlas_path), *slash = dcopy ? strrchr(dcopy, '/') : NULL;
+		mode_t mode = 0644;
+
+		if (slash)
+			*slash = 0;
+		if (stat(L->atlas_path, &st) || !(st.st_mode & 0222) || !slash ||
+		    access(dcopy[0] ? dcopy : "/", W_OK) || access(L->atlas_path, W_OK))
+			mode = 0444;
+		free(dcopy);
+		if (!gfs_node_new_file(ar, ar->root, "atlas.png", S_IFREG | mode, &lay_atlas_ops, L) ||
 		    !(L->vdir = gfs_node_new_dir(ar, ar->root, "variants"))) {
 			rc = gfs_err(ar, -ENOMEM, "out of memory");
 			goto out;
