@@ -15,7 +15,6 @@ cp G_.lay lay.orig
 cp G.png png.orig
 : >.G.png.gamefs-Ab12Cd
 gfs_mount G_.lay m || fail "mount"
-[ -e .G.png.gamefs-Ab12Cd ] && fail "stale atlas temporary not removed"
 cmp m/atlas.png G.png || fail "atlas.png is the companion"
 check_eq "644" "$(stat -c %a m/atlas.png)" "atlas.png mode"
 cat m/variants/b1.png >/dev/null
@@ -23,6 +22,7 @@ cat m/variants/b1.png >/dev/null
 $LAY atlas new.png "$W" "$H" --seed 9
 cp new.png m/atlas.png || fail "cp over atlas.png"
 cmp G.png new.png || fail "companion not replaced on close"
+[ -e .G.png.gamefs-Ab12Cd ] && fail "stale atlas temporary not removed by the commit"
 check_eq "640" "$(stat -c %a G.png)" "companion mode kept"
 cmp m/atlas.png new.png || fail "atlas.png reads the new image"
 ls -a | grep -q '^\.G\.png\.gamefs-' && fail "temporary left beside the companion"

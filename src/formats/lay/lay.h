@@ -79,6 +79,7 @@ struct lay {
 	int atlas_bad;		/* decoding failed: do not retry until it changes */
 	struct gfs_buf *atlas_new;	/* stored edit, not yet on disk */
 	char *atlas_tmp;	/* temporary written by save() */
+	int cleaned;		/* stale temporaries of the atlas removed */
 
 	/* the shared canvas: bounding box of all drawable chunks */
 	int have_canvas;

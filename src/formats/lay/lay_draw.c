@@ -258,7 +258,7 @@ int lay_atlas_probe(struct gfs_archive *ar, struct lay *L)
 	if (ar->opts.atlas) {
 		L->atlas_path = realpath(ar->opts.atlas, NULL);
 		if (!L->atlas_path)
-			return gfs_err(ar, -errno, "%s: lay: atlas %s: %s", ar->base, ar->opts.atlas,
+			return gfs_err(ar, -errno, "atlas %s: %s", ar->opts.atlas,
 				       strerror(errno));
 	} else {
 		L->atlas_path = lay_companion(ar, want, sizeof(want));
@@ -273,12 +273,10 @@ int lay_atlas_probe(struct gfs_archive *ar, struct lay *L)
 	L->atlas_name = strdup(slash ? slash + 1 : L->atlas_path);
 	if (!L->atlas_name)
 		return gfs_err(ar, -ENOMEM, "out of memory");
-	if (!ar->readonly)
-		lay_atlas_clean_stale(ar, L->atlas_path);
 
 	fd = open(L->atlas_path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return gfs_err(ar, -errno, "%s: lay: atlas %s: %s", ar->base, L->atlas_path,
+		return gfs_err(ar, -errno, "atlas %s: %s", L->atlas_path,
 			       strerror(errno));
 	got = pread(fd, head, sizeof(head), 0);
 	close(fd);
@@ -443,6 +441,11 @@ int lay_atlas_save(struct gfs_archive *ar, struct lay *L)
 	}
 	if (!L->atlas_new || !L->atlas_path)
 		return 0;
+	if (!L->cleaned) {
+		/* only a commit does this: ls and cat must not touch the directory */
+		lay_atlas_clean_stale(ar, L->atlas_path);
+		L->cleaned = 1;
+	}
 	dcopy = strdup(L->atlas_path);
 	bcopy = strdup(L->atlas_path);
 	len = strlen(L->atlas_path) + 32;
