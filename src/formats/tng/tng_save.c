@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 #include "tng.h"
 
 #define TNG_CHUNK ((size_t)1 << 20)
@@ -49,6 +50,7 @@ int tng_file_crc(struct gfs_archive *ar, struct tng *t, uint32_t *crc)
 struct tng_op {
 	uint64_t off, len;		/* copy of the old asset area */
 	struct tng_asset *a;		/* or: the new bytes of a */
+	uint32_t crc;			/* of the copied bytes */
 };
 
 struct tng_plan {
@@ -188,6 +190,73 @@ static int tng_plan_assets(struct tng *t, struct tng_plan *p)
 	return r;
 }
 
+/*
+ * One pass over the old file: its CRC (field zeroed) into *whole, and the
+ * CRC of each region the new file copies (the section block when it is
+ * copied, and every copy op), so the new file's CRC is combined from them
+ * instead of read back.
+ */
+static int tng_scan_old(struct gfs_archive *ar, struct tng *t, struct tng_plan *p,
+			uint32_t *blockcrc, uint32_t *whole)
+{
+	uint8_t *buf = malloc(TNG_CHUNK);
+	uint64_t off = 0;
+	size_t k = 0;
+	uint32_t c = 0;
+	int r = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	*blockcrc = 0;
+	for (size_t i = 0; i < p->nops; i++)
+		p->ops[i].crc = 0;
+	while (off < t->fsize) {
+		size_t n = t->fsize - off < TNG_CHUNK ? (size_t)(t->fsize - off) : TNG_CHUNK;
+		uint64_t end = off + n;
+
+		r = gfs_pread(ar, buf, n, off);
+		if (r) {
+			r = gfs_err_at(ar, r, off, "cannot read the archive");
+			break;
+		}
+		/* the section block region [64, base) */
+		if (off < t->base && end > TNG_OFF_BLOCKLEN) {
+			uint64_t s0 = off > TNG_OFF_BLOCKLEN ? off : TNG_OFF_BLOCKLEN;
+			uint64_t e0 = end < t->base ? end : t->base;
+
+			*blockcrc = gfs_crc32(*blockcrc, buf + (s0 - off), (size_t)(e0 - s0));
+		}
+		/* copy regions, ascending and disjoint */
+		while (k < p->nops) {
+			struct tng_op *o = &p->ops[k];
+			uint64_t s0 = t->base + o->off, e0 = s0 + o->len;
+
+			if (o->a || !o->len || e0 <= off) {
+				k++;
+				continue;
+			}
+			if (s0 >= end)
+				break;
+			{
+				uint64_t a0 = s0 > off ? s0 : off, b0 = e0 < end ? e0 : end;
+
+				o->crc = gfs_crc32(o->crc, buf + (a0 - off), (size_t)(b0 - a0));
+			}
+			if (e0 > end)
+				break;
+			k++;
+		}
+		for (uint64_t q = TNG_OFF_CRC; q < TNG_OFF_CRC + 4; q++)
+			if (q >= off && q < end)
+				buf[q - off] = 0;
+		c = gfs_crc32(c, buf, n);
+		off = end;
+	}
+	free(buf);
+	*whole = c;
+	return r;
+}
+
 /* The new inflated section block, with descriptors patched. */
 static int tng_build_block(struct tng *t, struct gfs_buf *nb, uint32_t *secoff, int *same)
 {
@@ -274,22 +343,16 @@ int tng_save(struct gfs_archive *ar, struct gfs_writer *w)
 	struct gfs_buf comp = GFS_BUF_INIT;
 	uint8_t hdr[TNG_HDR_SIZE], c4[4];
 	uint64_t start = gfs_writer_tell(w), total;
-	uint32_t crc;
+	uint32_t crc, blockcrc = 0, ncrc;
 	int same = 0, r;
 
 	if (!t->secs)
 		return gfs_err(ar, -EROFS, "an encrypted game cannot be written");
 	tng_scratch_release(t);
-	if (t->hdr_crc_ok < 0) {
-		r = tng_file_crc(ar, t, &crc);
-		if (r)
-			return r;
-		t->hdr_crc_ok = crc == tng_u32(t->hdr + TNG_OFF_CRC);
-	}
-	if ((!t->hdr_crc_ok || !t->sec_crc_ok) && !ar->opts.force) {
+	if (!t->sec_crc_ok && !ar->opts.force) {
 		ar->damaged = 1;
-		return gfs_err(ar, -EIO, "the archive has a bad %s CRC; refusing to recompute it "
-			       "(mount with -o force to write anyway)", t->hdr_crc_ok ? "section" : "header");
+		return gfs_err(ar, -EIO, "the archive has a bad section CRC; refusing to recompute it "
+			       "(mount with -o force to write anyway)");
 	}
 
 	/* encode the edited compressed assets */
@@ -321,17 +384,29 @@ int tng_save(struct gfs_archive *ar, struct gfs_writer *w)
 	r = tng_build_block(t, t->new_block, t->new_secoff, &same);
 	if (r)
 		goto out;
+	r = tng_scan_old(ar, t, &p, &blockcrc, &crc);
+	if (r)
+		goto out;
+	t->hdr_crc_ok = crc == tng_u32(t->hdr + TNG_OFF_CRC);
+	if (!t->hdr_crc_ok && !ar->opts.force) {
+		ar->damaged = 1;
+		r = gfs_err(ar, -EIO, "the archive has a bad header CRC; refusing to recompute it "
+			    "(mount with -o force to write anyway)");
+		goto out;
+	}
 
 	memcpy(hdr, t->hdr, TNG_HDR_SIZE);
 	memset(hdr + TNG_OFF_CRC, 0, 4);
 	r = gfs_writer_put(w, hdr, TNG_HDR_SIZE);
 	if (r)
 		goto out;
+	ncrc = gfs_crc32(0, hdr, TNG_HDR_SIZE);
 	if (same) {
 		gfs_buf_free(t->new_block);
 		t->new_block = NULL;
 		t->new_blocklen = t->blocklen;
 		r = gfs_writer_copy(w, TNG_OFF_BLOCKLEN, 4 + (uint64_t)t->blocklen);
+		ncrc = (uint32_t)crc32_combine(ncrc, blockcrc, (z_off_t)(4 + (uint64_t)t->blocklen));
 	} else {
 		r = gfs_deflate(t->new_block->data, t->new_block->len, (enum gfs_zwrap)t->bwrap, &comp);
 		if (r)
@@ -345,11 +420,14 @@ int tng_save(struct gfs_archive *ar, struct gfs_writer *w)
 		      gfs_crc32(0, t->new_block->data, t->new_block->len);
 		gfs_put_u32le(c4, t->new_blocklen);
 		r = gfs_writer_put(w, c4, 4);
+		ncrc = gfs_crc32(ncrc, c4, 4);
 		if (!r)
 			r = gfs_writer_put(w, comp.data, comp.len);
+		ncrc = gfs_crc32(ncrc, comp.data, comp.len);
 		gfs_put_u32le(c4, crc);
 		if (!r)
 			r = gfs_writer_put(w, c4, 4);
+		ncrc = gfs_crc32(ncrc, c4, 4);
 	}
 	if (r)
 		goto out;
@@ -364,8 +442,10 @@ int tng_save(struct gfs_archive *ar, struct gfs_writer *w)
 
 				if (b->len)
 					r = gfs_writer_put(w, b->data, b->len);
+				ncrc = gfs_crc32(ncrc, b->data, b->len);
 			} else if (o->len) {
 				r = gfs_writer_copy(w, t->base + o->off, o->len);
+				ncrc = (uint32_t)crc32_combine(ncrc, o->crc, (z_off_t)o->len);
 			}
 		}
 		if (r)
@@ -378,9 +458,7 @@ int tng_save(struct gfs_archive *ar, struct gfs_writer *w)
 		}
 	}
 	total = gfs_writer_tell(w) - start;
-	r = gfs_writer_crc(w, start, total, &crc);
-	if (r)
-		goto out;
+	crc = ncrc;
 	gfs_put_u32le(c4, crc);
 	r = gfs_writer_pwrite(w, c4, 4, start + TNG_OFF_CRC);
 	if (r)
