@@ -240,6 +240,8 @@ static struct gfs_node *zzt_view_node(struct gfs_archive *ar, struct gfs_node *d
 	ref->kind = kind;
 	ref->board = board;
 	ref->stat = stat;
+	if (ar->readonly)	/* a damaged world: nothing is editable */
+		mode = S_IFREG | 0444;
 	n = gfs_node_new_file(ar, dir, name, mode, ops, ref);
 	if (!n)
 		free(ref);
@@ -439,7 +441,8 @@ static int zzt_load(struct gfs_archive *ar)
 				       off, file.len - off))
 			goto out_file;
 	} else if (off < file.len) {
-		w->trailing = gfs_node_new_span(ar, ar->root, "trailing.bin", S_IFREG | 0644,
+		w->trailing = gfs_node_new_span(ar, ar->root, "trailing.bin",
+						S_IFREG | (ar->readonly ? 0444 : 0644),
 						NULL, NULL, off, file.len - off);
 		if (!w->trailing)
 			goto out_file;
