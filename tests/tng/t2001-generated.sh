@@ -166,4 +166,13 @@ done
 # extract then cat: the same bytes as the mount
 "$GAMEFS" extract g.tng x || fail "extract"
 cmp x/maps/meadow/layer03.csv "$(sh -c "\"$GAMEFS\" cat g.tng maps/meadow/layer03.csv >c; echo c")" || fail "extract vs cat"
+
+# extract, then write every editable file back through a mount: no byte changes
+cp g.tng before.tng
+gfs_mount g.tng m || fail "mount for re-import"
+"$GAMEFS" ls g.tng | awk '$1 ~ /^-rw/ {print $3}' | while read -r f; do
+	cp "x/$f" "m/$f" || { echo "$f"; exit 1; }
+done || fail "re-import"
+gfs_umount m || fail "umount re-import"
+cmp before.tng g.tng || fail "extract + re-import changed the game"
 echo ok
