@@ -39,6 +39,16 @@ for crc in inflated compressed; do
 	gfs_umount "$T/m" || fail "umount $what"
 	cmp "$T/orig.sav" "$s" || fail "untouched mount changed bytes ($what)"
 
+	# extract, then write every file back through a mount: no byte changes
+	rm -rf "$T/x"
+	"$GAMEFS" extract "$s" "$T/x" || fail "extract ($what)"
+	gfs_mount "$s" "$T/m" -o commit=unmount || fail "mount for re-import ($what)"
+	(cd "$T/x" && find . -type f ! -name trailing.bin) | while read -r f; do
+		cp "$T/x/$f" "$T/m/$f" || fail "re-import $f ($what)"
+	done
+	gfs_umount "$T/m" || fail "umount after re-import ($what)"
+	cmp "$T/orig.sav" "$s" || fail "extract + re-import changed bytes ($what)"
+
 	# one edit: a global appended
 	gfs_mount "$s" "$T/m" || fail "mount 2 $what"
 	echo 1234 >>"$T/m/globals.txt" || fail "append global ($what)"

@@ -18,6 +18,7 @@ the C driver.  Subcommands:
       print the R G B A of a pixel of a PNG (8-bit RGB or RGBA)
 """
 import argparse
+import array
 import ipaddress
 import random
 import struct
@@ -137,11 +138,11 @@ def chunk(magic, body):
 
 
 def preview_pixels(seed):
-    px = bytearray()
-    for y in range(256):
-        for x in range(256):
-            px += struct.pack("<H", (x >> 3) << 10 | (y >> 3) << 5 | ((x + y + seed) >> 4 & 31))
-    return bytes(px)
+    a = array.array("H", ((x >> 3) << 10 | (y >> 3) << 5 | ((x + y + seed) >> 4 & 31)
+                          for y in range(256) for x in range(256)))
+    if sys.byteorder == "big":
+        a.byteswap()
+    return a.tobytes()
 
 
 def make(a):

@@ -121,6 +121,19 @@ static int tsv_header_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 		if (!r)
 			r = gfs_buf_addc(out, '\n');
 	}
+	if (!r && tsv_gameid_is_text(sv->gameid)) {
+		size_t idlen = strnlen((const char *)sv->gameid, TSV_GAMEID_LEN), nz = 0;
+
+		for (size_t i = idlen; i < TSV_GAMEID_LEN; i++)
+			nz |= sv->gameid[i];
+		if (nz) {
+			r = gfs_buf_adds(out, "; bytes after the id (kept unless the id changes):");
+			for (size_t i = idlen; !r && i < TSV_GAMEID_LEN; i++)
+				r = gfs_buf_printf(out, " %02x", sv->gameid[i]);
+			if (!r)
+				r = gfs_buf_addc(out, '\n');
+		}
+	}
 	if (!r)
 		r = gfs_buf_printf(out, "; payload: %s deflate, CRC-32 over the %s payload\n",
 				   sv->wrap == GFS_ZLIB ? "zlib" : "raw",
