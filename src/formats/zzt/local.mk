@@ -23,3 +23,10 @@ CORE_TESTS += \
 	tests/zzt/t4005-png.sh \
 	tests/zzt/t4006-stats-code.sh
 EXTRA_DIST += tests/zzt/zztlib.py src/formats/zzt/MANUAL.mdoc src/formats/zzt/README-section.md
+
+# unit tests (TAP): code page 437, RLE, random edits of every view
+check_PROGRAMS += tests/unit-zzt
+tests_unit_zzt_SOURCES = tests/zzt/unit-zzt.c
+tests_unit_zzt_LDADD = $(GFS_LIBS)
+TESTS += tests/zzt/unit-zzt.t
+EXTRA_DIST += tests/zzt/unit-zzt.t
