@@ -31,6 +31,14 @@ static struct gfs_archive *gfs_ar(void)
 	return fuse_get_context()->private_data;
 }
 
+/* With nullpath_ok, libfuse passes NULL for a file that was removed while open. */
+static struct gfs_node *gfs_find(struct gfs_archive *ar, const char *path, struct fuse_file_info *fi)
+{
+	if (fi && fi->fh)
+		return ((struct gfs_handle *)(uintptr_t)fi->fh)->node;
+	return path ? gfs_node_lookup(ar, path) : NULL;
+}
+
 #define LOCKED(expr) ({ pthread_mutex_lock(&gfs_lock); __typeof__(expr) _r = (expr); \
 			pthread_mutex_unlock(&gfs_lock); _r; })
 
@@ -72,8 +80,7 @@ static void gfs_fill_stat(struct gfs_archive *ar, struct gfs_node *n, struct sta
 static int gfs_op_getattr_locked(const char *path, struct stat *st, struct fuse_file_info *fi)
 {
 	struct gfs_archive *ar = gfs_ar();
-	struct gfs_node *n = fi && fi->fh ? ((struct gfs_handle *)(uintptr_t)fi->fh)->node
-					  : gfs_node_lookup(ar, path);
+	struct gfs_node *n = gfs_find(ar, path, fi);
 
 	if (!n)
 		return -ENOENT;
@@ -90,7 +97,7 @@ static int gfs_op_readdir_locked(const char *path, void *buf, fuse_fill_dir_t fi
 				 struct fuse_file_info *fi, enum fuse_readdir_flags flags)
 {
 	struct gfs_archive *ar = gfs_ar();
-	struct gfs_node *d = gfs_node_lookup(ar, path);
+	struct gfs_node *d = gfs_find(ar, path, fi);
 	struct stat st;
 	int plus = (flags & FUSE_READDIR_PLUS) != 0;
 
@@ -123,6 +130,30 @@ static int gfs_op_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off
 	return LOCKED(gfs_op_readdir_locked(path, buf, fill, off, fi, flags));
 }
 
+static int gfs_attach(struct gfs_node *n, struct fuse_file_info *fi, int writable);
+static int gfs_op_release(const char *path, struct fuse_file_info *fi);
+
+static int gfs_op_opendir_locked(const char *path, struct fuse_file_info *fi)
+{
+	struct gfs_node *n = path ? gfs_node_lookup(gfs_ar(), path) : NULL;
+
+	if (!n)
+		return -ENOENT;
+	if (!S_ISDIR(n->mode))
+		return -ENOTDIR;
+	return gfs_attach(n, fi, 0);
+}
+
+static int gfs_op_opendir(const char *path, struct fuse_file_info *fi)
+{
+	return LOCKED(gfs_op_opendir_locked(path, fi));
+}
+
+static int gfs_op_releasedir(const char *path, struct fuse_file_info *fi)
+{
+	return gfs_op_release(path, fi);
+}
+
 static int gfs_attach(struct gfs_node *n, struct fuse_file_info *fi, int writable)
 {
 	struct gfs_handle *h = calloc(1, sizeof(*h));
@@ -150,7 +181,7 @@ static int gfs_may_write(struct gfs_archive *ar, struct gfs_node *n)
 static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 {
 	struct gfs_archive *ar = gfs_ar();
-	struct gfs_node *n = gfs_node_lookup(ar, path);
+	struct gfs_node *n = path ? gfs_node_lookup(ar, path) : NULL;
 	int acc = fi->flags & O_ACCMODE, writable = acc != O_RDONLY, r;
 
 	if (!n)
@@ -330,8 +361,7 @@ static int gfs_op_write(const char *path, const char *buf, size_t size, off_t of
 static int gfs_op_truncate_locked(const char *path, off_t size, struct fuse_file_info *fi)
 {
 	struct gfs_archive *ar = gfs_ar();
-	struct gfs_node *n = fi && fi->fh ? ((struct gfs_handle *)(uintptr_t)fi->fh)->node
-					  : gfs_node_lookup(ar, path);
+	struct gfs_node *n = gfs_find(ar, path, fi);
 	int r;
 
 	if (!n)
@@ -582,7 +612,7 @@ static int gfs_op_rmdir(const char *path)
 static int gfs_op_utimens_locked(const char *path, const struct timespec tv[2], struct fuse_file_info *fi)
 {
 	struct gfs_archive *ar = gfs_ar();
-	struct gfs_node *n = gfs_node_lookup(ar, path);
+	struct gfs_node *n = gfs_find(ar, path, fi);
 
 	if (!n)
 		return -ENOENT;
@@ -603,12 +633,12 @@ static int gfs_op_utimens(const char *path, const struct timespec tv[2], struct 
 /* chmod/chown: accepted (cp -p, rsync) but modes come from the format. */
 static int gfs_op_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
 {
-	return LOCKED(gfs_node_lookup(gfs_ar(), path) ? 0 : -ENOENT);
+	return LOCKED(gfs_find(gfs_ar(), path, fi) ? 0 : -ENOENT);
 }
 
 static int gfs_op_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file_info *fi)
 {
-	return LOCKED(gfs_node_lookup(gfs_ar(), path) ? 0 : -ENOENT);
+	return LOCKED(gfs_find(gfs_ar(), path, fi) ? 0 : -ENOENT);
 }
 
 static int gfs_op_statfs(const char *path, struct statvfs *sv)
@@ -631,7 +661,8 @@ static void *gfs_op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 	cfg->attr_timeout = 1.0;
 	cfg->negative_timeout = 0;
 	cfg->auto_cache = 1;		/* keep the page cache unless mtime/size changed */
-	cfg->nullpath_ok = 0;
+	cfg->nullpath_ok = 1;		/* open handles do not need paths */
+	cfg->hard_remove = 1;		/* no .fuse_hidden renames: we keep unlinked open nodes */
 	if (conn->capable & FUSE_CAP_READDIRPLUS)
 		conn->want |= FUSE_CAP_READDIRPLUS;
 	conn->want &= ~(unsigned)FUSE_CAP_READDIRPLUS_AUTO;
@@ -642,7 +673,9 @@ static void *gfs_op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 static const struct fuse_operations gfs_ops = {
 	.init = gfs_op_init,
 	.getattr = gfs_op_getattr,
+	.opendir = gfs_op_opendir,
 	.readdir = gfs_op_readdir,
+	.releasedir = gfs_op_releasedir,
 	.open = gfs_op_open,
 	.create = gfs_op_create,
 	.read = gfs_op_read,

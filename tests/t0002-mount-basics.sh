@@ -41,6 +41,21 @@ gfs_umount "$T/m" || fail "unmount"
 check_eq "$before" "$(stat -c '%i %Y %s' "$T/demo.rpg")" "untouched archive: inode, mtime, size"
 check_eq "$sum" "$(sha256sum <"$T/demo.rpg")" "untouched archive: bytes"
 
+# a file removed while open stays readable through its open descriptor
+cp "$T/demo.rpg" "$T/d2.rpg"
+gfs_mount "$T/d2.rpg" "$T/m2" || fail "mount d2"
+python3 - "$T/m2" <<'PY' || fail "read after unlink"
+import os, sys
+m = sys.argv[1]
+f = open(m + '/README.TXT', 'rb')
+os.unlink(m + '/README.TXT')
+assert not os.path.exists(m + '/README.TXT')
+assert f.read().startswith(b'Edit me'), 'content gone'
+f.close()
+PY
+gfs_umount "$T/m2" || fail "unmount d2"
+"$GAMEFS" ls "$T/d2.rpg" | grep -q README.TXT && fail "unlinked lump still in the archive"
+
 # -o ro: writes refused, nothing changes
 gfs_mount "$T/demo.rpg" "$T/m" -o ro || fail "mount ro"
 check_eq EROFS "$(errno_of "open('$T/m/BROWSE.TXT','ab')")" "write on ro mount"

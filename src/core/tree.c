@@ -268,10 +268,15 @@ static void gfs_hash_del_kids(struct gfs_archive *ar, struct gfs_node *n)
 	}
 }
 
+static int gfs_node_materialize(struct gfs_archive *ar, struct gfs_node *n, int keep);
+
 void gfs_node_remove(struct gfs_archive *ar, struct gfs_node *n)
 {
 	if (!n->parent)
 		return;
+	/* still open: keep its bytes, the archive it came from is about to change */
+	if (n->open_count && !S_ISDIR(n->mode) && gfs_node_materialize(ar, n, 1))
+		gfs_warn(ar, "out of memory keeping %s readable after its removal", n->name);
 	gfs_hash_del_kids(ar, n);
 	gfs_hash_del(ar, n);
 	gfs_dir_drop(n->parent, n);

@@ -7,6 +7,8 @@ CORE_TESTS += \
 	tests/t0004-fstab-install.sh \
 	tests/t0005-gio.sh \
 	tests/t0006-readonly-archive.sh \
+	tests/t0007-kill-commit.sh \
+	tests/t0008-concurrency.sh \
 	tests/t1001-rpg-corpus.sh \
 	tests/t1002-rpg-edits.sh \
 	tests/t1003-rpg-names.sh \
