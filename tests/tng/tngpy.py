@@ -187,7 +187,8 @@ def sprite(dirs, seed):
     return out
 
 
-def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size=900, bad=None):
+def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size=900, bad=None,
+         dedup=False, unknown=False):
     w = Writer(raw, crc_comp)
     z = lambda b: deflate(b, raw)
     texts = {"en": ["Fixture Game", "English", "Hello there", "Line with \\ backslash",
@@ -207,7 +208,10 @@ def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size
         d = bytearray()
         descs = []
         for name, blob in items:
-            descs.append((len(d), w.asset(blob)))
+            if dedup and name == "step":
+                descs.append((len(d), descs[-1][1]))   # same bytes as the one before
+            else:
+                descs.append((len(d), w.asset(blob)))
             d += struct.pack("<QII", 0, 0, w.s(name) if name else 0)
         w.section(type_, d, descs)
     media(S_FONTS, [("main", b"SFN2" + bytes(60))])
@@ -233,6 +237,9 @@ def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size
     w.section(S_UIELEM, bytes(range(95)))
     w.section(S_EQUIP, struct.pack("<8H", 1, 2, 3, 4, 5, 6, 7, 8))
     w.section(S_TILEMETA, bytes(range(34)))
+    if unknown:
+        w.section(12, b"reserved bytes")
+        w.section(77, b"a section type nobody knows")
     npc = struct.pack("<3sBHHBBBBB", (2).to_bytes(3, "little"), 1, 100, 50, 0, 0, 0, 0, 0)
     dlg = bytes([2, 0, 0, 3, 0, 0, 0xff, 0xff, 0xff, 2, 0, 0, 0, 0])
     q = bytes([0, 2, 0, 0, 3, 0, 0, 1, 0, 0, 0])
@@ -434,6 +441,10 @@ def main(argv):
                 opts["raw"] = True
             elif o == "--crc-comp":
                 opts["crc_comp"] = True
+            elif o == "--dedup":
+                opts["dedup"] = True
+            elif o == "--unknown":
+                opts["unknown"] = True
             elif o == "--encrypted":
                 opts["enc"] = 0xDEADBEEF
             elif o in ("--sounds", "--sound-size", "--movie-size"):
