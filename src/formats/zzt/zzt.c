@@ -548,6 +548,9 @@ static int zzt_check(struct gfs_archive *ar, FILE *out)
 		else if (b->size > ZZT_BOARD_ZZT_MAX)
 			fprintf(out, "board %zu: %u bytes, more than ZZT itself loads (%d)\n",
 				i, b->size, ZZT_BOARD_ZZT_MAX);
+		if (!b->damaged && b->tail_len)
+			fprintf(out, "board %zu: %zu bytes after the last stat (kept as extra.bin)\n",
+				i, b->tail_len);
 	}
 	if (w->damage[0])
 		fprintf(out, "damage: %s\n", w->damage);
