@@ -894,6 +894,13 @@ static void tng_blit(const struct tng_atlas *at, unsigned op, unsigned sx, unsig
 {
 	unsigned ow = op == 3 || op == 5 ? h : w, oh = op == 3 || op == 5 ? w : h;
 
+	/* only what lands on the frame: a huge atlas rectangle costs nothing */
+	if (ox >= dw || oy >= dh)
+		return;
+	if (ow > dw - ox)
+		ow = dw - ox;
+	if (oh > dh - oy)
+		oh = dh - oy;
 	for (unsigned Y = 0; Y < oh; Y++)
 		for (unsigned X = 0; X < ow; X++) {
 			unsigned x, y;
