@@ -41,6 +41,27 @@ for src in "$C"/*.lay; do
 done
 [ "$n" -ge 10 ] || fail "only $n corpus layouts"
 
+# one value edited: exactly that float changes; edited back: the file is as it was
+cp "$C/FEI_IMD_.lay" w/e_.lay && chmod 644 w/e_.lay
+gfs_mount w/e_.lay m || fail "mount FEI_IMD_"
+sed -i 's/^100,\([-0-9]*\),/100,\1.5,/' m/chunks.csv || fail "sed -i"
+gfs_umount m || fail "unmount"
+python3 - "$C/FEI_IMD_.lay" w/e_.lay <<'PY' || fail "one float edit changed other bytes"
+import sys, struct
+a, b = open(sys.argv[1], "rb").read(), open(sys.argv[2], "rb").read()
+assert len(a) == len(b), (len(a), len(b))
+diff = [i for i in range(len(a)) if a[i] != b[i]]
+sc = struct.unpack_from("<I", a)[0]
+off = 8 + 12 * sc + 16 * 100
+assert diff and all(off <= i < off + 4 for i in diff), diff
+old = struct.unpack_from("<f", a, off)[0]
+assert struct.unpack_from("<f", b, off)[0] == float("%d.5" % old), (old, struct.unpack_from("<f", b, off))
+PY
+gfs_mount w/e_.lay m || fail "remount FEI_IMD_"
+sed -i 's/^100,\([-0-9]*\)\.5,/100,\1,/' m/chunks.csv || fail "sed -i back"
+gfs_umount m || fail "unmount 2"
+cmp "$C/FEI_IMD_.lay" w/e_.lay || fail "edited back: not the original bytes"
+
 # the layout without a base sprite: its dependents are drawn on their own
 cp "$C/URP_ASA_.lay" w/URP_ASA_.lay
 "$GAMEFS" cat w/URP_ASA_.lay layout.ini | grep -q "^note = no companion image URP_ASA.png" ||

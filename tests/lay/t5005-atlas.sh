@@ -63,6 +63,8 @@ cmp -s G.png rgb16.png || fail "companion written before unmount"
 cmp m/atlas.png new.png || fail "pending atlas visible"
 gfs_umount m || fail "unmount commit=unmount"
 cmp G.png new.png || fail "companion written at unmount"
+"$GAMEFS" extract G_.lay x >/dev/null || fail "extract after the atlas edit"
+$LAY verify G_.lay G.png x/variants >v.out || fail "variants after reload: $(cat v.out)"
 
 # read-only mount
 gfs_mount G_.lay m -o ro || fail "mount ro"
