@@ -261,17 +261,13 @@ struct gfs_node *zzt_add_code_node(struct gfs_archive *ar, struct zzt_board *b, 
 static int zzt_build_board(struct gfs_archive *ar, struct gfs_node *boards, struct zzt_board *b)
 {
 	char dn[64];
-	char *uniq;
 	size_t i;
 
 	zzt_board_dirname(b, dn, sizeof(dn));
 	if (b->damaged)
 		snprintf(dn + strlen(dn), sizeof(dn) - strlen(dn), "%s", "-damaged");
-	uniq = gfs_unique_name(boards, dn);
-	if (!uniq)
-		return -ENOMEM;
-	b->dir = gfs_node_new_dir(ar, boards, uniq);
-	free(uniq);
+	/* unique by its number, safe by construction: no gfs_unique_name() scan */
+	b->dir = gfs_node_new_dir(ar, boards, dn);
 	if (!b->dir)
 		return -ENOMEM;
 	if (b->damaged) {
@@ -322,7 +318,8 @@ static void zzt_note_damage(struct gfs_archive *ar, struct zzt_world *w, unsigne
 	snprintf(msg, sizeof(msg), "board %u %s", idx, why);
 	if (!w->damage[0])
 		snprintf(w->damage, sizeof(w->damage), "%s", msg);
-	gfs_warn(ar, "%s", msg);
+	if (w->nwarned++ < ZZT_WARN_MAX)
+		gfs_warn(ar, "%s", msg);
 }
 
 static int zzt_load(struct gfs_archive *ar)
@@ -420,7 +417,13 @@ static int zzt_load(struct gfs_archive *ar)
 	w->boards_end = off;
 	if (w->truncated || w->ndamaged) {
 		ar->readonly = 1;
-		snprintf(ar->ro_reason, sizeof(ar->ro_reason), "%s", w->damage);
+		if (w->nwarned > 1)
+			snprintf(ar->ro_reason, sizeof(ar->ro_reason), "%.200s (and %u more damaged boards)",
+				 w->damage, w->nwarned - 1);
+		else
+			snprintf(ar->ro_reason, sizeof(ar->ro_reason), "%s", w->damage);
+		if (w->nwarned > ZZT_WARN_MAX)
+			gfs_warn(ar, "%u more damaged boards not listed", w->nwarned - ZZT_WARN_MAX);
 	}
 
 	r = -ENOMEM;

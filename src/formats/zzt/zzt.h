@@ -88,6 +88,7 @@
 #define ZZT_CODE_MAX		32767
 #define ZZT_BOARD_MAX		65535	/* the size field */
 #define ZZT_BOARD_ZZT_MAX	20000	/* what ZZT itself loads */
+#define ZZT_WARN_MAX		10
 #define ZZT_FILE_MAX		((size_t)64 << 20)
 
 #define ZZT_PNG_W		(ZZT_W * 8)
@@ -131,6 +132,7 @@ struct zzt_world {
 	int truncated;			/* a board ran past the file */
 	char damage[256];		/* first damage seen, for check */
 	unsigned ndamaged;
+	unsigned nwarned;		/* damage lines seen (logged up to ZZT_WARN_MAX) */
 	struct gfs_node *trailing;	/* bytes after the declared boards */
 	uint64_t trailing_new_off;
 };
