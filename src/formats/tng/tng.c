@@ -516,12 +516,18 @@ static int tng_map_nodes(struct gfs_archive *ar, struct tng *t, struct tng_asset
 	struct gfs_node *d;
 	int r;
 
-	r = tng_asset_content(ar, t, a, TNG_MAP_MAX, &b);
-	if (!r && tng_map_validate(t, b.data, b.len, why, sizeof(why)))
-		r = -EBADMSG;
-	else if (r)
-		snprintf(why, sizeof(why), "%s", ar->err);
-	gfs_buf_release(&b);
+	/* check the map now while the load budget lasts; later ones fail on read */
+	if (t->budget >= TNG_MAP_MAX) {
+		r = tng_asset_content(ar, t, a, TNG_MAP_MAX, &b);
+		t->budget -= r ? TNG_MAP_MAX : b.len;
+		if (!r && tng_map_validate(t, b.data, b.len, why, sizeof(why)))
+			r = -EBADMSG;
+		else if (r)
+			snprintf(why, sizeof(why), "%s", ar->err);
+		gfs_buf_release(&b);
+	} else {
+		r = 0;
+	}
 	tng_asset_name(t, stroff, num, "bin", name, sizeof(name));
 	if (r) {
 		gfs_warn(ar, "map %s at 0x%llx: %s; shown raw", name,
@@ -747,6 +753,10 @@ static int tng_load(struct gfs_archive *ar)
 		if (k->view != TNG_V_RAW && k->view != TNG_V_STRINGS)
 			ndesc += t->secs[i].len / TNG_DESC + 1;
 	}
+	if (ndesc > TNG_ASSETS_MAX)
+		return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK, "%zu asset descriptors, more than the %zu "
+				  "this driver accepts", ndesc, TNG_ASSETS_MAX);
+	t->budget = TNG_LOAD_BUDGET;
 	t->assets = calloc(ndesc ? ndesc : 1, sizeof(*t->assets));
 	if (!t->assets)
 		return -ENOMEM;

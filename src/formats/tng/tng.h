@@ -62,7 +62,9 @@
 #define TNG_MAP_HDR		34
 #define TNG_MAP_PARALLAX	10
 
-#define TNG_BLOCK_MAX		((size_t)256 << 20)	/* inflated section block cap */
+#define TNG_BLOCK_MAX		((size_t)64 << 20)	/* inflated section block cap */
+#define TNG_ASSETS_MAX		((size_t)1 << 19)	/* asset descriptors cap */
+#define TNG_LOAD_BUDGET		((uint64_t)512 << 20)	/* bytes inflated to check maps at load */
 #define TNG_ZASSET_MAX		((size_t)32 << 20)	/* inflated asset cap */
 #define TNG_MAP_MAX		((size_t)96 << 20)	/* inflated map cap (16M RLE + paths) */
 #define TNG_MAP_CELLS_MAX	((size_t)16 << 20)	/* decoded map cells cap */
@@ -159,6 +161,7 @@ struct tng {
 	int hdr_edited;
 	long strsec;			/* index of the strings section, -1 none */
 	int broken_assets;		/* assets shown raw because they do not decode */
+	uint64_t budget;		/* inflating left for checks at load */
 	struct tng_sec *secs;
 	size_t nsecs;
 	struct tng_asset *assets;
