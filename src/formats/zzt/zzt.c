@@ -473,6 +473,7 @@ static int zzt_save(struct gfs_archive *ar, struct gfs_writer *wr)
 		struct zzt_board *b = &w->boards[i];
 
 		b->new_off = gfs_writer_tell(wr);
+		b->new_size = b->size;
 		if (!b->dirty) {
 			r = gfs_writer_copy(wr, b->off, (uint64_t)b->size + 2);
 		} else {
@@ -481,8 +482,10 @@ static int zzt_save(struct gfs_archive *ar, struct gfs_writer *wr)
 			if (!r && enc.len - 2 > ZZT_BOARD_ZZT_MAX)
 				gfs_warn(ar, "board %u is %zu bytes: more than ZZT itself loads (%d)",
 					 b->idx, enc.len - 2, ZZT_BOARD_ZZT_MAX);
-			if (!r)
+			if (!r) {
+				b->new_size = (uint32_t)(enc.len - 2);
 				r = gfs_writer_put(wr, enc.data, enc.len);
+			}
 		}
 		if (r)
 			goto out;
@@ -519,9 +522,7 @@ static void zzt_committed(struct gfs_archive *ar)
 			}
 		}
 		gfs_buf_release(&enc);
-		if (!zzt_board_encode(b, &enc))
-			b->size = (uint32_t)(enc.len - 2);
-		gfs_buf_release(&enc);
+		b->size = b->new_size;
 		b->dirty = 0;
 		/* a board whose RLE could not be kept stays dirty: re-encoded each time */
 		if (b->tiles_changed)

@@ -118,7 +118,8 @@ struct zzt_board {
 	uint8_t *tail;			/* bytes after the last stat */
 	size_t tail_len;
 	int dirty;			/* serialise from the model */
-	uint64_t new_off;
+	uint64_t new_off;		/* where save() put it, adopted by committed() */
+	uint32_t new_size;
 	struct gfs_node *dir, *code_dir;
 };
 
