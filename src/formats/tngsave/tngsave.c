@@ -73,11 +73,66 @@ static struct gfs_node *tsv_dir(struct gfs_archive *ar, struct gfs_node **slot, 
 	return *slot;
 }
 
+/*
+ * A safe name unique in dir, with hash lookups only (a server save can hold
+ * a quarter million chunks, and gfs_unique_name() scans the directory):
+ * '/' becomes '_', "", "." and ".." become "_", long names are cut at a
+ * character boundary; a clash gets " (2)" to " (9)", then " (#INDEX)" with
+ * the chunk's index, then a counter.  NULL when out of memory or when an
+ * adversarial file makes every candidate clash.
+ */
+static char *tsv_unique(struct gfs_archive *ar, struct gfs_node *dir, const char *name, size_t index)
+{
+	size_t len = strlen(name), stem, cap;
+	const char *dot;
+	char *base, *out;
+
+	if (len > 200) {
+		len = 200;
+		while (len && ((uint8_t)name[len] & 0xc0) == 0x80)
+			len--;
+	}
+	base = strndup(name, len);
+	if (!base)
+		return NULL;
+	for (char *p = base; *p; p++)
+		if (*p == '/' || (uint8_t)*p < 0x20 || *p == 0x7f)
+			*p = '_';
+	if (!len || !strcmp(base, ".") || !strcmp(base, "..")) {
+		free(base);
+		base = strdup("_");
+		if (!base)
+			return NULL;
+		len = 1;
+	}
+	if (!gfs_node_child(ar, dir, base))
+		return base;
+	dot = strrchr(base, '.');
+	stem = dot && dot != base ? (size_t)(dot - base) : len;
+	cap = len + 48;
+	out = malloc(cap);
+	for (unsigned k = 2; out && k < 1000; k++) {
+		if (k < 10)
+			snprintf(out, cap, "%.*s (%u)%s", (int)stem, base, k, base + stem);
+		else if (k == 10)
+			snprintf(out, cap, "%.*s (#%zu)%s", (int)stem, base, index, base + stem);
+		else
+			snprintf(out, cap, "%.*s (#%zu-%u)%s", (int)stem, base, index, k, base + stem);
+		if (!gfs_node_child(ar, dir, out)) {
+			free(base);
+			return out;
+		}
+	}
+	free(out);
+	free(base);
+	return NULL;
+}
+
 static struct gfs_node *tsv_new_file(struct gfs_archive *ar, struct gfs_node *dir,
 				     const char *name, mode_t mode,
-				     const struct gfs_node_ops *ops, void *priv)
+				     const struct gfs_node_ops *ops, void *priv, size_t index)
 {
-	char *safe = gfs_unique_name(dir, name);
+	char *safe = tsv_unique(ar, dir, name, index);
 	struct gfs_node *n;
 
 	if (!safe)
@@ -580,10 +635,10 @@ static int tsv_chunk_node(struct gfs_archive *ar, struct tsv_save *sv, struct ts
 	switch (c->kind) {
 	case TSV_GLBL:
 	case TSV_QSTS:
-		c->node = tsv_new_file(ar, ar->root, list_names[c->kind], 0644, &tsv_list_ops, c);
+		c->node = tsv_new_file(ar, ar->root, list_names[c->kind], 0644, &tsv_list_ops, c, c->index);
 		break;
 	case TSV_DENY:
-		c->node = tsv_new_file(ar, ar->root, list_names[c->kind], 0644, &tsv_deny_ops, c);
+		c->node = tsv_new_file(ar, ar->root, list_names[c->kind], 0644, &tsv_deny_ops, c, c->index);
 		break;
 	case TSV_USER:
 		if (!tsv_dir(ar, &sv->users, "users"))
@@ -592,7 +647,7 @@ static int tsv_chunk_node(struct gfs_archive *ar, struct tsv_save *sv, struct ts
 		if (!uname)
 			return -ENOMEM;
 		{
-			char *safe = gfs_unique_name(sv->users, uname[0] ? uname : "_");
+			char *safe = tsv_unique(ar, sv->users, uname, c->index);
 
 			free(uname);
 			if (!safe)
@@ -602,26 +657,26 @@ static int tsv_chunk_node(struct gfs_archive *ar, struct tsv_save *sv, struct ts
 		}
 		if (!dir)
 			return -ENOMEM;
-		c->node = tsv_new_file(ar, dir, "user.ini", 0644, &tsv_user_ops, c);
+		c->node = tsv_new_file(ar, dir, "user.ini", 0644, &tsv_user_ops, c, c->index);
 		break;
 	case TSV_NPC:
 		if (!tsv_dir(ar, &sv->npcs, "npcs"))
 			return -ENOMEM;
 		snprintf(name, sizeof(name), "%04zu.ini", sv->npcs->nkids);
-		c->node = tsv_new_file(ar, sv->npcs, name, 0644, &tsv_npc_ops, c);
+		c->node = tsv_new_file(ar, sv->npcs, name, 0644, &tsv_npc_ops, c, c->index);
 		break;
 	case TSV_MAP:
 		if (!tsv_dir(ar, &sv->maps, "maps"))
 			return -ENOMEM;
 		snprintf(name, sizeof(name), "%" PRIu32 ".csv", tsv_get_u32(c->body.data));
-		c->node = tsv_new_file(ar, sv->maps, name, 0644, &tsv_map_ops, c);
+		c->node = tsv_new_file(ar, sv->maps, name, 0644, &tsv_map_ops, c, c->index);
 		break;
 	default:
 		if (!tsv_dir(ar, &sv->chunksdir, "chunks"))
 			return -ENOMEM;
 		tsv_magic_name(c->magic, mn);
 		snprintf(name, sizeof(name), "%02zu-%s.bin", c->index, mn);
-		c->node = tsv_new_file(ar, sv->chunksdir, name, 0644, &tsv_raw_ops, c);
+		c->node = tsv_new_file(ar, sv->chunksdir, name, 0644, &tsv_raw_ops, c, c->index);
 		break;
 	}
 	return c->node ? 0 : -ENOMEM;
@@ -631,15 +686,15 @@ static int tsv_build_tree(struct gfs_archive *ar, struct tsv_save *sv)
 {
 	int r;
 
-	if (!tsv_new_file(ar, ar->root, "header.ini", 0644, &tsv_header_ops, NULL))
+	if (!tsv_new_file(ar, ar->root, "header.ini", 0644, &tsv_header_ops, NULL, 0))
 		return -ENOMEM;
 	if (sv->has_prvw && sv->prvw_ok) {
-		if (!tsv_new_file(ar, ar->root, "preview.png", 0644, &tsv_png_ops, NULL) ||
-		    !tsv_new_file(ar, ar->root, "preview.ini", 0644, &tsv_pini_ops, NULL))
+		if (!tsv_new_file(ar, ar->root, "preview.png", 0644, &tsv_png_ops, NULL, 0) ||
+		    !tsv_new_file(ar, ar->root, "preview.ini", 0644, &tsv_pini_ops, NULL, 0))
 			return -ENOMEM;
 	} else if (sv->has_prvw) {
 		if (!tsv_dir(ar, &sv->chunksdir, "chunks") ||
-		    !tsv_new_file(ar, sv->chunksdir, "preview-PRVW.bin", 0644, &tsv_praw_ops, NULL))
+		    !tsv_new_file(ar, sv->chunksdir, "preview-PRVW.bin", 0644, &tsv_praw_ops, NULL, 0))
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < sv->nchunks; i++) {
@@ -876,7 +931,7 @@ static void tsv_committed(struct gfs_archive *ar)
 			free(name);
 			continue;
 		}
-		safe = name ? gfs_unique_name(sv->users, name[0] ? name : "_") : NULL;
+		safe = name ? tsv_unique(ar, sv->users, name, c->index) : NULL;
 		if (safe)
 			gfs_node_move(ar, dir, sv->users, safe);
 		free(safe);
