@@ -51,6 +51,16 @@ gfs_umount m || fail "unmount commit=unmount"
 $LAY csv G_.lay sprites | cmp - sprites.want || fail "sprites.csv after commit=unmount"
 $LAY csv G_.lay chunks | cmp - chunks.want || fail "chunks.csv after commit=unmount"
 
+# tail.bin: removed, then created again
+gfs_mount G_.lay m || fail "mount for tail.bin"
+check_eq EPERM "$(errno_of 'open("m/other.bin", "wb")')" "creating another file"
+rm m/tail.bin || fail "rm tail.bin"
+[ -e m/tail.bin ] && fail "tail.bin still listed"
+check_eq 0 "$($LAY info G_.lay | sed -n 's/^tail=//p')" "no tail after rm"
+printf 'again' >m/tail.bin || fail "create tail.bin"
+gfs_umount m || fail "unmount tail.bin"
+$LAY layout G_.lay | tail -c 5 | grep -q again || fail "created tail.bin written"
+
 # bad edits: EINVAL on close, file and view untouched
 cp G_.lay good.lay
 gfs_mount G_.lay m || fail "remount"

@@ -158,10 +158,14 @@ static int lay_parse(struct gfs_archive *ar, struct lay *L, const uint8_t *d, si
 }
 
 static int lay_add_view(struct gfs_archive *ar, const char *name,
-			const struct gfs_node_ops *ops)
+			const struct gfs_node_ops *ops, struct gfs_node **out)
 {
-	if (!gfs_node_new_file(ar, ar->root, name, S_IFREG | 0644, ops, ar->priv))
+	struct gfs_node *n = gfs_node_new_file(ar, ar->root, name, S_IFREG | 0644, ops, ar->priv);
+
+	if (!n)
 		return gfs_err(ar, -ENOMEM, "out of memory");
+	if (out)
+		*out = n;
 	return 0;
 }
 
@@ -226,11 +230,13 @@ static int lay_load(struct gfs_archive *ar)
 	 * (commit=unmount), new chunk rows are stored before the sprites
 	 * that use them.
 	 */
-	if ((rc = lay_add_view(ar, "layout.ini", &lay_ini_ops)) ||
-	    (rc = lay_add_view(ar, "chunks.csv", &lay_chunks_ops)) ||
-	    (rc = lay_add_view(ar, "sprites.csv", &lay_sprites_ops)))
+	if ((rc = lay_add_view(ar, "layout.ini", &lay_ini_ops, NULL)) ||
+	    (rc = lay_add_view(ar, "chunks.csv", &lay_chunks_ops, NULL)) ||
+	    (rc = lay_add_view(ar, "sprites.csv", &lay_sprites_ops, NULL)))
 		goto out;
-	if (L->tail.len && (rc = lay_add_view(ar, "tail.bin", &lay_tail_ops)))
+	if (L->tail.len && (rc = lay_add_view(ar, "tail.bin", &lay_tail_ops, &L->tail_node)))
+		goto out;
+	if (L->ztail.len && (rc = lay_add_view(ar, "after-stream.bin", &lay_ztail_ops, NULL)))
 		goto out;
 	if (L->atlas_path) {
 		/* like the archive: no write bit or no writable directory, no edits */
@@ -359,6 +365,36 @@ static void lay_free(struct gfs_archive *ar)
 	ar->priv = NULL;
 }
 
+/* tail.bin can be created when there is none, and removed. */
+static int lay_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		      struct gfs_node **out)
+{
+	struct lay *L = ar->priv;
+	int rc;
+
+	if (dir != ar->root || strcmp(name, "tail.bin") || L->tail_node)
+		return gfs_err(ar, -EPERM, "%s: the only file that can be created is tail.bin "
+			       "(bytes after the chunk list), when there is none", name);
+	rc = lay_add_view(ar, "tail.bin", &lay_tail_ops, out);
+	if (!rc)
+		L->tail_node = *out;
+	return rc;
+}
+
+static int lay_unlink(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct lay *L = ar->priv;
+
+	if (n != L->tail_node)
+		return gfs_err(ar, -EPERM, "%s: only tail.bin can be removed", n->name);
+	gfs_buf_release(&L->tail);
+	L->tail_node = NULL;
+	L->edited = 1;
+	ar->changed = 1;
+	gfs_node_remove(ar, n);
+	return 0;
+}
+
 static int lay_check(struct gfs_archive *ar, FILE *out)
 {
 	struct lay *L = ar->priv;
@@ -396,4 +432,6 @@ const struct gfs_format gfs_format_lay = {
 	.committed = lay_committed,
 	.free = lay_free,
 	.check = lay_check,
+	.create = lay_create,
+	.unlink = lay_unlink,
 };

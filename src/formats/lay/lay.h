@@ -88,6 +88,7 @@ struct lay {
 	char cnote[128];	/* why there is no canvas */
 
 	struct gfs_node *vdir;	/* variants/, NULL without an atlas */
+	struct gfs_node *tail_node;	/* tail.bin, NULL while there is none */
 	size_t nvariants, nskipped;
 
 	/* lookups for the variants (lay_draw.c), rebuilt when idx_valid is 0 */
@@ -98,7 +99,8 @@ struct lay {
 };
 
 /* lay_view.c */
-extern const struct gfs_node_ops lay_ini_ops, lay_sprites_ops, lay_chunks_ops, lay_tail_ops;
+extern const struct gfs_node_ops lay_ini_ops, lay_sprites_ops, lay_chunks_ops, lay_tail_ops,
+	lay_ztail_ops;
 float lay_f(uint32_t bits);
 uint32_t lay_bits(float f);
 int lay_is_int(float f);

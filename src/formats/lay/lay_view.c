@@ -216,7 +216,7 @@ static int lay_ini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	rc = gfs_ini_parse(ar, "layout.ini", data, len, lay_ini_key, c);
 	if (!rc && !c->compressed && L->compressed && L->ztail.len)
 		rc = gfs_err(ar, -EINVAL, "layout.ini: cannot uncompress: %zu bytes follow the zlib "
-			     "stream and would become part of the layout", L->ztail.len);
+			     "stream (after-stream.bin); empty that first", L->ztail.len);
 	if (!rc && c->compressed != L->compressed) {
 		L->compressed = c->compressed;
 		L->edited = 1;
@@ -575,4 +575,48 @@ const struct gfs_node_ops lay_tail_ops = {
 	.render = lay_tail_render,
 	.size = lay_tail_size,
 	.store = lay_tail_store,
+};
+
+/* ---- after-stream.bin: bytes after the zlib stream of a compressed layout ---- */
+
+static int lay_ztail_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct lay *L = ar->priv;
+
+	return gfs_buf_add(out, L->ztail.data, L->ztail.len);
+}
+
+static int lay_ztail_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size)
+{
+	struct lay *L = ar->priv;
+
+	*size = L->ztail.len;
+	return 0;
+}
+
+static int lay_ztail_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct lay *L = ar->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	int rc;
+
+	if (len > LAY_MAX_FILE)
+		return gfs_err(ar, -EINVAL, "after-stream.bin: %zu bytes, over the %u-byte limit", len,
+			       LAY_MAX_FILE);
+	if (len && !L->compressed)
+		return gfs_err(ar, -EINVAL, "after-stream.bin: the layout is no longer compressed; "
+			       "put trailing bytes in tail.bin");
+	rc = gfs_buf_add(&b, data, len);
+	if (rc)
+		return rc;
+	gfs_buf_release(&L->ztail);
+	L->ztail = b;
+	L->edited = 1;
+	return 0;
+}
+
+const struct gfs_node_ops lay_ztail_ops = {
+	.render = lay_ztail_render,
+	.size = lay_ztail_size,
+	.store = lay_ztail_store,
 };
