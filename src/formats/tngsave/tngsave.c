@@ -763,6 +763,8 @@ static int tsv_load(struct gfs_archive *ar)
 
 static int tsv_payload_changed(const struct tsv_save *sv)
 {
+	if (sv->removed)
+		return 1;
 	for (size_t i = 0; i < sv->nchunks; i++)
 		if (sv->chunks[i]->changed)
 			return 1;
@@ -912,6 +914,7 @@ static void tsv_committed(struct gfs_archive *ar)
 		ar->damaged = 0;
 	}
 	sv->tail_off = sv->new_tail_off;
+	sv->removed = 0;
 	for (size_t i = 0; i < sv->nchunks; i++) {
 		struct tsv_chunk *c = sv->chunks[i];
 		struct gfs_node *dir;
@@ -937,6 +940,63 @@ static void tsv_committed(struct gfs_archive *ar)
 		free(safe);
 		free(name);
 	}
+}
+
+/* ---- deleting chunks ---------------------------------------------------------- */
+
+static int tsv_is_chunk_view(const struct gfs_node *n)
+{
+	return n->priv && (n->ops == &tsv_list_ops || n->ops == &tsv_deny_ops || n->ops == &tsv_user_ops ||
+			   n->ops == &tsv_npc_ops || n->ops == &tsv_map_ops || n->ops == &tsv_raw_ops);
+}
+
+/* Deleting the view of a chunk deletes the chunk; the other files stay. */
+static int tsv_unlink(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct tsv_save *sv = ar->priv;
+	struct tsv_chunk *c;
+	int still_open;
+	size_t i;
+
+	if (!tsv_is_chunk_view(n))
+		return gfs_err(ar, -EPERM, "%s: only the files of chunks can be deleted", n->name);
+	for (i = 0; i < sv->nchunks && sv->chunks[i]->node != n; i++)
+		;
+	if (i == sv->nchunks)
+		return -ENOENT;
+	c = sv->chunks[i];
+	still_open = n->open_count > 0;
+	gfs_node_remove(ar, n);		/* may render n one last time: c still valid */
+	if (still_open)
+		n->priv = NULL;		/* it reads its kept bytes from now on */
+	memmove(sv->chunks + i, sv->chunks + i + 1, (sv->nchunks - i - 1) * sizeof(*sv->chunks));
+	sv->nchunks--;
+	gfs_buf_release(&c->body);
+	free(c);
+	sv->removed = 1;
+	ar->changed = 1;
+	return 0;
+}
+
+/* Empty directories (a deleted user's, or users/ npcs/ maps/ chunks/) can go. */
+static int tsv_rmdir(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct tsv_save *sv = ar->priv;
+
+	if (n->nkids)
+		return -ENOTEMPTY;
+	if (n == sv->users)
+		sv->users = NULL;
+	else if (n == sv->npcs)
+		sv->npcs = NULL;
+	else if (n == sv->maps)
+		sv->maps = NULL;
+	else if (n == sv->chunksdir)
+		sv->chunksdir = NULL;
+	else if (!n->parent || n->parent != sv->users)
+		return -EPERM;
+	gfs_node_remove(ar, n);
+	return 0;
 }
 
 /* ---- check and free ---------------------------------------------------------- */
@@ -1005,4 +1065,6 @@ const struct gfs_format gfs_format_tngsave = {
 	.committed = tsv_committed,
 	.free = tsv_free,
 	.check = tsv_check,
+	.unlink = tsv_unlink,
+	.rmdir = tsv_rmdir,
 };

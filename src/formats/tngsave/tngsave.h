@@ -104,6 +104,7 @@ struct tsv_save {
 
 	struct tsv_chunk **chunks;
 	size_t nchunks;
+	int removed;			/* a chunk was deleted since the last commit */
 
 	/* where save() put things, adopted by committed() */
 	uint64_t new_prvw_off, new_prvw_size, new_pay_off, new_pay_clen, new_tail_off;

@@ -136,6 +136,8 @@ static int tsv_list_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 	struct tsv_chunk *c = n->priv;
 	int r = 0;
 
+	if (!c)
+		return -EIO;
 	(void)ar;
 	for (size_t i = 0; !r && i + 4 <= c->body.len; i += 4) {
 		const uint8_t *p = c->body.data + i;
@@ -154,6 +156,8 @@ static int tsv_list_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 	unsigned lineno = 0;
 	int r = 0;
 
+	if (!c)
+		return -EIO;
 	tsv_view_name(n, view, sizeof(view));
 	text = tsv_dup_text(data, len);
 	if (!text)
@@ -192,6 +196,8 @@ static int tsv_deny_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 	char txt[INET6_ADDRSTRLEN];
 	int r = 0;
 
+	if (!c)
+		return -EIO;
 	(void)ar;
 	for (size_t i = 0; !r && i + TSV_DENY_REC <= c->body.len; i += TSV_DENY_REC) {
 		const uint8_t *p = c->body.data + i;
@@ -269,6 +275,8 @@ static int tsv_deny_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 	unsigned lineno = 0;
 	int r = 0;
 
+	if (!c)
+		return -EIO;
 	tsv_view_name(n, view, sizeof(view));
 	text = tsv_dup_text(data, len);
 	if (!text)
@@ -543,6 +551,8 @@ static int tsv_rec_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 	const char *why;
 	int r;
 
+	if (!c)
+		return -EIO;
 	(void)ar;
 	r = tsv_parse_rec(c, &e, &why);
 	if (r) {
@@ -828,6 +838,8 @@ static int tsv_rec_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	char view[256];
 	int r;
 
+	if (!c)
+		return -EIO;
 	memset(&e, 0, sizeof(e));
 	memset(&x, 0, sizeof(x));
 	e.is_user = !memcmp(c->magic, "USER", 4);
@@ -960,6 +972,8 @@ static int tsv_map_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 	size_t count, side, cols;
 	int r;
 
+	if (!c)
+		return -EIO;
 	(void)ar;
 	if (c->body.len < TSV_MAP_RLE)
 		return -EIO;
@@ -995,6 +1009,8 @@ static int tsv_map_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	unsigned lineno = 0;
 	int header = 1, r;
 
+	if (!c)
+		return -EIO;
 	tsv_view_name(n, view, sizeof(view));
 	if (c->body.len < TSV_MAP_RLE)
 		return -EIO;
@@ -1058,6 +1074,8 @@ static int tsv_raw_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 {
 	struct tsv_chunk *c = n->priv;
 
+	if (!c)
+		return -EIO;
 	(void)ar;
 	return gfs_buf_add(out, c->body.data, c->body.len);
 }
@@ -1067,6 +1085,8 @@ static int tsv_raw_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	struct tsv_chunk *c = n->priv;
 	char view[256];
 
+	if (!c)
+		return -EIO;
 	if (len > TSV_PAYLOAD_MAX - TSV_CHUNK_HDR)
 		return gfs_err(ar, -EINVAL, "%s: %zu bytes, over the %u MiB payload limit",
 			       tsv_view_name(n, view, sizeof(view)), len, TSV_PAYLOAD_MAX >> 20);
