@@ -208,9 +208,16 @@ static int lay_load(struct gfs_archive *ar)
 						LAY_MAX_FILE);
 				goto out;
 			}
-			if (used < file.len && (rc = gfs_buf_add(&L->ztail, file.data + used,
-								  file.len - used)))
-				goto out;
+			if (used < file.len) {
+				const uint8_t *after;
+
+				if (gfs_rd_seek(&r, used) || gfs_rd_ptr(&r, &after, file.len - used)) {
+					rc = gfs_err_at(ar, -EBADMSG, used, "internal cursor error");
+					goto out;
+				}
+				if ((rc = gfs_buf_add(&L->ztail, after, file.len - used)))
+					goto out;
+			}
 			L->compressed = L->file_compressed = 1;
 		} else if ((rc = gfs_buf_add(&L->orig, file.data, file.len))) {
 			goto out;

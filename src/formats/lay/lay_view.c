@@ -7,7 +7,6 @@
  * either replaces the whole table or leaves the model as it was.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +38,7 @@ uint32_t lay_bits(float f)
 /* A whole number small enough to be a pixel position. */
 int lay_is_int(float f)
 {
-	return f == f && f >= -LAY_MAX_COORD && f <= LAY_MAX_COORD && f == floorf(f);
+	return f == f && f >= -LAY_MAX_COORD && f <= LAY_MAX_COORD && (float)(int64_t)f == f;
 }
 
 /* The shared canvas: bounding box of every chunk with a usable dst. */
