@@ -79,4 +79,15 @@ for m in bad:
 sys.exit(1 if bad else 0)
 PY
 "$GAMEFS" check w.zzt >/dev/null || fail "check after edits"
+
+# diff -r of the two worlds mounted side by side names what changed
+gfs_mount orig.zzt m1 -o ro || fail "mount orig"
+gfs_mount w.zzt m2 -o ro || fail "mount edited"
+diff -r m1 m2 >diff.out
+gfs_umount m1 || fail "unmount orig"
+gfs_umount m2 || fail "unmount edited"
+grep -q "^diff -r m1/boards/00-title-screen/elements.csv" diff.out || fail "diff misses the tile edit"
+grep -q "^> 'Hi$" diff.out || fail "diff misses the code line: $(cat diff.out)"
+grep -q "^> ammo = 42$" diff.out || fail "diff misses the world edit"
+grep -q "01-wide-runs" diff.out && fail "diff shows the untouched board"
 echo ok

@@ -4,6 +4,10 @@
 # drawn with their P1 character and text with the character in its colour.
 . "$top_srcdir/tests/lib.sh"
 ZZT="python3 $top_srcdir/tests/zzt/zztlib.py"
+font="$top_builddir/src/formats/zzt/zzt-font.c"
+if [ -f "$font" ] && grep -q 'zzt_font_real = 0' "$font"; then
+	echo "SKIP: built without a console font (install console-setup-linux)"; exit 77
+fi
 cd "$T" || exit 1
 $ZZT mk w.zzt
 gfs_mount w.zzt m || fail "mount"
