@@ -382,6 +382,28 @@ static int zzt_ini_cb(void *vctx, const char *section, const char *key, const ch
 		       section, key);
 }
 
+/* A comment line shown above some keys. */
+static const char *zzt_field_note(const struct zzt_field *f)
+{
+	static const struct {
+		const char *section, *key, *note;
+	} notes[] = {
+		{ "world", "saved", "non-zero: a saved game (ZZT's editor also refuses such a world)" },
+		{ "world", "board", "the start board of a world, the current board of a saved game" },
+		{ "world", "time_passed", "seconds spent on a board with a time limit" },
+		{ "keys", "blue", "non-zero: the player holds that key" },
+		{ "board", "exit_north", "exits: the board entered off each edge, 0 for none" },
+		{ "board", "enter_x", "where the player entered the board, 1-based" },
+		{ "board", "time_limit", "seconds, 0 for none" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
+		if (!strcmp(notes[i].section, f->section) && !strcmp(notes[i].key, f->key))
+			return notes[i].note;
+	return NULL;
+}
+
 static int zzt_put_fields(struct gfs_buf *out, const struct zzt_field *fields, uint8_t *const *area)
 {
 	const char *section = "";
@@ -393,6 +415,8 @@ static int zzt_put_fields(struct gfs_buf *out, const struct zzt_field *fields, u
 			r = gfs_buf_printf(out, "\n[%s]\n", f->section);
 			section = f->section;
 		}
+		if (!r && zzt_field_note(f))
+			r = gfs_buf_printf(out, "; %s\n", zzt_field_note(f));
 		if (!r)
 			r = zzt_put_field(out, f, area[f->area] + f->off);
 	}
