@@ -79,6 +79,17 @@ PY
 	check_eq "0001,250" "$(sed -n 3p m/startup/index.csv)" "index.csv"
 	check_eq "tile_width = 300" "$(grep '^tile_width' m/header.ini)" "tile width high bits"
 	gfs_umount m || fail "umount 2"
+	python3 - g.tng "$top_srcdir/tests/tng" <<'PY' || fail "RLE written by gamefs does not decode"
+import sys, struct
+sys.path.insert(0, sys.argv[2])
+import tngpy
+m = dict(tngpy.Reader(open(sys.argv[1], "rb").read()).items())["maps/meadow"]
+p = 34 + 10 * m[29]
+for _ in range(m[30]):
+    p += 3 + 4 * struct.unpack_from("<H", m, p + 1)[0]
+cells = tngpy.unrle(m[p:p + int.from_bytes(m[31:34], "little")], 11 * 64)
+assert cells[3 * 64 + 2 * 8 + 4] == 4242, cells[3 * 64 + 2 * 8 + 4]
+PY
 	python3 - g.tng "$top_srcdir/tests/tng" <<'PY' || fail "sprite descriptor direction count"
 import sys, struct
 sys.path.insert(0, sys.argv[2])
