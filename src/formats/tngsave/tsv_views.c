@@ -63,7 +63,8 @@ static char *tsv_dup_text(const uint8_t *data, size_t len)
 	char *s = malloc(len + 1);
 
 	if (s) {
-		memcpy(s, data, len);
+		if (len)
+			memcpy(s, data, len);
 		s[len] = 0;
 	}
 	return s;
