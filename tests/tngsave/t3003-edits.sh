@@ -35,6 +35,12 @@ rows[1] = ",".join(cells)
 open(sys.argv[1], "w").write("\n".join(rows) + "\n")
 PY
 printf 'new raw body' >"$M/chunks/10-XTRA.bin" || fail "edit raw chunk"
+# a Windows editor: byte order mark and CRLF line ends
+python3 - "$M/npcs/0002.ini" <<'PY' || fail "BOM + CRLF edit"
+import sys
+t = open(sys.argv[1]).read().replace("spawner = 12", "spawner = 99")
+open(sys.argv[1], "wb").write(b"\xef\xbb\xbf" + t.replace("\n", "\r\n").encode())
+PY
 check_eq "time_played = 99" "$(grep '^time_played' "$M/preview.ini")" "view after commit"
 check_eq "alice carol robert" "$(ls "$M/users" | tr '\n' ' ' | sed 's/ $//')" "user directory renamed at commit"
 grep -qx "x = 4242" "$M/users/robert/user.ini" || fail "renamed user readable"
@@ -64,7 +70,8 @@ g map.1 | grep -q "^map.1: 1024 values: -1 -1 -1 -1 -1 12 -1 " \
 	|| fail "map 1 cell (first row, x5)"
 check_eq "raw.XTRA: $(printf 'new raw body' | od -An -tx1 | tr -d ' \n')" "$(g raw.XTRA)" "raw chunk"
 # untouched chunks byte-identical
-for k in GLBL user.alice user.carol npc.0000 npc.0002; do
+check_eq "npc.0002.spawner: 99" "$(g npc.0002.spawner)" "BOM + CRLF edit"
+for k in GLBL user.alice user.carol npc.0000; do
 	check_eq "$($P dump "$T/orig.sav" | grep "^$k")" "$(grep "^$k" "$T/d")" "untouched $k"
 done
 

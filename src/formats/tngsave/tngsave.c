@@ -255,6 +255,7 @@ static int tsv_header_store(struct gfs_archive *ar, struct gfs_node *n, const ui
 	char view[256];
 	int r;
 
+	tsv_skip_bom(&data, &len);
 	h.view = tsv_view_name(n, view, sizeof(view));
 	r = gfs_ini_parse(ar, h.view, data, len, tsv_header_kv, &h);
 	if (r)
@@ -407,6 +408,7 @@ static int tsv_pini_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 	char view[256];
 	int r;
 
+	tsv_skip_bom(&data, &len);
 	p.view = tsv_view_name(n, view, sizeof(view));
 	r = gfs_ini_parse(ar, p.view, data, len, tsv_pini_kv, &p);
 	if (r)

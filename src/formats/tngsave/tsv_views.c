@@ -112,6 +112,14 @@ static char *tsv_next_tok(char **p)
 	return s;
 }
 
+void tsv_skip_bom(const uint8_t **data, size_t *len)
+{
+	if (*len >= 3 && (*data)[0] == 0xef && (*data)[1] == 0xbb && (*data)[2] == 0xbf) {
+		*data += 3;
+		*len -= 3;
+	}
+}
+
 int tsv_chunk_set_body(struct tsv_chunk *c, const uint8_t *data, size_t len)
 {
 	struct gfs_buf nb = GFS_BUF_INIT;
@@ -159,6 +167,7 @@ static int tsv_list_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 
 	if (!c)
 		return -EIO;
+	tsv_skip_bom(&data, &len);
 	tsv_view_name(n, view, sizeof(view));
 	text = tsv_dup_text(data, len);
 	if (!text)
@@ -278,6 +287,7 @@ static int tsv_deny_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 
 	if (!c)
 		return -EIO;
+	tsv_skip_bom(&data, &len);
 	tsv_view_name(n, view, sizeof(view));
 	text = tsv_dup_text(data, len);
 	if (!text)
@@ -841,6 +851,7 @@ static int tsv_rec_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 
 	if (!c)
 		return -EIO;
+	tsv_skip_bom(&data, &len);
 	memset(&e, 0, sizeof(e));
 	memset(&x, 0, sizeof(x));
 	e.is_user = !memcmp(c->magic, "USER", 4);
@@ -1012,6 +1023,7 @@ static int tsv_map_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 
 	if (!c)
 		return -EIO;
+	tsv_skip_bom(&data, &len);
 	tsv_view_name(n, view, sizeof(view));
 	if (c->body.len < TSV_MAP_RLE)
 		return -EIO;
