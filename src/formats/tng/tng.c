@@ -336,7 +336,8 @@ static int tng_add_asset(struct gfs_archive *ar, struct tng *t, size_t sec, uint
 
 	gfs_rd_init(&rd, d, dlen, 0);
 	if (gfs_rd_seek(&rd, dpos) || gfs_rd_u64le(&rd, &off) || gfs_rd_u32le(&rd, &len))
-		return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK, "section %zu: descriptor %u runs past the section",
+		return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK,
+				  "section %zu: descriptor %u runs past the section",
 			       sec, idx);
 	if (len && (off > avail || len > avail - off))
 		return gfs_err_at(ar, -EBADMSG, t->base + off,
@@ -429,8 +430,8 @@ static int tng_load_table(struct gfs_archive *ar, struct tng *t)
 	gfs_rd_init(&rd, t->block.data, t->block.len, 0);
 	if (gfs_rd_u32le(&rd, &first) || first < TNG_TABENT || first % TNG_TABENT ||
 	    first > t->block.len)
-		return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK, "section table: first entry offset %u is not a table size "
-			       "within the %zu-byte block", first, t->block.len);
+		return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK, "section table: first entry offset %u "
+				  "is not a table size within the %zu-byte block", first, t->block.len);
 	t->nsecs = first / TNG_TABENT;
 	t->secs = calloc(t->nsecs, sizeof(*t->secs));
 	if (!t->secs)
@@ -439,14 +440,16 @@ static int tng_load_table(struct gfs_archive *ar, struct tng *t)
 	t->strsec = -1;
 	for (i = 0; i < t->nsecs; i++) {
 		if (gfs_rd_u32le(&rd, &off) || gfs_rd_u32le(&rd, &lt))
-			return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK, "section table entry %zu past the block", i);
+			return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK,
+					  "section table entry %zu past the block", i);
 		t->secs[i].off = off;
 		t->secs[i].len = lt & 0xffffff;
 		t->secs[i].type = (uint8_t)(lt >> 24);
 		if (off > t->block.len || t->secs[i].len > t->block.len - off)
-			return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK, "section table entry %zu (type %u): %u bytes at %u, "
-				       "past the %zu-byte block", i, t->secs[i].type,
-				       t->secs[i].len, off, t->block.len);
+			return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK,
+					  "section table entry %zu (type %u): %u bytes at %u, "
+					  "past the %zu-byte block", i, t->secs[i].type,
+					  t->secs[i].len, off, t->block.len);
 		if (t->secs[i].type == TNG_T_STRINGS && t->strsec < 0)
 			t->strsec = (long)i;
 	}
@@ -570,15 +573,15 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 	struct gfs_node *dir = NULL, *sub;
 	struct tng_asset *a;
 	char name[256];
-	uint32_t first = 0;
+	uint32_t nameoff;
 	int r;
 
 	if (k->view == TNG_V_LANG) {
 		char code[3];
 
 		if (dlen < TNG_LANG_HDR || (dlen - TNG_LANG_HDR) % TNG_DESC)
-			return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK, "translation section %zu: length %zu is not 18 + a "
-				       "multiple of 16", si, dlen);
+			return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK, "translation section %zu: "
+					  "length %zu is not 18 + a multiple of 16", si, dlen);
 		code[0] = (char)d[0];
 		code[1] = (char)d[1];
 		code[2] = '\0';
@@ -612,8 +615,8 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 			if (r)
 				return r;
 			ai = (size_t)(a - t->assets);
-			first = tng_u32(d + p + TNG_DESC_NAME);
-			tng_asset_name(t, first, i, "ogg", name, sizeof(name));
+			nameoff = tng_u32(d + p + TNG_DESC_NAME);
+			tng_asset_name(t, nameoff, i, "ogg", name, sizeof(name));
 			a->node = tng_span(ar, sub, name, &tng_media_ops, tng_ref_new(t, ai, si, 0),
 					   t->base + a->off, a->len);
 			if (!a->node)
@@ -623,8 +626,9 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 	}
 
 	if (dlen % TNG_DESC)
-		return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK, "section %zu (%s, type %u): length %zu is not a multiple of 16",
-			       si, k->name, s->type, dlen);
+		return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCK,
+				  "section %zu (%s, type %u): length %zu is not a multiple of 16",
+				  si, k->name, s->type, dlen);
 	switch (k->view) {
 	case TNG_V_SPRITE:
 		sub = tng_dir(ar, ar->root, "sprites");
@@ -642,11 +646,11 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 		return -ENOMEM;
 	for (uint32_t p = 0; p < dlen; p += TNG_DESC) {
 		unsigned num = counters[s->type]++;
-		uint32_t nameoff = tng_u32(d + p + TNG_DESC_NAME);
 		enum tng_akind kind = k->view == TNG_V_MEDIA || k->view == TNG_V_IMAGE ? TNG_A_STORED :
 				      k->view == TNG_V_SPRITE ? TNG_A_SPRITE :
 				      k->view == TNG_V_MAP ? TNG_A_MAP : TNG_A_ZBIN;
 
+		nameoff = tng_u32(d + p + TNG_DESC_NAME);
 		r = tng_add_asset(ar, t, si, p, p / TNG_DESC, kind, &a);
 		if (r)
 			return r;
