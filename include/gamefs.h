@@ -65,6 +65,7 @@ struct gfs_node {
 	struct gfs_node **kids;		/* directory entries, in archive order */
 	size_t nkids, capkids;
 	struct gfs_node *hnext;		/* lookup hash chain (core only) */
+	struct gfs_archive *ar;		/* the archive it belongs to (core only) */
 
 	const struct gfs_node_ops *ops;
 	void *priv;			/* the format's; freed with ops->free */
@@ -185,6 +186,9 @@ int gfs_err_at(struct gfs_archive *ar, int err, uint64_t off, const char *fmt, .
 /* A warning line to ar->log, prefixed like gfs_err. */
 void gfs_warn(struct gfs_archive *ar, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* Where warnings of archives without their own ar->log go (default stderr). */
+void gfs_set_log(void (*fn)(const char *msg));
 
 /* Read exactly len bytes at off from the archive file (-EBADMSG if short). */
 int gfs_pread(struct gfs_archive *ar, void *buf, size_t len, uint64_t off);

@@ -215,6 +215,7 @@ int main(int argc, char **argv)
 	}
 	if (!gfs_foreground)
 		openlog("gamefs", LOG_PID, LOG_USER);
+	gfs_set_log(gfs_log_line);
 	r = 1;
 	if (gfs_open_or_die(abs, &o, &ar))
 		goto out_abs;

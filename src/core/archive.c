@@ -13,26 +13,48 @@
 #include <unistd.h>
 #include "gamefs.h"
 
-static void gfs_default_log(const char *msg)
+static void gfs_stderr_log(const char *msg)
 {
 	fprintf(stderr, "gamefs: %s\n", msg);
 }
 
+static void (*gfs_default_log)(const char *msg) = gfs_stderr_log;
+
+void gfs_set_log(void (*fn)(const char *msg))
+{
+	gfs_default_log = fn ? fn : gfs_stderr_log;
+}
+
+/* Format "FILE: FORMAT: [at 0xOFF: ]message" into out. */
+static void gfs_vformat(struct gfs_archive *ar, char *out, size_t len, int at, uint64_t off,
+			const char *fmt, va_list ap)
+	__attribute__((format(printf, 6, 0)));
+static void gfs_vformat(struct gfs_archive *ar, char *out, size_t len, int at, uint64_t off,
+			const char *fmt, va_list ap)
+{
+	int n = snprintf(out, len, "%s: %s: ", ar->path, ar->fmt ? ar->fmt->name : "gamefs");
+
+	if (n < 0 || (size_t)n >= len)
+		n = 0;
+	if (at) {
+		int m = snprintf(out + n, len - (size_t)n, "at 0x%llx: ", (unsigned long long)off);
+
+		if (m > 0 && (size_t)(n + m) < len)
+			n += m;
+	}
+	vsnprintf(out + n, len - (size_t)n, fmt, ap);
+}
+
+static int gfs_verr(struct gfs_archive *ar, int err, int at, uint64_t off,
+		    const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
 static int gfs_verr(struct gfs_archive *ar, int err, int at, uint64_t off,
 		    const char *fmt, va_list ap)
 {
-	int n = snprintf(ar->err, sizeof(ar->err), "%s: %s: ", ar->path,
-			 ar->fmt ? ar->fmt->name : "gamefs");
+	char tmp[sizeof(ar->err)];	/* the arguments may point into ar->err */
 
-	if (n < 0 || (size_t)n >= sizeof(ar->err))
-		n = 0;
-	if (at) {
-		int m = snprintf(ar->err + n, sizeof(ar->err) - (size_t)n, "at 0x%llx: ",
-				 (unsigned long long)off);
-		if (m > 0 && (size_t)(n + m) < sizeof(ar->err))
-			n += m;
-	}
-	vsnprintf(ar->err + n, sizeof(ar->err) - (size_t)n, fmt, ap);
+	gfs_vformat(ar, tmp, sizeof(tmp), at, off, fmt, ap);
+	memcpy(ar->err, tmp, sizeof(tmp));
 	return err;
 }
 
@@ -58,15 +80,13 @@ int gfs_err_at(struct gfs_archive *ar, int err, uint64_t off, const char *fmt, .
 
 void gfs_warn(struct gfs_archive *ar, const char *fmt, ...)
 {
-	char save[sizeof(ar->err)];
+	char msg[1024];
 	va_list ap;
 
-	memcpy(save, ar->err, sizeof(save));
 	va_start(ap, fmt);
-	gfs_verr(ar, 0, 0, 0, fmt, ap);
+	gfs_vformat(ar, msg, sizeof(msg), 0, 0, fmt, ap);
 	va_end(ap);
-	(ar->log ? ar->log : gfs_default_log)(ar->err);
-	memcpy(ar->err, save, sizeof(save));
+	(ar->log ? ar->log : gfs_default_log)(msg);
 }
 
 int gfs_pread(struct gfs_archive *ar, void *buf, size_t len, uint64_t off)

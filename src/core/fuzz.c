@@ -31,6 +31,7 @@ int gfs_fuzz_one(const char *fmt, const uint8_t *data, size_t len)
 	int r = 0;
 
 	o.format = fmt;
+	gfs_set_log(gfs_fuzz_quiet);
 	if (gfs_archive_open_mem(data, len, "fuzz.bin", &o, &ar, err, sizeof(err)))
 		return 0;	/* refused: fine */
 	ar->log = gfs_fuzz_quiet;

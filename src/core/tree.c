@@ -148,6 +148,7 @@ static struct gfs_node *gfs_node_new(struct gfs_archive *ar, struct gfs_node *pa
 	if (!n->name)
 		goto fail_name;
 	n->mode = mode;
+	n->ar = ar;
 	n->ino = ar->next_ino++;
 	n->mtime = ar->st.st_mtim;
 	n->parent = parent;
@@ -230,11 +231,7 @@ char *gfs_unique_name(struct gfs_node *dir, const char *name)
 	stem = dot && dot != base ? (size_t)(dot - base) : len;
 	out = strdup(base);
 	for (unsigned i = 2; out; i++) {
-		int clash = 0;
-
-		for (size_t k = 0; k < dir->nkids && !clash; k++)
-			clash = !strcmp(dir->kids[k]->name, out);
-		if (!clash)
+		if (!gfs_node_child(dir->ar, dir, out))
 			break;
 		free(out);
 		out = malloc(len + 24);
