@@ -32,6 +32,17 @@ check_eq "R" "$($P get g.tng sections/12)" "reserved"
 $P dump g.tng >after
 diff before after | grep '^[<>]' | awk '{print $2}' | sort -u | paste -sd' ' >changed
 check_eq "lang/de/speech/voice_bye sections/12 sections/77 sounds/door" "$(cat changed)" "changed"
+# bytes no descriptor covers: shown read-only, kept when the game is written
+$P write gap.tng --gaps || fail "write gaps"
+check_eq "<gap after asset 3><trailing bytes>" "$("$GAMEFS" cat gap.tng unreferenced.bin)" "unreferenced.bin"
+"$GAMEFS" ls gap.tng | grep -q '^-r--r--r-- .* unreferenced.bin$' || fail "unreferenced.bin mode"
+gfs_mount gap.tng m || fail "mount gaps"
+printf 'OggS-a-much-longer-door-sound' >m/sounds/door.ogg || fail "door in gap game"
+gfs_umount m || fail "umount gaps"
+$P verify gap.tng >/dev/null || fail "gap game CRCs"
+check_eq "<gap after asset 3><trailing bytes>" "$("$GAMEFS" cat gap.tng unreferenced.bin)" "gaps kept"
+"$GAMEFS" ls g.tng | grep -q unreferenced && fail "unreferenced.bin without gaps"
+
 # empty it again
 gfs_mount g.tng m || fail "mount 2"
 : >m/lang/de/speech/voice_bye.ogg || fail "empty speech"

@@ -114,6 +114,8 @@ class Writer:
         self.sections = []      # (type, bytearray, [(pos, asset index)])
         self.assets = []        # bytes
         self.maps = []          # bytes, written last
+        self.gaps = {}          # asset index -> bytes no descriptor covers, after it
+        self.trailing = b""
 
     def s(self, name):
         if name not in self.stroff:
@@ -140,10 +142,15 @@ class Writer:
             where[("a", i)] = (pos, len(a))
             parts.append(a)
             pos += len(a)
+            if i in self.gaps:
+                parts.append(self.gaps[i])
+                pos += len(self.gaps[i])
         for i, a in enumerate(self.maps):
             where[("m", i)] = (pos, len(a))
             parts.append(a)
             pos += len(a)
+        if self.trailing:
+            parts.append(self.trailing)
         secs = [(S_STRINGS, bytearray(self.strings), [])] + self.sections
         table = bytearray()
         body = bytearray()
@@ -188,7 +195,7 @@ def sprite(dirs, seed):
 
 
 def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size=900, bad=None,
-         dedup=False, unknown=False):
+         dedup=False, unknown=False, gaps=False):
     w = Writer(raw, crc_comp)
     z = lambda b: deflate(b, raw)
     texts = {"en": ["Fixture Game", "English", "Hello there", "Line with \\ backslash",
@@ -287,6 +294,9 @@ def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size
     if bad == "bomb":
         d = bytearray(struct.pack("<QII", 0, 0, 0))
         w.section(S_QUESTS, d, [(0, w.asset(zlib.compress(bytes(200 << 20), 9)))])
+    if gaps:
+        w.gaps[3] = b"<gap after asset 3>"
+        w.trailing = b"<trailing bytes>"
     return w.build(enc=enc)
 
 
@@ -445,6 +455,8 @@ def main(argv):
                 opts["dedup"] = True
             elif o == "--unknown":
                 opts["unknown"] = True
+            elif o == "--gaps":
+                opts["gaps"] = True
             elif o == "--encrypted":
                 opts["enc"] = 0xDEADBEEF
             elif o in ("--sounds", "--sound-size", "--movie-size"):

@@ -796,6 +796,16 @@ static int tng_load(struct gfs_archive *ar)
 		if (!tng_file(ar, dir, name, 0644, &tng_raw_ops, tng_ref_new(t, (size_t)-1, i, 0)))
 			return -ENOMEM;
 	}
+	{
+		uint64_t gaps = 0;
+
+		r = tng_gaps(ar, t, NULL, &gaps);
+		if (r)
+			return r;
+		if (gaps && !tng_file(ar, ar->root, "unreferenced.bin", 0444, &tng_gaps_ops,
+				      tng_ref_new(t, (size_t)-1, 0, 0)))
+			return -ENOMEM;
+	}
 	/* small files: verify the whole-file CRC now; big ones at check or commit */
 	if (t->fsize <= ((uint64_t)16 << 20)) {
 		uint32_t crc;

@@ -208,6 +208,7 @@ extern const struct gfs_node_ops tng_mapini_ops;
 extern const struct gfs_node_ops tng_layer_ops;
 extern const struct gfs_node_ops tng_lang_ops;
 extern const struct gfs_node_ops tng_index_ops;
+extern const struct gfs_node_ops tng_gaps_ops;
 const char *tng_index_field(unsigned type);
 int tng_sprite_parse(const uint8_t *p, size_t len, uint8_t *ndirs, char *why, size_t whylen);
 int tng_map_validate(struct tng *t, const uint8_t *p, size_t len, char *why, size_t whylen);
@@ -217,5 +218,6 @@ const char *tng_dir_name(unsigned dir);
 int tng_save(struct gfs_archive *ar, struct gfs_writer *w);
 void tng_committed(struct gfs_archive *ar);
 int tng_file_crc(struct gfs_archive *ar, struct tng *t, uint32_t *crc);
+int tng_gaps(struct gfs_archive *ar, struct tng *t, struct gfs_buf *out, uint64_t *total);
 
 #endif

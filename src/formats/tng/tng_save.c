@@ -89,18 +89,63 @@ static int tng_plan_add(struct tng_plan *p, uint64_t off, uint64_t len, struct t
 	return 0;
 }
 
-static struct tng *tng_sort_t;
-
-static int tng_cmp_asset(const void *x, const void *y)
+static int tng_cmp_asset(const void *x, const void *y, void *arg)
 {
-	const struct tng_asset *a = &tng_sort_t->assets[*(const size_t *)x];
-	const struct tng_asset *b = &tng_sort_t->assets[*(const size_t *)y];
+	const struct tng *t = arg;
+	const struct tng_asset *a = &t->assets[*(const size_t *)x];
+	const struct tng_asset *b = &t->assets[*(const size_t *)y];
 
 	if (a->off != b->off)
 		return a->off < b->off ? -1 : 1;
 	if (a->len != b->len)
 		return a->len < b->len ? -1 : 1;
 	return 0;
+}
+
+/* Indices of the assets with bytes, by offset; *n gets their count. */
+static size_t *tng_sorted_assets(struct tng *t, size_t *n)
+{
+	size_t *ord = malloc((t->nassets ? t->nassets : 1) * sizeof(*ord));
+
+	*n = 0;
+	if (!ord)
+		return NULL;
+	for (size_t k = 0; k < t->nassets; k++)
+		if (t->assets[k].len)
+			ord[(*n)++] = k;
+	qsort_r(ord, *n, sizeof(*ord), tng_cmp_asset, t);
+	return ord;
+}
+
+/*
+ * The bytes of the asset area no descriptor covers, in file order, into out
+ * (NULL: only count them into *total).  They are kept on save.
+ */
+int tng_gaps(struct gfs_archive *ar, struct tng *t, struct gfs_buf *out, uint64_t *total)
+{
+	size_t n, *ord = tng_sorted_assets(t, &n);
+	uint64_t prev = 0, area = t->fsize - t->base, sum = 0;
+	int r = 0;
+
+	if (!ord)
+		return -ENOMEM;
+	for (size_t i = 0; i <= n && !r; i++) {
+		uint64_t s0 = i < n ? t->assets[ord[i]].off : area;
+
+		if (s0 > prev) {
+			sum += s0 - prev;
+			if (out && sum > TNG_ZASSET_MAX)
+				r = gfs_err(ar, -EFBIG, "over %zu unreferenced bytes", TNG_ZASSET_MAX);
+			else if (out && !(r = gfs_buf_set_len(out, out->len + (size_t)(s0 - prev))))
+				r = gfs_pread(ar, out->data + out->len - (size_t)(s0 - prev),
+					      (size_t)(s0 - prev), t->base + prev);
+		}
+		if (i < n && t->assets[ord[i]].off + t->assets[ord[i]].len > prev)
+			prev = t->assets[ord[i]].off + t->assets[ord[i]].len;
+	}
+	free(ord);
+	*total = sum;
+	return r;
 }
 
 static int tng_flush_floating(struct tng *t, struct tng_plan *p)
@@ -125,19 +170,15 @@ static int tng_plan_assets(struct tng *t, struct tng_plan *p)
 	uint64_t prev = 0, area = t->fsize - t->base;
 	int floated = 0, r = 0;
 
-	ord = malloc((t->nassets ? t->nassets : 1) * sizeof(*ord));
-	if (!ord)
-		return -ENOMEM;
 	for (size_t k = 0; k < t->nassets; k++) {
 		struct tng_asset *a = &t->assets[k];
 
 		a->new_off = a->off;
 		a->new_len = a->pending ? tng_new_bytes(a)->len : a->len;
-		if (a->len)
-			ord[n++] = k;
 	}
-	tng_sort_t = t;
-	qsort(ord, n, sizeof(*ord), tng_cmp_asset);
+	ord = tng_sorted_assets(t, &n);
+	if (!ord)
+		return -ENOMEM;
 	while (i < n && !r) {
 		size_t j = i + 1, npend = 0, nmap = 0;
 		uint64_t start = t->assets[ord[i]].off, end = start + t->assets[ord[i]].len;

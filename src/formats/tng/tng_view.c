@@ -1848,3 +1848,18 @@ const struct gfs_node_ops tng_index_ops = {
 	.store = tng_index_store,
 	.free = tng_ref_free,
 };
+
+/* ---- unreferenced.bin: asset-area bytes no descriptor covers ----------------- */
+
+static int tng_gaps_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	uint64_t total;
+
+	return tng_gaps(ar, ref->t, out, &total);
+}
+
+const struct gfs_node_ops tng_gaps_ops = {
+	.render = tng_gaps_render,
+	.free = tng_ref_free,
+};
