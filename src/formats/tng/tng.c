@@ -453,7 +453,9 @@ static int tng_load_table(struct gfs_archive *ar, struct tng *t)
 		if (t->secs[i].type == TNG_T_STRINGS && t->strsec < 0)
 			t->strsec = (long)i;
 	}
-	if (t->strsec != 0)
+	if (t->strsec < 0)
+		gfs_warn(ar, "no strings section: assets are named by their index");
+	else if (t->strsec != 0)
 		gfs_warn(ar, "the strings section is not the first section");
 	return 0;
 }
