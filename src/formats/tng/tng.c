@@ -831,6 +831,7 @@ static int tng_check(struct gfs_archive *ar, FILE *out)
 {
 	struct tng *t = ar->priv;
 	uint32_t crc, stored = tng_u32(t->hdr + TNG_OFF_CRC);
+	size_t nzlib = 0, nraw = 0;
 	int bad = 0, r;
 
 	r = tng_file_crc(ar, t, &crc);
@@ -857,17 +858,23 @@ static int tng_check(struct gfs_archive *ar, FILE *out)
 	for (size_t i = 0; i < t->nassets; i++) {
 		struct tng_asset *a = &t->assets[i];
 		struct gfs_buf b = GFS_BUF_INIT;
+		size_t max = a->kind == TNG_A_MAP ? TNG_MAP_MAX : TNG_ZASSET_MAX;
 
 		if (a->kind == TNG_A_STORED || a->len == 0)
 			continue;
-		r = tng_asset_content(ar, t, a, a->kind == TNG_A_MAP ? TNG_MAP_MAX : TNG_ZASSET_MAX, &b);
+		r = a->pending ? 0 : tng_asset_content(ar, t, a, max, &b);
 		gfs_buf_release(&b);
 		if (r) {
 			fprintf(out, "asset %zu (section type %u, record %u): %s\n", i,
 				t->secs[a->sec].type, a->idx, ar->err);
 			bad = 1;
+		} else if (a->wrap == GFS_ZRAW) {
+			nraw++;
+		} else {
+			nzlib++;
 		}
 	}
+	fprintf(out, "compressed assets: %zu zlib-wrapped, %zu raw deflate\n", nzlib, nraw);
 	for (size_t i = 0; i < t->nsecs; i++)
 		if (t->secs[i].raw_bad) {
 			fprintf(out, "section %zu (type %u): length %u does not fit its records\n", i,
