@@ -295,9 +295,12 @@ uint32_t gfs_crc32(uint32_t crc, const void *data, size_t len);
 /* RGBA8 (4 bytes a pixel, straight alpha) to PNG and back. */
 int gfs_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *out);
 /*
- * Decode any PNG to RGBA8.  Refuses images over max_w x max_h with -EINVAL
- * and non-PNG data with -EINVAL.  *rgba is malloc'd.
+ * Decode any PNG to RGBA8, ignoring its colour-management chunks (gAMA,
+ * cHRM, sRGB, iCCP: games draw the stored values) and reading 16-bit
+ * channels as sRGB.  Refuses images over max_w x max_h or over
+ * GFS_PNG_MAX_PIXELS, and non-PNG data, with -EINVAL.  *rgba is malloc'd.
  */
+#define GFS_PNG_MAX_PIXELS ((uint64_t)1 << 26)	/* 256 MiB of RGBA */
 int gfs_png_decode(const uint8_t *png, size_t len, uint32_t max_w, uint32_t max_h,
 		   uint8_t **rgba, uint32_t *w, uint32_t *h);
 

@@ -158,36 +158,85 @@ int gfs_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *
 	return 0;
 }
 
+/*
+ * Copy of a PNG without its colour-management chunks: games ignore gAMA,
+ * cHRM, sRGB and iCCP, and libpng's simplified API would otherwise convert
+ * the pixels through them (and treat 16-bit data without them as linear).
+ */
+static int gfs_png_strip(const uint8_t *png, size_t len, struct gfs_buf *out)
+{
+	static const char *const drop[] = { "gAMA", "cHRM", "sRGB", "iCCP" };
+	struct gfs_rd r;
+	const uint8_t *p;
+	int rc;
+
+	gfs_rd_init(&r, png, len, 0);
+	rc = gfs_rd_ptr(&r, &p, 8) ? -EINVAL : gfs_buf_grow(out, len);
+	if (!rc)
+		rc = gfs_buf_add(out, p, 8);
+	while (!rc && gfs_rd_left(&r)) {
+		uint8_t hd[8];
+		uint32_t n;
+		int keep = 1;
+
+		if (gfs_rd_bytes(&r, hd, 8))
+			return -EINVAL;
+		n = (uint32_t)hd[0] << 24 | (uint32_t)hd[1] << 16 | (uint32_t)hd[2] << 8 | hd[3];
+		if (n > gfs_rd_left(&r) || gfs_rd_left(&r) - n < 4 || gfs_rd_ptr(&r, &p, (size_t)n + 4))
+			return -EINVAL;
+		for (size_t k = 0; k < sizeof(drop) / sizeof(drop[0]); k++)
+			if (!memcmp(hd + 4, drop[k], 4))
+				keep = 0;
+		if (keep && !(rc = gfs_buf_add(out, hd, 8)))
+			rc = gfs_buf_add(out, p, (size_t)n + 4);
+		if (!memcmp(hd + 4, "IEND", 4))
+			break;
+	}
+	return rc;
+}
+
 int gfs_png_decode(const uint8_t *png, size_t len, uint32_t max_w, uint32_t max_h,
 		   uint8_t **rgba, uint32_t *w, uint32_t *h)
 {
+	struct gfs_buf b = GFS_BUF_INIT;
 	png_image img;
-	uint8_t *px;
+	uint8_t *px = NULL;
+	int rc;
 
 	*rgba = NULL;
 	if (len < 8 || png_sig_cmp((png_const_bytep)png, 0, 8))
 		return -EINVAL;
+	rc = gfs_png_strip(png, len, &b);
+	if (rc)
+		goto out;
 	memset(&img, 0, sizeof(img));
 	img.version = PNG_IMAGE_VERSION;
-	if (!png_image_begin_read_from_memory(&img, png, len))
-		return -EINVAL;
-	if (!img.width || !img.height || img.width > max_w || img.height > max_h) {
+	rc = -EINVAL;
+	if (!png_image_begin_read_from_memory(&img, b.data, b.len))
+		goto out;
+	if (!img.width || !img.height || img.width > max_w || img.height > max_h ||
+	    (uint64_t)img.width * img.height > GFS_PNG_MAX_PIXELS) {
 		png_image_free(&img);
-		return -EINVAL;
+		goto out;
 	}
 	img.format = PNG_FORMAT_RGBA;
+	img.flags |= PNG_IMAGE_FLAG_16BIT_sRGB;
 	px = malloc((size_t)img.width * img.height * 4);
 	if (!px) {
 		png_image_free(&img);
-		return -ENOMEM;
+		rc = -ENOMEM;
+		goto out;
 	}
 	if (!png_image_finish_read(&img, NULL, px, 0, NULL)) {
 		free(px);
 		png_image_free(&img);
-		return -EINVAL;
+		goto out;
 	}
 	*rgba = px;
 	*w = img.width;
 	*h = img.height;
-	return 0;
+	rc = 0;
+out:
+	gfs_buf_release(&b);
+	return rc;
 }

@@ -57,74 +57,13 @@ int lay_png_dims(const uint8_t *data, size_t len, uint32_t *w, uint32_t *h)
  */
 static int lay_png_decode(const uint8_t *png, size_t len, uint8_t **rgba, uint32_t *w, uint32_t *h)
 {
-	static const char *const drop[] = { "gAMA", "cHRM", "sRGB", "iCCP" };
-	struct gfs_buf b = GFS_BUF_INIT;
-	struct gfs_rd r;
-	const uint8_t *p;
-	png_image img;
-	uint8_t *px = NULL;
-	int rc;
+	int rc = gfs_png_decode(png, len, LAY_MAX_DIM, LAY_MAX_DIM, rgba, w, h);
 
-	*rgba = NULL;
-	gfs_rd_init(&r, png, len, 0);
-	rc = gfs_rd_ptr(&r, &p, 8) ? -EINVAL : gfs_buf_grow(&b, len);
-	if (!rc)
-		rc = gfs_buf_add(&b, p, 8);
-	while (!rc && gfs_rd_left(&r)) {
-		uint8_t hd[8];
-		uint32_t n;
-		int keep = 1;
-
-		if (gfs_rd_bytes(&r, hd, 8)) {
-			rc = -EINVAL;
-			break;
-		}
-		n = (uint32_t)hd[0] << 24 | (uint32_t)hd[1] << 16 | (uint32_t)hd[2] << 8 | hd[3];
-		if (n > gfs_rd_left(&r) || gfs_rd_left(&r) - n < 4 || gfs_rd_ptr(&r, &p, (size_t)n + 4)) {
-			rc = -EINVAL;
-			break;
-		}
-		for (size_t k = 0; k < sizeof(drop) / sizeof(drop[0]); k++)
-			if (!memcmp(hd + 4, drop[k], 4))
-				keep = 0;
-		if (keep && !(rc = gfs_buf_add(&b, hd, 8)))
-			rc = gfs_buf_add(&b, p, (size_t)n + 4);
-		if (!memcmp(hd + 4, "IEND", 4))
-			break;
-	}
-	if (rc)
-		goto out;
-	memset(&img, 0, sizeof(img));
-	img.version = PNG_IMAGE_VERSION;
-	if (!png_image_begin_read_from_memory(&img, b.data, b.len)) {
+	if (!rc && (uint64_t)*w * *h > LAY_MAX_PIXELS) {
+		free(*rgba);
+		*rgba = NULL;
 		rc = -EINVAL;
-		goto out;
 	}
-	if (!img.width || !img.height || img.width > LAY_MAX_DIM || img.height > LAY_MAX_DIM ||
-	    (uint64_t)img.width * img.height > LAY_MAX_PIXELS) {
-		png_image_free(&img);
-		rc = -EINVAL;
-		goto out;
-	}
-	img.format = PNG_FORMAT_RGBA;
-	img.flags |= PNG_IMAGE_FLAG_16BIT_sRGB;
-	px = malloc((size_t)img.width * img.height * 4);
-	if (!px) {
-		png_image_free(&img);
-		rc = -ENOMEM;
-		goto out;
-	}
-	if (!png_image_finish_read(&img, NULL, px, 0, NULL)) {
-		free(px);
-		png_image_free(&img);
-		rc = -EINVAL;
-		goto out;
-	}
-	*rgba = px;
-	*w = img.width;
-	*h = img.height;
-out:
-	gfs_buf_release(&b);
 	return rc;
 }
 

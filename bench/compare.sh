@@ -1,0 +1,98 @@
+#!/bin/bash
+# bench/compare.sh [ENTRIES] [MIB] - gamefs against fuse-zip and archivemount,
+# side by side, on the same files: packed as an OHRRPGCE lumped file for
+# gamefs and as a stored (uncompressed) zip for the others.
+# Needs root (drop-in mounts), fuse-zip and archivemount (Debian packages).
+# Every figure is measured in this one run; ratios are against `cat` or `cp`
+# of the archive file.  The page cache is warm (the archive was just read).
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+GAMEFS=${GAMEFS:-$here/_build/gamefs}
+N=${1:-10000}
+MIB=${2:-1024}
+W=$(mktemp -d "${TMPDIR:-/var/tmp}/gamefs-cmp.XXXXXX")
+cleanup() { for m in "$W"/m-*; do mountpoint -q "$m" && umount "$m" 2>/dev/null; done; rm -rf "$W"; }
+trap cleanup EXIT
+now() { date +%s.%N; }
+dt() { echo "$2 - $1" | bc -l | awk '{printf "%.3f", $1}'; }
+div() { echo "$1 / $2" | bc -l | awk '{printf "%.2f", $1}'; }
+
+python3 - "$W" "$N" "$MIB" <<'PY'
+import os, struct, sys, zipfile
+w, n, mib = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+big = (mib << 20) // 4
+small = ((mib << 20) - big) // (n - 1)
+blob = os.urandom(1 << 20)
+def body(size, i):
+    out = bytearray(); k = i
+    while len(out) < size:
+        out += blob[k % 4096 * 64:][: size - len(out)]; k += 7
+    return bytes(out[:size])
+names = ['F%05d.BIN' % i for i in range(n - 1)] + ['BIG.BIN']
+with open(w + '/game.rpg', 'wb') as r, zipfile.ZipFile(w + '/game.zip', 'w', zipfile.ZIP_STORED, allowZip64=True) as z:
+    for i, name in enumerate(names):
+        data = body(big if name == 'BIG.BIN' else small, i)
+        r.write(name.encode() + b'\0' + struct.pack('<2H', len(data) >> 16, len(data) & 0xffff) + data)
+        zi = zipfile.ZipInfo(name, (2020, 1, 1, 0, 0, 0))
+        zi.create_system = 3                 # unix, so that the mode below is read
+        zi.external_attr = 0o100644 << 16
+        z.writestr(zi, data)
+open(w + '/tiny.rpg', 'wb').write(b'A.BIN\0' + struct.pack('<2H', 0, 2) + b'hi')
+with zipfile.ZipFile(w + '/tiny.zip', 'w') as z:
+    zi = zipfile.ZipInfo('A.BIN', (2020, 1, 1, 0, 0, 0)); zi.create_system = 3; zi.external_attr = 0o100644 << 16
+    z.writestr(zi, b'hi')
+PY
+
+daemon_pid() { pgrep -n -f "$1" ; }
+wait_gone() { local i=0; while kill -0 "$1" 2>/dev/null; do sleep 0.02; i=$((i+1)); [ $i -gt 6000 ] && break; done; }
+
+run() { # NAME ARCHIVE-EXT MOUNT-COMMAND-PREFIX
+	local name=$1 ext=$2; shift 2
+	local a="$W/game.$ext" m="$W/m-$name" t="$W/m-$name-tiny" pid
+	mkdir -p "$m" "$t"
+	cat "$a" >/dev/null
+	local t0 t1
+	t0=$(now); "$@" "$W/tiny.$ext" "$t" && ls "$t" >/dev/null; t1=$(now); local tiny; tiny=$(dt "$t0" "$t1")
+	umount "$t"
+	t0=$(now); "$@" "$a" "$m" && ls "$m" >/dev/null; t1=$(now); local mount; mount=$(dt "$t0" "$t1")
+	pid=$(daemon_pid "$a $m")
+	t0=$(now); find "$m" -printf '%s\n' | wc -l >/dev/null; t1=$(now); local walk; walk=$(dt "$t0" "$t1")
+	t0=$(now); du -s "$m" >/dev/null; t1=$(now); local du; du=$(dt "$t0" "$t1")
+	t0=$(now); cat "$m/BIG.BIN" >/dev/null; t1=$(now); local r1; r1=$(dt "$t0" "$t1")
+	t0=$(now); cat "$m/BIG.BIN" >/dev/null; t1=$(now); local r2; r2=$(dt "$t0" "$t1")
+	t0=$(now); python3 - "$m/BIG.BIN" <<'PY'
+import os, random, sys
+fd = os.open(sys.argv[1], os.O_RDONLY); size = os.fstat(fd).st_size
+rnd = random.Random(1)
+for _ in range(2000):
+    os.pread(fd, 4096, rnd.randrange(0, size - 4096))
+PY
+	t1=$(now); local rnd; rnd=$(dt "$t0" "$t1")
+	local hwm; hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null)
+	# commit: until the edit is in the archive on disk.  gamefs has written it
+	# when close() returns; the others write it when the daemon exits after unmount.
+	t0=$(now)
+	head -c 1024 /dev/urandom | dd of="$m/F00100.BIN" conv=notrunc 2>/dev/null
+	[ "$name" = gamefs ] || { umount "$m"; wait_gone "$pid"; }
+	t1=$(now); local commit; commit=$(dt "$t0" "$t1")
+	[ "$name" = gamefs ] && { umount "$m"; wait_gone "$pid"; }
+	local bigsize; bigsize=$(python3 -c "print($MIB * 1048576 // 4)")
+	printf '%-13s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n' "$name" "$tiny" "$mount" "$walk" "$du" \
+		"$(echo "($bigsize / $r1) / ($size / $cat)" | bc -l | awk '{printf "%.2fx", $1}')" \
+		"$(echo "($bigsize / $r2) / ($size / $cat)" | bc -l | awk '{printf "%.2fx", $1}')" \
+		"$rnd" "$(div "$commit" "$cp")x" "$((hwm / 1024))M"
+}
+
+size=$(stat -c %s "$W/game.rpg")
+cat "$W/game.rpg" >/dev/null
+t0=$(now); cat "$W/game.rpg" >/dev/null; t1=$(now); cat=$(dt "$t0" "$t1")
+t0=$(now); cp "$W/game.rpg" "$W/copy"; sync -f "$W/copy"; t1=$(now); cp=$(dt "$t0" "$t1"); rm -f "$W/copy"
+echo "gamefs vs fuse-zip vs archivemount: $N entries, $((size >> 20)) MiB, $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB, $(uname -r)"
+echo "cat of the archive: ${cat}s, cp + sync: ${cp}s"
+printf '%-13s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n' tool "tiny(s)" "mount(s)" "find(s)" "du(s)" "read1" "read2" "4K*2000" "commit" "VmHWM"
+run gamefs rpg "$GAMEFS"
+command -v fuse-zip >/dev/null && run fuse-zip zip fuse-zip
+command -v archivemount >/dev/null && run archivemount zip archivemount
+echo "mount: mount + ls of the root; read1/read2: first/repeated read of a $((MIB / 4)) MiB entry, speed vs cat;"
+echo "4K*2000: 2000 random 4 KiB preads (s); commit: 1 KiB edit until the archive on disk holds it (gamefs: close()"
+echo "returns; the others write at unmount: edit + unmount until the daemon exits), time vs cp + sync"
