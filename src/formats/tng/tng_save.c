@@ -11,6 +11,7 @@
  * conventions the file used.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -66,6 +67,13 @@ static const struct gfs_buf *tng_new_bytes(struct tng_asset *a)
 
 static int tng_plan_add(struct tng_plan *p, uint64_t off, uint64_t len, struct tng_asset *a)
 {
+	/* a copy that continues the previous one extends it: few big copies */
+	if (!a && p->nops && !p->ops[p->nops - 1].a &&
+	    p->ops[p->nops - 1].off + p->ops[p->nops - 1].len == off) {
+		p->ops[p->nops - 1].len += len;
+		p->npos += len;
+		return 0;
+	}
 	if (p->nops == p->cap) {
 		size_t nc = p->cap ? 2 * p->cap : 64;
 		struct tng_op *n = realloc(p->ops, nc * sizeof(*n));
@@ -238,7 +246,7 @@ static int tng_plan_assets(struct tng *t, struct tng_plan *p)
  * instead of read back.
  */
 static int tng_scan_old(struct gfs_archive *ar, struct tng *t, struct tng_plan *p,
-			uint32_t *blockcrc, uint32_t *whole)
+			uint32_t *blockcrc, uint32_t *whole, uint64_t *erroff)
 {
 	uint8_t *buf = malloc(TNG_CHUNK);
 	uint64_t off = 0;
@@ -257,7 +265,7 @@ static int tng_scan_old(struct gfs_archive *ar, struct tng *t, struct tng_plan *
 
 		r = gfs_pread(ar, buf, n, off);
 		if (r) {
-			r = gfs_err_at(ar, r, off, "cannot read the archive");
+			*erroff = off;
 			break;
 		}
 		/* the section block region [64, base) */
@@ -296,6 +304,24 @@ static int tng_scan_old(struct gfs_archive *ar, struct tng *t, struct tng_plan *
 	free(buf);
 	*whole = c;
 	return r;
+}
+
+/* The scan of the old file runs beside the writing of the new one. */
+struct tng_scan {
+	struct gfs_archive *ar;
+	struct tng *t;
+	struct tng_plan *p;
+	uint32_t blockcrc, whole;
+	uint64_t erroff;
+	int r;
+};
+
+static void *tng_scan_thread(void *arg)
+{
+	struct tng_scan *sc = arg;
+
+	sc->r = tng_scan_old(sc->ar, sc->t, sc->p, &sc->blockcrc, &sc->whole, &sc->erroff);
+	return NULL;
 }
 
 /* The new inflated section block, with descriptors patched. */
@@ -382,10 +408,12 @@ int tng_save(struct gfs_archive *ar, struct gfs_writer *w)
 	struct tng *t = ar->priv;
 	struct tng_plan p = { NULL, 0, 0, 0 };
 	struct gfs_buf comp = GFS_BUF_INIT;
-	uint8_t hdr[TNG_HDR_SIZE], c4[4];
+	uint8_t hdr[TNG_HDR_SIZE], c4[4], c8[8];
 	uint64_t start = gfs_writer_tell(w), total;
-	uint32_t crc, blockcrc = 0, ncrc;
-	int same = 0, r;
+	struct tng_scan sc;
+	pthread_t tid;
+	uint32_t crc, ncrc;
+	int same = 0, threaded = 0, r;
 
 	if (!t->secs)
 		return gfs_err(ar, -EROFS, "an encrypted game cannot be written");
@@ -425,29 +453,24 @@ int tng_save(struct gfs_archive *ar, struct gfs_writer *w)
 	r = tng_build_block(t, t->new_block, t->new_secoff, &same);
 	if (r)
 		goto out;
-	r = tng_scan_old(ar, t, &p, &blockcrc, &crc);
-	if (r)
-		goto out;
-	t->hdr_crc_ok = crc == tng_u32(t->hdr + TNG_OFF_CRC);
-	if (!t->hdr_crc_ok && !ar->opts.force) {
-		ar->damaged = 1;
-		r = gfs_err(ar, -EIO, "the archive has a bad header CRC; refusing to recompute it "
-			    "(mount with -o force to write anyway)");
-		goto out;
-	}
+	memset(&sc, 0, sizeof(sc));
+	sc.ar = ar;
+	sc.t = t;
+	sc.p = &p;
+	threaded = !pthread_create(&tid, NULL, tng_scan_thread, &sc);
+	if (!threaded)
+		tng_scan_thread(&sc);
 
 	memcpy(hdr, t->hdr, TNG_HDR_SIZE);
 	memset(hdr + TNG_OFF_CRC, 0, 4);
 	r = gfs_writer_put(w, hdr, TNG_HDR_SIZE);
 	if (r)
 		goto out;
-	ncrc = gfs_crc32(0, hdr, TNG_HDR_SIZE);
 	if (same) {
 		gfs_buf_free(t->new_block);
 		t->new_block = NULL;
 		t->new_blocklen = t->blocklen;
 		r = gfs_writer_copy(w, TNG_OFF_BLOCKLEN, 4 + (uint64_t)t->blocklen);
-		ncrc = (uint32_t)crc32_combine(ncrc, blockcrc, (z_off_t)(4 + (uint64_t)t->blocklen));
 	} else {
 		r = gfs_deflate(t->new_block->data, t->new_block->len, (enum gfs_zwrap)t->bwrap, &comp);
 		if (r)
@@ -460,15 +483,13 @@ int tng_save(struct gfs_archive *ar, struct gfs_writer *w)
 		crc = t->crc_comp ? gfs_crc32(0, comp.data, comp.len) :
 		      gfs_crc32(0, t->new_block->data, t->new_block->len);
 		gfs_put_u32le(c4, t->new_blocklen);
+		gfs_put_u32le(c8 + 4, crc);
+		memcpy(c8, c4, 4);
 		r = gfs_writer_put(w, c4, 4);
-		ncrc = gfs_crc32(ncrc, c4, 4);
 		if (!r)
 			r = gfs_writer_put(w, comp.data, comp.len);
-		ncrc = gfs_crc32(ncrc, comp.data, comp.len);
-		gfs_put_u32le(c4, crc);
 		if (!r)
-			r = gfs_writer_put(w, c4, 4);
-		ncrc = gfs_crc32(ncrc, c4, 4);
+			r = gfs_writer_put(w, c8 + 4, 4);
 	}
 	if (r)
 		goto out;
@@ -483,10 +504,8 @@ int tng_save(struct gfs_archive *ar, struct gfs_writer *w)
 
 				if (b->len)
 					r = gfs_writer_put(w, b->data, b->len);
-				ncrc = gfs_crc32(ncrc, b->data, b->len);
 			} else if (o->len) {
 				r = gfs_writer_copy(w, t->base + o->off, o->len);
-				ncrc = (uint32_t)crc32_combine(ncrc, o->crc, (z_off_t)o->len);
 			}
 		}
 		if (r)
@@ -498,6 +517,39 @@ int tng_save(struct gfs_archive *ar, struct gfs_writer *w)
 			goto out;
 		}
 	}
+
+	/* the old file's CRC, and the new one from the pieces */
+	if (threaded) {
+		pthread_join(tid, NULL);
+		threaded = 0;
+	}
+	if (sc.r) {
+		r = gfs_err_at(ar, sc.r, sc.erroff, "cannot read the archive");
+		goto out;
+	}
+	t->hdr_crc_ok = sc.whole == tng_u32(t->hdr + TNG_OFF_CRC);
+	if (!t->hdr_crc_ok && !ar->opts.force) {
+		ar->damaged = 1;
+		r = gfs_err(ar, -EIO, "the archive has a bad header CRC; refusing to recompute it "
+			    "(mount with -o force to write anyway)");
+		goto out;
+	}
+	ncrc = gfs_crc32(0, hdr, TNG_HDR_SIZE);
+	if (same) {
+		ncrc = (uint32_t)crc32_combine(ncrc, sc.blockcrc, (z_off_t)(4 + (uint64_t)t->blocklen));
+	} else {
+		ncrc = gfs_crc32(ncrc, c8, 4);
+		ncrc = gfs_crc32(ncrc, comp.data, comp.len);
+		ncrc = gfs_crc32(ncrc, c8 + 4, 4);
+	}
+	for (size_t i = 0; i < p.nops; i++) {
+		struct tng_op *o = &p.ops[i];
+
+		if (o->a)
+			ncrc = gfs_crc32(ncrc, tng_new_bytes(o->a)->data, tng_new_bytes(o->a)->len);
+		else if (o->len)
+			ncrc = (uint32_t)crc32_combine(ncrc, o->crc, (z_off_t)o->len);
+	}
 	total = gfs_writer_tell(w) - start;
 	crc = ncrc;
 	gfs_put_u32le(c4, crc);
@@ -507,6 +559,8 @@ int tng_save(struct gfs_archive *ar, struct gfs_writer *w)
 	t->new_fsize = total;
 	t->new_crc = crc;
 out:
+	if (threaded)
+		pthread_join(tid, NULL);
 	free(p.ops);
 	gfs_buf_release(&comp);
 	return r;
