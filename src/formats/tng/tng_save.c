@@ -40,7 +40,7 @@ int tng_file_crc(struct gfs_archive *ar, struct tng *t, uint32_t *crc)
 		for (uint64_t k = TNG_OFF_CRC; k < TNG_OFF_CRC + 4; k++)
 			if (k >= off && k < off + n)
 				buf[k - off] = 0;
-		c = gfs_crc32(c, buf, n);
+		c = tng_crc32(c, buf, n);
 		off += n;
 	}
 	free(buf);
@@ -273,7 +273,7 @@ static int tng_scan_old(struct gfs_archive *ar, struct tng *t, struct tng_plan *
 			uint64_t s0 = off > TNG_OFF_BLOCKLEN ? off : TNG_OFF_BLOCKLEN;
 			uint64_t e0 = end < t->base ? end : t->base;
 
-			*blockcrc = gfs_crc32(*blockcrc, buf + (s0 - off), (size_t)(e0 - s0));
+			*blockcrc = tng_crc32(*blockcrc, buf + (s0 - off), (size_t)(e0 - s0));
 		}
 		/* copy regions, ascending and disjoint */
 		while (k < p->nops) {
@@ -289,7 +289,7 @@ static int tng_scan_old(struct gfs_archive *ar, struct tng *t, struct tng_plan *
 			{
 				uint64_t a0 = s0 > off ? s0 : off, b0 = e0 < end ? e0 : end;
 
-				o->crc = gfs_crc32(o->crc, buf + (a0 - off), (size_t)(b0 - a0));
+				o->crc = tng_crc32(o->crc, buf + (a0 - off), (size_t)(b0 - a0));
 			}
 			if (e0 > end)
 				break;
@@ -298,7 +298,7 @@ static int tng_scan_old(struct gfs_archive *ar, struct tng *t, struct tng_plan *
 		for (uint64_t q = TNG_OFF_CRC; q < TNG_OFF_CRC + 4; q++)
 			if (q >= off && q < end)
 				buf[q - off] = 0;
-		c = gfs_crc32(c, buf, n);
+		c = tng_crc32(c, buf, n);
 		off = end;
 	}
 	free(buf);
@@ -539,14 +539,14 @@ int tng_save(struct gfs_archive *ar, struct gfs_writer *w)
 		ncrc = (uint32_t)crc32_combine(ncrc, sc.blockcrc, (z_off_t)(4 + (uint64_t)t->blocklen));
 	} else {
 		ncrc = gfs_crc32(ncrc, c8, 4);
-		ncrc = gfs_crc32(ncrc, comp.data, comp.len);
+		ncrc = tng_crc32(ncrc, comp.data, comp.len);
 		ncrc = gfs_crc32(ncrc, c8 + 4, 4);
 	}
 	for (size_t i = 0; i < p.nops; i++) {
 		struct tng_op *o = &p.ops[i];
 
 		if (o->a)
-			ncrc = gfs_crc32(ncrc, tng_new_bytes(o->a)->data, tng_new_bytes(o->a)->len);
+			ncrc = tng_crc32(ncrc, tng_new_bytes(o->a)->data, tng_new_bytes(o->a)->len);
 		else if (o->len)
 			ncrc = (uint32_t)crc32_combine(ncrc, o->crc, (z_off_t)o->len);
 	}
