@@ -257,6 +257,11 @@ int gfs_archive_commit(struct gfs_archive *ar);
  * last writer is closing it now, and except at unmount (all = 1).
  */
 int gfs_archive_commit_ex(struct gfs_archive *ar, struct gfs_node *closing, int all);
+/*
+ * After the last writer of n closed: drop an edit buffer that is already
+ * committed, so that n reads its content from the model again.
+ */
+void gfs_node_settle(struct gfs_archive *ar, struct gfs_node *n);
 /* Remove temporary files an earlier, crashed commit left beside the archive. */
 void gfs_archive_clean_stale(struct gfs_archive *ar);
 

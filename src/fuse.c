@@ -19,6 +19,8 @@
 #include <unistd.h>
 #include "gfs_fuse.h"
 
+#define GFS_FUSE_HIDDEN ".fuse_hidden"
+
 struct gfs_handle {
 	struct gfs_node *node;
 	int writable;
@@ -105,12 +107,19 @@ static int gfs_op_readdir_locked(const char *path, void *buf, fuse_fill_dir_t fi
 		return -ENOENT;
 	if (!S_ISDIR(d->mode))
 		return -ENOTDIR;
-	gfs_fill_stat(ar, d, &st);
-	fill(buf, ".", &st, 0, plus ? FUSE_FILL_DIR_PLUS : 0);
-	if (d->parent)
-		gfs_fill_stat(ar, d->parent, &st);
-	fill(buf, "..", &st, 0, plus ? FUSE_FILL_DIR_PLUS : 0);
-	for (size_t i = 0; i < d->nkids; i++) {
+	/* offsets: 1 ".", 2 "..", 3.. the entries; libfuse then hands the kernel
+	 * full entries (readdirplus), so a walk needs no LOOKUP per file */
+	if (off < 1) {
+		gfs_fill_stat(ar, d, &st);
+		if (fill(buf, ".", &st, 1, plus ? FUSE_FILL_DIR_PLUS : 0))
+			return 0;
+	}
+	if (off < 2) {
+		gfs_fill_stat(ar, d->parent ? d->parent : d, &st);
+		if (fill(buf, "..", &st, 2, plus ? FUSE_FILL_DIR_PLUS : 0))
+			return 0;
+	}
+	for (size_t i = off > 2 ? (size_t)off - 2 : 0; i < d->nkids; i++) {
 		memset(&st, 0, sizeof(st));
 		if (plus)
 			gfs_fill_stat(ar, d->kids[i], &st);
@@ -118,7 +127,7 @@ static int gfs_op_readdir_locked(const char *path, void *buf, fuse_fill_dir_t fi
 			st.st_ino = d->kids[i]->ino;
 			st.st_mode = d->kids[i]->mode;
 		}
-		if (fill(buf, d->kids[i]->name, &st, 0, plus ? FUSE_FILL_DIR_PLUS : 0))
+		if (fill(buf, d->kids[i]->name, &st, (off_t)i + 3, plus ? FUSE_FILL_DIR_PLUS : 0))
 			break;
 	}
 	return 0;
@@ -407,12 +416,28 @@ static int gfs_op_release_locked(const char *path, struct fuse_file_info *fi)
 	struct gfs_handle *h = (struct gfs_handle *)(uintptr_t)fi->fh;
 	struct gfs_node *n = h->node;
 
-	n->open_count--;
-	if (h->writable)
-		n->writers--;
-	if (n->unlinked && !n->open_count)
-		gfs_node_free(ar, n);
+	int writable = h->writable;
+
 	free(h);
+	n->open_count--;
+	if (writable)
+		n->writers--;
+	if (n->unlinked) {
+		if (!n->open_count)
+			gfs_node_free(ar, n);
+		return 0;
+	}
+	if (writable && !n->writers && !(n->flags & GFS_NODE_SCRATCH)) {
+		/*
+		 * The last descriptor is gone.  An edit that is still dirty (its
+		 * commit at close failed, or a dup'd descriptor kept writing after
+		 * the flush) is committed now; if it still does not parse, the
+		 * core drops it and the file reads back its last good content.
+		 */
+		if (n->dirty)
+			gfs_commit_now(ar, n);
+		gfs_node_settle(ar, n);
+	}
 	return 0;
 }
 
@@ -523,13 +548,27 @@ static int gfs_op_rename_locked(const char *from, const char *to, unsigned int f
 	else if (ar->readonly)
 		r = -EROFS;
 	else if (gfs_is_scratch_name(name) && !S_ISDIR(src->mode)) {
-		/* an editor's backup (mv f f~): keep f, give the backup a copy */
+		/*
+		 * An editor's backup (mv f f~): keep f, give the backup a copy.
+		 * libfuse's .fuse_hiddenN for a file removed while open: the
+		 * copy lives on in memory and the file leaves the archive.
+		 */
 		struct gfs_node *copy;
+		int hidden = !strncmp(name, GFS_FUSE_HIDDEN, strlen(GFS_FUSE_HIDDEN));
 
+		if (hidden && !ar->fmt->unlink)
+			return -EPERM;
 		if (dst)
 			gfs_node_remove(ar, dst);
 		copy = gfs_new_scratch(ar, dir, name);
 		r = copy ? gfs_node_take_content(ar, copy, src) : -ENOMEM;
+		if (!r && hidden) {
+			copy->mtime = src->mtime;
+			copy->mode = (copy->mode & S_IFMT) | (src->mode & 07777);
+			r = ar->fmt->unlink(ar, src);
+			if (!r)
+				r = gfs_commit_now(ar, NULL);
+		}
 	} else if (!ar->fmt->rename)
 		r = -EPERM;
 	else {
@@ -662,7 +701,7 @@ static void *gfs_op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 	cfg->negative_timeout = 0;
 	cfg->auto_cache = 1;		/* keep the page cache unless mtime/size changed */
 	cfg->nullpath_ok = 1;		/* open handles do not need paths */
-	cfg->hard_remove = 1;		/* no .fuse_hidden renames: we keep unlinked open nodes */
+	cfg->hard_remove = 0;		/* removing an open file renames it .fuse_hiddenN: see rename */
 	if (conn->capable & FUSE_CAP_READDIRPLUS)
 		conn->want |= FUSE_CAP_READDIRPLUS;
 	conn->want &= ~(unsigned)FUSE_CAP_READDIRPLUS_AUTO;

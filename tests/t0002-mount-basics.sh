@@ -51,6 +51,7 @@ f = open(m + '/README.TXT', 'rb')
 os.unlink(m + '/README.TXT')
 assert not os.path.exists(m + '/README.TXT')
 assert f.read().startswith(b'Edit me'), 'content gone'
+assert os.fstat(f.fileno()).st_size == 58
 f.close()
 PY
 gfs_umount "$T/m2" || fail "unmount d2"

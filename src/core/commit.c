@@ -262,9 +262,17 @@ static int gfs_store_rec(struct gfs_archive *ar, struct gfs_node *n, struct gfs_
 			gfs_node_path(n, &p);
 			gfs_warn(ar, "edit of %s refused: %s", p.data ? (char *)p.data : "?", ar->err);
 			gfs_buf_release(&p);
-			gfs_buf_free(n->edit);
-			n->edit = NULL;
-			n->dirty = 0;
+			/*
+			 * Still open for writing (a dup'd descriptor may go on, as a
+			 * shell's "> file" does): keep the bytes until the last
+			 * release; then, or when nobody writes, back to the last
+			 * good content.
+			 */
+			if (!n->writers) {
+				gfs_buf_free(n->edit);
+				n->edit = NULL;
+				n->dirty = 0;
+			}
 			gfs_tree_invalidate(ar);
 			return bad ? bad : (r == -ENOMEM ? r : -EINVAL);
 		}
@@ -278,8 +286,11 @@ static int gfs_store_rec(struct gfs_archive *ar, struct gfs_node *n, struct gfs_
 static void gfs_after_commit_rec(struct gfs_node *n)
 {
 	if (!(n->flags & GFS_NODE_SCRATCH) && !n->dirty) {
-		gfs_buf_free(n->edit);
-		n->edit = NULL;
+		/* a writer still open keeps its bytes (its offsets refer to them) */
+		if (!n->writers) {
+			gfs_buf_free(n->edit);
+			n->edit = NULL;
+		}
 		n->modified = 0;
 	}
 	gfs_buf_free(n->cache);
@@ -462,6 +473,16 @@ int gfs_archive_commit_ex(struct gfs_archive *ar, struct gfs_node *closing, int 
 	gfs_after_commit_rec(ar->root);
 	ar->changed = 0;
 	return 0;
+}
+
+void gfs_node_settle(struct gfs_archive *ar, struct gfs_node *n)
+{
+	if (n->edit && !n->dirty && !n->modified && !(n->flags & GFS_NODE_SCRATCH)) {
+		gfs_buf_free(n->edit);
+		n->edit = NULL;
+		gfs_buf_free(n->cache);
+		n->cache = NULL;
+	}
 }
 
 int gfs_archive_commit(struct gfs_archive *ar)

@@ -522,6 +522,8 @@ int gfs_is_scratch_name(const char *name)
 		return 1;					/* emacs */
 	if (!strncmp(name, ".goutputstream-", 15) || !strncmp(name, ".~lock.", 7))
 		return 1;					/* GIO, LibreOffice */
+	if (!strncmp(name, ".fuse_hidden", 12))
+		return 1;					/* libfuse: removed while open */
 	if (len == 9 && !strncmp(name, "sed", 3)) {		/* sed -i: sedXXXXXX */
 		for (size_t i = 3; i < 9; i++)
 			if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||

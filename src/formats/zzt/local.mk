@@ -21,7 +21,8 @@ CORE_TESTS += \
 	tests/zzt/t4003-bad-input.sh \
 	tests/zzt/t4004-bad-edits.sh \
 	tests/zzt/t4005-png.sh \
-	tests/zzt/t4006-stats-code.sh
+	tests/zzt/t4006-stats-code.sh \
+	tests/zzt/t4007-shell-redirect.sh
 EXTRA_DIST += tests/zzt/zztlib.py src/formats/zzt/MANUAL.mdoc src/formats/zzt/README-section.md
 
 # unit tests (TAP): code page 437, RLE, random edits of every view
