@@ -6,4 +6,4 @@ CORE_TESTS += \
 	tests/lay/t5001-corpus.sh tests/lay/t5002-variants.sh tests/lay/t5003-edits.sh \
 	tests/lay/t5004-compressed.sh tests/lay/t5005-atlas.sh tests/lay/t5006-bad-input.sh \
 	tests/lay/t5007-floats.sh
-EXTRA_DIST += tests/lay/mklay.py src/formats/lay/MANUAL.mdoc src/formats/lay/README-section.md
+EXTRA_DIST += tests/lay/mklay.py src/formats/lay/MANUAL.mdoc

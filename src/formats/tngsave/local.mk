@@ -6,4 +6,4 @@ CORE_TESTS += tests/tngsave/t3001-corpus.sh tests/tngsave/t3002-generated.sh \
 	tests/tngsave/t3005-bad-input.sh tests/tngsave/t3006-names-limits.sh \
 	tests/tngsave/t3007-delete.sh
 EXTRA_DIST += tests/tngsave/tngsave.py \
-	src/formats/tngsave/MANUAL.mdoc src/formats/tngsave/README-section.md
+	src/formats/tngsave/MANUAL.mdoc

@@ -23,7 +23,7 @@ CORE_TESTS += \
 	tests/zzt/t4005-png.sh \
 	tests/zzt/t4006-stats-code.sh \
 	tests/zzt/t4007-shell-redirect.sh
-EXTRA_DIST += tests/zzt/zztlib.py src/formats/zzt/MANUAL.mdoc src/formats/zzt/README-section.md
+EXTRA_DIST += tests/zzt/zztlib.py src/formats/zzt/MANUAL.mdoc
 
 # unit tests (TAP): code page 437, RLE, random edits of every view
 check_PROGRAMS += tests/unit-zzt
