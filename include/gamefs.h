@@ -324,6 +324,8 @@ int gfs_ini_parse(struct gfs_archive *ar, const char *view, const uint8_t *data,
 		  void *ctx);
 /* Parse a decimal or 0x hex integer in [min, max]; 0 or -EINVAL. */
 int gfs_parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
+/* Value of a hex digit, or -1. */
+int gfs_hex_digit(int c);
 /* Is data valid UTF-8? */
 int gfs_utf8_valid(const uint8_t *data, size_t len);
 

@@ -30,6 +30,17 @@ int gfs_parse_int(const char *s, int64_t min, int64_t max, int64_t *out)
 	return 0;
 }
 
+int gfs_hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 int gfs_utf8_valid(const uint8_t *s, size_t len)
 {
 	size_t i = 0;

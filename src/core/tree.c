@@ -224,8 +224,10 @@ char *gfs_unique_name(struct gfs_node *dir, const char *name)
 		len = 1;
 	}
 	if (len > 200) {		/* leave room under NAME_MAX for " (N)" */
-		base[200] = 0;
 		len = 200;
+		while (len && ((unsigned char)base[len] & 0xc0) == 0x80)
+			len--;		/* cut between UTF-8 characters */
+		base[len] = 0;
 	}
 	dot = strrchr(base, '.');
 	stem = dot && dot != base ? (size_t)(dot - base) : len;

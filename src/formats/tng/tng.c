@@ -221,40 +221,6 @@ static int tng_bid(const uint8_t *head, size_t len, const char *path)
 
 /* ---- loading ------------------------------------------------------------- */
 
-/*
- * gfs_unique_name() with the clash test done through the lookup hash: the
- * core's version scans the directory, quadratic for 10,000 sounds.  Same
- * rules: '/' and control bytes become '_', empty "_", a clash " (N)".
- */
-static char *tng_unique_name(struct gfs_archive *ar, struct gfs_node *dir, const char *name)
-{
-	size_t len = strlen(name), stem;
-	char base[208], *out;
-	const char *dot;
-
-	if (len > 200)
-		len = 200;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)name[i];
-
-		base[i] = (c == '/' || c < 0x20 || c == 0x7f) ? '_' : (char)c;
-	}
-	base[len] = 0;
-	if (!len || !strcmp(base, ".") || !strcmp(base, ".."))
-		return gfs_unique_name(dir, name);
-	if (!gfs_node_child(ar, dir, base))
-		return strdup(base);
-	dot = strrchr(base, '.');
-	stem = dot && dot != base ? (size_t)(dot - base) : len;
-	out = malloc(len + 24);
-	for (unsigned i = 2; out; i++) {
-		snprintf(out, len + 24, "%.*s (%u)%s", (int)stem, base, i, base + stem);
-		if (!gfs_node_child(ar, dir, out))
-			break;
-	}
-	return out;
-}
-
 static struct gfs_node *tng_dir(struct gfs_archive *ar, struct gfs_node *parent,
 				const char *name)
 {
@@ -276,7 +242,7 @@ static struct gfs_node *tng_file(struct gfs_archive *ar, struct gfs_node *dir,
 		free(ref);
 		return NULL;
 	}
-	u = tng_unique_name(ar, dir, name);
+	u = gfs_unique_name(dir, name);
 	if (!u) {
 		free(ref);
 		return NULL;
@@ -299,7 +265,7 @@ static struct gfs_node *tng_span(struct gfs_archive *ar, struct gfs_node *dir,
 		free(ref);
 		return NULL;
 	}
-	u = tng_unique_name(ar, dir, name);
+	u = gfs_unique_name(dir, name);
 	if (!u) {
 		free(ref);
 		return NULL;

@@ -107,17 +107,6 @@ static int tng_escape(struct gfs_buf *out, const uint8_t *p, size_t n, int esc_a
 	return r;
 }
 
-static int tng_hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Undo tng_escape; -EINVAL on a bad escape. */
 static int tng_unescape(const char *s, size_t n, struct gfs_buf *out)
 {
@@ -132,9 +121,9 @@ static int tng_unescape(const char *s, size_t n, struct gfs_buf *out)
 		} else if (i + 1 < n && s[i + 1] == '\\') {
 			r = gfs_buf_addc(out, '\\');
 			i++;
-		} else if (i + 3 < n && s[i + 1] == 'x' && tng_hexval(s[i + 2]) >= 0 &&
-			   tng_hexval(s[i + 3]) >= 0) {
-			r = gfs_buf_addc(out, (uint8_t)(tng_hexval(s[i + 2]) << 4 | tng_hexval(s[i + 3])));
+		} else if (i + 3 < n && s[i + 1] == 'x' && gfs_hex_digit(s[i + 2]) >= 0 &&
+			   gfs_hex_digit(s[i + 3]) >= 0) {
+			r = gfs_buf_addc(out, (uint8_t)(gfs_hex_digit(s[i + 2]) << 4 | gfs_hex_digit(s[i + 3])));
 			i += 3;
 		} else {
 			return -EINVAL;

@@ -203,17 +203,6 @@ struct tsv_hdr_ctx {
 	int seen;
 };
 
-static int tsv_hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int tsv_header_kv(void *ctx, const char *section, const char *key,
 			 const char *value, unsigned line)
 {
@@ -228,7 +217,7 @@ static int tsv_header_kv(void *ctx, const char *section, const char *key,
 	memset(h->id, 0, sizeof(h->id));
 	if (len == 2 + 2 * TSV_GAMEID_LEN && value[0] == '0' && (value[1] == 'x' || value[1] == 'X')) {
 		for (size_t i = 0; i < TSV_GAMEID_LEN; i++) {
-			int hi = tsv_hexval(value[2 + 2 * i]), lo = tsv_hexval(value[3 + 2 * i]);
+			int hi = gfs_hex_digit(value[2 + 2 * i]), lo = gfs_hex_digit(value[3 + 2 * i]);
 
 			if (hi < 0 || lo < 0)
 				return gfs_err(h->ar, -EINVAL, "%s: line %u: game_id: bad hex digit",

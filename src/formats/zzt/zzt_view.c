@@ -280,17 +280,6 @@ static int zzt_put_field(struct gfs_buf *out, const struct zzt_field *f, const u
 	return r ? -ENOMEM : gfs_buf_addc(out, '\n');
 }
 
-static int zzt_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Set field f at p from text v when its value differs; *changed set then. */
 static int zzt_set_field(const struct zzt_field *f, uint8_t *p, const char *v, int *changed,
 			 char *why, size_t wl)
@@ -339,7 +328,7 @@ static int zzt_set_field(const struct zzt_field *f, uint8_t *p, const char *v, i
 		}
 		memset(buf, 0, f->max);
 		for (i = 0; i < n / 2; i++) {
-			int hi = zzt_hexval(v[2 * i]), lo = zzt_hexval(v[2 * i + 1]);
+			int hi = gfs_hex_digit(v[2 * i]), lo = gfs_hex_digit(v[2 * i + 1]);
 
 			if (hi < 0 || lo < 0) {
 				snprintf(why, wl, "want hex digits");
