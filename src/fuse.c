@@ -473,7 +473,7 @@ static int gfs_op_unlink_locked(const char *path)
 		return -EISDIR;
 	if (n->flags & GFS_NODE_SCRATCH) {
 		gfs_node_remove(ar, n);
-		return 0;
+		return gfs_archive_pending(ar) ? gfs_commit_now(ar, NULL) : 0;
 	}
 	if (ar->readonly)
 		return -EROFS;
@@ -563,11 +563,15 @@ static int gfs_op_rename_locked(const char *from, const char *to, unsigned int f
 		copy = gfs_new_scratch(ar, dir, name);
 		r = copy ? gfs_node_take_content(ar, copy, src) : -ENOMEM;
 		if (!r && hidden) {
+			/*
+			 * No commit here: libfuse usually renames a new file over
+			 * the name next, and that commits; a plain unlink of an
+			 * open file commits when libfuse removes the hidden name
+			 * at the last close (or at the next commit).
+			 */
 			copy->mtime = src->mtime;
 			copy->mode = (copy->mode & S_IFMT) | (src->mode & 07777);
 			r = ar->fmt->unlink(ar, src);
-			if (!r)
-				r = gfs_commit_now(ar, NULL);
 		}
 	} else if (!ar->fmt->rename)
 		r = -EPERM;
