@@ -136,7 +136,7 @@ int gfs_deflate(const uint8_t *src, size_t len, enum gfs_zwrap wrap, struct gfs_
 int gfs_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *out)
 {
 	png_image img;
-	png_alloc_size_t size = 0;
+	png_alloc_size_t size;
 	size_t start = out->len;
 	int r;
 
@@ -145,7 +145,10 @@ int gfs_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *
 	img.width = w;
 	img.height = h;
 	img.format = PNG_FORMAT_RGBA;
-	if (!png_image_write_to_memory(&img, NULL, &size, 0, rgba, 0, NULL))
+	img.flags = PNG_IMAGE_FLAG_FAST;	/* views are rendered on stat: speed first */
+	/* one pass into a buffer of the worst-case size, not one to size and one to write */
+	size = PNG_IMAGE_PNG_SIZE_MAX(img);
+	if (!w || !h || size > GFS_BUF_MAX)
 		return -EINVAL;
 	if ((r = gfs_buf_grow(out, size)))
 		return r;

@@ -336,6 +336,14 @@ static int gfs_node_render(struct gfs_archive *ar, struct gfs_node *n)
 		gfs_buf_free(b);
 		return r;
 	}
+	if (b->cap > 2 * b->len + 4096) {	/* renders are cached: give back the slack */
+		uint8_t *p = realloc(b->data, b->len + 1);
+
+		if (p) {
+			b->data = p;
+			b->cap = b->len + 1;
+		}
+	}
 	n->cache = b;
 	return 0;
 }

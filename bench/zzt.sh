@@ -1,0 +1,47 @@
+#!/bin/sh
+# bench/zzt.sh [BOARDS] - a large ZZT world (up to 255 boards with busy grids,
+# objects and code), made with the tests' independent writer: mount time
+# against a 1-board world, a stat walk, rendering every board.png, reading
+# every view, commit of a one-tile edit against `cp` of the world, peak memory.
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+GAMEFS=${GAMEFS:-$here/_build/gamefs}
+BOARDS=${1:-250}
+W=$(mktemp -d "${TMPDIR:-/var/tmp}/gamefs-zzt.XXXXXX")
+trap 'fusermount3 -u "$W/m" 2>/dev/null; fusermount3 -u "$W/t" 2>/dev/null; rm -rf "$W"' EXIT
+now() { date +%s.%N; }
+dt() { echo "$2 - $1" | bc -l | awk '{printf "%.4f", $1}'; }
+PYTHONPATH="$here/tests/zzt" python3 - "$W" "$BOARDS" <<'PY'
+import sys, zztlib as z
+w, n = sys.argv[1], int(sys.argv[2])
+boards = []
+for i in range(n):
+    e, c = z.grid(i + 1)
+    stats = [dict(x=1, y=1)] + [dict(x=2 + k, y=3, p1=1, cycle=3,
+             code=b'@Obj%d\r#end\r:touch\r\'Hello %d\r#give gems 1\r' % (k, i)) for k in range(20)]
+    boards.append(z.board_bytes(b'Board %d' % i, e, c, stats))
+open(w + '/big.zzt', 'wb').write(z.header_bytes(n, name=b'BIG') + b''.join(boards))
+e, c = z.grid(1)
+open(w + '/tiny.zzt', 'wb').write(z.header_bytes(1, name=b'TINY') + z.board_bytes(b'One', e, c, [dict(x=1, y=1)]))
+PY
+mkdir -p "$W/m" "$W/t"
+size=$(stat -c %s "$W/big.zzt")
+t0=$(now); "$GAMEFS" "$W/tiny.zzt" "$W/t"; ls "$W/t" >/dev/null; t1=$(now); tiny=$(dt "$t0" "$t1")
+t0=$(now); "$GAMEFS" "$W/big.zzt" "$W/m"; ls "$W/m/boards" >/dev/null; t1=$(now); mount=$(dt "$t0" "$t1")
+fusermount3 -u "$W/t"
+pid=$(pgrep -n -f "gamefs $W/big.zzt")
+t0=$(now); n=$(find "$W/m" -printf '%s\n' | wc -l); t1=$(now); walk=$(dt "$t0" "$t1")
+t0=$(now); cat "$W"/m/boards/*/board.png >/dev/null; t1=$(now); png=$(dt "$t0" "$t1")
+t0=$(now); find "$W/m" -type f ! -name board.png -exec cat {} + >/dev/null; t1=$(now); views=$(dt "$t0" "$t1")
+t0=$(now); cp "$W/big.zzt" "$W/copy"; sync -f "$W/copy"; t1=$(now); cp=$(dt "$t0" "$t1")
+b=$(ls "$W/m/boards" | sed -n 100p)
+t0=$(now); sed -i '5s/^[0-9]*,/19,/' "$W/m/boards/$b/elements.csv"; t1=$(now); commit=$(dt "$t0" "$t1")
+hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
+echo "gamefs ZZT benchmark: $BOARDS boards, $size bytes, $n entries, $(nproc) cores"
+printf '%-46s %10s\n' "mount + list boards (1-board world)" "${tiny}s"
+printf '%-46s %10s %8s\n' "mount + list boards (large world)" "${mount}s" "$(echo "$mount / $tiny" | bc -l | awk '{printf "%.2fx", $1}')"
+printf '%-46s %10s\n' "stat walk (find -printf %s)" "${walk}s"
+printf '%-46s %10s\n' "render and read every board.png" "${png}s"
+printf '%-46s %10s\n' "read every other view" "${views}s"
+printf '%-46s %10s %8s\n' "commit of a one-tile edit (sed -i; vs cp)" "${commit}s" "$(echo "$commit / $cp" | bc -l | awk '{printf "%.2fx", $1}')"
+printf '%-46s %10s\n' "daemon peak memory (VmHWM)" "${hwm}KiB"
