@@ -183,6 +183,8 @@ int gfs_err(struct gfs_archive *ar, int err, const char *fmt, ...)
 /* Same, prefixed "FILE: FORMAT: at 0xOFF: ". */
 int gfs_err_at(struct gfs_archive *ar, int err, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* ar->err without its "FILE: FORMAT: " prefix, to quote it in another message. */
+const char *gfs_err_reason(const struct gfs_archive *ar);
 /* A warning line to ar->log, prefixed like gfs_err. */
 void gfs_warn(struct gfs_archive *ar, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

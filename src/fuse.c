@@ -271,7 +271,7 @@ static int gfs_op_create_locked(const char *path, mode_t mode, struct fuse_file_
 		r = ar->fmt->create(ar, dir, name, &n);
 		if (r) {
 			if (ar->err[0])
-				gfs_warn(ar, "create %s refused: %s", path, ar->err);
+				gfs_warn(ar, "create %s refused: %s", path, gfs_err_reason(ar));
 			return r;
 		}
 		clock_gettime(CLOCK_REALTIME, &n->mtime);
@@ -594,7 +594,7 @@ static int gfs_op_rename_locked(const char *from, const char *to, unsigned int f
 			r = gfs_commit_now(ar, NULL);
 	}
 	if (r && ar->err[0])
-		gfs_warn(ar, "rename %s -> %s: %s", from, to, ar->err);
+		gfs_warn(ar, "rename %s -> %s: %s", from, to, gfs_err_reason(ar));
 	return r;
 }
 

@@ -78,6 +78,19 @@ int gfs_err_at(struct gfs_archive *ar, int err, uint64_t off, const char *fmt, .
 	return err;
 }
 
+const char *gfs_err_reason(const struct gfs_archive *ar)
+{
+	size_t n = strlen(ar->path);
+
+	if (!strncmp(ar->err, ar->path, n) && !strncmp(ar->err + n, ": ", 2)) {
+		const char *p = strstr(ar->err + n + 2, ": ");
+
+		if (p)
+			return p + 2;
+	}
+	return ar->err;
+}
+
 void gfs_warn(struct gfs_archive *ar, const char *fmt, ...)
 {
 	char msg[1024];

@@ -260,7 +260,7 @@ static int gfs_store_rec(struct gfs_archive *ar, struct gfs_node *n, struct gfs_
 			struct gfs_buf p = GFS_BUF_INIT;
 
 			gfs_node_path(n, &p);
-			gfs_warn(ar, "edit of %s refused: %s", p.data ? (char *)p.data : "?", ar->err);
+			gfs_warn(ar, "edit of %s refused: %s", p.data ? (char *)p.data : "?", gfs_err_reason(ar));
 			gfs_buf_release(&p);
 			/*
 			 * Still open for writing (a dup'd descriptor may go on, as a
@@ -465,7 +465,7 @@ int gfs_archive_commit_ex(struct gfs_archive *ar, struct gfs_node *closing, int 
 	}
 	r = gfs_write_new(ar);
 	if (r) {
-		gfs_warn(ar, "commit failed: %s", ar->err);
+		gfs_warn(ar, "commit failed: %s", gfs_err_reason(ar));
 		return r;
 	}
 	if (ar->fmt->committed)

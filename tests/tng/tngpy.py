@@ -291,6 +291,12 @@ def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size
         d = bytearray()
         d += struct.pack("<QI3xB", 0, 0, 1)
         w.section(S_UI, d, [(0, w.asset(z(struct.pack("<HHBB", 8, 8, 0, 0))))])
+    if bad == "mapbomb":
+        # a map whose asset inflates to 1 GiB (a few MiB on disk)
+        c = zlib.compressobj(9)
+        blob = c.compress(bytes(34)) + b"".join(c.compress(bytes(64 << 20)) for _ in range(16)) + c.flush()
+        d = bytearray(struct.pack("<QII", 0, 0, w.s("abyss")))
+        w.section(S_MAPS, d, [(0, w.asset(blob, True))])
     if bad == "bomb":
         d = bytearray(struct.pack("<QII", 0, 0, 0))
         w.section(S_QUESTS, d, [(0, w.asset(zlib.compress(bytes(200 << 20), 9)))])
@@ -464,7 +470,7 @@ def main(argv):
                       "--movie-size": "movie_size"}[o]] = int(a[i + 1])
                 i += 1
             elif o == "--bad":
-                if a[i + 1] in ("rle", "frames", "bomb"):
+                if a[i + 1] in ("rle", "frames", "bomb", "mapbomb"):
                     opts["bad"] = a[i + 1]
                 else:
                     damage = a[i + 1]

@@ -441,7 +441,7 @@ static int tng_sprite_nodes(struct gfs_archive *ar, struct tng *t, struct tng_as
 	if (!r && tng_sprite_parse(b.data, b.len, &nd, why, sizeof(why)))
 		r = -EBADMSG;
 	else if (r)
-		snprintf(why, sizeof(why), "%s", ar->err);
+		snprintf(why, sizeof(why), "%s", gfs_err_reason(ar));
 	if (r) {
 		gfs_warn(ar, "sprite %s/%04u at 0x%llx: %s; shown raw", tng_kind_of(t->secs[a->sec].type)->name,
 			 num, (unsigned long long)(t->base + a->off), why);
@@ -494,7 +494,7 @@ static int tng_map_nodes(struct gfs_archive *ar, struct tng *t, struct tng_asset
 		if (!r && tng_map_validate(t, b.data, b.len, why, sizeof(why)))
 			r = -EBADMSG;
 		else if (r)
-			snprintf(why, sizeof(why), "%s", ar->err);
+			snprintf(why, sizeof(why), "%s", gfs_err_reason(ar));
 		gfs_buf_release(&b);
 	} else {
 		r = 0;
