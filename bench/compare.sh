@@ -58,16 +58,19 @@ run() { # NAME ARCHIVE-EXT MOUNT-COMMAND-PREFIX
 	pid=$(daemon_pid "$a $m")
 	t0=$(now); find "$m" -printf '%s\n' | wc -l >/dev/null; t1=$(now); local walk; walk=$(dt "$t0" "$t1")
 	t0=$(now); du -s "$m" >/dev/null; t1=$(now); local du; du=$(dt "$t0" "$t1")
-	t0=$(now); cat "$m/BIG.BIN" >/dev/null; t1=$(now); local r1; r1=$(dt "$t0" "$t1")
-	t0=$(now); cat "$m/BIG.BIN" >/dev/null; t1=$(now); local r2; r2=$(dt "$t0" "$t1")
-	t0=$(now); python3 - "$m/BIG.BIN" <<'PY'
+	t0=$(now); timeout 300 cat "$m/BIG.BIN" >/dev/null; t1=$(now); local r1; r1=$(dt "$t0" "$t1")
+	t0=$(now); timeout 300 cat "$m/BIG.BIN" >/dev/null; t1=$(now); local r2; r2=$(dt "$t0" "$t1")
+	t0=$(now); timeout 120 python3 - "$m/BIG.BIN" <<'PY'
 import os, random, sys
 fd = os.open(sys.argv[1], os.O_RDONLY); size = os.fstat(fd).st_size
 rnd = random.Random(1)
 for _ in range(2000):
     os.pread(fd, 4096, rnd.randrange(0, size - 4096))
 PY
+	local rc=$?
 	t1=$(now); local rnd; rnd=$(dt "$t0" "$t1")
+	[ $rc -eq 124 ] && rnd=">120"
+	[ $rc -ne 0 ] && [ $rc -ne 124 ] && rnd="error"
 	local hwm; hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null)
 	# commit: until the edit is in the archive on disk.  gamefs has written it
 	# when close() returns; the others write it when the daemon exits after unmount.
