@@ -35,6 +35,7 @@ if [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null 2>&1; then
 	echo "SKIP: /dev/fuse or fusermount3 not usable"; exit 77
 fi
 
+# use as: dir=$(corpus rpg) || exit 77   (the exit in $(...) only leaves the subshell)
 corpus() {
 	d="$top_srcdir/../shared/corpus/$1"
 	[ -d "$d" ] || { echo "SKIP: corpus $1 absent" >&2; exit 77; }

@@ -3,7 +3,7 @@
 # a mount that reads everything but edits nothing leaves the file untouched
 # (same bytes, same inode, same mtime).
 . "$top_srcdir/tests/lib.sh"
-C=$(corpus lay)
+C=$(corpus lay) || exit 77
 LAY="python3 $top_srcdir/tests/lay/mklay.py"
 cd "$T" || exit 1
 

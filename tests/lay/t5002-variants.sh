@@ -48,13 +48,16 @@ $LAY verify Z.lay other.png m/variants >v.out || fail "compressed variant pixels
 gfs_umount m || fail "unmount"
 
 # the corpus atlas (2048x288, 16-bit RGB, gAMA): a base, a sub, a dependent
-C=$(corpus lay)
-cp "$C/MAY_QSE_.lay" "$C/MAY_QSE.png" .
-gfs_mount MAY_QSE_.lay m || fail "mount corpus"
-check_eq 21 "$(ls m/variants | wc -l)" "corpus variant count"
-check_eq "480 1110" "$($LAY pngsize m/variants/s3.png)" "corpus canvas"
-$LAY verify MAY_QSE_.lay MAY_QSE.png m/variants --only b1,s3,t64_d4_2 >v.out ||
-	fail "corpus variant pixels: $(cat v.out)"
-gfs_umount m || fail "unmount"
-cmp MAY_QSE.png "$C/MAY_QSE.png" || fail "atlas touched"
+if C=$(corpus lay 2>/dev/null); then
+	cp "$C/MAY_QSE_.lay" "$C/MAY_QSE.png" .
+	gfs_mount MAY_QSE_.lay m || fail "mount corpus"
+	check_eq 21 "$(ls m/variants | wc -l)" "corpus variant count"
+	check_eq "480 1110" "$($LAY pngsize m/variants/s3.png)" "corpus canvas"
+	$LAY verify MAY_QSE_.lay MAY_QSE.png m/variants --only b1,s3,t64_d4_2 >v.out ||
+		fail "corpus variant pixels: $(cat v.out)"
+	gfs_umount m || fail "unmount"
+	cmp MAY_QSE.png "$C/MAY_QSE.png" || fail "atlas touched"
+else
+	note "corpus absent: the corpus atlas case is skipped"
+fi
 echo ok

@@ -3,7 +3,7 @@
 # load, check clean, show every asset byte for byte as the python reader
 # sees it, and a mount without edits leaves them byte-identical.
 . "$top_srcdir/tests/lib.sh"
-C=$(corpus tng)
+C=$(corpus tng) || exit 77
 P="python3 $top_srcdir/tests/tng/tngpy.py"
 cd "$T" || exit 1
 for g in "$C"/*.tng; do

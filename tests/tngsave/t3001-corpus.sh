@@ -1,7 +1,7 @@
 #!/bin/sh
 # The corpus saves: golden listing, decoded views, check, untouched mount.
 . "$top_srcdir/tests/lib.sh"
-C=$(corpus tngsave)
+C=$(corpus tngsave) || exit 77
 P="python3 $top_srcdir/tests/tngsave/tngsave.py"
 
 cp "$C/demo1.sav" "$C/server3.sav" "$T/" && chmod u+w "$T"/*.sav
