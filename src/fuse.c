@@ -710,7 +710,12 @@ static void *gfs_op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 		conn->want |= FUSE_CAP_READDIRPLUS;
 	conn->want &= ~(unsigned)FUSE_CAP_READDIRPLUS_AUTO;
 	conn->max_readahead = conn->max_readahead > (1u << 20) ? conn->max_readahead : (1u << 20);
-	conn->max_write = 1u << 20;	/* with max_pages, reads and writes of up to 1 MiB a request */
+	conn->max_write = 1u << 20;
+	/* stored assets go from the archive's page cache to the kernel by splice() */
+	if (conn->capable & FUSE_CAP_SPLICE_WRITE)
+		conn->want |= FUSE_CAP_SPLICE_WRITE;
+	if (conn->capable & FUSE_CAP_SPLICE_MOVE)
+		conn->want |= FUSE_CAP_SPLICE_MOVE;	/* with max_pages, reads and writes of up to 1 MiB a request */
 	return fuse_get_context()->private_data;
 }
 
