@@ -157,7 +157,14 @@ static int tsv_list_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 	return r;
 }
 
-static int tsv_list_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+/*
+ * One value per line, '#' comments and blank lines skipped: encode(line)
+ * appends the record to nb or fails; the body is replaced only when every
+ * line encodes.
+ */
+static int tsv_lines_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len,
+			   int (*encode)(struct gfs_archive *ar, const char *view, unsigned lineno,
+					 char *line, struct gfs_buf *nb))
 {
 	struct tsv_chunk *c = n->priv;
 	struct gfs_buf nb = GFS_BUF_INIT;
@@ -174,23 +181,34 @@ static int tsv_list_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 		return -ENOMEM;
 	cur = text;
 	while (!r && (line = tsv_next_line(&cur, text + len))) {
-		int64_t v;
-
 		lineno++;
 		if (!*line || *line == '#')
 			continue;
-		if (gfs_parse_int(line, INT32_MIN, UINT32_MAX, &v))
-			r = gfs_err(ar, -EINVAL, "%s: line %u: '%s' is not a 32-bit integer", view, lineno, line);
-		else if (nb.len >= TSV_PAYLOAD_MAX / 2)
+		if (nb.len >= TSV_PAYLOAD_MAX / 2)
 			r = gfs_err(ar, -EINVAL, "%s: line %u: too many values", view, lineno);
 		else
-			r = gfs_buf_add_u32le(&nb, (uint32_t)v);
+			r = encode(ar, view, lineno, line, &nb);
 	}
 	if (!r)
 		r = tsv_chunk_set_body(c, nb.data, nb.len);
 	gfs_buf_release(&nb);
 	free(text);
 	return r;
+}
+
+static int tsv_list_encode(struct gfs_archive *ar, const char *view, unsigned lineno,
+			   char *line, struct gfs_buf *nb)
+{
+	int64_t v;
+
+	if (gfs_parse_int(line, INT32_MIN, UINT32_MAX, &v))
+		return gfs_err(ar, -EINVAL, "%s: line %u: '%s' is not a 32-bit integer", view, lineno, line);
+	return gfs_buf_add_u32le(nb, (uint32_t)v);
+}
+
+static int tsv_list_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	return tsv_lines_store(ar, n, data, len, tsv_list_encode);
 }
 
 const struct gfs_node_ops tsv_list_ops = {
@@ -277,41 +295,20 @@ static int tsv_deny_line(char *line, uint8_t rec[TSV_DENY_REC])
 	return inet_pton(AF_INET, line, rec + 1) == 1 ? 0 : -1;
 }
 
+static int tsv_deny_encode(struct gfs_archive *ar, const char *view, unsigned lineno,
+			   char *line, struct gfs_buf *nb)
+{
+	uint8_t rec[TSV_DENY_REC];
+
+	if (tsv_deny_line(line, rec))
+		return gfs_err(ar, -EINVAL, "%s: line %u: '%s' is not an IPv4 or IPv6 address "
+			       "(nor 'raw FAMILY 32-HEX-DIGITS')", view, lineno, line);
+	return gfs_buf_add(nb, rec, sizeof(rec));
+}
+
 static int tsv_deny_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
-	struct tsv_chunk *c = n->priv;
-	struct gfs_buf nb = GFS_BUF_INIT;
-	char view[256], *text, *cur, *line;
-	unsigned lineno = 0;
-	int r = 0;
-
-	if (!c)
-		return -EIO;
-	tsv_skip_bom(&data, &len);
-	tsv_view_name(n, view, sizeof(view));
-	text = tsv_dup_text(data, len);
-	if (!text)
-		return -ENOMEM;
-	cur = text;
-	while (!r && (line = tsv_next_line(&cur, text + len))) {
-		uint8_t rec[TSV_DENY_REC];
-
-		lineno++;
-		if (!*line || *line == '#')
-			continue;
-		if (tsv_deny_line(line, rec))
-			r = gfs_err(ar, -EINVAL, "%s: line %u: '%s' is not an IPv4 or IPv6 address "
-				    "(nor 'raw FAMILY 32-HEX-DIGITS')", view, lineno, line);
-		else if (nb.len >= TSV_PAYLOAD_MAX / 2)
-			r = gfs_err(ar, -EINVAL, "%s: line %u: too many addresses", view, lineno);
-		else
-			r = gfs_buf_add(&nb, rec, sizeof(rec));
-	}
-	if (!r)
-		r = tsv_chunk_set_body(c, nb.data, nb.len);
-	gfs_buf_release(&nb);
-	free(text);
-	return r;
+	return tsv_lines_store(ar, n, data, len, tsv_deny_encode);
 }
 
 const struct gfs_node_ops tsv_deny_ops = {
