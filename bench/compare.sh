@@ -13,7 +13,7 @@ MIB=${2:-1024}
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/gamefs-cmp.XXXXXX")
 cleanup() { for m in "$W"/m-*; do mountpoint -q "$m" && umount "$m" 2>/dev/null; done; rm -rf "$W"; }
 trap cleanup EXIT
-now() { date +%s.%N; }
+. "$here/bench/lib.sh"
 dt() { echo "$2 - $1" | bc -l | awk '{printf "%.3f", $1}'; }
 div() { echo "$1 / $2" | bc -l | awk '{printf "%.2f", $1}'; }
 

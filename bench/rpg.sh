@@ -13,9 +13,7 @@ LUMPS=${1:-5000}
 MIB=${2:-500}
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/gamefs-bench.XXXXXX")
 trap 'fusermount3 -u "$W/m" 2>/dev/null; fusermount3 -u "$W/t" 2>/dev/null; rm -rf "$W"' EXIT
-now() { date +%s.%N; }
-secs() { echo "$2 - $1" | bc -l | sed 's/^\./0./;s/^-\./-0./' | cut -c1-6; }
-ratio() { echo "scale=3; $1 / $2" | bc -l | sed 's/^\./0./'; }
+. "$here/bench/lib.sh"
 
 python3 - "$W/big.rpg" "$LUMPS" "$MIB" <<'PY'
 import os, struct, sys
@@ -56,8 +54,8 @@ bigsize=$(stat -c %s "$W/m/BIG.BIN")
 t0=$(now); cat "$W/m/BIG.BIN" >/dev/null; t1=$(now); first=$(secs "$t0" "$t1")
 t0=$(now); cat "$W/m/BIG.BIN" >/dev/null; t1=$(now); again=$(secs "$t0" "$t1")
 # speeds relative to cat of the archive (bytes per second ratio)
-rfirst=$(echo "scale=3; ($bigsize / $first) / ($size / $catall)" | bc -l | sed 's/^\./0./')
-ragain=$(echo "scale=3; ($bigsize / $again) / ($size / $catall)" | bc -l | sed 's/^\./0./')
+rfirst=$(speed "$bigsize" "$first" "$size" "$catall")
+ragain=$(speed "$bigsize" "$again" "$size" "$catall")
 
 t0=$(now); cp "$W/big.rpg" "$W/copy.rpg"; sync -f "$W/copy.rpg"; t1=$(now); cp=$(secs "$t0" "$t1")
 rm -f "$W/copy.rpg"

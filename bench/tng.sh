@@ -14,9 +14,7 @@ SOUNDS=${1:-10000}
 MIB=${2:-1024}
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/gamefs-bench.XXXXXX")
 trap 'fusermount3 -u "$W/m" 2>/dev/null; fusermount3 -u "$W/t" 2>/dev/null; rm -rf "$W"' EXIT
-now() { date +%s.%N; }
-secs() { echo "$2 - $1" | bc -l | sed 's/^\./0./;s/^-\./-0./' | cut -c1-6; }
-ratio() { echo "scale=3; $1 / $2" | bc -l | sed 's/^\./0./'; }
+. "$here/bench/lib.sh"
 
 total=$((MIB << 20))
 movie=$((total * 3 / 8))
@@ -46,8 +44,8 @@ t0=$(now); cat "$W/big.tng" >/dev/null; t1=$(now); catall=$(secs "$t0" "$t1")
 bigsize=$(stat -c %s "$W/m/movies/intro.ogv")
 t0=$(now); cat "$W/m/movies/intro.ogv" >/dev/null; t1=$(now); first=$(secs "$t0" "$t1")
 t0=$(now); cat "$W/m/movies/intro.ogv" >/dev/null; t1=$(now); again=$(secs "$t0" "$t1")
-rfirst=$(echo "scale=3; ($bigsize / $first) / ($size / $catall)" | bc -l | sed 's/^\./0./')
-ragain=$(echo "scale=3; ($bigsize / $again) / ($size / $catall)" | bc -l | sed 's/^\./0./')
+rfirst=$(speed "$bigsize" "$first" "$size" "$catall")
+ragain=$(speed "$bigsize" "$again" "$size" "$catall")
 
 t0=$(now); cp "$W/big.tng" "$W/copy.tng"; sync -f "$W/copy.tng"; t1=$(now); cp=$(secs "$t0" "$t1")
 rm -f "$W/copy.tng"

@@ -9,7 +9,7 @@ GAMEFS=${GAMEFS:-$here/_build/gamefs}
 BOARDS=${1:-250}
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/gamefs-zzt.XXXXXX")
 trap 'fusermount3 -u "$W/m" 2>/dev/null; fusermount3 -u "$W/t" 2>/dev/null; rm -rf "$W"' EXIT
-now() { date +%s.%N; }
+. "$here/bench/lib.sh"
 dt() { echo "$2 - $1" | bc -l | awk '{printf "%.4f", $1}'; }
 PYTHONPATH="$here/tests/zzt" python3 - "$W" "$BOARDS" <<'PY'
 import sys, zztlib as z

@@ -231,50 +231,38 @@ static struct gfs_node *tng_dir(struct gfs_archive *ar, struct gfs_node *parent,
 	return gfs_node_new_dir(ar, parent, name);
 }
 
-static struct gfs_node *tng_file(struct gfs_archive *ar, struct gfs_node *dir,
-				 const char *name, mode_t mode,
-				 const struct gfs_node_ops *ops, struct tng_ref *ref)
+/*
+ * A file (span = 0) or a span of the archive under a safe unique name; ref
+ * becomes the node's, and is freed here on any failure.
+ */
+static struct gfs_node *tng_node(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+				 mode_t mode, const struct gfs_node_ops *ops, struct tng_ref *ref,
+				 int span, uint64_t off, uint64_t len)
 {
-	char *u;
-	struct gfs_node *n;
+	char *u = dir && ref ? gfs_unique_name(dir, name) : NULL;
+	struct gfs_node *n = NULL;
 
-	if (!dir || !ref) {
-		free(ref);
-		return NULL;
-	}
-	u = gfs_unique_name(dir, name);
-	if (!u) {
-		free(ref);
-		return NULL;
-	}
-	n = gfs_node_new_file(ar, dir, u, mode, ops, ref);
+	if (u)
+		n = span ? gfs_node_new_span(ar, dir, u, mode, ops, ref, off, len)
+			 : gfs_node_new_file(ar, dir, u, mode, ops, ref);
 	free(u);
 	if (!n)
 		free(ref);
 	return n;
 }
 
+static struct gfs_node *tng_file(struct gfs_archive *ar, struct gfs_node *dir,
+				 const char *name, mode_t mode,
+				 const struct gfs_node_ops *ops, struct tng_ref *ref)
+{
+	return tng_node(ar, dir, name, mode, ops, ref, 0, 0, 0);
+}
+
 static struct gfs_node *tng_span(struct gfs_archive *ar, struct gfs_node *dir,
 				 const char *name, const struct gfs_node_ops *ops,
 				 struct tng_ref *ref, uint64_t off, uint64_t len)
 {
-	char *u;
-	struct gfs_node *n;
-
-	if (!dir || !ref) {
-		free(ref);
-		return NULL;
-	}
-	u = gfs_unique_name(dir, name);
-	if (!u) {
-		free(ref);
-		return NULL;
-	}
-	n = gfs_node_new_span(ar, dir, u, 0644, ops, ref, off, len);
-	free(u);
-	if (!n)
-		free(ref);
-	return n;
+	return tng_node(ar, dir, name, 0644, ops, ref, 1, off, len);
 }
 
 /* "name.ext" from the descriptor's string, or "NNNN.ext". */
