@@ -55,6 +55,7 @@ struct gfs_node_ops {
 
 #define GFS_NODE_SCRATCH  0x1u	/* editor scratch file: memory only, never saved */
 #define GFS_NODE_SPAN     0x2u	/* content is span_off/span_len of the archive */
+#define GFS_NODE_CHUNK    0x4u	/* lives in a load-time chunk, not its own allocation (core only) */
 
 struct gfs_node {
 	char *name;
@@ -64,7 +65,8 @@ struct gfs_node {
 	struct gfs_node *parent;
 	struct gfs_node **kids;		/* directory entries, in archive order */
 	size_t nkids, capkids;
-	struct gfs_node *hnext;		/* lookup hash chain (core only) */
+	size_t nsubdirs;		/* of the kids, directories (for st_nlink) */
+	size_t hkey;			/* hash of (parent, name) (core only) */
 	struct gfs_archive *ar;		/* the archive it belongs to (core only) */
 
 	const struct gfs_node_ops *ops;
@@ -139,6 +141,11 @@ struct gfs_opts {
 	const char *atlas;		/* .lay companion image */
 };
 
+struct gfs_hslot {
+	size_t key;
+	struct gfs_node *node;
+};
+
 struct gfs_archive {
 	char *path;			/* as given */
 	char *dir;			/* its directory, for the temporary file */
@@ -154,8 +161,10 @@ struct gfs_archive {
 	char ro_reason[256];		/* why the format forced read-only */
 	struct gfs_node *root;
 	uint64_t next_ino;
-	struct gfs_node **hash;		/* (parent, name) -> node */
+	struct gfs_hslot *hash;		/* (parent, name) -> node (core only) */
 	size_t hsize, hcount;
+	void *chunks;			/* load-time node memory (core only) */
+	int loading;			/* in fmt->load: nodes come from chunks */
 	int changed;			/* structure changed since last commit */
 	int damaged;			/* format saw bad CRCs at load (commit needs force) */
 	int backed_up;
@@ -216,6 +225,12 @@ struct gfs_node *gfs_node_new_span(struct gfs_archive *ar, struct gfs_node *pare
  * Returns a malloc'd string.
  */
 char *gfs_unique_name(struct gfs_node *dir, const char *name);
+/* Make room for count more nodes at once (a load that knows its size). */
+int gfs_tree_reserve(struct gfs_archive *ar, size_t count);
+/* Free the load-time node memory; after the tree is gone (archive close). */
+void gfs_tree_release(struct gfs_archive *ar);
+/* 1 if name needs nothing of gfs_unique_name(): safe as it is and free in dir. */
+int gfs_name_usable(struct gfs_node *dir, const char *name);
 struct gfs_node *gfs_node_child(struct gfs_archive *ar, struct gfs_node *dir, const char *name);
 struct gfs_node *gfs_node_lookup(struct gfs_archive *ar, const char *path);
 /* Detach n from its directory (the core frees it when nobody has it open). */
@@ -301,6 +316,13 @@ uint32_t gfs_crc32(uint32_t crc, const void *data, size_t len);
 
 /* RGBA8 (4 bytes a pixel, straight alpha) to PNG and back. */
 int gfs_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *out);
+/*
+ * One byte a pixel, each an index into ncolors (at most 256) RGB8 entries,
+ * to a palette PNG (libpng packs 16 colours into 4 bits): several times less
+ * to compress than RGBA for drawn views.  Every index must be < ncolors.
+ */
+int gfs_png_encode_indexed(const uint8_t *idx, uint32_t w, uint32_t h, const uint8_t *rgb,
+			   unsigned ncolors, struct gfs_buf *out);
 /*
  * Decode any PNG to RGBA8, ignoring its colour-management chunks (gAMA,
  * cHRM, sRGB, iCCP: games draw the stored values) and reading 16-bit

@@ -30,6 +30,7 @@ int gfs_buf_addc(struct gfs_buf *b, uint8_t c);
 int gfs_buf_adds(struct gfs_buf *b, const char *s);
 int gfs_buf_printf(struct gfs_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+int gfs_buf_add_dec(struct gfs_buf *b, uint64_t v);	/* decimal digits, no printf */
 int gfs_buf_set_len(struct gfs_buf *b, size_t len);	/* zero-fills when growing */
 int gfs_buf_add_u16le(struct gfs_buf *b, uint16_t v);
 int gfs_buf_add_u32le(struct gfs_buf *b, uint32_t v);

@@ -63,10 +63,7 @@ static void gfs_fill_stat(struct gfs_archive *ar, struct gfs_node *n, struct sta
 	st->st_uid = ar->uid;
 	st->st_gid = ar->gid;
 	if (S_ISDIR(n->mode)) {
-		st->st_nlink = 2;
-		for (size_t i = 0; i < n->nkids; i++)
-			if (S_ISDIR(n->kids[i]->mode))
-				st->st_nlink++;
+		st->st_nlink = 2 + (nlink_t)n->nsubdirs;
 	} else {
 		st->st_nlink = 1;
 		if (gfs_node_size(ar, n, &size))

@@ -65,6 +65,81 @@ static void test_png(void)
 	gfs_buf_release(&png);
 }
 
+static void test_png_indexed(void)
+{
+	static const uint8_t pal[3 * 3] = { 0, 0, 0, 255, 0, 0, 10, 20, 30 };
+	uint8_t idx[5 * 2] = { 0, 1, 2, 2, 1, 0, 0, 1, 1, 2 }, *back = NULL;
+	struct gfs_buf png = GFS_BUF_INIT;
+	uint32_t w = 0, h = 0;
+	int same = 1;
+
+	ok(gfs_png_encode_indexed(idx, 5, 2, pal, 3, &png) == 0 && png.len > 8 &&
+	   png.data[24] == 2 && png.data[25] == 3, "indexed png: colour type 3, 2 bits a pixel");
+	ok(gfs_png_decode(png.data, png.len, 16, 16, &back, &w, &h) == 0 && w == 5 && h == 2,
+	   "indexed png decodes");
+	for (size_t i = 0; back && i < sizeof(idx); i++)
+		same &= !memcmp(back + 4 * i, pal + 3 * idx[i], 3) && back[4 * i + 3] == 255;
+	ok(back && same, "indexed png: every pixel its palette colour");
+	free(back);
+	ok(gfs_png_encode_indexed(idx, 5, 2, pal, 0, &png) == -EINVAL, "indexed png without colours");
+	gfs_buf_release(&png);
+}
+
+/* The lookup table against a plain model, through adds, removals and moves. */
+static void test_tree(void)
+{
+	static const uint8_t img[] = "A.TXT\0\0\0\x03\0abc";
+	enum { N = 3000 };
+	struct gfs_opts o = { 0 };
+	struct gfs_archive *ar;
+	struct gfs_node *nodes[N], *sub;
+	char err[600], name[32];
+	int alive[N], good = 1;
+
+	ok(gfs_archive_open_mem(img, sizeof(img) - 1, "t.rpg", &o, &ar, err, sizeof(err)) == 0,
+	   "tree: archive");
+	ar->loading = 1;	/* the first half from load-time chunks */
+	for (int i = 0; i < N; i++) {
+		if (i == N / 2)
+			ar->loading = 0;
+		snprintf(name, sizeof(name), "n%d", i);
+		nodes[i] = gfs_node_new_file(ar, ar->root, name, 0644, NULL, NULL);
+		alive[i] = nodes[i] != NULL;
+		good &= alive[i];
+	}
+	ok(good, "tree: %d nodes made", N);
+	sub = gfs_node_new_dir(ar, ar->root, "sub");
+	ok(sub && ar->root->nsubdirs == 1, "tree: subdirectory counted");
+	for (int i = 0; i < N; i += 3) {
+		gfs_node_remove(ar, nodes[i]);
+		alive[i] = 0;
+	}
+	for (int i = 1; i < N; i += 7) {
+		if (!alive[i])
+			continue;
+		snprintf(name, sizeof(name), "m%d", i);
+		gfs_node_move(ar, nodes[i], sub, name);
+	}
+	for (int i = 0; i < N; i++) {
+		struct gfs_node *a, *b;
+
+		snprintf(name, sizeof(name), "n%d", i);
+		a = gfs_node_child(ar, ar->root, name);
+		snprintf(name, sizeof(name), "m%d", i);
+		b = gfs_node_child(ar, sub, name);
+		if (!alive[i])
+			good &= !a && !b;
+		else if (i % 7 == 1)
+			good &= !a && b == nodes[i] && !strcmp(b->name, name);
+		else
+			good &= a == nodes[i] && !b;
+	}
+	ok(good, "tree: every lookup agrees with the model after removals and moves");
+	ok(!gfs_name_usable(ar->root, "n2") && gfs_name_usable(ar->root, "n0") && gfs_name_usable(ar->root, "n1") &&
+	   !gfs_name_usable(ar->root, "..") && !gfs_name_usable(ar->root, "a/b"), "tree: usable names");
+	gfs_archive_close(ar);
+}
+
 static int ini_count;
 static int ini_cb(void *ctx, const char *sec, const char *key, const char *val, unsigned line)
 {
@@ -123,6 +198,8 @@ int main(void)
 	test_rd();
 	test_inflate();
 	test_png();
+	test_png_indexed();
+	test_tree();
 	test_text();
 	test_rpg_mem();
 	return done_testing();

@@ -194,7 +194,9 @@ static int gfs_archive_load(struct gfs_archive *ar)
 	ar->root = gfs_node_new_dir(ar, NULL, "");
 	if (!ar->root)
 		return -ENOMEM;
+	ar->loading = 1;
 	r = ar->fmt->load(ar);
+	ar->loading = 0;
 	if (r && !ar->err[0])
 		gfs_err(ar, r, "cannot load: %s", strerror(-r));
 	return r;
@@ -292,6 +294,7 @@ void gfs_archive_close(struct gfs_archive *ar)
 	for (size_t i = 0; i < sizeof(ar->retired_fd) / sizeof(ar->retired_fd[0]); i++)
 		if (ar->retired_fd[i] >= 0)
 			close(ar->retired_fd[i]);
+	gfs_tree_release(ar);
 	free(ar->hash);
 	free(ar->path);
 	free(ar->dir);

@@ -77,22 +77,40 @@ int gfs_buf_adds(struct gfs_buf *b, const char *s)
 
 int gfs_buf_printf(struct gfs_buf *b, const char *fmt, ...)
 {
+	size_t room = b->cap > b->len ? b->cap - b->len : 0;
 	va_list ap;
 	int n, r;
 
+	/* one pass into the spare room; a second only when it did not fit */
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(room ? (char *)b->data + b->len : NULL, room, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return -EINVAL;
-	r = gfs_buf_grow(b, (size_t)n);
-	if (r)
-		return r;
-	va_start(ap, fmt);
-	vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	if ((size_t)n >= room) {
+		r = gfs_buf_grow(b, (size_t)n);
+		if (r) {
+			if (room)
+				b->data[b->len] = 0;
+			return r;
+		}
+		va_start(ap, fmt);
+		vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t)n;
 	return 0;
+}
+
+int gfs_buf_add_dec(struct gfs_buf *b, uint64_t v)
+{
+	char tmp[20];
+	size_t n = 0;
+
+	do
+		tmp[sizeof(tmp) - ++n] = (char)('0' + v % 10);
+	while ((v /= 10));
+	return gfs_buf_add(b, tmp + sizeof(tmp) - n, n);
 }
 
 int gfs_buf_set_len(struct gfs_buf *b, size_t len)

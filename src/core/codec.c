@@ -133,32 +133,55 @@ int gfs_deflate(const uint8_t *src, size_t len, enum gfs_zwrap wrap, struct gfs_
 	return r;
 }
 
-int gfs_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *out)
+/* Write img (format, size set) of pixels, with colormap if indexed, to out. */
+static int gfs_png_write(png_image *img, const void *pixels, const void *colormap,
+			 struct gfs_buf *out)
 {
-	png_image img;
 	png_alloc_size_t size;
 	size_t start = out->len;
 	int r;
 
-	memset(&img, 0, sizeof(img));
-	img.version = PNG_IMAGE_VERSION;
-	img.width = w;
-	img.height = h;
-	img.format = PNG_FORMAT_RGBA;
-	img.flags = PNG_IMAGE_FLAG_FAST;	/* views are rendered on stat: speed first */
+	img->version = PNG_IMAGE_VERSION;
+	img->flags = PNG_IMAGE_FLAG_FAST;	/* views are rendered on stat: speed first */
 	/* one pass into a buffer of the worst-case size, not one to size and one to write */
-	size = PNG_IMAGE_PNG_SIZE_MAX(img);
-	if (!w || !h || size > GFS_BUF_MAX)
+	size = PNG_IMAGE_PNG_SIZE_MAX(*img);
+	if (!img->width || !img->height || size > GFS_BUF_MAX)
 		return -EINVAL;
 	if ((r = gfs_buf_grow(out, size)))
 		return r;
-	if (!png_image_write_to_memory(&img, out->data + start, &size, 0, rgba, 0, NULL)) {
-		png_image_free(&img);
+	if (!png_image_write_to_memory(img, out->data + start, &size, 0, pixels, 0, colormap)) {
+		png_image_free(img);
 		return -EINVAL;
 	}
 	out->len = start + size;
 	out->data[out->len] = 0;
 	return 0;
+}
+
+int gfs_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *out)
+{
+	png_image img;
+
+	memset(&img, 0, sizeof(img));
+	img.width = w;
+	img.height = h;
+	img.format = PNG_FORMAT_RGBA;
+	return gfs_png_write(&img, rgba, NULL, out);
+}
+
+int gfs_png_encode_indexed(const uint8_t *idx, uint32_t w, uint32_t h, const uint8_t *rgb,
+			   unsigned ncolors, struct gfs_buf *out)
+{
+	png_image img;
+
+	if (!ncolors || ncolors > 256)
+		return -EINVAL;
+	memset(&img, 0, sizeof(img));
+	img.width = w;
+	img.height = h;
+	img.format = PNG_FORMAT_RGB_COLORMAP;
+	img.colormap_entries = ncolors;
+	return gfs_png_write(&img, idx, rgb, out);
 }
 
 /*

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include "gamefs.h"
 
 static size_t gfs_hash_key(const struct gfs_node *parent, const char *name)
@@ -18,72 +19,105 @@ static size_t gfs_hash_key(const struct gfs_node *parent, const char *name)
 
 	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
 		h = (h ^ *p) * 1099511628211ull;
-	return (size_t)(h ^ h >> 29);
+	h ^= h >> 33;		/* spread into the low bits the table indexes by */
+	h *= 0xff51afd7ed558ccdull;
+	return (size_t)(h ^ h >> 33);
 }
 
-static int gfs_hash_grow(struct gfs_archive *ar)
+/*
+ * The lookup table is open addressing with linear probing: each slot keeps
+ * the key beside the node, so a probe that misses touches no node at all
+ * (a mount of 10,000 assets does 20,000 lookups, nearly all misses).
+ */
+static void gfs_hash_put(struct gfs_hslot *tab, size_t size, size_t key, struct gfs_node *n)
 {
-	size_t nsize = ar->hsize ? ar->hsize * 2 : 1024;
-	struct gfs_node **nh = calloc(nsize, sizeof(*nh));
+	size_t i = key & (size - 1);
+
+	while (tab[i].node)
+		i = (i + 1) & (size - 1);
+	tab[i].key = key;
+	tab[i].node = n;
+}
+
+static int gfs_hash_resize(struct gfs_archive *ar, size_t nsize)
+{
+	struct gfs_hslot *nh = calloc(nsize, sizeof(*nh));
 
 	if (!nh)
 		return -ENOMEM;
-	for (size_t i = 0; i < ar->hsize; i++) {
-		struct gfs_node *n = ar->hash[i], *next;
-
-		for (; n; n = next) {
-			size_t k = gfs_hash_key(n->parent, n->name) & (nsize - 1);
-
-			next = n->hnext;
-			n->hnext = nh[k];
-			nh[k] = n;
-		}
-	}
+	for (size_t i = 0; i < ar->hsize; i++)
+		if (ar->hash[i].node)
+			gfs_hash_put(nh, nsize, ar->hash[i].key, ar->hash[i].node);
 	free(ar->hash);
 	ar->hash = nh;
 	ar->hsize = nsize;
 	return 0;
 }
 
+/* Table size for count entries at a load of at most 0.7. */
+static size_t gfs_hash_size_for(size_t count)
+{
+	size_t size = 1024;
+
+	while (count * 10 > size * 7 && size < ((size_t)1 << 40))
+		size *= 2;
+	return size;
+}
+
+int gfs_tree_reserve(struct gfs_archive *ar, size_t count)
+{
+	size_t size = gfs_hash_size_for(ar->hcount + count);
+
+	return size > ar->hsize ? gfs_hash_resize(ar, size) : 0;
+}
+
 static int gfs_hash_add(struct gfs_archive *ar, struct gfs_node *n)
 {
-	size_t k;
-
-	if ((ar->hcount + 1) * 4 > ar->hsize * 3 && gfs_hash_grow(ar))
+	if ((ar->hcount + 1) * 10 > ar->hsize * 7 &&
+	    gfs_hash_resize(ar, ar->hsize ? ar->hsize * 2 : 1024))
 		return -ENOMEM;
-	k = gfs_hash_key(n->parent, n->name) & (ar->hsize - 1);
-	n->hnext = ar->hash[k];
-	ar->hash[k] = n;
+	n->hkey = gfs_hash_key(n->parent, n->name);
+	gfs_hash_put(ar->hash, ar->hsize, n->hkey, n);
 	ar->hcount++;
 	return 0;
 }
 
 static void gfs_hash_del(struct gfs_archive *ar, struct gfs_node *n)
 {
-	struct gfs_node **pp;
+	size_t mask = ar->hsize - 1, i, j;
 
 	if (!ar->hsize)
 		return;
-	pp = &ar->hash[gfs_hash_key(n->parent, n->name) & (ar->hsize - 1)];
-	for (; *pp; pp = &(*pp)->hnext)
-		if (*pp == n) {
-			*pp = n->hnext;
-			n->hnext = NULL;
-			ar->hcount--;
-			return;
-		}
+	for (i = n->hkey & mask; ar->hash[i].node != n; i = (i + 1) & mask)
+		if (!ar->hash[i].node)
+			return;		/* not in the table */
+	/* backward shift: pull later entries of the run into the hole */
+	for (j = (i + 1) & mask; ar->hash[j].node; j = (j + 1) & mask) {
+		size_t home = ar->hash[j].key & mask;
+
+		if (i <= j ? (home > i && home <= j) : (home > i || home <= j))
+			continue;	/* its home lies between the hole and it: stays */
+		ar->hash[i] = ar->hash[j];
+		i = j;
+	}
+	ar->hash[i].node = NULL;
+	ar->hash[i].key = 0;
+	ar->hcount--;
 }
 
 struct gfs_node *gfs_node_child(struct gfs_archive *ar, struct gfs_node *dir, const char *name)
 {
-	struct gfs_node *n;
+	size_t key, mask = ar->hsize - 1;
 
 	if (!ar->hsize || !dir)
 		return NULL;
-	n = ar->hash[gfs_hash_key(dir, name) & (ar->hsize - 1)];
-	for (; n; n = n->hnext)
-		if (n->parent == dir && !strcmp(n->name, name))
+	key = gfs_hash_key(dir, name);
+	for (size_t i = key & mask; ar->hash[i].node; i = (i + 1) & mask) {
+		struct gfs_node *n = ar->hash[i].node;
+
+		if (ar->hash[i].key == key && n->parent == dir && !strcmp(n->name, name))
 			return n;
+	}
 	return NULL;
 }
 
@@ -124,6 +158,8 @@ static int gfs_dir_append(struct gfs_node *dir, struct gfs_node *n)
 		dir->capkids = cap;
 	}
 	dir->kids[dir->nkids++] = n;
+	if (S_ISDIR(n->mode))
+		dir->nsubdirs++;
 	return 0;
 }
 
@@ -133,20 +169,125 @@ static void gfs_dir_drop(struct gfs_node *dir, struct gfs_node *n)
 		if (dir->kids[i] == n) {
 			memmove(dir->kids + i, dir->kids + i + 1, (dir->nkids - i - 1) * sizeof(*dir->kids));
 			dir->nkids--;
+			if (S_ISDIR(n->mode))
+				dir->nsubdirs--;
 			return;
 		}
+}
+
+/* The name given at creation lives in the node's own block (one allocation). */
+static char *gfs_inline_name(struct gfs_node *n)
+{
+	return (char *)(n + 1);
+}
+
+static void gfs_name_release(struct gfs_node *n)
+{
+	if (n->name != gfs_inline_name(n))
+		free(n->name);	/* given by a rename */
+}
+
+/*
+ * Node memory during a load comes from chunks: a first one of 256 KiB,
+ * then 2 MiB ones asked for as huge pages.  A game of 10,000 assets then
+ * takes a handful of page faults instead of a thousand, and no malloc per
+ * node.  A chunk node is never freed on its own (a removed one stays until
+ * the archive closes), so only the load uses chunks.  Under
+ * AddressSanitizer every node is its own allocation, to keep
+ * use-after-free visible.
+ */
+#define GFS_CHUNK_FIRST ((size_t)256 << 10)
+#define GFS_CHUNK_HUGE ((size_t)2 << 20)
+
+#if defined(__SANITIZE_ADDRESS__)
+#define GFS_USE_CHUNKS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define GFS_USE_CHUNKS 0
+#endif
+#endif
+#ifndef GFS_USE_CHUNKS
+#define GFS_USE_CHUNKS 1
+#endif
+
+struct gfs_chunk {
+	struct gfs_chunk *next;
+	size_t used, size;
+};
+
+/* size bytes of zeroed memory, aligned to size when it is a huge page */
+static struct gfs_chunk *gfs_chunk_map(size_t size)
+{
+	size_t span = size == GFS_CHUNK_HUGE ? size * 2 : size;
+	uint8_t *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint8_t *a = p;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (span > size) {
+		a = (uint8_t *)(((uintptr_t)p + size - 1) & ~(uintptr_t)(size - 1));
+		if (a > p)
+			munmap(p, (size_t)(a - p));
+		if (a + size < p + span)
+			munmap(a + size, (size_t)(p + span - (a + size)));
+#ifdef MADV_HUGEPAGE
+		madvise(a, size, MADV_HUGEPAGE);	/* a hint: fine if refused */
+#endif
+	}
+	((struct gfs_chunk *)a)->size = size;
+	return (struct gfs_chunk *)a;
+}
+
+static void *gfs_chunk_alloc(struct gfs_archive *ar, size_t size)
+{
+	struct gfs_chunk *c = ar->chunks;
+	size_t hdr = (sizeof(*c) + 15) & ~(size_t)15;
+
+	size = (size + 15) & ~(size_t)15;
+	if (!GFS_USE_CHUNKS || !ar->loading || size > GFS_CHUNK_FIRST / 16)
+		return NULL;
+	if (!c || c->used + size > c->size) {
+		c = gfs_chunk_map(c ? GFS_CHUNK_HUGE : GFS_CHUNK_FIRST);
+		if (!c)
+			return NULL;
+		c->next = ar->chunks;
+		c->used = hdr;
+		ar->chunks = c;
+	}
+	c->used += size;
+	return (uint8_t *)c + c->used - size;	/* fresh mmap memory: zeroed */
+}
+
+void gfs_tree_release(struct gfs_archive *ar)
+{
+	while (ar->chunks) {
+		struct gfs_chunk *c = ar->chunks;
+
+		ar->chunks = c->next;
+		munmap(c, c->size);
+	}
+}
+
+static void gfs_node_dealloc(struct gfs_node *n)
+{
+	gfs_name_release(n);
+	if (n->flags & GFS_NODE_CHUNK)
+		memset(n, 0, sizeof(*n));	/* its memory goes with the chunk */
+	else
+		free(n);
 }
 
 static struct gfs_node *gfs_node_new(struct gfs_archive *ar, struct gfs_node *parent,
 				     const char *name, mode_t mode)
 {
-	struct gfs_node *n = calloc(1, sizeof(*n));
+	size_t len = strlen(name);
+	struct gfs_node *n = gfs_chunk_alloc(ar, sizeof(*n) + len + 1);
 
-	if (!n)
+	if (n)
+		n->flags = GFS_NODE_CHUNK;
+	else if (!(n = calloc(1, sizeof(*n) + len + 1)))
 		return NULL;
-	n->name = strdup(name);
-	if (!n->name)
-		goto fail_name;
+	n->name = memcpy(gfs_inline_name(n), name, len + 1);
 	n->mode = mode;
 	n->ar = ar;
 	n->ino = ar->next_ino++;
@@ -154,17 +295,15 @@ static struct gfs_node *gfs_node_new(struct gfs_archive *ar, struct gfs_node *pa
 	n->parent = parent;
 	if (parent) {
 		if (gfs_dir_append(parent, n))
-			goto fail_dir;
+			goto fail;
 		if (gfs_hash_add(ar, n)) {
-			parent->nkids--;
-			goto fail_dir;
+			gfs_dir_drop(parent, n);
+			goto fail;
 		}
 	}
 	return n;
-fail_dir:
-	free(n->name);
-fail_name:
-	free(n);
+fail:
+	gfs_node_dealloc(n);
 	return NULL;
 }
 
@@ -201,13 +340,28 @@ struct gfs_node *gfs_node_new_span(struct gfs_archive *ar, struct gfs_node *pare
 	return n;
 }
 
+int gfs_name_usable(struct gfs_node *dir, const char *name)
+{
+	size_t len = 0;
+
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++, len++)
+		if (*p == '/' || *p < 0x20 || *p == 0x7f)
+			return 0;
+	return len && len <= 200 && strcmp(name, ".") && strcmp(name, "..") &&
+	       !gfs_node_child(dir->ar, dir, name);
+}
+
 char *gfs_unique_name(struct gfs_node *dir, const char *name)
 {
-	size_t len = strlen(name);
-	char *base = malloc(len + 2), *out;
+	size_t len;
+	char *base, *out;
 	const char *dot;
 	size_t stem;
 
+	if (gfs_name_usable(dir, name))
+		return strdup(name);	/* the common case: nothing to repair or number */
+	len = strlen(name);
+	base = malloc(len + 2);
 	if (!base)
 		return NULL;
 	for (size_t i = 0; i < len; i++) {
@@ -255,8 +409,7 @@ void gfs_node_free(struct gfs_archive *ar, struct gfs_node *n)
 	gfs_buf_free(n->edit);
 	gfs_buf_free(n->cache);
 	free(n->kids);
-	free(n->name);
-	free(n);
+	gfs_node_dealloc(n);
 }
 
 static void gfs_hash_del_kids(struct gfs_archive *ar, struct gfs_node *n)
@@ -303,7 +456,7 @@ void gfs_node_move(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *
 		}
 		n->parent = newdir;
 	}
-	free(n->name);
+	gfs_name_release(n);
 	n->name = nm;
 	gfs_hash_add(ar, n);
 }

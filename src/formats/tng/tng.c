@@ -239,12 +239,14 @@ static struct gfs_node *tng_node(struct gfs_archive *ar, struct gfs_node *dir, c
 				 mode_t mode, const struct gfs_node_ops *ops, struct tng_ref *ref,
 				 int span, uint64_t off, uint64_t len)
 {
-	char *u = dir && ref ? gfs_unique_name(dir, name) : NULL;
+	char *u = NULL;
 	struct gfs_node *n = NULL;
 
-	if (u)
-		n = span ? gfs_node_new_span(ar, dir, u, mode, ops, ref, off, len)
-			 : gfs_node_new_file(ar, dir, u, mode, ops, ref);
+	if (dir && ref && !gfs_name_usable(dir, name))
+		name = u = gfs_unique_name(dir, name);
+	if (dir && ref && name)
+		n = span ? gfs_node_new_span(ar, dir, name, mode, ops, ref, off, len)
+			 : gfs_node_new_file(ar, dir, name, mode, ops, ref);
 	free(u);
 	if (!n)
 		free(ref);
@@ -272,10 +274,15 @@ static void tng_asset_name(struct tng *t, uint32_t stroff, unsigned idx, const c
 	size_t n = 0;
 	const char *s = stroff ? tng_string_at(t, stroff, &n) : NULL;
 
-	if (s && n > 0 && n < 200)
-		snprintf(out, outlen, "%.*s.%s", (int)n, s, ext);
-	else
+	size_t e = strlen(ext);
+
+	if (s && n > 0 && n < 200 && n + 1 + e < outlen) {	/* the usual case, without snprintf */
+		memcpy(out, s, n);
+		out[n] = '.';
+		memcpy(out + n + 1, ext, e + 1);
+	} else {
 		snprintf(out, outlen, "%04u.%s", idx, ext);
+	}
 }
 
 static int tng_add_asset(struct gfs_archive *ar, struct tng *t, size_t sec, uint32_t dpos,
@@ -718,7 +725,7 @@ static int tng_load(struct gfs_archive *ar)
 				  "this driver accepts", ndesc, TNG_ASSETS_MAX);
 	t->budget = TNG_LOAD_BUDGET;
 	t->assets = calloc(ndesc ? ndesc : 1, sizeof(*t->assets));
-	if (!t->assets)
+	if (!t->assets || gfs_tree_reserve(ar, ndesc))
 		return -ENOMEM;
 
 	memset(counters, 0, sizeof(counters));

@@ -121,7 +121,11 @@ static size_t *tng_sorted_assets(struct tng *t, size_t *n)
 	for (size_t k = 0; k < t->nassets; k++)
 		if (t->assets[k].len)
 			ord[(*n)++] = k;
-	qsort_r(ord, *n, sizeof(*ord), tng_cmp_asset, t);
+	for (size_t k = 1; k < *n; k++)
+		if (tng_cmp_asset(&ord[k - 1], &ord[k], t) > 0) {
+			qsort_r(ord, *n, sizeof(*ord), tng_cmp_asset, t);
+			break;	/* writers usually store assets in order: no sort then */
+		}
 	return ord;
 }
 

@@ -91,20 +91,28 @@ static const struct tng_hfield {
 static int tng_escape(struct gfs_buf *out, const uint8_t *p, size_t n, int esc_all)
 {
 	int r = 0;
+	size_t run = 0;		/* start of the bytes that go out as they are */
 
+	if (!n)
+		return 0;
 	for (size_t i = 0; i < n && !r; i++) {
+		int plain = p[i] != '\n' && p[i] != '\\' &&
+			    !(esc_all ? (p[i] < 0x20 || p[i] >= 0x7f) : (p[i] < 0x20 && p[i] != '\t'));
+
+		if (plain)
+			continue;
+		r = gfs_buf_add(out, p + run, i - run);
+		run = i + 1;
+		if (r)
+			break;
 		if (p[i] == '\n')
 			r = gfs_buf_adds(out, "\\n");
 		else if (p[i] == '\\')
 			r = gfs_buf_adds(out, "\\\\");
-		else if (esc_all && (p[i] < 0x20 || p[i] >= 0x7f))
-			r = gfs_buf_printf(out, "\\x%02x", p[i]);
-		else if (!esc_all && (p[i] < 0x20 && p[i] != '\t'))
-			r = gfs_buf_printf(out, "\\x%02x", p[i]);
 		else
-			r = gfs_buf_addc(out, p[i]);
+			r = gfs_buf_printf(out, "\\x%02x", p[i]);
 	}
-	return r;
+	return r ? r : gfs_buf_add(out, p + run, n - run);
 }
 
 /* Undo tng_escape; -EINVAL on a bad escape. */
@@ -352,7 +360,9 @@ static int tng_strings_render(struct gfs_archive *ar, struct gfs_node *n, struct
 		const uint8_t *nul = memchr(p + i, 0, len - i);
 		size_t e = nul ? (size_t)(nul - p) : len;
 
-		r = gfs_buf_printf(out, "%zu\t", i);
+		r = gfs_buf_add_dec(out, i);
+		if (!r)
+			r = gfs_buf_addc(out, '\t');
 		if (!r)
 			r = tng_escape(out, p + i, e - i, 0);
 		if (!r)
@@ -1543,10 +1553,9 @@ static int tng_layer_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 		for (size_t x = 0; x < ms && !r; x++) {
 			uint16_t v = c[y * ms + x];
 
-			if (v == 0xffff)
-				r = gfs_buf_adds(out, x ? ",-1" : "-1");
-			else
-				r = gfs_buf_printf(out, "%s%u", x ? "," : "", v);
+			r = x ? gfs_buf_addc(out, ',') : 0;
+			if (!r)
+				r = v == 0xffff ? gfs_buf_adds(out, "-1") : gfs_buf_add_dec(out, v);
 		}
 		if (!r)
 			r = gfs_buf_addc(out, '\n');

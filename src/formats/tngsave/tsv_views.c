@@ -1000,7 +1000,7 @@ static int tsv_map_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 		if (v[i] == 0xffff)
 			r = gfs_buf_adds(out, "-1");
 		else
-			r = gfs_buf_printf(out, "%u", v[i]);
+			r = gfs_buf_add_dec(out, v[i]);
 		if (!r)
 			r = gfs_buf_addc(out, (i + 1) % cols ? ',' : '\n');
 	}
