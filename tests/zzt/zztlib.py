@@ -286,34 +286,38 @@ def expect_views(path, outdir):
 
 
 def png_pixels(path):
-    """Decode an 8-bit RGBA or RGB PNG (as written by libpng) -> (w, h, rows)."""
+    """Decode an 8-bit RGBA or RGB PNG, or a palette one of 1-8 bits (as
+    written by libpng) -> (w, h, bpp, rows); palette images come out RGB."""
     import zlib
     d = open(path, 'rb').read()
     assert d[:8] == b'\x89PNG\r\n\x1a\n'
     p = 8
     idat = b''
+    plte = b''
     while p < len(d):
         n = struct.unpack('>I', d[p:p + 4])[0]
         t = d[p + 4:p + 8]
         body = d[p + 8:p + 8 + n]
         if t == b'IHDR':
             w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+        elif t == b'PLTE':
+            plte = body
         elif t == b'IDAT':
             idat += body
         p += 12 + n
-    assert depth == 8 and ctype in (2, 6)
-    bpp = 4 if ctype == 6 else 3
+    assert (depth == 8 and ctype in (2, 6)) or (ctype == 3 and depth in (1, 2, 4, 8) and plte)
+    fbpp = 4 if ctype == 6 else 3 if ctype == 2 else 1     # filter unit, bytes
+    stride = w * fbpp if ctype != 3 else (w * depth + 7) // 8
     raw = zlib.decompress(idat)
     rows = []
-    prev = bytearray(w * bpp)
-    stride = w * bpp
+    prev = bytearray(stride)
     for y in range(h):
         f = raw[y * (stride + 1)]
         line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
         for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
+            a = line[i - fbpp] if i >= fbpp else 0
             b = prev[i]
-            c = prev[i - bpp] if i >= bpp else 0
+            c = prev[i - fbpp] if i >= fbpp else 0
             if f == 1:
                 line[i] = (line[i] + a) & 0xff
             elif f == 2:
@@ -324,9 +328,17 @@ def png_pixels(path):
                 pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
                 pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
                 line[i] = (line[i] + pr) & 0xff
-        rows.append(bytes(line))
         prev = line
-    return w, h, bpp, rows
+        if ctype == 3:
+            per = 8 // depth
+            out = bytearray()
+            for x in range(w):
+                v = line[x // per] >> (8 - depth * (x % per + 1)) & ((1 << depth) - 1)
+                out += plte[3 * v:3 * v + 3]
+            rows.append(bytes(out))
+        else:
+            rows.append(bytes(line))
+    return w, h, (3 if ctype == 3 else fbpp), rows
 
 
 def unquote(v):

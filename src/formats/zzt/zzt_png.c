@@ -41,35 +41,30 @@ static const uint8_t zzt_palette[16][3] = {
 	{ 0xff, 0x55, 0x55 }, { 0xff, 0x55, 0xff }, { 0xff, 0xff, 0x55 }, { 0xff, 0xff, 0xff },
 };
 
-static void zzt_draw_cell(uint8_t *rgba, int cx, int cy, uint8_t ch, uint8_t col)
+/* One cell into the index image: a pixel is its palette index (0-15). */
+static void zzt_draw_cell(uint8_t *img, int cx, int cy, uint8_t ch, uint8_t col)
 {
-	const uint8_t *fg = zzt_palette[col & 0x0f], *bg = zzt_palette[(col >> 4) & 0x07];
+	uint8_t fg = col & 0x0f, bg = (col >> 4) & 0x07;
 	int x, y;
 
 	for (y = 0; y < ZZT_GLYPH_H; y++) {
 		uint8_t bits = zzt_font[ch][y];
-		uint8_t *p = rgba + (((size_t)cy * ZZT_GLYPH_H + (size_t)y) * ZZT_PNG_W +
-				     (size_t)cx * ZZT_GLYPH_W) * 4;
+		uint8_t *p = img + ((size_t)cy * ZZT_GLYPH_H + (size_t)y) * ZZT_PNG_W +
+			     (size_t)cx * ZZT_GLYPH_W;
 
-		for (x = 0; x < ZZT_GLYPH_W; x++, p += 4) {
-			const uint8_t *c = bits & (0x80 >> x) ? fg : bg;
-
-			p[0] = c[0];
-			p[1] = c[1];
-			p[2] = c[2];
-			p[3] = 0xff;
-		}
+		for (x = 0; x < ZZT_GLYPH_W; x++)
+			p[x] = bits & (0x80 >> x) ? fg : bg;
 	}
 }
 
 int zzt_render_png(struct zzt_board *b, struct gfs_buf *out)
 {
-	uint8_t *rgba, objchar[ZZT_TILES];
+	uint8_t *img, objchar[ZZT_TILES];
 	int x, y, r;
 	size_t i;
 
-	rgba = malloc((size_t)ZZT_PNG_W * ZZT_PNG_H * 4);
-	if (!rgba)
+	img = malloc((size_t)ZZT_PNG_W * ZZT_PNG_H);
+	if (!img)
 		return -ENOMEM;
 	memset(objchar, zzt_elem_char[ZZT_E_OBJECT], sizeof(objchar));
 	for (i = 0; i < b->nstats; i++) {
@@ -98,10 +93,10 @@ int zzt_render_png(struct zzt_board *b, struct gfs_buf *out)
 			} else {
 				ch = '?';
 			}
-			zzt_draw_cell(rgba, x, y, ch, col);
+			zzt_draw_cell(img, x, y, ch, col);
 		}
 	}
-	r = gfs_png_encode(rgba, ZZT_PNG_W, ZZT_PNG_H, out);
-	free(rgba);
+	r = gfs_png_encode_indexed(img, ZZT_PNG_W, ZZT_PNG_H, &zzt_palette[0][0], 16, out);
+	free(img);
 	return r;
 }
