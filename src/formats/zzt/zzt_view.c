@@ -588,8 +588,11 @@ static int zzt_grid_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 		r |= gfs_buf_printf(out, x ? ",x%d" : "x%d", x + 1);
 	r |= gfs_buf_addc(out, '\n');
 	for (y = 0; y < ZZT_H && !r; y++) {
-		for (x = 0; x < ZZT_W; x++)
-			r |= gfs_buf_printf(out, x ? ",%u" : "%u", g[y * ZZT_W + x]);
+		for (x = 0; x < ZZT_W; x++) {
+			if (x)
+				r |= gfs_buf_addc(out, ',');
+			r |= gfs_buf_add_dec(out, g[y * ZZT_W + x]);
+		}
 		r |= gfs_buf_addc(out, '\n');
 	}
 	return r ? -ENOMEM : 0;
