@@ -1,4 +1,4 @@
-/* Bounded deflate/inflate, CRC-32 and PNG in/out (libpng simplified API). */
+/* Bounded deflate/inflate, CRC-32 and PNG in/out (libpng; palette PNGs by its full API). */
 #include <errno.h>
 #include <png.h>
 #include <stdlib.h>
@@ -169,19 +169,131 @@ int gfs_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *
 	return gfs_png_write(&img, rgba, NULL, out);
 }
 
+/* libpng's full API for palette images: rows go out packed, as they are. */
+struct gfs_png_sink {
+	struct gfs_buf *out;
+	int err;
+};
+
+static void gfs_png_sink_write(png_structp png, png_bytep data, size_t len)
+{
+	struct gfs_png_sink *s = png_get_io_ptr(png);
+
+	if (!s->err)
+		s->err = gfs_buf_add(s->out, data, len);
+}
+
+static void gfs_png_sink_flush(png_structp png)
+{
+	(void)png;
+}
+
+static void gfs_png_fail(png_structp png, png_const_charp msg)
+{
+	(void)msg;
+	png_longjmp(png, 1);
+}
+
+static void gfs_png_warn(png_structp png, png_const_charp msg)
+{
+	(void)png;
+	(void)msg;
+}
+
+/* One row of byte indices into depth-bit packed bytes (indices past n become 0). */
+static void gfs_png_pack(const uint8_t *idx, uint32_t w, unsigned n, int depth, uint8_t *row)
+{
+	unsigned shift = 8, acc = 0;
+	size_t o = 0;
+
+	if (depth == 4 && n == 16) {	/* the common case: two pixels a byte, any index valid */
+		for (uint32_t x = 0; x + 1 < w; x += 2)
+			row[x / 2] = (uint8_t)((idx[x] & 15) << 4 | (idx[x + 1] & 15));
+		if (w & 1)
+			row[w / 2] = (uint8_t)((idx[w - 1] & 15) << 4);
+		return;
+	}
+	if (depth == 4) {
+		for (uint32_t x = 0; x + 1 < w; x += 2) {
+			unsigned a = idx[x] < n ? idx[x] : 0, b = idx[x + 1] < n ? idx[x + 1] : 0;
+
+			row[x / 2] = (uint8_t)(a << 4 | b);
+		}
+		if (w & 1)
+			row[w / 2] = (uint8_t)((idx[w - 1] < n ? idx[w - 1] : 0) << 4);
+		return;
+	}
+	for (uint32_t x = 0; x < w; x++) {
+		unsigned v = idx[x] < n ? idx[x] : 0;
+
+		shift -= (unsigned)depth;
+		acc |= v << shift;
+		if (!shift) {
+			row[o++] = (uint8_t)acc;
+			acc = 0;
+			shift = 8;
+		}
+	}
+	if (shift < 8)
+		row[o] = (uint8_t)acc;
+}
+
 int gfs_png_encode_indexed(const uint8_t *idx, uint32_t w, uint32_t h, const uint8_t *rgb,
 			   unsigned ncolors, struct gfs_buf *out)
 {
-	png_image img;
+	int depth = ncolors <= 2 ? 1 : ncolors <= 4 ? 2 : ncolors <= 16 ? 4 : 8;
+	struct gfs_png_sink sink = { out, 0 };
+	size_t start = out->len;
+	png_color pal[256];
+	png_structp png;
+	png_infop info;
+	uint8_t *row;
 
-	if (!ncolors || ncolors > 256)
+	if (!w || !h || !ncolors || ncolors > 256 || (uint64_t)w * h > GFS_PNG_MAX_PIXELS)
 		return -EINVAL;
-	memset(&img, 0, sizeof(img));
-	img.width = w;
-	img.height = h;
-	img.format = PNG_FORMAT_RGB_COLORMAP;
-	img.colormap_entries = ncolors;
-	return gfs_png_write(&img, idx, rgb, out);
+	for (unsigned i = 0; i < ncolors; i++) {
+		pal[i].red = rgb[3 * i];
+		pal[i].green = rgb[3 * i + 1];
+		pal[i].blue = rgb[3 * i + 2];
+	}
+	row = malloc(((size_t)w * (size_t)depth + 7) / 8);
+	png = row ? png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, gfs_png_fail, gfs_png_warn)
+		  : NULL;
+	info = png ? png_create_info_struct(png) : NULL;
+	if (!info) {
+		png_destroy_write_struct(&png, NULL);
+		free(row);
+		return -ENOMEM;
+	}
+	if (setjmp(png_jmpbuf(png))) {
+		png_destroy_write_struct(&png, &info);
+		free(row);
+		out->len = start;
+		if (out->data)
+			out->data[start] = 0;
+		return -EINVAL;	/* (sink is not read here: setjmp leaves it indeterminate) */
+	}
+	png_set_write_fn(png, &sink, gfs_png_sink_write, gfs_png_sink_flush);
+	png_set_IHDR(png, info, w, h, depth, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
+		     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+	png_set_PLTE(png, info, pal, (int)ncolors);
+	/* views are rendered on stat: speed first (drawn images compress well anyway) */
+	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+	png_set_compression_level(png, 1);
+	png_write_info(png, info);
+	for (uint32_t y = 0; y < h; y++) {
+		gfs_png_pack(idx + (size_t)y * w, w, ncolors, depth, row);
+		png_write_row(png, row);
+	}
+	png_write_end(png, info);
+	png_destroy_write_struct(&png, &info);
+	free(row);
+	if (sink.err) {
+		out->len = start;
+		out->data[start] = 0;
+		return sink.err;
+	}
+	return 0;
 }
 
 /*

@@ -252,7 +252,10 @@ struct gfs_node *zzt_add_code_node(struct gfs_archive *ar, struct zzt_board *b, 
 {
 	char name[32];
 
-	snprintf(name, sizeof(name), "%02u.oop", s);
+	if (s < 100)	/* "%02u.oop" without snprintf: 5,000 of them in a big world */
+		memcpy(name, (char[]){ (char)('0' + s / 10), (char)('0' + s % 10), '.', 'o', 'o', 'p', 0 }, 7);
+	else
+		snprintf(name, sizeof(name), "%02u.oop", s);
 	b->stats[s].code_node = zzt_view_node(ar, b->code_dir, name, S_IFREG | 0644,
 					      &zzt_ops_code, ZZT_V_CODE, b->idx, s);
 	return b->stats[s].code_node;
@@ -427,6 +430,14 @@ static int zzt_load(struct gfs_archive *ar)
 	}
 
 	r = -ENOMEM;
+	{
+		size_t nodes = 2;	/* world.ini, boards/; then each board's views and code */
+
+		for (i = 0; i < w->nboards; i++)
+			nodes += 8 + w->boards[i].nstats;
+		if (gfs_tree_reserve(ar, nodes))
+			goto out_file;
+	}
 	if (!zzt_view_node(ar, ar->root, "world.ini", S_IFREG | 0644, &zzt_ops_world,
 			   ZZT_V_WORLD, 0, 0))
 		goto out_file;

@@ -41,31 +41,48 @@ static const uint8_t zzt_palette[16][3] = {
 	{ 0xff, 0x55, 0x55 }, { 0xff, 0x55, 0xff }, { 0xff, 0xff, 0x55 }, { 0xff, 0xff, 0xff },
 };
 
-/* One cell into the index image: a pixel is its palette index (0-15). */
-static void zzt_draw_cell(uint8_t *img, int cx, int cy, uint8_t ch, uint8_t col)
+/*
+ * One cell into the index image: a pixel is its palette index (0-15).  A
+ * glyph row of 8 pixels is one 64-bit blend of the two colours through
+ * spread[bits], the row's bits as 0x00/0xff bytes, leftmost pixel first.
+ */
+static void zzt_draw_cell(uint8_t *img, const uint64_t *spread, int cx, int cy, uint8_t ch,
+			  uint8_t col)
 {
-	uint8_t fg = col & 0x0f, bg = (col >> 4) & 0x07;
-	int x, y;
+	uint64_t fg = (uint64_t)(col & 0x0f) * 0x0101010101010101ull;
+	uint64_t bg = (uint64_t)((col >> 4) & 0x07) * 0x0101010101010101ull;
 
-	for (y = 0; y < ZZT_GLYPH_H; y++) {
-		uint8_t bits = zzt_font[ch][y];
-		uint8_t *p = img + ((size_t)cy * ZZT_GLYPH_H + (size_t)y) * ZZT_PNG_W +
-			     (size_t)cx * ZZT_GLYPH_W;
+	for (int y = 0; y < ZZT_GLYPH_H; y++) {
+		uint64_t px = bg ^ ((fg ^ bg) & spread[zzt_font[ch][y]]);
 
-		for (x = 0; x < ZZT_GLYPH_W; x++)
-			p[x] = bits & (0x80 >> x) ? fg : bg;
+		memcpy(img + ((size_t)cy * ZZT_GLYPH_H + (size_t)y) * ZZT_PNG_W +
+			     (size_t)cx * ZZT_GLYPH_W, &px, 8);
+	}
+}
+
+/* spread[b]: byte k (in memory order) is 0xff when bit 0x80 >> k of b is set */
+static void zzt_spread_init(uint64_t *spread)
+{
+	for (unsigned b = 0; b < 256; b++) {
+		uint8_t bytes[8];
+
+		for (int k = 0; k < 8; k++)
+			bytes[k] = b & (0x80u >> k) ? 0xff : 0;
+		memcpy(&spread[b], bytes, 8);
 	}
 }
 
 int zzt_render_png(struct zzt_board *b, struct gfs_buf *out)
 {
 	uint8_t *img, objchar[ZZT_TILES];
+	uint64_t spread[256];
 	int x, y, r;
 	size_t i;
 
 	img = malloc((size_t)ZZT_PNG_W * ZZT_PNG_H);
 	if (!img)
 		return -ENOMEM;
+	zzt_spread_init(spread);
 	memset(objchar, zzt_elem_char[ZZT_E_OBJECT], sizeof(objchar));
 	for (i = 0; i < b->nstats; i++) {
 		const uint8_t *rec = b->stats[i].rec;
@@ -93,7 +110,7 @@ int zzt_render_png(struct zzt_board *b, struct gfs_buf *out)
 			} else {
 				ch = '?';
 			}
-			zzt_draw_cell(img, x, y, ch, col);
+			zzt_draw_cell(img, spread, x, y, ch, col);
 		}
 	}
 	r = gfs_png_encode_indexed(img, ZZT_PNG_W, ZZT_PNG_H, &zzt_palette[0][0], 16, out);
