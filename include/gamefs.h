@@ -83,6 +83,22 @@ struct gfs_node {
 	int unlinked;			/* detached, freed at last release */
 };
 
+/*
+ * 1 where load-time memory may come in blocks (node chunks, format pools)
+ * that are not freed object by object; 0 under AddressSanitizer, so every
+ * object is its own allocation and a use after free shows.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define GFS_POOLS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define GFS_POOLS 0
+#endif
+#endif
+#ifndef GFS_POOLS
+#define GFS_POOLS 1
+#endif
+
 /* ---- formats ------------------------------------------------------------- */
 
 /*

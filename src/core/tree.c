@@ -199,17 +199,6 @@ static void gfs_name_release(struct gfs_node *n)
 #define GFS_CHUNK_FIRST ((size_t)256 << 10)
 #define GFS_CHUNK_HUGE ((size_t)2 << 20)
 
-#if defined(__SANITIZE_ADDRESS__)
-#define GFS_USE_CHUNKS 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
-#define GFS_USE_CHUNKS 0
-#endif
-#endif
-#ifndef GFS_USE_CHUNKS
-#define GFS_USE_CHUNKS 1
-#endif
-
 struct gfs_chunk {
 	struct gfs_chunk *next;
 	size_t used, size;
@@ -244,7 +233,7 @@ static void *gfs_chunk_alloc(struct gfs_archive *ar, size_t size)
 	size_t hdr = (sizeof(*c) + 15) & ~(size_t)15;
 
 	size = (size + 15) & ~(size_t)15;
-	if (!GFS_USE_CHUNKS || !ar->loading || size > GFS_CHUNK_FIRST / 16)
+	if (!GFS_POOLS || !ar->loading || size > GFS_CHUNK_FIRST / 16)
 		return NULL;
 	if (!c || c->used + size > c->size) {
 		c = gfs_chunk_map(c ? GFS_CHUNK_HUGE : GFS_CHUNK_FIRST);

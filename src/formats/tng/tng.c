@@ -115,7 +115,8 @@ const char *tng_string_at(struct tng *t, uint32_t off, size_t *len)
 
 struct tng_ref *tng_ref_new(struct tng *t, size_t asset, size_t sec, int sub)
 {
-	struct tng_ref *r = calloc(1, sizeof(*r));
+	struct tng_ref *r = t->refpool_used < t->refpool_len ? &t->refpool[t->refpool_used++]
+							      : calloc(1, sizeof(*r));
 
 	if (!r)
 		return NULL;
@@ -124,6 +125,14 @@ struct tng_ref *tng_ref_new(struct tng *t, size_t asset, size_t sec, int sub)
 	r->sec = sec;
 	r->sub = sub;
 	return r;
+}
+
+void tng_ref_release(struct tng_ref *r)
+{
+	uintptr_t p = (uintptr_t)r, pool = r ? (uintptr_t)r->t->refpool : 0;
+
+	if (r && (p < pool || p >= pool + r->t->refpool_len * sizeof(*r)))
+		free(r);	/* not one of the pool's: they go with tng_free */
 }
 
 /* Read the stored bytes of an asset (capped). */
@@ -249,7 +258,7 @@ static struct gfs_node *tng_node(struct gfs_archive *ar, struct gfs_node *dir, c
 			 : gfs_node_new_file(ar, dir, name, mode, ops, ref);
 	free(u);
 	if (!n)
-		free(ref);
+		tng_ref_release(ref);
 	return n;
 }
 
@@ -666,6 +675,7 @@ static void tng_free(struct gfs_archive *ar)
 	free(t->new_secoff);
 	free(t->secs);
 	free(t->assets);
+	free(t->refpool);
 	gfs_buf_release(&t->block);
 	free(t);
 	ar->priv = NULL;
@@ -727,6 +737,8 @@ static int tng_load(struct gfs_archive *ar)
 	t->assets = calloc(ndesc ? ndesc : 1, sizeof(*t->assets));
 	if (!t->assets || gfs_tree_reserve(ar, ndesc))
 		return -ENOMEM;
+	if (GFS_POOLS && ndesc && (t->refpool = calloc(ndesc, sizeof(*t->refpool))))
+		t->refpool_len = ndesc;	/* one ref an asset; more come from calloc */
 
 	memset(counters, 0, sizeof(counters));
 	if (t->strsec >= 0 && !gfs_node_new_file(ar, ar->root, "strings.txt", 0444, &tng_strings_ops,

@@ -166,6 +166,8 @@ struct tng {
 	size_t nsecs;
 	struct tng_asset *assets;
 	size_t nassets;
+	struct tng_ref *refpool;	/* the load's refs, one allocation (GFS_POOLS) */
+	size_t refpool_len, refpool_used;
 	/* save scratch */
 	struct gfs_buf *new_block;
 	uint32_t *new_secoff;
@@ -193,6 +195,7 @@ int tng_asset_wrap(struct gfs_archive *ar, struct tng *t, struct tng_asset *a);
 unsigned tng_map_size(const struct tng *t);
 unsigned tng_map_layers(const struct tng *t);
 struct tng_ref *tng_ref_new(struct tng *t, size_t asset, size_t sec, int sub);
+void tng_ref_release(struct tng_ref *r);	/* NULL is fine */
 
 /* tng_view.c */
 extern const struct gfs_node_ops tng_header_ops;

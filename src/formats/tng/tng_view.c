@@ -16,7 +16,7 @@
 
 static void tng_ref_free(void *p)
 {
-	free(p);
+	tng_ref_release(p);
 }
 
 static struct tng_asset *tng_ref_asset(struct gfs_node *n)
