@@ -5,6 +5,8 @@
 # Needs root (drop-in mounts), fuse-zip and archivemount (Debian packages).
 # Every figure is measured in this one run; ratios are against `cat` or `cp`
 # of the archive file.  The page cache is warm (the archive was just read).
+# Timings are medians of BENCH_RUNS runs (lib.sh); a read that takes a tool
+# over 5 s is not repeated.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 GAMEFS=${GAMEFS:-$here/_build/gamefs}
@@ -14,7 +16,9 @@ W=$(mktemp -d "${TMPDIR:-/var/tmp}/gamefs-cmp.XXXXXX")
 cleanup() { for m in "$W"/m-*; do mountpoint -q "$m" && umount "$m" 2>/dev/null; done; rm -rf "$W"; }
 trap cleanup EXIT
 . "$here/bench/lib.sh"
-dt() { echo "$2 - $1" | bc -l | awk '{printf "%.3f", $1}'; }
+BENCH_TIMEOUT=300   # a read that takes a tool longer is cut off (shown as its time)
+dt() { secs "$@"; }
+duq() { du -s "$1" >/dev/null; }
 div() { echo "$1 / $2" | bc -l | awk '{printf "%.2f", $1}'; }
 
 python3 - "$W" "$N" "$MIB" <<'PY'
@@ -51,24 +55,19 @@ run() { # NAME ARCHIVE-EXT MOUNT-COMMAND-PREFIX
 	local a="$W/game.$ext" m="$W/m-$name" t="$W/m-$name-tiny" pid
 	mkdir -p "$m" "$t"
 	cat "$a" >/dev/null
-	local t0 t1
-	t0=$(now); "$@" "$W/tiny.$ext" "$t" && ls "$t" >/dev/null; t1=$(now); local tiny; tiny=$(dt "$t0" "$t1")
-	umount "$t"
-	t0=$(now); "$@" "$a" "$m" && ls "$m" >/dev/null; t1=$(now); local mount; mount=$(dt "$t0" "$t1")
+	local t0 t1 tiny mount walk du r1 r2
+	tiny=$(MOUNT="$*" med_mount "$W/tiny.$ext" "$t")
+	mount=$(MOUNT="$*" med_mount "$a" "$m")
+	walk=$(MOUNT="$*" med_fresh "$a" "$m" walk "$m")
+	du=$(MOUNT="$*" med_fresh "$a" "$m" duq "$m")
+	"$@" "$a" "$m"
 	pid=$(daemon_pid "$a $m")
-	t0=$(now); find "$m" -printf '%s\n' | wc -l >/dev/null; t1=$(now); local walk; walk=$(dt "$t0" "$t1")
-	t0=$(now); du -s "$m" >/dev/null; t1=$(now); local du; du=$(dt "$t0" "$t1")
-	t0=$(now); timeout 300 cat "$m/BIG.BIN" >/dev/null; t1=$(now); local r1; r1=$(dt "$t0" "$t1")
-	t0=$(now); timeout 300 cat "$m/BIG.BIN" >/dev/null; t1=$(now); local r2; r2=$(dt "$t0" "$t1")
-	t0=$(now); timeout 120 python3 - "$m/BIG.BIN" <<'PY'
-import os, random, sys
-fd = os.open(sys.argv[1], os.O_RDONLY); size = os.fstat(fd).st_size
-rnd = random.Random(1)
-for _ in range(2000):
-    os.pread(fd, 4096, rnd.randrange(0, size - 4096))
-PY
-	local rc=$?
-	t1=$(now); local rnd; rnd=$(dt "$t0" "$t1")
+	r1=$(med_cold_capped "$m/BIG.BIN")
+	r2=$(med_capped catq "$m/BIG.BIN")
+	uncache "$m/BIG.BIN"
+	local rnd rc
+	rnd=$(timeout 120 sh -c '. "$1/bench/lib.sh"; randread "$2"' _ "$here" "$m/BIG.BIN")
+	rc=$?
 	[ $rc -eq 124 ] && rnd=">120"
 	[ $rc -ne 0 ] && [ $rc -ne 124 ] && rnd="error"
 	local hwm; hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null)
@@ -86,9 +85,10 @@ PY
 		"$rnd" "$(div "$commit" "$cp")x" "$((hwm / 1024))M"
 }
 
+sync   # the generated files written back: no writeback during the runs
 size=$(stat -c %s "$W/game.rpg")
 cat "$W/game.rpg" >/dev/null
-t0=$(now); cat "$W/game.rpg" >/dev/null; t1=$(now); cat=$(dt "$t0" "$t1")
+cat=$(med catq "$W/game.rpg")
 t0=$(now); cp "$W/game.rpg" "$W/copy"; sync -f "$W/copy"; t1=$(now); cp=$(dt "$t0" "$t1"); rm -f "$W/copy"
 echo "gamefs vs fuse-zip vs archivemount: $N entries, $((size >> 20)) MiB, $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB, $(uname -r)"
 echo "cat of the archive: ${cat}s, cp + sync: ${cp}s"

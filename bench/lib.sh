@@ -1,4 +1,7 @@
 # bench/lib.sh - timing helpers shared by the bench scripts (sourced).
+# Every figure is the median of BENCH_RUNS runs (default 5), so one slow run
+# of a busy machine does not decide a ratio.
+RUNS=${BENCH_RUNS:-5}
 now() { date +%s.%N; }
 # seconds between two now() stamps
 secs() { echo "$2 - $1" | bc -l | awk '{printf "%.4f", $1}'; }
@@ -6,3 +9,80 @@ secs() { echo "$2 - $1" | bc -l | awk '{printf "%.4f", $1}'; }
 ratio() { echo "scale=3; $1 / $2" | bc -l | awk '{printf "%.3f", $1}'; }
 # read speed of BYTES in SECS, as a fraction of ALLBYTES in ALLSECS (cat of the archive)
 speed() { echo "scale=3; ($1 / $2) / ($3 / $4)" | bc -l | awk '{printf "%.3f", $1}'; }
+# the median of the numbers on stdin, one a line
+median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+# seconds one run of "$@" takes (its output must go elsewhere)
+timed() { _t0=$(now); "$@"; _t1=$(now); secs "$_t0" "$_t1"; echo; }
+# median seconds of RUNS runs of "$@"
+med() { _i=0; while [ "$_i" -lt "$RUNS" ]; do timed "$@"; _i=$((_i + 1)); done | median; }
+
+# cat to nowhere (under `timeout BENCH_TIMEOUT` when that is set)
+catq() { ${BENCH_TIMEOUT:+timeout "$BENCH_TIMEOUT"} cat "$@" >/dev/null; }
+# drop one file's pages from the page cache (a FUSE file's too: fadvise)
+uncache() { dd if="$1" iflag=nocache count=0 2>/dev/null; }
+# median seconds of a first (uncached) read of FILE through the mount
+med_cold_cat() {
+	_i=0
+	while [ "$_i" -lt "$RUNS" ]; do uncache "$1"; timed catq "$1"; _i=$((_i + 1)); done | median
+}
+# mount ARCHIVE on MNT (with MOUNT, default gamefs) and list PATH under it:
+# the time a user waits
+mount_ls() { ${MOUNT:-"$GAMEFS"} "$1" "$2" && ls "$2/${3:-}" >/dev/null; }
+unmount() { fusermount3 -u "$1" 2>/dev/null || umount "$1"; }
+# median seconds of mount_ls over RUNS mounts, each unmounted after
+med_mount() {
+	_i=0
+	while [ "$_i" -lt "$RUNS" ]; do
+		timed mount_ls "$@"
+		unmount "$2"
+		sleep 0.3
+		_i=$((_i + 1))
+	done | median
+}
+# median seconds of "$@" run on a fresh mount of ARCHIVE on MNT, RUNS times
+med_fresh() {
+	_a=$1 _m=$2
+	shift 2
+	_i=0
+	while [ "$_i" -lt "$RUNS" ]; do
+		${MOUNT:-"$GAMEFS"} "$_a" "$_m"
+		timed "$@"
+		unmount "$_m"
+		sleep 0.3
+		_i=$((_i + 1))
+	done | median
+}
+# list every entry with its size (a file manager's first look)
+walk() { find "$1" -printf '%s\n' >/dev/null; }
+# seconds for 2000 random 4 KiB preads of FILE (timed inside python, without its start-up)
+randread() {
+	python3 - "$1" <<'PY'
+import os, random, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY); size = os.fstat(fd).st_size
+rnd = random.Random(1)
+offs = [rnd.randrange(0, size - 4096) for _ in range(2000)]
+t = time.perf_counter()
+for o in offs:
+    os.pread(fd, 4096, o)
+print('%.4f' % (time.perf_counter() - t))
+PY
+}
+# like med, but a first run over 5 s is the figure (slow tools are not rerun)
+med_capped() {
+	_f=$(timed "$@")
+	if [ "$(echo "$_f > 5" | bc -l)" = 1 ] || [ "$RUNS" -le 1 ]; then
+		echo "$_f"
+	else
+		med "$@"
+	fi
+}
+# med_cold_cat, but a first read over 5 s is the figure
+med_cold_capped() {
+	uncache "$1"
+	_f=$(timed catq "$1")
+	if [ "$(echo "$_f > 5" | bc -l)" = 1 ] || [ "$RUNS" -le 1 ]; then
+		echo "$_f"
+	else
+		med_cold_cat "$1"
+	fi
+}

@@ -3,9 +3,11 @@
 # Makes a large lumped file with the project's test writer, then measures, in
 # one run: mount-to-listing time against a tiny file, a stat walk, sequential
 # read of the largest lump through the mount against `cat` of the archive
-# (first read and repeated read), commit time of a 1 KiB edit against `cp`
-# of the archive, and the daemon's peak memory (VmHWM).
-# Figures are printed as seconds and ratios; nothing is asserted.
+# (first read and repeated read), 2000 random 4 KiB reads of that lump
+# against the same reads of the archive file, commit time of a 1 KiB edit
+# against `cp` of the archive, and the daemon's peak memory (VmHWM).
+# Figures are printed as seconds and ratios (medians of BENCH_RUNS runs,
+# see lib.sh); nothing is asserted.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 GAMEFS=${GAMEFS:-$here/_build/gamefs}
@@ -37,25 +39,25 @@ PY
 python3 -c "import struct,sys; open(sys.argv[1],'wb').write(b'A.TXT\0'+struct.pack('<2H',0,2)+b'hi')" "$W/tiny.rpg"
 mkdir -p "$W/m" "$W/t"
 size=$(stat -c %s "$W/big.rpg")
-cat "$W/big.rpg" >/dev/null   # warm the page cache
+sync; cat "$W/big.rpg" >/dev/null   # written back (no writeback during the runs), cache warm
 
-t0=$(now); "$GAMEFS" "$W/tiny.rpg" "$W/t"; ls "$W/t" >/dev/null; t1=$(now)
-tiny=$(secs "$t0" "$t1")
-t0=$(now); "$GAMEFS" "$W/big.rpg" "$W/m"; ls "$W/m" >/dev/null; t1=$(now)
-mount=$(secs "$t0" "$t1")
-fusermount3 -u "$W/t"
-pid=$(pgrep -f "gamefs $W/big.rpg" | head -n 1)
+tiny=$(med_mount "$W/tiny.rpg" "$W/t")
+mount=$(med_mount "$W/big.rpg" "$W/m")
+walk=$(med_fresh "$W/big.rpg" "$W/m" walk "$W/m")
+"$GAMEFS" "$W/big.rpg" "$W/m"
+pid=$(pgrep -n -f "gamefs $W/big.rpg")
 
-t0=$(now); find "$W/m" -printf '%s\n' | wc -l >/dev/null; t1=$(now)
-walk=$(secs "$t0" "$t1")
-
-t0=$(now); cat "$W/big.rpg" >/dev/null; t1=$(now); catall=$(secs "$t0" "$t1")
+catall=$(med catq "$W/big.rpg")
 bigsize=$(stat -c %s "$W/m/BIG.BIN")
-t0=$(now); cat "$W/m/BIG.BIN" >/dev/null; t1=$(now); first=$(secs "$t0" "$t1")
-t0=$(now); cat "$W/m/BIG.BIN" >/dev/null; t1=$(now); again=$(secs "$t0" "$t1")
+first=$(med_cold_cat "$W/m/BIG.BIN")
+catq "$W/m/BIG.BIN"
+again=$(med catq "$W/m/BIG.BIN")
 # speeds relative to cat of the archive (bytes per second ratio)
 rfirst=$(speed "$bigsize" "$first" "$size" "$catall")
 ragain=$(speed "$bigsize" "$again" "$size" "$catall")
+rnd_arch=$(randread "$W/big.rpg")
+uncache "$W/m/BIG.BIN"
+rnd=$(randread "$W/m/BIG.BIN")
 
 t0=$(now); cp "$W/big.rpg" "$W/copy.rpg"; sync -f "$W/copy.rpg"; t1=$(now); cp=$(secs "$t0" "$t1")
 rm -f "$W/copy.rpg"
@@ -72,6 +74,7 @@ printf '%-44s %9ss %10s\n' "stat walk: find -printf %s ($LUMPS entries)" "$walk"
 printf '%-44s %9ss %10s\n' "cat of the archive file" "$catall" ""
 printf '%-44s %9ss %9sx\n' "first read of a $((bigsize >> 20)) MiB lump (speed vs cat)" "$first" "$rfirst"
 printf '%-44s %9ss %9sx\n' "repeated read (speed vs cat)" "$again" "$ragain"
+printf '%-44s %9ss %9sx\n' "2000 random 4 KiB reads (time vs the archive)" "$rnd" "$(ratio "$rnd" "$rnd_arch")"
 printf '%-44s %9ss %10s\n' "cp of the archive (+ sync)" "$cp" ""
 printf '%-44s %9ss %9sx\n' "commit of a 1 KiB edit (time vs cp)" "$commit" "$(ratio "$commit" "$cp")"
 printf '%-44s %8sKiB %10s\n' "daemon peak memory (VmHWM)" "$hwm" ""

@@ -4,9 +4,11 @@
 # 10000) and one large movie with the tng test writer, then measures in one
 # run: mount-to-listing time against a tiny game, a stat walk, sequential
 # read of the movie through the mount against `cat` of the archive (first
-# and repeated read), commit time of a 1 KiB edit against `cp` of the
+# and repeated read), 2000 random 4 KiB reads of the movie against the same
+# reads of the archive file, commit time of a 1 KiB edit against `cp` of the
 # archive, and the daemon's peak memory (VmHWM).  Figures are printed as
-# seconds and ratios; nothing is asserted.
+# seconds and ratios (medians of BENCH_RUNS runs, see lib.sh); nothing is
+# asserted.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 GAMEFS=${GAMEFS:-$here/_build/gamefs}
@@ -24,28 +26,29 @@ python3 "$here/tests/tng/tngpy.py" write "$W/big.tng" --sounds "$SOUNDS" --sound
 python3 "$here/tests/tng/tngpy.py" write "$W/tiny.tng" --sounds 1 --sound-size 10 --movie-size 10
 mkdir -p "$W/m" "$W/t"
 size=$(stat -c %s "$W/big.tng")
-cat "$W/big.tng" >/dev/null   # warm the page cache
+sync; cat "$W/big.tng" >/dev/null   # written back (no writeback during the runs), cache warm
 
-t0=$(now); "$GAMEFS" "$W/tiny.tng" "$W/t"; ls "$W/t" >/dev/null; t1=$(now)
-tiny=$(secs "$t0" "$t1")
-t0=$(now); "$GAMEFS" "$W/big.tng" "$W/m"; ls "$W/m" >/dev/null; t1=$(now)
-mount=$(secs "$t0" "$t1")
-fusermount3 -u "$W/t"
-pid=$(pgrep -f "gamefs $W/big.tng" | head -n 1)
+tiny=$(med_mount "$W/tiny.tng" "$W/t")
+mount=$(med_mount "$W/big.tng" "$W/m")
 
-entries=$(find "$W/m" | wc -l)
-fusermount3 -u "$W/m"; sleep 0.2
 "$GAMEFS" "$W/big.tng" "$W/m"
-pid=$(pgrep -f "gamefs $W/big.tng" | head -n 1)
-t0=$(now); find "$W/m" -printf '%s\n' | wc -l >/dev/null; t1=$(now)
-walk=$(secs "$t0" "$t1")
+pid=$(pgrep -n -f "gamefs $W/big.tng")
+entries=$(find "$W/m" | wc -l)
+fusermount3 -u "$W/m"; sleep 0.3
+walk=$(med_fresh "$W/big.tng" "$W/m" walk "$W/m")
+"$GAMEFS" "$W/big.tng" "$W/m"
+pid=$(pgrep -n -f "gamefs $W/big.tng")
 
-t0=$(now); cat "$W/big.tng" >/dev/null; t1=$(now); catall=$(secs "$t0" "$t1")
+catall=$(med catq "$W/big.tng")
 bigsize=$(stat -c %s "$W/m/movies/intro.ogv")
-t0=$(now); cat "$W/m/movies/intro.ogv" >/dev/null; t1=$(now); first=$(secs "$t0" "$t1")
-t0=$(now); cat "$W/m/movies/intro.ogv" >/dev/null; t1=$(now); again=$(secs "$t0" "$t1")
+first=$(med_cold_cat "$W/m/movies/intro.ogv")
+catq "$W/m/movies/intro.ogv"
+again=$(med catq "$W/m/movies/intro.ogv")
 rfirst=$(speed "$bigsize" "$first" "$size" "$catall")
 ragain=$(speed "$bigsize" "$again" "$size" "$catall")
+rnd_arch=$(randread "$W/big.tng")
+uncache "$W/m/movies/intro.ogv"
+rnd=$(randread "$W/m/movies/intro.ogv")
 
 t0=$(now); cp "$W/big.tng" "$W/copy.tng"; sync -f "$W/copy.tng"; t1=$(now); cp=$(secs "$t0" "$t1")
 rm -f "$W/copy.tng"
@@ -66,6 +69,7 @@ printf '%-46s %9ss %10s\n' "stat walk: find -printf %s ($entries entries)" "$wal
 printf '%-46s %9ss %10s\n' "cat of the archive file" "$catall" ""
 printf '%-46s %9ss %9sx\n' "first read of a $((bigsize >> 20)) MiB movie (speed vs cat)" "$first" "$rfirst"
 printf '%-46s %9ss %9sx\n' "repeated read (speed vs cat)" "$again" "$ragain"
+printf '%-46s %9ss %9sx\n' "2000 random 4 KiB reads (time vs the archive)" "$rnd" "$(ratio "$rnd" "$rnd_arch")"
 printf '%-46s %9ss %10s\n' "cp of the archive (+ sync)" "$cp" ""
 printf '%-46s %9ss %9sx\n' "commit of a 1 KiB edit (time vs cp)" "$commit" "$(ratio "$commit" "$cp")"
 printf '%-46s %8sKiB %10s\n' "daemon peak memory (VmHWM)" "$hwm" ""
