@@ -51,11 +51,14 @@ struct gfs_node_ops {
 	int (*size)(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size);
 	int (*store)(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len);
 	void (*free)(void *priv);
+	/* directories with GFS_NODE_LAZY: make the entries (files only) on first use */
+	int (*populate)(struct gfs_archive *ar, struct gfs_node *dir);
 };
 
 #define GFS_NODE_SCRATCH  0x1u	/* editor scratch file: memory only, never saved */
 #define GFS_NODE_SPAN     0x2u	/* content is span_off/span_len of the archive */
 #define GFS_NODE_CHUNK    0x4u	/* lives in a load-time chunk, not its own allocation (core only) */
+#define GFS_NODE_LAZY     0x8u	/* directory whose files ops->populate makes when first used */
 
 struct gfs_node {
 	char *name;
@@ -247,6 +250,11 @@ int gfs_tree_reserve(struct gfs_archive *ar, size_t count);
 void gfs_tree_release(struct gfs_archive *ar);
 /* 1 if name needs nothing of gfs_unique_name(): safe as it is and free in dir. */
 int gfs_name_usable(struct gfs_node *dir, const char *name);
+/*
+ * Make a GFS_NODE_LAZY directory's entries now (once); every walk of
+ * dir->kids outside tree.c calls this first.  A lookup in dir does it too.
+ */
+int gfs_dir_ready(struct gfs_archive *ar, struct gfs_node *dir);
 struct gfs_node *gfs_node_child(struct gfs_archive *ar, struct gfs_node *dir, const char *name);
 struct gfs_node *gfs_node_lookup(struct gfs_archive *ar, const char *path);
 /* Detach n from its directory (the core frees it when nobody has it open). */

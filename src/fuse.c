@@ -104,6 +104,8 @@ static int gfs_op_readdir_locked(const char *path, void *buf, fuse_fill_dir_t fi
 		return -ENOENT;
 	if (!S_ISDIR(d->mode))
 		return -ENOTDIR;
+	if (gfs_dir_ready(ar, d))
+		return -EIO;
 	/* offsets: 1 ".", 2 "..", 3.. the entries; libfuse then hands the kernel
 	 * full entries (readdirplus), so a walk needs no LOOKUP per file */
 	if (off < 1) {

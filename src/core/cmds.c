@@ -37,6 +37,8 @@ static int gfs_ls_rec(struct gfs_archive *ar, struct gfs_node *n, FILE *out)
 			p.data ? (char *)p.data : "", S_ISDIR(n->mode) ? "/" : "");
 		gfs_buf_release(&p);
 	}
+	if (!r)
+		r = gfs_dir_ready(ar, n);
 	for (size_t i = 0; i < n->nkids && !r; i++)
 		r = gfs_ls_rec(ar, n->kids[i], out);
 	return r;
@@ -112,7 +114,7 @@ int gfs_cmd_cat(struct gfs_archive *ar, const char *path, int fd)
 static int gfs_extract_rec(struct gfs_archive *ar, struct gfs_node *n, int dirfd)
 {
 	struct timespec ts[2];
-	int r = 0;
+	int r = gfs_dir_ready(ar, n);
 
 	for (size_t i = 0; i < n->nkids && !r; i++) {
 		struct gfs_node *k = n->kids[i];
@@ -163,6 +165,8 @@ int gfs_cmd_extract(struct gfs_archive *ar, const char *dir)
 /* Render every node once: a view that cannot be produced is damage. */
 static int gfs_check_rec(struct gfs_archive *ar, struct gfs_node *n, FILE *out, unsigned *bad)
 {
+	if (gfs_dir_ready(ar, n))
+		(*bad)++;
 	for (size_t i = 0; i < n->nkids; i++)
 		gfs_check_rec(ar, n->kids[i], out, bad);
 	if (!S_ISDIR(n->mode)) {

@@ -12,6 +12,7 @@ static void gfs_fuzz_quiet(const char *msg)
 
 static void gfs_fuzz_render(struct gfs_archive *ar, struct gfs_node *n)
 {
+	gfs_dir_ready(ar, n);
 	for (size_t i = 0; i < n->nkids; i++)
 		gfs_fuzz_render(ar, n->kids[i]);
 	if (!S_ISDIR(n->mode)) {

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -105,10 +106,30 @@ static void gfs_hash_del(struct gfs_archive *ar, struct gfs_node *n)
 	ar->hcount--;
 }
 
+int gfs_dir_ready(struct gfs_archive *ar, struct gfs_node *dir)
+{
+	int loading, r;
+
+	if (!dir || !(dir->flags & GFS_NODE_LAZY))
+		return 0;
+	dir->flags &= ~GFS_NODE_LAZY;	/* first: populate looks names up in dir */
+	if (!dir->ops || !dir->ops->populate)
+		return 0;
+	loading = ar->loading;
+	ar->loading = 1;		/* these nodes live as long as load-time ones */
+	r = dir->ops->populate(ar, dir);
+	ar->loading = loading;
+	if (r)
+		gfs_warn(ar, "cannot list %s: %s", dir->name, strerror(-r));
+	return r;
+}
+
 struct gfs_node *gfs_node_child(struct gfs_archive *ar, struct gfs_node *dir, const char *name)
 {
 	size_t key, mask = ar->hsize - 1;
 
+	if (dir && (dir->flags & GFS_NODE_LAZY))
+		gfs_dir_ready(ar, dir);
 	if (!ar->hsize || !dir)
 		return NULL;
 	key = gfs_hash_key(dir, name);

@@ -114,6 +114,11 @@ for variant in "" "--raw" "--crc-comp" "--raw --crc-comp"; do
 
 	gfs_mount g.tng m || fail "mount $variant"
 	ino=$(stat -c %i g.tng); mt=$(stat -c %Y g.tng)
+	# sounds/ is filled on first use: a path straight to a file works before any listing
+	$P get g.tng sounds/door >want || fail "get sounds/door"
+	cmp want m/sounds/door.ogg || fail "sounds/door.ogg by path before a listing ($variant)"
+	check_eq "click.ogg door.ogg step.ogg" "$(ls m/sounds | tr '\n' ' ' | sed 's/ $//')" \
+		"sounds/ listed after that lookup ($variant)"
 	for k in sounds/click sounds/door music/theme movies/intro fonts/main lang/en/speech/voice_bye \
 		 lang/de/speech/voice_bye atlases/0000 atlases/0001 backs/0000; do
 		f=$(ls m/$k.* 2>/dev/null | head -1)

@@ -627,17 +627,9 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 		if (r)
 			return r;
 		ai = (size_t)(a - t->assets);
+		a->num = num;
+		a->nameoff = nameoff;
 		switch (k->view) {
-		case TNG_V_MEDIA:
-			tng_asset_name(t, nameoff, num, k->ext, name, sizeof(name));
-			a->node = tng_span(ar, dir, name, &tng_media_ops, tng_ref_new(t, ai, si, 0),
-					   t->base + a->off, a->len);
-			break;
-		case TNG_V_IMAGE:
-			snprintf(name, sizeof(name), "%04u.png", num);
-			a->node = tng_span(ar, dir, name, &tng_image_ops, tng_ref_new(t, ai, si, 0),
-					   t->base + a->off, a->len);
-			break;
 		case TNG_V_SPRITE:
 			r = tng_sprite_nodes(ar, t, a, dir, num);
 			if (r)
@@ -648,16 +640,70 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 			if (r)
 				return r;
 			break;
-		default:
-			snprintf(name, sizeof(name), "%04u.bin", num);
-			a->node = tng_file(ar, dir, name, 0644, &tng_zbin_ops, tng_ref_new(t, ai, si, 0));
-			break;
+		default:	/* a flat list of files: made when the directory is first used */
+			a->lazy_dir = dir;
+			dir->ops = &tng_lazy_dir_ops;
+			dir->flags |= GFS_NODE_LAZY;
+			continue;
 		}
 		if (!a->node)
 			return -ENOMEM;
 	}
 	return 0;
 }
+
+/* The node of a media, image or compressed-record asset, in dir. */
+static int tng_flat_node(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
+			 struct gfs_node *dir)
+{
+	const struct tng_kind *k = tng_kind_of(t->secs[a->sec].type);
+	size_t ai = (size_t)(a - t->assets);
+	char name[256];
+
+	switch (k->view) {
+	case TNG_V_MEDIA:
+		tng_asset_name(t, a->nameoff, a->num, k->ext, name, sizeof(name));
+		a->node = tng_span(ar, dir, name, &tng_media_ops, tng_ref_new(t, ai, a->sec, 0),
+				   t->base + a->off, a->len);
+		break;
+	case TNG_V_IMAGE:
+		snprintf(name, sizeof(name), "%04u.png", a->num);
+		a->node = tng_span(ar, dir, name, &tng_image_ops, tng_ref_new(t, ai, a->sec, 0),
+				   t->base + a->off, a->len);
+		break;
+	default:
+		snprintf(name, sizeof(name), "%04u.bin", a->num);
+		a->node = tng_file(ar, dir, name, 0644, &tng_zbin_ops, tng_ref_new(t, ai, a->sec, 0));
+		break;
+	}
+	return a->node ? 0 : -ENOMEM;
+}
+
+/*
+ * A big game has thousands of sounds: their nodes are made when their
+ * directory is first listed or looked into, not at mount, in the order and
+ * with the names the load would have given them.
+ */
+static int tng_populate(struct gfs_archive *ar, struct gfs_node *dir)
+{
+	struct tng *t = ar->priv;
+
+	for (size_t i = 0; i < t->nassets; i++) {
+		struct tng_asset *a = &t->assets[i];
+		int r;
+
+		if (a->lazy_dir != dir)
+			continue;
+		a->lazy_dir = NULL;
+		if ((r = tng_flat_node(ar, t, a, dir)))
+			return r;
+	}
+	return 0;
+}
+
+const struct gfs_node_ops tng_lazy_dir_ops = {
+	.populate = tng_populate,
+};
 
 static void tng_free(struct gfs_archive *ar)
 {

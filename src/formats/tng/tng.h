@@ -144,6 +144,9 @@ struct tng_asset {
 	struct gfs_buf *pending;	/* new content (inflated if compressed) */
 	struct gfs_node *node;		/* main node */
 	struct gfs_node *dir;		/* its directory (sprite pngs, maps) */
+	struct gfs_node *lazy_dir;	/* node not made yet: made when this directory is first used */
+	unsigned num;			/* number in its kind (for names) */
+	uint32_t nameoff;		/* its name in the strings section, or 0 */
 	/* save scratch */
 	struct gfs_buf *enc;
 	uint64_t new_off, new_len;
@@ -198,6 +201,7 @@ struct tng_ref *tng_ref_new(struct tng *t, size_t asset, size_t sec, int sub);
 void tng_ref_release(struct tng_ref *r);	/* NULL is fine */
 
 /* tng_view.c */
+extern const struct gfs_node_ops tng_lazy_dir_ops;
 extern const struct gfs_node_ops tng_header_ops;
 extern const struct gfs_node_ops tng_strings_ops;
 extern const struct gfs_node_ops tng_texts_ops;

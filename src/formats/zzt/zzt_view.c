@@ -1036,11 +1036,11 @@ static int zzt_png_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 	return zzt_render_png(b, out);
 }
 
-const struct gfs_node_ops zzt_ops_world = { zzt_world_render, NULL, zzt_world_store, free };
-const struct gfs_node_ops zzt_ops_board = { zzt_board_render, NULL, zzt_board_store, free };
-const struct gfs_node_ops zzt_ops_grid = { zzt_grid_render, NULL, zzt_grid_store, free };
-const struct gfs_node_ops zzt_ops_stats = { zzt_stats_render, NULL, zzt_stats_store, free };
-const struct gfs_node_ops zzt_ops_code = { zzt_code_render, NULL, zzt_code_store, free };
-const struct gfs_node_ops zzt_ops_png = { zzt_png_render, NULL, NULL, free };
-const struct gfs_node_ops zzt_ops_extra = { zzt_extra_render, NULL, zzt_extra_store, free };
-const struct gfs_node_ops zzt_ops_raw = { NULL, NULL, NULL, free };
+const struct gfs_node_ops zzt_ops_world = { .render = zzt_world_render, .store = zzt_world_store, .free = free };
+const struct gfs_node_ops zzt_ops_board = { .render = zzt_board_render, .store = zzt_board_store, .free = free };
+const struct gfs_node_ops zzt_ops_grid = { .render = zzt_grid_render, .store = zzt_grid_store, .free = free };
+const struct gfs_node_ops zzt_ops_stats = { .render = zzt_stats_render, .store = zzt_stats_store, .free = free };
+const struct gfs_node_ops zzt_ops_code = { .render = zzt_code_render, .store = zzt_code_store, .free = free };
+const struct gfs_node_ops zzt_ops_png = { .render = zzt_png_render, .free = free };
+const struct gfs_node_ops zzt_ops_extra = { .render = zzt_extra_render, .store = zzt_extra_store, .free = free };
+const struct gfs_node_ops zzt_ops_raw = { .free = free };
