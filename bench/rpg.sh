@@ -14,7 +14,7 @@ GAMEFS=${GAMEFS:-$here/_build/gamefs}
 LUMPS=${1:-5000}
 MIB=${2:-500}
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/gamefs-bench.XXXXXX")
-trap 'fusermount3 -u "$W/m" 2>/dev/null; fusermount3 -u "$W/t" 2>/dev/null; rm -rf "$W"' EXIT
+trap 'fusermount3 -u "$W/m" 2>/dev/null || :; fusermount3 -u "$W/t" 2>/dev/null || :; rm -rf "$W"' EXIT
 . "$here/bench/lib.sh"
 
 python3 - "$W/big.rpg" "$LUMPS" "$MIB" <<'PY'

@@ -15,7 +15,7 @@ GAMEFS=${GAMEFS:-$here/_build/gamefs}
 SOUNDS=${1:-10000}
 MIB=${2:-1024}
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/gamefs-bench.XXXXXX")
-trap 'fusermount3 -u "$W/m" 2>/dev/null; fusermount3 -u "$W/t" 2>/dev/null; rm -rf "$W"' EXIT
+trap 'fusermount3 -u "$W/m" 2>/dev/null || :; fusermount3 -u "$W/t" 2>/dev/null || :; rm -rf "$W"' EXIT
 . "$here/bench/lib.sh"
 
 total=$((MIB << 20))

@@ -8,7 +8,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 GAMEFS=${GAMEFS:-$here/_build/gamefs}
 BOARDS=${1:-250}
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/gamefs-zzt.XXXXXX")
-trap 'fusermount3 -u "$W/m" 2>/dev/null; fusermount3 -u "$W/t" 2>/dev/null; rm -rf "$W"' EXIT
+trap 'fusermount3 -u "$W/m" 2>/dev/null || :; fusermount3 -u "$W/t" 2>/dev/null || :; rm -rf "$W"' EXIT
 . "$here/bench/lib.sh"
 
 PYTHONPATH="$here/tests/zzt" python3 - "$W" "$BOARDS" <<'PY'
