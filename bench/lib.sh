@@ -17,7 +17,7 @@ timed() { _t0=$(now); "$@"; _t1=$(now); secs "$_t0" "$_t1"; echo; }
 med() { _i=0; while [ "$_i" -lt "$RUNS" ]; do timed "$@"; _i=$((_i + 1)); done | median; }
 
 # cat to nowhere (under `timeout BENCH_TIMEOUT` when that is set)
-catq() { ${BENCH_TIMEOUT:+timeout "$BENCH_TIMEOUT"} cat "$@" >/dev/null; }
+catq() { ${BENCH_TIMEOUT:+timeout -s KILL "$BENCH_TIMEOUT"} cat "$@" >/dev/null; }
 # drop one file's pages from the page cache (a FUSE file's too: fadvise)
 uncache() { dd if="$1" iflag=nocache count=0 2>/dev/null; }
 # median seconds of a first (uncached) read of FILE through the mount
