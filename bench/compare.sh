@@ -18,7 +18,6 @@ trap cleanup EXIT
 . "$here/bench/lib.sh"
 BENCH_TIMEOUT=300   # a read that takes a tool longer is cut off (shown as its time)
 dt() { secs "$@"; }
-duq() { du -s "$1" >/dev/null; }
 div() { echo "$1 / $2" | bc -l | awk '{printf "%.2f", $1}'; }
 
 python3 - "$W" "$N" "$MIB" <<'PY'

@@ -52,8 +52,9 @@ med_fresh() {
 		_i=$((_i + 1))
 	done | median
 }
-# list every entry with its size (a file manager's first look)
+# list every entry with its size (a file manager's first look), or count it all
 walk() { find "$1" -printf '%s\n' >/dev/null; }
+duq() { du -s "$1" >/dev/null; }
 # seconds for 2000 random 4 KiB preads of FILE (timed inside python, without its start-up)
 randread() {
 	python3 - "$1" <<'PY'

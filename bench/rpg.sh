@@ -44,6 +44,7 @@ sync; cat "$W/big.rpg" >/dev/null   # written back (no writeback during the runs
 tiny=$(med_mount "$W/tiny.rpg" "$W/t")
 mount=$(med_mount "$W/big.rpg" "$W/m")
 walk=$(med_fresh "$W/big.rpg" "$W/m" walk "$W/m")
+du=$(med_fresh "$W/big.rpg" "$W/m" duq "$W/m")
 "$GAMEFS" "$W/big.rpg" "$W/m"
 pid=$(pgrep -n -f "gamefs $W/big.rpg")
 
@@ -71,6 +72,7 @@ printf '%-44s %10s %10s\n' "measure" "value" "ratio"
 printf '%-44s %9ss %10s\n' "mount + list root (tiny archive)" "$tiny" ""
 printf '%-44s %9ss %9sx\n' "mount + list root (large, vs tiny)" "$mount" "$(ratio "$mount" "$tiny")"
 printf '%-44s %9ss %10s\n' "stat walk: find -printf %s ($LUMPS entries)" "$walk" ""
+printf '%-44s %9ss %10s\n' "du -s of the mount" "$du" ""
 printf '%-44s %9ss %10s\n' "cat of the archive file" "$catall" ""
 printf '%-44s %9ss %9sx\n' "first read of a $((bigsize >> 20)) MiB lump (speed vs cat)" "$first" "$rfirst"
 printf '%-44s %9ss %9sx\n' "repeated read (speed vs cat)" "$again" "$ragain"

@@ -36,6 +36,7 @@ pid=$(pgrep -n -f "gamefs $W/big.tng")
 entries=$(find "$W/m" | wc -l)
 fusermount3 -u "$W/m"; sleep 0.3
 walk=$(med_fresh "$W/big.tng" "$W/m" walk "$W/m")
+du=$(med_fresh "$W/big.tng" "$W/m" duq "$W/m")
 "$GAMEFS" "$W/big.tng" "$W/m"
 pid=$(pgrep -n -f "gamefs $W/big.tng")
 
@@ -66,6 +67,7 @@ printf '%-46s %10s %10s\n' "measure" "value" "ratio"
 printf '%-46s %9ss %10s\n' "mount + list root (tiny game)" "$tiny" ""
 printf '%-46s %9ss %9sx\n' "mount + list root (large, vs tiny)" "$mount" "$(ratio "$mount" "$tiny")"
 printf '%-46s %9ss %10s\n' "stat walk: find -printf %s ($entries entries)" "$walk" ""
+printf '%-46s %9ss %10s\n' "du -s of the mount" "$du" ""
 printf '%-46s %9ss %10s\n' "cat of the archive file" "$catall" ""
 printf '%-46s %9ss %9sx\n' "first read of a $((bigsize >> 20)) MiB movie (speed vs cat)" "$first" "$rfirst"
 printf '%-46s %9ss %9sx\n' "repeated read (speed vs cat)" "$again" "$ragain"

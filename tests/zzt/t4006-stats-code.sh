@@ -12,6 +12,9 @@ B0=m/boards/00-title-screen
 B2=m/boards/02-third
 
 gfs_mount w.zzt m || fail "mount"
+# code/ is filled on first use: a program read by path before any listing
+first=$(cat $B0/code/01.oop) || fail "code/01.oop by path before a listing"
+[ -n "$first" ] || fail "code/01.oop by path is empty"
 printf '4,20,20,0,0,3,1,0,0,-1,-1,0,0,0,0,,\n5,21,20,0,0,3,1,0,0,-1,-1,0,0,0,0,4,\n' >>$B0/stats.csv || fail "append stats"
 check_eq "01.oop 03.oop" "$(ls $B0/code | tr '\n' ' ' | sed 's/ $//')" "code files after adding stats"
 printf '@New\n#end\n' >$B0/code/04.oop || fail "create code for the new stat"

@@ -300,9 +300,12 @@ static int zzt_build_board(struct gfs_archive *ar, struct gfs_node *boards, stru
 	if (!b->code_dir)
 		return -ENOMEM;
 	for (i = 0; i < b->nstats; i++)
-		if (b->stats[i].bind < 0 && b->stats[i].code.len &&
-		    !zzt_add_code_node(ar, b, (unsigned)i))
-			return -ENOMEM;
+		if (b->stats[i].bind < 0 && b->stats[i].code.len) {
+			/* the programs' files are made when code/ is first used */
+			b->code_dir->ops = &zzt_ops_code_dir;
+			b->code_dir->flags |= GFS_NODE_LAZY;
+			break;
+		}
 	if (!zzt_view_node(ar, b->dir, "board.png", S_IFREG | 0444, &zzt_ops_png,
 			   ZZT_V_PNG, b->idx, 0))
 		return -ENOMEM;
@@ -574,6 +577,26 @@ static int zzt_check(struct gfs_archive *ar, FILE *out)
 			(unsigned long long)w->trailing->span_len);
 	return w->truncated || w->ndamaged ? 1 : 0;
 }
+
+/* code/NN.oop of every stat with a program, when code/ is first listed or looked into */
+static int zzt_populate_code(struct gfs_archive *ar, struct gfs_node *dir)
+{
+	struct zzt_world *w = ar->priv;
+
+	for (size_t i = 0; i < w->nboards; i++) {
+		struct zzt_board *b = &w->boards[i];
+
+		if (b->code_dir != dir)
+			continue;
+		for (size_t k = 0; k < b->nstats; k++)
+			if (b->stats[k].bind < 0 && b->stats[k].code.len && !b->stats[k].code_node &&
+			    !zzt_add_code_node(ar, b, (unsigned)k))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+const struct gfs_node_ops zzt_ops_code_dir = { .populate = zzt_populate_code };
 
 /* code/NN.oop for a stat that has no code of its own yet. */
 static int zzt_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,

@@ -161,6 +161,7 @@ int zzt_utf8_next(const uint8_t *s, size_t len, uint32_t *cp, size_t *n);
 int zzt_cp437_from(uint32_t cp);
 
 /* zzt_view.c: render and store of each view. */
+extern const struct gfs_node_ops zzt_ops_code_dir;
 extern const struct gfs_node_ops zzt_ops_world, zzt_ops_board, zzt_ops_grid,
 	zzt_ops_stats, zzt_ops_code, zzt_ops_png, zzt_ops_extra, zzt_ops_raw;
 int zzt_board_encoded_size(const struct zzt_board *b, size_t *size);
