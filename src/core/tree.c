@@ -213,7 +213,8 @@ static void gfs_name_release(struct gfs_node *n)
  * then 2 MiB ones asked for as huge pages.  A game of 10,000 assets then
  * takes a handful of page faults instead of a thousand, and no malloc per
  * node.  A chunk node is never freed on its own (a removed one stays until
- * the archive closes), so only the load uses chunks.  Under
+ * the archive closes), so only the load and the first fill of a lazy
+ * directory use chunks.  Under
  * AddressSanitizer every node is its own allocation, to keep
  * use-after-free visible.
  */
