@@ -642,6 +642,7 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 			break;
 		default:	/* a flat list of files: made when the directory is first used */
 			a->lazy_dir = dir;
+			a->ino = ar->next_ino++;	/* the number it would have had if made now */
 			dir->ops = &tng_lazy_dir_ops;
 			dir->flags |= GFS_NODE_LAZY;
 			continue;
@@ -676,6 +677,8 @@ static int tng_flat_node(struct gfs_archive *ar, struct tng *t, struct tng_asset
 		a->node = tng_file(ar, dir, name, 0644, &tng_zbin_ops, tng_ref_new(t, ai, a->sec, 0));
 		break;
 	}
+	if (a->node && a->ino)
+		a->node->ino = a->ino;
 	return a->node ? 0 : -ENOMEM;
 }
 

@@ -147,6 +147,7 @@ struct tng_asset {
 	struct gfs_node *lazy_dir;	/* node not made yet: made when this directory is first used */
 	unsigned num;			/* number in its kind (for names) */
 	uint32_t nameoff;		/* its name in the strings section, or 0 */
+	uint64_t ino;			/* inode its lazily made node gets (reserved at load) */
 	/* save scratch */
 	struct gfs_buf *enc;
 	uint64_t new_off, new_len;

@@ -258,6 +258,9 @@ struct gfs_node *zzt_add_code_node(struct gfs_archive *ar, struct zzt_board *b, 
 		snprintf(name, sizeof(name), "%02u.oop", s);
 	b->stats[s].code_node = zzt_view_node(ar, b->code_dir, name, S_IFREG | 0644,
 					      &zzt_ops_code, ZZT_V_CODE, b->idx, s);
+	if (b->stats[s].code_node && b->stats[s].code_ino)
+		b->stats[s].code_node->ino = b->stats[s].code_ino;	/* reserved at load */
+	b->stats[s].code_ino = 0;
 	return b->stats[s].code_node;
 }
 
@@ -301,10 +304,11 @@ static int zzt_build_board(struct gfs_archive *ar, struct gfs_node *boards, stru
 		return -ENOMEM;
 	for (i = 0; i < b->nstats; i++)
 		if (b->stats[i].bind < 0 && b->stats[i].code.len) {
-			/* the programs' files are made when code/ is first used */
+			/* the programs' files are made when code/ is first used, with
+			 * the inode numbers they would have had if made now */
+			b->stats[i].code_ino = ar->next_ino++;
 			b->code_dir->ops = &zzt_ops_code_dir;
 			b->code_dir->flags |= GFS_NODE_LAZY;
-			break;
 		}
 	if (!zzt_view_node(ar, b->dir, "board.png", S_IFREG | 0444, &zzt_ops_png,
 			   ZZT_V_PNG, b->idx, 0))

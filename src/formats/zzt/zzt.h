@@ -100,6 +100,7 @@ struct zzt_stat {
 	int bind;			/* owner stat index, or -1 */
 	int final_cr;			/* code ended with CR when it got its view */
 	struct gfs_node *code_node;
+	uint64_t code_ino;		/* inode its code file gets when code/ is filled */
 };
 
 struct zzt_board {
