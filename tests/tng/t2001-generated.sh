@@ -180,4 +180,13 @@ gfs_mount g.tng m || fail "mount for re-import"
 done || fail "re-import"
 gfs_umount m || fail "umount re-import"
 cmp before.tng g.tng || fail "extract + re-import changed the game"
+
+# inode numbers do not depend on which directory is used first
+gfs_mount g.tng m || fail "mount for inodes"
+ls m/sounds m/npcs >/dev/null && find m -printf '%i %p\n' | sort -k2 >ino1
+gfs_umount m || fail "umount for inodes"
+gfs_mount g.tng m || fail "mount for inodes (2)"
+find m -printf '%i %p\n' | sort -k2 >ino2
+gfs_umount m || fail "umount for inodes (2)"
+[ -s ino1 ] && cmp ino1 ino2 || fail "inode numbers depend on the order of first use"
 echo ok
