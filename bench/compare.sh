@@ -88,7 +88,7 @@ sync   # the generated files written back: no writeback during the runs
 size=$(stat -c %s "$W/game.rpg")
 cat "$W/game.rpg" >/dev/null
 cat=$(med catq "$W/game.rpg")
-t0=$(now); cp "$W/game.rpg" "$W/copy"; sync -f "$W/copy"; t1=$(now); cp=$(dt "$t0" "$t1"); rm -f "$W/copy"
+cp=$(cp_secs "$W/game.rpg")
 echo "gamefs vs fuse-zip vs archivemount: $N entries, $((size >> 20)) MiB, $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB, $(uname -r)"
 echo "cat of the archive: ${cat}s, cp + sync: ${cp}s"
 printf '%-13s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n' tool "tiny(s)" "mount(s)" "find(s)" "du(s)" "read1" "read2" "4K*2000" "commit" "VmHWM"

@@ -87,3 +87,24 @@ med_cold_capped() {
 		med_cold_cat "$1"
 	fi
 }
+# Reads of ASSET (a file in a mount) against ARCHIVE: sets catall, bigsize,
+# first, again, rfirst and ragain (speeds against cat of the archive), and
+# rnd_arch and rnd (2000 random 4 KiB reads of the archive, of the asset)
+read_figures() {
+	catall=$(med catq "$1")
+	bigsize=$(stat -c %s "$2")
+	first=$(med_cold_cat "$2")
+	catq "$2"
+	again=$(med catq "$2")
+	rfirst=$(speed "$bigsize" "$first" "$(stat -c %s "$1")" "$catall")
+	ragain=$(speed "$bigsize" "$again" "$(stat -c %s "$1")" "$catall")
+	rnd_arch=$(randread "$1")
+	uncache "$2"
+	rnd=$(randread "$2")
+}
+# seconds of cp ARCHIVE and sync of the copy: what a commit is measured against
+cp_secs() {
+	_t0=$(now); cp "$1" "$1.copy"; sync -f "$1.copy"; _t1=$(now)
+	rm -f "$1.copy"
+	secs "$_t0" "$_t1"
+}

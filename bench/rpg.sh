@@ -48,20 +48,9 @@ du=$(med_fresh "$W/big.rpg" "$W/m" duq "$W/m")
 "$GAMEFS" "$W/big.rpg" "$W/m"
 pid=$(pgrep -n -f "gamefs $W/big.rpg")
 
-catall=$(med catq "$W/big.rpg")
-bigsize=$(stat -c %s "$W/m/BIG.BIN")
-first=$(med_cold_cat "$W/m/BIG.BIN")
-catq "$W/m/BIG.BIN"
-again=$(med catq "$W/m/BIG.BIN")
-# speeds relative to cat of the archive (bytes per second ratio)
-rfirst=$(speed "$bigsize" "$first" "$size" "$catall")
-ragain=$(speed "$bigsize" "$again" "$size" "$catall")
-rnd_arch=$(randread "$W/big.rpg")
-uncache "$W/m/BIG.BIN"
-rnd=$(randread "$W/m/BIG.BIN")
+read_figures "$W/big.rpg" "$W/m/BIG.BIN"
 
-t0=$(now); cp "$W/big.rpg" "$W/copy.rpg"; sync -f "$W/copy.rpg"; t1=$(now); cp=$(secs "$t0" "$t1")
-rm -f "$W/copy.rpg"
+cp=$(cp_secs "$W/big.rpg")
 t0=$(now); head -c 1024 /dev/urandom | dd of="$W/m/LUMP00010.BIN" conv=notrunc 2>/dev/null; t1=$(now)
 commit=$(secs "$t0" "$t1")
 hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")

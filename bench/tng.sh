@@ -40,19 +40,9 @@ du=$(med_fresh "$W/big.tng" "$W/m" duq "$W/m")
 "$GAMEFS" "$W/big.tng" "$W/m"
 pid=$(pgrep -n -f "gamefs $W/big.tng")
 
-catall=$(med catq "$W/big.tng")
-bigsize=$(stat -c %s "$W/m/movies/intro.ogv")
-first=$(med_cold_cat "$W/m/movies/intro.ogv")
-catq "$W/m/movies/intro.ogv"
-again=$(med catq "$W/m/movies/intro.ogv")
-rfirst=$(speed "$bigsize" "$first" "$size" "$catall")
-ragain=$(speed "$bigsize" "$again" "$size" "$catall")
-rnd_arch=$(randread "$W/big.tng")
-uncache "$W/m/movies/intro.ogv"
-rnd=$(randread "$W/m/movies/intro.ogv")
+read_figures "$W/big.tng" "$W/m/movies/intro.ogv"
 
-t0=$(now); cp "$W/big.tng" "$W/copy.tng"; sync -f "$W/copy.tng"; t1=$(now); cp=$(secs "$t0" "$t1")
-rm -f "$W/copy.tng"
+cp=$(cp_secs "$W/big.tng")
 # a 1 KiB edit of a sound: same size, the close commits
 t0=$(now)
 { printf 'OggS'; head -c 1020 /dev/urandom; } | dd of="$W/m/sounds/snd00010.ogg" conv=notrunc 2>/dev/null
