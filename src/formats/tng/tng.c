@@ -240,6 +240,17 @@ static struct gfs_node *tng_dir(struct gfs_archive *ar, struct gfs_node *parent,
 	return gfs_node_new_dir(ar, parent, name);
 }
 
+/* A new directory under a safe unique name in parent (NULL: out of memory). */
+static struct gfs_node *tng_unique_dir(struct gfs_archive *ar, struct gfs_node *parent,
+				       const char *name)
+{
+	char *u = gfs_unique_name(parent, name);
+	struct gfs_node *d = u ? gfs_node_new_dir(ar, parent, u) : NULL;
+
+	free(u);
+	return d;
+}
+
 /*
  * A file (span = 0) or a span of the archive under a safe unique name; ref
  * becomes the node's, and is freed here on any failure.
@@ -513,14 +524,7 @@ static int tng_map_nodes(struct gfs_archive *ar, struct tng *t, struct tng_asset
 		return a->node ? 0 : -ENOMEM;
 	}
 	name[strlen(name) - 4] = '\0';
-	{
-		char *u = gfs_unique_name(maps, name);
-
-		if (!u)
-			return -ENOMEM;
-		d = gfs_node_new_dir(ar, maps, u);
-		free(u);
-	}
+	d = tng_unique_dir(ar, maps, name);
 	if (!d)
 		return -ENOMEM;
 	a->dir = d;
@@ -560,14 +564,7 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 		sub = tng_dir(ar, ar->root, "lang");
 		if (!sub)
 			return -ENOMEM;
-		{
-			char *u = gfs_unique_name(sub, code);
-
-			if (!u)
-				return -ENOMEM;
-			dir = gfs_node_new_dir(ar, sub, u);
-			free(u);
-		}
+		dir = tng_unique_dir(ar, sub, code);
 		if (!dir)
 			return -ENOMEM;
 		r = tng_add_asset(ar, t, si, TNG_LANG_ASSET, 0, TNG_A_TEXT, &a);
