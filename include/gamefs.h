@@ -183,7 +183,7 @@ struct gfs_archive {
 	struct gfs_hslot *hash;		/* (parent, name) -> node (core only) */
 	size_t hsize, hcount;
 	void *chunks;			/* load-time node memory (core only) */
-	int loading;			/* in fmt->load: nodes come from chunks */
+	int loading;			/* in fmt->load or a populate(): nodes come from chunks */
 	int changed;			/* structure changed since last commit */
 	int damaged;			/* format saw bad CRCs at load (commit needs force) */
 	int backed_up;
@@ -342,8 +342,9 @@ uint32_t gfs_crc32(uint32_t crc, const void *data, size_t len);
 int gfs_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *out);
 /*
  * One byte a pixel, each an index into ncolors (at most 256) RGB8 entries,
- * to a palette PNG (libpng packs 16 colours into 4 bits): several times less
- * to compress than RGBA for drawn views.  Every index must be < ncolors.
+ * to a palette PNG of 1, 2, 4 or 8 bits a pixel as ncolors needs: several
+ * times less to compress than RGBA for drawn views.  An index past the
+ * palette draws one of its colours (never reads outside it).
  */
 int gfs_png_encode_indexed(const uint8_t *idx, uint32_t w, uint32_t h, const uint8_t *rgb,
 			   unsigned ncolors, struct gfs_buf *out);
