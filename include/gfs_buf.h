@@ -33,9 +33,12 @@ int gfs_buf_printf(struct gfs_buf *b, const char *fmt, ...)
 int gfs_buf_add_dec(struct gfs_buf *b, uint64_t v);	/* decimal digits, no printf */
 int gfs_buf_set_len(struct gfs_buf *b, size_t len);	/* zero-fills when growing */
 int gfs_buf_add_u16le(struct gfs_buf *b, uint16_t v);
+int gfs_buf_add_u24le(struct gfs_buf *b, uint32_t v);
 int gfs_buf_add_u32le(struct gfs_buf *b, uint32_t v);
 int gfs_buf_add_u64le(struct gfs_buf *b, uint64_t v);
 void gfs_put_u16le(uint8_t *p, uint16_t v);
+void gfs_put_u24le(uint8_t *p, uint32_t v);
 void gfs_put_u32le(uint8_t *p, uint32_t v);
+void gfs_put_u64le(uint8_t *p, uint64_t v);
 
 #endif

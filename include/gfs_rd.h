@@ -24,6 +24,7 @@ uint64_t gfs_rd_off(const struct gfs_rd *r);	/* file offset of the cursor */
 int gfs_rd_u8(struct gfs_rd *r, uint8_t *v);
 int gfs_rd_u16le(struct gfs_rd *r, uint16_t *v);
 int gfs_rd_s16le(struct gfs_rd *r, int16_t *v);
+int gfs_rd_u24le(struct gfs_rd *r, uint32_t *v);
 int gfs_rd_u32le(struct gfs_rd *r, uint32_t *v);
 int gfs_rd_s32le(struct gfs_rd *r, int32_t *v);
 int gfs_rd_u64le(struct gfs_rd *r, uint64_t *v);

@@ -134,10 +134,22 @@ void gfs_put_u16le(uint8_t *p, uint16_t v)
 	p[1] = (uint8_t)(v >> 8);
 }
 
+void gfs_put_u24le(uint8_t *p, uint32_t v)
+{
+	gfs_put_u16le(p, (uint16_t)v);
+	p[2] = (uint8_t)(v >> 16);
+}
+
 void gfs_put_u32le(uint8_t *p, uint32_t v)
 {
 	gfs_put_u16le(p, (uint16_t)v);
 	gfs_put_u16le(p + 2, (uint16_t)(v >> 16));
+}
+
+void gfs_put_u64le(uint8_t *p, uint64_t v)
+{
+	gfs_put_u32le(p, (uint32_t)v);
+	gfs_put_u32le(p + 4, (uint32_t)(v >> 32));
 }
 
 int gfs_buf_add_u16le(struct gfs_buf *b, uint16_t v)
@@ -145,6 +157,14 @@ int gfs_buf_add_u16le(struct gfs_buf *b, uint16_t v)
 	uint8_t p[2];
 
 	gfs_put_u16le(p, v);
+	return gfs_buf_add(b, p, sizeof(p));
+}
+
+int gfs_buf_add_u24le(struct gfs_buf *b, uint32_t v)
+{
+	uint8_t p[3];
+
+	gfs_put_u24le(p, v);
 	return gfs_buf_add(b, p, sizeof(p));
 }
 
@@ -160,7 +180,6 @@ int gfs_buf_add_u64le(struct gfs_buf *b, uint64_t v)
 {
 	uint8_t p[8];
 
-	gfs_put_u32le(p, (uint32_t)v);
-	gfs_put_u32le(p + 4, (uint32_t)(v >> 32));
+	gfs_put_u64le(p, v);
 	return gfs_buf_add(b, p, sizeof(p));
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <zlib.h>
 #include "gamefs.h"
+#include "gfs_codec.h"
 
 uint32_t gfs_crc32(uint32_t crc, const void *data, size_t len)
 {
@@ -22,10 +23,17 @@ uint32_t gfs_crc32(uint32_t crc, const void *data, size_t len)
 	return crc;
 }
 
-static int gfs_looks_zlib(const uint8_t *p, size_t len)
+int gfs_is_zlib(const uint8_t *p, size_t len)
 {
 	return len >= 2 && (p[0] & 0x0f) == Z_DEFLATED && (p[0] >> 4) <= 7 &&
 	       ((unsigned)p[0] << 8 | p[1]) % 31 == 0;
+}
+
+int gfs_is_png(const uint8_t *p, size_t len)
+{
+	static const uint8_t sig[GFS_PNG_SIG_LEN] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+
+	return len >= GFS_PNG_SIG_LEN && !memcmp(p, sig, GFS_PNG_SIG_LEN);
 }
 
 static int gfs_inflate_as(const uint8_t *src, size_t len, size_t max, struct gfs_buf *out,
@@ -87,7 +95,7 @@ int gfs_inflate(const uint8_t *src, size_t len, size_t max, struct gfs_buf *out,
 {
 	int r;
 
-	if (gfs_looks_zlib(src, len)) {
+	if (gfs_is_zlib(src, len)) {
 		r = gfs_inflate_as(src, len, max, out, 15, used);
 		if (!r) {
 			if (wrap)

@@ -94,6 +94,16 @@ int gfs_rd_s16le(struct gfs_rd *r, int16_t *v)
 	return e;
 }
 
+int gfs_rd_u24le(struct gfs_rd *r, uint32_t *v)
+{
+	const uint8_t *p;
+	int e = gfs_rd_ptr(r, &p, 3);
+
+	if (!e)
+		*v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
+	return e;
+}
+
 int gfs_rd_u32le(struct gfs_rd *r, uint32_t *v)
 {
 	const uint8_t *p;

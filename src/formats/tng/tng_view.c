@@ -10,6 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gfs_codec.h"
+#include "gfs_grid.h"
+#include "gfs_record.h"
 #include "tng.h"
 
 #define TNG_NONE24 0xffffffu
@@ -57,244 +60,68 @@ static void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct g
 
 /* ---- header.ini ---------------------------------------------------------- */
 
-enum tng_hkind { H_MAGIC, H_ID, H_RO8, H_U8, H_TYPE, H_TILEW, H_TILEH, H_U16, H_UID, H_CRC, H_ENC };
+/* Tile sides are 10 bits: the low byte at 34/35, the high bits in the type byte. */
+static uint64_t tng_tilew_get(const uint8_t *h)
+{
+	return h[TNG_OFF_TILEW] | ((h[TNG_OFF_TYPE] >> 4) & 3u) << 8;
+}
 
-static const struct tng_hfield {
-	const char *key;
-	unsigned off;
-	enum tng_hkind kind;
-} tng_hfields[] = {
-	{ "magic", 0, H_MAGIC },
-	{ "id", TNG_OFF_ID, H_ID },
-	{ "revision", TNG_OFF_REV, H_RO8 },
-	{ "type", TNG_OFF_TYPE, H_TYPE },
-	{ "tile_width", TNG_OFF_TILEW, H_TILEW },
-	{ "tile_height", TNG_OFF_TILEH, H_TILEH },
-	{ "map_size_log2", TNG_OFF_MAPSIZE, H_U8 },
-	{ "atlas_size_log2", TNG_OFF_ATLAS, H_U8 },
-	{ "frequency", TNG_OFF_FREQ, H_U8 },
-	{ "fps", TNG_OFF_FPS, H_U8 },
-	{ "actions", TNG_OFF_ACTIONS, H_U8 },
-	{ "layers", TNG_OFF_LAYERS, H_U8 },
-	{ "transports", TNG_OFF_TRANSPORTS, H_U8 },
-	{ "max_command", TNG_OFF_MAXCMD, H_U8 },
-	{ "delta_y", TNG_OFF_DELTAY, H_U8 },
-	{ "sprites_per_layer", TNG_OFF_SPRPERLAYER, H_U8 },
-	{ "reserved", TNG_OFF_PAD, H_U16 },
-	{ "uid", TNG_OFF_UID, H_UID },
-	{ "crc", TNG_OFF_CRC, H_CRC },
-	{ "encrypted", TNG_OFF_ENC, H_ENC },
+static void tng_tilew_set(uint8_t *h, uint64_t v)
+{
+	h[TNG_OFF_TILEW] = (uint8_t)v;
+	h[TNG_OFF_TYPE] = (uint8_t)((h[TNG_OFF_TYPE] & 0xcf) | (v >> 8 & 3) << 4);
+}
+
+static uint64_t tng_tileh_get(const uint8_t *h)
+{
+	return h[TNG_OFF_TILEH] | ((h[TNG_OFF_TYPE] >> 6) & 3u) << 8;
+}
+
+static void tng_tileh_set(uint8_t *h, uint64_t v)
+{
+	h[TNG_OFF_TILEH] = (uint8_t)v;
+	h[TNG_OFF_TYPE] = (uint8_t)((h[TNG_OFF_TYPE] & 0x3f) | (v >> 8 & 3) << 6);
+}
+
+/* key, kind, offset, width, flags */
+#define TNG_HF(key, kind, off, width, flags) \
+	{ key, kind, off, width, 0, 0, 0, 0, flags, NULL, 0, NULL, NULL, NULL, 0, 0 }
+static const struct gfs_field tng_hdr_fields[] = {
+	TNG_HF("magic", GFS_FK_BYTES, 0, TNG_MAGIC_LEN, GFS_FF_RO),
+	TNG_HF("id", GFS_FK_STR, TNG_OFF_ID, TNG_ID_LEN, 0),
+	TNG_HF("revision", GFS_FK_UINT, TNG_OFF_REV, 1, GFS_FF_RO),
+	{ "type", GFS_FK_UINT, TNG_OFF_TYPE, 1, 0, 4, 0, 0, 0, NULL, 0, NULL, NULL, NULL, 0, 0 },
+	{ "tile_width", GFS_FK_UINT, TNG_OFF_TILEW, 1, 0, 10, 0, 0, 0, NULL, 0, tng_tilew_get,
+	  tng_tilew_set, NULL, 0, 0 },
+	{ "tile_height", GFS_FK_UINT, TNG_OFF_TILEH, 1, 0, 10, 0, 0, 0, NULL, 0, tng_tileh_get,
+	  tng_tileh_set, NULL, 0, 0 },
+	TNG_HF("map_size_log2", GFS_FK_UINT, TNG_OFF_MAPSIZE, 1, 0),
+	TNG_HF("atlas_size_log2", GFS_FK_UINT, TNG_OFF_ATLAS, 1, 0),
+	TNG_HF("frequency", GFS_FK_UINT, TNG_OFF_FREQ, 1, 0),
+	TNG_HF("fps", GFS_FK_UINT, TNG_OFF_FPS, 1, 0),
+	TNG_HF("actions", GFS_FK_UINT, TNG_OFF_ACTIONS, 1, 0),
+	TNG_HF("layers", GFS_FK_UINT, TNG_OFF_LAYERS, 1, 0),
+	TNG_HF("transports", GFS_FK_UINT, TNG_OFF_TRANSPORTS, 1, 0),
+	TNG_HF("max_command", GFS_FK_UINT, TNG_OFF_MAXCMD, 1, 0),
+	TNG_HF("delta_y", GFS_FK_UINT, TNG_OFF_DELTAY, 1, 0),
+	TNG_HF("sprites_per_layer", GFS_FK_UINT, TNG_OFF_SPRPERLAYER, 1, 0),
+	TNG_HF("reserved", GFS_FK_UINT, TNG_OFF_PAD, 2, 0),
+	TNG_HF("uid", GFS_FK_HEX, TNG_OFF_UID, 8, 0),
+	TNG_HF("crc", GFS_FK_HEX, TNG_OFF_CRC, 4, GFS_FF_IGNORE),	/* recomputed at save */
+	TNG_HF("encrypted", GFS_FK_HEX, TNG_OFF_ENC, 4, GFS_FF_RO),
 };
-#define TNG_NHFIELDS (sizeof(tng_hfields) / sizeof(tng_hfields[0]))
+#undef TNG_HF
 
-/* Escape bytes for a one-line text view: \n, \\ and (esc_all) \xNN. */
-static int tng_escape(struct gfs_buf *out, const uint8_t *p, size_t n, int esc_all)
-{
-	int r = 0;
-	size_t run = 0;		/* start of the bytes that go out as they are */
-
-	if (!n)
-		return 0;
-	for (size_t i = 0; i < n && !r; i++) {
-		int plain = p[i] != '\n' && p[i] != '\\' &&
-			    !(esc_all ? (p[i] < 0x20 || p[i] >= 0x7f) : (p[i] < 0x20 && p[i] != '\t'));
-
-		if (plain)
-			continue;
-		r = gfs_buf_add(out, p + run, i - run);
-		run = i + 1;
-		if (r)
-			break;
-		if (p[i] == '\n')
-			r = gfs_buf_adds(out, "\\n");
-		else if (p[i] == '\\')
-			r = gfs_buf_adds(out, "\\\\");
-		else
-			r = gfs_buf_printf(out, "\\x%02x", p[i]);
-	}
-	return r ? r : gfs_buf_add(out, p + run, n - run);
-}
-
-/* Undo tng_escape; -EINVAL on a bad escape. */
-static int tng_unescape(const char *s, size_t n, struct gfs_buf *out)
-{
-	for (size_t i = 0; i < n; i++) {
-		int r;
-
-		if (s[i] != '\\') {
-			r = gfs_buf_addc(out, (uint8_t)s[i]);
-		} else if (i + 1 < n && s[i + 1] == 'n') {
-			r = gfs_buf_addc(out, '\n');
-			i++;
-		} else if (i + 1 < n && s[i + 1] == '\\') {
-			r = gfs_buf_addc(out, '\\');
-			i++;
-		} else if (i + 3 < n && s[i + 1] == 'x' && gfs_hex_digit(s[i + 2]) >= 0 &&
-			   gfs_hex_digit(s[i + 3]) >= 0) {
-			r = gfs_buf_addc(out, (uint8_t)(gfs_hex_digit(s[i + 2]) << 4 | gfs_hex_digit(s[i + 3])));
-			i += 3;
-		} else {
-			return -EINVAL;
-		}
-		if (r)
-			return r;
-	}
-	return 0;
-}
+static const struct gfs_record tng_hdr_rec = {
+	"header", NULL, TNG_HDR_SIZE, tng_hdr_fields, sizeof(tng_hdr_fields) / sizeof(tng_hdr_fields[0])
+};
 
 static int tng_header_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct tng_ref *ref = n->priv;
-	const uint8_t *h = ref->t->hdr;
-	int r = gfs_buf_adds(out, "[header]\n");
 
 	(void)ar;
-	for (size_t i = 0; i < TNG_NHFIELDS && !r; i++) {
-		const struct tng_hfield *f = &tng_hfields[i];
-		const uint8_t *p = h + f->off;
-
-		r = gfs_buf_printf(out, "%s = ", f->key);
-		if (r)
-			break;
-		switch (f->kind) {
-		case H_MAGIC:
-			r = tng_escape(out, p, TNG_MAGIC_LEN, 1);
-			break;
-		case H_ID: {
-			size_t len = strnlen((const char *)p, TNG_ID_LEN), k;
-
-			for (k = len; k < TNG_ID_LEN && !p[k]; k++)
-				;
-			r = tng_escape(out, p, k < TNG_ID_LEN ? TNG_ID_LEN : len, 1);
-			break;
-		}
-		case H_RO8:
-		case H_U8:
-			r = gfs_buf_printf(out, "%u", p[0]);
-			break;
-		case H_TYPE:
-			r = gfs_buf_printf(out, "%u", p[0] & 0x0f);
-			break;
-		case H_TILEW:
-			r = gfs_buf_printf(out, "%u", p[0] | ((h[TNG_OFF_TYPE] >> 4) & 3) << 8);
-			break;
-		case H_TILEH:
-			r = gfs_buf_printf(out, "%u", p[0] | ((h[TNG_OFF_TYPE] >> 6) & 3) << 8);
-			break;
-		case H_U16:
-			r = gfs_buf_printf(out, "%u", tng_u16(p));
-			break;
-		case H_UID:
-			r = gfs_buf_printf(out, "0x%016llx", (unsigned long long)tng_u64(p));
-			break;
-		case H_CRC:
-		case H_ENC:
-			r = gfs_buf_printf(out, "0x%08x", tng_u32(p));
-			break;
-		}
-		if (!r)
-			r = gfs_buf_addc(out, '\n');
-	}
-	return r;
-}
-
-struct tng_hctx {
-	struct gfs_archive *ar;
-	struct tng *t;
-	uint8_t h[TNG_HDR_SIZE];
-	unsigned tw, th;
-};
-
-static int tng_header_field(void *vctx, const char *section, const char *key,
-			    const char *value, unsigned line)
-{
-	struct tng_hctx *c = vctx;
-	const struct tng_hfield *f = NULL;
-	struct gfs_buf b = GFS_BUF_INIT;
-	int64_t v;
-	int r = 0;
-
-	if (strcmp(section, "header"))
-		return gfs_err(c->ar, -EINVAL, "header.ini: line %u: unknown section [%s]", line, section);
-	for (size_t i = 0; i < TNG_NHFIELDS; i++)
-		if (!strcmp(tng_hfields[i].key, key))
-			f = &tng_hfields[i];
-	if (!f)
-		return gfs_err(c->ar, -EINVAL, "header.ini: line %u: unknown key %s", line, key);
-	switch (f->kind) {
-	case H_MAGIC:
-		if (tng_unescape(value, strlen(value), &b) || b.len != TNG_MAGIC_LEN ||
-		    memcmp(b.data, c->h, TNG_MAGIC_LEN))
-			r = gfs_err(c->ar, -EINVAL, "header.ini: line %u: magic is read-only", line);
-		break;
-	case H_ID:
-		if (tng_unescape(value, strlen(value), &b) || b.len > TNG_ID_LEN) {
-			r = gfs_err(c->ar, -EINVAL, "header.ini: line %u: id must be at most 16 bytes", line);
-			break;
-		}
-		memset(c->h + TNG_OFF_ID, 0, TNG_ID_LEN);
-		if (b.len)
-			memcpy(c->h + TNG_OFF_ID, b.data, b.len);
-		break;
-	case H_RO8:
-		if (gfs_parse_int(value, 0, 255, &v) || v != c->h[f->off])
-			r = gfs_err(c->ar, -EINVAL, "header.ini: line %u: %s is read-only", line, key);
-		break;
-	case H_ENC:
-		if (gfs_parse_int(value, 0, 0xffffffff, &v) || v != tng_u32(c->h + f->off))
-			r = gfs_err(c->ar, -EINVAL, "header.ini: line %u: %s is read-only", line, key);
-		break;
-	case H_CRC:
-		break;	/* always recomputed */
-	case H_U8:
-	case H_TYPE:
-		if (gfs_parse_int(value, 0, f->kind == H_TYPE ? 15 : 255, &v)) {
-			r = gfs_err(c->ar, -EINVAL, "header.ini: line %u: %s: '%s' is not in 0..%d", line,
-				    key, value, f->kind == H_TYPE ? 15 : 255);
-			break;
-		}
-		if (f->kind == H_TYPE)
-			c->h[f->off] = (uint8_t)((c->h[f->off] & 0xf0) | v);
-		else
-			c->h[f->off] = (uint8_t)v;
-		break;
-	case H_TILEW:
-	case H_TILEH:
-		if (gfs_parse_int(value, 0, 1023, &v)) {
-			r = gfs_err(c->ar, -EINVAL, "header.ini: line %u: %s: '%s' is not in 0..1023", line,
-				    key, value);
-			break;
-		}
-		if (f->kind == H_TILEW)
-			c->tw = (unsigned)v;
-		else
-			c->th = (unsigned)v;
-		break;
-	case H_U16:
-		if (gfs_parse_int(value, 0, 65535, &v)) {
-			r = gfs_err(c->ar, -EINVAL, "header.ini: line %u: %s: '%s' is not in 0..65535", line,
-				    key, value);
-			break;
-		}
-		gfs_put_u16le(c->h + f->off, (uint16_t)v);
-		break;
-	case H_UID: {
-		char *end;
-		unsigned long long u;
-
-		errno = 0;
-		u = strtoull(value, &end, 0);
-		if (errno || end == value || *end || value[0] == '-') {
-			r = gfs_err(c->ar, -EINVAL, "header.ini: line %u: uid: '%s' is not a 64-bit number",
-				    line, value);
-			break;
-		}
-		tng_put64(c->h + f->off, u);
-		break;
-	}
-	}
-	gfs_buf_release(&b);
-	return r;
+	return gfs_record_render(&tng_hdr_rec, ref->t->hdr, TNG_HDR_SIZE, NULL, out);
 }
 
 static int tng_has_type(struct tng *t, unsigned type)
@@ -309,35 +136,29 @@ static int tng_header_store(struct gfs_archive *ar, struct gfs_node *n, const ui
 {
 	struct tng_ref *ref = n->priv;
 	struct tng *t = ref->t;
-	struct tng_hctx c;
-	int r;
+	struct gfs_buf h = GFS_BUF_INIT;
+	int r = gfs_record_parse(ar, "header.ini", &tng_hdr_rec, t->hdr, TNG_HDR_SIZE, data, len, NULL, &h);
 
-	if (!gfs_utf8_valid(data, len))
-		return gfs_err(ar, -EINVAL, "header.ini: not UTF-8 text");
-	memset(&c, 0, sizeof(c));
-	c.ar = ar;
-	c.t = t;
-	memcpy(c.h, t->hdr, TNG_HDR_SIZE);
-	c.tw = t->hdr[TNG_OFF_TILEW] | ((t->hdr[TNG_OFF_TYPE] >> 4) & 3) << 8;
-	c.th = t->hdr[TNG_OFF_TILEH] | ((t->hdr[TNG_OFF_TYPE] >> 6) & 3) << 8;
-	r = gfs_ini_parse(ar, "header.ini", data, len, tng_header_field, &c);
 	if (r)
-		return r;
-	c.h[TNG_OFF_TILEW] = (uint8_t)c.tw;
-	c.h[TNG_OFF_TILEH] = (uint8_t)c.th;
-	c.h[TNG_OFF_TYPE] = (uint8_t)((c.h[TNG_OFF_TYPE] & 0x0f) | (c.tw >> 8) << 4 | (c.th >> 8) << 6);
-	if ((c.h[TNG_OFF_MAPSIZE] != t->hdr[TNG_OFF_MAPSIZE] ||
-	     c.h[TNG_OFF_LAYERS] != t->hdr[TNG_OFF_LAYERS]) && tng_has_type(t, 34))
-		return gfs_err(ar, -EINVAL, "header.ini: map_size_log2 and layers cannot change while "
-			       "the game has maps");
-	if (c.h[TNG_OFF_TRANSPORTS] != t->hdr[TNG_OFF_TRANSPORTS] && tng_has_type(t, 33))
-		return gfs_err(ar, -EINVAL, "header.ini: transports cannot change while the game has "
-			       "tile meta records");
-	if (memcmp(c.h, t->hdr, TNG_HDR_SIZE)) {
-		memcpy(t->hdr, c.h, TNG_HDR_SIZE);
+		goto out;
+	if ((h.data[TNG_OFF_MAPSIZE] != t->hdr[TNG_OFF_MAPSIZE] ||
+	     h.data[TNG_OFF_LAYERS] != t->hdr[TNG_OFF_LAYERS]) && tng_has_type(t, 34)) {
+		r = gfs_err(ar, -EINVAL, "header.ini: map_size_log2 and layers cannot change while "
+			    "the game has maps");
+		goto out;
+	}
+	if (h.data[TNG_OFF_TRANSPORTS] != t->hdr[TNG_OFF_TRANSPORTS] && tng_has_type(t, 33)) {
+		r = gfs_err(ar, -EINVAL, "header.ini: transports cannot change while the game has "
+			    "tile meta records");
+		goto out;
+	}
+	if (memcmp(h.data, t->hdr, TNG_HDR_SIZE)) {
+		memcpy(t->hdr, h.data, TNG_HDR_SIZE);
 		t->hdr_edited = 1;
 	}
-	return 0;
+out:
+	gfs_buf_release(&h);
+	return r;
 }
 
 const struct gfs_node_ops tng_header_ops = {
@@ -364,7 +185,7 @@ static int tng_strings_render(struct gfs_archive *ar, struct gfs_node *n, struct
 		if (!r)
 			r = gfs_buf_addc(out, '\t');
 		if (!r)
-			r = tng_escape(out, p + i, e - i, 0);
+			r = gfs_text_escape(out, p + i, e - i, 0);
 		if (!r)
 			r = gfs_buf_adds(out, nul ? "\n" : "\t(no terminating NUL)\n");
 		i = e + 1;
@@ -390,7 +211,7 @@ static int tng_texts_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 		const uint8_t *nul = memchr(b.data + i, 0, b.len - i);
 		size_t e = nul ? (size_t)(nul - b.data) : b.len;
 
-		r = tng_escape(out, b.data + i, e - i, 0);
+		r = gfs_text_escape(out, b.data + i, e - i, 0);
 		if (!r)
 			r = gfs_buf_addc(out, '\n');
 		i = e + 1;
@@ -417,7 +238,7 @@ static int tng_texts_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 		const uint8_t *nl = memchr(data + i, '\n', len - i);
 		size_t e = nl ? (size_t)(nl - data) : len, at = nb->len;
 
-		r = tng_unescape((const char *)data + i, e - i, nb);
+		r = gfs_text_unescape((const char *)data + i, e - i, nb);
 		if (r == -EINVAL) {
 			r = gfs_err(ar, -EINVAL, "texts.txt: line %u: bad escape (use \\n, \\\\ or \\xNN)",
 				    line);
@@ -1019,7 +840,7 @@ static int tng_map_parse(struct tng *t, const uint8_t *p, size_t len, struct tng
 			 int decode, char *why, size_t whylen)
 {
 	struct gfs_rd rd;
-	size_t ms = tng_map_size(t), cells, k = 0;
+	size_t ms = tng_map_size(t), cells, k = 0, at;
 
 	memset(m, 0, sizeof(*m));
 	m->p = p;
@@ -1069,28 +890,16 @@ static int tng_map_parse(struct tng *t, const uint8_t *p, size_t len, struct tng
 			return -ENOMEM;
 		}
 	}
-	gfs_rd_init(&rd, p + m->rle, m->rlelen, 0);
-	while (gfs_rd_left(&rd)) {
-		uint8_t hd;
-		uint16_t v;
-		size_t cnt;
-
-		gfs_rd_u8(&rd, &hd);
-		cnt = (size_t)(hd & 0x7f) + 1;
-		if (k + cnt > cells) {
-			snprintf(why, whylen, "RLE overruns the %u layers (%zu cells) at byte %zu",
-				 tng_map_layers(t), cells, rd.pos - 1);
-			goto bad;
-		}
-		for (size_t i = 0; i < cnt; i++) {
-			if ((!(hd & 0x80) || i == 0) && gfs_rd_u16le(&rd, &v)) {
-				snprintf(why, whylen, "RLE packet cut short at byte %zu", rd.pos);
-				goto bad;
-			}
-			if (m->cells)
-				m->cells[k] = v;
-			k++;
-		}
+	switch (gfs_rle16_decode(p + m->rle, m->rlelen, m->cells, cells, &k, &at)) {
+	case 0:
+		break;
+	case -EFBIG:
+		snprintf(why, whylen, "RLE overruns the %u layers (%zu cells) at byte %zu",
+			 tng_map_layers(t), cells, at);
+		goto bad;
+	default:
+		snprintf(why, whylen, "RLE packet cut short at byte %zu", at);
+		goto bad;
 	}
 	if (k != cells) {
 		snprintf(why, whylen, "RLE ends after %zu of %zu cells", k, cells);
@@ -1109,36 +918,6 @@ int tng_map_validate(struct tng *t, const uint8_t *p, size_t len, char *why, siz
 	struct tng_map m;
 
 	return tng_map_parse(t, p, len, &m, 0, why, whylen);
-}
-
-static int tng_rle_encode(const uint16_t *c, size_t n, struct gfs_buf *out)
-{
-	size_t i = 0;
-	int r = 0;
-
-	while (i < n && !r) {
-		size_t run = 1;
-
-		while (i + run < n && run < 128 && c[i + run] == c[i])
-			run++;
-		if (run >= 2) {
-			r = gfs_buf_addc(out, (uint8_t)(0x80 | (run - 1)));
-			if (!r)
-				r = gfs_buf_add_u16le(out, c[i]);
-			i += run;
-			continue;
-		}
-		/* literal: up to the next run of two or 128 values */
-		run = 1;
-		while (i + run < n && run < 128 &&
-		       !(i + run + 1 < n && c[i + run] == c[i + run + 1]))
-			run++;
-		r = gfs_buf_addc(out, (uint8_t)(run - 1));
-		for (size_t k = 0; k < run && !r; k++)
-			r = gfs_buf_add_u16le(out, c[i + k]);
-		i += run;
-	}
-	return r;
 }
 
 /* Current map bytes of a view's asset, parsed (decode: cells too). */
@@ -1545,21 +1324,9 @@ static int tng_layer_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 	if (r)
 		goto out;
 	c = m.cells + (size_t)ref->sub * ms * ms;
-	for (size_t x = 0; x < ms && !r; x++)
-		r = gfs_buf_printf(out, "%sx%zu", x ? "," : "", x);
+	r = gfs_grid_xheader(out, ms);
 	if (!r)
-		r = gfs_buf_addc(out, '\n');
-	for (size_t y = 0; y < ms && !r; y++) {
-		for (size_t x = 0; x < ms && !r; x++) {
-			uint16_t v = c[y * ms + x];
-
-			r = x ? gfs_buf_addc(out, ',') : 0;
-			if (!r)
-				r = v == 0xffff ? gfs_buf_adds(out, "-1") : gfs_buf_add_dec(out, v);
-		}
-		if (!r)
-			r = gfs_buf_addc(out, '\n');
-	}
+		r = gfs_grid_render_u16(out, c, ms * ms, ms);
 	free(m.cells);
 out:
 	gfs_buf_release(&b);
@@ -1571,62 +1338,21 @@ static int tng_layer_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	struct tng_ref *ref = n->priv;
 	struct gfs_buf b = GFS_BUF_INIT, rle = GFS_BUF_INIT, par = GFS_BUF_INIT, *nb = NULL;
 	struct tng_map m;
-	size_t ms = tng_map_size(ref->t), i = 0, row = 0;
-	uint16_t *c;
-	unsigned line = 1;
+	struct gfs_grid g;
+	size_t ms = tng_map_size(ref->t);
 	int r;
 
 	m.cells = NULL;
 	r = tng_map_get(ar, n, &b, &m, 1);
 	if (r)
 		goto out;
-	c = m.cells + (size_t)ref->sub * ms * ms;
-	while (i < len) {
-		const uint8_t *nl = memchr(data + i, '\n', len - i);
-		size_t e = nl ? (size_t)(nl - data) : len, col = 0;
-		const char *s = (const char *)data + i;
-
-		if (e > i && data[e - 1] == '\r')
-			e--;
-		if (line == 1) {
-			/* header row: skipped, whatever it names */
-		} else if (e == i) {
-			/* blank line */
-		} else {
-			if (row >= ms) {
-				r = gfs_err(ar, -EINVAL, "%s: line %u: more than %zu rows", n->name, line, ms);
-				goto out;
-			}
-			while (s < (const char *)data + e) {
-				char *end;
-				long v;
-
-				errno = 0;
-				v = strtol(s, &end, 10);
-				if (end == s || errno || v < -1 || v > 65534 ||
-				    (end < (const char *)data + e && *end != ',') || col >= ms) {
-					r = gfs_err(ar, -EINVAL, "%s: line %u: value %zu: want %zu values of "
-						    "-1..65534", n->name, line, col + 1, ms);
-					goto out;
-				}
-				c[row * ms + col++] = v < 0 ? 0xffff : (uint16_t)v;
-				s = end < (const char *)data + e ? end + 1 : end;
-			}
-			if (col != ms) {
-				r = gfs_err(ar, -EINVAL, "%s: line %u: %zu values, want %zu", n->name, line,
-					    col, ms);
-				goto out;
-			}
-			row++;
-		}
-		i = (nl ? (size_t)(nl - data) : len) + 1;
-		line++;
-	}
-	if (row != ms) {
-		r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %zu", n->name, row, ms);
+	r = gfs_grid_parse(ar, n->name, data, len, ms, NULL, &g);
+	if (!r)
+		r = gfs_grid_u16(ar, &g, ms, ms, 65534, m.cells + (size_t)ref->sub * ms * ms);
+	gfs_grid_release(&g);
+	if (r)
 		goto out;
-	}
-	r = tng_rle_encode(m.cells, m.ncells, &rle);
+	r = gfs_rle16_encode(m.cells, m.ncells, &rle);
 	if (r)
 		goto out;
 	if (rle.len > 0xffffff) {
@@ -1693,7 +1419,7 @@ static int tng_lang_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 	r = gfs_buf_adds(out, "; code is read-only (it names the directory); name is a text index\n"
 			 "[lang]\ncode = ");
 	if (!r)
-		r = tng_escape(out, d, 2, 1);
+		r = gfs_text_escape(out, d, 2, 1);
 	if (!r)
 		r = gfs_buf_printf(out, "\nname = %u\n", tng_u32(d + TNG_LANG_ASSET + 12));
 	return r;
@@ -1716,7 +1442,7 @@ static int tng_lang_field(void *vctx, const char *section, const char *key, cons
 	if (strcmp(section, "lang"))
 		return gfs_err(c->ar, -EINVAL, "lang.ini: line %u: unknown section [%s]", line, section);
 	if (!strcmp(key, "code")) {
-		bad = tng_unescape(value, strlen(value), &b) || b.len != 2 || memcmp(b.data, c->d, 2);
+		bad = gfs_text_unescape(value, strlen(value), &b) || b.len != 2 || memcmp(b.data, c->d, 2);
 		gfs_buf_release(&b);
 		return bad ? gfs_err(c->ar, -EINVAL, "lang.ini: line %u: code is read-only", line) : 0;
 	}
@@ -1787,46 +1513,26 @@ static int tng_index_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 static int tng_index_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct tng_ref *ref = n->priv;
-	size_t slen, i = 0, row = 0, nrec;
+	size_t slen, nrec;
 	const uint8_t *d = tng_sec_data(ref->t, ref->sec, &slen);
+	struct gfs_grid g;
 	uint32_t *vals;
-	unsigned line = 1;
-	int r = 0, changed = 0;
+	int r, changed = 0;
 
 	nrec = slen / TNG_DESC;
 	vals = calloc(nrec ? nrec : 1, sizeof(*vals));
 	if (!vals)
 		return -ENOMEM;
-	while (i < len && !r) {
-		const uint8_t *nl = memchr(data + i, '\n', len - i);
-		size_t e = nl ? (size_t)(nl - data) : len;
-		char tmp[64], *comma, *end;
-		unsigned long long v;
+	r = gfs_grid_parse(ar, n->name, data, len, 2, NULL, &g);
+	if (!r && g.nrows != nrec)
+		r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %zu", n->name, g.nrows, nrec);
+	for (size_t k = 0; !r && k < nrec; k++) {
+		int64_t v;
 
-		if (line > 1 && e > i) {
-			if (e - i >= sizeof(tmp) || row >= nrec) {
-				r = gfs_err(ar, -EINVAL, "%s: line %u: want %zu rows of asset,value", n->name,
-					    line, nrec);
-				break;
-			}
-			memcpy(tmp, data + i, e - i);
-			tmp[e - i] = 0;
-			comma = strchr(tmp, ',');
-			errno = 0;
-			v = comma ? strtoull(comma + 1, &end, 0) : 0;
-			if (!comma || errno || end == comma + 1 || *end || comma[1] == '-' ||
-			    v > 0xffffffffull) {
-				r = gfs_err(ar, -EINVAL, "%s: line %u: want asset,value with a value of "
-					    "0..4294967295", n->name, line);
-				break;
-			}
-			vals[row++] = (uint32_t)v;
-		}
-		i = e + 1;
-		line++;
+		r = gfs_grid_int(ar, &g, k, 1, 0, UINT32_MAX, &v);
+		vals[k] = (uint32_t)v;
 	}
-	if (!r && row != nrec)
-		r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %zu", n->name, row, nrec);
+	gfs_grid_release(&g);
 	for (size_t k = 0; !r && k < nrec; k++)
 		changed |= vals[k] != tng_u32(d + k * TNG_DESC + TNG_DESC_NAME);
 	if (!r && changed) {

@@ -1,0 +1,120 @@
+/*
+ * gfs_record.h - the record codec: a record kind is a table, not code.
+ *
+ * A record kind (struct gfs_record) lists its fields: where each lives in
+ * the record's bytes, how wide it is, how it shows as text.  One renderer
+ * writes any record as INI:
+ *
+ *   COMMENT                    (the table's comment lines, verbatim)
+ *   [SECTION]
+ *   key = value                (every field of the table, in table order)
+ *
+ *   [ELEMENT 0]                (each repeated group, one section an element)
+ *   key = value
+ *
+ * and one parser reads such a view back into a copy of the original bytes,
+ * patching only the fields whose text changed: bytes no field covers
+ * (padding, unknown bits of a bit field, bytes after the record) stay as
+ * they were, so a view written back unchanged gives the same bytes.
+ *
+ * Layout: the fixed part is rec->size bytes; the elements of each group
+ * follow it, group after group in table order, each group->size bytes;
+ * what follows the last group is kept as trailing bytes.  A group's count
+ * lives in a field of the fixed part (count_width bytes at count_off), or
+ * is fixed (count_width 0, count_off elements).  A variable group has as
+ * many elements as the view has sections [ELEMENT 0] ... [ELEMENT N-1]
+ * (in order); when that count changes the record is laid out anew: kept
+ * elements keep their bytes, new ones start as zeros.  Groups are one
+ * level deep.
+ *
+ * Values: numbers are decimal (0x hex accepted); GFS_FK_HEX renders 0x and
+ * two digits a byte; GFS_FK_ENUM renders names[v] when there is one;
+ * GFS_FK_STR and GFS_FK_BYTES render bytes escaped (\n, \\, \xNN for
+ * control and non-ASCII bytes); GFS_FK_REF goes through the caller's
+ * reference callbacks (a name lookup, say).  The parser checks every value
+ * against the field's range and fails with -EINVAL after gfs_err():
+ * "VIEW: line N: KEY: what is wrong".  Unknown sections and keys fail the
+ * same way; a key left out keeps its bytes.
+ */
+#ifndef GFS_RECORD_H
+#define GFS_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gfs_buf.h"
+
+struct gfs_archive;
+
+enum gfs_fkind {
+	GFS_FK_UINT,		/* unsigned integer */
+	GFS_FK_SINT,		/* two's complement integer of its width (or bits) */
+	GFS_FK_HEX,		/* unsigned, rendered 0x with two digits a byte */
+	GFS_FK_ENUM,		/* unsigned, rendered by name where names[] has one */
+	GFS_FK_REF,		/* unsigned, rendered and parsed by struct gfs_rec_refs */
+	GFS_FK_STR,		/* width bytes of NUL-padded text */
+	GFS_FK_BYTES,		/* exactly width bytes */
+	GFS_FK_GROUP,		/* a repeated group of elements (struct gfs_record group) */
+};
+
+#define GFS_FF_RO	0x1u	/* read-only: the view must repeat the value */
+#define GFS_FF_IGNORE	0x2u	/* shown, but what the view says is ignored (recomputed) */
+
+struct gfs_record;
+
+struct gfs_field {
+	const char *key;
+	enum gfs_fkind kind;
+	unsigned off;		/* byte offset in the fixed part (or in one element) */
+	unsigned width;		/* bytes: 1, 2, 3, 4 or 8 for numbers; STR, BYTES: the length */
+	unsigned shift, bits;	/* a bit field of the width (bits 0: all of it); with get/set: its bits */
+	int64_t min, max;	/* accepted range; both 0: all the width (or bits) holds */
+	unsigned flags;		/* GFS_FF_* */
+	const char *const *names;	/* ENUM: names[v], NULL-terminated */
+	int ref;		/* REF: which kind of reference, for the callbacks */
+	/* a number spread over several places: read and write it here instead */
+	uint64_t (*get)(const uint8_t *rec);
+	void (*set)(uint8_t *rec, uint64_t v);
+	/* GROUP */
+	const struct gfs_record *group;
+	unsigned count_off, count_width;	/* the count field; width 0: count_off fixed */
+};
+
+struct gfs_record {
+	const char *section;	/* [section]; of a group: [section N] */
+	const char *comment;	/* rendered before the first section, or NULL */
+	size_t size;		/* bytes of the fixed part (of one element) */
+	const struct gfs_field *fields;
+	size_t nfields;
+};
+
+/* How GFS_FK_REF values show: fmt() writes v as text, parse() reads it back (0 or -EINVAL). */
+struct gfs_rec_refs {
+	int (*fmt)(void *ctx, int ref, uint64_t v, struct gfs_buf *out);
+	int (*parse)(void *ctx, int ref, const char *text, uint64_t *v);
+	const char *what;	/* what parse() wants, for messages */
+	void *ctx;
+};
+
+/* Bytes the record p[0..len) spans (fixed part and groups); 0 if it does not fit. */
+size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t len);
+/* Append the INI view of p[0..len) to out; -EBADMSG when the record does not fit. */
+int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len,
+		      const struct gfs_rec_refs *refs, struct gfs_buf *out);
+/*
+ * Parse the INI view data[0..len) against the record old[0..oldlen) into
+ * out (appended): old with the changed fields patched, relaid when a
+ * group's count changed.  refs may be NULL when the table has no REF field.
+ */
+int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_record *rec,
+		     const uint8_t *old, size_t oldlen, const uint8_t *data, size_t len,
+		     const struct gfs_rec_refs *refs, struct gfs_buf *out);
+
+/*
+ * The escaping of GFS_FK_STR and GFS_FK_BYTES, for other one-line text
+ * views: \n, \\ and, with esc_all, \xNN for bytes below 0x20 and from 0x7f
+ * (else only control bytes other than tab).  Unescape fails with -EINVAL.
+ */
+int gfs_text_escape(struct gfs_buf *out, const uint8_t *p, size_t n, int esc_all);
+int gfs_text_unescape(const char *s, size_t n, struct gfs_buf *out);
+
+#endif

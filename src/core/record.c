@@ -1,0 +1,471 @@
+/* The record codec: tables of fields to INI and back; see gfs_record.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "gamefs.h"
+#include "gfs_record.h"
+
+#define GFS_REC_MAXGROUPS 8
+
+int gfs_text_escape(struct gfs_buf *out, const uint8_t *p, size_t n, int esc_all)
+{
+	size_t run = 0;		/* start of the bytes that go out as they are */
+	int r = 0;
+
+	for (size_t i = 0; i < n && !r; i++) {
+		int plain = p[i] != '\n' && p[i] != '\\' &&
+			    !(esc_all ? (p[i] < 0x20 || p[i] >= 0x7f) : (p[i] < 0x20 && p[i] != '\t'));
+
+		if (plain)
+			continue;
+		r = gfs_buf_add(out, p + run, i - run);
+		run = i + 1;
+		if (r)
+			break;
+		if (p[i] == '\n')
+			r = gfs_buf_adds(out, "\\n");
+		else if (p[i] == '\\')
+			r = gfs_buf_adds(out, "\\\\");
+		else
+			r = gfs_buf_printf(out, "\\x%02x", p[i]);
+	}
+	return r || run >= n ? r : gfs_buf_add(out, p + run, n - run);
+}
+
+int gfs_text_unescape(const char *s, size_t n, struct gfs_buf *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		int r;
+
+		if (s[i] != '\\') {
+			r = gfs_buf_addc(out, (uint8_t)s[i]);
+		} else if (i + 1 < n && s[i + 1] == 'n') {
+			r = gfs_buf_addc(out, '\n');
+			i++;
+		} else if (i + 1 < n && s[i + 1] == '\\') {
+			r = gfs_buf_addc(out, '\\');
+			i++;
+		} else if (i + 3 < n && s[i + 1] == 'x' && gfs_hex_digit(s[i + 2]) >= 0 &&
+			   gfs_hex_digit(s[i + 3]) >= 0) {
+			r = gfs_buf_addc(out, (uint8_t)(gfs_hex_digit(s[i + 2]) << 4 | gfs_hex_digit(s[i + 3])));
+			i += 3;
+		} else {
+			return -EINVAL;
+		}
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* ---- numbers in place ------------------------------------------------------ */
+
+static unsigned gfs_field_bits(const struct gfs_field *f)
+{
+	return f->bits ? f->bits : f->width * 8;
+}
+
+static uint64_t gfs_field_mask(const struct gfs_field *f)
+{
+	unsigned b = gfs_field_bits(f);
+
+	return b >= 64 ? UINT64_MAX : ((uint64_t)1 << b) - 1;
+}
+
+static uint64_t gfs_le_get(const uint8_t *p, unsigned width)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = width; i-- > 0; )
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void gfs_le_put(uint8_t *p, unsigned width, uint64_t v)
+{
+	for (unsigned i = 0; i < width; i++, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+static uint64_t gfs_field_get(const struct gfs_field *f, const uint8_t *base)
+{
+	if (f->get)
+		return f->get(base);
+	return gfs_le_get(base + f->off, f->width) >> f->shift & gfs_field_mask(f);
+}
+
+static void gfs_field_set(const struct gfs_field *f, uint8_t *base, uint64_t v)
+{
+	uint64_t m = gfs_field_mask(f) << f->shift, w;
+
+	if (f->set) {
+		f->set(base, v);
+		return;
+	}
+	w = gfs_le_get(base + f->off, f->width);
+	gfs_le_put(base + f->off, f->width, (w & ~m) | (v << f->shift & m));
+}
+
+/* The value as a signed number (SINT sign-extended). */
+static int64_t gfs_field_num(const struct gfs_field *f, uint64_t v)
+{
+	unsigned b = gfs_field_bits(f);
+
+	if (f->kind == GFS_FK_SINT && b < 64 && (v >> (b - 1) & 1))
+		return (int64_t)(v | ~gfs_field_mask(f));
+	return (int64_t)v;
+}
+
+static void gfs_field_range(const struct gfs_field *f, int64_t *min, int64_t *max)
+{
+	unsigned b = gfs_field_bits(f);
+
+	if (f->min || f->max) {
+		*min = f->min;
+		*max = f->max;
+	} else if (f->kind == GFS_FK_SINT) {
+		*min = b >= 64 ? INT64_MIN : -((int64_t)1 << (b - 1));
+		*max = b >= 64 ? INT64_MAX : ((int64_t)1 << (b - 1)) - 1;
+	} else {
+		*min = 0;
+		*max = b >= 63 ? INT64_MAX : ((int64_t)1 << b) - 1;
+	}
+}
+
+/* ---- render ------------------------------------------------------------------ */
+
+static int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
+			    const struct gfs_rec_refs *refs, struct gfs_buf *out)
+{
+	const uint8_t *p = base + f->off;
+	uint64_t v;
+
+	switch (f->kind) {
+	case GFS_FK_STR: {
+		size_t len = strnlen((const char *)p, f->width), k = len;
+
+		/* bytes after the NUL that are not all NULs: show them all */
+		while (k < f->width && !p[k])
+			k++;
+		return gfs_text_escape(out, p, k < f->width ? f->width : len, 1);
+	}
+	case GFS_FK_BYTES:
+		return gfs_text_escape(out, p, f->width, 1);
+	case GFS_FK_GROUP:
+		return 0;
+	default:
+		break;
+	}
+	v = gfs_field_get(f, base);
+	switch (f->kind) {
+	case GFS_FK_HEX:
+		return gfs_buf_printf(out, "0x%0*llx", (int)(f->bits ? (f->bits + 3) / 4 : f->width * 2),
+				      (unsigned long long)v);
+	case GFS_FK_SINT:
+		return gfs_buf_printf(out, "%lld", (long long)gfs_field_num(f, v));
+	case GFS_FK_ENUM:
+		for (uint64_t i = 0; f->names && f->names[i]; i++)
+			if (i == v)
+				return gfs_buf_adds(out, f->names[i]);
+		break;
+	case GFS_FK_REF:
+		if (refs && refs->fmt)
+			return refs->fmt(refs->ctx, f->ref, v, out);
+		break;
+	default:
+		break;
+	}
+	return gfs_buf_printf(out, "%llu", (unsigned long long)v);
+}
+
+static int gfs_fields_render(const struct gfs_record *rec, const uint8_t *base,
+			     const struct gfs_rec_refs *refs, struct gfs_buf *out)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < rec->nfields && !r; i++) {
+		const struct gfs_field *f = &rec->fields[i];
+
+		if (f->kind == GFS_FK_GROUP)
+			continue;
+		r = gfs_buf_printf(out, "%s = ", f->key);
+		if (!r)
+			r = gfs_field_render(f, base, refs, out);
+		if (!r)
+			r = gfs_buf_addc(out, '\n');
+	}
+	return r;
+}
+
+static size_t gfs_group_count(const struct gfs_field *f, const uint8_t *base)
+{
+	return f->count_width ? (size_t)gfs_le_get(base + f->count_off, f->count_width) : f->count_off;
+}
+
+size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t len)
+{
+	size_t pos = rec->size;
+
+	if (len < rec->size)
+		return 0;
+	for (size_t i = 0; i < rec->nfields; i++) {
+		const struct gfs_field *f = &rec->fields[i];
+		size_t n;
+
+		if (f->kind != GFS_FK_GROUP)
+			continue;
+		n = gfs_group_count(f, p);
+		if (f->group->size && n > (len - pos) / f->group->size)
+			return 0;
+		pos += n * f->group->size;
+	}
+	return pos;
+}
+
+int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len,
+		      const struct gfs_rec_refs *refs, struct gfs_buf *out)
+{
+	size_t pos = rec->size;
+	int r = 0;
+
+	if (!gfs_record_span(rec, p, len))
+		return -EBADMSG;
+	if (rec->comment)
+		r = gfs_buf_adds(out, rec->comment);
+	if (!r)
+		r = gfs_buf_printf(out, "[%s]\n", rec->section);
+	if (!r)
+		r = gfs_fields_render(rec, p, refs, out);
+	for (size_t i = 0; i < rec->nfields && !r; i++) {
+		const struct gfs_field *f = &rec->fields[i];
+		size_t n;
+
+		if (f->kind != GFS_FK_GROUP)
+			continue;
+		n = gfs_group_count(f, p);
+		for (size_t k = 0; k < n && !r; k++, pos += f->group->size) {
+			r = gfs_buf_printf(out, "\n[%s %zu]\n", f->group->section, k);
+			if (!r)
+				r = gfs_fields_render(f->group, p + pos, refs, out);
+		}
+	}
+	return r;
+}
+
+/* ---- parse ------------------------------------------------------------------- */
+
+struct gfs_rec_ctx {
+	struct gfs_archive *ar;
+	const char *view;
+	const struct gfs_record *rec;
+	const struct gfs_rec_refs *refs;
+	uint8_t *fixed;				/* copy of the fixed part */
+	const struct gfs_field *groups[GFS_REC_MAXGROUPS];
+	struct gfs_buf elems[GFS_REC_MAXGROUPS];	/* the elements, old ones first */
+	size_t old_n[GFS_REC_MAXGROUPS], new_n[GFS_REC_MAXGROUPS];
+	size_t ngroups;
+	struct gfs_buf tmp;
+};
+
+static int gfs_unsigned_parse(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, &end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
+	return errno || end == s || *end ? -EINVAL : 0;
+}
+
+/* Parse value into the field of base; its text equal to the current one changes nothing. */
+static int gfs_field_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, uint8_t *base,
+			   const char *value, unsigned line)
+{
+	struct gfs_buf *b = &c->tmp;
+	int64_t min, max, sv = 0;
+	uint64_t v = 0;
+	int r;
+
+	if (f->flags & GFS_FF_IGNORE)
+		return 0;
+	gfs_buf_set_len(b, 0);
+	r = gfs_field_render(f, base, c->refs, b);
+	if (r)
+		return r;
+	if (!strcmp((const char *)b->data ? (const char *)b->data : "", value))
+		return 0;
+	if (f->flags & GFS_FF_RO)
+		return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: read-only (it is %s)", c->view, line,
+			       f->key, b->data ? (const char *)b->data : "");
+	switch (f->kind) {
+	case GFS_FK_STR:
+	case GFS_FK_BYTES:
+		gfs_buf_set_len(b, 0);
+		if (gfs_text_unescape(value, strlen(value), b) || b->len > f->width ||
+		    (f->kind == GFS_FK_BYTES && b->len != f->width))
+			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: want %s%u bytes (\\xNN escapes)",
+				       c->view, line, f->key, f->kind == GFS_FK_STR ? "at most " : "",
+				       f->width);
+		memset(base + f->off, 0, f->width);
+		if (b->len)
+			memcpy(base + f->off, b->data, b->len);
+		return 0;
+	case GFS_FK_REF:
+		if (!c->refs || !c->refs->parse || c->refs->parse(c->refs->ctx, f->ref, value, &v))
+			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: '%s' is not %s", c->view, line,
+				       f->key, value, c->refs && c->refs->what ? c->refs->what : "a reference");
+		sv = (int64_t)v;
+		break;
+	case GFS_FK_ENUM:
+		for (uint64_t i = 0; f->names && f->names[i]; i++)
+			if (!strcasecmp(f->names[i], value)) {
+				gfs_field_set(f, base, i);
+				return 0;
+			}
+		goto number;	/* not a name: a number */
+	default:
+number:
+		gfs_field_range(f, &min, &max);
+		if (f->kind != GFS_FK_SINT && max == INT64_MAX) {
+			if (gfs_unsigned_parse(value, &v) || v > gfs_field_mask(f))
+				return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: '%s' is not a %u-bit number",
+					       c->view, line, f->key, value, gfs_field_bits(f));
+			gfs_field_set(f, base, v);
+			return 0;
+		}
+		if (gfs_parse_int(value, min, max, &sv))
+			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: '%s' is not in %lld..%lld", c->view,
+				       line, f->key, value, (long long)min, (long long)max);
+		break;
+	}
+	if (f->kind == GFS_FK_REF) {
+		gfs_field_range(f, &min, &max);
+		if ((uint64_t)sv > gfs_field_mask(f) || sv < min || sv > max)
+			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: '%s' is out of range", c->view,
+				       line, f->key, value);
+	}
+	gfs_field_set(f, base, (uint64_t)sv & gfs_field_mask(f));
+	return 0;
+}
+
+static const struct gfs_field *gfs_field_find(const struct gfs_record *rec, const char *key)
+{
+	for (size_t i = 0; i < rec->nfields; i++)
+		if (rec->fields[i].kind != GFS_FK_GROUP && !strcmp(rec->fields[i].key, key))
+			return &rec->fields[i];
+	return NULL;
+}
+
+static int gfs_rec_kv(void *vctx, const char *section, const char *key, const char *value,
+		      unsigned line)
+{
+	struct gfs_rec_ctx *c = vctx;
+	const struct gfs_field *f;
+	uint8_t *base = NULL;
+	const struct gfs_record *rec = NULL;
+
+	if (!strcmp(section, c->rec->section)) {
+		rec = c->rec;
+		base = c->fixed;
+	}
+	for (size_t g = 0; !rec && g < c->ngroups; g++) {
+		const struct gfs_record *gr = c->groups[g]->group;
+		size_t sl = strlen(gr->section), idx;
+		int64_t v;
+
+		if (strncmp(section, gr->section, sl) || section[sl] != ' ' ||
+		    gfs_parse_int(section + sl + 1, 0, INT32_MAX, &v))
+			continue;
+		idx = (size_t)v;
+		if (idx + 1 != c->new_n[g] && idx != c->new_n[g])
+			return gfs_err(c->ar, -EINVAL, "%s: line %u: [%s] out of order (want [%s %zu])",
+				       c->view, line, section, gr->section, c->new_n[g]);
+		if (idx == c->new_n[g]) {
+			const struct gfs_field *cf = c->groups[g];
+			uint64_t cmax = cf->count_width >= 8 ? UINT64_MAX :
+					((uint64_t)1 << (8 * cf->count_width)) - 1;
+
+			if (!cf->count_width ? idx >= cf->count_off : idx >= cmax)
+				return gfs_err(c->ar, -EINVAL, "%s: line %u: [%s]: at most %llu of them",
+					       c->view, line, section, (unsigned long long)(cf->count_width ?
+					       cmax : cf->count_off));
+			if (idx >= c->old_n[g] && gfs_buf_set_len(&c->elems[g], (idx + 1) * gr->size))
+				return -ENOMEM;
+			c->new_n[g] = idx + 1;
+		}
+		rec = gr;
+		base = c->elems[g].data + idx * gr->size;
+	}
+	if (!rec)
+		return gfs_err(c->ar, -EINVAL, "%s: line %u: unknown section [%s]", c->view, line, section);
+	f = gfs_field_find(rec, key);
+	if (!f)
+		return gfs_err(c->ar, -EINVAL, "%s: line %u: unknown key %s in [%s]", c->view, line, key,
+			       section);
+	return gfs_field_parse(c, f, base, value, line);
+}
+
+int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_record *rec,
+		     const uint8_t *old, size_t oldlen, const uint8_t *data, size_t len,
+		     const struct gfs_rec_refs *refs, struct gfs_buf *out)
+{
+	struct gfs_rec_ctx c;
+	size_t span = gfs_record_span(rec, old, oldlen), pos = rec->size;
+	int r;
+
+	memset(&c, 0, sizeof(c));
+	if (!span)
+		return gfs_err(ar, -EINVAL, "%s: the record does not decode", view);
+	if (!gfs_utf8_valid(data, len))
+		return gfs_err(ar, -EINVAL, "%s: not UTF-8 text", view);
+	c.ar = ar;
+	c.view = view;
+	c.rec = rec;
+	c.refs = refs;
+	c.fixed = malloc(rec->size ? rec->size : 1);
+	if (!c.fixed)
+		return -ENOMEM;
+	if (rec->size)
+		memcpy(c.fixed, old, rec->size);
+	for (size_t i = 0; i < rec->nfields; i++) {
+		const struct gfs_field *f = &rec->fields[i];
+		size_t n;
+
+		if (f->kind != GFS_FK_GROUP)
+			continue;
+		if (c.ngroups == GFS_REC_MAXGROUPS) {
+			r = -EINVAL;
+			goto out;
+		}
+		n = gfs_group_count(f, old);
+		c.groups[c.ngroups] = f;
+		c.old_n[c.ngroups] = n;
+		/* a fixed group keeps its elements; a variable one has those the view names */
+		c.new_n[c.ngroups] = f->count_width ? 0 : n;
+		r = gfs_buf_add(&c.elems[c.ngroups], old + pos, n * f->group->size);
+		if (r)
+			goto out;
+		pos += n * f->group->size;
+		c.ngroups++;
+	}
+	r = gfs_ini_parse(ar, view, data, len, gfs_rec_kv, &c);
+	if (r)
+		goto out;
+	for (size_t g = 0; g < c.ngroups; g++)
+		if (c.groups[g]->count_width)
+			gfs_le_put(c.fixed + c.groups[g]->count_off, c.groups[g]->count_width, c.new_n[g]);
+	r = gfs_buf_add(out, c.fixed, rec->size);
+	for (size_t g = 0; g < c.ngroups && !r; g++)
+		r = gfs_buf_add(out, c.elems[g].data, c.new_n[g] * c.groups[g]->group->size);
+	if (!r)
+		r = gfs_buf_add(out, old + span, oldlen - span);
+out:
+	for (size_t g = 0; g < GFS_REC_MAXGROUPS; g++)
+		gfs_buf_release(&c.elems[g]);
+	gfs_buf_release(&c.tmp);
+	free(c.fixed);
+	return r;
+}
