@@ -34,8 +34,11 @@ int gfs_rle16_encode(const uint16_t *v, size_t n, struct gfs_buf *out);
 /* Does p start like a zlib stream (RFC 1950 CMF/FLG: deflate, window <= 32K, check bits)? */
 int gfs_is_zlib(const uint8_t *p, size_t len);
 
-#define GFS_PNG_SIG_LEN 8
-/* Does p start with the 8-byte PNG signature? */
-int gfs_is_png(const uint8_t *p, size_t len);
+/*
+ * Does p start like a PNG (signature, then a 13-byte IHDR chunk)?  0 and
+ * its width and height (either pointer may be NULL), else -EINVAL.
+ */
+#define GFS_PNG_HEAD_LEN 33	/* the bytes gfs_png_size() looks at */
+int gfs_png_size(const uint8_t *p, size_t len, uint32_t *w, uint32_t *h);
 
 #endif

@@ -24,8 +24,8 @@
  * is fixed (count_width 0, count_off elements).  A variable group has as
  * many elements as the view has sections [ELEMENT 0] ... [ELEMENT N-1]
  * (in order); when that count changes the record is laid out anew: kept
- * elements keep their bytes, new ones start as zeros.  Groups are one
- * level deep.
+ * elements keep their bytes, new ones start as zeros.  An element section
+ * counts when it has a key line.  Groups are one level deep.
  *
  * Values: numbers are decimal (0x hex accepted); GFS_FK_HEX renders 0x and
  * two digits a byte; GFS_FK_ENUM renders names[v] when there is one;

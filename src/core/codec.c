@@ -29,11 +29,30 @@ int gfs_is_zlib(const uint8_t *p, size_t len)
 	       ((unsigned)p[0] << 8 | p[1]) % 31 == 0;
 }
 
-int gfs_is_png(const uint8_t *p, size_t len)
+/* PNG: signature, IHDR length (13, big-endian), "IHDR", width, height, ... its CRC */
+#define GFS_PNG_SIG_LEN		8
+#define GFS_PNG_IHDR_LEN	8
+#define GFS_PNG_IHDR_TYPE	12
+#define GFS_PNG_IHDR_W		16
+#define GFS_PNG_IHDR_H		20
+
+static uint32_t gfs_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+int gfs_png_size(const uint8_t *p, size_t len, uint32_t *w, uint32_t *h)
 {
 	static const uint8_t sig[GFS_PNG_SIG_LEN] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
 
-	return len >= GFS_PNG_SIG_LEN && !memcmp(p, sig, GFS_PNG_SIG_LEN);
+	if (len < GFS_PNG_HEAD_LEN || memcmp(p, sig, GFS_PNG_SIG_LEN) ||
+	    gfs_be32(p + GFS_PNG_IHDR_LEN) != 13 || memcmp(p + GFS_PNG_IHDR_TYPE, "IHDR", 4))
+		return -EINVAL;
+	if (w)
+		*w = gfs_be32(p + GFS_PNG_IHDR_W);
+	if (h)
+		*h = gfs_be32(p + GFS_PNG_IHDR_H);
+	return 0;
 }
 
 static int gfs_inflate_as(const uint8_t *src, size_t len, size_t max, struct gfs_buf *out,

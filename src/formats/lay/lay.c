@@ -33,6 +33,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gfs_codec.h"
 #include "formats/lay/lay.h"
 
 static int lay_has_ext(const char *path)
@@ -43,12 +44,6 @@ static int lay_has_ext(const char *path)
 		return 0;
 	n = strlen(path);
 	return n >= 4 && !strcasecmp(path + n - 4, ".lay");
-}
-
-static int lay_zlib_head(const uint8_t *p, size_t len)
-{
-	return len >= 2 && (p[0] & 0x0f) == 8 && (p[0] >> 4) <= 7 &&
-	       ((p[0] << 8) | p[1]) % 31 == 0;
 }
 
 static int lay_type_known(uint8_t t)
@@ -74,7 +69,7 @@ static int lay_bid(const uint8_t *head, size_t len, const char *path)
 	if (gfs_rd_u32le(&r, &sc) || gfs_rd_u32le(&r, &cc))
 		return 0;
 	if (sc > LAY_MAX_SPRITES || cc > LAY_MAX_CHUNKS)
-		return ext ? (lay_zlib_head(head, len) ? 60 : 30) : 0;
+		return ext ? (gfs_is_zlib(head, len) ? 60 : 30) : 0;
 	if (sc == 0)
 		return ext ? 50 : 0;
 	for (uint32_t i = 0; i < sc && gfs_rd_left(&r) >= LAY_SPRITE_SIZE; i++) {
@@ -197,7 +192,7 @@ static int lay_load(struct gfs_archive *ar)
 		if (!gfs_rd_u32le(&r, &sc) && !gfs_rd_u32le(&r, &cc))
 			need = LAY_HDR_SIZE + (uint64_t)sc * LAY_SPRITE_SIZE +
 			       (uint64_t)cc * LAY_CHUNK_SIZE;
-		if (need > file.len && lay_zlib_head(file.data, file.len)) {
+		if (need > file.len && gfs_is_zlib(file.data, file.len)) {
 			enum gfs_zwrap wrap;
 			size_t used = 0;
 

@@ -26,26 +26,15 @@
 #include <unistd.h>
 #include <png.h>
 
+#include "gfs_codec.h"
 #include "formats/lay/lay.h"
 
-#define LAY_PNG_SIG_LEN		8
-#define LAY_PNG_IHDR_END	24	/* signature, length, "IHDR", width, height */
 #define LAY_TMP_TAG		".gamefs-"
 
 /* Width and height from the IHDR, -EINVAL when data is not a PNG. */
 int lay_png_dims(const uint8_t *data, size_t len, uint32_t *w, uint32_t *h)
 {
-	static const uint8_t sig[LAY_PNG_SIG_LEN] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
-	uint8_t hd[LAY_PNG_IHDR_END];
-	struct gfs_rd r;
-
-	gfs_rd_init(&r, data, len, 0);
-	if (gfs_rd_bytes(&r, hd, sizeof(hd)) || memcmp(hd, sig, sizeof(sig)) ||
-	    memcmp(hd + 12, "IHDR", 4))
-		return -EINVAL;
-	*w = (uint32_t)hd[16] << 24 | (uint32_t)hd[17] << 16 | (uint32_t)hd[18] << 8 | hd[19];
-	*h = (uint32_t)hd[20] << 24 | (uint32_t)hd[21] << 16 | (uint32_t)hd[22] << 8 | hd[23];
-	return 0;
+	return gfs_png_size(data, len, w, h);
 }
 
 /*
@@ -188,7 +177,7 @@ static char *lay_companion(const struct gfs_archive *ar, char *want, size_t want
 int lay_atlas_probe(struct gfs_archive *ar, struct lay *L)
 {
 	char want[PATH_MAX];
-	uint8_t head[LAY_PNG_IHDR_END];
+	uint8_t head[GFS_PNG_HEAD_LEN];
 	const char *slash;
 	uint32_t w, h;
 	int fd;

@@ -13,11 +13,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gfs_grid.h"
 #include "formats/lay/lay.h"
 
 #define LAY_SPRITES_HEADER	"index,type,id,depends_on,c,chunk_offset,chunk_count"
 #define LAY_CHUNKS_HEADER	"index,dst_x,dst_y,src_x,src_y"
-#define LAY_MAX_FIELDS		8
 
 float lay_f(uint32_t bits)
 {
@@ -231,99 +231,36 @@ const struct gfs_node_ops lay_ini_ops = {
 
 /* ---- CSV helpers ---------------------------------------------------------- */
 
-static char *lay_trim(char *s)
-{
-	char *e;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-		*--e = 0;
-	return s;
-}
-
-/* Same header, ignoring case and blanks. */
-static int lay_header_is(const char *line, const char *want)
-{
-	for (;;) {
-		while (*line == ' ' || *line == '\t' || *line == '\r')
-			line++;
-		if (!*line || !*want)
-			return !*line && !*want;
-		if ((*line | 0x20) != (*want | 0x20))
-			return 0;
-		line++;
-		want++;
-	}
-}
+static const char *const lay_sprites_cols[] = {
+	"index", "type", "id", "depends_on", "c", "chunk_offset", "chunk_count"
+};
+static const char *const lay_chunks_cols[] = { "index", "dst_x", "dst_y", "src_x", "src_y" };
 
 /*
- * Call row() for each data line of a CSV view with its nf trimmed fields;
- * blank lines are skipped, the first line must be the header.  row() gets
- * the 0-based row number, which the index column must repeat.
+ * Call row() for each data row of a CSV view (gfs_grid.h) with its nf
+ * cells; row() gets the 0-based row number, which the index column must
+ * repeat.
  */
 static int lay_csv_parse(struct gfs_archive *ar, const char *view, const uint8_t *data, size_t len,
-			 const char *header, int nf,
+			 const char *const *cols, size_t nf,
 			 int (*row)(void *ctx, char **f, unsigned line, size_t idx), void *ctx)
 {
-	char *copy, *p;
-	unsigned line = 0;
-	size_t idx = 0;
-	int rc = 0, seen_header = 0;
+	struct gfs_grid g;
+	int rc = gfs_grid_parse(ar, view, data, len, nf, cols, &g);
 
-	if (memchr(data, 0, len) || !gfs_utf8_valid(data, len))
-		return gfs_err(ar, -EINVAL, "%s: not UTF-8 text", view);
-	copy = malloc(len + 1);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, data, len);
-	copy[len] = 0;
-	for (p = copy; p && *p && !rc;) {
-		char *nl = strchr(p, '\n'), *s, *f[LAY_MAX_FIELDS + 1];
-		int k = 0;
+	for (size_t i = 0; !rc && i < g.nrows; i++) {
 		int64_t v;
 
-		if (nl)
-			*nl = 0;
-		line++;
-		s = lay_trim(p);
-		p = nl ? nl + 1 : NULL;
-		if (!*s)
-			continue;
-		if (!seen_header) {
-			seen_header = 1;
-			if (!lay_header_is(s, header))
-				rc = gfs_err(ar, -EINVAL, "%s: line %u: want the header %s", view, line,
-					     header);
-			continue;
-		}
-		for (char *q = s; k <= LAY_MAX_FIELDS;) {
-			char *comma = strchr(q, ',');
+		if (gfs_parse_int(g.rows[i].cell[0], 0, INT64_MAX, &v) || (uint64_t)v != i) {
+			char what[64];
 
-			if (comma)
-				*comma = 0;
-			f[k++] = lay_trim(q);
-			if (!comma)
-				break;
-			q = comma + 1;
-		}
-		if (k != nf) {
-			rc = gfs_err(ar, -EINVAL, "%s: line %u: %d fields, want %d (%s)", view, line,
-				     k, nf, header);
+			snprintf(what, sizeof(what), "want %zu (rows stay in order)", i);
+			rc = gfs_grid_err(ar, &g, i, 0, what);
 			break;
 		}
-		if (gfs_parse_int(f[0], 0, INT64_MAX, &v) || (uint64_t)v != idx) {
-			rc = gfs_err(ar, -EINVAL, "%s: line %u: index %s, want %zu (rows stay in order)",
-				     view, line, f[0], idx);
-			break;
-		}
-		rc = row(ctx, f, line, idx);
-		idx++;
+		rc = row(ctx, g.rows[i].cell, g.rows[i].line, i);
 	}
-	if (!rc && !seen_header)
-		rc = gfs_err(ar, -EINVAL, "%s: empty, want the header %s", view, header);
-	free(copy);
+	gfs_grid_release(&g);
 	return rc;
 }
 
@@ -402,7 +339,7 @@ static int lay_sprites_store(struct gfs_archive *ar, struct gfs_node *n, const u
 {
 	struct lay *L = ar->priv;
 	struct lay_sp_ctx c = { .ar = ar, .L = L };
-	int rc = lay_csv_parse(ar, "sprites.csv", data, len, LAY_SPRITES_HEADER, 7,
+	int rc = lay_csv_parse(ar, "sprites.csv", data, len, lay_sprites_cols, 7,
 			       lay_sprites_row, &c);
 
 	if (rc) {
@@ -510,7 +447,7 @@ static int lay_chunks_store(struct gfs_archive *ar, struct gfs_node *n, const ui
 {
 	struct lay *L = ar->priv;
 	struct lay_ch_ctx c = { .ar = ar, .L = L };
-	int rc = lay_csv_parse(ar, "chunks.csv", data, len, LAY_CHUNKS_HEADER, 5,
+	int rc = lay_csv_parse(ar, "chunks.csv", data, len, lay_chunks_cols, 5,
 			       lay_chunks_row, &c);
 
 	for (size_t i = 0; !rc && i < L->nsp; i++)

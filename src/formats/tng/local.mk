@@ -1,5 +1,6 @@
 # tng format: sources, tests and fixtures (included by the top Makefile.am)
 libgamefs_a_SOURCES += src/formats/tng/tng.c src/formats/tng/tng.h \
+	src/formats/tng/tng_model.c src/formats/tng/tng_map.c src/formats/tng/tng_sprite.c \
 	src/formats/tng/tng_view.c src/formats/tng/tng_save.c src/formats/tng/tng_crc.c
 CORE_TESTS += \
 	tests/tng/t2001-generated.sh tests/tng/t2002-corpus.sh tests/tng/t2003-edits.sh \

@@ -17,206 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gfs_codec.h"
 #include "tng.h"
 
-/* Section numbers: DESIGN.md section 5.  The one table of them. */
-static const struct tng_kind tng_kinds[] = {
-	[0] = { "strings", TNG_V_STRINGS, NULL, 0 },
-	[1] = { "lang", TNG_V_LANG, "ogg", 0 },
-	[2] = { "fonts", TNG_V_MEDIA, "sfn", 0 },
-	[3] = { "music", TNG_V_MEDIA, "ogg", 0 },
-	[4] = { "sounds", TNG_V_MEDIA, "ogg", 0 },
-	[5] = { "movies", TNG_V_MEDIA, "ogv", 0 },
-	[6] = { "atlases", TNG_V_IMAGE, "png", 0 },
-	[7] = { "ui", TNG_V_SPRITE, NULL, 0 },
-	[8] = { "tiles", TNG_V_SPRITE, NULL, 0 },
-	[9] = { "chars", TNG_V_SPRITE, NULL, 0 },
-	[10] = { "portraits", TNG_V_SPRITE, NULL, 0 },
-	[11] = { "backs", TNG_V_IMAGE, "png", 0 },
-	[12] = { "reserved", TNG_V_RAW, NULL, 0 },
-	[13] = { "reserved", TNG_V_RAW, NULL, 0 },
-	[14] = { "reserved", TNG_V_RAW, NULL, 0 },
-	[15] = { "reserved", TNG_V_RAW, NULL, 0 },
-	[16] = { "uielements", TNG_V_RAW, NULL, 0 },
-	[17] = { "mainmenu", TNG_V_RAW, NULL, 0 },
-	[18] = { "hud", TNG_V_RAW, NULL, 0 },
-	[19] = { "equipslots", TNG_V_RAW, NULL, 4 },
-	[20] = { "alerts", TNG_V_RAW, NULL, 0 },
-	[21] = { "credits", TNG_V_RAW, NULL, 0 },
-	[22] = { "choosers", TNG_V_ZBIN, NULL, 0 },
-	[23] = { "cutscenes", TNG_V_ZBIN, NULL, 0 },
-	[24] = { "startup", TNG_V_ZBIN, NULL, 0 },
-	[25] = { "attributes", TNG_V_RAW, NULL, 0 },
-	[26] = { "actions", TNG_V_ZBIN, NULL, 0 },
-	[27] = { "charoptions", TNG_V_ZBIN, NULL, 0 },
-	[28] = { "npcs", TNG_V_ZBIN, NULL, 0 },
-	[29] = { "spawners", TNG_V_ZBIN, NULL, 0 },
-	[30] = { "dialogs", TNG_V_ZBIN, NULL, 0 },
-	[31] = { "objects", TNG_V_ZBIN, NULL, 0 },
-	[32] = { "crafts", TNG_V_ZBIN, NULL, 0 },
-	[33] = { "tilesmeta", TNG_V_RAW, NULL, 0 },	/* record size from the header */
-	[34] = { "maps", TNG_V_MAP, NULL, 0 },
-	[35] = { "quests", TNG_V_ZBIN, NULL, 0 },
-};
-#define TNG_NKINDS (sizeof(tng_kinds) / sizeof(tng_kinds[0]))
 #define TNG_T_STRINGS	0
 #define TNG_T_LANG	1
 #define TNG_T_TILESMETA	33
 #define TNG_T_MAPS	34
-
-static const struct tng_kind tng_unknown = { "unknown", TNG_V_RAW, NULL, 0 };
-
-const struct tng_kind *tng_kind_of(unsigned type)
-{
-	return type < TNG_NKINDS ? &tng_kinds[type] : &tng_unknown;
-}
-
-unsigned tng_map_size(const struct tng *t)
-{
-	unsigned l = t->hdr[TNG_OFF_MAPSIZE];
-
-	return l < 16 ? 1u << l : 0;
-}
-
-unsigned tng_map_layers(const struct tng *t)
-{
-	return t->hdr[TNG_OFF_LAYERS];
-}
-
-const uint8_t *tng_sec_data(struct tng *t, size_t i, size_t *len)
-{
-	struct tng_sec *s = &t->secs[i];
-
-	if (s->edit) {
-		*len = s->edit->len;
-		return s->edit->data;
-	}
-	*len = s->len;
-	return t->block.data + s->off;
-}
-
-/* The string at byte offset off of the strings section, or NULL. */
-const char *tng_string_at(struct tng *t, uint32_t off, size_t *len)
-{
-	const uint8_t *p, *nul;
-	size_t n;
-
-	if (t->strsec < 0)
-		return NULL;
-	p = tng_sec_data(t, (size_t)t->strsec, &n);
-	if (off >= n)
-		return NULL;
-	nul = memchr(p + off, 0, n - off);
-	if (!nul)
-		return NULL;
-	*len = (size_t)(nul - (p + off));
-	return (const char *)p + off;
-}
-
-struct tng_ref *tng_ref_new(struct tng *t, size_t asset, size_t sec, int sub)
-{
-	struct tng_ref *r = t->refpool_used < t->refpool_len ? &t->refpool[t->refpool_used++]
-							      : calloc(1, sizeof(*r));
-
-	if (!r)
-		return NULL;
-	r->t = t;
-	r->asset = asset;
-	r->sec = sec;
-	r->sub = sub;
-	return r;
-}
-
-void tng_ref_release(struct tng_ref *r)
-{
-	uintptr_t p = (uintptr_t)r, pool = r ? (uintptr_t)r->t->refpool : 0;
-
-	if (r && (p < pool || p >= pool + r->t->refpool_len * sizeof(*r)))
-		free(r);	/* not one of the pool's: they go with tng_free */
-}
-
-/* Read the stored bytes of an asset (capped). */
-static int tng_asset_read(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
-			  size_t max, struct gfs_buf *out)
-{
-	int r;
-
-	if (a->len > max)
-		return gfs_err_at(ar, -EFBIG, t->base + a->off,
-				  "asset of %llu bytes is over the %zu this view allows",
-				  (unsigned long long)a->len, max);
-	r = gfs_buf_set_len(out, (size_t)a->len);
-	if (r)
-		return r;
-	return gfs_pread(ar, out->data, (size_t)a->len, t->base + a->off);
-}
-
-/* Are the stored bytes of asset a equal to p? */
-int tng_stored_equal(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
-		     const uint8_t *p, size_t len)
-{
-	uint8_t buf[65536];
-	uint64_t off = 0;
-
-	if (a->len != len)
-		return 0;
-	while (off < len) {
-		size_t n = len - off < sizeof(buf) ? (size_t)(len - off) : sizeof(buf);
-
-		if (gfs_pread(ar, buf, n, t->base + a->off + off) || memcmp(buf, p + off, n))
-			return 0;
-		off += n;
-	}
-	return 1;
-}
-
-/* Deflate wrapping of a compressed asset, from its first bytes. */
-int tng_asset_wrap(struct gfs_archive *ar, struct tng *t, struct tng_asset *a)
-{
-	uint8_t h[2];
-
-	if (a->wrap >= 0)
-		return a->wrap;
-	a->wrap = GFS_ZLIB;
-	if (a->len >= 2 && !gfs_pread(ar, h, 2, t->base + a->off)) {
-		if ((h[0] & 0x0f) != 8 || (h[0] >> 4) > 7 || ((h[0] << 8) | h[1]) % 31)
-			a->wrap = GFS_ZRAW;
-	}
-	return a->wrap;
-}
-
-/*
- * The current content of an asset: the pending edit, else its stored bytes
- * (stored assets) or its inflated bytes (compressed ones, at most max).
- */
-int tng_asset_content(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
-		      size_t max, struct gfs_buf *out)
-{
-	struct gfs_buf z = GFS_BUF_INIT;
-	enum gfs_zwrap wrap;
-	size_t used;
-	int r;
-
-	if (a->pending)
-		return gfs_buf_add(out, a->pending->data, a->pending->len);
-	if (a->kind == TNG_A_STORED)
-		return tng_asset_read(ar, t, a, max, out);
-	if (a->len == 0)
-		return 0;
-	r = tng_asset_read(ar, t, a, max, &z);
-	if (r)
-		goto out;
-	r = gfs_inflate(z.data, z.len, max, out, &wrap, &used);
-	if (r) {
-		r = gfs_err_at(ar, -EIO, t->base + a->off,
-			       "asset does not inflate (broken stream or over %zu bytes)", max);
-		goto out;
-	}
-	a->wrap = (int)wrap;
-out:
-	gfs_buf_release(&z);
-	return r;
-}
 
 /* ---- probing ------------------------------------------------------------- */
 
@@ -506,7 +313,7 @@ static int tng_map_nodes(struct gfs_archive *ar, struct tng *t, struct tng_asset
 	if (t->budget >= TNG_MAP_MAX) {
 		r = tng_asset_content(ar, t, a, TNG_MAP_MAX, &b);
 		t->budget -= r ? TNG_MAP_MAX : b.len;
-		if (!r && tng_map_validate(t, b.data, b.len, why, sizeof(why)))
+		if (!r && tng_map_validate(tng_map_size(t), tng_map_layers(t), b.data, b.len, why, sizeof(why)))
 			r = -EBADMSG;
 		else if (r)
 			snprintf(why, sizeof(why), "%s", gfs_err_reason(ar));

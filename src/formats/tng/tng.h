@@ -67,6 +67,7 @@
 #define TNG_LOAD_BUDGET		((uint64_t)512 << 20)	/* bytes inflated to check maps at load */
 #define TNG_ZASSET_MAX		((size_t)32 << 20)	/* inflated asset cap */
 #define TNG_MAP_MAX		((size_t)96 << 20)	/* inflated map cap (16M RLE + paths) */
+#define TNG_CHUNK		((size_t)1 << 20)	/* file bytes read at once */
 #define TNG_MAP_CELLS_MAX	((size_t)16 << 20)	/* decoded map cells cap */
 
 /* How a section is shown. */
@@ -188,7 +189,31 @@ struct tng_ref {
 	int sub;			/* layer or direction */
 };
 
-/* tng.c */
+/* A parsed map asset (tng_map.c): offsets of its parts in p. */
+struct tng_map {
+	const uint8_t *p;
+	size_t len;
+	unsigned npar, npath;
+	size_t par, paths, rle, rlelen, tail;
+	uint16_t *cells;	/* layers * size * size, when decoded */
+	size_t ncells;
+};
+
+/* tng_sprite.c: the sprite map codec */
+int tng_sprite_parse(const uint8_t *p, size_t len, uint8_t *ndirs, char *why, size_t whylen);
+const char *tng_dir_name(unsigned dir);
+
+/* tng_map.c: the map codec; ms is the map side, layers its layer count */
+int tng_map_parse(unsigned ms, unsigned layers, const uint8_t *p, size_t len, struct tng_map *m,
+		  int decode, char *why, size_t whylen);
+int tng_map_validate(unsigned ms, unsigned layers, const uint8_t *p, size_t len, char *why,
+		     size_t whylen);
+int tng_map_build(const uint8_t *hdr, const struct gfs_buf *par, unsigned npar,
+		  const uint8_t *paths, size_t pathslen, unsigned npath,
+		  const uint8_t *rle, size_t rlelen, const uint8_t *tail, size_t taillen,
+		  struct gfs_buf *out);
+
+/* tng_model.c */
 const uint8_t *tng_sec_data(struct tng *t, size_t i, size_t *len);
 const char *tng_string_at(struct tng *t, uint32_t off, size_t *len);
 int tng_asset_content(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
@@ -200,6 +225,12 @@ unsigned tng_map_size(const struct tng *t);
 unsigned tng_map_layers(const struct tng *t);
 struct tng_ref *tng_ref_new(struct tng *t, size_t asset, size_t sec, int sub);
 void tng_ref_release(struct tng_ref *r);	/* NULL is fine */
+/* CRC-32 of the archive file as it is now, its CRC field counted as zero. */
+int tng_file_crc(struct gfs_archive *ar, struct tng *t, uint32_t *crc);
+/* The bytes of the asset area no descriptor covers (out NULL: count them). */
+int tng_gaps(struct gfs_archive *ar, struct tng *t, struct gfs_buf *out, uint64_t *total);
+/* Indices of the assets with bytes, by offset (malloc'd); *n their count. */
+size_t *tng_sorted_assets(struct tng *t, size_t *n);
 
 /* tng_view.c */
 extern const struct gfs_node_ops tng_lazy_dir_ops;
@@ -218,9 +249,6 @@ extern const struct gfs_node_ops tng_lang_ops;
 extern const struct gfs_node_ops tng_index_ops;
 extern const struct gfs_node_ops tng_gaps_ops;
 const char *tng_index_field(unsigned type);
-int tng_sprite_parse(const uint8_t *p, size_t len, uint8_t *ndirs, char *why, size_t whylen);
-int tng_map_validate(struct tng *t, const uint8_t *p, size_t len, char *why, size_t whylen);
-const char *tng_dir_name(unsigned dir);
 
 /* tng_crc.c: the same CRC-32 as gfs_crc32(), faster on big buffers */
 uint32_t tng_crc32(uint32_t crc, const uint8_t *p, size_t len);
@@ -228,7 +256,5 @@ uint32_t tng_crc32(uint32_t crc, const uint8_t *p, size_t len);
 /* tng_save.c */
 int tng_save(struct gfs_archive *ar, struct gfs_writer *w);
 void tng_committed(struct gfs_archive *ar);
-int tng_file_crc(struct gfs_archive *ar, struct tng *t, uint32_t *crc);
-int tng_gaps(struct gfs_archive *ar, struct tng *t, struct gfs_buf *out, uint64_t *total);
 
 #endif

@@ -17,37 +17,6 @@
 #include <zlib.h>
 #include "tng.h"
 
-#define TNG_CHUNK ((size_t)1 << 20)
-
-/* CRC-32 of the archive file as it is now, its CRC field counted as zero. */
-int tng_file_crc(struct gfs_archive *ar, struct tng *t, uint32_t *crc)
-{
-	uint8_t *buf = malloc(TNG_CHUNK);
-	uint64_t off = 0;
-	uint32_t c = 0;
-	int r = 0;
-
-	if (!buf)
-		return -ENOMEM;
-	while (off < t->fsize) {
-		size_t n = t->fsize - off < TNG_CHUNK ? (size_t)(t->fsize - off) : TNG_CHUNK;
-
-		r = gfs_pread(ar, buf, n, off);
-		if (r) {
-			r = gfs_err_at(ar, r, off, "cannot read the archive");
-			break;
-		}
-		for (uint64_t k = TNG_OFF_CRC; k < TNG_OFF_CRC + 4; k++)
-			if (k >= off && k < off + n)
-				buf[k - off] = 0;
-		c = tng_crc32(c, buf, n);
-		off += n;
-	}
-	free(buf);
-	*crc = c;
-	return r;
-}
-
 struct tng_op {
 	uint64_t off, len;		/* copy of the old asset area */
 	struct tng_asset *a;		/* or: the new bytes of a */
@@ -95,69 +64,6 @@ static int tng_plan_add(struct tng_plan *p, uint64_t off, uint64_t len, struct t
 		p->npos += len;
 	}
 	return 0;
-}
-
-static int tng_cmp_asset(const void *x, const void *y, void *arg)
-{
-	const struct tng *t = arg;
-	const struct tng_asset *a = &t->assets[*(const size_t *)x];
-	const struct tng_asset *b = &t->assets[*(const size_t *)y];
-
-	if (a->off != b->off)
-		return a->off < b->off ? -1 : 1;
-	if (a->len != b->len)
-		return a->len < b->len ? -1 : 1;
-	return 0;
-}
-
-/* Indices of the assets with bytes, by offset; *n gets their count. */
-static size_t *tng_sorted_assets(struct tng *t, size_t *n)
-{
-	size_t *ord = malloc((t->nassets ? t->nassets : 1) * sizeof(*ord));
-
-	*n = 0;
-	if (!ord)
-		return NULL;
-	for (size_t k = 0; k < t->nassets; k++)
-		if (t->assets[k].len)
-			ord[(*n)++] = k;
-	for (size_t k = 1; k < *n; k++)
-		if (tng_cmp_asset(&ord[k - 1], &ord[k], t) > 0) {
-			qsort_r(ord, *n, sizeof(*ord), tng_cmp_asset, t);
-			break;	/* writers usually store assets in order: no sort then */
-		}
-	return ord;
-}
-
-/*
- * The bytes of the asset area no descriptor covers, in file order, into out
- * (NULL: only count them into *total).  They are kept on save.
- */
-int tng_gaps(struct gfs_archive *ar, struct tng *t, struct gfs_buf *out, uint64_t *total)
-{
-	size_t n, *ord = tng_sorted_assets(t, &n);
-	uint64_t prev = 0, area = t->fsize - t->base, sum = 0;
-	int r = 0;
-
-	if (!ord)
-		return -ENOMEM;
-	for (size_t i = 0; i <= n && !r; i++) {
-		uint64_t s0 = i < n ? t->assets[ord[i]].off : area;
-
-		if (s0 > prev) {
-			sum += s0 - prev;
-			if (out && sum > TNG_ZASSET_MAX)
-				r = gfs_err(ar, -EFBIG, "over %zu unreferenced bytes", TNG_ZASSET_MAX);
-			else if (out && !(r = gfs_buf_set_len(out, out->len + (size_t)(s0 - prev))))
-				r = gfs_pread(ar, out->data + out->len - (size_t)(s0 - prev),
-					      (size_t)(s0 - prev), t->base + prev);
-		}
-		if (i < n && t->assets[ord[i]].off + t->assets[ord[i]].len > prev)
-			prev = t->assets[ord[i]].off + t->assets[ord[i]].len;
-	}
-	free(ord);
-	*total = sum;
-	return r;
 }
 
 static int tng_flush_floating(struct tng *t, struct tng_plan *p)

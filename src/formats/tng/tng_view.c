@@ -305,10 +305,7 @@ const struct gfs_node_ops tng_media_ops = {
 
 static int tng_image_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
-	static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
-
-	if (len < 33 || memcmp(data, sig, 8) || memcmp(data + 12, "IHDR", 4) ||
-	    tng_u32(data + 8) != 0x0d000000u)
+	if (gfs_png_size(data, len, NULL, NULL))
 		return gfs_err(ar, -EINVAL, "%s: not a PNG image", n->name);
 	return tng_media_keep(ar, n, data, len);
 }
@@ -405,64 +402,9 @@ const struct gfs_node_ops tng_raw_ops = {
 	.free = tng_ref_free,
 };
 
-/* ---- sprites ------------------------------------------------------------------ */
-
-static const char *const tng_dirs[8] = {
-	"south", "southwest", "west", "northwest", "north", "northeast", "east", "southeast"
-};
-
-const char *tng_dir_name(unsigned dir)
-{
-	static char buf[8][8];
-
-	if (dir < 8)
-		return tng_dirs[dir];
-	snprintf(buf[dir & 7], sizeof(buf[0]), "d%u", dir & 0x3f);
-	return buf[dir & 7];
-}
-
 #define TNG_SPR_MAX (TNG_SPR_MAXDIRS * (TNG_SPR_HDR + TNG_SPR_MAXFRAMES * TNG_SPR_FRAME))
 
-/* Check an inflated sprite map; *ndirs gets its direction count. */
-int tng_sprite_parse(const uint8_t *p, size_t len, uint8_t *ndirs, char *why, size_t whylen)
-{
-	struct gfs_rd rd;
-	unsigned d = 0;
-
-	gfs_rd_init(&rd, p, len, 0);
-	while (gfs_rd_left(&rd)) {
-		uint16_t w, h;
-		uint8_t type, nf;
-
-		if (gfs_rd_u16le(&rd, &w) || gfs_rd_u16le(&rd, &h) || gfs_rd_u8(&rd, &type) ||
-		    gfs_rd_u8(&rd, &nf)) {
-			snprintf(why, whylen, "direction %u: record header cut short", d);
-			return -EBADMSG;
-		}
-		if (nf == 0 || nf > TNG_SPR_MAXFRAMES) {
-			snprintf(why, whylen, "direction %u: %u frames (1 to 32 allowed)", d, nf);
-			return -EBADMSG;
-		}
-		if (w > TNG_SPR_MAXDIM || h > TNG_SPR_MAXDIM) {
-			snprintf(why, whylen, "direction %u: %ux%u is over 2048x2048", d, w, h);
-			return -EBADMSG;
-		}
-		if (gfs_rd_skip(&rd, (size_t)nf * TNG_SPR_FRAME)) {
-			snprintf(why, whylen, "direction %u: frames cut short", d);
-			return -EBADMSG;
-		}
-		if (++d > TNG_SPR_MAXDIRS) {
-			snprintf(why, whylen, "more than 8 directions");
-			return -EBADMSG;
-		}
-	}
-	if (d == 0) {
-		snprintf(why, whylen, "no direction records");
-		return -EBADMSG;
-	}
-	*ndirs = (uint8_t)d;
-	return 0;
-}
+/* ---- sprites ------------------------------------------------------------------ */
 
 static int tng_sprite_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
@@ -827,99 +769,6 @@ const struct gfs_node_ops tng_strip_ops = {
 
 /* ---- maps -------------------------------------------------------------------- */
 
-struct tng_map {
-	const uint8_t *p;
-	size_t len;
-	unsigned npar, npath;
-	size_t par, paths, rle, rlelen, tail;
-	uint16_t *cells;	/* layers * size * size, when decoded */
-	size_t ncells;
-};
-
-static int tng_map_parse(struct tng *t, const uint8_t *p, size_t len, struct tng_map *m,
-			 int decode, char *why, size_t whylen)
-{
-	struct gfs_rd rd;
-	size_t ms = tng_map_size(t), cells, k = 0, at;
-
-	memset(m, 0, sizeof(*m));
-	m->p = p;
-	m->len = len;
-	if (len < TNG_MAP_HDR) {
-		snprintf(why, whylen, "%zu bytes, shorter than the 34-byte map header", len);
-		return -EBADMSG;
-	}
-	m->npar = p[29];
-	m->npath = p[30];
-	m->rlelen = tng_u24(p + 31);
-	m->par = TNG_MAP_HDR;
-	gfs_rd_init(&rd, p, len, 0);
-	if (gfs_rd_seek(&rd, TNG_MAP_HDR) || gfs_rd_skip(&rd, m->npar * TNG_MAP_PARALLAX)) {
-		snprintf(why, whylen, "%u parallax records run past the map", m->npar);
-		return -EBADMSG;
-	}
-	m->paths = rd.pos;
-	for (unsigned i = 0; i < m->npath; i++) {
-		uint8_t id;
-		uint16_t l;
-
-		if (gfs_rd_u8(&rd, &id) || gfs_rd_u16le(&rd, &l) || gfs_rd_skip(&rd, (size_t)l * 4)) {
-			snprintf(why, whylen, "patrol path %u runs past the map", i);
-			return -EBADMSG;
-		}
-	}
-	m->rle = rd.pos;
-	if (gfs_rd_skip(&rd, m->rlelen)) {
-		snprintf(why, whylen, "RLE block of %zu bytes runs past the map", m->rlelen);
-		return -EBADMSG;
-	}
-	m->tail = rd.pos;
-	if (ms == 0 || ms > 4096) {
-		snprintf(why, whylen, "map size %zu is not drawable", ms);
-		return -EBADMSG;
-	}
-	cells = (size_t)tng_map_layers(t) * ms * ms;
-	if (cells > TNG_MAP_CELLS_MAX) {
-		snprintf(why, whylen, "%zu cells is over the %zu-cell limit", cells, TNG_MAP_CELLS_MAX);
-		return -EBADMSG;
-	}
-	if (decode) {
-		m->cells = malloc((cells ? cells : 1) * sizeof(uint16_t));
-		if (!m->cells) {
-			snprintf(why, whylen, "out of memory");
-			return -ENOMEM;
-		}
-	}
-	switch (gfs_rle16_decode(p + m->rle, m->rlelen, m->cells, cells, &k, &at)) {
-	case 0:
-		break;
-	case -EFBIG:
-		snprintf(why, whylen, "RLE overruns the %u layers (%zu cells) at byte %zu",
-			 tng_map_layers(t), cells, at);
-		goto bad;
-	default:
-		snprintf(why, whylen, "RLE packet cut short at byte %zu", at);
-		goto bad;
-	}
-	if (k != cells) {
-		snprintf(why, whylen, "RLE ends after %zu of %zu cells", k, cells);
-		goto bad;
-	}
-	m->ncells = cells;
-	return 0;
-bad:
-	free(m->cells);
-	m->cells = NULL;
-	return -EBADMSG;
-}
-
-int tng_map_validate(struct tng *t, const uint8_t *p, size_t len, char *why, size_t whylen)
-{
-	struct tng_map m;
-
-	return tng_map_parse(t, p, len, &m, 0, why, whylen);
-}
-
 /* Current map bytes of a view's asset, parsed (decode: cells too). */
 static int tng_map_get(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *b,
 		       struct tng_map *m, int decode)
@@ -930,7 +779,8 @@ static int tng_map_get(struct gfs_archive *ar, struct gfs_node *n, struct gfs_bu
 
 	if (r)
 		return r;
-	r = tng_map_parse(ref->t, b->data, b->len, m, decode, why, sizeof(why));
+	r = tng_map_parse(tng_map_size(ref->t), tng_map_layers(ref->t), b->data, b->len, m, decode,
+			  why, sizeof(why));
 	if (r)
 		return gfs_err(ar, -EIO, "%s: %s", n->name, why);
 	return 0;
@@ -1234,33 +1084,6 @@ bad:
 badref:
 	return gfs_err(c->ar, -EINVAL, "map.ini: line %u: %s: '%s' is not a string of strings.txt "
 		       "(use a name, @offset, -1 or nothing)", line, key, value);
-}
-
-/* Rebuild a map asset from its parts; the RLE block and tail come from rle. */
-static int tng_map_build(const uint8_t *hdr, const struct gfs_buf *par, unsigned npar,
-			 const uint8_t *paths, size_t pathslen, unsigned npath,
-			 const uint8_t *rle, size_t rlelen, const uint8_t *tail, size_t taillen,
-			 struct gfs_buf *out)
-{
-	uint8_t h[TNG_MAP_HDR];
-	int r;
-
-	if (rlelen > 0xffffff)
-		return -EINVAL;
-	memcpy(h, hdr, TNG_MAP_HDR);
-	h[29] = (uint8_t)npar;
-	h[30] = (uint8_t)npath;
-	tng_put24(h + 31, (uint32_t)rlelen);
-	r = gfs_buf_add(out, h, TNG_MAP_HDR);
-	if (!r && par->len)
-		r = gfs_buf_add(out, par->data, par->len);
-	if (!r && pathslen)
-		r = gfs_buf_add(out, paths, pathslen);
-	if (!r && rlelen)
-		r = gfs_buf_add(out, rle, rlelen);
-	if (!r && taillen)
-		r = gfs_buf_add(out, tail, taillen);
-	return r;
 }
 
 static int tng_mapini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)

@@ -61,6 +61,7 @@
 #define TSV_MAP_MAX_VALUES	(4u << 20)	/* 2048 x 2048 */
 
 #define TSV_PAYLOAD_MAX		(64u << 20)
+#define TSV_PRVW_MAX		(1u << 20)	/* a deflated 128 KiB image is never larger */
 
 enum tsv_kind { TSV_RAW, TSV_GLBL, TSV_QSTS, TSV_USER, TSV_NPC, TSV_MAP, TSV_DENY };
 
@@ -114,7 +115,45 @@ struct tsv_save {
 	struct gfs_node *users, *npcs, *maps, *chunksdir;
 };
 
-/* tsv_views.c: chunk views */
+struct tsv_vec {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+struct tsv_rec {
+	int is_user;
+	/* USER */
+	uint8_t hash[TSV_USER_HASHLEN];
+	uint64_t date[4];
+	uint8_t lang[2];
+	uint8_t flags;
+	char *name;
+	struct tsv_vec opts;
+	uint16_t equip[TSV_USER_SLOTS], belt[TSV_USER_SLOTS];
+	/* NPC */
+	uint32_t type, spawner;
+	/* entity block */
+	uint32_t map;
+	uint8_t dir;
+	uint32_t x, y;
+	uint8_t behav, trans, alt;
+	struct tsv_vec attrs, inv, skills, quests;	/* inv, skills: pairs */
+};
+
+/* tsv_model.c: the model */
+int tsv_vec_push(struct tsv_vec *a, uint32_t x);
+void tsv_vec_free(struct tsv_vec *a);
+void tsv_rec_free(struct tsv_rec *e);
+/* Decode a USER or NPC body; *why says what did not fit. */
+int tsv_parse_rec(const struct tsv_chunk *c, struct tsv_rec *e, const char **why);
+int tsv_encode_rec(const struct tsv_rec *e, struct gfs_buf *b);
+/* Is s[0..n) a user name the game can show (printable UTF-8, no edge blanks)? */
+int tsv_name_ok(const char *s, size_t n);
+/* A MAP layer's values; *vals is malloc'd (NULL if none). */
+int tsv_rle_decode(const uint8_t *p, size_t len, uint16_t **vals, size_t *count);
+
+/* tsv_views.c: every view */
+extern const struct gfs_node_ops tsv_header_ops, tsv_png_ops, tsv_pini_ops, tsv_praw_ops;
 extern const struct gfs_node_ops tsv_list_ops, tsv_deny_ops, tsv_user_ops,
 	tsv_npc_ops, tsv_map_ops, tsv_raw_ops;
 /* Decide the view of c (sets c->kind, c->why_raw); 0 or -ENOMEM. */

@@ -22,39 +22,9 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <time.h>
+#include "gfs_codec.h"
+#include "gfs_grid.h"
 #include "tngsave.h"
-
-/* ---- growable u32 arrays ----------------------------------------------- */
-
-struct tsv_vec {
-	uint32_t *v;
-	size_t n, cap;
-};
-
-static int tsv_vec_push(struct tsv_vec *a, uint32_t x)
-{
-	if (a->n == a->cap) {
-		size_t nc = a->cap ? a->cap * 2 : 16;
-		uint32_t *nv;
-
-		if (nc > (TSV_PAYLOAD_MAX / sizeof(uint32_t)))
-			return -EFBIG;
-		nv = realloc(a->v, nc * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		a->v = nv;
-		a->cap = nc;
-	}
-	a->v[a->n++] = x;
-	return 0;
-}
-
-static void tsv_vec_free(struct tsv_vec *a)
-{
-	free(a->v);
-	a->v = NULL;
-	a->n = a->cap = 0;
-}
 
 /* ---- line splitting over a NUL-terminated copy of a view ----------------- */
 
@@ -118,24 +88,6 @@ void tsv_skip_bom(const uint8_t **data, size_t *len)
 		*data += 3;
 		*len -= 3;
 	}
-}
-
-int tsv_chunk_set_body(struct tsv_chunk *c, const uint8_t *data, size_t len)
-{
-	struct gfs_buf nb = GFS_BUF_INIT;
-	int r;
-
-	if (len == c->body.len && (!len || !memcmp(data, c->body.data, len)))
-		return 0;
-	if (len > TSV_PAYLOAD_MAX - TSV_CHUNK_HDR)
-		return -EFBIG;
-	r = gfs_buf_add(&nb, data, len);
-	if (r)
-		return r;
-	gfs_buf_release(&c->body);
-	c->body = nb;
-	c->changed = 1;
-	return 0;
 }
 
 /* ---- globals.txt, quests.txt ---------------------------------------------- */
@@ -317,220 +269,6 @@ const struct gfs_node_ops tsv_deny_ops = {
 };
 
 /* ---- USER and NPC records --------------------------------------------------- */
-
-struct tsv_rec {
-	int is_user;
-	/* USER */
-	uint8_t hash[TSV_USER_HASHLEN];
-	uint64_t date[4];
-	uint8_t lang[2];
-	uint8_t flags;
-	char *name;
-	struct tsv_vec opts;
-	uint16_t equip[TSV_USER_SLOTS], belt[TSV_USER_SLOTS];
-	/* NPC */
-	uint32_t type, spawner;
-	/* entity block */
-	uint32_t map;
-	uint8_t dir;
-	uint32_t x, y;
-	uint8_t behav, trans, alt;
-	struct tsv_vec attrs, inv, skills, quests;	/* inv, skills: pairs */
-};
-
-static void tsv_rec_free(struct tsv_rec *e)
-{
-	free(e->name);
-	e->name = NULL;
-	tsv_vec_free(&e->opts);
-	tsv_vec_free(&e->attrs);
-	tsv_vec_free(&e->inv);
-	tsv_vec_free(&e->skills);
-	tsv_vec_free(&e->quests);
-}
-
-static int tsv_rd_vec(struct gfs_rd *rd, struct tsv_vec *v, size_t n)
-{
-	int r = 0;
-
-	for (size_t i = 0; !r && i < n; i++) {
-		uint32_t x;
-
-		r = gfs_rd_u32le(rd, &x);
-		if (!r)
-			r = tsv_vec_push(v, x);
-	}
-	return r;
-}
-
-/* Parse the entity block; *why says what did not fit. */
-static int tsv_parse_entity(struct gfs_rd *rd, struct tsv_rec *e, const char **why)
-{
-	uint8_t m[3], na;
-	uint16_t ni, ns, nq;
-	int r;
-
-	if ((r = gfs_rd_bytes(rd, m, 3)) || (r = gfs_rd_u8(rd, &e->dir)) ||
-	    (r = gfs_rd_u32le(rd, &e->x)) || (r = gfs_rd_u32le(rd, &e->y)) ||
-	    (r = gfs_rd_u8(rd, &e->behav)) || (r = gfs_rd_u8(rd, &e->trans)) ||
-	    (r = gfs_rd_u8(rd, &e->alt)) || (r = gfs_rd_u8(rd, &na)) ||
-	    (r = gfs_rd_u16le(rd, &ni)) || (r = gfs_rd_u16le(rd, &ns)) || (r = gfs_rd_u16le(rd, &nq))) {
-		*why = "entity block truncated";
-		return r;
-	}
-	e->map = (uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16;
-	if ((uint64_t)na * 4 + (uint64_t)ni * 8 + (uint64_t)ns * 8 + (uint64_t)nq * 4 > gfs_rd_left(rd)) {
-		*why = "entity counts overrun the chunk";
-		return -EBADMSG;
-	}
-	r = tsv_rd_vec(rd, &e->attrs, na);
-	if (!r)
-		r = tsv_rd_vec(rd, &e->inv, (size_t)ni * 2);
-	if (!r)
-		r = tsv_rd_vec(rd, &e->skills, (size_t)ns * 2);
-	if (!r)
-		r = tsv_rd_vec(rd, &e->quests, nq);
-	if (r)
-		*why = "entity block truncated";
-	return r;
-}
-
-static int tsv_name_ok(const char *s, size_t n)
-{
-	if (!gfs_utf8_valid((const uint8_t *)s, n))
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if ((uint8_t)s[i] < 0x20 || s[i] == 0x7f)
-			return 0;
-	return !n || (s[0] != ' ' && s[n - 1] != ' ');
-}
-
-static int tsv_parse_rec(const struct tsv_chunk *c, struct tsv_rec *e, const char **why)
-{
-	struct gfs_rd rd;
-	int r;
-
-	memset(e, 0, sizeof(*e));
-	gfs_rd_init(&rd, c->body.data, c->body.len, 0);
-	*why = "record truncated";
-	if (!memcmp(c->magic, "USER", 4)) {
-		const char *name;
-		size_t nlen;
-		uint8_t nc;
-
-		e->is_user = 1;
-		if ((r = gfs_rd_bytes(&rd, e->hash, TSV_USER_HASHLEN)))
-			return r;
-		for (int i = 0; i < 4; i++)
-			if ((r = gfs_rd_u64le(&rd, &e->date[i])))
-				return r;
-		if ((r = gfs_rd_bytes(&rd, e->lang, 2)) || (r = gfs_rd_u8(&rd, &e->flags)) ||
-		    (r = gfs_rd_u8(&rd, &nc)))
-			return r;
-		if (gfs_rd_cstr(&rd, &name, &nlen, gfs_rd_left(&rd))) {
-			*why = "user name not terminated";
-			return -EBADMSG;
-		}
-		if (!tsv_name_ok(name, nlen)) {
-			*why = "user name is not printable UTF-8";
-			return -EBADMSG;
-		}
-		e->name = strndup(name, nlen);
-		if (!e->name)
-			return -ENOMEM;
-		if ((size_t)nc * 4 > gfs_rd_left(&rd)) {
-			*why = "character options overrun the chunk";
-			return -EBADMSG;
-		}
-		if ((r = tsv_rd_vec(&rd, &e->opts, nc)))
-			return r;
-		for (int i = 0; i < TSV_USER_SLOTS; i++)
-			if ((r = gfs_rd_u16le(&rd, &e->equip[i])))
-				return r;
-		for (int i = 0; i < TSV_USER_SLOTS; i++)
-			if ((r = gfs_rd_u16le(&rd, &e->belt[i])))
-				return r;
-	} else {
-		if ((r = gfs_rd_u32le(&rd, &e->type)) || (r = gfs_rd_u32le(&rd, &e->spawner)))
-			return r;
-	}
-	r = tsv_parse_entity(&rd, e, why);
-	if (r)
-		return r;
-	if (gfs_rd_left(&rd)) {
-		*why = "bytes left over after the entity block";
-		return -EBADMSG;
-	}
-	return 0;
-}
-
-static int tsv_encode_rec(const struct tsv_rec *e, struct gfs_buf *b)
-{
-	int r = 0;
-
-	if (e->is_user) {
-		r = gfs_buf_add(b, e->hash, TSV_USER_HASHLEN);
-		for (int i = 0; !r && i < 4; i++)
-			r = gfs_buf_add_u64le(b, e->date[i]);
-		if (!r)
-			r = gfs_buf_add(b, e->lang, 2);
-		if (!r)
-			r = gfs_buf_addc(b, e->flags);
-		if (!r)
-			r = gfs_buf_addc(b, (uint8_t)e->opts.n);
-		if (!r)
-			r = gfs_buf_add(b, e->name, strlen(e->name) + 1);
-		for (size_t i = 0; !r && i < e->opts.n; i++)
-			r = gfs_buf_add_u32le(b, e->opts.v[i]);
-		for (int i = 0; !r && i < TSV_USER_SLOTS; i++)
-			r = gfs_buf_add_u16le(b, e->equip[i]);
-		for (int i = 0; !r && i < TSV_USER_SLOTS; i++)
-			r = gfs_buf_add_u16le(b, e->belt[i]);
-	} else {
-		r = gfs_buf_add_u32le(b, e->type);
-		if (!r)
-			r = gfs_buf_add_u32le(b, e->spawner);
-	}
-	if (!r) {
-		uint8_t m[4] = { (uint8_t)e->map, (uint8_t)(e->map >> 8), (uint8_t)(e->map >> 16), e->dir };
-
-		r = gfs_buf_add(b, m, 4);
-	}
-	if (!r)
-		r = gfs_buf_add_u32le(b, e->x);
-	if (!r)
-		r = gfs_buf_add_u32le(b, e->y);
-	if (!r) {
-		uint8_t m[4] = { e->behav, e->trans, e->alt, (uint8_t)e->attrs.n };
-
-		r = gfs_buf_add(b, m, 4);
-	}
-	if (!r)
-		r = gfs_buf_add_u16le(b, (uint16_t)(e->inv.n / 2));
-	if (!r)
-		r = gfs_buf_add_u16le(b, (uint16_t)(e->skills.n / 2));
-	if (!r)
-		r = gfs_buf_add_u16le(b, (uint16_t)e->quests.n);
-	for (size_t i = 0; !r && i < e->attrs.n; i++)
-		r = gfs_buf_add_u32le(b, e->attrs.v[i]);
-	for (size_t i = 0; !r && i < e->inv.n; i++)
-		r = gfs_buf_add_u32le(b, e->inv.v[i]);
-	for (size_t i = 0; !r && i < e->skills.n; i++)
-		r = gfs_buf_add_u32le(b, e->skills.v[i]);
-	for (size_t i = 0; !r && i < e->quests.n; i++)
-		r = gfs_buf_add_u32le(b, e->quests.v[i]);
-	return r;
-}
-
-char *tsv_user_name(const struct tsv_chunk *c)
-{
-	size_t n;
-
-	if (c->body.len <= TSV_USER_NAME)
-		return strdup("");
-	n = strnlen((const char *)c->body.data + TSV_USER_NAME, c->body.len - TSV_USER_NAME);
-	return strndup((const char *)c->body.data + TSV_USER_NAME, n);
-}
 
 static int tsv_ini_list(struct gfs_buf *out, const char *key, const uint32_t *v, size_t n, int sign)
 {
@@ -890,81 +628,6 @@ const struct gfs_node_ops tsv_npc_ops = {
 
 /* ---- maps/<id>.csv ---------------------------------------------------------- */
 
-/*
- * RLE packets: a header byte n; bit 7 set: the next u16 repeated (n & 127) + 1
- * times; else (n + 1) literal u16 values.  *vals is malloc'd (NULL if none).
- */
-static int tsv_rle_decode(const uint8_t *p, size_t len, uint16_t **vals, size_t *count)
-{
-	size_t i, n = 0, k = 0;
-	uint16_t *v;
-
-	*vals = NULL;
-	*count = 0;
-	for (i = 0; i < len;) {
-		size_t run = (size_t)(p[i] & 127) + 1;
-		size_t need = p[i] & 128 ? 2 : 2 * run;
-
-		if (len - i - 1 < need)
-			return -EBADMSG;
-		i += 1 + need;
-		n += run;
-		if (n > TSV_MAP_MAX_VALUES)
-			return -EFBIG;
-	}
-	if (!n)
-		return 0;
-	v = malloc(n * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (i = 0; i < len;) {
-		size_t run = (size_t)(p[i] & 127) + 1;
-
-		if (p[i] & 128) {
-			uint16_t x = (uint16_t)(p[i + 1] | p[i + 2] << 8);
-
-			for (size_t j = 0; j < run; j++)
-				v[k++] = x;
-			i += 3;
-		} else {
-			for (size_t j = 0; j < run; j++)
-				v[k++] = (uint16_t)(p[i + 1 + 2 * j] | p[i + 2 + 2 * j] << 8);
-			i += 1 + 2 * run;
-		}
-	}
-	*vals = v;
-	*count = n;
-	return 0;
-}
-
-static int tsv_rle_encode(const uint16_t *v, size_t n, struct gfs_buf *out)
-{
-	size_t i = 0;
-	int r = 0;
-
-	while (!r && i < n) {
-		size_t run = 1, lit;
-
-		while (i + run < n && run < 128 && v[i + run] == v[i])
-			run++;
-		if (run >= 2) {
-			r = gfs_buf_addc(out, (uint8_t)(0x80 | (run - 1)));
-			if (!r)
-				r = gfs_buf_add_u16le(out, v[i]);
-			i += run;
-			continue;
-		}
-		for (lit = 1; i + lit < n && lit < 128; lit++)
-			if (i + lit + 1 < n && v[i + lit] == v[i + lit + 1])
-				break;
-		r = gfs_buf_addc(out, (uint8_t)(lit - 1));
-		for (size_t j = 0; !r && j < lit; j++)
-			r = gfs_buf_add_u16le(out, v[i + j]);
-		i += lit;
-	}
-	return r;
-}
-
 static size_t tsv_isqrt(size_t n)
 {
 	size_t s = 0;
@@ -991,19 +654,9 @@ static int tsv_map_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 		return r == -ENOMEM ? r : -EIO;
 	side = tsv_isqrt(count);
 	cols = count && side * side == count ? side : 1;
-	if (cols == 1)
-		r = gfs_buf_adds(out, "value\n");
-	else
-		for (size_t i = 0; !r && i < cols; i++)
-			r = gfs_buf_printf(out, "x%zu%c", i, i + 1 < cols ? ',' : '\n');
-	for (size_t i = 0; !r && i < count; i++) {
-		if (v[i] == 0xffff)
-			r = gfs_buf_adds(out, "-1");
-		else
-			r = gfs_buf_add_dec(out, v[i]);
-		if (!r)
-			r = gfs_buf_addc(out, (i + 1) % cols ? ',' : '\n');
-	}
+	r = cols == 1 ? gfs_buf_adds(out, "value\n") : gfs_grid_xheader(out, cols);
+	if (!r)
+		r = gfs_grid_render_u16(out, v, count, cols);
 	free(v);
 	return r;
 }
@@ -1012,62 +665,40 @@ static int tsv_map_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 {
 	struct tsv_chunk *c = n->priv;
 	struct gfs_buf nb = GFS_BUF_INIT;
+	struct gfs_grid g;
 	uint16_t *old = NULL, *nv = NULL;
-	size_t count = 0, k = 0;
-	char view[256], *text, *cur, *line;
-	unsigned lineno = 0;
-	int header = 1, r;
+	size_t count = 0, side, cols;
+	char view[256];
+	int r;
 
 	if (!c)
 		return -EIO;
-	tsv_skip_bom(&data, &len);
 	tsv_view_name(n, view, sizeof(view));
 	if (c->body.len < TSV_MAP_RLE)
 		return -EIO;
 	r = tsv_rle_decode(c->body.data + TSV_MAP_RLE, c->body.len - TSV_MAP_RLE, &old, &count);
 	if (r)
 		return r == -ENOMEM ? r : -EIO;
-	text = tsv_dup_text(data, len);
+	side = tsv_isqrt(count);
+	cols = count && side * side == count ? side : 1;
 	nv = malloc((count ? count : 1) * sizeof(*nv));
-	if (!text || !nv) {
-		r = -ENOMEM;
-		goto out;
+	if (!nv) {
+		free(old);
+		return -ENOMEM;
 	}
-	cur = text;
-	while (!r && (line = tsv_next_line(&cur, text + len))) {
-		char *p = line, *tok;
-
-		lineno++;
-		if (!*line)
-			continue;
-		if (header) {
-			header = 0;
-			continue;
-		}
-		while (!r && (tok = tsv_next_tok(&p))) {
-			int64_t v;
-
-			if (gfs_parse_int(tok, -1, 65535, &v))
-				r = gfs_err(ar, -EINVAL, "%s: line %u: '%s' is not -1 to 65535", view, lineno, tok);
-			else if (k >= count)
-				r = gfs_err(ar, -EINVAL, "%s: line %u: more than the %zu values of the layer",
-					    view, lineno, count);
-			else
-				nv[k++] = (uint16_t)v;
-		}
-	}
-	if (!r && k != count)
-		r = gfs_err(ar, -EINVAL, "%s: %zu values, the layer has %zu", view, k, count);
+	r = gfs_grid_parse(ar, view, data, len, cols, NULL, &g);
+	if (!r)
+		r = gfs_grid_u16(ar, &g, cols, count / cols, 65535, nv);
+	gfs_grid_release(&g);
 	if (r || !count || !memcmp(nv, old, count * sizeof(*nv)))
 		goto out;
 	r = gfs_buf_add(&nb, c->body.data, TSV_MAP_RLE);
 	if (!r)
-		r = tsv_rle_encode(nv, count, &nb);
+		r = gfs_rle16_encode(nv, count, &nb);
 	if (!r)
 		r = tsv_chunk_set_body(c, nb.data, nb.len);
 out:
 	gfs_buf_release(&nb);
-	free(text);
 	free(nv);
 	free(old);
 	return r;
@@ -1108,53 +739,326 @@ const struct gfs_node_ops tsv_raw_ops = {
 	.store = tsv_raw_store,
 };
 
-/* ---- classification ---------------------------------------------------------- */
 
-int tsv_chunk_classify(struct tsv_chunk *c)
+/* ---- header.ini, preview.png, preview.ini (outside the payload) ----------- */
+
+const char *tsv_view_name(struct gfs_node *n, char *buf, size_t len)
 {
-	const char *why = NULL;
-	int r = 0;
+	struct gfs_buf b = GFS_BUF_INIT;
 
-	c->kind = TSV_RAW;
-	c->why_raw = NULL;
-	if (!memcmp(c->magic, "GLBL", 4) || !memcmp(c->magic, "QSTS", 4)) {
-		if (c->body.len % 4)
-			why = "size is not a multiple of 4";
-		else
-			c->kind = c->magic[0] == 'G' ? TSV_GLBL : TSV_QSTS;
-	} else if (!memcmp(c->magic, "DENY", 4)) {
-		if (c->body.len % TSV_DENY_REC)
-			why = "size is not a multiple of 17";
-		else
-			c->kind = TSV_DENY;
-	} else if (!memcmp(c->magic, "USER", 4) || !memcmp(c->magic, "NPC\0", 4)) {
-		struct tsv_rec e;
+	if (gfs_node_path(n, &b) == 0 && b.len)
+		snprintf(buf, len, "%s", (const char *)b.data);
+	else
+		snprintf(buf, len, "%s", n->name ? n->name : "?");
+	gfs_buf_release(&b);
+	return buf;
+}
 
-		r = tsv_parse_rec(c, &e, &why);
-		tsv_rec_free(&e);
-		if (!r) {
-			c->kind = c->magic[0] == 'U' ? TSV_USER : TSV_NPC;
-			why = NULL;
-		} else if (r != -ENOMEM) {
-			r = 0;
-		}
-	} else if (!memcmp(c->magic, "MAP\0", 4)) {
-		uint16_t *v = NULL;
-		size_t n;
+/* ---- header.ini ---------------------------------------------------------- */
 
-		if (c->body.len < TSV_MAP_RLE) {
-			why = "no map id";
-		} else {
-			r = tsv_rle_decode(c->body.data + TSV_MAP_RLE, c->body.len - TSV_MAP_RLE, &v, &n);
-			free(v);
+/* The game id reads as text when it is printable UTF-8 up to its first NUL. */
+static int tsv_gameid_is_text(const uint8_t *id)
+{
+	size_t n = strnlen((const char *)id, TSV_GAMEID_LEN);
+
+	for (size_t i = 0; i < n; i++)
+		if (id[i] < 0x20 || id[i] == 0x7f)
+			return 0;
+	if (n && (id[0] == ' ' || id[n - 1] == ' '))
+		return 0;
+	if (n >= 2 && id[0] == '0' && (id[1] == 'x' || id[1] == 'X'))
+		return 0;
+	return gfs_utf8_valid(id, n);
+}
+
+static int tsv_header_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tsv_save *sv = ar->priv;
+	int r;
+
+	(void)n;
+	r = gfs_buf_adds(out, "; TirNanoG saved game\n[header]\n");
+	if (!r && tsv_gameid_is_text(sv->gameid))
+		r = gfs_buf_printf(out, "game_id = %.*s\n", (int)strnlen((const char *)sv->gameid,
+			TSV_GAMEID_LEN), (const char *)sv->gameid);
+	else if (!r) {
+		r = gfs_buf_adds(out, "game_id = 0x");
+		for (size_t i = 0; !r && i < TSV_GAMEID_LEN; i++)
+			r = gfs_buf_printf(out, "%02x", sv->gameid[i]);
+		if (!r)
+			r = gfs_buf_addc(out, '\n');
+	}
+	if (!r && tsv_gameid_is_text(sv->gameid)) {
+		size_t idlen = strnlen((const char *)sv->gameid, TSV_GAMEID_LEN), nz = 0;
+
+		for (size_t i = idlen; i < TSV_GAMEID_LEN; i++)
+			nz |= sv->gameid[i];
+		if (nz) {
+			r = gfs_buf_adds(out, "; bytes after the id (kept unless the id changes):");
+			for (size_t i = idlen; !r && i < TSV_GAMEID_LEN; i++)
+				r = gfs_buf_printf(out, " %02x", sv->gameid[i]);
 			if (!r)
-				c->kind = TSV_MAP;
-			else if (r != -ENOMEM) {
-				why = r == -EFBIG ? "layer decodes to more than 4 Mi values" : "RLE packet runs past the chunk";
-				r = 0;
-			}
+				r = gfs_buf_addc(out, '\n');
 		}
 	}
-	c->why_raw = why;
+	if (!r)
+		r = gfs_buf_printf(out, "; payload: %s deflate, CRC-32 over the %s payload\n",
+				   sv->wrap == GFS_ZLIB ? "zlib" : "raw",
+				   sv->crc_compressed ? "compressed" : "inflated");
 	return r;
 }
+
+struct tsv_hdr_ctx {
+	struct gfs_archive *ar;
+	const char *view;
+	uint8_t id[TSV_GAMEID_LEN];
+	int seen;
+};
+
+static int tsv_header_kv(void *ctx, const char *section, const char *key,
+			 const char *value, unsigned line)
+{
+	struct tsv_hdr_ctx *h = ctx;
+	size_t len = strlen(value);
+
+	if (strcmp(section, "header") || strcmp(key, "game_id"))
+		return gfs_err(h->ar, -EINVAL, "%s: line %u: unknown key '%s' in [%s]",
+			       h->view, line, key, section);
+	if (h->seen++)
+		return gfs_err(h->ar, -EINVAL, "%s: line %u: game_id given twice", h->view, line);
+	memset(h->id, 0, sizeof(h->id));
+	if (len == 2 + 2 * TSV_GAMEID_LEN && value[0] == '0' && (value[1] == 'x' || value[1] == 'X')) {
+		for (size_t i = 0; i < TSV_GAMEID_LEN; i++) {
+			int hi = gfs_hex_digit(value[2 + 2 * i]), lo = gfs_hex_digit(value[3 + 2 * i]);
+
+			if (hi < 0 || lo < 0)
+				return gfs_err(h->ar, -EINVAL, "%s: line %u: game_id: bad hex digit",
+					       h->view, line);
+			h->id[i] = (uint8_t)(hi << 4 | lo);
+		}
+		return 0;
+	}
+	if (len > TSV_GAMEID_LEN)
+		return gfs_err(h->ar, -EINVAL, "%s: line %u: game_id is %zu bytes, at most %d",
+			       h->view, line, len, TSV_GAMEID_LEN);
+	for (size_t i = 0; i < len; i++)
+		if ((uint8_t)value[i] < 0x20 || value[i] == 0x7f)
+			return gfs_err(h->ar, -EINVAL, "%s: line %u: game_id has a control character",
+				       h->view, line);
+	memcpy(h->id, value, len);
+	return 0;
+}
+
+static int tsv_header_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tsv_save *sv = ar->priv;
+	struct tsv_hdr_ctx h = { .ar = ar };
+	char view[256];
+	int r;
+
+	tsv_skip_bom(&data, &len);
+	h.view = tsv_view_name(n, view, sizeof(view));
+	r = gfs_ini_parse(ar, h.view, data, len, tsv_header_kv, &h);
+	if (r)
+		return r;
+	if (!h.seen)
+		return gfs_err(ar, -EINVAL, "%s: game_id missing", h.view);
+	/* an unchanged text id keeps whatever padding the file had */
+	if (tsv_gameid_is_text(sv->gameid) &&
+	    strnlen((const char *)sv->gameid, TSV_GAMEID_LEN) == strnlen((const char *)h.id, TSV_GAMEID_LEN) &&
+	    !memcmp(sv->gameid, h.id, strnlen((const char *)h.id, TSV_GAMEID_LEN)))
+		return 0;
+	if (memcmp(sv->gameid, h.id, TSV_GAMEID_LEN)) {
+		memcpy(sv->gameid, h.id, TSV_GAMEID_LEN);
+		sv->gameid_changed = 1;
+	}
+	return 0;
+}
+
+const struct gfs_node_ops tsv_header_ops = {
+	.render = tsv_header_render,
+	.store = tsv_header_store,
+};
+
+/* ---- preview.png and preview.ini ----------------------------------------- */
+
+static uint8_t tsv_c5to8(unsigned c)
+{
+	return (uint8_t)(c << 3 | c >> 2);
+}
+
+static int tsv_png_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tsv_save *sv = ar->priv;
+	uint8_t *rgba;
+	int r;
+
+	(void)n;
+	if (!sv->pix)
+		return -EIO;
+	rgba = malloc((size_t)TSV_PREVIEW_PIXELS * 4);
+	if (!rgba)
+		return -ENOMEM;
+	for (size_t i = 0; i < TSV_PREVIEW_PIXELS; i++) {
+		unsigned p = sv->pix[i];
+
+		rgba[4 * i] = tsv_c5to8(p >> 10 & 31);
+		rgba[4 * i + 1] = tsv_c5to8(p >> 5 & 31);
+		rgba[4 * i + 2] = tsv_c5to8(p & 31);
+		rgba[4 * i + 3] = 255;
+	}
+	r = gfs_png_encode(rgba, TSV_PREVIEW_DIM, TSV_PREVIEW_DIM, out);
+	free(rgba);
+	return r;
+}
+
+static int tsv_png_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tsv_save *sv = ar->priv;
+	uint8_t *rgba = NULL;
+	uint16_t *pix;
+	uint32_t w = 0, h = 0;
+	char view[256];
+	int r;
+
+	tsv_view_name(n, view, sizeof(view));
+	r = gfs_png_decode(data, len, TSV_PREVIEW_DIM, TSV_PREVIEW_DIM, &rgba, &w, &h);
+	if (r) {
+		if (r == -EINVAL || r == -EBADMSG)
+			return gfs_err(ar, -EINVAL, "%s: not a PNG of at most %dx%d pixels", view,
+				       TSV_PREVIEW_DIM, TSV_PREVIEW_DIM);
+		return r;
+	}
+	if (w != TSV_PREVIEW_DIM || h != TSV_PREVIEW_DIM) {
+		free(rgba);
+		return gfs_err(ar, -EINVAL, "%s: image is %ux%u, the preview must be %dx%d", view,
+			       w, h, TSV_PREVIEW_DIM, TSV_PREVIEW_DIM);
+	}
+	pix = malloc(TSV_PREVIEW_BYTES);
+	if (!pix) {
+		free(rgba);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < TSV_PREVIEW_PIXELS; i++)
+		pix[i] = (uint16_t)((sv->pix[i] & 0x8000u) | (unsigned)(rgba[4 * i] >> 3) << 10 |
+				    (unsigned)(rgba[4 * i + 1] >> 3) << 5 | (unsigned)(rgba[4 * i + 2] >> 3));
+	free(rgba);
+	if (!memcmp(pix, sv->pix, TSV_PREVIEW_BYTES)) {
+		free(pix);
+		return 0;
+	}
+	free(sv->pix);
+	sv->pix = pix;
+	sv->prvw_pix_changed = 1;
+	return 0;
+}
+
+const struct gfs_node_ops tsv_png_ops = {
+	.render = tsv_png_render,
+	.store = tsv_png_store,
+};
+
+static int tsv_pini_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tsv_save *sv = ar->priv;
+	int nz = 0, r;
+
+	(void)n;
+	for (size_t i = 0; i < TSV_PRVW_RESLEN; i++)
+		nz |= sv->reserved[i];
+	r = gfs_buf_printf(out, "[preview]\n; time spent playing, in seconds (%" PRIu32 ":%02" PRIu32
+			   ":%02" PRIu32 ")\ntime_played = %" PRIu32 "\n; image %ux%u, 15-bit RGB555\n",
+			   sv->played / 3600, sv->played / 60 % 60, sv->played % 60, sv->played,
+			   sv->dim, sv->dim);
+	if (!r && nz) {
+		r = gfs_buf_adds(out, "; reserved bytes (kept):");
+		for (size_t i = 0; !r && i < TSV_PRVW_RESLEN; i++)
+			r = gfs_buf_printf(out, " %02x", sv->reserved[i]);
+		if (!r)
+			r = gfs_buf_addc(out, '\n');
+	}
+	return r;
+}
+
+struct tsv_pini_ctx {
+	struct gfs_archive *ar;
+	const char *view;
+	int64_t played;
+	int seen;
+};
+
+static int tsv_pini_kv(void *ctx, const char *section, const char *key, const char *value, unsigned line)
+{
+	struct tsv_pini_ctx *p = ctx;
+
+	if (strcmp(section, "preview") || strcmp(key, "time_played"))
+		return gfs_err(p->ar, -EINVAL, "%s: line %u: unknown key '%s' in [%s]",
+			       p->view, line, key, section);
+	if (p->seen++)
+		return gfs_err(p->ar, -EINVAL, "%s: line %u: time_played given twice", p->view, line);
+	if (gfs_parse_int(value, 0, UINT32_MAX, &p->played))
+		return gfs_err(p->ar, -EINVAL, "%s: line %u: time_played: want 0 to 4294967295, got '%s'",
+			       p->view, line, value);
+	return 0;
+}
+
+static int tsv_pini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tsv_save *sv = ar->priv;
+	struct tsv_pini_ctx p = { .ar = ar };
+	char view[256];
+	int r;
+
+	tsv_skip_bom(&data, &len);
+	p.view = tsv_view_name(n, view, sizeof(view));
+	r = gfs_ini_parse(ar, p.view, data, len, tsv_pini_kv, &p);
+	if (r)
+		return r;
+	if (!p.seen)
+		return gfs_err(ar, -EINVAL, "%s: time_played missing", p.view);
+	if ((uint32_t)p.played != sv->played) {
+		sv->played = (uint32_t)p.played;
+		sv->prvw_hdr_changed = 1;
+	}
+	return 0;
+}
+
+const struct gfs_node_ops tsv_pini_ops = {
+	.render = tsv_pini_render,
+	.store = tsv_pini_store,
+};
+
+/* A preview that does not decode: its body after the 8-byte header, raw. */
+static int tsv_praw_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tsv_save *sv = ar->priv;
+
+	(void)n;
+	return gfs_buf_add(out, sv->prvw_raw.data, sv->prvw_raw.len);
+}
+
+static int tsv_praw_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tsv_save *sv = ar->priv;
+	struct gfs_buf nb = GFS_BUF_INIT;
+	char view[256];
+	int r;
+
+	if (len > TSV_PRVW_MAX - TSV_CHUNK_HDR)
+		return gfs_err(ar, -EINVAL, "%s: %zu bytes, a preview chunk holds at most %u",
+			       tsv_view_name(n, view, sizeof(view)), len, TSV_PRVW_MAX - TSV_CHUNK_HDR);
+	if (len == sv->prvw_raw.len && (!len || !memcmp(data, sv->prvw_raw.data, len)))
+		return 0;
+	r = gfs_buf_add(&nb, data, len);
+	if (r)
+		return r;
+	gfs_buf_release(&sv->prvw_raw);
+	sv->prvw_raw = nb;
+	sv->prvw_hdr_changed = 1;
+	return 0;
+}
+
+const struct gfs_node_ops tsv_praw_ops = {
+	.render = tsv_praw_render,
+	.store = tsv_praw_store,
+};

@@ -1,0 +1,301 @@
+/*
+ * tng_model.c - the model of a loaded TirNanoG game: its sections, its
+ * assets and their current content (pending edits first, then the file),
+ * string lookups, the whole-file CRC and the bytes no asset covers.
+ *
+ * The loader (tng.c), the views (tng_view.c) and the writer (tng_save.c)
+ * call down into this file; it calls nothing of theirs.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gfs_codec.h"
+#include "tng.h"
+
+/* Section numbers: DESIGN.md section 5.  The one table of them. */
+static const struct tng_kind tng_kinds[] = {
+	[0] = { "strings", TNG_V_STRINGS, NULL, 0 },
+	[1] = { "lang", TNG_V_LANG, "ogg", 0 },
+	[2] = { "fonts", TNG_V_MEDIA, "sfn", 0 },
+	[3] = { "music", TNG_V_MEDIA, "ogg", 0 },
+	[4] = { "sounds", TNG_V_MEDIA, "ogg", 0 },
+	[5] = { "movies", TNG_V_MEDIA, "ogv", 0 },
+	[6] = { "atlases", TNG_V_IMAGE, "png", 0 },
+	[7] = { "ui", TNG_V_SPRITE, NULL, 0 },
+	[8] = { "tiles", TNG_V_SPRITE, NULL, 0 },
+	[9] = { "chars", TNG_V_SPRITE, NULL, 0 },
+	[10] = { "portraits", TNG_V_SPRITE, NULL, 0 },
+	[11] = { "backs", TNG_V_IMAGE, "png", 0 },
+	[12] = { "reserved", TNG_V_RAW, NULL, 0 },
+	[13] = { "reserved", TNG_V_RAW, NULL, 0 },
+	[14] = { "reserved", TNG_V_RAW, NULL, 0 },
+	[15] = { "reserved", TNG_V_RAW, NULL, 0 },
+	[16] = { "uielements", TNG_V_RAW, NULL, 0 },
+	[17] = { "mainmenu", TNG_V_RAW, NULL, 0 },
+	[18] = { "hud", TNG_V_RAW, NULL, 0 },
+	[19] = { "equipslots", TNG_V_RAW, NULL, 4 },
+	[20] = { "alerts", TNG_V_RAW, NULL, 0 },
+	[21] = { "credits", TNG_V_RAW, NULL, 0 },
+	[22] = { "choosers", TNG_V_ZBIN, NULL, 0 },
+	[23] = { "cutscenes", TNG_V_ZBIN, NULL, 0 },
+	[24] = { "startup", TNG_V_ZBIN, NULL, 0 },
+	[25] = { "attributes", TNG_V_RAW, NULL, 0 },
+	[26] = { "actions", TNG_V_ZBIN, NULL, 0 },
+	[27] = { "charoptions", TNG_V_ZBIN, NULL, 0 },
+	[28] = { "npcs", TNG_V_ZBIN, NULL, 0 },
+	[29] = { "spawners", TNG_V_ZBIN, NULL, 0 },
+	[30] = { "dialogs", TNG_V_ZBIN, NULL, 0 },
+	[31] = { "objects", TNG_V_ZBIN, NULL, 0 },
+	[32] = { "crafts", TNG_V_ZBIN, NULL, 0 },
+	[33] = { "tilesmeta", TNG_V_RAW, NULL, 0 },	/* record size from the header */
+	[34] = { "maps", TNG_V_MAP, NULL, 0 },
+	[35] = { "quests", TNG_V_ZBIN, NULL, 0 },
+};
+#define TNG_NKINDS (sizeof(tng_kinds) / sizeof(tng_kinds[0]))
+
+static const struct tng_kind tng_unknown = { "unknown", TNG_V_RAW, NULL, 0 };
+
+const struct tng_kind *tng_kind_of(unsigned type)
+{
+	return type < TNG_NKINDS ? &tng_kinds[type] : &tng_unknown;
+}
+
+unsigned tng_map_size(const struct tng *t)
+{
+	unsigned l = t->hdr[TNG_OFF_MAPSIZE];
+
+	return l < 16 ? 1u << l : 0;
+}
+
+unsigned tng_map_layers(const struct tng *t)
+{
+	return t->hdr[TNG_OFF_LAYERS];
+}
+
+const uint8_t *tng_sec_data(struct tng *t, size_t i, size_t *len)
+{
+	struct tng_sec *s = &t->secs[i];
+
+	if (s->edit) {
+		*len = s->edit->len;
+		return s->edit->data;
+	}
+	*len = s->len;
+	return t->block.data + s->off;
+}
+
+/* The string at byte offset off of the strings section, or NULL. */
+const char *tng_string_at(struct tng *t, uint32_t off, size_t *len)
+{
+	const uint8_t *p, *nul;
+	size_t n;
+
+	if (t->strsec < 0)
+		return NULL;
+	p = tng_sec_data(t, (size_t)t->strsec, &n);
+	if (off >= n)
+		return NULL;
+	nul = memchr(p + off, 0, n - off);
+	if (!nul)
+		return NULL;
+	*len = (size_t)(nul - (p + off));
+	return (const char *)p + off;
+}
+
+struct tng_ref *tng_ref_new(struct tng *t, size_t asset, size_t sec, int sub)
+{
+	struct tng_ref *r = t->refpool_used < t->refpool_len ? &t->refpool[t->refpool_used++]
+							      : calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->t = t;
+	r->asset = asset;
+	r->sec = sec;
+	r->sub = sub;
+	return r;
+}
+
+void tng_ref_release(struct tng_ref *r)
+{
+	uintptr_t p = (uintptr_t)r, pool = r ? (uintptr_t)r->t->refpool : 0;
+
+	if (r && (p < pool || p >= pool + r->t->refpool_len * sizeof(*r)))
+		free(r);	/* not one of the pool's: they go with tng_free */
+}
+
+/* Read the stored bytes of an asset (capped). */
+static int tng_asset_read(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
+			  size_t max, struct gfs_buf *out)
+{
+	int r;
+
+	if (a->len > max)
+		return gfs_err_at(ar, -EFBIG, t->base + a->off,
+				  "asset of %llu bytes is over the %zu this view allows",
+				  (unsigned long long)a->len, max);
+	r = gfs_buf_set_len(out, (size_t)a->len);
+	if (r)
+		return r;
+	return gfs_pread(ar, out->data, (size_t)a->len, t->base + a->off);
+}
+
+/* Are the stored bytes of asset a equal to p? */
+int tng_stored_equal(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
+		     const uint8_t *p, size_t len)
+{
+	uint8_t buf[65536];
+	uint64_t off = 0;
+
+	if (a->len != len)
+		return 0;
+	while (off < len) {
+		size_t n = len - off < sizeof(buf) ? (size_t)(len - off) : sizeof(buf);
+
+		if (gfs_pread(ar, buf, n, t->base + a->off + off) || memcmp(buf, p + off, n))
+			return 0;
+		off += n;
+	}
+	return 1;
+}
+
+/* Deflate wrapping of a compressed asset, from its first bytes. */
+int tng_asset_wrap(struct gfs_archive *ar, struct tng *t, struct tng_asset *a)
+{
+	uint8_t h[2];
+
+	if (a->wrap >= 0)
+		return a->wrap;
+	a->wrap = GFS_ZLIB;
+	if (a->len >= 2 && !gfs_pread(ar, h, 2, t->base + a->off)) {
+		if (!gfs_is_zlib(h, sizeof(h)))
+			a->wrap = GFS_ZRAW;
+	}
+	return a->wrap;
+}
+
+/*
+ * The current content of an asset: the pending edit, else its stored bytes
+ * (stored assets) or its inflated bytes (compressed ones, at most max).
+ */
+int tng_asset_content(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
+		      size_t max, struct gfs_buf *out)
+{
+	struct gfs_buf z = GFS_BUF_INIT;
+	enum gfs_zwrap wrap;
+	size_t used;
+	int r;
+
+	if (a->pending)
+		return gfs_buf_add(out, a->pending->data, a->pending->len);
+	if (a->kind == TNG_A_STORED)
+		return tng_asset_read(ar, t, a, max, out);
+	if (a->len == 0)
+		return 0;
+	r = tng_asset_read(ar, t, a, max, &z);
+	if (r)
+		goto out;
+	r = gfs_inflate(z.data, z.len, max, out, &wrap, &used);
+	if (r) {
+		r = gfs_err_at(ar, -EIO, t->base + a->off,
+			       "asset does not inflate (broken stream or over %zu bytes)", max);
+		goto out;
+	}
+	a->wrap = (int)wrap;
+out:
+	gfs_buf_release(&z);
+	return r;
+}
+
+/* CRC-32 of the archive file as it is now, its CRC field counted as zero. */
+int tng_file_crc(struct gfs_archive *ar, struct tng *t, uint32_t *crc)
+{
+	uint8_t *buf = malloc(TNG_CHUNK);
+	uint64_t off = 0;
+	uint32_t c = 0;
+	int r = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	while (off < t->fsize) {
+		size_t n = t->fsize - off < TNG_CHUNK ? (size_t)(t->fsize - off) : TNG_CHUNK;
+
+		r = gfs_pread(ar, buf, n, off);
+		if (r) {
+			r = gfs_err_at(ar, r, off, "cannot read the archive");
+			break;
+		}
+		for (uint64_t k = TNG_OFF_CRC; k < TNG_OFF_CRC + 4; k++)
+			if (k >= off && k < off + n)
+				buf[k - off] = 0;
+		c = tng_crc32(c, buf, n);
+		off += n;
+	}
+	free(buf);
+	*crc = c;
+	return r;
+}
+
+static int tng_cmp_asset(const void *x, const void *y, void *arg)
+{
+	const struct tng *t = arg;
+	const struct tng_asset *a = &t->assets[*(const size_t *)x];
+	const struct tng_asset *b = &t->assets[*(const size_t *)y];
+
+	if (a->off != b->off)
+		return a->off < b->off ? -1 : 1;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return 0;
+}
+
+/* Indices of the assets with bytes, by offset; *n gets their count. */
+size_t *tng_sorted_assets(struct tng *t, size_t *n)
+{
+	size_t *ord = malloc((t->nassets ? t->nassets : 1) * sizeof(*ord));
+
+	*n = 0;
+	if (!ord)
+		return NULL;
+	for (size_t k = 0; k < t->nassets; k++)
+		if (t->assets[k].len)
+			ord[(*n)++] = k;
+	for (size_t k = 1; k < *n; k++)
+		if (tng_cmp_asset(&ord[k - 1], &ord[k], t) > 0) {
+			qsort_r(ord, *n, sizeof(*ord), tng_cmp_asset, t);
+			break;	/* writers usually store assets in order: no sort then */
+		}
+	return ord;
+}
+
+/*
+ * The bytes of the asset area no descriptor covers, in file order, into out
+ * (NULL: only count them into *total).  They are kept on save.
+ */
+int tng_gaps(struct gfs_archive *ar, struct tng *t, struct gfs_buf *out, uint64_t *total)
+{
+	size_t n, *ord = tng_sorted_assets(t, &n);
+	uint64_t prev = 0, area = t->fsize - t->base, sum = 0;
+	int r = 0;
+
+	if (!ord)
+		return -ENOMEM;
+	for (size_t i = 0; i <= n && !r; i++) {
+		uint64_t s0 = i < n ? t->assets[ord[i]].off : area;
+
+		if (s0 > prev) {
+			sum += s0 - prev;
+			if (out && sum > TNG_ZASSET_MAX)
+				r = gfs_err(ar, -EFBIG, "over %zu unreferenced bytes", TNG_ZASSET_MAX);
+			else if (out && !(r = gfs_buf_set_len(out, out->len + (size_t)(s0 - prev))))
+				r = gfs_pread(ar, out->data + out->len - (size_t)(s0 - prev),
+					      (size_t)(s0 - prev), t->base + prev);
+		}
+		if (i < n && t->assets[ord[i]].off + t->assets[ord[i]].len > prev)
+			prev = t->assets[ord[i]].off + t->assets[ord[i]].len;
+	}
+	free(ord);
+	*total = sum;
+	return r;
+}

@@ -1,0 +1,178 @@
+/* Unit tests of the core codecs: gfs_rd u24, RLE, the CSV dialect, the record codec. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gamefs.h"
+#include "gfs_codec.h"
+#include "gfs_grid.h"
+#include "gfs_record.h"
+#include "tap.h"
+
+#define S(s) (const uint8_t *)(s), strlen(s)
+
+static void test_u24(void)
+{
+	static const uint8_t b[4] = { 0x01, 0x02, 0x03, 0x04 };
+	struct gfs_rd r;
+	uint32_t v = 0;
+	uint8_t p[3];
+
+	gfs_rd_init(&r, b, sizeof(b), 0);
+	ok(gfs_rd_u24le(&r, &v) == 0 && v == 0x030201 && r.pos == 3, "u24 reads 3 bytes");
+	ok(gfs_rd_u24le(&r, &v) == -EBADMSG && r.pos == 3, "u24 overrun refused, cursor kept");
+	gfs_put_u24le(p, 0xabcdef);
+	ok(p[0] == 0xef && p[1] == 0xcd && p[2] == 0xab, "put u24");
+}
+
+static void test_rle(void)
+{
+	uint16_t v[300], back[300];
+	struct gfs_buf b = GFS_BUF_INIT;
+	size_t n, at;
+
+	for (int i = 0; i < 300; i++)
+		v[i] = i < 200 ? 7 : (uint16_t)i;
+	ok(gfs_rle16_encode(v, 300, &b) == 0, "rle encode");
+	ok(gfs_rle16_decode(b.data, b.len, back, 300, &n, &at) == 0 && n == 300 && at == b.len &&
+	   !memcmp(v, back, sizeof(v)), "rle round trip");
+	ok(gfs_rle16_decode(b.data, b.len, NULL, 299, &n, &at) == -EFBIG, "rle over max refused");
+	ok(gfs_rle16_decode(b.data, b.len - 1, back, 300, &n, &at) == -EBADMSG && at < b.len,
+	   "cut packet refused");
+	gfs_buf_release(&b);
+	/* the byte layout the games write: a repeat, then literals */
+	{
+		static const uint16_t c[4] = { 5, 5, 1, 2 };
+		static const uint8_t want[] = { 0x81, 5, 0, 0x01, 1, 0, 2, 0 };
+
+		ok(gfs_rle16_encode(c, 4, &b) == 0 && b.len == sizeof(want) && !memcmp(b.data, want, b.len),
+		   "rle bytes");
+		gfs_buf_release(&b);
+	}
+}
+
+static void test_grid(void)
+{
+	struct gfs_archive ar;
+	struct gfs_grid g;
+	uint16_t cells[4];
+	static const char *const names[2] = { "a", "b" };
+	struct gfs_buf b = GFS_BUF_INIT;
+	int64_t v;
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_grid_parse(&ar, "t.csv", S("\xef\xbb\xbfx0,x1\r\n1, -1\r\n\r\n\"2\",3\n"), 2, NULL, &g) == 0 &&
+	   g.header.ncells == 2 && g.nrows == 2 && g.rows[1].line == 4, "BOM, CRLF, blank line, quoted cell");
+	ok(gfs_grid_u16(&ar, &g, 2, 2, 65534, cells) == 0 && cells[1] == 0xffff && cells[2] == 2,
+	   "u16 grid");
+	gfs_grid_release(&g);
+	ok(gfs_grid_parse(&ar, "t.csv", S("1,2\n3,4\n"), 2, NULL, &g) == 0 && g.nrows == 2 &&
+	   !g.header.ncells, "header optional");
+	ok(gfs_grid_int(&ar, &g, 1, 1, 0, 3, &v) == -EINVAL && strstr(ar.err, "t.csv: line 2, column 2"),
+	   "range error names line and column: %s", ar.err);
+	gfs_grid_release(&g);
+	ok(gfs_grid_parse(&ar, "t.csv", S("1,2\n3\n"), 2, NULL, &g) == -EINVAL &&
+	   strstr(ar.err, "line 2: 1 values, want 2"), "short row: %s", ar.err);
+	ok(gfs_grid_parse(&ar, "t.csv", S("A , \"b\"\n\"x,y\",\"q\"\"\"\n"), 2, names, &g) == 0 &&
+	   !strcmp(g.rows[0].cell[0], "x,y") && !strcmp(g.rows[0].cell[1], "q\""),
+	   "quoted commas and quotes, header names checked");
+	gfs_grid_release(&g);
+	ok(gfs_grid_parse(&ar, "t.csv", S("a,c\n"), 2, names, &g) == -EINVAL &&
+	   strstr(ar.err, "column 2: header 'c', want 'b'"), "wrong header: %s", ar.err);
+	ok(gfs_grid_parse(&ar, "t.csv", S("1,\"2\n"), 2, NULL, &g) == -EINVAL &&
+	   strstr(ar.err, "line 1, column 2"), "open quote: %s", ar.err);
+	ok(gfs_grid_parse(&ar, "t.csv", (const uint8_t *)"1\0,2\n", 5, 0, NULL, &g) == -EINVAL, "NUL refused");
+	cells[0] = 1;
+	cells[1] = 0xffff;
+	ok(gfs_grid_xheader(&b, 2) == 0 && gfs_grid_render_u16(&b, cells, 2, 2) == 0 &&
+	   !strcmp((char *)b.data, "x0,x1\n1,-1\n"), "render");
+	gfs_buf_release(&b);
+}
+
+/* A record kind as a table: a fixed part and a group counted by a field. */
+static const char *const colours[] = { "red", "green", NULL };
+static int ref_fmt(void *ctx, int ref, uint64_t v, struct gfs_buf *out)
+{
+	(void)ctx;
+	(void)ref;
+	return gfs_buf_printf(out, "#%llu", (unsigned long long)v);
+}
+static int ref_parse(void *ctx, int ref, const char *s, uint64_t *v)
+{
+	(void)ctx;
+	(void)ref;
+	if (s[0] != '#')
+		return -EINVAL;
+	*v = strtoull(s + 1, NULL, 10);
+	return 0;
+}
+static const struct gfs_field elem_fields[] = {
+	{ "x", GFS_FK_SINT, 0, 1, 0, 0, 0, 0, 0, NULL, 0, NULL, NULL, NULL, 0, 0 },
+	{ "y", GFS_FK_UINT, 1, 2, 0, 0, 0, 0, 0, NULL, 0, NULL, NULL, NULL, 0, 0 },
+};
+static const struct gfs_record elem = { "point", NULL, 3, elem_fields, 2 };
+static const struct gfs_field rec_fields[] = {
+	{ "name", GFS_FK_STR, 0, 4, 0, 0, 0, 0, 0, NULL, 0, NULL, NULL, NULL, 0, 0 },
+	{ "colour", GFS_FK_ENUM, 4, 1, 0, 4, 0, 0, 0, colours, 0, NULL, NULL, NULL, 0, 0 },
+	{ "level", GFS_FK_UINT, 5, 3, 0, 0, 0, 1000, 0, NULL, 0, NULL, NULL, NULL, 0, 0 },
+	{ "owner", GFS_FK_REF, 8, 2, 0, 0, 0, 0, 0, NULL, 1, NULL, NULL, NULL, 0, 0 },
+	{ "magic", GFS_FK_HEX, 10, 1, 0, 0, 0, 0, GFS_FF_RO, NULL, 0, NULL, NULL, NULL, 0, 0 },
+	{ "points", GFS_FK_GROUP, 0, 0, 0, 0, 0, 0, 0, NULL, 0, NULL, NULL, &elem, 11, 1 },
+};
+static const struct gfs_record rec = { "thing", "; a test record\n", 12, rec_fields, 6 };
+
+static void test_record(void)
+{
+	/* name "ab", colour 1 with high bits 0xf0 kept, level 300, owner 7, magic 0x5a, 1 point, tail */
+	static const uint8_t old[] = { 'a', 'b', 0, 0, 0xf1, 0x2c, 0x01, 0, 7, 0, 0x5a, 1,
+				       0xff, 9, 0, 'T' };
+	struct gfs_rec_refs refs = { ref_fmt, ref_parse, "a #number", NULL };
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT, back = GFS_BUF_INIT;
+	const char *want = "; a test record\n[thing]\nname = ab\ncolour = green\nlevel = 300\n"
+			   "owner = #7\nmagic = 0x5a\n\n[point 0]\nx = -1\ny = 9\n";
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_record_span(&rec, old, sizeof(old)) == 15, "span: fixed part and one element");
+	ok(gfs_record_render(&rec, old, sizeof(old), &refs, &out) == 0 && !strcmp((char *)out.data, want),
+	   "render:\n%s", (char *)out.data);
+	ok(gfs_record_parse(&ar, "t.ini", &rec, old, sizeof(old), out.data, out.len, &refs, &back) == 0 &&
+	   back.len == sizeof(old) && !memcmp(back.data, old, sizeof(old)), "unchanged view, same bytes");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "t.ini", &rec, old, sizeof(old),
+			    S("[thing]\ncolour = red\nlevel = 0x10\nowner = #9\n[point 0]\ny = 9\n[point 1]\nx = 5\n"),
+			    &refs, &back) == 0 && back.len == sizeof(old) + 3 && back.data[4] == 0xf0 &&
+	   back.data[5] == 16 && back.data[8] == 9 && back.data[11] == 2 && back.data[12] == 0xff &&
+	   back.data[15] == 5 && back.data[back.len - 1] == 'T', "patched fields, a new element, tail kept");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "t.ini", &rec, old, sizeof(old), S("[thing]\nname = abc\n"), &refs,
+			    &back) == 0 && back.len == sizeof(old) - 3 && back.data[11] == 0 &&
+	   back.data[2] == 'c' && back.data[back.len - 1] == 'T', "no element sections: the group is empty");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "t.ini", &rec, old, sizeof(old), S("[thing]\n\nlevel = 1001\n"), &refs,
+			    &back) == -EINVAL && strstr(ar.err, "t.ini: line 3: level: '1001' is not in 0..1000"),
+	   "range: %s", ar.err);
+	ok(gfs_record_parse(&ar, "t.ini", &rec, old, sizeof(old), S("[thing]\nmagic = 1\n"), &refs,
+			    &back) == -EINVAL && strstr(ar.err, "magic: read-only"), "read-only: %s", ar.err);
+	ok(gfs_record_parse(&ar, "t.ini", &rec, old, sizeof(old), S("[thing]\nowner = bob\n"), &refs,
+			    &back) == -EINVAL && strstr(ar.err, "owner: 'bob' is not a #number"), "ref: %s", ar.err);
+	ok(gfs_record_parse(&ar, "t.ini", &rec, old, sizeof(old), S("[point 1]\nx = 1\n"), &refs,
+			    &back) == -EINVAL && strstr(ar.err, "out of order"), "group order: %s", ar.err);
+	ok(gfs_record_parse(&ar, "t.ini", &rec, old, sizeof(old), S("[thing]\nname = abcde\n"), &refs,
+			    &back) == -EINVAL && strstr(ar.err, "at most 4 bytes"), "string length: %s", ar.err);
+	ok(gfs_record_parse(&ar, "t.ini", &rec, old, sizeof(old), S("[thing]\nnope = 1\n"), &refs,
+			    &back) == -EINVAL && strstr(ar.err, "unknown key nope"), "unknown key: %s", ar.err);
+	ok(gfs_record_render(&rec, old, 14, &refs, &out) == -EBADMSG, "short record refused");
+	gfs_buf_release(&back);
+	gfs_buf_release(&out);
+}
+
+int main(void)
+{
+	test_u24();
+	test_rle();
+	test_grid();
+	test_record();
+	return done_testing();
+}
