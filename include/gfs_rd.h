@@ -39,4 +39,14 @@ int gfs_rd_sub(struct gfs_rd *r, struct gfs_rd *sub, size_t n);
 /* Bytes up to (not including) the next NUL within max bytes; *n its length. */
 int gfs_rd_cstr(struct gfs_rd *r, const char **s, size_t *n, size_t max);
 
+/*
+ * The value of a field in bytes the caller has already bounds-checked
+ * (a record of known size, a fixed header): the same decoding as the
+ * cursor, for code that indexes such bytes by named offsets.
+ */
+uint16_t gfs_le16(const uint8_t *p);
+uint32_t gfs_le24(const uint8_t *p);
+uint32_t gfs_le32(const uint8_t *p);
+uint64_t gfs_le64(const uint8_t *p);
+
 #endif

@@ -163,3 +163,44 @@ int gfs_rd_cstr(struct gfs_rd *r, const char **s, size_t *n, size_t max)
 	r->pos += *n + 1;
 	return 0;
 }
+
+/* Fields of bytes known to be there: through a cursor over exactly them. */
+uint16_t gfs_le16(const uint8_t *p)
+{
+	struct gfs_rd r;
+	uint16_t v = 0;
+
+	gfs_rd_init(&r, p, 2, 0);
+	gfs_rd_u16le(&r, &v);
+	return v;
+}
+
+uint32_t gfs_le24(const uint8_t *p)
+{
+	struct gfs_rd r;
+	uint32_t v = 0;
+
+	gfs_rd_init(&r, p, 3, 0);
+	gfs_rd_u24le(&r, &v);
+	return v;
+}
+
+uint32_t gfs_le32(const uint8_t *p)
+{
+	struct gfs_rd r;
+	uint32_t v = 0;
+
+	gfs_rd_init(&r, p, 4, 0);
+	gfs_rd_u32le(&r, &v);
+	return v;
+}
+
+uint64_t gfs_le64(const uint8_t *p)
+{
+	struct gfs_rd r;
+	uint64_t v = 0;
+
+	gfs_rd_init(&r, p, 8, 0);
+	gfs_rd_u64le(&r, &v);
+	return v;
+}

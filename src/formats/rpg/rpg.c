@@ -39,9 +39,8 @@ static int rpg_name_char(int c)
 
 static uint32_t rpg_get_size(const uint8_t *p)
 {
-	uint32_t hi = (uint32_t)(p[0] | p[1] << 8), lo = (uint32_t)(p[2] | p[3] << 8);
-
-	return hi << 16 | lo;
+	/* PDP-endian: the high 16-bit word first, each word little-endian */
+	return (uint32_t)gfs_le16(p) << 16 | gfs_le16(p + 2);
 }
 
 static void rpg_put_size(uint8_t *p, uint32_t size)

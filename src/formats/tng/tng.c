@@ -156,8 +156,7 @@ static int tng_load_block(struct gfs_archive *ar, struct tng *t)
 	r = gfs_pread(ar, c4, 4, TNG_OFF_BLOCKLEN);
 	if (r)
 		return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCKLEN, "truncated before the section block");
-	t->blocklen = (uint32_t)c4[0] | (uint32_t)c4[1] << 8 | (uint32_t)c4[2] << 16 |
-		      (uint32_t)c4[3] << 24;
+	t->blocklen = gfs_le32(c4);
 	if (t->blocklen < 4 + 2 || t->blocklen > t->fsize - TNG_OFF_BLOCK)
 		return gfs_err_at(ar, -EBADMSG, TNG_OFF_BLOCKLEN,
 				  "section block of %u bytes does not fit a %llu-byte file",
@@ -187,12 +186,7 @@ static int tng_load_block(struct gfs_archive *ar, struct tng *t)
 		goto out;
 	}
 	t->bwrap = (int)wrap;
-	{
-		const uint8_t *q = z.data + t->blocklen - 4;
-
-		stored = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 |
-			 (uint32_t)q[3] << 24;
-	}
+	stored = gfs_le32(z.data + t->blocklen - 4);
 	if (gfs_crc32(0, t->block.data, t->block.len) == stored) {
 		t->sec_crc_ok = 1;
 	} else if (gfs_crc32(0, z.data, t->blocklen - 4) == stored) {
@@ -391,7 +385,7 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 			if (r)
 				return r;
 			ai = (size_t)(a - t->assets);
-			nameoff = tng_u32(d + p + TNG_DESC_NAME);
+			nameoff = gfs_le32(d + p + TNG_DESC_NAME);
 			tng_asset_name(t, nameoff, i, "ogg", name, sizeof(name));
 			a->node = tng_span(ar, sub, name, &tng_media_ops, tng_ref_new(t, ai, si, 0),
 					   t->base + a->off, a->len);
@@ -426,7 +420,7 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 				      k->view == TNG_V_SPRITE ? TNG_A_SPRITE :
 				      k->view == TNG_V_MAP ? TNG_A_MAP : TNG_A_ZBIN;
 
-		nameoff = tng_u32(d + p + TNG_DESC_NAME);
+		nameoff = gfs_le32(d + p + TNG_DESC_NAME);
 		r = tng_add_asset(ar, t, si, p, p / TNG_DESC, kind, &a);
 		if (r)
 			return r;
@@ -641,11 +635,11 @@ static int tng_load(struct gfs_archive *ar)
 		r = tng_file_crc(ar, t, &crc);
 		if (r)
 			return r;
-		t->hdr_crc_ok = crc == tng_u32(t->hdr + TNG_OFF_CRC);
+		t->hdr_crc_ok = crc == gfs_le32(t->hdr + TNG_OFF_CRC);
 		if (!t->hdr_crc_ok) {
 			ar->damaged = 1;
 			gfs_warn(ar, "header CRC 0x%08x does not match the file (0x%08x)",
-				 tng_u32(t->hdr + TNG_OFF_CRC), crc);
+				 gfs_le32(t->hdr + TNG_OFF_CRC), crc);
 		}
 	}
 	return 0;
@@ -656,7 +650,7 @@ static int tng_load(struct gfs_archive *ar)
 static int tng_check(struct gfs_archive *ar, FILE *out)
 {
 	struct tng *t = ar->priv;
-	uint32_t crc, stored = tng_u32(t->hdr + TNG_OFF_CRC);
+	uint32_t crc, stored = gfs_le32(t->hdr + TNG_OFF_CRC);
 	size_t nzlib = 0, nraw = 0;
 	int bad = 0, r;
 

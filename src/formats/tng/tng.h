@@ -1,6 +1,11 @@
 /*
- * tng.h - private model of the TirNanoG game driver (tng.c, tng_view.c,
- * tng_save.c).
+ * tng.h - private model of the TirNanoG game driver.
+ *
+ * Files, each calling only the ones below it (no circles):
+ *   tng.c        probe, load, the tree, check (the driver)
+ *   tng_view.c   render/store of every view      tng_save.c  the writer
+ *   tng_model.c  the model: sections, assets, their content, gaps, file CRC
+ *   tng_map.c, tng_sprite.c  the map and sprite codecs; tng_crc.c  CRC-32
  *
  * On disk:
  *   0   64-byte header (magic, id, sizes, counts, uid, CRC at 56, key at 60)
@@ -88,39 +93,6 @@ struct tng_kind {
 	const char *ext;	/* media extension */
 	unsigned recsize;	/* raw sections: record size, 0 = free form */
 };
-
-static inline uint16_t tng_u16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static inline uint32_t tng_u24(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16;
-}
-
-static inline uint32_t tng_u32(const uint8_t *p)
-{
-	return tng_u24(p) | (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t tng_u64(const uint8_t *p)
-{
-	return (uint64_t)tng_u32(p) | (uint64_t)tng_u32(p + 4) << 32;
-}
-
-static inline void tng_put24(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-	p[2] = (uint8_t)(v >> 16);
-}
-
-static inline void tng_put64(uint8_t *p, uint64_t v)
-{
-	gfs_put_u32le(p, (uint32_t)v);
-	gfs_put_u32le(p + 4, (uint32_t)(v >> 32));
-}
 
 /* The section type table (DESIGN.md section 5); NULL name: unknown type. */
 const struct tng_kind *tng_kind_of(unsigned type);

@@ -27,7 +27,7 @@ int tng_map_parse(unsigned side, unsigned layers, const uint8_t *p, size_t len, 
 	}
 	m->npar = p[29];
 	m->npath = p[30];
-	m->rlelen = tng_u24(p + 31);
+	m->rlelen = gfs_le24(p + 31);
 	m->par = TNG_MAP_HDR;
 	gfs_rd_init(&rd, p, len, 0);
 	if (gfs_rd_seek(&rd, TNG_MAP_HDR) || gfs_rd_skip(&rd, m->npar * TNG_MAP_PARALLAX)) {
@@ -111,7 +111,7 @@ int tng_map_build(const uint8_t *hdr, const struct gfs_buf *par, unsigned npar,
 	memcpy(h, hdr, TNG_MAP_HDR);
 	h[29] = (uint8_t)npar;
 	h[30] = (uint8_t)npath;
-	tng_put24(h + 31, (uint32_t)rlelen);
+	gfs_put_u24le(h + 31, (uint32_t)rlelen);
 	r = gfs_buf_add(out, h, TNG_MAP_HDR);
 	if (!r && par->len)
 		r = gfs_buf_add(out, par->data, par->len);

@@ -292,7 +292,7 @@ static int tng_build_block(struct tng *t, struct gfs_buf *nb, uint32_t *secoff, 
 		uint8_t *d = nb->data + secoff[a->sec] + a->dpos;
 
 		if (a->new_off != a->off || a->new_len != a->len) {
-			tng_put64(d, a->new_off);
+			gfs_put_u64le(d, a->new_off);
 			gfs_put_u32le(d + TNG_DESC_LEN, (uint32_t)a->new_len);
 		}
 		if (a->kind == TNG_A_SPRITE && a->pending)
@@ -437,7 +437,7 @@ int tng_save(struct gfs_archive *ar, struct gfs_writer *w)
 		r = gfs_err_at(ar, sc.r, sc.erroff, "cannot read the archive");
 		goto out;
 	}
-	t->hdr_crc_ok = sc.whole == tng_u32(t->hdr + TNG_OFF_CRC);
+	t->hdr_crc_ok = sc.whole == gfs_le32(t->hdr + TNG_OFF_CRC);
 	if (!t->hdr_crc_ok && !ar->opts.force) {
 		ar->damaged = 1;
 		r = gfs_err(ar, -EIO, "the archive has a bad header CRC; refusing to recompute it "

@@ -855,7 +855,7 @@ static int tng_strref_parse(struct tng *t, const char *value, uint32_t *v)
 
 static int tng_sprref_fmt(const uint8_t *p, struct gfs_buf *out)
 {
-	uint16_t idx = tng_u16(p + 1);
+	uint16_t idx = gfs_le16(p + 1);
 
 	if (idx == 0xffff)
 		return gfs_buf_printf(out, "%u:-1", p[0]);
@@ -888,7 +888,7 @@ static int tng_mapini_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 	if (r)
 		goto out;
 	p = b.data;
-	title = tng_u24(p);
+	title = gfs_le24(p);
 	r = gfs_buf_adds(out, "; string references are names from strings.txt, @offset, empty (0) or -1\n"
 			 "; sprites are category:index (-1 = none)\n[map]\n");
 	if (!r)
@@ -897,18 +897,18 @@ static int tng_mapini_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 	for (int i = 0; i < 6 && !r; i++) {
 		r = gfs_buf_printf(out, "neighbour%d = ", i);
 		if (!r)
-			r = tng_strref_fmt(t, tng_u24(p + 3 + 3 * i), out);
+			r = tng_strref_fmt(t, gfs_le24(p + 3 + 3 * i), out);
 		if (!r)
 			r = gfs_buf_addc(out, '\n');
 	}
 	if (!r)
-		r = gfs_buf_printf(out, "daylight = %u\ndaylight_sprite = ", tng_u16(p + 21));
+		r = gfs_buf_printf(out, "daylight = %u\ndaylight_sprite = ", gfs_le16(p + 21));
 	if (!r)
 		r = tng_sprref_fmt(p + 23, out);
 	if (!r)
 		r = gfs_buf_adds(out, "\nmusic = ");
 	if (!r)
-		r = tng_strref_fmt(t, tng_u24(p + 26), out);
+		r = tng_strref_fmt(t, gfs_le24(p + 26), out);
 	if (!r)
 		r = gfs_buf_addc(out, '\n');
 	for (unsigned i = 0; i < m.npar && !r; i++) {
@@ -916,7 +916,7 @@ static int tng_mapini_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 
 		r = gfs_buf_printf(out, "\n[parallax %u]\nbackground = %u\nspeed_x = %d\ndelta_x = %u\n"
 				   "speed_y = %d\ndelta_y = %u\ntime = %u\nsprite = ", i, q[0],
-				   (int8_t)q[1], q[2], (int8_t)q[3], q[4], tng_u16(q + 5));
+				   (int8_t)q[1], q[2], (int8_t)q[3], q[4], gfs_le16(q + 5));
 		if (!r)
 			r = tng_sprref_fmt(q + 7, out);
 		if (!r)
@@ -926,12 +926,12 @@ static int tng_mapini_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 		size_t pos = m.paths;
 
 		for (unsigned i = 0; i < m.npath && !r; i++) {
-			unsigned l = tng_u16(p + pos + 1);
+			unsigned l = gfs_le16(p + pos + 1);
 
 			r = gfs_buf_printf(out, "\n[path %u]\nid = %u\npoints =", i, p[pos]);
 			for (unsigned k = 0; k < l && !r; k++)
-				r = gfs_buf_printf(out, " %u,%u", tng_u16(p + pos + 3 + 4 * k),
-						   tng_u16(p + pos + 5 + 4 * k));
+				r = gfs_buf_printf(out, " %u,%u", gfs_le16(p + pos + 3 + 4 * k),
+						   gfs_le16(p + pos + 5 + 4 * k));
 			if (!r)
 				r = gfs_buf_addc(out, '\n');
 			pos += 3 + 4 * (size_t)l;
@@ -968,13 +968,13 @@ static int tng_mapini_field(void *vctx, const char *section, const char *key, co
 				v = TNG_NONE24;
 			else if (gfs_parse_int(value, 0, 0xffffff, &v))
 				goto bad;
-			tng_put24(c->hdr, (uint32_t)v);
+			gfs_put_u24le(c->hdr, (uint32_t)v);
 			return 0;
 		}
 		if (!strncmp(key, "neighbour", 9) && key[9] >= '0' && key[9] <= '5' && !key[10]) {
 			if (tng_strref_parse(c->t, value, &u))
 				goto badref;
-			tng_put24(c->hdr + 3 + 3 * (key[9] - '0'), u);
+			gfs_put_u24le(c->hdr + 3 + 3 * (key[9] - '0'), u);
 			return 0;
 		}
 		if (!strcmp(key, "daylight")) {
@@ -991,7 +991,7 @@ static int tng_mapini_field(void *vctx, const char *section, const char *key, co
 		if (!strcmp(key, "music")) {
 			if (tng_strref_parse(c->t, value, &u))
 				goto badref;
-			tng_put24(c->hdr + 26, u);
+			gfs_put_u24le(c->hdr + 26, u);
 			return 0;
 		}
 		return gfs_err(c->ar, -EINVAL, "map.ini: line %u: unknown key %s", line, key);
@@ -1244,7 +1244,7 @@ static int tng_lang_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 	if (!r)
 		r = gfs_text_escape(out, d, 2, 1);
 	if (!r)
-		r = gfs_buf_printf(out, "\nname = %u\n", tng_u32(d + TNG_LANG_ASSET + 12));
+		r = gfs_buf_printf(out, "\nname = %u\n", gfs_le32(d + TNG_LANG_ASSET + 12));
 	return r;
 }
 
@@ -1289,11 +1289,11 @@ static int tng_lang_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 
 	c.ar = ar;
 	c.d = tng_sec_data(ref->t, ref->sec, &slen);
-	c.name = tng_u32(c.d + TNG_LANG_ASSET + 12);
+	c.name = gfs_le32(c.d + TNG_LANG_ASSET + 12);
 	r = gfs_ini_parse(ar, "lang.ini", data, len, tng_lang_field, &c);
 	if (r)
 		return r;
-	if (c.name == tng_u32(c.d + TNG_LANG_ASSET + 12))
+	if (c.name == gfs_le32(c.d + TNG_LANG_ASSET + 12))
 		return 0;
 	e = tng_sec_edit(ref->t, ref->sec);
 	if (!e)
@@ -1329,7 +1329,7 @@ static int tng_index_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 	(void)ar;
 	for (size_t p = 0; p + TNG_DESC <= len && !r; p += TNG_DESC)
 		r = gfs_buf_printf(out, "%04u,%u\n", (unsigned)(ref->sub + p / TNG_DESC),
-				   tng_u32(d + p + TNG_DESC_NAME));
+				   gfs_le32(d + p + TNG_DESC_NAME));
 	return r;
 }
 
@@ -1357,7 +1357,7 @@ static int tng_index_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	}
 	gfs_grid_release(&g);
 	for (size_t k = 0; !r && k < nrec; k++)
-		changed |= vals[k] != tng_u32(d + k * TNG_DESC + TNG_DESC_NAME);
+		changed |= vals[k] != gfs_le32(d + k * TNG_DESC + TNG_DESC_NAME);
 	if (!r && changed) {
 		uint8_t *e = tng_sec_edit(ref->t, ref->sec);
 

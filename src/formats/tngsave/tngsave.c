@@ -33,11 +33,6 @@
 
 /* ---- small helpers ------------------------------------------------------- */
 
-static uint32_t tsv_get_u32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* A chunk magic as a safe name: printable letters kept, trailing NULs dropped. */
 static void tsv_magic_name(const uint8_t m[4], char out[5])
 {
@@ -169,7 +164,7 @@ static int tsv_load_preview(struct gfs_archive *ar, struct tsv_save *sv)
 			goto out;
 		}
 		for (size_t i = 0; i < TSV_PREVIEW_PIXELS; i++)
-			sv->pix[i] = (uint16_t)(img.data[2 * i] | img.data[2 * i + 1] << 8);
+			sv->pix[i] = gfs_le16(img.data + 2 * i);
 		sv->prvw_wrap = wrap;
 		sv->prvw_ok = 1;
 	}
@@ -244,7 +239,7 @@ static int tsv_load_payload(struct gfs_archive *ar, struct tsv_save *sv)
 	}
 	sv->pay_clen = used;
 	sv->pay_len = pay.len;
-	sv->crc_stored = tsv_get_u32(comp.data + used);
+	sv->crc_stored = gfs_le32(comp.data + used);
 	sv->crc_inflated = gfs_crc32(0, pay.data, pay.len);
 	sv->crc_deflated = gfs_crc32(0, comp.data, used);
 	sv->tail_off = sv->pay_off + used + TSV_CRC_LEN;
@@ -271,7 +266,7 @@ static int tsv_load_payload(struct gfs_archive *ar, struct tsv_save *sv)
 				       off, pay.len - off);
 			goto out;
 		}
-		size = tsv_get_u32(pay.data + off + 4);
+		size = gfs_le32(pay.data + off + 4);
 		tsv_magic_name(pay.data + off, mn);
 		if (size < TSV_CHUNK_HDR || size > pay.len - off) {
 			r = gfs_err_at(ar, -EBADMSG, sv->pay_off,
@@ -337,7 +332,7 @@ static int tsv_chunk_node(struct gfs_archive *ar, struct tsv_save *sv, struct ts
 	case TSV_MAP:
 		if (!tsv_dir(ar, &sv->maps, "maps"))
 			return -ENOMEM;
-		snprintf(name, sizeof(name), "%" PRIu32 ".csv", tsv_get_u32(c->body.data));
+		snprintf(name, sizeof(name), "%" PRIu32 ".csv", gfs_le32(c->body.data));
 		c->node = tsv_new_file(ar, sv->maps, name, 0644, &tsv_map_ops, c, c->index);
 		break;
 	default:
@@ -399,7 +394,7 @@ static int tsv_load(struct gfs_archive *ar)
 	memcpy(sv->gameid, hdr + TSV_GAMEID_OFF, TSV_GAMEID_LEN);
 	sv->pay_off = TSV_HDR_LEN;
 	if (fsize >= sizeof(hdr) && !memcmp(hdr + TSV_HDR_LEN, "PRVW", 4)) {
-		uint32_t size = tsv_get_u32(hdr + TSV_HDR_LEN + 4);
+		uint32_t size = gfs_le32(hdr + TSV_HDR_LEN + 4);
 
 		if (size < TSV_PRVW_DATA)
 			return gfs_err_at(ar, -EBADMSG, TSV_HDR_LEN + 4,

@@ -1,6 +1,10 @@
 /*
  * tngsave.h - private model of the TirNanoG saved game driver.
  *
+ * Files, each calling only the ones below it (no circles): tngsave.c (load,
+ * save, the tree), tsv_views.c (every view), tsv_model.c (chunk bodies,
+ * USER and NPC records, layer RLE, which view a chunk gets).
+ *
  * The save is small (the payload is capped at TSV_PAYLOAD_MAX), so load()
  * inflates the whole payload and keeps every chunk body in memory.  Views
  * render from those bodies and store() replaces a body with the bytes it

@@ -85,11 +85,11 @@ static int tsv_rd_vec(struct gfs_rd *rd, struct tsv_vec *v, size_t n)
 /* Parse the entity block; *why says what did not fit. */
 static int tsv_parse_entity(struct gfs_rd *rd, struct tsv_rec *e, const char **why)
 {
-	uint8_t m[3], na;
+	uint8_t na;
 	uint16_t ni, ns, nq;
 	int r;
 
-	if ((r = gfs_rd_bytes(rd, m, 3)) || (r = gfs_rd_u8(rd, &e->dir)) ||
+	if ((r = gfs_rd_u24le(rd, &e->map)) || (r = gfs_rd_u8(rd, &e->dir)) ||
 	    (r = gfs_rd_u32le(rd, &e->x)) || (r = gfs_rd_u32le(rd, &e->y)) ||
 	    (r = gfs_rd_u8(rd, &e->behav)) || (r = gfs_rd_u8(rd, &e->trans)) ||
 	    (r = gfs_rd_u8(rd, &e->alt)) || (r = gfs_rd_u8(rd, &na)) ||
@@ -97,7 +97,6 @@ static int tsv_parse_entity(struct gfs_rd *rd, struct tsv_rec *e, const char **w
 		*why = "entity block truncated";
 		return r;
 	}
-	e->map = (uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16;
 	if ((uint64_t)na * 4 + (uint64_t)ni * 8 + (uint64_t)ns * 8 + (uint64_t)nq * 4 > gfs_rd_left(rd)) {
 		*why = "entity counts overrun the chunk";
 		return -EBADMSG;

@@ -1,5 +1,6 @@
 /*
- * tsv_views.c - the text views of TirNanoG save chunks.
+ * tsv_views.c - the views of a TirNanoG save: header.ini, preview.png and
+ * preview.ini (outside the payload), and the text views of its chunks:
  *
  *   GLBL, QSTS  globals.txt, quests.txt: one signed 32-bit value per line
  *   DENY        deny.txt: one IPv4 or IPv6 address per line; a record that
@@ -101,10 +102,7 @@ static int tsv_list_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 		return -EIO;
 	(void)ar;
 	for (size_t i = 0; !r && i + 4 <= c->body.len; i += 4) {
-		const uint8_t *p = c->body.data + i;
-		uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-
-		r = gfs_buf_printf(out, "%" PRId32 "\n", (int32_t)v);
+		r = gfs_buf_printf(out, "%" PRId32 "\n", (int32_t)gfs_le32(c->body.data + i));
 	}
 	return r;
 }
