@@ -44,6 +44,7 @@ int gfs_rd_cstr(struct gfs_rd *r, const char **s, size_t *n, size_t max);
  * (a record of known size, a fixed header): the same decoding as the
  * cursor, for code that indexes such bytes by named offsets.
  */
+uint64_t gfs_le(const uint8_t *p, unsigned width);	/* width 0 to 8 */
 uint16_t gfs_le16(const uint8_t *p);
 uint32_t gfs_le24(const uint8_t *p);
 uint32_t gfs_le32(const uint8_t *p);

@@ -165,42 +165,21 @@ int gfs_rd_cstr(struct gfs_rd *r, const char **s, size_t *n, size_t max)
 }
 
 /* Fields of bytes known to be there: through a cursor over exactly them. */
-uint16_t gfs_le16(const uint8_t *p)
+uint64_t gfs_le(const uint8_t *p, unsigned width)
 {
 	struct gfs_rd r;
-	uint16_t v = 0;
-
-	gfs_rd_init(&r, p, 2, 0);
-	gfs_rd_u16le(&r, &v);
-	return v;
-}
-
-uint32_t gfs_le24(const uint8_t *p)
-{
-	struct gfs_rd r;
-	uint32_t v = 0;
-
-	gfs_rd_init(&r, p, 3, 0);
-	gfs_rd_u24le(&r, &v);
-	return v;
-}
-
-uint32_t gfs_le32(const uint8_t *p)
-{
-	struct gfs_rd r;
-	uint32_t v = 0;
-
-	gfs_rd_init(&r, p, 4, 0);
-	gfs_rd_u32le(&r, &v);
-	return v;
-}
-
-uint64_t gfs_le64(const uint8_t *p)
-{
-	struct gfs_rd r;
+	const uint8_t *q;
 	uint64_t v = 0;
 
-	gfs_rd_init(&r, p, 8, 0);
-	gfs_rd_u64le(&r, &v);
+	gfs_rd_init(&r, p, width, 0);
+	if (width > 8 || gfs_rd_ptr(&r, &q, width))
+		return 0;
+	while (width--)
+		v = v << 8 | q[width];
 	return v;
 }
+
+uint16_t gfs_le16(const uint8_t *p) { return (uint16_t)gfs_le(p, 2); }
+uint32_t gfs_le24(const uint8_t *p) { return (uint32_t)gfs_le(p, 3); }
+uint32_t gfs_le32(const uint8_t *p) { return (uint32_t)gfs_le(p, 4); }
+uint64_t gfs_le64(const uint8_t *p) { return gfs_le(p, 8); }

@@ -74,15 +74,6 @@ static uint64_t gfs_field_mask(const struct gfs_field *f)
 	return b >= 64 ? UINT64_MAX : ((uint64_t)1 << b) - 1;
 }
 
-static uint64_t gfs_le_get(const uint8_t *p, unsigned width)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = width; i-- > 0; )
-		v = v << 8 | p[i];
-	return v;
-}
-
 static void gfs_le_put(uint8_t *p, unsigned width, uint64_t v)
 {
 	for (unsigned i = 0; i < width; i++, v >>= 8)
@@ -93,7 +84,7 @@ static uint64_t gfs_field_get(const struct gfs_field *f, const uint8_t *base)
 {
 	if (f->get)
 		return f->get(base);
-	return gfs_le_get(base + f->off, f->width) >> f->shift & gfs_field_mask(f);
+	return gfs_le(base + f->off, f->width) >> f->shift & gfs_field_mask(f);
 }
 
 static void gfs_field_set(const struct gfs_field *f, uint8_t *base, uint64_t v)
@@ -104,7 +95,7 @@ static void gfs_field_set(const struct gfs_field *f, uint8_t *base, uint64_t v)
 		f->set(base, v);
 		return;
 	}
-	w = gfs_le_get(base + f->off, f->width);
+	w = gfs_le(base + f->off, f->width);
 	gfs_le_put(base + f->off, f->width, (w & ~m) | (v << f->shift & m));
 }
 
@@ -201,7 +192,7 @@ static int gfs_fields_render(const struct gfs_record *rec, const uint8_t *base,
 
 static size_t gfs_group_count(const struct gfs_field *f, const uint8_t *base)
 {
-	return f->count_width ? (size_t)gfs_le_get(base + f->count_off, f->count_width) : f->count_off;
+	return f->count_width ? (size_t)gfs_le(base + f->count_off, f->count_width) : f->count_off;
 }
 
 size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t len)

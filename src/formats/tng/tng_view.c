@@ -61,27 +61,21 @@ static void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct g
 /* ---- header.ini ---------------------------------------------------------- */
 
 /* Tile sides are 10 bits: the low byte at 34/35, the high bits in the type byte. */
-static uint64_t tng_tilew_get(const uint8_t *h)
+static uint64_t tng_tile_get(const uint8_t *h, unsigned off, unsigned shift)
 {
-	return h[TNG_OFF_TILEW] | ((h[TNG_OFF_TYPE] >> 4) & 3u) << 8;
+	return h[off] | ((h[TNG_OFF_TYPE] >> shift) & 3u) << 8;
 }
 
-static void tng_tilew_set(uint8_t *h, uint64_t v)
+static void tng_tile_set(uint8_t *h, unsigned off, unsigned shift, uint64_t v)
 {
-	h[TNG_OFF_TILEW] = (uint8_t)v;
-	h[TNG_OFF_TYPE] = (uint8_t)((h[TNG_OFF_TYPE] & 0xcf) | (v >> 8 & 3) << 4);
+	h[off] = (uint8_t)v;
+	h[TNG_OFF_TYPE] = (uint8_t)((h[TNG_OFF_TYPE] & ~(3u << shift)) | (v >> 8 & 3) << shift);
 }
 
-static uint64_t tng_tileh_get(const uint8_t *h)
-{
-	return h[TNG_OFF_TILEH] | ((h[TNG_OFF_TYPE] >> 6) & 3u) << 8;
-}
-
-static void tng_tileh_set(uint8_t *h, uint64_t v)
-{
-	h[TNG_OFF_TILEH] = (uint8_t)v;
-	h[TNG_OFF_TYPE] = (uint8_t)((h[TNG_OFF_TYPE] & 0x3f) | (v >> 8 & 3) << 6);
-}
+static uint64_t tng_tilew_get(const uint8_t *h) { return tng_tile_get(h, TNG_OFF_TILEW, 4); }
+static uint64_t tng_tileh_get(const uint8_t *h) { return tng_tile_get(h, TNG_OFF_TILEH, 6); }
+static void tng_tilew_set(uint8_t *h, uint64_t v) { tng_tile_set(h, TNG_OFF_TILEW, 4, v); }
+static void tng_tileh_set(uint8_t *h, uint64_t v) { tng_tile_set(h, TNG_OFF_TILEH, 6, v); }
 
 /* key, kind, offset, width, flags */
 #define TNG_HF(key, kind, off, width, flags) \

@@ -740,6 +740,17 @@ const struct gfs_node_ops tsv_raw_ops = {
 
 /* ---- header.ini, preview.png, preview.ini (outside the payload) ----------- */
 
+/* Parse an INI view (a byte order mark skipped); view[] gets its path for messages. */
+static int tsv_ini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len,
+			 int (*kv)(void *ctx, const char *section, const char *key, const char *value,
+				   unsigned line),
+			 void *ctx, char *view, size_t vlen)
+{
+	tsv_skip_bom(&data, &len);
+	tsv_view_name(n, view, vlen);
+	return gfs_ini_parse(ar, view, data, len, kv, ctx);
+}
+
 const char *tsv_view_name(struct gfs_node *n, char *buf, size_t len)
 {
 	struct gfs_buf b = GFS_BUF_INIT;
@@ -850,13 +861,10 @@ static int tsv_header_kv(void *ctx, const char *section, const char *key,
 static int tsv_header_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct tsv_save *sv = ar->priv;
-	struct tsv_hdr_ctx h = { .ar = ar };
 	char view[256];
-	int r;
+	struct tsv_hdr_ctx h = { .ar = ar, .view = view };
+	int r = tsv_ini_store(ar, n, data, len, tsv_header_kv, &h, view, sizeof(view));
 
-	tsv_skip_bom(&data, &len);
-	h.view = tsv_view_name(n, view, sizeof(view));
-	r = gfs_ini_parse(ar, h.view, data, len, tsv_header_kv, &h);
 	if (r)
 		return r;
 	if (!h.seen)
@@ -1003,13 +1011,10 @@ static int tsv_pini_kv(void *ctx, const char *section, const char *key, const ch
 static int tsv_pini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct tsv_save *sv = ar->priv;
-	struct tsv_pini_ctx p = { .ar = ar };
 	char view[256];
-	int r;
+	struct tsv_pini_ctx p = { .ar = ar, .view = view };
+	int r = tsv_ini_store(ar, n, data, len, tsv_pini_kv, &p, view, sizeof(view));
 
-	tsv_skip_bom(&data, &len);
-	p.view = tsv_view_name(n, view, sizeof(view));
-	r = gfs_ini_parse(ar, p.view, data, len, tsv_pini_kv, &p);
 	if (r)
 		return r;
 	if (!p.seen)
