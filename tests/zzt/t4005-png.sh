@@ -6,7 +6,7 @@
 ZZT="python3 $top_srcdir/tests/zzt/zztlib.py"
 font="$top_builddir/src/formats/zzt/zzt-font.c"
 if [ -f "$font" ] && grep -q 'zzt_font_real = 0' "$font"; then
-	echo "SKIP: built without a console font (install console-setup-linux)"; exit 77
+	echo "SKIP: built without a console font (install console-data)"; exit 77
 fi
 cd "$T" || exit 1
 $ZZT mk w.zzt

@@ -3,13 +3,13 @@ libgamefs_a_SOURCES += src/formats/zzt/zzt.c src/formats/zzt/zzt.h \
 	src/formats/zzt/zzt_view.c src/formats/zzt/zzt_text.c \
 	src/formats/zzt/zzt_cp437.c src/formats/zzt/zzt_png.c
 
-# board.png's 8x14 code page 437 glyphs, generated at build time from
-# Debian's console-setup-linux fonts (no font file in the sources)
+# board.png's 8x14 code page 437 glyphs, generated at build time from the
+# IBM VGA code page fonts of Debian's console-data (no font file in the sources)
 ZZT_FONTDIR = /usr/share/consolefonts
-ZZT_FONTS = $(ZZT_FONTDIR)/Uni2-VGA14.psf.gz $(ZZT_FONTDIR)/Uni2-Fixed14.psf.gz
+ZZT_FONTS = IBM865=$(ZZT_FONTDIR)/cp865-8x14.psf.gz IBM850=$(ZZT_FONTDIR)/cp850-8x14.psf.gz
 nodist_libgamefs_a_SOURCES = src/formats/zzt/zzt-font.c
 noinst_PROGRAMS += zzt-mkfont
-zzt_mkfont_SOURCES = src/formats/zzt/mkfont.c src/formats/zzt/zzt_cp437.c
+zzt_mkfont_SOURCES = src/formats/zzt/mkfont.c src/formats/zzt/zzt_cp437.c src/core/rd.c
 zzt_mkfont_LDADD = $(ZLIB_LIBS)
 src/formats/zzt/zzt-font.c: zzt-mkfont$(EXEEXT)
 	$(AM_V_GEN)$(MKDIR_P) src/formats/zzt && ./zzt-mkfont$(EXEEXT) $@ $(ZZT_FONTS)
