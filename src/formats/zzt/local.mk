@@ -1,5 +1,5 @@
 # zzt format: sources, tests and fixtures (included by the top Makefile.am)
-libgamefs_a_SOURCES += src/formats/zzt/zzt.c src/formats/zzt/zzt.h \
+libgamefs_a_SOURCES += src/formats/zzt/zzt.c src/formats/zzt/zzt.h src/formats/zzt/zzt_board.c \
 	src/formats/zzt/zzt_view.c src/formats/zzt/zzt_text.c \
 	src/formats/zzt/zzt_cp437.c src/formats/zzt/zzt_png.c
 

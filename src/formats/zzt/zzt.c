@@ -31,26 +31,13 @@
 
 #include "formats/zzt/zzt.h"
 
+/* code/ fills itself with the program files when first used */
+static int zzt_populate_code(struct gfs_archive *ar, struct gfs_node *dir);
+static const struct gfs_node_ops zzt_ops_code_dir = { .populate = zzt_populate_code };
+
 static size_t min_size(size_t a, size_t b)
 {
 	return a < b ? a : b;
-}
-
-static void zzt_board_release(struct zzt_board *b)
-{
-	size_t i;
-
-	for (i = 0; i < b->nstats; i++)
-		gfs_buf_release(&b->stats[i].code);
-	free(b->stats);
-	free(b->rle);
-	free(b->tail);
-	free(b->elem);
-	b->elem = b->color = NULL;
-	b->stats = NULL;
-	b->rle = NULL;
-	b->tail = NULL;
-	b->nstats = b->capstats = 0;
 }
 
 static void zzt_free(struct gfs_archive *ar)
@@ -86,112 +73,6 @@ static int zzt_bid(const uint8_t *head, size_t len, const char *path)
 	if (type == -2)		/* Super ZZT: claimed so load can say so */
 		return ext ? 60 : 30;
 	return ext ? 10 : 0;
-}
-
-/*
- * Parse one board's bytes (after its size field).  On damage returns
- * -EBADMSG with the reason in why; the board is then shown raw.
- */
-static int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size,
-			   uint64_t base, char *why, size_t wl)
-{
-	struct gfs_rd r;
-	size_t n = 0, start, i;
-	int32_t count;
-
-	gfs_rd_init(&r, data, size, base);
-	if (gfs_rd_bytes(&r, b->name, ZZT_B_NAME_LEN)) {
-		snprintf(why, wl, "at 0x%llx: board name runs past the board end",
-			 (unsigned long long)gfs_rd_off(&r));
-		return -EBADMSG;
-	}
-	b->elem = malloc(2 * ZZT_TILES);
-	if (!b->elem)
-		return -ENOMEM;
-	b->color = b->elem + ZZT_TILES;
-	start = r.pos;
-	while (n < ZZT_TILES) {
-		uint64_t at = gfs_rd_off(&r);
-		uint8_t cnt, e, c;
-		size_t run;
-
-		if (gfs_rd_u8(&r, &cnt) || gfs_rd_u8(&r, &e) || gfs_rd_u8(&r, &c)) {
-			snprintf(why, wl, "at 0x%llx: RLE runs past the board end after %zu tiles",
-				 (unsigned long long)at, n);
-			return -EBADMSG;
-		}
-		run = cnt ? cnt : 256;
-		if (n + run > ZZT_TILES) {
-			snprintf(why, wl, "at 0x%llx: RLE runs past 1500 tiles (run of %zu at tile %zu)",
-				 (unsigned long long)at, run, n);
-			return -EBADMSG;
-		}
-		memset(b->elem + n, e, run);
-		memset(b->color + n, c, run);
-		n += run;
-	}
-	b->rle_len = r.pos - start;
-	b->rle = malloc(b->rle_len);
-	if (!b->rle)
-		return -ENOMEM;
-	memcpy(b->rle, data + start, b->rle_len);
-	if (gfs_rd_bytes(&r, b->props, ZZT_P_SIZE)) {
-		snprintf(why, wl, "at 0x%llx: board properties run past the board end",
-			 (unsigned long long)gfs_rd_off(&r));
-		return -EBADMSG;
-	}
-	count = (int32_t)zzt_s16(b->props + ZZT_P_NSTATS) + 1;
-	if (count < 0 || (size_t)count * ZZT_S_SIZE > gfs_rd_left(&r)) {
-		snprintf(why, wl, "at 0x%llx: stat count %d overruns the board",
-			 (unsigned long long)(gfs_rd_off(&r) - 2), (int)count);
-		return -EBADMSG;
-	}
-	b->stats = calloc((size_t)count ? (size_t)count : 1, sizeof(*b->stats));
-	if (!b->stats)
-		return -ENOMEM;
-	b->capstats = count ? (size_t)count : 1;
-	for (i = 0; i < (size_t)count; i++) {
-		struct zzt_stat *s = &b->stats[i];
-		uint64_t at = gfs_rd_off(&r);
-		int32_t len;
-		const uint8_t *p;
-
-		s->bind = -1;
-		s->final_cr = 1;
-		b->nstats = i + 1;
-		if (gfs_rd_bytes(&r, s->rec, ZZT_S_SIZE)) {
-			snprintf(why, wl, "at 0x%llx: stat %zu runs past the board end",
-				 (unsigned long long)at, i);
-			return -EBADMSG;
-		}
-		len = zzt_s16(s->rec + ZZT_S_LENGTH);
-		if (len > 0) {
-			if (gfs_rd_ptr(&r, &p, (size_t)len)) {
-				snprintf(why, wl, "at 0x%llx: code length %d of stat %zu runs past the board end",
-					 (unsigned long long)(at + ZZT_S_LENGTH), (int)len, i);
-				return -EBADMSG;
-			}
-			if (gfs_buf_add(&s->code, p, (size_t)len))
-				return -ENOMEM;
-			s->final_cr = p[len - 1] == '\r';
-		} else if (len < 0) {
-			s->bind = -len;
-			if (s->bind >= count) {
-				snprintf(why, wl, "at 0x%llx: stat %zu binds to stat %d, which does not exist "
-					 "(%d stats)", (unsigned long long)(at + ZZT_S_LENGTH), i, s->bind,
-					 (int)count);
-				return -EBADMSG;
-			}
-		}
-	}
-	b->tail_len = gfs_rd_left(&r);
-	if (b->tail_len) {
-		b->tail = malloc(b->tail_len);
-		if (!b->tail)
-			return -ENOMEM;
-		memcpy(b->tail, data + r.pos, b->tail_len);
-	}
-	return 0;
 }
 
 /* "NN-slug" from the board name: lower-case ASCII letters and digits. */
@@ -248,7 +129,7 @@ static struct gfs_node *zzt_view_node(struct gfs_archive *ar, struct gfs_node *d
 	return n;
 }
 
-struct gfs_node *zzt_add_code_node(struct gfs_archive *ar, struct zzt_board *b, unsigned s)
+static struct gfs_node *zzt_add_code_node(struct gfs_archive *ar, struct zzt_board *b, unsigned s)
 {
 	char name[32];
 
@@ -388,7 +269,9 @@ static int zzt_load(struct gfs_archive *ar)
 	off = ZZT_HDR_SIZE;
 	for (i = 0; i < (size_t)nb; i++) {
 		struct zzt_board *b;
+		struct gfs_rd rd;
 		char why[200];
+		uint16_t size16;
 		uint32_t size;
 
 		if (off + 2 > file.len) {
@@ -401,7 +284,10 @@ static int zzt_load(struct gfs_archive *ar)
 		b = &w->boards[i];
 		b->idx = (unsigned)i;
 		b->off = off;
-		size = (uint32_t)file.data[off] | (uint32_t)file.data[off + 1] << 8;
+		gfs_rd_init(&rd, file.data, file.len, 0);
+		if (gfs_rd_seek(&rd, (size_t)off) || gfs_rd_u16le(&rd, &size16))
+			break;	/* cannot happen: off + 2 <= file.len */
+		size = size16;
 		if (off + 2 + size > file.len) {
 			snprintf(why, sizeof(why), "at 0x%llx: size %u runs past the end of the file "
 				 "(%llu bytes left); it and the boards after it are not shown",
@@ -600,7 +486,6 @@ static int zzt_populate_code(struct gfs_archive *ar, struct gfs_node *dir)
 	return 0;
 }
 
-const struct gfs_node_ops zzt_ops_code_dir = { .populate = zzt_populate_code };
 
 /* code/NN.oop for a stat that has no code of its own yet. */
 static int zzt_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,

@@ -28,95 +28,6 @@ static struct zzt_board *zzt_ref_board(struct gfs_archive *ar, struct gfs_node *
 	return &w->boards[ref->board];
 }
 
-/* ---- board serialisation --------------------------------------------------- */
-
-int zzt_rle_encode(const uint8_t *elem, const uint8_t *color, struct gfs_buf *out)
-{
-	size_t i = 0;
-
-	while (i < ZZT_TILES) {
-		size_t run = 1;
-		uint8_t t[3];
-
-		while (i + run < ZZT_TILES && run < ZZT_RUN_MAX &&
-		       elem[i + run] == elem[i] && color[i + run] == color[i])
-			run++;
-		t[0] = (uint8_t)run;
-		t[1] = elem[i];
-		t[2] = color[i];
-		if (gfs_buf_add(out, t, 3))
-			return -ENOMEM;
-		i += run;
-	}
-	return 0;
-}
-
-int zzt_board_encode(const struct zzt_board *b, struct gfs_buf *out)
-{
-	size_t start = out->len, i, size;
-	uint8_t props[ZZT_P_SIZE];
-	int r = 0;
-
-	r |= gfs_buf_add_u16le(out, 0);
-	r |= gfs_buf_add(out, b->name, ZZT_B_NAME_LEN);
-	if (r)
-		return -ENOMEM;
-	if (b->tiles_changed)
-		r = zzt_rle_encode(b->elem, b->color, out);
-	else
-		r = gfs_buf_add(out, b->rle, b->rle_len);
-	memcpy(props, b->props, ZZT_P_SIZE);
-	zzt_put16(props + ZZT_P_NSTATS, (int)b->nstats - 1);
-	r |= gfs_buf_add(out, props, ZZT_P_SIZE);
-	for (i = 0; i < b->nstats && !r; i++) {
-		const struct zzt_stat *s = &b->stats[i];
-		uint8_t rec[ZZT_S_SIZE];
-
-		memcpy(rec, s->rec, ZZT_S_SIZE);
-		zzt_put16(rec + ZZT_S_LENGTH, s->bind >= 0 ? -s->bind : (int)s->code.len);
-		r |= gfs_buf_add(out, rec, ZZT_S_SIZE);
-		if (s->bind < 0 && s->code.len)
-			r |= gfs_buf_add(out, s->code.data, s->code.len);
-	}
-	if (b->tail_len)
-		r |= gfs_buf_add(out, b->tail, b->tail_len);
-	if (r)
-		return -ENOMEM;
-	size = out->len - start - 2;
-	if (size > ZZT_BOARD_MAX)
-		return -EFBIG;
-	gfs_put_u16le(out->data + start, (uint16_t)size);
-	return 0;
-}
-
-int zzt_board_encoded_size(const struct zzt_board *b, size_t *size)
-{
-	struct gfs_buf enc = GFS_BUF_INIT;
-	int r = zzt_board_encode(b, &enc);
-
-	if (r != -EFBIG && r)
-		goto out;
-	*size = enc.len >= 2 ? enc.len - 2 : 0;
-	r = 0;
-out:
-	gfs_buf_release(&enc);
-	return r;
-}
-
-/* EINVAL (with the message) if b no longer fits the 16-bit size field. */
-int zzt_board_check_size(struct gfs_archive *ar, struct zzt_board *b)
-{
-	size_t size;
-	int r = zzt_board_encoded_size(b, &size);
-
-	if (r)
-		return r;
-	if (size > ZZT_BOARD_MAX)
-		return gfs_err(ar, -EINVAL, "board %u would be %zu bytes, more than the %d its size field holds",
-			       b->idx, size, ZZT_BOARD_MAX);
-	return 0;
-}
-
 /* ---- strings --------------------------------------------------------------- */
 
 /* Quoted CP437 string as UTF-8: "..." with \" and \\ escaped. */
@@ -690,8 +601,12 @@ static const struct {
 
 static int32_t zzt_s32(const uint8_t *p)
 {
-	return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-			 (uint32_t)p[3] << 24);
+	struct gfs_rd r;
+	int32_t v = 0;
+
+	gfs_rd_init(&r, p, 4, 0);
+	(void)gfs_rd_s32le(&r, &v);
+	return v;
 }
 
 static int zzt_stats_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
