@@ -48,6 +48,11 @@
 #define ZZT_W			60
 #define ZZT_H			25
 #define ZZT_TILES		(ZZT_W * ZZT_H)
+#define ZZT_NELEMS		54	/* element ids 0-53; ZZT reads past its table for others */
+/* ZZT keeps a ring of board edge around the tiles: x 0..61, y 0..26 are in
+ * its tile array, a stat anywhere else makes it read and write past it */
+#define ZZT_STAT_X_MAX		(ZZT_W + 1)
+#define ZZT_STAT_Y_MAX		(ZZT_H + 1)
 #define ZZT_RUN_MAX		255
 
 /* Board properties, after the RLE. */
