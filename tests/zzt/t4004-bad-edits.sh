@@ -28,7 +28,7 @@ bad_write $B0/board.ini "'[board]\\nmessage = \"' + 'x' * 59 + '\"\\n'" "message
 bad_write $B0/stats.csv "'stat,x\\n0,1\\n'" "stats.csv with 2 columns"
 bad_write $B0/stats.csv "open('$B0/stats.csv').read().replace(',,0102', ',7,0102')" "bind to a missing stat"
 bad_write $B0/stats.csv "open('$B0/stats.csv').read().replace('\\n3,10', '\\n4,10')" "stats out of order"
-bad_write $B0/code/01.oop "'x' * 32768" "code over 32767 bytes"
+bad_write $B0/code/bob.oop "'x' * 32768" "code over 32767 bytes"
 sed -i 's/^dark = 0/dark = 2x/' $B0/board.ini 2>/dev/null && fail "sed -i with a bad value succeeded"
 cmp $B0/elements.csv good-elements.csv || fail "elements.csv does not read back its last good content"
 grep -q '^dark = 0$' $B0/board.ini || fail "board.ini does not read back its last good content"
@@ -38,7 +38,7 @@ grep -q 'board.ini: line 2: dark' gamefs.log || note "FIXME: log does not name t
 
 # board size: over 20000 is written with a warning, over 65535 refused
 gfs_mount w.zzt m || fail "mount 2"
-python3 -c "open('$B0/code/01.oop', 'w').write('\\'' + 'x' * 30000 + '\\n')" || fail "30000 bytes of code refused"
+python3 -c "open('$B0/code/bob.oop', 'w').write('\\'' + 'x' * 30000 + '\\n')" || fail "30000 bytes of code refused"
 B2=m/boards/02-third
 python3 -c "open('$B2/code/01.oop', 'w').write('y' * 32000 + '\\n')" || fail "32000 bytes of code refused"
 check_eq EINVAL "$(errno_of "f = open('$B2/extra.bin', 'wb'); f.write(b'z' * 34000); f.close()")" "board over 65535"

@@ -285,6 +285,44 @@ def expect_views(path, outdir):
     return w
 
 
+def slug(b):
+    """lower-case ASCII letters and digits, other runs one '-' between them"""
+    out, dash = '', False
+    for ch in b.decode('latin-1').lower():
+        if ch in 'abcdefghijklmnopqrstuvwxyz0123456789':
+            if dash and out:
+                out += '-'
+            dash = False
+            out += ch
+        else:
+            dash = True
+    return out
+
+
+def code_names(stats):
+    """{stat: file name} of the code files of a board (the man page's rule):
+    the @name's slug; '-SS' added when two stats share it or it is all
+    digits; 'SS' without an @name or when the name still clashes."""
+    own = [k for k, st in enumerate(stats) if st['bind'] is None and st['code']]
+    slugs = {}
+    for k in own:
+        c = stats[k]['code']
+        slugs[k] = slug(c[1:].split(b'\r')[0])[:39].rstrip('-') if c[:1] == b'@' else ''
+    names = {}
+    for k in own:
+        sl = slugs[k]
+        if not sl:
+            n = '%02d.oop' % k
+        elif sl.isdigit() or any(slugs[t] == sl for t in own if t != k):
+            n = '%s-%02d.oop' % (sl[:32], k)
+        else:
+            n = sl + '.oop'
+        if n in names.values():
+            n = '%02d.oop' % k
+        names[k] = n
+    return names
+
+
 def png_pixels(path):
     """Decode an 8-bit RGBA or RGB PNG, or a palette one of 1-8 bits (as
     written by libpng) -> (w, h, bpp, rows); palette images come out RGB."""
@@ -393,16 +431,17 @@ def compare(world, tree):
                 bad.append('board %d stat %d: bind %s' % (i, k, f[15]))
             if bytes.fromhex(f[16]).ljust(8, b'\0') != st['padding']:
                 bad.append('board %d stat %d: padding %s' % (i, k, f[16]))
-        code = sorted(os.listdir(os.path.join(bd, 'code')), key=lambda n: int(n.split('.')[0]))
-        want_code = ['%02d.oop' % k for k, st in enumerate(b.stats) if st['bind'] is None and st['code']]
+        code = sorted(os.listdir(os.path.join(bd, 'code')))
+        names = code_names(b.stats)
+        want_code = sorted(names.values())
         if code != want_code:
             bad.append('board %d: code files %s, want %s' % (i, code, want_code))
         for k, st in enumerate(b.stats):
-            if st['bind'] is None and st['code'] and '%02d.oop' % k in code:
+            if k in names and names[k] in code:
                 txt = ''.join('\n' if ch == 13 else cp437(bytes([ch])) for ch in st['code'])
                 if not st['code'].endswith(b'\r'):
                     txt += '\n'
-                got = open(os.path.join(bd, 'code', '%02d.oop' % k), encoding='utf-8', newline='').read()
+                got = open(os.path.join(bd, 'code', names[k]), encoding='utf-8', newline='').read()
                 if got != txt:
                     bad.append('board %d: code of stat %d differs' % (i, k))
         bi = ini(os.path.join(bd, 'board.ini'))

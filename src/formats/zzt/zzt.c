@@ -75,34 +75,44 @@ static int zzt_bid(const uint8_t *head, size_t len, const char *path)
 	return ext ? 10 : 0;
 }
 
-/* "NN-slug" from the board name: lower-case ASCII letters and digits. */
-static void zzt_board_dirname(const struct zzt_board *b, char *out, size_t len)
+/*
+ * A name as a slug: lower-case ASCII letters and digits, every other run of
+ * characters one '-' between them; its first cap - 1 characters, without a
+ * final '-'.
+ */
+static size_t zzt_slug(const uint8_t *s, size_t n, char *out, size_t cap)
 {
-	char slug[41];
-	size_t n = 0, i, nl = b->name[0] > ZZT_B_NAME_MAX ? ZZT_B_NAME_MAX : b->name[0];
+	size_t len = 0, i;
 	int dash = 0;
 
-	for (i = 0; i < nl && n < sizeof(slug) - 1; i++) {
-		unsigned char c = b->name[1 + i];
+	for (i = 0; i < n && len + 1 < cap; i++) {
+		unsigned char c = s[i];
 
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c - 'A' + 'a');
 		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
-			if (dash && n)
-				slug[n++] = '-';
+			if (dash && len) {
+				if (len + 2 >= cap)
+					break;	/* never end in '-' */
+				out[len++] = '-';
+			}
 			dash = 0;
-			if (n < sizeof(slug) - 1)
-				slug[n++] = (char)c;
-		} else if (c >= 'A' && c <= 'Z') {
-			if (dash && n)
-				slug[n++] = '-';
-			dash = 0;
-			if (n < sizeof(slug) - 1)
-				slug[n++] = (char)(c - 'A' + 'a');
+			out[len++] = (char)c;
 		} else {
 			dash = 1;
 		}
 	}
-	slug[n] = 0;
-	if (n)
+	out[len] = 0;
+	return len;
+}
+
+/* "NN-slug" from the board name. */
+static void zzt_board_dirname(const struct zzt_board *b, char *out, size_t len)
+{
+	char slug[41];
+
+	if (zzt_slug(b->name + 1, b->name[0] > ZZT_B_NAME_MAX ? ZZT_B_NAME_MAX : b->name[0],
+		     slug, sizeof(slug)))
 		snprintf(out, len, "%02u-%s", b->idx, slug);
 	else
 		snprintf(out, len, "%02u", b->idx);
@@ -129,20 +139,73 @@ static struct gfs_node *zzt_view_node(struct gfs_archive *ar, struct gfs_node *d
 	return n;
 }
 
-static struct gfs_node *zzt_add_code_node(struct gfs_archive *ar, struct zzt_board *b, unsigned s)
+static struct gfs_node *zzt_add_code_node(struct gfs_archive *ar, struct zzt_board *b, unsigned s,
+					   const char *name)
 {
-	char name[32];
-
-	if (s < 100)	/* "%02u.oop" without snprintf: 5,000 of them in a big world */
-		memcpy(name, (char[]){ (char)('0' + s / 10), (char)('0' + s % 10), '.', 'o', 'o', 'p', 0 }, 7);
-	else
-		snprintf(name, sizeof(name), "%02u.oop", s);
 	b->stats[s].code_node = zzt_view_node(ar, b->code_dir, name, S_IFREG | 0644,
 					      &zzt_ops_code, ZZT_V_CODE, b->idx, s);
 	if (b->stats[s].code_node && b->stats[s].code_ino)
 		b->stats[s].code_node->ino = b->stats[s].code_ino;	/* reserved at load */
 	b->stats[s].code_ino = 0;
 	return b->stats[s].code_node;
+}
+
+static int zzt_has_code(const struct zzt_stat *s)
+{
+	return s->bind < 0 && s->code.len;
+}
+
+/*
+ * The code file names of a board's stats with their own code (names[s],
+ * ZZT_CODE_NAME bytes each): the slug of the object's @name (the first
+ * line, when it starts with '@'), with "-SS" (the stat number) when another
+ * stat has the same slug or the slug is all digits, and "SS" when there is
+ * no @name or the name still clashes.  They depend on the board alone.
+ */
+#define ZZT_CODE_NAME 48
+static void zzt_code_names(const struct zzt_board *b, char (*names)[ZZT_CODE_NAME])
+{
+	char (*slug)[ZZT_CODE_NAME] = names;
+	size_t s, t;
+
+	for (s = 0; s < b->nstats; s++) {
+		const struct gfs_buf *c = &b->stats[s].code;
+		size_t n = 0;
+
+		slug[s][0] = 0;
+		if (!zzt_has_code(&b->stats[s]) || c->data[0] != '@')
+			continue;
+		while (1 + n < c->len && c->data[1 + n] != '\r')
+			n++;
+		zzt_slug(c->data + 1, n, slug[s], ZZT_CODE_NAME - 8);
+	}
+	/* suffixes first, on the slugs alone, so every stat's name is decided
+	 * by the same facts whatever its position */
+	for (s = 0; s < b->nstats; s++) {
+		int dup = slug[s][0] && slug[s][strspn(slug[s], "0123456789")] == 0;
+
+		for (t = 0; t < b->nstats && slug[s][0] && !dup; t++)
+			dup = t != s && !strcmp(slug[s], slug[t]);
+		names[s][ZZT_CODE_NAME - 1] = (char)dup;
+	}
+	for (s = 0; s < b->nstats; s++) {
+		char base[ZZT_CODE_NAME];
+
+		if (!zzt_has_code(&b->stats[s]))
+			continue;
+		memcpy(base, slug[s], sizeof(base));
+		if (!base[0])
+			snprintf(names[s], ZZT_CODE_NAME, "%02u.oop", (unsigned)s);
+		else if (base[ZZT_CODE_NAME - 1])
+			snprintf(names[s], ZZT_CODE_NAME, "%.32s-%02u.oop", base, (unsigned)s);
+		else
+			snprintf(names[s], ZZT_CODE_NAME, "%.40s.oop", base);
+		for (t = 0; t < s; t++)
+			if (zzt_has_code(&b->stats[t]) && !strcmp(names[s], names[t])) {
+				snprintf(names[s], ZZT_CODE_NAME, "%02u.oop", (unsigned)s);
+				break;
+			}
+	}
 }
 
 static int zzt_build_board(struct gfs_archive *ar, struct gfs_node *boards, struct zzt_board *b)
@@ -468,26 +531,33 @@ static int zzt_check(struct gfs_archive *ar, FILE *out)
 	return w->truncated || w->ndamaged ? 1 : 0;
 }
 
-/* code/NN.oop of every stat with a program, when code/ is first listed or looked into */
+/* code/NAME.oop of every stat with a program, when code/ is first listed or looked into */
 static int zzt_populate_code(struct gfs_archive *ar, struct gfs_node *dir)
 {
 	struct zzt_world *w = ar->priv;
+	char (*names)[ZZT_CODE_NAME] = NULL;
+	int r = 0;
 
-	for (size_t i = 0; i < w->nboards; i++) {
+	for (size_t i = 0; i < w->nboards && !r; i++) {
 		struct zzt_board *b = &w->boards[i];
 
-		if (b->code_dir != dir)
+		if (b->code_dir != dir || !b->nstats)
 			continue;
-		for (size_t k = 0; k < b->nstats; k++)
-			if (b->stats[k].bind < 0 && b->stats[k].code.len && !b->stats[k].code_node &&
-			    !zzt_add_code_node(ar, b, (unsigned)k))
-				return -ENOMEM;
+		names = calloc(b->nstats, sizeof(*names));
+		if (!names)
+			return -ENOMEM;
+		zzt_code_names(b, names);
+		for (size_t k = 0; k < b->nstats && !r; k++)
+			if (zzt_has_code(&b->stats[k]) && !b->stats[k].code_node &&
+			    !zzt_add_code_node(ar, b, (unsigned)k, names[k]))
+				r = -ENOMEM;
+		free(names);
 	}
-	return 0;
+	return r;
 }
 
 
-/* code/NN.oop for a stat that has no code of its own yet. */
+/* code/NN.oop for a stat that has no code of its own yet (named by its @name at the next mount). */
 static int zzt_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
 		      struct gfs_node **out)
 {
@@ -518,7 +588,7 @@ static int zzt_create(struct gfs_archive *ar, struct gfs_node *dir, const char *
 	if (strcmp(name, canon))
 		return gfs_err(ar, -EINVAL, "%s: the code file of stat %lu is %s", name, s, canon);
 	b->stats[s].final_cr = 1;
-	if (!zzt_add_code_node(ar, b, (unsigned)s))
+	if (!zzt_add_code_node(ar, b, (unsigned)s, canon))
 		return -ENOMEM;
 	*out = b->stats[s].code_node;
 	return 0;

@@ -377,8 +377,8 @@ static int zzt_board_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 	area[ZZT_A_HDR] = NULL;
 	area[ZZT_A_NAME] = b->name;
 	area[ZZT_A_PROPS] = b->props;
-	if (gfs_buf_printf(out, "; board %u: %u bytes at 0x%llx, %zu stats (stats.csv)\n",
-			   b->idx, b->size, (unsigned long long)b->off, b->nstats))
+	/* nothing here may depend on other boards (offsets, sizes): views diff cleanly */
+	if (gfs_buf_adds(out, "; ZZT board settings (tiles: elements.csv and colors.csv, stats: stats.csv)\n"))
 		return -ENOMEM;
 	return zzt_put_fields(out, zzt_board_fields, area);
 }
