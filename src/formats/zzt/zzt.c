@@ -503,9 +503,42 @@ static void zzt_committed(struct gfs_archive *ar)
 	w->hdr_dirty = 0;
 }
 
+/*
+ * What ZZT makes of a board's data: element ids past its table (it reads
+ * garbage definitions for them: a warning) and stats outside its tile
+ * array (it reads and writes past it: an error).  Returns the errors.
+ */
+static unsigned zzt_check_board(const struct zzt_board *b, FILE *out)
+{
+	size_t t, n = 0, first = 0, s;
+	unsigned bad = 0;
+
+	for (t = 0; t < ZZT_TILES; t++)
+		if (b->elem[t] >= ZZT_NELEMS && !n++)
+			first = t;
+	if (n)
+		fprintf(out, "board %u: warning: %zu tiles with element ids past ZZT's table "
+			"(0-%d), the first %u at x %zu, y %zu\n", b->idx, n, ZZT_NELEMS - 1,
+			b->elem[first], first % ZZT_W + 1, first / ZZT_W + 1);
+	for (s = 0; s < b->nstats; s++) {
+		unsigned x = b->stats[s].rec[ZZT_S_X], y = b->stats[s].rec[ZZT_S_Y];
+
+		if (x <= ZZT_STAT_X_MAX && y <= ZZT_STAT_Y_MAX)
+			continue;
+		if (bad++ < ZZT_WARN_MAX)
+			fprintf(out, "board %u: error: stat %zu at x %u, y %u is outside ZZT's board "
+				"(x 0-%d, y 0-%d)\n", b->idx, s, x, y, ZZT_STAT_X_MAX, ZZT_STAT_Y_MAX);
+	}
+	if (bad > ZZT_WARN_MAX)
+		fprintf(out, "board %u: error: %u more stats outside the board\n", b->idx,
+			bad - ZZT_WARN_MAX);
+	return bad;
+}
+
 static int zzt_check(struct gfs_archive *ar, FILE *out)
 {
 	struct zzt_world *w = ar->priv;
+	unsigned bad = 0;
 	size_t i;
 
 	fprintf(out, "ZZT %s: %zu of %d boards loaded\n",
@@ -522,13 +555,15 @@ static int zzt_check(struct gfs_archive *ar, FILE *out)
 		if (!b->damaged && b->tail_len)
 			fprintf(out, "board %zu: %zu bytes after the last stat (kept as extra.bin)\n",
 				i, b->tail_len);
+		if (!b->damaged)
+			bad += zzt_check_board(b, out);
 	}
 	if (w->damage[0])
 		fprintf(out, "damage: %s\n", w->damage);
 	if (w->trailing)
 		fprintf(out, "%llu bytes after the last board (kept as trailing.bin)\n",
 			(unsigned long long)w->trailing->span_len);
-	return w->truncated || w->ndamaged ? 1 : 0;
+	return w->truncated || w->ndamaged || bad ? 1 : 0;
 }
 
 /* code/NAME.oop of every stat with a program, when code/ is first listed or looked into */

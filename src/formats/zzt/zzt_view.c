@@ -550,6 +550,14 @@ static int zzt_grid_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 				goto out;
 			}
 			grid[y * ZZT_W + x] = (uint8_t)v;
+			/* ZZT reads garbage for ids past its table: none new (old ones stay) */
+			if (ref->kind == ZZT_V_ELEMENTS && v >= ZZT_NELEMS &&
+			    v != g[y * ZZT_W + x]) {
+				r = gfs_err(ar, -EINVAL, "%s: line %zu, column %zu: element %d is not "
+					    "one of ZZT's (0-%d)", view, first + y + 1, x + 1, (int)v,
+					    ZZT_NELEMS - 1);
+				goto out;
+			}
 		}
 	}
 	if (!memcmp(grid, g, ZZT_TILES))
@@ -731,6 +739,15 @@ static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 				zzt_put16(p, (int)v);
 			else
 				gfs_put_u32le(p, (uint32_t)v);
+		}
+		/* ZZT reads and writes past its tile array for a stat outside it */
+		if ((s->rec[ZZT_S_X] > ZZT_STAT_X_MAX || s->rec[ZZT_S_Y] > ZZT_STAT_Y_MAX) &&
+		    (i >= b->nstats || s->rec[ZZT_S_X] != b->stats[i].rec[ZZT_S_X] ||
+		     s->rec[ZZT_S_Y] != b->stats[i].rec[ZZT_S_Y])) {
+			r = gfs_err(ar, -EINVAL, "stats.csv: line %zu: x %u, y %u is outside ZZT's board "
+				    "(x 0-%d, y 0-%d)", line, s->rec[ZZT_S_X], s->rec[ZZT_S_Y],
+				    ZZT_STAT_X_MAX, ZZT_STAT_Y_MAX);
+			goto out;
 		}
 		if (f[ZZT_NSTATCOLS + 1][0]) {
 			if (gfs_parse_int(f[ZZT_NSTATCOLS + 1], 1, (int64_t)rows - 1, &v)) {
