@@ -406,19 +406,16 @@ def code_names(stats):
     return names
 
 
-def png_pixels(path):
-    """Decode an 8-bit RGBA or RGB PNG, or a palette one of 1-8 bits (as
-    written by libpng) -> (w, h, bpp, rows); palette images come out RGB."""
+def png_lines(path):
+    """A PNG's header and its scan lines, unfiltered:
+    (w, h, depth, colour type, palette, lines)."""
     import zlib
     d = open(path, 'rb').read()
     assert d[:8] == b'\x89PNG\r\n\x1a\n'
-    p = 8
-    idat = b''
-    plte = b''
+    p, idat, plte = 8, b'', b''
     while p < len(d):
         n = struct.unpack('>I', d[p:p + 4])[0]
-        t = d[p + 4:p + 8]
-        body = d[p + 8:p + 8 + n]
+        t, body = d[p + 4:p + 8], d[p + 8:p + 8 + n]
         if t == b'IHDR':
             w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
         elif t == b'PLTE':
@@ -426,16 +423,14 @@ def png_pixels(path):
         elif t == b'IDAT':
             idat += body
         p += 12 + n
-    assert (depth == 8 and ctype in (2, 6)) or (ctype == 3 and depth in (1, 2, 4, 8) and plte)
     fbpp = 4 if ctype == 6 else 3 if ctype == 2 else 1     # filter unit, bytes
     stride = w * fbpp if ctype != 3 else (w * depth + 7) // 8
     raw = zlib.decompress(idat)
-    rows = []
-    prev = bytearray(stride)
+    lines, prev = [], bytearray(stride)
     for y in range(h):
         f = raw[y * (stride + 1)]
         line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
+        for i in range(stride if f else 0):
             a = line[i - fbpp] if i >= fbpp else 0
             b = prev[i]
             c = prev[i - fbpp] if i >= fbpp else 0
@@ -450,6 +445,17 @@ def png_pixels(path):
                 pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
                 line[i] = (line[i] + pr) & 0xff
         prev = line
+        lines.append(line)
+    return w, h, depth, ctype, plte, lines
+
+
+def png_pixels(path):
+    """Decode an 8-bit RGBA or RGB PNG, or a palette one of 1-8 bits (as
+    written by libpng) -> (w, h, bpp, rows); palette images come out RGB."""
+    w, h, depth, ctype, plte, lines = png_lines(path)
+    assert (depth == 8 and ctype in (2, 6)) or (ctype == 3 and depth in (1, 2, 4, 8) and plte)
+    rows = []
+    for line in lines:
         if ctype == 3:
             per = 8 // depth
             out = bytearray()
@@ -459,7 +465,7 @@ def png_pixels(path):
             rows.append(bytes(out))
         else:
             rows.append(bytes(line))
-    return w, h, (3 if ctype == 3 else fbpp), rows
+    return w, h, 4 if ctype == 6 else 3, rows
 
 
 
@@ -565,43 +571,13 @@ def stat_at(b):
 
 def png_indices(path):
     """A 4-bit palette PNG -> (w, h, rows of palette indices)."""
-    import zlib
-    d = open(path, 'rb').read()
-    assert d[:8] == b'\x89PNG\r\n\x1a\n'
-    p, idat = 8, b''
-    while p < len(d):
-        n = struct.unpack('>I', d[p:p + 4])[0]
-        t, body = d[p + 4:p + 8], d[p + 8:p + 8 + n]
-        if t == b'IHDR':
-            w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
-        elif t == b'IDAT':
-            idat += body
-        p += 12 + n
+    w, h, depth, ctype, plte, lines = png_lines(path)
     assert depth == 4 and ctype == 3, (depth, ctype)
-    stride = (w + 1) // 2
-    raw = zlib.decompress(idat)
     hi = bytes(v >> 4 for v in range(256))
     lo = bytes(v & 15 for v in range(256))
-    rows, prev = [], bytearray(stride)
-    for y in range(h):
-        f = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        if f:
-            for i in range(stride):
-                a = line[i - 1] if i else 0
-                bb = prev[i]
-                c = prev[i - 1] if i else 0
-                if f == 1:
-                    line[i] = (line[i] + a) & 0xff
-                elif f == 2:
-                    line[i] = (line[i] + bb) & 0xff
-                elif f == 3:
-                    line[i] = (line[i] + (a + bb) // 2) & 0xff
-                else:
-                    pa, pb, pc = abs(bb - c), abs(a - c), abs(a + bb - 2 * c)
-                    line[i] = (line[i] + (a if pa <= pb and pa <= pc else bb if pb <= pc else c)) & 0xff
-        prev = line
-        out = bytearray(2 * stride)
+    rows = []
+    for line in lines:
+        out = bytearray(2 * len(line))
         out[0::2] = bytes(line).translate(hi)
         out[1::2] = bytes(line).translate(lo)
         rows.append(bytes(out[:w]))
