@@ -17,12 +17,14 @@
  * The tree:
  *   world.ini                 the header
  *   boards/NN-slug/           board.ini elements.csv colors.csv stats.csv
- *                             code/SS.oop board.png [extra.bin]
+ *                             code/NAME.oop board.png [extra.bin]
  *   trailing.bin              bytes after the last board, if any
  *   damaged.bin               from a board running past the file to its end
  *
  * A board nobody edited is copied from the old file byte for byte; an
- * edited one is serialised from the model (see zzt_view.c).
+ * edited one is serialised from the model by the codec.  This file builds
+ * the tree and holds the format's callbacks; the calls go one way:
+ * codec (zzt_board.c) <- views (zzt_view.c, zzt_png.c) <- this file.
  */
 #include <errno.h>
 #include <stdio.h>

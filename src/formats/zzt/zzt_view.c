@@ -5,7 +5,7 @@
  * place, and only fields whose value changed: bytes the views do not show
  * (stale characters after a Pascal string's length, odd lengths) stay.
  * elements.csv / colors.csv replace the tile grid (the RLE is re-encoded at
- * save only if a tile changed), stats.csv the stat records, code/SS.oop a
+ * save only if a tile changed), stats.csv the stat records, code/NAME.oop a
  * stat's ZZT-OOP.  Every store checks the board still fits its 16-bit size
  * field before it changes the model.
  */
@@ -819,7 +819,7 @@ out:
 	return r;
 }
 
-/* ---- code/SS.oop ------------------------------------------------------------------ */
+/* ---- code/NAME.oop ---------------------------------------------------------------- */
 
 static struct zzt_stat *zzt_ref_stat(struct gfs_archive *ar, struct gfs_node *n,
 				     struct zzt_board **bp)
