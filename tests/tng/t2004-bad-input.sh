@@ -48,14 +48,15 @@ for f in pre*.tng flip*.tng; do
 	[ $rc -lt 128 ] || fail "$f: check crashed ($rc)"
 done
 
-# damaged CRCs: mount, but no commit without -o force
+# damaged CRCs: mount read-only, saying why; -o force allows writing
 for b in hdrcrc seccrc; do
 	$P write "bad-$b.tng" --bad $b || fail "write $b"
 	cp "bad-$b.tng" "orig-$b.tng"
 	"$GAMEFS" check "bad-$b.tng" >check.out 2>&1; check_eq 1 $? "$b: check status"
 	grep -q BAD check.out || fail "$b: check says: $(cat check.out)"
 	gfs_mount "bad-$b.tng" m || fail "$b: mount"
-	check_eq EIO "$(errno_of "f=open('m/sections/16-uielements.bin','wb'); f.write(b'x'); f.close()")" "$b: commit refused"
+	check_eq EROFS "$(errno_of "f=open('m/sections/16-uielements.bin','wb'); f.write(b'x'); f.close()")" "$b: read-only"
+	grep -q "mounted read-only: the archive is damaged" "$T/gamefs.log" || fail "$b: the mount did not say why"
 	gfs_umount m
 	cmp "bad-$b.tng" "orig-$b.tng" || fail "$b: damaged archive rewritten"
 	gfs_mount "bad-$b.tng" m -o force || fail "$b: mount force"
