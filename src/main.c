@@ -226,12 +226,12 @@ int main(int argc, char **argv)
 		gfs_usage(stderr);
 		goto out_args;
 	}
+	r = 1;		/* from here on: the archive could not be mounted */
 	abs = realpath(archive, NULL);
 	if (!abs) {
 		fprintf(stderr, "gamefs: %s: %s\n", archive, strerror(errno));
 		goto out_args;
 	}
-	r = 1;
 	if (gfs_check_mountpoint(mnt))
 		goto out_abs;
 	openlog("gamefs", LOG_PID, LOG_USER);
