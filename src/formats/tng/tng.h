@@ -218,6 +218,8 @@ extern const struct gfs_node_ops tng_lang_ops;
 extern const struct gfs_node_ops tng_index_ops;
 extern const struct gfs_node_ops tng_gaps_ops;
 const char *tng_index_field(unsigned type);
+int tng_atlas_fits(struct gfs_archive *ar, struct tng *t, const struct tng_asset *atlas,
+		   uint32_t aw, uint32_t ah, char *why, size_t whylen);
 int tng_sprite_parse(const uint8_t *p, size_t len, uint8_t *ndirs, char *why, size_t whylen);
 int tng_map_validate(struct tng *t, const uint8_t *p, size_t len, char *why, size_t whylen);
 const char *tng_dir_name(unsigned dir);
