@@ -358,6 +358,8 @@ int gfs_name_usable(struct gfs_node *dir, const char *name)
 	for (const unsigned char *p = (const unsigned char *)name; *p; p++, len++)
 		if (*p == '/' || *p < 0x20 || *p == 0x7f)
 			return 0;
+	if (!gfs_utf8_valid((const uint8_t *)name, len))
+		return 0;
 	return len && len <= 200 && strcmp(name, ".") && strcmp(name, "..") &&
 	       !gfs_node_child(dir->ar, dir, name);
 }
@@ -372,13 +374,25 @@ char *gfs_unique_name(struct gfs_node *dir, const char *name)
 	if (gfs_name_usable(dir, name))
 		return strdup(name);	/* the common case: nothing to repair or number */
 	len = strlen(name);
-	base = malloc(len + 2);
+	base = malloc(len * 4 + 2);	/* each invalid byte may become \xNN */
 	if (!base)
 		return NULL;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)name[i];
+	/* '/' and control bytes become '_'; bytes that are not UTF-8, \xNN */
+	gfs_escape(name, base, len * 4 + 2);
+	len = 0;
+	for (size_t i = 0, o = 0; base[i]; i++) {
+		if (base[i] == '\\' && base[i + 1] == 'x' && base[i + 2] && base[i + 3]) {
+			unsigned v = (unsigned)(gfs_hex_digit(base[i + 2]) << 4 | gfs_hex_digit(base[i + 3]));
 
-		base[i] = (c == '/' || c < 0x20 || c == 0x7f) ? '_' : (char)c;
+			if (v < 0x20 || v == 0x7f) {	/* a control byte: '_' as before */
+				base[o++] = '_';
+				i += 3;
+				len = o;
+				continue;
+			}
+		}
+		base[o++] = base[i] == '/' ? '_' : base[i];
+		len = o;
 	}
 	base[len] = 0;
 	if (!len || !strcmp(base, ".") || !strcmp(base, "..")) {
@@ -728,8 +742,10 @@ int gfs_is_scratch_name(const char *name)
 	if (len == 9 && !strncmp(name, "sed", 3))		/* sed -i: sedXXXXXX */
 		return strspn(name + 3, "abcdefghijklmnopqrstuvwxyz"
 			      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == 6;
-	if (len > 6 && !strncmp(name, "lu", 2) && !strcmp(name + len - 4, ".tmp"))
-		return 1;					/* LibreOffice */
+	if (len >= 11 && !strncmp(name, "lu", 2) && !strcmp(name + len - 4, ".tmp") &&
+	    strspn(name + 2, "abcdefghijklmnopqrstuvwxyz0123456789") == len - 6 &&
+	    strcspn(name + 2, "0123456789") < len - 6)
+		return 1;					/* LibreOffice: lu + base 36 + .tmp */
 	if (dot && dot > name && gfs_random_tail(dot + 1, 6))
 		return 1;					/* Qt QSaveFile */
 	return dot && dot > name && !strcmp(dot, ".rejected");
