@@ -144,12 +144,14 @@ static struct gfs_archive *gfs_ar(void)
 	return fuse_get_context()->private_data;
 }
 
+static struct gfs_node *gfs_lookup(struct gfs_archive *ar, const char *path);
+
 /* With nullpath_ok, libfuse passes NULL for a file that was removed while open. */
 static struct gfs_node *gfs_find(struct gfs_archive *ar, const char *path, struct fuse_file_info *fi)
 {
 	if (fi && fi->fh)
 		return ((struct gfs_handle *)(uintptr_t)fi->fh)->node;
-	return path ? gfs_node_lookup(ar, path) : NULL;
+	return path ? gfs_lookup(ar, path) : NULL;
 }
 
 /*
@@ -164,6 +166,8 @@ static struct gfs_node *gfs_find(struct gfs_archive *ar, const char *path, struc
 struct gfs_hidden {
 	struct gfs_node *node;
 	char *name;			/* its name before it was hidden */
+	char *hname;			/* the hidden name libfuse knows it by */
+	int restored;			/* back under its name: hname is only an alias */
 };
 
 static struct gfs_hidden *gfs_hid;
@@ -177,15 +181,18 @@ static int gfs_is_hidden_name(const char *name)
 static int gfs_hide(struct gfs_archive *ar, struct gfs_node *n, const char *hidden)
 {
 	struct gfs_hidden *nh = realloc(gfs_hid, (gfs_nhid + 1) * sizeof(*nh));
-	char *name = strdup(n->name);
+	char *name = strdup(n->name), *hname = strdup(hidden);
 
 	if (nh)
 		gfs_hid = nh;
-	if (!nh || !name) {
+	if (!nh || !name || !hname) {
 		free(name);
+		free(hname);
 		return -ENOMEM;
 	}
 	gfs_hid[gfs_nhid].node = n;
+	gfs_hid[gfs_nhid].restored = 0;
+	gfs_hid[gfs_nhid].hname = hname;
 	gfs_hid[gfs_nhid++].name = name;
 	gfs_node_move(ar, n, n->parent, hidden);
 	return 0;
@@ -198,23 +205,53 @@ static struct gfs_node *gfs_unhide(struct gfs_archive *ar, struct gfs_node *dir,
 	for (size_t i = 0; i < gfs_nhid; i++) {
 		struct gfs_node *n = gfs_hid[i].node;
 
-		if (node ? n != node : (n->parent != dir || strcmp(gfs_hid[i].name, name)))
+		if (gfs_hid[i].restored ||
+		    (node ? n != node : (n->parent != dir || strcmp(gfs_hid[i].name, name))))
 			continue;
 		gfs_node_move(ar, n, n->parent, gfs_hid[i].name);
-		free(gfs_hid[i].name);
-		gfs_hid[i] = gfs_hid[--gfs_nhid];
+		gfs_hid[i].restored = 1;	/* an open racing the rename may still use hname */
 		return n;
 	}
 	return NULL;
 }
 
-/* libfuse removes a hidden name: the file leaves the archive if nothing took its place. */
-static int gfs_unlink_hidden(struct gfs_archive *ar, struct gfs_node *n)
+static void gfs_hidden_drop(size_t i)
 {
+	free(gfs_hid[i].name);
+	free(gfs_hid[i].hname);
+	gfs_hid[i] = gfs_hid[--gfs_nhid];
+}
+
+/* A lookup that also finds a file by the hidden name libfuse still knows it by. */
+static struct gfs_node *gfs_lookup(struct gfs_archive *ar, const char *path)
+{
+	struct gfs_node *n = gfs_node_lookup(ar, path);
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	if (n || !gfs_is_hidden_name(base))
+		return n;
+	for (size_t i = 0; i < gfs_nhid; i++)
+		if (gfs_hid[i].restored && !strcmp(gfs_hid[i].hname, base))
+			return gfs_hid[i].node;
+	return NULL;
+}
+
+/* libfuse removes a hidden name: the file leaves the archive if nothing took its place. */
+static int gfs_unlink_hidden(struct gfs_archive *ar, struct gfs_node *n, const char *hname)
+{
+	for (size_t i = 0; i < gfs_nhid; i++)
+		if (gfs_hid[i].restored && !strcmp(gfs_hid[i].hname, hname)) {
+			gfs_hidden_drop(i);	/* another file took its place: nothing to remove */
+			return 0;
+		}
 	if (!gfs_unhide(ar, NULL, NULL, n)) {
 		gfs_node_remove(ar, n);		/* a scratch file that was hidden */
 		return 0;
 	}
+	for (size_t i = 0; i < gfs_nhid; i++)
+		if (gfs_hid[i].node == n)
+			gfs_hidden_drop(i--);
 	if (!ar->fmt->unlink || ar->readonly) {
 		gfs_warn(ar, "%s was removed while open, but %s archives cannot remove it: it stays",
 			 n->name, ar->fmt->name);
@@ -427,7 +464,7 @@ static int gfs_open_snapshot(struct gfs_archive *ar, struct gfs_node *n, struct 
 static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 {
 	struct gfs_archive *ar = gfs_ar();
-	struct gfs_node *n = path ? gfs_node_lookup(ar, path) : NULL;
+	struct gfs_node *n = path ? gfs_lookup(ar, path) : NULL;
 	int acc = fi->flags & O_ACCMODE, writable = acc != O_RDONLY, r;
 	uint64_t size;
 
@@ -712,17 +749,19 @@ static int gfs_op_fsync(const char *path, int datasync, struct fuse_file_info *f
 static int gfs_op_unlink_locked(const char *path)
 {
 	struct gfs_archive *ar = gfs_ar();
-	struct gfs_node *n = gfs_node_lookup(ar, path);
+	struct gfs_node *n = gfs_lookup(ar, path);
+	const char *base = strrchr(path, '/');
 	int r;
 
+	base = base ? base + 1 : path;
 	if (!n)
 		return -ENOENT;
 	if (S_ISDIR(n->mode))
 		return -EISDIR;
 	if (n == gfs_log_node)
 		return -EPERM;
-	if (gfs_is_hidden_name(n->name))
-		return gfs_unlink_hidden(ar, n) ? gfs_commit_now(ar, NULL) : 0;
+	if (gfs_is_hidden_name(base))
+		return gfs_unlink_hidden(ar, n, base) ? gfs_commit_now(ar, NULL) : 0;
 	if (n->flags & GFS_NODE_SCRATCH) {
 		gfs_node_remove(ar, n);
 		return gfs_archive_pending(ar) ? gfs_commit_now(ar, NULL) : 0;
@@ -1038,8 +1077,8 @@ out_mount:
 out_new:
 	fuse_destroy(f);
 out_args:
-	for (size_t i = 0; i < gfs_nhid; i++)
-		free(gfs_hid[i].name);
+	while (gfs_nhid)
+		gfs_hidden_drop(0);
 	free(gfs_hid);
 	gfs_hid = NULL;
 	gfs_nhid = 0;

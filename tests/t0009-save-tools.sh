@@ -17,7 +17,7 @@ no_hidden() { ! find "$1" -name '.fuse_hidden*' | grep -q . || fail "a .fuse_hid
 
 # ---- .rpg: lump order survives every way of saving BROWSE.TXT
 printf 'browse\n' >b && printf 'one\n' >o && printf 'two\n' >t
-$RPG make g.rpg BROWSE.TXT=@b ONE.TXT=@o TWO.TXT=@t
+$RPG make g.rpg BROWSE.TXT=@b ONE.TXT=@o GONE.TXT=gone TWO.TXT=@t
 gfs_mount g.rpg m || fail "mount rpg"
 printf 'by rename\n' >m/BROWSE.TXT.new && mv m/BROWSE.TXT.new m/BROWSE.TXT || fail "temp + rename"
 hold m/BROWSE.TXT
@@ -26,6 +26,18 @@ check_eq "by sed" "$(cat m/BROWSE.TXT)" "sed -i content"
 no_hidden m
 unhold
 touch m/.directory || fail "a file manager's .directory"
+# rm of a file held open: unlisted at once, readable through the descriptor,
+# out of the archive after the last close
+python3 - m/GONE.TXT <<'PY' || fail "rm of a file held open"
+import os, sys
+f = open(sys.argv[1], 'rb')
+os.unlink(sys.argv[1])
+assert not os.path.exists(sys.argv[1])
+assert 'GONE.TXT' not in os.listdir(os.path.dirname(sys.argv[1]))
+assert f.read() == b'gone'
+f.close()
+PY
+no_hidden m
 mkdir -p src && printf 'rsynced\n' >src/ONE.TXT && printf 'two\n' >src/TWO.TXT
 rsync -r src/ m/ || fail "rsync -r without --inplace"
 vim -Es -u NONE -c '%s/two/vim/' -c 'wq' m/TWO.TXT || fail "vim"
