@@ -167,6 +167,7 @@ struct gfs_hidden {
 	struct gfs_node *node;
 	char *name;			/* its name before it was hidden */
 	char *hname;			/* the hidden name libfuse knows it by */
+	char *path;			/* its path before it was hidden */
 	int restored;			/* back under its name: hname is only an alias */
 };
 
@@ -182,14 +183,17 @@ static int gfs_hide(struct gfs_archive *ar, struct gfs_node *n, const char *hidd
 {
 	struct gfs_hidden *nh = realloc(gfs_hid, (gfs_nhid + 1) * sizeof(*nh));
 	char *name = strdup(n->name), *hname = strdup(hidden);
+	struct gfs_buf path = GFS_BUF_INIT;
 
 	if (nh)
 		gfs_hid = nh;
-	if (!nh || !name || !hname) {
+	if (!nh || !name || !hname || gfs_node_path(n, &path) || gfs_buf_add(&path, "", 1)) {
 		free(name);
 		free(hname);
+		gfs_buf_release(&path);
 		return -ENOMEM;
 	}
+	gfs_hid[gfs_nhid].path = (char *)path.data;
 	gfs_hid[gfs_nhid].node = n;
 	gfs_hid[gfs_nhid].restored = 0;
 	gfs_hid[gfs_nhid].hname = hname;
@@ -219,6 +223,7 @@ static void gfs_hidden_drop(size_t i)
 {
 	free(gfs_hid[i].name);
 	free(gfs_hid[i].hname);
+	free(gfs_hid[i].path);
 	gfs_hid[i] = gfs_hid[--gfs_nhid];
 }
 
@@ -233,7 +238,7 @@ static struct gfs_node *gfs_lookup(struct gfs_archive *ar, const char *path)
 		return n;
 	for (size_t i = 0; i < gfs_nhid; i++)
 		if (gfs_hid[i].restored && !strcmp(gfs_hid[i].hname, base))
-			return gfs_hid[i].node;
+			return gfs_node_lookup(ar, gfs_hid[i].path);	/* whatever is there now */
 	return NULL;
 }
 
