@@ -59,6 +59,7 @@ struct gfs_node_ops {
 #define GFS_NODE_SPAN     0x2u	/* content is span_off/span_len of the archive */
 #define GFS_NODE_CHUNK    0x4u	/* lives in a load-time chunk, not its own allocation (core only) */
 #define GFS_NODE_LAZY     0x8u	/* directory whose files ops->populate makes when first used */
+#define GFS_NODE_BROKEN   0x10u	/* render failed; not tried again until the model changes (core only) */
 
 struct gfs_node {
 	char *name;

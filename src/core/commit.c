@@ -324,6 +324,7 @@ static void gfs_after_commit_rec(struct gfs_node *n)
 	}
 	gfs_buf_free(n->cache);
 	n->cache = NULL;
+	n->flags &= ~GFS_NODE_BROKEN;
 	for (size_t i = 0; i < n->nkids; i++)
 		gfs_after_commit_rec(n->kids[i]);
 }

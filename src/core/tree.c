@@ -506,11 +506,16 @@ static int gfs_node_render(struct gfs_archive *ar, struct gfs_node *n)
 
 	if (n->cache)
 		return 0;
+	/* a view that cannot be produced (a bomb) is not inflated again at every stat */
+	if (n->flags & GFS_NODE_BROKEN)
+		return -EIO;
 	b = gfs_buf_new();
 	if (!b)
 		return -ENOMEM;
 	r = n->ops->render(ar, n, b);
 	if (r) {
+		if (r != -ENOMEM)
+			n->flags |= GFS_NODE_BROKEN;
 		gfs_buf_free(b);
 		return r;
 	}
@@ -696,6 +701,7 @@ static void gfs_invalidate_rec(struct gfs_node *n)
 {
 	gfs_buf_free(n->cache);
 	n->cache = NULL;
+	n->flags &= ~GFS_NODE_BROKEN;
 	for (size_t i = 0; i < n->nkids; i++)
 		gfs_invalidate_rec(n->kids[i]);
 }
