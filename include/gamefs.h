@@ -59,6 +59,7 @@ struct gfs_node_ops {
 #define GFS_NODE_SPAN     0x2u	/* content is span_off/span_len of the archive */
 #define GFS_NODE_CHUNK    0x4u	/* lives in a load-time chunk, not its own allocation (core only) */
 #define GFS_NODE_LAZY     0x8u	/* directory whose files ops->populate makes when first used */
+#define GFS_NODE_BROKEN   0x10u	/* render failed; not tried again until the model changes (core only) */
 
 struct gfs_node {
 	char *name;
@@ -217,6 +218,13 @@ const char *gfs_err_reason(const struct gfs_archive *ar);
 void gfs_warn(struct gfs_archive *ar, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * Take the writer's lock on the archive (held for the archive's lifetime and
+ * moved to each new file a commit writes): -EBUSY, with a message, when
+ * another gamefs has it mounted for writing.
+ */
+int gfs_archive_lock(struct gfs_archive *ar);
+
 /* Where warnings of archives without their own ar->log go (default stderr). */
 void gfs_set_log(void (*fn)(const char *msg));
 
@@ -274,11 +282,16 @@ int gfs_node_content(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf 
 /* Edits.  These only touch node->edit and mark the node dirty. */
 ssize_t gfs_node_write(struct gfs_archive *ar, struct gfs_node *n, const void *buf, size_t len, uint64_t off);
 int gfs_node_truncate(struct gfs_archive *ar, struct gfs_node *n, uint64_t size);
+/* A scratch file (memory only, never saved), empty, in dir. */
+struct gfs_node *gfs_node_new_scratch(struct gfs_archive *ar, struct gfs_node *dir, const char *name);
 /* Replace n's content with src's (rename of a scratch file over n). */
 int gfs_node_take_content(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *src);
 /* Drop cached renders of every node (after a commit or a model change). */
 void gfs_tree_invalidate(struct gfs_archive *ar);
-/* Is name an editor scratch file (vim swap, sed temp, ...)? */
+/*
+ * Is name an editor scratch file?  Every dotfile, and the temporary names of
+ * vim, emacs, sed, LibreOffice, Qt, and NAME.rejected.
+ */
 int gfs_is_scratch_name(const char *name);
 
 /* ---- commit ---------------------------------------------------------------- */
@@ -298,6 +311,12 @@ int gfs_archive_commit(struct gfs_archive *ar);
  * last writer is closing it now, and except at unmount (all = 1).
  */
 int gfs_archive_commit_ex(struct gfs_archive *ar, struct gfs_node *closing, int all);
+/*
+ * commit=unmount: parse the finished edits (closing's and those nobody
+ * writes) into the model now, without writing the archive.  A bad edit
+ * fails with -EINVAL like a commit would; good ones stay pending.
+ */
+int gfs_archive_store(struct gfs_archive *ar, struct gfs_node *closing);
 /*
  * After the last writer of n closed: drop an edit buffer that is already
  * committed, so that n reads its content from the model again.
@@ -377,6 +396,10 @@ int gfs_parse_int(const char *s, int64_t min, int64_t max, int64_t *out);
 int gfs_hex_digit(int c);
 /* Is data valid UTF-8? */
 int gfs_utf8_valid(const uint8_t *data, size_t len);
+/* Length of the valid UTF-8 character at s (len > 0), or 0 when it is not one. */
+size_t gfs_utf8_char(const uint8_t *s, size_t len);
+/* Copy in to out with control bytes and invalid UTF-8 written as \xNN. */
+void gfs_escape(const char *in, char *out, size_t outlen);
 
 /* ---- front-end helpers (used by ls/cat/extract and the FUSE glue) ---------- */
 

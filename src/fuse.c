@@ -4,6 +4,12 @@
  * commits.  One mutex serialises every operation on the tree: the model,
  * the edit buffers and the commit are never seen half-changed.  Reads of
  * archive spans go through pread() on the current archive file.
+ *
+ * A read-only open of a rendered view takes a copy of the render (and is
+ * direct I/O): a commit in the middle of a read never tears it.  After an
+ * operation that may have changed the model, the kernel's cached pages and
+ * attributes of every rendered or edited view are invalidated, outside the
+ * lock.  The root holds a read-only .gamefs.log of recent messages.
  */
 #define FUSE_USE_VERSION 31
 #include <errno.h>
@@ -16,38 +22,276 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 #include "gfs_fuse.h"
 
 #define GFS_FUSE_HIDDEN ".fuse_hidden"
+#define GFS_LOG_NAME ".gamefs.log"
+#define GFS_LOG_MAX (64 * 1024)
 
 struct gfs_handle {
 	struct gfs_node *node;
 	int writable;
+	struct gfs_buf *snap;		/* a read-only open's copy of a render */
 };
 
 static pthread_mutex_t gfs_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* ---- .gamefs.log: the recent messages ---------------------------------------- */
+
+static pthread_mutex_t gfs_log_lock = PTHREAD_MUTEX_INITIALIZER;
+static char gfs_log_text[GFS_LOG_MAX];
+static size_t gfs_log_len;
+static struct timespec gfs_log_time;
+static struct gfs_node *gfs_log_node;
+
+void gfs_fuse_log(const char *msg)
+{
+	size_t len = strlen(msg);
+	char stamp[32];
+	struct tm tm;
+	size_t slen;
+
+	pthread_mutex_lock(&gfs_log_lock);
+	clock_gettime(CLOCK_REALTIME, &gfs_log_time);
+	gmtime_r(&gfs_log_time.tv_sec, &tm);
+	slen = strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ ", &tm);
+	if (slen + len + 1 > GFS_LOG_MAX / 2)
+		len = GFS_LOG_MAX / 2 - slen - 1;
+	if (gfs_log_len + slen + len + 1 > GFS_LOG_MAX) {
+		/* drop the oldest whole lines */
+		size_t cut = gfs_log_len + slen + len + 1 - GFS_LOG_MAX;
+		char *nl = memchr(gfs_log_text + cut, '\n', gfs_log_len - cut);
+
+		cut = nl ? (size_t)(nl - gfs_log_text) + 1 : gfs_log_len;
+		memmove(gfs_log_text, gfs_log_text + cut, gfs_log_len - cut);
+		gfs_log_len -= cut;
+	}
+	memcpy(gfs_log_text + gfs_log_len, stamp, slen);
+	memcpy(gfs_log_text + gfs_log_len + slen, msg, len);
+	gfs_log_len += slen + len;
+	gfs_log_text[gfs_log_len++] = '\n';
+	pthread_mutex_unlock(&gfs_log_lock);
+}
+
+static size_t gfs_log_read(char *buf, size_t size, uint64_t off)
+{
+	size_t n = 0;
+
+	pthread_mutex_lock(&gfs_log_lock);
+	if (off < gfs_log_len) {
+		n = gfs_log_len - (size_t)off < size ? gfs_log_len - (size_t)off : size;
+		memcpy(buf, gfs_log_text + off, n);
+	}
+	pthread_mutex_unlock(&gfs_log_lock);
+	return n;
+}
+
+/* ---- invalidating the kernel's cache of views a change may have changed ------ */
+
+struct gfs_inval {
+	char **paths;
+	size_t n, cap;
+};
+
+static void gfs_inval_add(struct gfs_inval *iv, struct gfs_node *n)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	char **np;
+
+	if (iv->n == iv->cap) {
+		np = realloc(iv->paths, (iv->cap ? iv->cap * 2 : 64) * sizeof(*np));
+		if (!np)
+			return;
+		iv->paths = np;
+		iv->cap = iv->cap ? iv->cap * 2 : 64;
+	}
+	if (gfs_buf_add(&b, "/", 1) || gfs_node_path(n, &b) || gfs_buf_add(&b, "", 1)) {
+		gfs_buf_release(&b);
+		return;
+	}
+	iv->paths[iv->n++] = (char *)b.data;
+}
+
+/* Every view whose content is not a plain span of the archive: renders and edits. */
+static void gfs_inval_collect(struct gfs_inval *iv, struct gfs_node *d)
+{
+	for (size_t i = 0; i < d->nkids; i++) {
+		struct gfs_node *n = d->kids[i];
+
+		if (S_ISDIR(n->mode))
+			gfs_inval_collect(iv, n);
+		else if (!(n->flags & GFS_NODE_SCRATCH) && ((n->ops && n->ops->render) || n->edit ||
+							    !(n->flags & GFS_NODE_SPAN)))
+			gfs_inval_add(iv, n);
+	}
+}
+
+static void gfs_inval_run(struct gfs_inval *iv)
+{
+	struct fuse *f = fuse_get_context()->fuse;
+
+	for (size_t i = 0; i < iv->n; i++) {
+		fuse_invalidate_path(f, iv->paths[i]);
+		free(iv->paths[i]);
+	}
+	free(iv->paths);
+}
 
 static struct gfs_archive *gfs_ar(void)
 {
 	return fuse_get_context()->private_data;
 }
 
+static struct gfs_node *gfs_lookup(struct gfs_archive *ar, const char *path);
+
 /* With nullpath_ok, libfuse passes NULL for a file that was removed while open. */
 static struct gfs_node *gfs_find(struct gfs_archive *ar, const char *path, struct fuse_file_info *fi)
 {
 	if (fi && fi->fh)
 		return ((struct gfs_handle *)(uintptr_t)fi->fh)->node;
-	return path ? gfs_node_lookup(ar, path) : NULL;
+	return path ? gfs_lookup(ar, path) : NULL;
+}
+
+/*
+ * libfuse renames an open file that is removed or renamed over to
+ * .fuse_hiddenN, and removes that name at its last close.  The rename only
+ * hides the file (unlisted, its archive entry untouched): a file renamed or
+ * created under the old name next (sed -i, rsync, an editor's save) takes
+ * the hidden file's place and keeps its position in the archive; only when
+ * the hidden name is removed with nothing in its place does the file leave
+ * the archive.
+ */
+struct gfs_hidden {
+	struct gfs_node *node;
+	char *name;			/* its name before it was hidden */
+	char *hname;			/* the hidden name libfuse knows it by */
+	char *path;			/* its path before it was hidden */
+	int restored;			/* back under its name: hname is only an alias */
+};
+
+static struct gfs_hidden *gfs_hid;
+static size_t gfs_nhid;
+
+static int gfs_is_hidden_name(const char *name)
+{
+	return !strncmp(name, GFS_FUSE_HIDDEN, strlen(GFS_FUSE_HIDDEN));
+}
+
+static int gfs_hide(struct gfs_archive *ar, struct gfs_node *n, const char *hidden)
+{
+	struct gfs_hidden *nh = realloc(gfs_hid, (gfs_nhid + 1) * sizeof(*nh));
+	char *name = strdup(n->name), *hname = strdup(hidden);
+	struct gfs_buf path = GFS_BUF_INIT;
+
+	if (nh)
+		gfs_hid = nh;
+	if (!nh || !name || !hname || gfs_node_path(n, &path) || gfs_buf_add(&path, "", 1)) {
+		free(name);
+		free(hname);
+		gfs_buf_release(&path);
+		return -ENOMEM;
+	}
+	gfs_hid[gfs_nhid].path = (char *)path.data;
+	gfs_hid[gfs_nhid].node = n;
+	gfs_hid[gfs_nhid].restored = 0;
+	gfs_hid[gfs_nhid].hname = hname;
+	gfs_hid[gfs_nhid++].name = name;
+	gfs_node_move(ar, n, n->parent, hidden);
+	return 0;
+}
+
+/* The hidden file once called name in dir (given its name back), or NULL. */
+static struct gfs_node *gfs_unhide(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+				   struct gfs_node *node)
+{
+	for (size_t i = 0; i < gfs_nhid; i++) {
+		struct gfs_node *n = gfs_hid[i].node;
+
+		if (gfs_hid[i].restored ||
+		    (node ? n != node : (n->parent != dir || strcmp(gfs_hid[i].name, name))))
+			continue;
+		gfs_node_move(ar, n, n->parent, gfs_hid[i].name);
+		gfs_hid[i].restored = 1;	/* an open racing the rename may still use hname */
+		return n;
+	}
+	return NULL;
+}
+
+static void gfs_hidden_drop(size_t i)
+{
+	free(gfs_hid[i].name);
+	free(gfs_hid[i].hname);
+	free(gfs_hid[i].path);
+	gfs_hid[i] = gfs_hid[--gfs_nhid];
+}
+
+/* A lookup that also finds a file by the hidden name libfuse still knows it by. */
+static struct gfs_node *gfs_lookup(struct gfs_archive *ar, const char *path)
+{
+	struct gfs_node *n = gfs_node_lookup(ar, path);
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	if (n || !gfs_is_hidden_name(base))
+		return n;
+	for (size_t i = 0; i < gfs_nhid; i++)
+		if (gfs_hid[i].restored && !strcmp(gfs_hid[i].hname, base))
+			return gfs_node_lookup(ar, gfs_hid[i].path);	/* whatever is there now */
+	return NULL;
+}
+
+/* libfuse removes a hidden name: the file leaves the archive if nothing took its place. */
+static int gfs_unlink_hidden(struct gfs_archive *ar, struct gfs_node *n, const char *hname)
+{
+	for (size_t i = 0; i < gfs_nhid; i++)
+		if (gfs_hid[i].restored && !strcmp(gfs_hid[i].hname, hname)) {
+			gfs_hidden_drop(i);	/* another file took its place: nothing to remove */
+			return 0;
+		}
+	if (!gfs_unhide(ar, NULL, NULL, n)) {
+		gfs_node_remove(ar, n);		/* a scratch file that was hidden */
+		return 0;
+	}
+	for (size_t i = 0; i < gfs_nhid; i++)
+		if (gfs_hid[i].node == n)
+			gfs_hidden_drop(i--);
+	if (!ar->fmt->unlink || ar->readonly) {
+		gfs_warn(ar, "%s was removed while open, but %s archives cannot remove it: it stays",
+			 n->name, ar->fmt->name);
+		return 0;
+	}
+	ar->err[0] = 0;
+	if (ar->fmt->unlink(ar, n)) {
+		gfs_warn(ar, "%s stays: %s", n->name, gfs_err_reason(ar));
+		return 0;
+	}
+	return 1;
 }
 
 #define LOCKED(expr) ({ pthread_mutex_lock(&gfs_lock); __typeof__(expr) _r = (expr); \
 			pthread_mutex_unlock(&gfs_lock); _r; })
 
+/* An operation that may change the model: then drop the kernel's stale pages. */
+#define CHANGING(expr) ({ struct gfs_inval _iv = { 0 }; pthread_mutex_lock(&gfs_lock); \
+			  __typeof__(expr) _r = (expr); \
+			  if (gfs_changed) { gfs_inval_collect(&_iv, gfs_ar()->root); gfs_changed = 0; } \
+			  pthread_mutex_unlock(&gfs_lock); gfs_inval_run(&_iv); _r; })
+
+static int gfs_changed;		/* set under gfs_lock by operations that change the model */
+
+/*
+ * commit=close: store and write now.  commit=unmount: still parse the edit
+ * now (a bad one fails its close with EINVAL), write at unmount.
+ */
 static int gfs_commit_now(struct gfs_archive *ar, struct gfs_node *closing)
 {
-	if (ar->opts.commit != GFS_COMMIT_CLOSE || ar->readonly)
+	if (ar->readonly)
 		return 0;
+	gfs_changed = 1;
+	if (ar->opts.commit != GFS_COMMIT_CLOSE)
+		return closing ? gfs_archive_store(ar, closing) : 0;
 	return gfs_archive_commit_ex(ar, closing, 0);
 }
 
@@ -66,8 +310,14 @@ static void gfs_fill_stat(struct gfs_archive *ar, struct gfs_node *n, struct sta
 		st->st_nlink = 2 + (nlink_t)n->nsubdirs;
 	} else {
 		st->st_nlink = 1;
-		if (gfs_node_size(ar, n, &size))
-			size = 0;
+		if (n == gfs_log_node) {
+			pthread_mutex_lock(&gfs_log_lock);
+			size = gfs_log_len;
+			if (gfs_log_time.tv_sec)
+				n->mtime = gfs_log_time;
+			pthread_mutex_unlock(&gfs_log_lock);
+		} else if (gfs_node_size(ar, n, &size))
+			size = 0;	/* still listed: open and read say EIO */
 	}
 	st->st_size = (off_t)size;
 	st->st_blksize = 65536;
@@ -80,10 +330,15 @@ static int gfs_op_getattr_locked(const char *path, struct stat *st, struct fuse_
 {
 	struct gfs_archive *ar = gfs_ar();
 	struct gfs_node *n = gfs_find(ar, path, fi);
+	struct gfs_handle *h = fi && fi->fh ? (struct gfs_handle *)(uintptr_t)fi->fh : NULL;
 
 	if (!n)
 		return -ENOENT;
 	gfs_fill_stat(ar, n, st);
+	if (h && h->snap) {	/* fstat of a read-only open: the size of its render */
+		st->st_size = (off_t)h->snap->len;
+		st->st_blocks = (blkcnt_t)((h->snap->len + 511) / 512);
+	}
 	return 0;
 }
 
@@ -119,6 +374,8 @@ static int gfs_op_readdir_locked(const char *path, void *buf, fuse_fill_dir_t fi
 			return 0;
 	}
 	for (size_t i = off > 2 ? (size_t)off - 2 : 0; i < d->nkids; i++) {
+		if (d->kids[i] == gfs_log_node || gfs_is_hidden_name(d->kids[i]->name))
+			continue;	/* reachable by name, not listed */
 		memset(&st, 0, sizeof(st));
 		if (plus)
 			gfs_fill_stat(ar, d->kids[i], &st);
@@ -186,11 +443,35 @@ static int gfs_may_write(struct gfs_archive *ar, struct gfs_node *n)
 	return 0;
 }
 
+/* A read-only open of a render reads one whole render, whatever commits meanwhile. */
+static int gfs_open_snapshot(struct gfs_archive *ar, struct gfs_node *n, struct fuse_file_info *fi)
+{
+	struct gfs_buf *b = gfs_buf_new();
+	int r;
+
+	if (!b)
+		return -ENOMEM;
+	r = gfs_node_content(ar, n, b);
+	if (r) {
+		gfs_buf_free(b);
+		return r == -ENOMEM ? r : -EIO;
+	}
+	r = gfs_attach(n, fi, 0);
+	if (r) {
+		gfs_buf_free(b);
+		return r;
+	}
+	((struct gfs_handle *)(uintptr_t)fi->fh)->snap = b;
+	fi->direct_io = 1;	/* the page cache is the inode's, the render is this open's */
+	return 0;
+}
+
 static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 {
 	struct gfs_archive *ar = gfs_ar();
-	struct gfs_node *n = path ? gfs_node_lookup(ar, path) : NULL;
+	struct gfs_node *n = path ? gfs_lookup(ar, path) : NULL;
 	int acc = fi->flags & O_ACCMODE, writable = acc != O_RDONLY, r;
+	uint64_t size;
 
 	if (!n)
 		return -ENOENT;
@@ -200,6 +481,12 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 		return r;
 	if (writable && (fi->flags & O_TRUNC) && (r = gfs_node_truncate(ar, n, 0)))
 		return r;
+	if (n == gfs_log_node)
+		fi->direct_io = 1;
+	else if (!writable && !n->edit && n->ops && n->ops->render)
+		return gfs_open_snapshot(ar, n, fi);
+	else if (!n->edit && gfs_node_size(ar, n, &size))
+		return -EIO;	/* a view that cannot be produced */
 	return gfs_attach(n, fi, writable);
 }
 
@@ -224,22 +511,6 @@ static struct gfs_node *gfs_parent_of(struct gfs_archive *ar, const char *path, 
 	return d && S_ISDIR(d->mode) ? d : NULL;
 }
 
-static struct gfs_node *gfs_new_scratch(struct gfs_archive *ar, struct gfs_node *dir, const char *name)
-{
-	struct gfs_node *n = gfs_node_new_file(ar, dir, name, 0644, NULL, NULL);
-
-	if (!n)
-		return NULL;
-	n->flags |= GFS_NODE_SCRATCH;
-	n->edit = gfs_buf_new();
-	if (!n->edit || gfs_buf_grow(n->edit, 0)) {
-		gfs_node_remove(ar, n);
-		return NULL;
-	}
-	clock_gettime(CLOCK_REALTIME, &n->mtime);
-	return n;
-}
-
 static int gfs_op_create_locked(const char *path, mode_t mode, struct fuse_file_info *fi)
 {
 	struct gfs_archive *ar = gfs_ar();
@@ -259,8 +530,13 @@ static int gfs_op_create_locked(const char *path, mode_t mode, struct fuse_file_
 	}
 	if (ar->readonly)
 		return -EROFS;
+	if (gfs_unhide(ar, dir, name, NULL)) {
+		/* removed while open, now written anew: the same file, emptied */
+		fi->flags |= O_TRUNC;
+		return gfs_op_open_locked(path, fi);
+	}
 	if (gfs_is_scratch_name(name)) {
-		n = gfs_new_scratch(ar, dir, name);
+		n = gfs_node_new_scratch(ar, dir, name);
 		if (!n)
 			return -ENOMEM;
 	} else {
@@ -287,9 +563,19 @@ static int gfs_op_read_locked(const char *path, char *buf, size_t size, off_t of
 			      struct fuse_file_info *fi)
 {
 	struct gfs_handle *h = (struct gfs_handle *)(uintptr_t)fi->fh;
-	ssize_t n = gfs_node_read(gfs_ar(), h->node, buf, size, (uint64_t)off);
+	ssize_t n;
 
-	return n < 0 ? (int)n : (int)n;
+	if (h->snap) {
+		if ((uint64_t)off >= h->snap->len)
+			return 0;
+		n = (ssize_t)(h->snap->len - (uint64_t)off < size ? h->snap->len - (uint64_t)off : size);
+		memcpy(buf, h->snap->data + off, (size_t)n);
+		return (int)n;
+	}
+	if (h->node == gfs_log_node)
+		return (int)gfs_log_read(buf, size, (uint64_t)off);
+	n = gfs_node_read(gfs_ar(), h->node, buf, size, (uint64_t)off);
+	return (int)n;
 }
 
 static int gfs_op_read(const char *path, char *buf, size_t size, off_t off,
@@ -318,7 +604,7 @@ static int gfs_op_read_buf(const char *path, struct fuse_bufvec **bufp, size_t s
 	*bv = FUSE_BUFVEC_INIT(size);
 	pthread_mutex_lock(&gfs_lock);
 	n = h->node;
-	if (!n->edit && !(n->ops && n->ops->render) && (n->flags & GFS_NODE_SPAN)) {
+	if (!h->snap && !n->edit && !(n->ops && n->ops->render) && (n->flags & GFS_NODE_SPAN)) {
 		uint64_t o = (uint64_t)off;
 
 		size = o >= n->span_len ? 0 : (size_t)(n->span_len - o < size ? n->span_len - o : size);
@@ -336,7 +622,7 @@ static int gfs_op_read_buf(const char *path, struct fuse_bufvec **bufp, size_t s
 		free(bv);
 		return -ENOMEM;
 	}
-	got = gfs_node_read(ar, n, bv->buf[0].mem, size, (uint64_t)off);
+	got = gfs_op_read_locked(path, bv->buf[0].mem, size, off, fi);
 	pthread_mutex_unlock(&gfs_lock);
 	if (got < 0) {
 		free(bv->buf[0].mem);
@@ -388,7 +674,7 @@ static int gfs_op_truncate_locked(const char *path, off_t size, struct fuse_file
 
 static int gfs_op_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 {
-	return LOCKED(gfs_op_truncate_locked(path, size, fi));
+	return CHANGING(gfs_op_truncate_locked(path, size, fi));
 }
 
 static int gfs_op_flush_locked(const char *path, struct fuse_file_info *fi)
@@ -406,7 +692,7 @@ static int gfs_op_flush_locked(const char *path, struct fuse_file_info *fi)
 
 static int gfs_op_flush(const char *path, struct fuse_file_info *fi)
 {
-	return LOCKED(gfs_op_flush_locked(path, fi));
+	return CHANGING(gfs_op_flush_locked(path, fi));
 }
 
 static int gfs_op_release_locked(const char *path, struct fuse_file_info *fi)
@@ -417,6 +703,7 @@ static int gfs_op_release_locked(const char *path, struct fuse_file_info *fi)
 
 	int writable = h->writable;
 
+	gfs_buf_free(h->snap);
 	free(h);
 	n->open_count--;
 	if (writable)
@@ -436,13 +723,14 @@ static int gfs_op_release_locked(const char *path, struct fuse_file_info *fi)
 		if (n->dirty)
 			gfs_commit_now(ar, n);
 		gfs_node_settle(ar, n);
+		gfs_changed = 1;
 	}
 	return 0;
 }
 
 static int gfs_op_release(const char *path, struct fuse_file_info *fi)
 {
-	return LOCKED(gfs_op_release_locked(path, fi));
+	return CHANGING(gfs_op_release_locked(path, fi));
 }
 
 static int gfs_op_fsync_locked(const char *path, int datasync, struct fuse_file_info *fi)
@@ -452,24 +740,33 @@ static int gfs_op_fsync_locked(const char *path, int datasync, struct fuse_file_
 
 	if ((h->node->flags & GFS_NODE_SCRATCH) || ar->readonly)
 		return 0;
+	gfs_changed = 1;
+	if (ar->opts.commit != GFS_COMMIT_CLOSE)
+		return gfs_archive_store(ar, h->node);
 	return gfs_archive_commit_ex(ar, h->node, 0);
 }
 
 static int gfs_op_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 {
-	return LOCKED(gfs_op_fsync_locked(path, datasync, fi));
+	return CHANGING(gfs_op_fsync_locked(path, datasync, fi));
 }
 
 static int gfs_op_unlink_locked(const char *path)
 {
 	struct gfs_archive *ar = gfs_ar();
-	struct gfs_node *n = gfs_node_lookup(ar, path);
+	struct gfs_node *n = gfs_lookup(ar, path);
+	const char *base = strrchr(path, '/');
 	int r;
 
+	base = base ? base + 1 : path;
 	if (!n)
 		return -ENOENT;
 	if (S_ISDIR(n->mode))
 		return -EISDIR;
+	if (n == gfs_log_node)
+		return -EPERM;
+	if (gfs_is_hidden_name(base))
+		return gfs_unlink_hidden(ar, n, base) ? gfs_commit_now(ar, NULL) : 0;
 	if (n->flags & GFS_NODE_SCRATCH) {
 		gfs_node_remove(ar, n);
 		return gfs_archive_pending(ar) ? gfs_commit_now(ar, NULL) : 0;
@@ -486,10 +783,31 @@ static int gfs_op_unlink_locked(const char *path)
 
 static int gfs_op_unlink(const char *path)
 {
-	return LOCKED(gfs_op_unlink_locked(path));
+	return CHANGING(gfs_op_unlink_locked(path));
 }
 
-/* Rename of an editor scratch file: over a real file it replaces that file's content. */
+/*
+ * src's content replaces dst's in place: same name, same position in the
+ * archive (a tool saved a temporary file and renames it over the original).
+ */
+static int gfs_replace_content(struct gfs_archive *ar, struct gfs_node *src, struct gfs_node *dst)
+{
+	int r;
+
+	if (S_ISDIR(dst->mode))
+		return -EISDIR;
+	if ((r = gfs_may_write(ar, dst)))
+		return r;
+	if ((r = gfs_node_take_content(ar, dst, src)))
+		return r;
+	if (src->flags & GFS_NODE_SCRATCH)
+		gfs_node_remove(ar, src);
+	else if ((r = ar->fmt->unlink(ar, src)))
+		return r;
+	return gfs_commit_now(ar, dst);
+}
+
+/* Rename of a scratch file: over a real file it replaces that file's content. */
 static int gfs_rename_scratch(struct gfs_archive *ar, struct gfs_node *src, struct gfs_node *dir,
 			      const char *name, struct gfs_node *dst)
 {
@@ -505,17 +823,12 @@ static int gfs_rename_scratch(struct gfs_archive *ar, struct gfs_node *src, stru
 	}
 	if (ar->readonly)
 		return -EROFS;
-	if (dst) {
-		if (S_ISDIR(dst->mode))
-			return -EISDIR;
-		if ((r = gfs_may_write(ar, dst)))
-			return r;
-	} else {
-		if (!ar->fmt->create)
-			return -EPERM;
-		if ((r = ar->fmt->create(ar, dir, name, &dst)))
-			return r;
-	}
+	if (dst)
+		return gfs_replace_content(ar, src, dst);
+	if (!ar->fmt->create)
+		return -EPERM;
+	if ((r = ar->fmt->create(ar, dir, name, &dst)))
+		return r;
 	if ((r = gfs_node_take_content(ar, dst, src)))
 		return r;
 	gfs_node_remove(ar, src);
@@ -541,38 +854,29 @@ static int gfs_op_rename_locked(const char *from, const char *to, unsigned int f
 		return 0;
 	if (dst && (flags & RENAME_NOREPLACE))
 		return -EEXIST;
+	if (src == gfs_log_node || dst == gfs_log_node)
+		return -EPERM;
+	if (gfs_is_hidden_name(name) && !dst && !S_ISDIR(src->mode) && !(src->flags & GFS_NODE_SCRATCH))
+		return gfs_hide(ar, src, name);
+	if (!dst && !ar->readonly)
+		dst = gfs_unhide(ar, dir, name, NULL);
 	ar->err[0] = 0;
 	if (src->flags & GFS_NODE_SCRATCH)
 		r = gfs_rename_scratch(ar, src, dir, name, dst);
 	else if (ar->readonly)
 		r = -EROFS;
 	else if (gfs_is_scratch_name(name) && !S_ISDIR(src->mode)) {
-		/*
-		 * An editor's backup (mv f f~): keep f, give the backup a copy.
-		 * libfuse's .fuse_hiddenN for a file removed while open: the
-		 * copy lives on in memory and the file leaves the archive.
-		 */
+		/* an editor's backup (mv f f~): keep f, give the backup a copy */
 		struct gfs_node *copy;
-		int hidden = !strncmp(name, GFS_FUSE_HIDDEN, strlen(GFS_FUSE_HIDDEN));
 
-		if (hidden && !ar->fmt->unlink)
-			return -EPERM;
 		if (dst)
 			gfs_node_remove(ar, dst);
-		copy = gfs_new_scratch(ar, dir, name);
+		copy = gfs_node_new_scratch(ar, dir, name);
 		r = copy ? gfs_node_take_content(ar, copy, src) : -ENOMEM;
-		if (!r && hidden) {
-			/*
-			 * No commit here: libfuse usually renames a new file over
-			 * the name next, and that commits; a plain unlink of an
-			 * open file commits when libfuse removes the hidden name
-			 * at the last close (or at the next commit).
-			 */
-			copy->mtime = src->mtime;
-			copy->mode = (copy->mode & S_IFMT) | (src->mode & 07777);
-			r = ar->fmt->unlink(ar, src);
-		}
-	} else if (!ar->fmt->rename)
+	} else if (dst && !(dst->flags & GFS_NODE_SCRATCH) && !S_ISDIR(src->mode) &&
+		   !S_ISDIR(dst->mode) && ar->fmt->unlink)
+		r = gfs_replace_content(ar, src, dst);
+	else if (!ar->fmt->rename)
 		r = -EPERM;
 	else {
 		if (dst && S_ISDIR(dst->mode) != S_ISDIR(src->mode))
@@ -599,7 +903,7 @@ static int gfs_op_rename_locked(const char *from, const char *to, unsigned int f
 
 static int gfs_op_rename(const char *from, const char *to, unsigned int flags)
 {
-	return LOCKED(gfs_op_rename_locked(from, to, flags));
+	return CHANGING(gfs_op_rename_locked(from, to, flags));
 }
 
 static int gfs_op_mkdir_locked(const char *path, mode_t mode)
@@ -624,7 +928,7 @@ static int gfs_op_mkdir_locked(const char *path, mode_t mode)
 
 static int gfs_op_mkdir(const char *path, mode_t mode)
 {
-	return LOCKED(gfs_op_mkdir_locked(path, mode));
+	return CHANGING(gfs_op_mkdir_locked(path, mode));
 }
 
 static int gfs_op_rmdir_locked(const char *path)
@@ -648,7 +952,7 @@ static int gfs_op_rmdir_locked(const char *path)
 
 static int gfs_op_rmdir(const char *path)
 {
-	return LOCKED(gfs_op_rmdir_locked(path));
+	return CHANGING(gfs_op_rmdir_locked(path));
 }
 
 static int gfs_op_utimens_locked(const char *path, const struct timespec tv[2], struct fuse_file_info *fi)
@@ -704,7 +1008,7 @@ static void *gfs_op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 	cfg->negative_timeout = 0;
 	cfg->auto_cache = 1;		/* keep the page cache unless mtime/size changed */
 	cfg->nullpath_ok = 1;		/* open handles do not need paths */
-	cfg->hard_remove = 0;		/* removing an open file renames it .fuse_hiddenN: see rename */
+	cfg->hard_remove = 0;		/* open files removed become .fuse_hiddenN: see gfs_hide */
 	if (conn->capable & FUSE_CAP_READDIRPLUS)
 		conn->want |= FUSE_CAP_READDIRPLUS;
 	conn->want &= ~(unsigned)FUSE_CAP_READDIRPLUS_AUTO;
@@ -755,6 +1059,13 @@ int gfs_fuse_run(struct gfs_archive *ar, int argc, char **argv)
 		fprintf(stderr, "gamefs: bad mount options (see gamefs --help)\n");
 		goto out_args;
 	}
+	if (!gfs_dir_ready(ar, ar->root) && !gfs_node_child(ar, ar->root, GFS_LOG_NAME)) {
+		gfs_log_node = gfs_node_new_file(ar, ar->root, GFS_LOG_NAME, 0444, NULL, NULL);
+		if (gfs_log_node) {
+			gfs_log_node->flags |= GFS_NODE_SCRATCH;
+			gfs_log_node->mtime = ar->root->mtime;
+		}
+	}
 	f = fuse_new(&args, &gfs_ops, sizeof(gfs_ops), ar);
 	if (!f)
 		goto out_args;
@@ -771,6 +1082,11 @@ out_mount:
 out_new:
 	fuse_destroy(f);
 out_args:
+	while (gfs_nhid)
+		gfs_hidden_drop(0);
+	free(gfs_hid);
+	gfs_hid = NULL;
+	gfs_nhid = 0;
 	free(opts.mountpoint);
 	fuse_opt_free_args(&args);
 	return r ? 1 : 0;

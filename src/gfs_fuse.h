@@ -7,4 +7,10 @@
 /* argc/argv: the libfuse arguments (program name, -f/-d/-s, -o ..., mountpoint). */
 int gfs_fuse_run(struct gfs_archive *ar, int argc, char **argv);
 
+/*
+ * Keep msg (one line) for the mount's read-only .gamefs.log, which holds
+ * the most recent messages.  Callable from any thread, mounted or not.
+ */
+void gfs_fuse_log(const char *msg);
+
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <syslog.h>
 #include <unistd.h>
 #include "gamefs.h"
@@ -35,12 +36,29 @@ static void gfs_usage(FILE *out)
 		"and every libfuse option (see mount.fuse3(8)).\n");
 }
 
+/* Every message goes to syslog, to the mount's .gamefs.log, and with -f to stderr. */
 static void gfs_log_line(const char *msg)
 {
 	if (gfs_foreground)
 		fprintf(stderr, "gamefs: %s\n", msg);
-	else
-		syslog(LOG_WARNING, "%s", msg);
+	syslog(LOG_WARNING, "%s", msg);
+	gfs_fuse_log(msg);
+}
+
+/* The mount point: the last positional argument libfuse gets. */
+static int gfs_check_mountpoint(const char *mnt)
+{
+	struct stat st;
+
+	if (stat(mnt, &st)) {
+		fprintf(stderr, "gamefs: %s: %s\n", mnt, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "gamefs: %s: the mount point is not a directory\n", mnt);
+		return -1;
+	}
+	return 0;
 }
 
 /* Take gamefs's own options out of one -o list; *rest gets the others. */
@@ -165,7 +183,7 @@ int main(int argc, char **argv)
 {
 	struct gfs_opts o = { 0 };
 	struct gfs_archive *ar;
-	char rest[4096] = "", *archive = NULL, *abs;
+	char rest[4096] = "", *archive = NULL, *mnt = NULL, *abs;
 	char **fargv;
 	int fargc = 0, npos = 0, r;
 
@@ -202,21 +220,22 @@ int main(int argc, char **argv)
 		} else if (npos++ == 0)
 			archive = argv[i];
 		else
-			fargv[fargc++] = argv[i];
+			fargv[fargc++] = mnt = argv[i];
 	}
 	if (!archive || npos != 2) {
 		gfs_usage(stderr);
 		goto out_args;
 	}
+	r = 1;		/* from here on: the archive could not be mounted */
 	abs = realpath(archive, NULL);
 	if (!abs) {
 		fprintf(stderr, "gamefs: %s: %s\n", archive, strerror(errno));
 		goto out_args;
 	}
-	if (!gfs_foreground)
-		openlog("gamefs", LOG_PID, LOG_USER);
+	if (gfs_check_mountpoint(mnt))
+		goto out_abs;
+	openlog("gamefs", LOG_PID, LOG_USER);
 	gfs_set_log(gfs_log_line);
-	r = 1;
 	if (gfs_open_or_die(abs, &o, &ar))
 		goto out_abs;
 	ar->log = gfs_log_line;
@@ -227,6 +246,10 @@ int main(int argc, char **argv)
 		ar->readonly = 1;
 		snprintf(ar->ro_reason, sizeof(ar->ro_reason), "%s is not writable (%s)",
 			 access(abs, W_OK) ? "the archive" : "its directory", strerror(errno));
+	}
+	if (!ar->readonly && gfs_archive_lock(ar)) {
+		fprintf(stderr, "gamefs: %s\n", ar->err);
+		goto out_ar;
 	}
 	if (ar->readonly && ar->ro_reason[0])
 		fprintf(stderr, "gamefs: %s: mounted read-only: %s\n", archive, ar->ro_reason);

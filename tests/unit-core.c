@@ -110,6 +110,13 @@ static void test_tree(void)
 	ok(good, "tree: %d nodes made", N);
 	sub = gfs_node_new_dir(ar, ar->root, "sub");
 	ok(sub && ar->root->nsubdirs == 1, "tree: subdirectory counted");
+	{
+		char *u = gfs_unique_name(ar->root, "bad\xff\x01na/me\xc3\xa9");
+
+		ok(u && !strcmp(u, "bad\\xff_na_me\xc3\xa9"), "names: invalid UTF-8 escaped, control and / replaced: %s",
+		   u ? u : "(null)");
+		free(u);
+	}
 	for (int i = 0; i < N; i += 3) {
 		gfs_node_remove(ar, nodes[i]);
 		alive[i] = 0;
@@ -169,6 +176,17 @@ static void test_text(void)
 	ok(gfs_is_scratch_name("sedAb12x") == 0 && gfs_is_scratch_name("sedAb12xy") &&
 	   gfs_is_scratch_name(".x.swp") && gfs_is_scratch_name("4913") && gfs_is_scratch_name("a~") &&
 	   gfs_is_scratch_name(".goutputstream-ABC") && !gfs_is_scratch_name("BROWSE.TXT"), "scratch names");
+	ok(gfs_is_scratch_name(".directory") && gfs_is_scratch_name(".world.ini.HAJpbQ") &&
+	   gfs_is_scratch_name("lu2381bk3a.tmp") && gfs_is_scratch_name("layer09.csv.aB3xYz") &&
+	   gfs_is_scratch_name("map.ini.rejected") && !gfs_is_scratch_name("notes.backup") &&
+	   !gfs_is_scratch_name("layer09.csv") && !gfs_is_scratch_name("lump.tmp"),
+	   "scratch names of rsync, LibreOffice, Qt, KDE and gamefs");
+	{
+		char esc[64];
+
+		gfs_escape("a\nb\xff\xc3\xa9", esc, sizeof(esc));
+		ok(!strcmp(esc, "a\\x0ab\\xff\xc3\xa9"), "escape: control and invalid bytes: %s", esc);
+	}
 }
 
 static void test_rpg_mem(void)

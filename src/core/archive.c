@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include "gamefs.h"
@@ -45,6 +46,41 @@ static void gfs_vformat(struct gfs_archive *ar, char *out, size_t len, int at, u
 	vsnprintf(out + n, len - (size_t)n, fmt, ap);
 }
 
+/* The same, with names' control bytes and invalid UTF-8 escaped. */
+static void gfs_vformat_esc(struct gfs_archive *ar, char *out, size_t len, int at, uint64_t off,
+			    const char *fmt, va_list ap)
+	__attribute__((format(printf, 6, 0)));
+static void gfs_vformat_esc(struct gfs_archive *ar, char *out, size_t len, int at, uint64_t off,
+			    const char *fmt, va_list ap)
+{
+	char raw[1024];
+
+	gfs_vformat(ar, raw, sizeof(raw), at, off, fmt, ap);
+	gfs_escape(raw, out, len);
+}
+
+/*
+ * While an archive loads, its warnings are held back: a load that fails
+ * prints only its one-line error; one that succeeds prints them then.
+ */
+static __thread struct gfs_archive *gfs_held_ar;
+static __thread struct gfs_buf gfs_held;
+static __thread char gfs_held_first[200];
+
+static void gfs_held_flush(struct gfs_archive *ar, int print)
+{
+	size_t i = 0;
+
+	gfs_held_ar = NULL;
+	while (print && i < gfs_held.len) {
+		char *line = (char *)gfs_held.data + i;
+
+		i += strlen(line) + 1;
+		(ar->log ? ar->log : gfs_default_log)(line);
+	}
+	gfs_buf_release(&gfs_held);
+}
+
 static int gfs_verr(struct gfs_archive *ar, int err, int at, uint64_t off,
 		    const char *fmt, va_list ap)
 	__attribute__((format(printf, 5, 0)));
@@ -53,7 +89,7 @@ static int gfs_verr(struct gfs_archive *ar, int err, int at, uint64_t off,
 {
 	char tmp[sizeof(ar->err)];	/* the arguments may point into ar->err */
 
-	gfs_vformat(ar, tmp, sizeof(tmp), at, off, fmt, ap);
+	gfs_vformat_esc(ar, tmp, sizeof(tmp), at, off, fmt, ap);
 	memcpy(ar->err, tmp, sizeof(tmp));
 	return err;
 }
@@ -78,17 +114,23 @@ int gfs_err_at(struct gfs_archive *ar, int err, uint64_t off, const char *fmt, .
 	return err;
 }
 
-const char *gfs_err_reason(const struct gfs_archive *ar)
+/* msg without its "FILE: FORMAT: " prefix. */
+static const char *gfs_reason_of(const struct gfs_archive *ar, const char *msg)
 {
 	size_t n = strlen(ar->path);
 
-	if (!strncmp(ar->err, ar->path, n) && !strncmp(ar->err + n, ": ", 2)) {
-		const char *p = strstr(ar->err + n + 2, ": ");
+	if (!strncmp(msg, ar->path, n) && !strncmp(msg + n, ": ", 2)) {
+		const char *p = strstr(msg + n + 2, ": ");
 
 		if (p)
 			return p + 2;
 	}
-	return ar->err;
+	return msg;
+}
+
+const char *gfs_err_reason(const struct gfs_archive *ar)
+{
+	return gfs_reason_of(ar, ar->err);
 }
 
 void gfs_warn(struct gfs_archive *ar, const char *fmt, ...)
@@ -97,8 +139,14 @@ void gfs_warn(struct gfs_archive *ar, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	gfs_vformat(ar, msg, sizeof(msg), 0, 0, fmt, ap);
+	gfs_vformat_esc(ar, msg, sizeof(msg), 0, 0, fmt, ap);
 	va_end(ap);
+	if (ar == gfs_held_ar) {
+		if (!gfs_held.len)
+			snprintf(gfs_held_first, sizeof(gfs_held_first), "%s", gfs_reason_of(ar, msg));
+		if (!gfs_buf_add(&gfs_held, msg, strlen(msg) + 1))
+			return;
+	}
 	(ar->log ? ar->log : gfs_default_log)(msg);
 }
 
@@ -195,10 +243,19 @@ static int gfs_archive_load(struct gfs_archive *ar)
 	if (!ar->root)
 		return -ENOMEM;
 	ar->loading = 1;
+	gfs_held_ar = ar;
+	gfs_held_first[0] = 0;
 	r = ar->fmt->load(ar);
 	ar->loading = 0;
 	if (r && !ar->err[0])
 		gfs_err(ar, r, "cannot load: %s", strerror(-r));
+	gfs_held_flush(ar, !r);
+	/* damaged but readable: read-only, saying why, unless -o force */
+	if (!r && ar->damaged && !ar->opts.force && !ar->readonly) {
+		ar->readonly = 1;
+		snprintf(ar->ro_reason, sizeof(ar->ro_reason), "the archive is damaged (%s); "
+			 "-o force allows writing", gfs_held_first[0] ? gfs_held_first : "bad checksum");
+	}
 	return r;
 }
 
@@ -279,6 +336,16 @@ int gfs_archive_open_mem(const uint8_t *data, size_t len, const char *name,
 	if (!r)
 		r = gfs_archive_load(ar);
 	return gfs_open_finish(ar, r, out, errbuf, errlen);
+}
+
+int gfs_archive_lock(struct gfs_archive *ar)
+{
+	if (!flock(ar->fd, LOCK_EX | LOCK_NB))
+		return 0;
+	if (errno == EWOULDBLOCK)
+		return gfs_err(ar, -EBUSY, "already mounted for writing by another gamefs "
+			       "(one writer per archive; -o ro mounts it read-only)");
+	return gfs_err(ar, -errno, "cannot lock: %s", strerror(errno));
 }
 
 void gfs_archive_close(struct gfs_archive *ar)

@@ -27,21 +27,35 @@ static int gfs_ls_rec(struct gfs_archive *ar, struct gfs_node *n, FILE *out)
 	uint64_t size = 0;
 	int r = 0;
 
+	int bad = 0;
+
 	if (n != ar->root || !S_ISDIR(n->mode)) {
-		if (!S_ISDIR(n->mode) && (r = gfs_node_size(ar, n, &size)))
-			return r;
+		char sz[24];
+
+		/* a view that cannot be produced is listed with size "?"; the rest goes on */
+		if (!S_ISDIR(n->mode) && (bad = gfs_node_size(ar, n, &size)) == -ENOMEM)
+			return bad;
+		snprintf(sz, sizeof(sz), bad ? "?" : "%llu", (unsigned long long)size);
 		if ((r = gfs_node_path(n, &p)))
 			return r;
 		gfs_mode_str(n->mode, mode);
-		fprintf(out, "%s %10llu %s%s\n", mode, (unsigned long long)size,
-			p.data ? (char *)p.data : "", S_ISDIR(n->mode) ? "/" : "");
+		fprintf(out, "%s %10s %s%s\n", mode, sz, p.data ? (char *)p.data : "",
+			S_ISDIR(n->mode) ? "/" : "");
+		if (bad)
+			gfs_warn(ar, "%s: cannot be produced: %s", p.data ? (char *)p.data : "",
+				 ar->err[0] ? gfs_err_reason(ar) : strerror(-bad));
 		gfs_buf_release(&p);
 	}
-	if (!r)
-		r = gfs_dir_ready(ar, n);
-	for (size_t i = 0; i < n->nkids && !r; i++)
-		r = gfs_ls_rec(ar, n->kids[i], out);
-	return r;
+	r = gfs_dir_ready(ar, n);
+	for (size_t i = 0; i < n->nkids && !r; i++) {
+		int k = gfs_ls_rec(ar, n->kids[i], out);
+
+		if (k == -ENOMEM || (k && !bad))
+			bad = k;
+		if (k == -ENOMEM)
+			break;
+	}
+	return r ? r : bad;
 }
 
 int gfs_cmd_ls(struct gfs_archive *ar, const char *path, FILE *out)

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 #include "gamefs.h"
@@ -238,6 +239,33 @@ int gfs_archive_pending(struct gfs_archive *ar)
 	return ar->changed || (ar->root && gfs_pending_rec(ar->root));
 }
 
+/*
+ * Nothing a user wrote is lost silently: the bytes of a refused edit stay
+ * readable as the scratch file NAME.rejected beside it until unmount, so
+ * that `mv NAME.rejected NAME` after a fix tries again.
+ */
+static void gfs_keep_rejected(struct gfs_archive *ar, struct gfs_node *n)
+{
+	size_t len = strlen(n->name) + sizeof(".rejected");
+	char *name = malloc(len);
+	struct gfs_node *r;
+
+	if (!name || !n->parent || len > 256)
+		goto out;
+	snprintf(name, len, "%s.rejected", n->name);
+	r = gfs_node_child(ar, n->parent, name);
+	if (r && !(r->flags & GFS_NODE_SCRATCH))
+		goto out;
+	if (!r)
+		r = gfs_node_new_scratch(ar, n->parent, name);
+	if (!r || gfs_buf_set_len(r->edit, 0) || gfs_buf_add(r->edit, n->edit->data, n->edit->len))
+		gfs_warn(ar, "out of memory keeping %s", name);
+	else
+		clock_gettime(CLOCK_REALTIME, &r->mtime);
+out:
+	free(name);
+}
+
 /* Store every finished edit; returns the first store error. */
 static int gfs_store_rec(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *closing, int all)
 {
@@ -262,6 +290,7 @@ static int gfs_store_rec(struct gfs_archive *ar, struct gfs_node *n, struct gfs_
 			gfs_node_path(n, &p);
 			gfs_warn(ar, "edit of %s refused: %s", p.data ? (char *)p.data : "?", gfs_err_reason(ar));
 			gfs_buf_release(&p);
+			gfs_keep_rejected(ar, n);
 			/*
 			 * Still open for writing (a dup'd descriptor may go on, as a
 			 * shell's "> file" does): keep the bytes until the last
@@ -295,6 +324,7 @@ static void gfs_after_commit_rec(struct gfs_node *n)
 	}
 	gfs_buf_free(n->cache);
 	n->cache = NULL;
+	n->flags &= ~GFS_NODE_BROKEN;
 	for (size_t i = 0; i < n->nkids; i++)
 		gfs_after_commit_rec(n->kids[i]);
 }
@@ -397,6 +427,24 @@ static void gfs_retire_fd(struct gfs_archive *ar, int fd)
 	ar->retired_at[slot] = now;
 }
 
+/*
+ * Another program may have saved the archive since it was read: then
+ * writing ours would silently undo its save.  Compared just before the
+ * rename (a save in the few instructions between cannot be seen).
+ */
+static int gfs_archive_unchanged(struct gfs_archive *ar)
+{
+	struct stat st;
+
+	if (stat(ar->path, &st))
+		return gfs_err(ar, -errno, "the archive is gone (%s); not writing it", strerror(errno));
+	if (st.st_dev != ar->st.st_dev || st.st_ino != ar->st.st_ino || st.st_size != ar->st.st_size ||
+	    st.st_mtim.tv_sec != ar->st.st_mtim.tv_sec || st.st_mtim.tv_nsec != ar->st.st_mtim.tv_nsec)
+		return gfs_err(ar, -EBUSY, "the archive changed on disk since it was read (another "
+			       "program saved it); not overwriting it: unmount, then mount it again");
+	return 0;
+}
+
 static int gfs_write_new(struct gfs_archive *ar)
 {
 	char *tmp = NULL;
@@ -416,11 +464,17 @@ static int gfs_write_new(struct gfs_archive *ar)
 	if (fchown(fd, ar->st.st_uid, ar->st.st_gid)) {
 		/* not ours to give away: the new file stays the daemon's */
 	}
+	/* the writer's lock (see gfs_archive_lock) moves to the new file */
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		/* cannot fail on a file nobody else has opened */
+	}
 	r = gfs_save_to(ar, fd, NULL);
 	if (r && !ar->err[0])
 		gfs_err(ar, r, "cannot write %s: %s", tmp, strerror(-r));
 	if (!r && fsync(fd))
 		r = gfs_err(ar, -errno, "fsync of %s: %s", tmp, strerror(errno));
+	if (!r)
+		r = gfs_archive_unchanged(ar);
 	if (!r && ar->opts.backup && !ar->backed_up) {
 		r = gfs_backup(ar);
 		if (!r)
@@ -447,16 +501,17 @@ static int gfs_write_new(struct gfs_archive *ar)
 
 int gfs_archive_commit_ex(struct gfs_archive *ar, struct gfs_node *closing, int all)
 {
-	int r;
+	int r, bad;
 
 	ar->err[0] = 0;
 	if (ar->readonly)
 		return gfs_archive_pending(ar) ? -EROFS : 0;
-	r = gfs_store_rec(ar, ar->root, closing, all);
-	if (r)
-		return r;
+	bad = gfs_store_rec(ar, ar->root, closing, all);
+	/* at unmount one bad edit does not throw the good ones away */
+	if (bad && !all)
+		return bad;
 	if (!gfs_archive_pending(ar))
-		return 0;
+		return bad;
 	if (ar->damaged && !ar->opts.force) {
 		gfs_err(ar, -EIO, "archive was already damaged (bad CRC) when mounted; "
 			"refusing to write it back without -o force");
@@ -472,7 +527,15 @@ int gfs_archive_commit_ex(struct gfs_archive *ar, struct gfs_node *closing, int 
 		ar->fmt->committed(ar);
 	gfs_after_commit_rec(ar->root);
 	ar->changed = 0;
-	return 0;
+	return bad;
+}
+
+int gfs_archive_store(struct gfs_archive *ar, struct gfs_node *closing)
+{
+	ar->err[0] = 0;
+	if (ar->readonly)
+		return gfs_archive_pending(ar) ? -EROFS : 0;
+	return gfs_store_rec(ar, ar->root, closing, 0);
 }
 
 void gfs_node_settle(struct gfs_archive *ar, struct gfs_node *n)

@@ -358,6 +358,8 @@ int gfs_name_usable(struct gfs_node *dir, const char *name)
 	for (const unsigned char *p = (const unsigned char *)name; *p; p++, len++)
 		if (*p == '/' || *p < 0x20 || *p == 0x7f)
 			return 0;
+	if (!gfs_utf8_valid((const uint8_t *)name, len))
+		return 0;
 	return len && len <= 200 && strcmp(name, ".") && strcmp(name, "..") &&
 	       !gfs_node_child(dir->ar, dir, name);
 }
@@ -372,13 +374,25 @@ char *gfs_unique_name(struct gfs_node *dir, const char *name)
 	if (gfs_name_usable(dir, name))
 		return strdup(name);	/* the common case: nothing to repair or number */
 	len = strlen(name);
-	base = malloc(len + 2);
+	base = malloc(len * 4 + 2);	/* each invalid byte may become \xNN */
 	if (!base)
 		return NULL;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)name[i];
+	/* '/' and control bytes become '_'; bytes that are not UTF-8, \xNN */
+	gfs_escape(name, base, len * 4 + 2);
+	len = 0;
+	for (size_t i = 0, o = 0; base[i]; i++) {
+		if (base[i] == '\\' && base[i + 1] == 'x' && base[i + 2] && base[i + 3]) {
+			unsigned v = (unsigned)(gfs_hex_digit(base[i + 2]) << 4 | gfs_hex_digit(base[i + 3]));
 
-		base[i] = (c == '/' || c < 0x20 || c == 0x7f) ? '_' : (char)c;
+			if (v < 0x20 || v == 0x7f) {	/* a control byte: '_' as before */
+				base[o++] = '_';
+				i += 3;
+				len = o;
+				continue;
+			}
+		}
+		base[o++] = base[i] == '/' ? '_' : base[i];
+		len = o;
 	}
 	base[len] = 0;
 	if (!len || !strcmp(base, ".") || !strcmp(base, "..")) {
@@ -492,11 +506,16 @@ static int gfs_node_render(struct gfs_archive *ar, struct gfs_node *n)
 
 	if (n->cache)
 		return 0;
+	/* a view that cannot be produced (a bomb) is not inflated again at every stat */
+	if (n->flags & GFS_NODE_BROKEN)
+		return -EIO;
 	b = gfs_buf_new();
 	if (!b)
 		return -ENOMEM;
 	r = n->ops->render(ar, n, b);
 	if (r) {
+		if (r != -ENOMEM)
+			n->flags |= GFS_NODE_BROKEN;
 		gfs_buf_free(b);
 		return r;
 	}
@@ -642,6 +661,22 @@ int gfs_node_truncate(struct gfs_archive *ar, struct gfs_node *n, uint64_t size)
 	return r;
 }
 
+struct gfs_node *gfs_node_new_scratch(struct gfs_archive *ar, struct gfs_node *dir, const char *name)
+{
+	struct gfs_node *n = gfs_node_new_file(ar, dir, name, 0644, NULL, NULL);
+
+	if (!n)
+		return NULL;
+	n->flags |= GFS_NODE_SCRATCH;
+	n->edit = gfs_buf_new();
+	if (!n->edit || gfs_buf_grow(n->edit, 0)) {
+		gfs_node_remove(ar, n);
+		return NULL;
+	}
+	clock_gettime(CLOCK_REALTIME, &n->mtime);
+	return n;
+}
+
 int gfs_node_take_content(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *src)
 {
 	struct gfs_buf *b = gfs_buf_new();
@@ -666,6 +701,7 @@ static void gfs_invalidate_rec(struct gfs_node *n)
 {
 	gfs_buf_free(n->cache);
 	n->cache = NULL;
+	n->flags &= ~GFS_NODE_BROKEN;
 	for (size_t i = 0; i < n->nkids; i++)
 		gfs_invalidate_rec(n->kids[i]);
 }
@@ -676,34 +712,47 @@ void gfs_tree_invalidate(struct gfs_archive *ar)
 		gfs_invalidate_rec(ar->root);
 }
 
-static int gfs_match_suffix(const char *s, const char *suf)
+/* Is s exactly n characters of [A-Za-z0-9], not all lower case letters? */
+static int gfs_random_tail(const char *s, size_t n)
 {
-	size_t a = strlen(s), b = strlen(suf);
+	int other = 0;
 
-	return a >= b && !strcmp(s + a - b, suf);
+	if (strlen(s) != n)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] >= 'a' && s[i] <= 'z')
+			continue;
+		if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')))
+			return 0;
+		other = 1;
+	}
+	return other;
 }
 
+/*
+ * Scratch names: every dotfile (vim's .x.swp, emacs .#x, rsync's .x.XXXXXX,
+ * GIO's .goutputstream-*, LibreOffice's .~lock.*, KDE's .directory, libfuse's
+ * .fuse_hiddenN), vim's 4913 and x~, emacs #x#, sed's sedXXXXXX, LibreOffice's
+ * luXXXX.tmp, Qt's QSaveFile x.XXXXXX, and what gamefs itself keeps
+ * (x.rejected).
+ */
 int gfs_is_scratch_name(const char *name)
 {
 	size_t len = strlen(name);
+	const char *dot = strrchr(name, '.');
 
-	if (!strcmp(name, "4913") || (len > 1 && name[len - 1] == '~'))
+	if (name[0] == '.' || !strcmp(name, "4913") || (len > 1 && name[len - 1] == '~'))
 		return 1;
-	if (name[0] == '.' && len > 4 && name[len - 4] == '.' && name[len - 3] == 's' &&
-	    name[len - 2] == 'w')				/* vim .x.swp .x.swo .x.swx */
-		return 1;
-	if (!strncmp(name, ".#", 2) || (len > 1 && name[0] == '#' && name[len - 1] == '#'))
+	if (len > 1 && name[0] == '#' && name[len - 1] == '#')
 		return 1;					/* emacs */
-	if (!strncmp(name, ".goutputstream-", 15) || !strncmp(name, ".~lock.", 7))
-		return 1;					/* GIO, LibreOffice */
-	if (!strncmp(name, ".fuse_hidden", 12))
-		return 1;					/* libfuse: removed while open */
-	if (len == 9 && !strncmp(name, "sed", 3)) {		/* sed -i: sedXXXXXX */
-		for (size_t i = 3; i < 9; i++)
-			if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
-			      (name[i] >= '0' && name[i] <= '9')))
-				return 0;
-		return 1;
-	}
-	return gfs_match_suffix(name, ".swp") && name[0] == '.';
+	if (len == 9 && !strncmp(name, "sed", 3))		/* sed -i: sedXXXXXX */
+		return strspn(name + 3, "abcdefghijklmnopqrstuvwxyz"
+			      "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == 6;
+	if (len >= 11 && !strncmp(name, "lu", 2) && !strcmp(name + len - 4, ".tmp") &&
+	    strspn(name + 2, "abcdefghijklmnopqrstuvwxyz0123456789") == len - 6 &&
+	    strcspn(name + 2, "0123456789") < len - 6)
+		return 1;					/* LibreOffice: lu + base 36 + .tmp */
+	if (dot && dot > name && gfs_random_tail(dot + 1, 6))
+		return 1;					/* Qt QSaveFile */
+	return dot && dot > name && !strcmp(dot, ".rejected");
 }

@@ -227,7 +227,7 @@ def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size
                       ogg(sound_size + i % 17, i)) for i in range(nsounds)])
     media(S_MOVIES, [("intro", b"OggS" + bytes((i * 31) & 255 for i in range(movie_size)))
                      if movie_size < (1 << 20) else ("intro", big_blob(movie_size))])
-    media(S_ATLASES, [(None, png(64, 32, 0)), (None, png(48, 48, 5))])
+    media(S_ATLASES, [(None, png(8, 8, 0) if bad == "smallatlas" else png(64, 32, 0)), (None, png(48, 48, 5))])
 
     def sprites(type_, specs):
         d = bytearray()
@@ -470,7 +470,7 @@ def main(argv):
                       "--movie-size": "movie_size"}[o]] = int(a[i + 1])
                 i += 1
             elif o == "--bad":
-                if a[i + 1] in ("rle", "frames", "bomb", "mapbomb"):
+                if a[i + 1] in ("rle", "frames", "bomb", "mapbomb", "smallatlas"):
                     opts["bad"] = a[i + 1]
                 else:
                     damage = a[i + 1]

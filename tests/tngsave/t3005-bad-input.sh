@@ -61,13 +61,14 @@ n=$(( $(od -An -tu4 -j36 -N4 "$T/prv.orig") + 32 ))
 cmp -n $n "$T/prv.orig" "$T/prv.sav" || fail "raw preview chunk kept"
 check_eq "tail: 6a756e6b" "$($P dump "$T/trail.sav" | grep '^tail:')" "trailing bytes kept"
 
-# CRC mismatch: mounts, check says DAMAGED, commits need -o force
+# CRC mismatch: mounts read-only saying why, check says DAMAGED, -o force writes
 $P mk "$T/crc.sav" --bad badcrc || fail "mk"
 cp "$T/crc.sav" "$T/crc.orig"
 "$GAMEFS" check "$T/crc.sav" >"$T/check" 2>/dev/null; check_eq 1 $? "check exit on bad CRC"
 grep -q "DAMAGED" "$T/check" || fail "check says damaged"
 gfs_mount "$T/crc.sav" "$T/m" || fail "mount damaged"
-check_eq EIO "$(errno_of "f=open('$T/m/globals.txt','a'); f.write('1\n'); f.close()")" "commit over damage"
+check_eq EROFS "$(errno_of "f=open('$T/m/globals.txt','a'); f.write('1\n'); f.close()")" "damaged: read-only"
+grep -q "mounted read-only: the archive is damaged" "$T/gamefs.log" || fail "the mount did not say why"
 gfs_umount "$T/m"
 cmp "$T/crc.orig" "$T/crc.sav" || fail "damaged save rewritten"
 gfs_mount "$T/crc.sav" "$T/m" -o force || fail "mount -o force"

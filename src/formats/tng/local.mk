@@ -5,5 +5,5 @@ libgamefs_a_SOURCES += src/formats/tng/tng.c src/formats/tng/tng.h \
 CORE_TESTS += \
 	tests/tng/t2001-generated.sh tests/tng/t2002-corpus.sh tests/tng/t2003-edits.sh \
 	tests/tng/t2004-bad-input.sh tests/tng/t2005-diff.sh tests/tng/t2006-layout.sh \
-	tests/tng/t2007-strips.sh tests/tng/t2008-map-bomb.sh
+	tests/tng/t2007-strips.sh tests/tng/t2008-map-bomb.sh tests/tng/t2009-atlas-checks.sh
 EXTRA_DIST += tests/tng/tngpy.py src/formats/tng/MANUAL.mdoc

@@ -695,6 +695,26 @@ static int tng_check(struct gfs_archive *ar, FILE *out)
 		}
 	}
 	fprintf(out, "compressed assets: %zu zlib-wrapped, %zu raw deflate\n", nzlib, nraw);
+	for (size_t i = 0; i < t->nassets; i++) {	/* atlases large enough for their sprites */
+		struct tng_asset *a = &t->assets[i];
+		struct gfs_buf png = GFS_BUF_INIT;
+		uint8_t *rgba = NULL;
+		uint32_t w, h;
+		char why[200];
+
+		if (t->secs[a->sec].type != 6 || tng_asset_content(ar, t, a, (size_t)64 << 20, &png))
+			goto next;
+		if (gfs_png_decode(png.data, png.len, 0xffff, 0xffff, &rgba, &w, &h)) {
+			fprintf(out, "atlas %u: not a PNG image that decodes\n", a->num);
+			bad = 1;
+		} else if (tng_atlas_fits(ar, t, a, w, h, why, sizeof(why))) {
+			fprintf(out, "%s\n", why);
+			bad = 1;
+		}
+next:
+		free(rgba);
+		gfs_buf_release(&png);
+	}
 	for (size_t i = 0; i < t->nsecs; i++)
 		if (t->secs[i].raw_bad) {
 			fprintf(out, "section %zu (type %u): length %u does not fit its records\n", i,

@@ -221,6 +221,9 @@ extern const struct gfs_node_ops tng_lang_ops;
 extern const struct gfs_node_ops tng_index_ops;
 extern const struct gfs_node_ops tng_gaps_ops;
 const char *tng_index_field(unsigned type);
+/* Do the frames of every sprite drawn from atlas fit in aw x ah pixels? 0 or -EINVAL and why */
+int tng_atlas_fits(struct gfs_archive *ar, struct tng *t, const struct tng_asset *atlas,
+		   uint32_t aw, uint32_t ah, char *why, size_t whylen);
 
 /* tng_crc.c: the same CRC-32 as gfs_crc32(), faster on big buffers */
 uint32_t tng_crc32(uint32_t crc, const uint8_t *p, size_t len);

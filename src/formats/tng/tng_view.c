@@ -299,8 +299,23 @@ const struct gfs_node_ops tng_media_ops = {
 
 static int tng_image_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
-	if (gfs_png_size(data, len, NULL, NULL))
-		return gfs_err(ar, -EINVAL, "%s: not a PNG image", n->name);
+	uint8_t *rgba = NULL;
+	uint32_t w, h;
+	int r;
+
+	/* decoded whole: a PNG with a broken image chunk is refused now, not in the game */
+	char why[200];
+	struct tng_ref *ref = n->priv;
+
+	r = gfs_png_decode(data, len, 0xffff, 0xffff, &rgba, &w, &h);
+	free(rgba);
+	if (r == -ENOMEM)
+		return r;
+	if (r)
+		return gfs_err(ar, -EINVAL, "%s: not a PNG image that decodes", n->name);
+	/* an atlas too small for the sprites drawn from it breaks them */
+	if (tng_ref_asset(n) && tng_atlas_fits(ar, ref->t, tng_ref_asset(n), w, h, why, sizeof(why)))
+		return gfs_err(ar, -EINVAL, "%s: %s", n->name, why);
 	return tng_media_keep(ar, n, data, len);
 }
 
@@ -642,6 +657,55 @@ static struct tng_asset *tng_nth_of_type(struct tng *t, unsigned type, unsigned 
 		if (t->secs[t->assets[i].sec].type == type && nth-- == 0)
 			return &t->assets[i];
 	return NULL;
+}
+
+/* Do the frames of every sprite that draws from atlas fit in its aw x ah pixels? */
+int tng_atlas_fits(struct gfs_archive *ar, struct tng *t, const struct tng_asset *atlas,
+		   uint32_t aw, uint32_t ah, char *why, size_t whylen)
+{
+	unsigned id = 0;
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < t->nassets && &t->assets[i] != atlas; i++)
+		if (t->secs[t->assets[i].sec].type == 6)
+			id++;
+	if (i == t->nassets || t->secs[atlas->sec].type != 6)
+		return 0;
+	for (i = 0; i < t->nassets && !r; i++) {
+		struct tng_asset *a = &t->assets[i];
+		struct gfs_buf b = GFS_BUF_INIT;
+		struct gfs_rd rd;
+		unsigned d = 0;
+
+		if (a->kind != TNG_A_SPRITE || tng_asset_content(ar, t, a, TNG_SPR_MAX, &b)) {
+			gfs_buf_release(&b);
+			continue;	/* a sprite that does not decode draws nothing */
+		}
+		gfs_rd_init(&rd, b.data, b.len, 0);
+		for (; !r && gfs_rd_left(&rd); d++) {
+			uint16_t w, h, v[7];
+			uint8_t type, nf;
+
+			if (gfs_rd_u16le(&rd, &w) || gfs_rd_u16le(&rd, &h) || gfs_rd_u8(&rd, &type) ||
+			    gfs_rd_u8(&rd, &nf))
+				break;
+			for (unsigned f = 0; f < nf && !r; f++) {
+				for (int k = 0; k < 7; k++)
+					if (gfs_rd_u16le(&rd, &v[k]))
+						goto next;
+				if ((v[0] & 0xfffu) == id && ((uint32_t)v[1] + v[3] > aw || (uint32_t)v[2] + v[4] > ah)) {
+					snprintf(why, whylen, "sprite %u direction %u frame %u draws %ux%u at %u,%u, "
+						 "past the %ux%u atlas %u", a->num, d, f, v[3], v[4], v[1], v[2],
+						 aw, ah, id);
+					r = -EINVAL;
+				}
+			}
+		}
+next:
+		gfs_buf_release(&b);
+	}
+	return r;
 }
 
 static void tng_blit(const struct tng_atlas *at, unsigned op, unsigned sx, unsigned sy,

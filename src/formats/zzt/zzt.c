@@ -133,7 +133,7 @@ static struct gfs_node *zzt_view_node(struct gfs_archive *ar, struct gfs_node *d
 	ref->kind = kind;
 	ref->board = board;
 	ref->stat = stat;
-	if (ar->readonly)	/* a damaged world: nothing is editable */
+	if (ar->ro_reason[0])	/* a damaged world: nothing is editable */
 		mode = S_IFREG | 0444;
 	n = gfs_node_new_file(ar, dir, name, mode, ops, ref);
 	if (!n)
@@ -414,7 +414,7 @@ static int zzt_load(struct gfs_archive *ar)
 			goto out_file;
 	} else if (off < file.len) {
 		w->trailing = gfs_node_new_span(ar, ar->root, "trailing.bin",
-						S_IFREG | (ar->readonly ? 0444 : 0644),
+						S_IFREG | (ar->ro_reason[0] ? 0444 : 0644),
 						NULL, NULL, off, file.len - off);
 		if (!w->trailing)
 			goto out_file;
