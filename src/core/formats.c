@@ -2,24 +2,26 @@
  * The one table of format drivers.  Everything that names the formats
  * (the usage text, error messages, the man page's order, the fuzz target,
  * the replay) takes them from here; man/mkformats.sh reads this file.
- * The order is the bidding order for equal bids.
+ * The order is the one the documentation uses, and the bidding order for
+ * equal bids (no two formats bid the same on one file today: the ones
+ * without magic bid only with their own extension or apart).
  */
 #include <errno.h>
 #include <string.h>
 #include "gamefs.h"
 
+extern const struct gfs_format gfs_format_rpg;
 extern const struct gfs_format gfs_format_tng;
 extern const struct gfs_format gfs_format_tngsave;
 extern const struct gfs_format gfs_format_zzt;
 extern const struct gfs_format gfs_format_lay;
-extern const struct gfs_format gfs_format_rpg;
 
 const struct gfs_format *const gfs_formats[] = {
+	&gfs_format_rpg,
 	&gfs_format_tng,
 	&gfs_format_tngsave,
 	&gfs_format_zzt,
 	&gfs_format_lay,
-	&gfs_format_rpg,
 	NULL,
 };
 
