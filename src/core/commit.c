@@ -414,12 +414,13 @@ static int gfs_companions_finish(struct gfs_archive *ar)
 		if (!c->w)
 			continue;
 		r = gfs_writer_flush(c->w);
-		if (!r && c->w->fd >= 0 && fsync(c->w->fd))
-			r = -errno;
-		if (!r && c->w->fd >= 0 && close(c->w->fd))
-			r = -errno;
-		if (c->w->fd >= 0)
-			c->w->fd = -1;	/* closed above, whatever close() said */
+		if (c->w->fd >= 0) {
+			if (!r && fsync(c->w->fd))
+				r = -errno;
+			if (close(c->w->fd) && !r)
+				r = -errno;
+			c->w->fd = -1;
+		}
 		if (r)
 			return gfs_err(ar, r, "cannot write %s: %s", c->tmp ? c->tmp : c->path,
 				       strerror(-r));
