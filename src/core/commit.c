@@ -506,8 +506,10 @@ static int gfs_journal_write(struct gfs_archive *ar, const char *tmp)
 {
 	struct gfs_buf j = GFS_BUF_INIT;
 	char *jtmp = NULL, *jpath = gfs_journal_path(ar->dir, ar->base);
-	int fd = -1, r = jpath ? 0 : -ENOMEM;
+	int fd = -1, r = 0, placed = 0;
 
+	if (!jpath)
+		return -ENOMEM;
 	for (size_t i = 0; !r && i < ar->ncompanions; i++)
 		if (ar->companions[i].tmp)
 			r = gfs_journal_add(&j, ar->companions[i].tmp, ar->companions[i].path);
@@ -529,14 +531,16 @@ static int gfs_journal_write(struct gfs_archive *ar, const char *tmp)
 		r = -errno;
 	if (!r && rename(jtmp, jpath))
 		r = -errno;
+	else if (!r)
+		placed = 1;
 	if (!r)
 		r = gfs_fsync_dir(ar->dir);
 	if (r && !ar->err[0])
 		gfs_err(ar, r, "cannot write %s: %s", jpath, strerror(-r));
 	if (fd >= 0)
 		close(fd);
-	if (r && jtmp)
-		unlink(jtmp);
+	if (r)
+		unlink(placed ? jpath : jtmp);
 	free(jtmp);
 	free(jpath);
 	gfs_buf_release(&j);
@@ -551,6 +555,30 @@ static void gfs_journal_drop(struct gfs_archive *ar)
 		gfs_fsync_dir(ar->dir);
 	free(jpath);
 }
+
+/*
+ * Is tmp a temporary of path (DIR/.BASE.gamefs-XXXXXX beside DIR/BASE)?
+ * A journal names nothing else, so one that does is not obeyed: it can
+ * only replace a file by another of the same directory.
+ */
+static int gfs_journal_pair_ok(const char *tmp, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dlen, blen, tlen = strlen(GFS_TMP_TAG);
+	const char *x;
+
+	if (!slash || !slash[1])
+		return 0;
+	dlen = (size_t)(slash - path) + 1;
+	blen = strlen(slash + 1);
+	if (strncmp(tmp, path, dlen) || tmp[dlen] != '.' || strncmp(tmp + dlen + 1, slash + 1, blen) ||
+	    strncmp(tmp + dlen + 1 + blen, GFS_TMP_TAG, tlen))
+		return 0;
+	x = tmp + dlen + 1 + blen + tlen;
+	return strlen(x) == sizeof(GFS_TMP_X) - 1 && !strchr(x, '/');
+}
+
+#define GFS_JOURNAL_MAX 65536
 
 int gfs_archive_recover(struct gfs_archive *ar)
 {
@@ -567,14 +595,21 @@ int gfs_archive_recover(struct gfs_archive *ar)
 		return 0;
 	}
 	for (int c; (c = getc(f)) != EOF && !r;)
-		r = gfs_buf_addc(&j, (uint8_t)c);
+		r = j.len < GFS_JOURNAL_MAX ? gfs_buf_addc(&j, (uint8_t)c) : -EFBIG;
 	fclose(f);
+	if (r == -EFBIG) {
+		gfs_warn(ar, "%s is not a journal gamefs wrote: removed unread", jpath);
+		gfs_buf_release(&j);
+		r = 0;
+	}
 	for (size_t at = 0; !r && at < j.len;) {
 		const char *tmp = (const char *)j.data + at;
 		const char *path = tmp + strlen(tmp) + 1;
 
-		if ((size_t)(path - (const char *)j.data) >= j.len)
-			break;		/* not ours: a journal is written whole */
+		if ((size_t)(path - (const char *)j.data) >= j.len || !gfs_journal_pair_ok(tmp, path)) {
+			gfs_warn(ar, "%s is not a journal gamefs wrote: removed unread", jpath);
+			break;
+		}
 		at = (size_t)(path - (const char *)j.data) + strlen(path) + 1;
 		if (rename(tmp, path) == 0)
 			gfs_warn(ar, "finished a commit a crash interrupted: %s is the new version", path);

@@ -51,6 +51,15 @@ cmp m/atlas.png a1.png || fail "journal: the mount shows the finished commit"
 [ -e .G_.lay.gamefs-journal ] && fail "journal kept after it was finished"
 gfs_umount m || fail "unmount after the journal"
 grep -q "finished a commit a crash interrupted" "$T/gamefs.log" || fail "recovery not reported"
+# a journal that names anything but temporaries beside their files is not obeyed
+cp a2.png other.png
+printf '%s\0%s\0' "$T/other.png" "$T/G.png" >.G_.lay.gamefs-journal
+gfs_mount G_.lay m || fail "mount with a foreign journal"
+cmp G.png a1.png || fail "a foreign journal replaced the atlas"
+[ -e other.png ] || fail "a foreign journal moved a file"
+[ -e .G_.lay.gamefs-journal ] && fail "foreign journal kept"
+gfs_umount m || fail "unmount after the foreign journal"
+grep -q "is not a journal gamefs wrote" "$T/gamefs.log" || fail "foreign journal not reported"
 
 # full disk: neither file changes, no temporary stays
 if mkdir -p fs && mount -t tmpfs -o size=6m tmpfs fs 2>/dev/null; then
