@@ -16,24 +16,40 @@
 
 static int gfs_foreground;
 
+/* The format names and their own options come from the format table. */
 static void gfs_usage(FILE *out)
 {
+	struct gfs_buf names = GFS_BUF_INIT;
+
+	gfs_format_names(&names, "|");
 	fprintf(out,
 		"usage: gamefs [-f] [-d] [-s] [-o OPT[,OPT...]] ARCHIVE MOUNTPOINT\n"
 		"       gamefs ls [-o OPT] ARCHIVE [PATH]\n"
 		"       gamefs cat [-o OPT] ARCHIVE PATH\n"
 		"       gamefs extract [-o OPT] ARCHIVE DIR\n"
 		"       gamefs check [-o OPT] ARCHIVE\n"
-		"       gamefs --version | --help\n"
+		"       gamefs --version | --help | --formats\n"
 		"\n"
 		"gamefs options (-o):\n"
-		"  format=rpg|tng|tngsave|zzt|lay   do not detect the format\n"
+		"  format=%s   do not detect the format\n"
 		"  ro                 mount read-only\n"
 		"  backup             keep the previous archive as ARCHIVE.bak (once per mount)\n"
 		"  commit=close|unmount  write back on last close (default) or only at unmount\n"
-		"  force              write back even over an archive whose CRCs were bad\n"
-		"  atlas=PATH         companion image of a .lay layout\n"
-		"and every libfuse option (see mount.fuse3(8)).\n");
+		"  force              write back even over an archive whose CRCs were bad\n",
+		names.data ? (char *)names.data : "");
+	for (size_t i = 0; gfs_formats[i]; i++)
+		for (const struct gfs_format_option *o = gfs_formats[i]->options; o && o->key; o++)
+			fprintf(out, "  %s=%-*s %s: %s\n", o->key, (int)(17 - strlen(o->key)), o->arg,
+				gfs_formats[i]->name, o->help);
+	fprintf(out, "and every libfuse option (see mount.fuse3(8)).\n");
+	gfs_buf_release(&names);
+}
+
+/* --formats: one line per format of the table, name and description. */
+static void gfs_list_formats(void)
+{
+	for (size_t i = 0; gfs_formats[i]; i++)
+		printf("%s\t%s\n", gfs_formats[i]->name, gfs_formats[i]->description);
 }
 
 /* Every message goes to syslog, to the mount's .gamefs.log, and with -f to stderr. */
@@ -61,19 +77,26 @@ static int gfs_check_mountpoint(const char *mnt)
 	return 0;
 }
 
-/* Take gamefs's own options out of one -o list; *rest gets the others. */
+/*
+ * Take gamefs's own options out of one -o list (the strings stay in list,
+ * which o points into); *rest gets the others.
+ */
 static int gfs_take_opts(char *list, struct gfs_opts *o, char *rest, size_t restlen)
 {
 	char *save = NULL;
 
 	for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		const char *keep = NULL;
+		int fa;
 
 		if (!strncmp(t, "format=", 7))
-			o->format = strdup(t + 7);
-		else if (!strncmp(t, "atlas=", 6))
-			o->atlas = strdup(t + 6);
-		else if (!strcmp(t, "backup"))
+			o->format = t + 7;
+		else if ((fa = gfs_opts_format_arg(o, t)) != 0) {
+			if (fa < 0) {
+				fprintf(stderr, "gamefs: too many format options\n");
+				return -1;
+			}
+		} else if (!strcmp(t, "backup"))
 			o->backup = 1;
 		else if (!strcmp(t, "force"))
 			o->force = 1;
@@ -108,12 +131,6 @@ static int gfs_take_opts(char *list, struct gfs_opts *o, char *rest, size_t rest
 		}
 	}
 	return 0;
-}
-
-static void gfs_opts_release(struct gfs_opts *o)
-{
-	free((char *)o->format);
-	free((char *)o->atlas);
 }
 
 static int gfs_open_or_die(const char *path, struct gfs_opts *o, struct gfs_archive **ar)
@@ -154,10 +171,8 @@ static int gfs_offline(int argc, char **argv)
 		return 2;
 	}
 	r = gfs_open_or_die(pos[0], &o, &ar);
-	if (r) {
-		gfs_opts_release(&o);
+	if (r)
 		return !strcmp(cmd, "check") && (r == -EBADMSG || r == -EFBIG) ? 1 : 2;
-	}
 	if (ar->readonly && ar->ro_reason[0] && strcmp(cmd, "check"))
 		fprintf(stderr, "gamefs: %s: read-only: %s\n", ar->path, ar->ro_reason);
 	if (!strcmp(cmd, "ls"))
@@ -169,13 +184,11 @@ static int gfs_offline(int argc, char **argv)
 	else {
 		r = gfs_cmd_check(ar, stdout);
 		gfs_archive_close(ar);
-		gfs_opts_release(&o);
 		return r;
 	}
 	if (r)
 		fprintf(stderr, "gamefs: %s\n", ar->err[0] ? ar->err : strerror(-r));
 	gfs_archive_close(ar);
-	gfs_opts_release(&o);
 	return r ? 1 : 0;
 }
 
@@ -189,6 +202,10 @@ int main(int argc, char **argv)
 
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		gfs_usage(stdout);
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "--formats")) {
+		gfs_list_formats();
 		return 0;
 	}
 	if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
@@ -289,7 +306,6 @@ out_ar:
 out_abs:
 	free(abs);
 out_args:
-	gfs_opts_release(&o);
 	free(fargv);
 	return r;
 }

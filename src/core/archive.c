@@ -1,11 +1,10 @@
 /*
- * Opening an archive: pick the format by bidding on content, let it load
- * its model and tree; error and warning messages.
+ * Opening an archive: pick the format by bidding on content, give it its
+ * mount options, let it load its model and tree.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,178 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "gamefs.h"
-
-static void gfs_stderr_log(const char *msg)
-{
-	fprintf(stderr, "gamefs: %s\n", msg);
-}
-
-static void (*gfs_default_log)(const char *msg) = gfs_stderr_log;
-
-void gfs_set_log(void (*fn)(const char *msg))
-{
-	gfs_default_log = fn ? fn : gfs_stderr_log;
-}
-
-/* Format "FILE: FORMAT: [at 0xOFF: ]message" into out. */
-static void gfs_vformat(struct gfs_archive *ar, char *out, size_t len, int at, uint64_t off,
-			const char *fmt, va_list ap)
-	__attribute__((format(printf, 6, 0)));
-static void gfs_vformat(struct gfs_archive *ar, char *out, size_t len, int at, uint64_t off,
-			const char *fmt, va_list ap)
-{
-	int n = snprintf(out, len, "%s: %s: ", ar->path, ar->fmt ? ar->fmt->name : "gamefs");
-
-	if (n < 0 || (size_t)n >= len)
-		n = 0;
-	if (at) {
-		int m = snprintf(out + n, len - (size_t)n, "at 0x%llx: ", (unsigned long long)off);
-
-		if (m > 0 && (size_t)(n + m) < len)
-			n += m;
-	}
-	vsnprintf(out + n, len - (size_t)n, fmt, ap);
-}
-
-/* The same, with names' control bytes and invalid UTF-8 escaped. */
-static void gfs_vformat_esc(struct gfs_archive *ar, char *out, size_t len, int at, uint64_t off,
-			    const char *fmt, va_list ap)
-	__attribute__((format(printf, 6, 0)));
-static void gfs_vformat_esc(struct gfs_archive *ar, char *out, size_t len, int at, uint64_t off,
-			    const char *fmt, va_list ap)
-{
-	char raw[1024];
-
-	gfs_vformat(ar, raw, sizeof(raw), at, off, fmt, ap);
-	gfs_escape(raw, out, len);
-}
-
-/*
- * While an archive loads, its warnings are held back: a load that fails
- * prints only its one-line error; one that succeeds prints them then.
- */
-static __thread struct gfs_archive *gfs_held_ar;
-static __thread struct gfs_buf gfs_held;
-static __thread char gfs_held_first[200];
-
-static void gfs_held_flush(struct gfs_archive *ar, int print)
-{
-	size_t i = 0;
-
-	gfs_held_ar = NULL;
-	while (print && i < gfs_held.len) {
-		char *line = (char *)gfs_held.data + i;
-
-		i += strlen(line) + 1;
-		(ar->log ? ar->log : gfs_default_log)(line);
-	}
-	gfs_buf_release(&gfs_held);
-}
-
-static int gfs_verr(struct gfs_archive *ar, int err, int at, uint64_t off,
-		    const char *fmt, va_list ap)
-	__attribute__((format(printf, 5, 0)));
-static int gfs_verr(struct gfs_archive *ar, int err, int at, uint64_t off,
-		    const char *fmt, va_list ap)
-{
-	char tmp[sizeof(ar->err)];	/* the arguments may point into ar->err */
-
-	gfs_vformat_esc(ar, tmp, sizeof(tmp), at, off, fmt, ap);
-	memcpy(ar->err, tmp, sizeof(tmp));
-	return err;
-}
-
-int gfs_err(struct gfs_archive *ar, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	gfs_verr(ar, err, 0, 0, fmt, ap);
-	va_end(ap);
-	return err;
-}
-
-int gfs_err_at(struct gfs_archive *ar, int err, uint64_t off, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	gfs_verr(ar, err, 1, off, fmt, ap);
-	va_end(ap);
-	return err;
-}
-
-/* msg without its "FILE: FORMAT: " prefix. */
-static const char *gfs_reason_of(const struct gfs_archive *ar, const char *msg)
-{
-	size_t n = strlen(ar->path);
-
-	if (!strncmp(msg, ar->path, n) && !strncmp(msg + n, ": ", 2)) {
-		const char *p = strstr(msg + n + 2, ": ");
-
-		if (p)
-			return p + 2;
-	}
-	return msg;
-}
-
-const char *gfs_err_reason(const struct gfs_archive *ar)
-{
-	return gfs_reason_of(ar, ar->err);
-}
-
-void gfs_warn(struct gfs_archive *ar, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	gfs_vformat_esc(ar, msg, sizeof(msg), 0, 0, fmt, ap);
-	va_end(ap);
-	if (ar == gfs_held_ar) {
-		if (!gfs_held.len)
-			snprintf(gfs_held_first, sizeof(gfs_held_first), "%s", gfs_reason_of(ar, msg));
-		if (!gfs_buf_add(&gfs_held, msg, strlen(msg) + 1))
-			return;
-	}
-	(ar->log ? ar->log : gfs_default_log)(msg);
-}
-
-int gfs_pread(struct gfs_archive *ar, void *buf, size_t len, uint64_t off)
-{
-	uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = pread(ar->fd, p, len, (off_t)off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EBADMSG;
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
-
-int gfs_read_all(struct gfs_archive *ar, struct gfs_buf *b, size_t max)
-{
-	uint64_t size = (uint64_t)ar->st.st_size;
-	int r;
-
-	if (size > max)
-		return gfs_err(ar, -EFBIG, "file is %llu bytes, more than the %zu this format allows",
-			       (unsigned long long)size, max);
-	gfs_buf_release(b);
-	r = gfs_buf_set_len(b, (size_t)size);
-	if (r)
-		return r;
-	return gfs_pread(ar, b->data, (size_t)size, 0);
-}
+#include "core/core.h"
 
 static int gfs_split_path(struct gfs_archive *ar, const char *path)
 {
@@ -221,40 +49,64 @@ static const struct gfs_format *gfs_probe(struct gfs_archive *ar)
 	return best;
 }
 
+/* The format's own mount options, before its load(). */
+static int gfs_format_args(struct gfs_archive *ar)
+{
+	for (size_t i = 0; i < ar->opts.nfmtargs; i++) {
+		const struct gfs_format_arg *a = &ar->opts.fmtargs[i];
+		const struct gfs_format_option *opt = ar->fmt->options;
+		int r;
+
+		while (opt && opt->key && strcmp(opt->key, a->key))
+			opt++;
+		if (!opt || !opt->key || !ar->fmt->option)
+			return gfs_err(ar, -EINVAL, "option %s= is not one the %s format takes",
+				       a->key, ar->fmt->name);
+		r = ar->fmt->option(ar, a->key, a->value);
+		if (r)
+			return ar->err[0] ? r : gfs_err(ar, r, "option %s=%s: %s", a->key, a->value,
+							strerror(-r));
+	}
+	return 0;
+}
+
 static int gfs_archive_load(struct gfs_archive *ar)
 {
+	struct gfs_buf names = GFS_BUF_INIT;
 	int r;
 
 	if (fstat(ar->fd, &ar->st))
 		return gfs_err(ar, -errno, "cannot stat: %s", strerror(errno));
 	if (!S_ISREG(ar->st.st_mode))
 		return gfs_err(ar, -EINVAL, "not a regular file");
-	if (ar->opts.format) {
-		ar->fmt = gfs_format_by_name(ar->opts.format);
-		if (!ar->fmt)
-			return gfs_err(ar, -EINVAL, "unknown format '%s' (rpg, tng, tngsave, zzt, lay)",
-				       ar->opts.format);
-	} else {
-		ar->fmt = gfs_probe(ar);
-		if (!ar->fmt)
-			return gfs_err(ar, -EPROTONOSUPPORT, "not a format gamefs knows (rpg, tng, tngsave, zzt, lay)");
+	ar->fmt = ar->opts.format ? gfs_format_by_name(ar->opts.format) : gfs_probe(ar);
+	if (!ar->fmt) {
+		r = gfs_format_names(&names, ", ");
+		if (!r && ar->opts.format)
+			r = gfs_err(ar, -EINVAL, "unknown format '%s' (%s)", ar->opts.format, names.data);
+		else if (!r)
+			r = gfs_err(ar, -EPROTONOSUPPORT, "not a format gamefs knows (%s)", names.data);
+		gfs_buf_release(&names);
+		return r;
 	}
+	r = gfs_format_args(ar);
+	if (r)
+		return r;
 	ar->root = gfs_node_new_dir(ar, NULL, "");
 	if (!ar->root)
 		return -ENOMEM;
 	ar->loading = 1;
-	gfs_held_ar = ar;
-	gfs_held_first[0] = 0;
+	gfs_warn_hold(ar);
 	r = ar->fmt->load(ar);
 	ar->loading = 0;
 	if (r && !ar->err[0])
 		gfs_err(ar, r, "cannot load: %s", strerror(-r));
-	gfs_held_flush(ar, !r);
+	gfs_warn_release(ar, !r);
 	/* damaged but readable: read-only, saying why, unless -o force */
 	if (!r && ar->damaged && !ar->opts.force && !ar->readonly) {
 		ar->readonly = 1;
 		snprintf(ar->ro_reason, sizeof(ar->ro_reason), "the archive is damaged (%s); "
-			 "-o force allows writing", gfs_held_first[0] ? gfs_held_first : "bad checksum");
+			 "-o force allows writing", gfs_warn_held_first()[0] ? gfs_warn_held_first() : "bad checksum");
 	}
 	return r;
 }
@@ -299,6 +151,8 @@ int gfs_archive_open(const char *path, const struct gfs_opts *opts,
 	if (!ar)
 		return -ENOMEM;
 	r = gfs_split_path(ar, path);
+	if (!r && !ar->opts.readonly)
+		gfs_archive_recover(ar);	/* what it cannot finish, it says */
 	if (!r) {
 		ar->fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (ar->fd < 0)
@@ -362,6 +216,7 @@ void gfs_archive_close(struct gfs_archive *ar)
 		if (ar->retired_fd[i] >= 0)
 			close(ar->retired_fd[i]);
 	gfs_tree_release(ar);
+	gfs_companions_release(ar);
 	free(ar->hash);
 	free(ar->path);
 	free(ar->dir);

@@ -1,9 +1,15 @@
 /*
  * Committing: store every edited view into the model, stream the format's
- * save() into a temporary file beside the archive, fsync it, rename it over
- * the archive, fsync the directory.  A crash at any moment leaves the old or
- * the new archive.  The writer streams unchanged spans of the old file with
+ * save() into a temporary file beside the archive (and a companion file's
+ * new content into a temporary beside it), fsync them, rename them over the
+ * old files, fsync the directories.  A crash at any moment leaves each file
+ * old or new, never a mix, and its temporaries are removed by the next
+ * mount.  The writer streams unchanged spans of the old file with
  * copy_file_range(), so a commit never holds the archive in memory.
+ *
+ * Every temporary file this engine makes is named .NAME.gamefs-XXXXXX
+ * beside NAME (the archive, a companion, or the archive's .bak), which is
+ * what gfs_archive_clean_stale() removes.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "gamefs.h"
+#include "core/core.h"
 
 #define GFS_WBUF (256 * 1024)
 #define GFS_TMP_TAG ".gamefs-"
@@ -27,6 +34,15 @@ struct gfs_writer {
 	size_t blen;
 	uint64_t flushed;	/* bytes already in the file */
 	int err;
+};
+
+/* A second file of the archive (gfs_companion_add()). */
+struct gfs_companion {
+	char *path, *dir, *base;
+	struct gfs_writer *w;	/* this commit's writer, NULL: unchanged */
+	char *tmp;		/* its temporary file */
+	char *keep;		/* a link to the old file while the renames run */
+	struct gfs_buf sink;	/* the writer's output in a save into memory */
 };
 
 static int gfs_writer_flush(struct gfs_writer *w)
@@ -200,6 +216,433 @@ int gfs_writer_node(struct gfs_writer *w, struct gfs_node *n)
 	return r;
 }
 
+/* ---- temporary files ------------------------------------------------------ */
+
+#define GFS_TMP_X "XXXXXX"
+
+/* "DIR/.NAME.gamefs-XXXXXX", malloc'd. */
+static char *gfs_tmp_template(const char *dir, const char *name)
+{
+	size_t len = strlen(dir) + strlen(name) + sizeof(GFS_TMP_TAG) + sizeof(GFS_TMP_X) + 3;
+	char *s = malloc(len);
+
+	if (s)
+		snprintf(s, len, "%s/.%s" GFS_TMP_TAG GFS_TMP_X, dir, name);
+	return s;
+}
+
+/* A new temporary file for NAME in dir: its fd, its path in *out. */
+static int gfs_tmp_create(struct gfs_archive *ar, const char *dir, const char *name, char **out)
+{
+	char *tmp = gfs_tmp_template(dir, name);
+	int fd;
+
+	if (!tmp)
+		return -ENOMEM;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		fd = gfs_err(ar, -errno, "cannot create %s: %s", tmp, strerror(errno));
+		free(tmp);
+		return fd;
+	}
+	*out = tmp;
+	return fd;
+}
+
+/* A second name for the file target, a temporary of NAME in dir: *out. */
+static int gfs_tmp_link(const char *target, const char *dir, const char *name, char **out)
+{
+	static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	static unsigned counter;
+	char *tmp = gfs_tmp_template(dir, name);
+	char *x;
+	int r;
+
+	if (!tmp)
+		return -ENOMEM;
+	x = tmp + strlen(tmp) - (sizeof(GFS_TMP_X) - 1);
+	for (int tries = 0; tries < 100; tries++) {
+		struct timespec ts;
+		unsigned long v;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		v = (unsigned long)ts.tv_nsec ^ ((unsigned long)getpid() << 12) ^ (counter++ * 2654435761u);
+		for (size_t i = 0; i < sizeof(GFS_TMP_X) - 1; i++, v /= sizeof(digits) - 1)
+			x[i] = digits[v % (sizeof(digits) - 1)];
+		if (!link(target, tmp)) {
+			*out = tmp;
+			return 0;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	r = -errno;
+	free(tmp);
+	return r;
+}
+
+/* Remove every .NAME.gamefs-XXXXXX in dir. */
+static void gfs_clean_temps(struct gfs_archive *ar, const char *dir, const char *name)
+{
+	size_t plen = strlen(name) + strlen(GFS_TMP_TAG) + 1;
+	char *prefix = malloc(plen + 1);
+	DIR *d;
+	struct dirent *e;
+
+	if (!prefix)
+		return;
+	snprintf(prefix, plen + 1, ".%s" GFS_TMP_TAG, name);
+	d = opendir(dir);
+	while (d && (e = readdir(d)))
+		if (!strncmp(e->d_name, prefix, plen) && strlen(e->d_name) == plen + sizeof(GFS_TMP_X) - 1 &&
+		    !unlinkat(dirfd(d), e->d_name, 0))
+			gfs_warn(ar, "removed %s left by an interrupted commit", e->d_name);
+	if (d)
+		closedir(d);
+	free(prefix);
+}
+
+static int gfs_fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) && errno != EINVAL)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+/* ---- companion files -------------------------------------------------------- */
+
+int gfs_companion_add(struct gfs_archive *ar, const char *path)
+{
+	struct gfs_companion *c, *more;
+	const char *slash = strrchr(path, '/');
+
+	if (!slash || !slash[1])
+		return gfs_err(ar, -EINVAL, "companion %s: not a path to a file", path);
+	more = realloc(ar->companions, (ar->ncompanions + 1) * sizeof(*more));
+	if (!more)
+		return -ENOMEM;
+	ar->companions = more;
+	c = &more[ar->ncompanions];
+	memset(c, 0, sizeof(*c));
+	c->path = strdup(path);
+	c->dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+	c->base = strdup(slash + 1);
+	if (!c->path || !c->dir || !c->base) {
+		free(c->path);
+		free(c->dir);
+		free(c->base);
+		return -ENOMEM;
+	}
+	return (int)ar->ncompanions++;
+}
+
+static void gfs_writer_free(struct gfs_writer *w)
+{
+	if (!w)
+		return;
+	if (w->fd >= 0)
+		close(w->fd);
+	free(w->buf);
+	free(w);
+}
+
+struct gfs_writer *gfs_writer_companion(struct gfs_writer *w, int id)
+{
+	struct gfs_archive *ar = w->ar;
+	struct gfs_companion *c;
+	struct gfs_writer *cw;
+
+	if (id < 0 || (size_t)id >= ar->ncompanions) {
+		w->err = gfs_err(ar, -EINVAL, "no companion file %d", id);
+		return NULL;
+	}
+	c = &ar->companions[id];
+	if (c->w)
+		return c->w;
+	cw = calloc(1, sizeof(*cw));
+	if (!cw || !(cw->buf = malloc(GFS_WBUF))) {
+		free(cw);
+		w->err = -ENOMEM;
+		return NULL;
+	}
+	cw->ar = ar;
+	cw->fd = -1;
+	cw->mem = &c->sink;
+	if (w->fd >= 0) {
+		struct stat st;
+
+		cw->fd = gfs_tmp_create(ar, c->dir, c->base, &c->tmp);
+		if (cw->fd < 0) {
+			w->err = cw->fd;
+			cw->fd = -1;
+			gfs_writer_free(cw);
+			return NULL;
+		}
+		fchmod(cw->fd, stat(c->path, &st) ? 0644 : st.st_mode & 07777);
+	}
+	c->w = cw;
+	return cw;
+}
+
+/* Drop this commit's companion writers and temporaries. */
+static void gfs_companions_abort(struct gfs_archive *ar)
+{
+	for (size_t i = 0; i < ar->ncompanions; i++) {
+		struct gfs_companion *c = &ar->companions[i];
+
+		gfs_writer_free(c->w);
+		c->w = NULL;
+		if (c->tmp)
+			unlink(c->tmp);
+		free(c->tmp);
+		c->tmp = NULL;
+		gfs_buf_release(&c->sink);
+	}
+}
+
+/* Every companion's new content on disk (flushed, fsynced, closed). */
+static int gfs_companions_finish(struct gfs_archive *ar)
+{
+	for (size_t i = 0; i < ar->ncompanions; i++) {
+		struct gfs_companion *c = &ar->companions[i];
+		int r;
+
+		if (!c->w)
+			continue;
+		r = gfs_writer_flush(c->w);
+		if (c->w->fd >= 0) {
+			if (!r && fsync(c->w->fd))
+				r = -errno;
+			if (close(c->w->fd) && !r)
+				r = -errno;
+			c->w->fd = -1;
+		}
+		if (r)
+			return gfs_err(ar, r, "cannot write %s: %s", c->tmp ? c->tmp : c->path,
+				       strerror(-r));
+	}
+	return 0;
+}
+
+/*
+ * Put the new companions in place, each old one kept under a temporary
+ * name until the archive is renamed too (gfs_companions_settle()).
+ */
+static int gfs_companions_swap(struct gfs_archive *ar)
+{
+	for (size_t i = 0; i < ar->ncompanions; i++) {
+		struct gfs_companion *c = &ar->companions[i];
+		int r;
+
+		if (!c->tmp)
+			continue;
+		r = gfs_tmp_link(c->path, c->dir, c->base, &c->keep);
+		if (r && r != -ENOENT)
+			return gfs_err(ar, r, "cannot keep the old %s: %s", c->path, strerror(-r));
+		if (rename(c->tmp, c->path))
+			return gfs_err(ar, -errno, "cannot rename %s over %s: %s", c->tmp, c->path,
+				       strerror(errno));
+		free(c->tmp);
+		c->tmp = NULL;
+	}
+	return 0;
+}
+
+/* ok: drop the old companions; else put them back.  Then forget this commit. */
+static void gfs_companions_settle(struct gfs_archive *ar, int ok)
+{
+	for (size_t i = 0; i < ar->ncompanions; i++) {
+		struct gfs_companion *c = &ar->companions[i];
+		int r;
+
+		if (!ok && c->w && !c->tmp) {	/* renamed in place: undo */
+			if (c->keep ? rename(c->keep, c->path) : unlink(c->path))
+				gfs_warn(ar, "cannot put the old %s back%s%s: %s", c->path,
+					 c->keep ? ": it is " : "", c->keep ? c->keep : "", strerror(errno));
+		} else if (c->keep) {
+			unlink(c->keep);
+		}
+		free(c->keep);
+		c->keep = NULL;
+		if (ok && c->w && (r = gfs_fsync_dir(c->dir)))
+			gfs_warn(ar, "fsync of directory %s: %s", c->dir, strerror(-r));
+	}
+	gfs_companions_abort(ar);
+}
+
+/*
+ * The commit point of a commit with companions: once every temporary is
+ * written and fsynced, DIR/.ARCHIVE.gamefs-journal lists each temporary and
+ * the file it replaces (NUL-separated pairs), made under a temporary name
+ * and renamed, so it exists whole or not at all.  A kill during the
+ * renames that follow leaves it, and the next writable open finishes the
+ * renames it lists (gfs_archive_recover()): the files are all old or all
+ * new.  Without it, the temporaries are stale and removed.
+ */
+#define GFS_JOURNAL_TAG ".gamefs-journal"	/* not 6 characters: no temporary */
+
+static char *gfs_journal_path(const char *dir, const char *base)
+{
+	size_t len = strlen(dir) + strlen(base) + sizeof(GFS_JOURNAL_TAG) + 3;
+	char *s = malloc(len);
+
+	if (s)
+		snprintf(s, len, "%s/.%s" GFS_JOURNAL_TAG, dir, base);
+	return s;
+}
+
+static int gfs_journal_add(struct gfs_buf *j, const char *tmp, const char *path)
+{
+	int r = gfs_buf_add(j, tmp, strlen(tmp) + 1);
+
+	return r ? r : gfs_buf_add(j, path, strlen(path) + 1);
+}
+
+static int gfs_journal_write(struct gfs_archive *ar, const char *tmp)
+{
+	struct gfs_buf j = GFS_BUF_INIT;
+	char *jtmp = NULL, *jpath = gfs_journal_path(ar->dir, ar->base);
+	int fd = -1, r = 0, placed = 0;
+
+	if (!jpath)
+		return -ENOMEM;
+	for (size_t i = 0; !r && i < ar->ncompanions; i++)
+		if (ar->companions[i].tmp)
+			r = gfs_journal_add(&j, ar->companions[i].tmp, ar->companions[i].path);
+	if (!r)
+		r = gfs_journal_add(&j, tmp, ar->path);
+	if (!r && (fd = gfs_tmp_create(ar, ar->dir, ar->base, &jtmp)) < 0)
+		r = fd;
+	for (size_t done = 0; !r && done < j.len;) {
+		ssize_t n = write(fd, j.data + done, j.len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			r = n < 0 ? -errno : -EIO;
+		else
+			done += (size_t)n;
+	}
+	if (!r && fsync(fd))
+		r = -errno;
+	if (!r && rename(jtmp, jpath))
+		r = -errno;
+	else if (!r)
+		placed = 1;
+	if (!r)
+		r = gfs_fsync_dir(ar->dir);
+	if (r && !ar->err[0])
+		gfs_err(ar, r, "cannot write %s: %s", jpath, strerror(-r));
+	if (fd >= 0)
+		close(fd);
+	if (r)
+		unlink(placed ? jpath : jtmp);
+	free(jtmp);
+	free(jpath);
+	gfs_buf_release(&j);
+	return r;
+}
+
+static void gfs_journal_drop(struct gfs_archive *ar)
+{
+	char *jpath = gfs_journal_path(ar->dir, ar->base);
+
+	if (jpath && !unlink(jpath))
+		gfs_fsync_dir(ar->dir);
+	free(jpath);
+}
+
+/*
+ * Is tmp a temporary of path (DIR/.BASE.gamefs-XXXXXX beside DIR/BASE)?
+ * A journal names nothing else, so one that does is not obeyed: it can
+ * only replace a file by another of the same directory.
+ */
+static int gfs_journal_pair_ok(const char *tmp, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dlen, blen, tlen = strlen(GFS_TMP_TAG);
+	const char *x;
+
+	if (!slash || !slash[1])
+		return 0;
+	dlen = (size_t)(slash - path) + 1;
+	blen = strlen(slash + 1);
+	if (strncmp(tmp, path, dlen) || tmp[dlen] != '.' || strncmp(tmp + dlen + 1, slash + 1, blen) ||
+	    strncmp(tmp + dlen + 1 + blen, GFS_TMP_TAG, tlen))
+		return 0;
+	x = tmp + dlen + 1 + blen + tlen;
+	return strlen(x) == sizeof(GFS_TMP_X) - 1 && !strchr(x, '/');
+}
+
+#define GFS_JOURNAL_MAX 65536
+
+int gfs_archive_recover(struct gfs_archive *ar)
+{
+	char *jpath = gfs_journal_path(ar->dir, ar->base);
+	struct gfs_buf j = GFS_BUF_INIT;
+	FILE *f;
+	int r = 0;
+
+	if (!jpath)
+		return -ENOMEM;
+	f = fopen(jpath, "rbe");
+	if (!f) {
+		free(jpath);
+		return 0;
+	}
+	for (int c; (c = getc(f)) != EOF && !r;)
+		r = j.len < GFS_JOURNAL_MAX ? gfs_buf_addc(&j, (uint8_t)c) : -EFBIG;
+	fclose(f);
+	if (r == -EFBIG) {
+		gfs_warn(ar, "%s is not a journal gamefs wrote: removed unread", jpath);
+		gfs_buf_release(&j);
+		r = 0;
+	}
+	for (size_t at = 0; !r && at < j.len;) {
+		const char *tmp = (const char *)j.data + at;
+		const char *path = tmp + strlen(tmp) + 1;
+
+		if ((size_t)(path - (const char *)j.data) >= j.len || !gfs_journal_pair_ok(tmp, path)) {
+			gfs_warn(ar, "%s is not a journal gamefs wrote: removed unread", jpath);
+			break;
+		}
+		at = (size_t)(path - (const char *)j.data) + strlen(path) + 1;
+		if (rename(tmp, path) == 0)
+			gfs_warn(ar, "finished a commit a crash interrupted: %s is the new version", path);
+		else if (errno != ENOENT) {
+			r = -errno;
+			gfs_warn(ar, "cannot finish a commit a crash interrupted: rename %s over %s: %s",
+				 tmp, path, strerror(errno));
+		}
+	}
+	if (!r && !unlink(jpath))
+		gfs_fsync_dir(ar->dir);
+	gfs_buf_release(&j);
+	free(jpath);
+	return r;
+}
+
+void gfs_companions_release(struct gfs_archive *ar)
+{
+	gfs_companions_abort(ar);
+	for (size_t i = 0; i < ar->ncompanions; i++) {
+		free(ar->companions[i].path);
+		free(ar->companions[i].dir);
+		free(ar->companions[i].base);
+	}
+	free(ar->companions);
+	ar->companions = NULL;
+	ar->ncompanions = 0;
+}
+
+/* ---- the commit -------------------------------------------------------------- */
+
+/* The format's save() into fd or mem, companions into their temporaries. */
 static int gfs_save_to(struct gfs_archive *ar, int fd, struct gfs_buf *mem)
 {
 	struct gfs_writer w = { .ar = ar, .fd = fd, .mem = mem };
@@ -210,11 +653,22 @@ static int gfs_save_to(struct gfs_archive *ar, int fd, struct gfs_buf *mem)
 	w.buf = malloc(GFS_WBUF);
 	if (!w.buf)
 		return -ENOMEM;
+	gfs_companions_abort(ar);
 	r = ar->fmt->save(ar, &w);
 	if (!r)
 		r = gfs_writer_flush(&w);
 	if (!r && w.err)
 		r = w.err;
+	for (size_t i = 0; r && !ar->err[0] && i < ar->ncompanions; i++) {
+		struct gfs_companion *c = &ar->companions[i];
+
+		if (c->w && c->w->err)	/* name the file that failed */
+			gfs_err(ar, r, "cannot write %s: %s", c->tmp ? c->tmp : c->path, strerror(-r));
+	}
+	if (!r)
+		r = gfs_companions_finish(ar);
+	if (r || fd < 0)
+		gfs_companions_abort(ar);
 	free(w.buf);
 	return r;
 }
@@ -329,75 +783,49 @@ static void gfs_after_commit_rec(struct gfs_node *n)
 		gfs_after_commit_rec(n->kids[i]);
 }
 
-static int gfs_tmp_name(struct gfs_archive *ar, char **out)
-{
-	size_t len = strlen(ar->dir) + strlen(ar->base) + 32;
-	char *s = malloc(len);
-
-	if (!s)
-		return -ENOMEM;
-	snprintf(s, len, "%s/.%s" GFS_TMP_TAG "XXXXXX", ar->dir, ar->base);
-	*out = s;
-	return 0;
-}
-
 void gfs_archive_clean_stale(struct gfs_archive *ar)
 {
-	size_t plen = strlen(ar->base) + strlen(GFS_TMP_TAG) + 1;
-	char *prefix = malloc(plen + 1);
-	DIR *d;
-	struct dirent *e;
+	size_t len = strlen(ar->base) + 5;
+	char *bak = malloc(len);
 
-	if (!prefix || !ar->dir[0]) {
-		free(prefix);
+	if (!ar->dir[0]) {
+		free(bak);
 		return;
 	}
-	snprintf(prefix, plen + 1, ".%s" GFS_TMP_TAG, ar->base);
-	d = opendir(ar->dir);
-	while (d && (e = readdir(d))) {
-		if (!strncmp(e->d_name, prefix, plen) && strlen(e->d_name) == plen + 6) {
-			if (!unlinkat(dirfd(d), e->d_name, 0))
-				gfs_warn(ar, "removed %s left by an interrupted commit", e->d_name);
-		}
+	gfs_clean_temps(ar, ar->dir, ar->base);
+	if (bak) {
+		snprintf(bak, len, "%s.bak", ar->base);
+		gfs_clean_temps(ar, ar->dir, bak);
+		free(bak);
 	}
-	if (d)
-		closedir(d);
-	free(prefix);
+	for (size_t i = 0; i < ar->ncompanions; i++)
+		gfs_clean_temps(ar, ar->companions[i].dir, ar->companions[i].base);
 }
 
+/* ARCHIVE.bak: a second link to the archive as it is, put in place by rename. */
 static int gfs_backup(struct gfs_archive *ar)
 {
-	size_t len = strlen(ar->path) + 32;
-	char *bak = malloc(len), *tmp = malloc(len);
-	int r = 0;
+	size_t len = strlen(ar->path) + 5, blen = strlen(ar->base) + 5;
+	char *bak = malloc(len), *bname = malloc(blen), *tmp = NULL;
+	int r;
 
-	if (!bak || !tmp) {
+	if (!bak || !bname) {
 		r = -ENOMEM;
 		goto out;
 	}
 	snprintf(bak, len, "%s.bak", ar->path);
-	snprintf(tmp, len, "%s.bak" GFS_TMP_TAG "%d", ar->path, (int)getpid());
-	unlink(tmp);
-	if (link(ar->path, tmp) || rename(tmp, bak)) {
+	snprintf(bname, blen, "%s.bak", ar->base);
+	r = gfs_tmp_link(ar->path, ar->dir, bname, &tmp);
+	if (!r && rename(tmp, bak)) {
 		r = -errno;
 		unlink(tmp);
-		gfs_err(ar, r, "cannot keep backup %s: %s", bak, strerror(-r));
 	}
+	if (r)
+		gfs_err(ar, r, "cannot keep backup %s: %s", bak, strerror(-r));
 out:
-	free(bak);
 	free(tmp);
-	return r;
-}
-
-static int gfs_fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd) && errno != EINVAL)
-		r = -errno;
-	close(fd);
+	free(bak);
+	free(bname);
 	return r;
 }
 
@@ -445,21 +873,21 @@ static int gfs_archive_unchanged(struct gfs_archive *ar)
 	return 0;
 }
 
+/*
+ * The new archive and companions in temporaries, all written and fsynced
+ * before anything is renamed; with companions, the journal (the commit
+ * point); then the companions, then the archive.
+ */
 static int gfs_write_new(struct gfs_archive *ar)
 {
 	char *tmp = NULL;
-	int fd, r;
+	int fd, r, journal = 0;
 
 	if (!ar->dir[0])
 		return gfs_err(ar, -EROFS, "in-memory archive: nothing to write to");
-	if ((r = gfs_tmp_name(ar, &tmp)))
-		return r;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		r = gfs_err(ar, -errno, "cannot create %s: %s", tmp, strerror(errno));
-		free(tmp);
-		return r;
-	}
+	fd = gfs_tmp_create(ar, ar->dir, ar->base, &tmp);
+	if (fd < 0)
+		return fd;
 	fchmod(fd, ar->st.st_mode & 07777);
 	if (fchown(fd, ar->st.st_uid, ar->st.st_gid)) {
 		/* not ours to give away: the new file stays the daemon's */
@@ -480,8 +908,17 @@ static int gfs_write_new(struct gfs_archive *ar)
 		if (!r)
 			ar->backed_up = 1;
 	}
+	for (size_t i = 0; !r && i < ar->ncompanions && !journal; i++)
+		journal = ar->companions[i].tmp != NULL;
+	if (!r && journal)
+		r = gfs_journal_write(ar, tmp);
+	if (!r)
+		r = gfs_companions_swap(ar);
 	if (!r && rename(tmp, ar->path))
 		r = gfs_err(ar, -errno, "cannot rename %s over the archive: %s", tmp, strerror(errno));
+	gfs_companions_settle(ar, !r);
+	if (journal)
+		gfs_journal_drop(ar);
 	if (r) {
 		unlink(tmp);
 		close(fd);

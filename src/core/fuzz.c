@@ -38,7 +38,15 @@ int gfs_fuzz_one(const char *fmt, const uint8_t *data, size_t len)
 	ar->log = gfs_fuzz_quiet;
 	gfs_fuzz_render(ar, ar->root);
 	if (!ar->readonly && ar->fmt->save && gfs_archive_save_mem(ar, &saved) == 0) {
-		if (gfs_archive_open_mem(saved.data, saved.len, "fuzz.bin", &o, &again, err, sizeof(err))) {
+		if (!ar->damaged && (saved.len != len || (len && memcmp(saved.data, data, len)))) {
+			size_t at = 0;
+
+			while (at < len && at < saved.len && saved.data[at] == data[at])
+				at++;
+			fprintf(stderr, "%s: unedited save differs from the input at byte %zu "
+				"(%zu bytes in, %zu out)\n", ar->fmt->name, at, len, saved.len);
+			r = -1;
+		} else if (gfs_archive_open_mem(saved.data, saved.len, "fuzz.bin", &o, &again, err, sizeof(err))) {
 			if (!ar->damaged) {
 				fprintf(stderr, "saved archive does not load again: %s\n", err);
 				r = -1;

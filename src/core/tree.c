@@ -351,6 +351,44 @@ struct gfs_node *gfs_node_new_span(struct gfs_archive *ar, struct gfs_node *pare
 	return n;
 }
 
+void gfs_node_set_span(struct gfs_node *n, uint64_t off, uint64_t len)
+{
+	n->flags |= GFS_NODE_SPAN;
+	n->span_off = off;
+	n->span_len = len;
+}
+
+void gfs_node_set_lazy(struct gfs_node *dir, const struct gfs_node_ops *ops)
+{
+	dir->ops = ops;
+	dir->flags |= GFS_NODE_LAZY;
+}
+
+uint64_t gfs_ino_reserve(struct gfs_archive *ar)
+{
+	return ar->next_ino++;
+}
+
+void gfs_node_set_ino(struct gfs_node *n, uint64_t ino)
+{
+	n->ino = ino;
+}
+
+const struct gfs_node_ops *gfs_node_get_ops(const struct gfs_node *n)
+{
+	return n->ops;
+}
+
+int gfs_node_is_open(const struct gfs_node *n)
+{
+	return n->open_count > 0;
+}
+
+int gfs_node_is_removed(const struct gfs_node *n)
+{
+	return n->unlinked;
+}
+
 int gfs_name_usable(struct gfs_node *dir, const char *name)
 {
 	size_t len = 0;

@@ -22,7 +22,7 @@ cat m/variants/b1.png >/dev/null
 $LAY atlas new.png "$W" "$H" --seed 9
 cp new.png m/atlas.png || fail "cp over atlas.png"
 cmp G.png new.png || fail "companion not replaced on close"
-[ -e .G.png.gamefs-Ab12Cd ] && fail "stale atlas temporary not removed by the commit"
+[ -e .G.png.gamefs-Ab12Cd ] && fail "stale atlas temporary not removed by the mount"
 check_eq "640" "$(stat -c %a G.png)" "companion mode kept"
 cmp m/atlas.png new.png || fail "atlas.png reads the new image"
 ls -a | grep -q '^\.G\.png\.gamefs-' && fail "temporary left beside the companion"

@@ -20,8 +20,9 @@
  *   atlas.png      the companion image NAME.png (or -o atlas=PATH), editable
  *   variants/NAME.png  every sprite composed along its dependency chain, 0444
  *
- * The atlas is a file of its own: save() writes its new content to a
- * temporary file beside it and committed() renames that over it.
+ * The atlas is a file of its own, the archive's companion: save() gives its
+ * new content to the core's commit engine, which replaces both files or
+ * neither.  -o atlas=PATH reaches lay_option() before the load.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -170,7 +171,7 @@ static int lay_load(struct gfs_archive *ar)
 	struct lay *L;
 	int rc;
 
-	L = calloc(1, sizeof(*L));
+	L = ar->priv ? ar->priv : calloc(1, sizeof(*L));	/* lay_option() may have made it */
 	if (!L)
 		return gfs_err(ar, -ENOMEM, "out of memory");
 	ar->priv = L;
@@ -300,7 +301,7 @@ static int lay_save(struct gfs_archive *ar, struct gfs_writer *w)
 
 	gfs_buf_release(&L->pending);
 	L->pending_valid = 0;
-	rc = lay_atlas_save(ar, L);
+	rc = lay_atlas_save(ar, L, w);
 	if (rc)
 		return rc;
 	if (L->edited) {
@@ -339,7 +340,7 @@ static void lay_committed(struct gfs_archive *ar)
 		L->file_compressed = L->compressed;
 		L->edited = 0;
 	}
-	lay_atlas_commit(ar, L);
+	lay_atlas_commit(L);
 	if (L->vdir)
 		lay_build_variants(ar, L, 0);
 }
@@ -350,7 +351,6 @@ static void lay_free(struct gfs_archive *ar)
 
 	if (!L)
 		return;
-	lay_atlas_cleanup(L);
 	free(L->sp);
 	free(L->ch);
 	free(L->next_bad);
@@ -362,7 +362,7 @@ static void lay_free(struct gfs_archive *ar)
 	free(L->atlas_name);
 	free(L->rgba);
 	gfs_buf_free(L->atlas_new);
-	free(L->atlas_tmp);
+	free(L->atlas_opt);
 	free(L);
 	ar->priv = NULL;
 }
@@ -425,6 +425,24 @@ static int lay_check(struct gfs_archive *ar, FILE *out)
 	return 0;
 }
 
+static int lay_option(struct gfs_archive *ar, const char *key, const char *value)
+{
+	struct lay *L = ar->priv;
+
+	if (!L && !(L = ar->priv = calloc(1, sizeof(*L))))
+		return gfs_err(ar, -ENOMEM, "out of memory");
+	if (!value[0])
+		return gfs_err(ar, -EINVAL, "atlas= wants the path of the image");
+	free(L->atlas_opt);
+	L->atlas_opt = strdup(value);
+	return L->atlas_opt ? 0 : gfs_err(ar, -ENOMEM, "out of memory");
+}
+
+static const struct gfs_format_option lay_options[] = {
+	{ "atlas", "PATH", "companion image of a .lay layout (default: NAME.png beside it)" },
+	{ NULL, NULL, NULL },
+};
+
 const struct gfs_format gfs_format_lay = {
 	.name = "lay",
 	.description = "MAGES. sprite layout (.lay) with its PNG atlas",
@@ -436,4 +454,6 @@ const struct gfs_format gfs_format_lay = {
 	.check = lay_check,
 	.create = lay_create,
 	.unlink = lay_unlink,
+	.options = lay_options,
+	.option = lay_option,
 };

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "gamefs.h"
+#include "gfs_driver.h"
 
 /* On-disk layout (all little-endian). */
 #define LAY_HDR_SIZE		8	/* u32 sprite_count, u32 chunk_count */
@@ -71,15 +71,16 @@ struct lay {
 	int pending_valid;
 
 	/* the companion image */
+	char *atlas_opt;	/* -o atlas=PATH, NULL: NAME.png beside the layout */
 	char *atlas_path;	/* NULL: none */
+	int atlas_id;		/* its number as the archive's companion file */
 	char *atlas_name;	/* shown in layout.ini */
 	char note[256];		/* why there are no variants, "" otherwise */
 	uint32_t aw, ah;	/* its size, 0 when unusable */
 	uint8_t *rgba;		/* decoded, lazily */
 	int atlas_bad;		/* decoding failed: do not retry until it changes */
 	struct gfs_buf *atlas_new;	/* stored edit, not yet on disk */
-	char *atlas_tmp;	/* temporary written by save() */
-	int cleaned;		/* stale temporaries of the atlas removed */
+	int atlas_saved;	/* save() gave atlas_new to the commit */
 
 	/* the shared canvas: bounding box of all drawable chunks */
 	int have_canvas;
@@ -114,8 +115,7 @@ size_t lay_chain(struct lay *L, size_t i, size_t chain[3]);
 int lay_variant_name(const struct lay *L, size_t i, char *buf, size_t len);
 int lay_variant_ok(struct lay *L, size_t i, char *why, size_t whylen);
 int lay_build_variants(struct gfs_archive *ar, struct lay *L, int warn);
-void lay_atlas_cleanup(struct lay *L);
-int lay_atlas_save(struct gfs_archive *ar, struct lay *L);
-void lay_atlas_commit(struct gfs_archive *ar, struct lay *L);
+int lay_atlas_save(struct gfs_archive *ar, struct lay *L, struct gfs_writer *w);
+void lay_atlas_commit(struct lay *L);
 
 #endif

@@ -5,18 +5,16 @@
  * file given with -o atlas=PATH.  Its size comes from the IHDR at mount;
  * the pixels are decoded on the first render and kept.  atlas.png is the
  * file itself; an edit must decode and still hold every chunk the old atlas
- * held.  save() writes it to .NAME.png.gamefs-XXXXXX beside the companion
- * and committed() renames that over it.
+ * held.  The core's commit engine writes an edit back as the archive's
+ * companion file (gfs_companion_add()), with the layout: both or neither.
  *
  * Variants: every sprite of a known type is drawn with its dependency chain
  * (base, then the sub whose id a dependent names, then the sprite itself;
  * an overlay alone, alpha-blended) on one canvas, the bounding box of all
  * chunks.  Each chunk copies the 30x30 atlas interior at src to dst.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,8 +26,6 @@
 
 #include "gfs_codec.h"
 #include "formats/lay/lay.h"
-
-#define LAY_TMP_TAG		".gamefs-"
 
 /* Width and height from the IHDR, -EINVAL when data is not a PNG. */
 int lay_png_dims(const uint8_t *data, size_t len, uint32_t *w, uint32_t *h)
@@ -106,37 +102,6 @@ out:
 	return rc;
 }
 
-/* Remove temporaries of the atlas left by an interrupted commit. */
-static void lay_atlas_clean_stale(struct gfs_archive *ar, const char *path)
-{
-	char *dcopy = strdup(path), *bcopy = strdup(path), *prefix = NULL;
-	const char *dir, *base;
-	size_t plen;
-	DIR *d = NULL;
-	struct dirent *e;
-
-	if (!dcopy || !bcopy)
-		goto out;
-	dir = dirname(dcopy);
-	base = basename(bcopy);
-	plen = strlen(base) + strlen(LAY_TMP_TAG) + 1;
-	prefix = malloc(plen + 1);
-	if (!prefix)
-		goto out;
-	snprintf(prefix, plen + 1, ".%s" LAY_TMP_TAG, base);
-	d = opendir(dir);
-	while (d && (e = readdir(d)))
-		if (!strncmp(e->d_name, prefix, plen) && strlen(e->d_name) == plen + 6 &&
-		    !unlinkat(dirfd(d), e->d_name, 0))
-			gfs_warn(ar, "removed %s left by an interrupted commit", e->d_name);
-out:
-	if (d)
-		closedir(d);
-	free(prefix);
-	free(dcopy);
-	free(bcopy);
-}
-
 /* NAME_.lay or NAME.lay -> DIR/NAME.png (or .PNG); NULL when absent. */
 static char *lay_companion(const struct gfs_archive *ar, char *want, size_t wantlen)
 {
@@ -183,10 +148,10 @@ int lay_atlas_probe(struct gfs_archive *ar, struct lay *L)
 	int fd;
 	ssize_t got;
 
-	if (ar->opts.atlas) {
-		L->atlas_path = realpath(ar->opts.atlas, NULL);
+	if (L->atlas_opt) {
+		L->atlas_path = realpath(L->atlas_opt, NULL);
 		if (!L->atlas_path)
-			return gfs_err(ar, -errno, "atlas %s: %s", ar->opts.atlas,
+			return gfs_err(ar, -errno, "atlas %s: %s", L->atlas_opt,
 				       strerror(errno));
 	} else {
 		L->atlas_path = lay_companion(ar, want, sizeof(want));
@@ -201,6 +166,9 @@ int lay_atlas_probe(struct gfs_archive *ar, struct lay *L)
 	L->atlas_name = strdup(slash ? slash + 1 : L->atlas_path);
 	if (!L->atlas_name)
 		return gfs_err(ar, -ENOMEM, "out of memory");
+	L->atlas_id = gfs_companion_add(ar, L->atlas_path);
+	if (L->atlas_id < 0)
+		return L->atlas_id;
 
 	fd = open(L->atlas_path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -354,110 +322,29 @@ const struct gfs_node_ops lay_atlas_ops = {
 	.store = lay_atlas_store,
 };
 
-/* The atlas edit goes to a temporary file beside the companion. */
-int lay_atlas_save(struct gfs_archive *ar, struct lay *L)
+/* The atlas edit, if any, as the new content of the companion file. */
+int lay_atlas_save(struct gfs_archive *ar, struct lay *L, struct gfs_writer *w)
 {
-	char *dcopy, *bcopy, *tmp;
-	size_t len, done = 0;
-	struct stat st;
-	int fd, rc = 0;
+	struct gfs_writer *cw;
 
-	if (L->atlas_tmp) {
-		unlink(L->atlas_tmp);
-		free(L->atlas_tmp);
-		L->atlas_tmp = NULL;
-	}
+	L->atlas_saved = 0;
 	if (!L->atlas_new || !L->atlas_path)
 		return 0;
-	if (!L->cleaned) {
-		/* only a commit does this: ls and cat must not touch the directory */
-		lay_atlas_clean_stale(ar, L->atlas_path);
-		L->cleaned = 1;
-	}
-	dcopy = strdup(L->atlas_path);
-	bcopy = strdup(L->atlas_path);
-	len = strlen(L->atlas_path) + 32;
-	tmp = malloc(len);
-	if (!dcopy || !bcopy || !tmp) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	snprintf(tmp, len, "%s/.%s" LAY_TMP_TAG "XXXXXX", dirname(dcopy), basename(bcopy));
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		rc = gfs_err(ar, -errno, "cannot create %s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	if (!stat(L->atlas_path, &st))
-		fchmod(fd, st.st_mode & 07777);
-	else
-		fchmod(fd, 0644);
-	while (!rc && done < L->atlas_new->len) {
-		ssize_t n = write(fd, L->atlas_new->data + done, L->atlas_new->len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			rc = gfs_err(ar, n < 0 ? -errno : -EIO, "cannot write %s: %s", tmp,
-				     n < 0 ? strerror(errno) : "short write");
-		else
-			done += (size_t)n;
-	}
-	if (!rc && fsync(fd))
-		rc = gfs_err(ar, -errno, "fsync of %s: %s", tmp, strerror(errno));
-	if (close(fd) && !rc)
-		rc = gfs_err(ar, -errno, "close of %s: %s", tmp, strerror(errno));
-	if (rc) {
-		unlink(tmp);
-		goto out;
-	}
-	L->atlas_tmp = tmp;
-	tmp = NULL;
-out:
-	free(tmp);
-	free(dcopy);
-	free(bcopy);
-	return rc;
+	cw = gfs_writer_companion(w, L->atlas_id);
+	if (!cw)
+		return ar->err[0] ? -EIO : gfs_err(ar, -EIO, "cannot write the atlas %s", L->atlas_path);
+	L->atlas_saved = 1;
+	return gfs_writer_put(cw, L->atlas_new->data, L->atlas_new->len);
 }
 
-void lay_atlas_commit(struct gfs_archive *ar, struct lay *L)
+/* The saved edit is the companion file now: read it from there. */
+void lay_atlas_commit(struct lay *L)
 {
-	char *dcopy;
-	int fd;
-
-	if (!L->atlas_tmp)
+	if (!L->atlas_saved)
 		return;
-	if (rename(L->atlas_tmp, L->atlas_path)) {
-		gfs_warn(ar, "cannot rename %s over the atlas %s: %s (the edit stays in memory)",
-			 L->atlas_tmp, L->atlas_path, strerror(errno));
-		unlink(L->atlas_tmp);
-		free(L->atlas_tmp);
-		L->atlas_tmp = NULL;
-		return;
-	}
-	free(L->atlas_tmp);
-	L->atlas_tmp = NULL;
-	dcopy = strdup(L->atlas_path);
-	if (dcopy) {
-		fd = open(dirname(dcopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0) {
-			if (fsync(fd) && errno != EINVAL)
-				gfs_warn(ar, "fsync of the atlas directory: %s", strerror(errno));
-			close(fd);
-		}
-		free(dcopy);
-	}
+	L->atlas_saved = 0;
 	gfs_buf_free(L->atlas_new);
 	L->atlas_new = NULL;
-}
-
-void lay_atlas_cleanup(struct lay *L)
-{
-	if (L->atlas_tmp) {
-		unlink(L->atlas_tmp);
-		free(L->atlas_tmp);
-		L->atlas_tmp = NULL;
-	}
 }
 
 /* ---- variants ---------------------------------------------------------------- */
@@ -705,7 +592,7 @@ int lay_build_variants(struct gfs_archive *ar, struct lay *L, int warn)
 
 		lay_variant_name(L, want[k], name, sizeof(name));
 		strcat(name, ".png");
-		same = kid->ops == &lay_variant_ops && kid->priv &&
+		same = gfs_node_get_ops(kid) == &lay_variant_ops && kid->priv &&
 		       *(size_t *)kid->priv == want[k] && !strcmp(kid->name, name);
 	}
 	if ((warn || !same) && skipped && L->aw) {

@@ -9,6 +9,8 @@ CORE_TESTS += \
 	tests/t0006-readonly-archive.sh \
 	tests/t0007-kill-commit.sh \
 	tests/t0008-concurrency.sh \
+	tests/t0020-kill-backup.sh \
+	tests/t0021-driver-door.sh \
 	tests/t1001-rpg-corpus.sh \
 	tests/t1002-rpg-edits.sh \
 	tests/t1003-rpg-names.sh \

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "gamefs.h"
+#include "gfs_driver.h"
 
 #define RPG_NAME_MAX	50
 #define RPG_SIZE_BYTES	4
@@ -189,9 +189,7 @@ static void rpg_committed(struct gfs_archive *ar)
 		uint64_t size = 0;
 
 		gfs_node_size(ar, n, &size);
-		n->flags |= GFS_NODE_SPAN;
-		n->span_off = m->lumps[i]->new_off;
-		n->span_len = size;
+		gfs_node_set_span(n, m->lumps[i]->new_off, size);
 	}
 }
 
@@ -254,7 +252,6 @@ static int rpg_create(struct gfs_archive *ar, struct gfs_node *dir, const char *
 		free(l);
 		return -ENOMEM;
 	}
-	l->node->modified = 1;
 	ar->changed = 1;
 	*out = l->node;
 	return 0;

@@ -440,9 +440,8 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 			break;
 		default:	/* a flat list of files: made when the directory is first used */
 			a->lazy_dir = dir;
-			a->ino = ar->next_ino++;	/* the number it would have had if made now */
-			dir->ops = &tng_lazy_dir_ops;
-			dir->flags |= GFS_NODE_LAZY;
+			a->ino = gfs_ino_reserve(ar);	/* the number it would have had if made now */
+			gfs_node_set_lazy(dir, &tng_lazy_dir_ops);
 			continue;
 		}
 		if (!a->node)
@@ -476,7 +475,7 @@ static int tng_flat_node(struct gfs_archive *ar, struct tng *t, struct tng_asset
 		break;
 	}
 	if (a->node && a->ino)
-		a->node->ino = a->ino;
+		gfs_node_set_ino(a->node, a->ino);
 	return a->node ? 0 : -ENOMEM;
 }
 

@@ -24,7 +24,7 @@
 #define TNG_H
 
 #include <stdint.h>
-#include "gamefs.h"
+#include "gfs_driver.h"
 
 #define TNG_MAGIC		"#!/usr/bin/tngp\n"
 #define TNG_MAGIC_LEN		16

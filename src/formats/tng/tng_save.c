@@ -515,8 +515,7 @@ void tng_committed(struct gfs_archive *ar)
 		gfs_buf_free(a->pending);
 		a->pending = NULL;
 		if (a->kind == TNG_A_STORED && a->node) {
-			a->node->span_off = t->base + a->off;
-			a->node->span_len = a->len;
+			gfs_node_set_span(a->node, t->base + a->off, a->len);
 		}
 	}
 	tng_scratch_release(t);

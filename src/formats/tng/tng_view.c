@@ -586,7 +586,7 @@ static int tng_sprite_restrip(struct gfs_archive *ar, struct gfs_node *n)
 	for (size_t i = 0; i < dir->nkids; i++) {
 		struct gfs_node *k = dir->kids[i];
 
-		if (k->ops == &tng_strip_ops && ((struct tng_ref *)k->priv)->asset == ref->asset)
+		if (gfs_node_get_ops(k) == &tng_strip_ops && ((struct tng_ref *)k->priv)->asset == ref->asset)
 			old[nold++] = k;
 	}
 	same = nold == nnew;

@@ -588,7 +588,7 @@ static void tsv_committed(struct gfs_archive *ar)
 		if (!c->renamed)
 			continue;
 		c->renamed = 0;
-		if (c->kind != TSV_USER || !c->node || c->node->unlinked || !sv->users)
+		if (c->kind != TSV_USER || !c->node || gfs_node_is_removed(c->node) || !sv->users)
 			continue;
 		dir = c->node->parent;
 		if (!dir || dir->parent != sv->users)
@@ -610,8 +610,10 @@ static void tsv_committed(struct gfs_archive *ar)
 
 static int tsv_is_chunk_view(const struct gfs_node *n)
 {
-	return n->priv && (n->ops == &tsv_list_ops || n->ops == &tsv_deny_ops || n->ops == &tsv_user_ops ||
-			   n->ops == &tsv_npc_ops || n->ops == &tsv_map_ops || n->ops == &tsv_raw_ops);
+	const struct gfs_node_ops *ops = gfs_node_get_ops(n);
+
+	return n->priv && (ops == &tsv_list_ops || ops == &tsv_deny_ops || ops == &tsv_user_ops ||
+			   ops == &tsv_npc_ops || ops == &tsv_map_ops || ops == &tsv_raw_ops);
 }
 
 /* Deleting the view of a chunk deletes the chunk; the other files stay. */
@@ -629,7 +631,7 @@ static int tsv_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	if (i == sv->nchunks)
 		return -ENOENT;
 	c = sv->chunks[i];
-	still_open = n->open_count > 0;
+	still_open = gfs_node_is_open(n);
 	gfs_node_remove(ar, n);		/* may render n one last time: c still valid */
 	if (still_open)
 		n->priv = NULL;		/* it reads its kept bytes from now on */

@@ -14,7 +14,7 @@
 #ifndef TNGSAVE_H
 #define TNGSAVE_H
 
-#include "gamefs.h"
+#include "gfs_driver.h"
 
 /* file header */
 #define TSV_MAGIC		"TNG Saved Game\n"	/* + NUL: 16 bytes */

@@ -147,7 +147,7 @@ static struct gfs_node *zzt_add_code_node(struct gfs_archive *ar, struct zzt_boa
 	b->stats[s].code_node = zzt_view_node(ar, b->code_dir, name, S_IFREG | 0644,
 					      &zzt_ops_code, ZZT_V_CODE, b->idx, s);
 	if (b->stats[s].code_node && b->stats[s].code_ino)
-		b->stats[s].code_node->ino = b->stats[s].code_ino;	/* reserved at load */
+		gfs_node_set_ino(b->stats[s].code_node, b->stats[s].code_ino);	/* reserved at load */
 	b->stats[s].code_ino = 0;
 	return b->stats[s].code_node;
 }
@@ -252,9 +252,8 @@ static int zzt_build_board(struct gfs_archive *ar, struct gfs_node *boards, stru
 		if (b->stats[i].bind < 0 && b->stats[i].code.len) {
 			/* the programs' files are made when code/ is first used, with
 			 * the inode numbers they would have had if made now */
-			b->stats[i].code_ino = ar->next_ino++;
-			b->code_dir->ops = &zzt_ops_code_dir;
-			b->code_dir->flags |= GFS_NODE_LAZY;
+			b->stats[i].code_ino = gfs_ino_reserve(ar);
+			gfs_node_set_lazy(b->code_dir, &zzt_ops_code_dir);
 		}
 	if (!zzt_view_node(ar, b->dir, "board.png", S_IFREG | 0444, &zzt_ops_png,
 			   ZZT_V_PNG, b->idx, 0))
@@ -499,8 +498,8 @@ static void zzt_committed(struct gfs_archive *ar)
 	}
 	w->file_size = (uint64_t)ar->st.st_size;
 	if (w->trailing) {
-		w->trailing->span_off = w->trailing_new_off;
-		w->trailing->span_len = w->file_size - w->trailing_new_off;
+		gfs_node_set_span(w->trailing, w->trailing_new_off,
+				  w->file_size - w->trailing_new_off);
 	}
 	w->hdr_dirty = 0;
 }
@@ -562,9 +561,13 @@ static int zzt_check(struct gfs_archive *ar, FILE *out)
 	}
 	if (w->damage[0])
 		fprintf(out, "damage: %s\n", w->damage);
-	if (w->trailing)
+	if (w->trailing) {
+		uint64_t len = 0;
+
+		gfs_node_size(ar, w->trailing, &len);
 		fprintf(out, "%llu bytes after the last board (kept as trailing.bin)\n",
-			(unsigned long long)w->trailing->span_len);
+			(unsigned long long)len);
+	}
 	return w->truncated || w->ndamaged || bad ? 1 : 0;
 }
 
@@ -639,7 +642,7 @@ static int zzt_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	struct zzt_board *b;
 	struct zzt_stat *s;
 
-	if (!ref || n->ops != &zzt_ops_code || ref->board >= w->nboards)
+	if (!ref || gfs_node_get_ops(n) != &zzt_ops_code || ref->board >= w->nboards)
 		return gfs_err(ar, -EPERM, "%s: only code files can be removed", n->name);
 	b = &w->boards[ref->board];
 	if (ref->stat >= b->nstats)

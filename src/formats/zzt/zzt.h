@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gamefs.h"
+#include "gfs_driver.h"
 
 /* World header (offsets from the start of the file). */
 #define ZZT_HDR_SIZE		512

@@ -1,0 +1,29 @@
+/*
+ * core.h - what the core's own files share and nobody else calls.
+ */
+#ifndef GFS_CORE_H
+#define GFS_CORE_H
+
+#include "gamefs.h"
+
+/* Forget the archive's companion files (archive close). */
+void gfs_companions_release(struct gfs_archive *ar);
+
+/*
+ * Finish the renames of a commit with companions that a kill interrupted
+ * after its commit point (the journal beside the archive), before the
+ * archive is read.  0 when there was nothing to finish or it is done;
+ * else the error, after a warning naming the files.
+ */
+int gfs_archive_recover(struct gfs_archive *ar);
+
+/*
+ * While an archive loads, its warnings are held back (file.c): a load that
+ * fails prints only its one-line error, one that succeeds prints them after.
+ * gfs_warn_held_first() is the first held warning's reason ("" if none).
+ */
+void gfs_warn_hold(struct gfs_archive *ar);
+void gfs_warn_release(struct gfs_archive *ar, int print);
+const char *gfs_warn_held_first(void);
+
+#endif
