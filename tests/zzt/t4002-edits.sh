@@ -14,7 +14,7 @@ B2=m/boards/02-third
 gfs_mount w.zzt m || fail "mount"
 sed -i 's/^ammo = .*/ammo = 42/; s/^flag1 = .*/flag1 = "OK"/; s/^name = .*/name = "Caf\xc3\xa9 \\"Z\\""/' m/world.ini ||
 	fail "sed world.ini"
-sed -i 's/Hello there/Hi/' $B0/code/01.oop || fail "sed code"
+sed -i 's/Hello there/Hi/' $B0/code/bob.oop || fail "sed code"
 sed -i 's/^3,10,10,0,0,1,/3,10,10,0,0,2,/' $B0/stats.csv || fail "sed stats"
 python3 - <<'PY' || fail "python edit of elements.csv"
 p = 'm/boards/00-title-screen/elements.csv'

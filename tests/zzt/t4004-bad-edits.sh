@@ -28,7 +28,10 @@ bad_write $B0/board.ini "'[board]\\nmessage = \"' + 'x' * 59 + '\"\\n'" "message
 bad_write $B0/stats.csv "'stat,x\\n0,1\\n'" "stats.csv with 2 columns"
 bad_write $B0/stats.csv "open('$B0/stats.csv').read().replace(',,0102', ',7,0102')" "bind to a missing stat"
 bad_write $B0/stats.csv "open('$B0/stats.csv').read().replace('\\n3,10', '\\n4,10')" "stats out of order"
-bad_write $B0/code/01.oop "'x' * 32768" "code over 32767 bytes"
+bad_write $B0/code/bob.oop "'x' * 32768" "code over 32767 bytes"
+bad_write $B0/elements.csv "open('good-elements.csv').read().replace('\\n4,36,36,', '\\n4,54,36,', 1)" "element 54, past ZZT's table"
+bad_write $B0/stats.csv "open('$B0/stats.csv').read().replace('\\n3,10,10,', '\\n3,62,10,')" "stat at x 62, outside ZZT's board"
+bad_write $B0/stats.csv "open('$B0/stats.csv').read().replace('\\n3,10,10,', '\\n3,10,27,')" "stat at y 27, outside ZZT's board"
 sed -i 's/^dark = 0/dark = 2x/' $B0/board.ini 2>/dev/null && fail "sed -i with a bad value succeeded"
 cmp $B0/elements.csv good-elements.csv || fail "elements.csv does not read back its last good content"
 grep -q '^dark = 0$' $B0/board.ini || fail "board.ini does not read back its last good content"
@@ -38,7 +41,7 @@ grep -q 'board.ini: line 2: dark' gamefs.log || note "FIXME: log does not name t
 
 # board size: over 20000 is written with a warning, over 65535 refused
 gfs_mount w.zzt m || fail "mount 2"
-python3 -c "open('$B0/code/01.oop', 'w').write('\\'' + 'x' * 30000 + '\\n')" || fail "30000 bytes of code refused"
+python3 -c "open('$B0/code/bob.oop', 'w').write('\\'' + 'x' * 30000 + '\\n')" || fail "30000 bytes of code refused"
 B2=m/boards/02-third
 python3 -c "open('$B2/code/01.oop', 'w').write('y' * 32000 + '\\n')" || fail "32000 bytes of code refused"
 check_eq EINVAL "$(errno_of "f = open('$B2/extra.bin', 'wb'); f.write(b'z' * 34000); f.close()")" "board over 65535"
@@ -57,5 +60,31 @@ assert b.size > 20000
 assert w['boards'][1].raw == o['boards'][1].raw
 assert w['boards'][2].stats[1]['code'] == b'y' * 32000 + b'\r'
 assert w['boards'][2].tail == b'TAILBYTES'
+PY
+
+# a world that already holds them: check says so (the stat is an error), the
+# mount stays writable and an edit elsewhere keeps them
+python3 - "$top_srcdir/tests/zzt" <<'PY' || fail "make odd.zzt"
+import sys
+sys.path.insert(0, sys.argv[1])
+import zztlib as z
+e, c = [0] * z.TILES, [0x0f] * z.TILES
+e[5], e[6] = 60, 60
+b = z.board_bytes(b'Odd', e, c, [dict(x=1, y=1), dict(x=100, y=3)])
+open('odd.zzt', 'wb').write(z.header_bytes(1) + b)
+PY
+"$GAMEFS" check odd.zzt >check.out && fail "check passed a stat outside the board"
+grep -q 'board 0: error: stat 1 at x 100, y 3 is outside' check.out || fail "check: $(cat check.out)"
+grep -q 'board 0: warning: 2 tiles with element ids past' check.out || fail "check: $(cat check.out)"
+gfs_mount odd.zzt m || fail "mount odd"
+sed -i '2s/^0,/21,/' m/boards/00-odd/elements.csv || fail "edit beside element 60"
+gfs_umount m || fail "unmount odd"
+python3 - "$top_srcdir/tests/zzt" <<'PY' || fail "odd.zzt after the edit"
+import sys
+sys.path.insert(0, sys.argv[1])
+import zztlib as z
+b = z.read_world('odd.zzt')['boards'][0]
+assert b.elem[:7] == [21, 0, 0, 0, 0, 60, 60], b.elem[:7]
+assert b.stats[1]['x'] == 100
 PY
 echo ok

@@ -13,10 +13,10 @@ B2=m/boards/02-third
 
 gfs_mount w.zzt m || fail "mount"
 # code/ is filled on first use: a program read by path before any listing
-first=$(cat $B0/code/01.oop) || fail "code/01.oop by path before a listing"
-[ -n "$first" ] || fail "code/01.oop by path is empty"
+first=$(cat $B0/code/bob.oop) || fail "code/bob.oop by path before a listing"
+[ -n "$first" ] || fail "code/bob.oop by path is empty"
 printf '4,20,20,0,0,3,1,0,0,-1,-1,0,0,0,0,,\n5,21,20,0,0,3,1,0,0,-1,-1,0,0,0,0,4,\n' >>$B0/stats.csv || fail "append stats"
-check_eq "01.oop 03.oop" "$(ls $B0/code | tr '\n' ' ' | sed 's/ $//')" "code files after adding stats"
+check_eq "03.oop bob.oop" "$(ls $B0/code | tr '\n' ' ' | sed 's/ $//')" "code files after adding stats"
 printf '@New\n#end\n' >$B0/code/04.oop || fail "create code for the new stat"
 check_eq EINVAL "$(errno_of "open('$B0/code/02.oop', 'w')")" "code for a bound stat"
 check_eq EINVAL "$(errno_of "open('$B0/code/09.oop', 'w')")" "code for a missing stat"
@@ -48,5 +48,7 @@ assert s[5]['bind'] == 4
 assert len(w['boards'][2].stats) == 1 and w['boards'][2].tail == b'TAILBYTES'
 assert w['boards'][1].raw == o['boards'][1].raw
 PY
-"$GAMEFS" ls w.zzt boards/00-title-screen/code | grep -q '04.oop$' || fail "04.oop after reload"
+# a created code file is named by its stat number until the next mount, then by its @name
+"$GAMEFS" ls w.zzt boards/00-title-screen/code | grep -q ' boards/00-title-screen/code/new.oop$' ||
+	fail "04.oop (@New) is new.oop after reload"
 echo ok

@@ -212,6 +212,89 @@ def make_world(variant='basic'):
     return hdr + b''.join(boards) + trailing
 
 
+
+def draw_world():
+    """One board per special-draw element (and one of all 256 glyphs), for
+    the render tests.  Every board has its player at x 60, y 25."""
+    import random
+    rnd = random.Random(17)
+    boards = []
+
+    def board(name, cells, stats, fill=0, fillcol=0x0f):
+        elem, color = [fill] * TILES, [fillcol] * TILES
+        for (x, y), (e, c) in cells.items():
+            elem[(y - 1) * W + x - 1], color[(y - 1) * W + x - 1] = e, c
+        elem[TILES - 1], color[TILES - 1] = E['player'], 0x1f
+        boards.append(board_bytes(name, elem, color, [dict(x=60, y=25)] + stats))
+
+    # line walls: random walls (every neighbour combination), the board edge
+    # joined too, other walls not
+    cells = {}
+    for y in range(1, H + 1):
+        for x in range(1, W + 1):
+            r = rnd.random()
+            if r < 0.45:
+                cells[(x, y)] = (E['line'], rnd.choice([0x0f, 0x1e, 0x4a, 0xc7]))
+            elif r < 0.55:
+                cells[(x, y)] = (21, 0x0e)        # solid: does not join
+    board(b'Line walls', cells, [])
+    # transporters: each direction, odd steps, one without a stat
+    steps = [(0, -1), (0, 1), (-1, 0), (1, 0), (0, 0), (0, 2), (0, -2), (2, 0), (-2, 0), (0, 3), (5, 5)]
+    cells, stats = {}, []
+    for i, (sx, sy) in enumerate(steps):
+        cells[(2 + 2 * i, 3)] = (E['transporter'], 0x0b)
+        stats.append(dict(x=2 + 2 * i, y=3, step_x=sx, step_y=sy, cycle=2))
+    cells[(40, 3)] = (E['transporter'], 0x0b)
+    board(b'Transporters', cells, stats)
+    # pushers
+    cells, stats = {}, []
+    for i, (sx, sy) in enumerate([(1, 0), (-1, 0), (0, -1), (0, 1), (0, 0), (1, 1), (-1, -1)]):
+        cells[(2 + 2 * i, 5)] = (E['pusher'], 0x0e)
+        stats.append(dict(x=2 + 2 * i, y=5, step_x=sx, step_y=sy, cycle=4))
+    cells[(40, 5)] = (E['pusher'], 0x0e)
+    board(b'Pushers', cells, stats)
+    # bombs: counting down from 9, lit or not, p1 wrapping past 255
+    cells, stats = {}, []
+    for i, p1 in enumerate([0, 1, 2, 5, 9, 10, 200, 255]):
+        cells[(2 + 2 * i, 7)] = (E['bomb'], 0x0c)
+        stats.append(dict(x=2 + 2 * i, y=7, p1=p1, cycle=6))
+    cells[(40, 7)] = (E['bomb'], 0x0c)
+    board(b'Bombs', cells, stats)
+    # duplicators: their rate
+    cells, stats = {}, []
+    for i, p1 in enumerate(range(8)):
+        cells[(2 + 2 * i, 9)] = (E['duplicator'], 0x0f)
+        stats.append(dict(x=2 + 2 * i, y=9, p1=p1, cycle=2))
+    cells[(40, 9)] = (E['duplicator'], 0x0f)
+    board(b'Duplicators', cells, stats)
+    # objects: their P1; two stats on one tile (the first counts); no stat
+    cells, stats = {}, []
+    for i, p1 in enumerate([1, 2, 0, 0x41, 0xdb, 0xff, 0x10]):
+        cells[(2 + 2 * i, 11)] = (E['object'], 0x0d)
+        stats.append(dict(x=2 + 2 * i, y=11, p1=p1, cycle=3))
+    stats.append(dict(x=2, y=11, p1=0x42, cycle=3))
+    cells[(40, 11)] = (E['object'], 0x0d)
+    board(b'Objects', cells, stats)
+    # animated: conveyors, stars, spinning guns, blink walls, with and without stats
+    cells, stats = {}, []
+    for i, e in enumerate([E['cw'], E['ccw'], E['star'], E['gun'], E['blinkwall']]):
+        cells[(2 + 4 * i, 13)] = (e, 0x0a)
+        cells[(4 + 4 * i, 13)] = (e, 0x9c)
+        stats.append(dict(x=2 + 4 * i, y=13, p1=3, cycle=3))
+    board(b'Animated', cells, stats)
+    # the rest: text of every colour, every element's default character,
+    # ids past the table, empty tiles of any colour
+    cells = {}
+    for e in range(256):
+        cells[(1 + e % W, 1 + e // W)] = (e, 0x71 if e else 0x4e)
+    for i in range(7):
+        cells[(1 + i, 10)] = (E['text_blue'] + i, 0x41 + i)
+    board(b'Every element', cells, [])
+    # all 256 glyphs as white text (the character is the colour byte)
+    board(b'Glyphs', {(1 + c % W, 1 + c // W): (E['text_white'], c) for c in range(256)}, [])
+    return header_bytes(len(boards)) + b''.join(boards)
+
+
 def bad_world(kind):
     """Damaged variants of the basic fixture (3 boards)."""
     d = bytearray(make_world())
@@ -285,19 +368,54 @@ def expect_views(path, outdir):
     return w
 
 
-def png_pixels(path):
-    """Decode an 8-bit RGBA or RGB PNG, or a palette one of 1-8 bits (as
-    written by libpng) -> (w, h, bpp, rows); palette images come out RGB."""
+def slug(b):
+    """lower-case ASCII letters and digits, other runs one '-' between them"""
+    out, dash = '', False
+    for ch in b.decode('latin-1').lower():
+        if ch in 'abcdefghijklmnopqrstuvwxyz0123456789':
+            if dash and out:
+                out += '-'
+            dash = False
+            out += ch
+        else:
+            dash = True
+    return out
+
+
+def code_names(stats):
+    """{stat: file name} of the code files of a board (the man page's rule):
+    the @name's slug; '-SS' added when two stats share it or it is all
+    digits; 'SS' without an @name or when the name still clashes."""
+    own = [k for k, st in enumerate(stats) if st['bind'] is None and st['code']]
+    slugs = {}
+    for k in own:
+        c = stats[k]['code']
+        slugs[k] = slug(c[1:].split(b'\r')[0])[:39].rstrip('-') if c[:1] == b'@' else ''
+    names = {}
+    for k in own:
+        sl = slugs[k]
+        if not sl:
+            n = '%02d.oop' % k
+        elif sl.isdigit() or any(slugs[t] == sl for t in own if t != k):
+            n = '%s-%02d.oop' % (sl[:32], k)
+        else:
+            n = sl + '.oop'
+        if n in names.values():
+            n = '%02d.oop' % k
+        names[k] = n
+    return names
+
+
+def png_lines(path):
+    """A PNG's header and its scan lines, unfiltered:
+    (w, h, depth, colour type, palette, lines)."""
     import zlib
     d = open(path, 'rb').read()
     assert d[:8] == b'\x89PNG\r\n\x1a\n'
-    p = 8
-    idat = b''
-    plte = b''
+    p, idat, plte = 8, b'', b''
     while p < len(d):
         n = struct.unpack('>I', d[p:p + 4])[0]
-        t = d[p + 4:p + 8]
-        body = d[p + 8:p + 8 + n]
+        t, body = d[p + 4:p + 8], d[p + 8:p + 8 + n]
         if t == b'IHDR':
             w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
         elif t == b'PLTE':
@@ -305,16 +423,14 @@ def png_pixels(path):
         elif t == b'IDAT':
             idat += body
         p += 12 + n
-    assert (depth == 8 and ctype in (2, 6)) or (ctype == 3 and depth in (1, 2, 4, 8) and plte)
     fbpp = 4 if ctype == 6 else 3 if ctype == 2 else 1     # filter unit, bytes
     stride = w * fbpp if ctype != 3 else (w * depth + 7) // 8
     raw = zlib.decompress(idat)
-    rows = []
-    prev = bytearray(stride)
+    lines, prev = [], bytearray(stride)
     for y in range(h):
         f = raw[y * (stride + 1)]
         line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
+        for i in range(stride if f else 0):
             a = line[i - fbpp] if i >= fbpp else 0
             b = prev[i]
             c = prev[i - fbpp] if i >= fbpp else 0
@@ -329,6 +445,17 @@ def png_pixels(path):
                 pr = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
                 line[i] = (line[i] + pr) & 0xff
         prev = line
+        lines.append(line)
+    return w, h, depth, ctype, plte, lines
+
+
+def png_pixels(path):
+    """Decode an 8-bit RGBA or RGB PNG, or a palette one of 1-8 bits (as
+    written by libpng) -> (w, h, bpp, rows); palette images come out RGB."""
+    w, h, depth, ctype, plte, lines = png_lines(path)
+    assert (depth == 8 and ctype in (2, 6)) or (ctype == 3 and depth in (1, 2, 4, 8) and plte)
+    rows = []
+    for line in lines:
         if ctype == 3:
             per = 8 // depth
             out = bytearray()
@@ -338,7 +465,151 @@ def png_pixels(path):
             rows.append(bytes(out))
         else:
             rows.append(bytes(line))
-    return w, h, (3 if ctype == 3 else fbpp), rows
+    return w, h, 4 if ctype == 6 else 3, rows
+
+
+
+# ---- board.png: the font and ZZT's drawing, for the render tests ------------
+
+FONTDIR = '/usr/share/consolefonts'
+
+
+def psf1_glyphs(path):
+    """The 256 glyphs of an 8x14 PSF1 font (14 bytes each)."""
+    import gzip
+    d = gzip.open(path).read()
+    assert d[:2] == b'\x36\x04' and d[3] == 14, path
+    return [d[4 + i * 14:4 + (i + 1) * 14] for i in range(256)]
+
+
+def vga_font():
+    """Code page 437 glyphs from console-data's IBM VGA 8x14 fonts, read here
+    with Python's own code page tables: cp865 (437 but for three characters)
+    and cp850 for those three.  None when the fonts are not installed."""
+    try:
+        f865 = psf1_glyphs(FONTDIR + '/cp865-8x14.psf.gz')
+        f850 = psf1_glyphs(FONTDIR + '/cp850-8x14.psf.gz')
+    except OSError:
+        return None
+    out = []
+    for c in range(256):
+        if c < 0x80:        # the lower half is the same in every IBM PC code page
+            out.append(f865[c])
+            continue
+        u = bytes([c]).decode('cp437')
+        try:
+            out.append(f865[u.encode('cp865')[0]])
+        except UnicodeEncodeError:
+            out.append(f850[u.encode('cp850')[0]])
+    return out
+
+
+# default character of each element (the spec's element table)
+ELEM_CHAR = [0x20, 0x20, 0x20, 0x20, 0x02, 0x84, 0x9D, 0x04, 0x0C, 0x0A, 0xE8, 0xF0, 0xFA,
+             0x0B, 0x7F, 0x53, 0x2F, 0x5C, 0xF8, 0xB0, 0xB0, 0xDB, 0xB2, 0xB1, 0xFE, 0x12,
+             0x1D, 0xB2, 0xB0, 0xCE, 0xC5, 0xCE, 0x2A, 0xCD, 0x99, 0x05, 0x02, 0x2A, 0x5E,
+             0x18, 0x10, 0xEA, 0xE3, 0xBA, 0xE9, 0x4F, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20,
+             0x20, 0x20]
+E = dict(empty=0, edge=1, player=4, duplicator=12, bomb=13, star=15, cw=16, ccw=17,
+         blinkwall=29, transporter=30, line=31, object=36, gun=39, pusher=40,
+         text_blue=47, text_white=53)
+
+
+def expect_cell(b, x, y, statat):
+    """(character, colour) ZZT draws at 0-based x, y of board b at tick 0,
+    written from the ZZT reconstruction's draw procedures."""
+    e, col = b.elem[y * W + x], b.color[y * W + x]
+    st = b.stats[statat[(x, y)]] if (x, y) in statat else None
+    if e == E['empty']:
+        return 0x20, 0x0f
+    if E['text_blue'] <= e <= E['text_white']:
+        return col, 0x0f if e == E['text_white'] else ((e - E['text_blue'] + 1) * 16 + 15) & 0xff
+    if e >= len(ELEM_CHAR):
+        return ord('?'), col
+    if e == E['line']:
+        v = 0
+        for bit, (dx, dy) in enumerate(((0, -1), (0, 1), (-1, 0), (1, 0))):
+            nx, ny = x + dx, y + dy
+            ne = E['edge'] if not (0 <= nx < W and 0 <= ny < H) else b.elem[ny * W + nx]
+            if ne in (E['line'], E['edge']):
+                v |= 1 << bit
+        return [249, 208, 210, 186, 181, 188, 187, 185, 198, 200, 201, 204, 205, 202, 203, 206][v], col
+    tick0 = {E['star']: 0xb3, E['cw']: 0xb3, E['ccw']: ord('\\'), E['gun']: 24, E['blinkwall']: 206}
+    if e in tick0:
+        return tick0[e], col
+    if st is None:
+        return ELEM_CHAR[e], col
+    if e == E['object']:
+        return st['p1'], col
+    if e == E['bomb']:
+        return (11 if st['p1'] <= 1 else (48 + st['p1']) & 0xff), col
+    if e == E['duplicator']:
+        return {1: 250, 2: 249, 3: 248, 4: ord('o'), 5: ord('O')}.get(st['p1'], 250), col
+    if e == E['pusher']:
+        if st['step_x'] == 1:
+            return 16, col
+        if st['step_x'] == -1:
+            return 17, col
+        return (30 if st['step_y'] == -1 else 31), col
+    if e == E['transporter']:
+        if st['step_x'] == 0:
+            i, chars = st['step_y'] * 2 + 2, '^~^-v_v-'
+        else:
+            i, chars = st['step_x'] * 2 + 2, '(<(\xb3)>)\xb3'
+        return (ord(chars[i]) if 0 <= i < 8 else ELEM_CHAR[e]), col
+    return ELEM_CHAR[e], col
+
+
+def stat_at(b):
+    """{(x, y) 0-based: the first stat on that tile}"""
+    out = {}
+    for k, st in enumerate(b.stats):
+        if 1 <= st['x'] <= W and 1 <= st['y'] <= H:
+            out.setdefault((st['x'] - 1, st['y'] - 1), k)
+    return out
+
+
+def png_indices(path):
+    """A 4-bit palette PNG -> (w, h, rows of palette indices)."""
+    w, h, depth, ctype, plte, lines = png_lines(path)
+    assert depth == 4 and ctype == 3, (depth, ctype)
+    hi = bytes(v >> 4 for v in range(256))
+    lo = bytes(v & 15 for v in range(256))
+    rows = []
+    for line in lines:
+        out = bytearray(2 * len(line))
+        out[0::2] = bytes(line).translate(hi)
+        out[1::2] = bytes(line).translate(lo)
+        rows.append(bytes(out[:w]))
+    return w, h, rows
+
+
+def cell_pixels(rows, x, y):
+    return [rows[y * 14 + r][x * 8:x * 8 + 8] for r in range(14)]
+
+
+def glyph_pixels(glyph, colour):
+    """A glyph drawn in colour: foreground bits 0-3, background 4-6 (blink ignored)."""
+    fg, bg = colour & 15, (colour >> 4) & 7
+    return [bytes(fg if g & (0x80 >> k) else bg for k in range(8)) for g in glyph]
+
+
+def compare_render(b, png, font, what=''):
+    """Every cell of board.png against expect_cell; returns the mismatches."""
+    w, h, rows = png_indices(png)
+    assert (w, h) == (W * 8, H * 14), (w, h)
+    statat = stat_at(b)
+    bad = []
+    for y in range(H):
+        for x in range(W):
+            ch, col = expect_cell(b, x, y, statat)
+            if cell_pixels(rows, x, y) != glyph_pixels(font[ch], col):
+                got = [c for c in range(256) for cc in (col,)
+                       if cell_pixels(rows, x, y) == glyph_pixels(font[c], cc)]
+                bad.append('%s x %d y %d element %d: want char 0x%02x colour 0x%02x, got %s'
+                           % (what, x + 1, y + 1, b.elem[y * W + x], ch, col,
+                              ' '.join('0x%02x' % c for c in got) or 'no glyph in that colour'))
+    return bad
 
 
 def unquote(v):
@@ -393,16 +664,17 @@ def compare(world, tree):
                 bad.append('board %d stat %d: bind %s' % (i, k, f[15]))
             if bytes.fromhex(f[16]).ljust(8, b'\0') != st['padding']:
                 bad.append('board %d stat %d: padding %s' % (i, k, f[16]))
-        code = sorted(os.listdir(os.path.join(bd, 'code')), key=lambda n: int(n.split('.')[0]))
-        want_code = ['%02d.oop' % k for k, st in enumerate(b.stats) if st['bind'] is None and st['code']]
+        code = sorted(os.listdir(os.path.join(bd, 'code')))
+        names = code_names(b.stats)
+        want_code = sorted(names.values())
         if code != want_code:
             bad.append('board %d: code files %s, want %s' % (i, code, want_code))
         for k, st in enumerate(b.stats):
-            if st['bind'] is None and st['code'] and '%02d.oop' % k in code:
+            if k in names and names[k] in code:
                 txt = ''.join('\n' if ch == 13 else cp437(bytes([ch])) for ch in st['code'])
                 if not st['code'].endswith(b'\r'):
                     txt += '\n'
-                got = open(os.path.join(bd, 'code', '%02d.oop' % k), encoding='utf-8', newline='').read()
+                got = open(os.path.join(bd, 'code', names[k]), encoding='utf-8', newline='').read()
                 if got != txt:
                     bad.append('board %d: code of stat %d differs' % (i, k))
         bi = ini(os.path.join(bd, 'board.ini'))
@@ -449,7 +721,9 @@ def compare(world, tree):
 if __name__ == '__main__':
     if sys.argv[1] == 'compare':
         sys.exit(compare(sys.argv[2], sys.argv[3]))
-    if sys.argv[1] == 'mk':
+    if sys.argv[1] == 'mk' and sys.argv[3:4] == ['draw']:
+        open(sys.argv[2], 'wb').write(draw_world())
+    elif sys.argv[1] == 'mk':
         open(sys.argv[2], 'wb').write(make_world(sys.argv[3] if len(sys.argv) > 3 else 'basic'))
     elif sys.argv[1] == 'bad':
         open(sys.argv[2], 'wb').write(bad_world(sys.argv[3]))

@@ -1,69 +1,57 @@
 /*
  * mkfont.c - build-time generator of the 8x14 code page 437 glyph table
  * that board.png draws with (zzt-font.c).  No font is kept in the sources:
- * the glyphs come from Debian's console fonts (package console-setup-linux,
- * /usr/share/consolefonts/Uni2-VGA14.psf.gz with Uni2-Fixed14.psf.gz for
- * the few glyphs the VGA font lacks), found through each font's Unicode
- * table and zzt_cp437[].
+ * the glyphs come from the IBM VGA 8x14 code page fonts of Debian's
+ * console-data package, /usr/share/consolefonts/cp865-8x14.psf.gz (code
+ * page 865, which is 437 but for 0x9b, 0x9d and 0xaf) and
+ * cp850-8x14.psf.gz (for those three: cent, yen and right guillemet).
  *
- *   zzt-mkfont OUT.c FONT.psf[.gz]...
+ *   zzt-mkfont OUT.c CODEPAGE=FONT.psf[.gz]...
  *
- * PSF1 and PSF2 fonts of 8x14 cells are read.  When no font is readable it
- * warns and writes hollow boxes (zzt_font_real = 0) so the build goes on.
+ * CODEPAGE is an iconv name (IBM865, IBM850).  The fonts have no Unicode
+ * table: glyph n is byte n of their code page.  All IBM PC code pages share
+ * the lower half (0x00-0x7f, the control range drawn as symbols), so code
+ * page 437 byte c < 0x80 is glyph c of the first font; a byte c >= 0x80 is
+ * the glyph of the first font whose code page maps one of its upper bytes
+ * to the same Unicode character as code page 437 maps c (zzt_cp437[]).
+ * When a font is missing it warns and writes hollow boxes (zzt_font_real
+ * = 0) so the build goes on; the tests that need the glyphs then skip.
  */
 #include <errno.h>
+#include <iconv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
 #include "formats/zzt/zzt.h"
+#include "gfs_rd.h"
 
-#define PSF_MAX		(4u << 20)
+#define PSF_MAX		(1u << 20)
 #define PSF1_MAGIC	0x0436
 #define PSF2_MAGIC	0x864ab572u
+#define PSF1_HDR	4
+#define PSF2_HDR	32
 #define GH		14
+#define NFONTS		4
 
-struct psf {
+struct cpfont {
+	const char *path;
 	uint8_t *data;
-	size_t len;
-	const uint8_t *glyphs;
-	unsigned nglyphs, charsize;
-	uint32_t *uni;			/* code point of each table entry */
-	unsigned *uglyph;		/* its glyph */
-	size_t nuni;
+	const uint8_t *glyphs;		/* 256 glyphs of GH bytes */
+	uint32_t uni[256];		/* Unicode of each upper byte (0: none) */
 };
 
-static uint32_t le32(const uint8_t *p)
+/* glyphs of an 8x14 PSF1 or PSF2 font with at least 256 glyphs */
+static int psf_load(struct cpfont *f)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static int psf_add_uni(struct psf *f, uint32_t cp, unsigned g)
-{
-	uint32_t *u = realloc(f->uni, (f->nuni + 1) * sizeof(*u));
-	unsigned *ug;
-
-	if (!u)
-		return -ENOMEM;
-	f->uni = u;
-	ug = realloc(f->uglyph, (f->nuni + 1) * sizeof(*ug));
-	if (!ug)
-		return -ENOMEM;
-	f->uglyph = ug;
-	f->uni[f->nuni] = cp;
-	f->uglyph[f->nuni++] = g;
-	return 0;
-}
-
-static int psf_load(const char *path, struct psf *f)
-{
-	gzFile gz = gzopen(path, "rb");
-	size_t p, end;
-	unsigned g;
+	gzFile gz = gzopen(f->path, "rb");
+	struct gfs_rd r;
+	uint16_t magic1;
+	uint32_t magic2, hsize, count, csize, h, w;
+	uint8_t mode, cs;
 	int n;
 
-	memset(f, 0, sizeof(*f));
 	if (!gz)
 		return -ENOENT;
 	f->data = malloc(PSF_MAX);
@@ -73,105 +61,103 @@ static int psf_load(const char *path, struct psf *f)
 	}
 	n = gzread(gz, f->data, PSF_MAX);
 	gzclose(gz);
-	if (n < 4)
-		return -EINVAL;
-	f->len = (size_t)n;
-	if ((f->data[0] | f->data[1] << 8) == PSF1_MAGIC) {
-		unsigned mode = f->data[2];
-
-		f->charsize = f->data[3];
-		f->nglyphs = mode & 1 ? 512 : 256;
-		f->glyphs = f->data + 4;
-		p = 4 + (size_t)f->nglyphs * f->charsize;
-		if (f->charsize != GH || p > f->len || !(mode & 6))
+	if (n < 0)
+		return -EIO;
+	gfs_rd_init(&r, f->data, (size_t)n, 0);
+	if (!gfs_rd_u16le(&r, &magic1) && magic1 == PSF1_MAGIC) {
+		if (gfs_rd_u8(&r, &mode) || gfs_rd_u8(&r, &cs) || cs != GH ||
+		    gfs_rd_ptr(&r, &f->glyphs, 256 * GH))
 			return -EINVAL;
-		for (g = 0; g < f->nglyphs && p + 2 <= f->len; g++) {
-			for (;;) {
-				uint32_t u;
-
-				if (p + 2 > f->len)
-					return -EINVAL;
-				u = (uint32_t)f->data[p] | (uint32_t)f->data[p + 1] << 8;
-				p += 2;
-				if (u == 0xffff)
-					break;
-				if (u != 0xfffe && psf_add_uni(f, u, g))
-					return -ENOMEM;
-			}
-		}
 		return 0;
 	}
-	if (f->len < 32 || le32(f->data) != PSF2_MAGIC)
+	gfs_rd_init(&r, f->data, (size_t)n, 0);
+	if (gfs_rd_u32le(&r, &magic2) || magic2 != PSF2_MAGIC || gfs_rd_skip(&r, 4) ||
+	    gfs_rd_u32le(&r, &hsize) || gfs_rd_skip(&r, 4) || gfs_rd_u32le(&r, &count) ||
+	    gfs_rd_u32le(&r, &csize) || gfs_rd_u32le(&r, &h) || gfs_rd_u32le(&r, &w))
 		return -EINVAL;
-	{
-		uint32_t hsize = le32(f->data + 8), flags = le32(f->data + 12);
-		uint32_t count = le32(f->data + 16), csize = le32(f->data + 20);
-		uint32_t h = le32(f->data + 24), w = le32(f->data + 28);
-
-		if (h != GH || w != 8 || csize != GH || count > 65536 || !(flags & 1) ||
-		    hsize > f->len || (uint64_t)count * csize > f->len - hsize)
-			return -EINVAL;
-		f->glyphs = f->data + hsize;
-		f->nglyphs = count;
-		f->charsize = csize;
-		p = hsize + (size_t)count * csize;
-	}
-	end = f->len;
-	for (g = 0; g < f->nglyphs && p < end; g++) {
-		while (p < end && f->data[p] != 0xff) {
-			uint8_t c = f->data[p];
-			uint32_t cp;
-			size_t k, i;
-
-			if (c == 0xfe) {
-				p++;
-				continue;
-			}
-			k = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-			if (p + k > end)
-				return -EINVAL;
-			cp = k == 1 ? c : k == 2 ? (c & 0x1fu) : k == 3 ? (c & 0x0fu) : (c & 0x07u);
-			for (i = 1; i < k; i++)
-				cp = cp << 6 | (f->data[p + i] & 0x3fu);
-			if (psf_add_uni(f, cp, g))
-				return -ENOMEM;
-			p += k;
-		}
-		p++;
-	}
+	if (h != GH || w != 8 || csize != GH || count < 256 || hsize < PSF2_HDR ||
+	    gfs_rd_seek(&r, hsize) || gfs_rd_ptr(&r, &f->glyphs, 256 * GH))
+		return -EINVAL;
 	return 0;
 }
 
-static const uint8_t *psf_glyph(const struct psf *f, uint32_t cp)
+/* f->uni[b] for b >= 0x80: the Unicode character byte b is in code page cp */
+static int cp_map(struct cpfont *f, const char *cp)
 {
-	size_t i;
+	iconv_t cd = iconv_open("UTF-32LE", cp);
+	unsigned b;
 
-	for (i = 0; i < f->nuni; i++)
-		if (f->uni[i] == cp && f->uglyph[i] < f->nglyphs)
-			return f->glyphs + (size_t)f->uglyph[i] * f->charsize;
+	if (cd == (iconv_t)-1)
+		return -errno;
+	for (b = 0x80; b < 256; b++) {
+		char in[1] = { (char)b }, out[8];
+		char *ip = in, *op = out;
+		size_t il = 1, ol = sizeof(out);
+		struct gfs_rd r;
+		uint32_t u;
+
+		iconv(cd, NULL, NULL, NULL, NULL);
+		if (iconv(cd, &ip, &il, &op, &ol) == (size_t)-1 || ol != 4)
+			continue;
+		gfs_rd_init(&r, (const uint8_t *)out, 4, 0);
+		if (!gfs_rd_u32le(&r, &u))
+			f->uni[b] = u;
+	}
+	iconv_close(cd);
+	return 0;
+}
+
+static const uint8_t *cp437_glyph(const struct cpfont *fonts, int nfonts, unsigned c)
+{
+	int i;
+	unsigned b;
+
+	if (!nfonts)
+		return NULL;
+	if (c < 0x80)
+		return fonts[0].glyphs + (size_t)c * GH;
+	for (i = 0; i < nfonts; i++)
+		for (b = 0x80; b < 256; b++)
+			if (fonts[i].uni[b] == zzt_cp437[c])
+				return fonts[i].glyphs + (size_t)b * GH;
 	return NULL;
 }
 
 int main(int argc, char **argv)
 {
-	struct psf fonts[8];
-	int nfonts = 0, i, c, missing = 0;
+	struct cpfont fonts[NFONTS];
+	int nfonts = 0, i, missing = 0;
+	unsigned c;
 	FILE *out;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: zzt-mkfont OUT.c FONT.psf[.gz]...\n");
+		fprintf(stderr, "usage: zzt-mkfont OUT.c CODEPAGE=FONT.psf[.gz]...\n");
 		return 2;
 	}
-	for (i = 2; i < argc && nfonts < 8; i++) {
-		if (psf_load(argv[i], &fonts[nfonts]) == 0)
-			nfonts++;
-		else
-			fprintf(stderr, "zzt-mkfont: %s: not a readable 8x14 PSF font with a "
-				"Unicode table\n", argv[i]);
+	memset(fonts, 0, sizeof(fonts));
+	for (i = 2; i < argc && nfonts < NFONTS; i++) {
+		char *eq = strchr(argv[i], '=');
+		struct cpfont *f = &fonts[nfonts];
+
+		if (!eq) {
+			fprintf(stderr, "zzt-mkfont: %s: want CODEPAGE=FONT\n", argv[i]);
+			return 2;
+		}
+		*eq = 0;
+		f->path = eq + 1;
+		if (psf_load(f) || cp_map(f, argv[i])) {
+			fprintf(stderr, "zzt-mkfont: warning: %s: not a readable 8x14 PSF font of "
+				"code page %s\n", f->path, argv[i]);
+			while (nfonts >= 0)
+				free(fonts[nfonts--].data);
+			nfonts = 0;	/* all or nothing: a partial set draws wrong glyphs */
+			break;
+		}
+		nfonts++;
 	}
 	if (!nfonts)
-		fprintf(stderr, "zzt-mkfont: warning: no console font found; board.png will draw "
-			"boxes instead of glyphs (install console-setup-linux)\n");
+		fprintf(stderr, "zzt-mkfont: warning: board.png will draw boxes instead of glyphs "
+			"(install console-data)\n");
 	out = fopen(argv[1], "w");
 	if (!out) {
 		perror(argv[1]);
@@ -179,27 +165,19 @@ int main(int argc, char **argv)
 	}
 	fprintf(out, "/* generated by zzt-mkfont from:");
 	for (i = 0; i < nfonts; i++)
-		fprintf(out, " %s", argv[2 + i]);
+		fprintf(out, " %s", fonts[i].path);
 	fprintf(out, " */\n#include \"formats/zzt/zzt.h\"\n\nconst int zzt_font_real = %d;\n\n"
 		"const uint8_t zzt_font[256][14] = {\n", nfonts > 0);
 	for (c = 0; c < 256; c++) {
-		/* glyphs some fonts only have under a neighbouring code point */
-		uint32_t alt = c == 0x10 ? 0x25b6 : c == 0x11 ? 0x25c0 : 0;
-		const uint8_t *g = NULL;
+		const uint8_t *g = cp437_glyph(fonts, nfonts, c);
 		uint8_t box[GH];
 		int y;
 
-		for (i = 0; i < nfonts && !g && c; i++) {
-			g = psf_glyph(&fonts[i], zzt_cp437[c]);
-			if (!g && alt)
-				g = psf_glyph(&fonts[i], alt);
-		}
 		if (!g) {
 			memset(box, 0, sizeof(box));
-			if (c && c != 0x20 && c != 0xff && !nfonts)
-				for (y = 2; y < 12; y++)
-					box[y] = y == 2 || y == 11 ? 0x7e : 0x42;
-			if (c && c != 0x20 && c != 0xff && nfonts)
+			for (y = 2; y < 12 && c && c != 0x20 && c != 0xff; y++)
+				box[y] = y == 2 || y == 11 ? 0x7e : 0x42;
+			if (nfonts)
 				missing++;
 			g = box;
 		}
@@ -209,12 +187,14 @@ int main(int argc, char **argv)
 		fprintf(out, "},\t/* 0x%02x */\n", c);
 	}
 	fprintf(out, "};\n");
-	if (missing)
-		fprintf(stderr, "zzt-mkfont: warning: %d code page 437 glyphs not found\n", missing);
-	for (i = 0; i < nfonts; i++) {
+	for (i = 0; i < nfonts; i++)
 		free(fonts[i].data);
-		free(fonts[i].uni);
-		free(fonts[i].uglyph);
+	if (fclose(out))
+		return 1;
+	if (missing) {
+		fprintf(stderr, "zzt-mkfont: %d code page 437 glyphs are in none of the fonts\n",
+			missing);
+		return 1;
 	}
-	return fclose(out) ? 1 : 0;
+	return 0;
 }

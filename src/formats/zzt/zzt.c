@@ -17,12 +17,14 @@
  * The tree:
  *   world.ini                 the header
  *   boards/NN-slug/           board.ini elements.csv colors.csv stats.csv
- *                             code/SS.oop board.png [extra.bin]
+ *                             code/NAME.oop board.png [extra.bin]
  *   trailing.bin              bytes after the last board, if any
  *   damaged.bin               from a board running past the file to its end
  *
  * A board nobody edited is copied from the old file byte for byte; an
- * edited one is serialised from the model (see zzt_view.c).
+ * edited one is serialised from the model by the codec.  This file builds
+ * the tree and holds the format's callbacks; the calls go one way:
+ * codec (zzt_board.c) <- views (zzt_view.c, zzt_png.c) <- this file.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -31,26 +33,13 @@
 
 #include "formats/zzt/zzt.h"
 
+/* code/ fills itself with the program files when first used */
+static int zzt_populate_code(struct gfs_archive *ar, struct gfs_node *dir);
+static const struct gfs_node_ops zzt_ops_code_dir = { .populate = zzt_populate_code };
+
 static size_t min_size(size_t a, size_t b)
 {
 	return a < b ? a : b;
-}
-
-static void zzt_board_release(struct zzt_board *b)
-{
-	size_t i;
-
-	for (i = 0; i < b->nstats; i++)
-		gfs_buf_release(&b->stats[i].code);
-	free(b->stats);
-	free(b->rle);
-	free(b->tail);
-	free(b->elem);
-	b->elem = b->color = NULL;
-	b->stats = NULL;
-	b->rle = NULL;
-	b->tail = NULL;
-	b->nstats = b->capstats = 0;
 }
 
 static void zzt_free(struct gfs_archive *ar)
@@ -89,139 +78,43 @@ static int zzt_bid(const uint8_t *head, size_t len, const char *path)
 }
 
 /*
- * Parse one board's bytes (after its size field).  On damage returns
- * -EBADMSG with the reason in why; the board is then shown raw.
+ * A name as a slug: lower-case ASCII letters and digits, every other run of
+ * characters one '-' between them; its first cap - 1 characters, without a
+ * final '-'.
  */
-static int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size,
-			   uint64_t base, char *why, size_t wl)
+static size_t zzt_slug(const uint8_t *s, size_t n, char *out, size_t cap)
 {
-	struct gfs_rd r;
-	size_t n = 0, start, i;
-	int32_t count;
-
-	gfs_rd_init(&r, data, size, base);
-	if (gfs_rd_bytes(&r, b->name, ZZT_B_NAME_LEN)) {
-		snprintf(why, wl, "at 0x%llx: board name runs past the board end",
-			 (unsigned long long)gfs_rd_off(&r));
-		return -EBADMSG;
-	}
-	b->elem = malloc(2 * ZZT_TILES);
-	if (!b->elem)
-		return -ENOMEM;
-	b->color = b->elem + ZZT_TILES;
-	start = r.pos;
-	while (n < ZZT_TILES) {
-		uint64_t at = gfs_rd_off(&r);
-		uint8_t cnt, e, c;
-		size_t run;
-
-		if (gfs_rd_u8(&r, &cnt) || gfs_rd_u8(&r, &e) || gfs_rd_u8(&r, &c)) {
-			snprintf(why, wl, "at 0x%llx: RLE runs past the board end after %zu tiles",
-				 (unsigned long long)at, n);
-			return -EBADMSG;
-		}
-		run = cnt ? cnt : 256;
-		if (n + run > ZZT_TILES) {
-			snprintf(why, wl, "at 0x%llx: RLE runs past 1500 tiles (run of %zu at tile %zu)",
-				 (unsigned long long)at, run, n);
-			return -EBADMSG;
-		}
-		memset(b->elem + n, e, run);
-		memset(b->color + n, c, run);
-		n += run;
-	}
-	b->rle_len = r.pos - start;
-	b->rle = malloc(b->rle_len);
-	if (!b->rle)
-		return -ENOMEM;
-	memcpy(b->rle, data + start, b->rle_len);
-	if (gfs_rd_bytes(&r, b->props, ZZT_P_SIZE)) {
-		snprintf(why, wl, "at 0x%llx: board properties run past the board end",
-			 (unsigned long long)gfs_rd_off(&r));
-		return -EBADMSG;
-	}
-	count = (int32_t)zzt_s16(b->props + ZZT_P_NSTATS) + 1;
-	if (count < 0 || (size_t)count * ZZT_S_SIZE > gfs_rd_left(&r)) {
-		snprintf(why, wl, "at 0x%llx: stat count %d overruns the board",
-			 (unsigned long long)(gfs_rd_off(&r) - 2), (int)count);
-		return -EBADMSG;
-	}
-	b->stats = calloc((size_t)count ? (size_t)count : 1, sizeof(*b->stats));
-	if (!b->stats)
-		return -ENOMEM;
-	b->capstats = count ? (size_t)count : 1;
-	for (i = 0; i < (size_t)count; i++) {
-		struct zzt_stat *s = &b->stats[i];
-		uint64_t at = gfs_rd_off(&r);
-		int32_t len;
-		const uint8_t *p;
-
-		s->bind = -1;
-		s->final_cr = 1;
-		b->nstats = i + 1;
-		if (gfs_rd_bytes(&r, s->rec, ZZT_S_SIZE)) {
-			snprintf(why, wl, "at 0x%llx: stat %zu runs past the board end",
-				 (unsigned long long)at, i);
-			return -EBADMSG;
-		}
-		len = zzt_s16(s->rec + ZZT_S_LENGTH);
-		if (len > 0) {
-			if (gfs_rd_ptr(&r, &p, (size_t)len)) {
-				snprintf(why, wl, "at 0x%llx: code length %d of stat %zu runs past the board end",
-					 (unsigned long long)(at + ZZT_S_LENGTH), (int)len, i);
-				return -EBADMSG;
-			}
-			if (gfs_buf_add(&s->code, p, (size_t)len))
-				return -ENOMEM;
-			s->final_cr = p[len - 1] == '\r';
-		} else if (len < 0) {
-			s->bind = -len;
-			if (s->bind >= count) {
-				snprintf(why, wl, "at 0x%llx: stat %zu binds to stat %d, which does not exist "
-					 "(%d stats)", (unsigned long long)(at + ZZT_S_LENGTH), i, s->bind,
-					 (int)count);
-				return -EBADMSG;
-			}
-		}
-	}
-	b->tail_len = gfs_rd_left(&r);
-	if (b->tail_len) {
-		b->tail = malloc(b->tail_len);
-		if (!b->tail)
-			return -ENOMEM;
-		memcpy(b->tail, data + r.pos, b->tail_len);
-	}
-	return 0;
-}
-
-/* "NN-slug" from the board name: lower-case ASCII letters and digits. */
-static void zzt_board_dirname(const struct zzt_board *b, char *out, size_t len)
-{
-	char slug[41];
-	size_t n = 0, i, nl = b->name[0] > ZZT_B_NAME_MAX ? ZZT_B_NAME_MAX : b->name[0];
+	size_t len = 0, i;
 	int dash = 0;
 
-	for (i = 0; i < nl && n < sizeof(slug) - 1; i++) {
-		unsigned char c = b->name[1 + i];
+	for (i = 0; i < n && len + 1 < cap; i++) {
+		unsigned char c = s[i];
 
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c - 'A' + 'a');
 		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
-			if (dash && n)
-				slug[n++] = '-';
+			if (dash && len) {
+				if (len + 2 >= cap)
+					break;	/* never end in '-' */
+				out[len++] = '-';
+			}
 			dash = 0;
-			if (n < sizeof(slug) - 1)
-				slug[n++] = (char)c;
-		} else if (c >= 'A' && c <= 'Z') {
-			if (dash && n)
-				slug[n++] = '-';
-			dash = 0;
-			if (n < sizeof(slug) - 1)
-				slug[n++] = (char)(c - 'A' + 'a');
+			out[len++] = (char)c;
 		} else {
 			dash = 1;
 		}
 	}
-	slug[n] = 0;
-	if (n)
+	out[len] = 0;
+	return len;
+}
+
+/* "NN-slug" from the board name. */
+static void zzt_board_dirname(const struct zzt_board *b, char *out, size_t len)
+{
+	char slug[41];
+
+	if (zzt_slug(b->name + 1, b->name[0] > ZZT_B_NAME_MAX ? ZZT_B_NAME_MAX : b->name[0],
+		     slug, sizeof(slug)))
 		snprintf(out, len, "%02u-%s", b->idx, slug);
 	else
 		snprintf(out, len, "%02u", b->idx);
@@ -248,20 +141,73 @@ static struct gfs_node *zzt_view_node(struct gfs_archive *ar, struct gfs_node *d
 	return n;
 }
 
-struct gfs_node *zzt_add_code_node(struct gfs_archive *ar, struct zzt_board *b, unsigned s)
+static struct gfs_node *zzt_add_code_node(struct gfs_archive *ar, struct zzt_board *b, unsigned s,
+					   const char *name)
 {
-	char name[32];
-
-	if (s < 100)	/* "%02u.oop" without snprintf: 5,000 of them in a big world */
-		memcpy(name, (char[]){ (char)('0' + s / 10), (char)('0' + s % 10), '.', 'o', 'o', 'p', 0 }, 7);
-	else
-		snprintf(name, sizeof(name), "%02u.oop", s);
 	b->stats[s].code_node = zzt_view_node(ar, b->code_dir, name, S_IFREG | 0644,
 					      &zzt_ops_code, ZZT_V_CODE, b->idx, s);
 	if (b->stats[s].code_node && b->stats[s].code_ino)
 		b->stats[s].code_node->ino = b->stats[s].code_ino;	/* reserved at load */
 	b->stats[s].code_ino = 0;
 	return b->stats[s].code_node;
+}
+
+static int zzt_has_code(const struct zzt_stat *s)
+{
+	return s->bind < 0 && s->code.len;
+}
+
+/*
+ * The code file names of a board's stats with their own code (names[s],
+ * ZZT_CODE_NAME bytes each): the slug of the object's @name (the first
+ * line, when it starts with '@'), with "-SS" (the stat number) when another
+ * stat has the same slug or the slug is all digits, and "SS" when there is
+ * no @name or the name still clashes.  They depend on the board alone.
+ */
+#define ZZT_CODE_NAME 48
+static void zzt_code_names(const struct zzt_board *b, char (*names)[ZZT_CODE_NAME])
+{
+	char (*slug)[ZZT_CODE_NAME] = names;
+	size_t s, t;
+
+	for (s = 0; s < b->nstats; s++) {
+		const struct gfs_buf *c = &b->stats[s].code;
+		size_t n = 0;
+
+		slug[s][0] = 0;
+		if (!zzt_has_code(&b->stats[s]) || c->data[0] != '@')
+			continue;
+		while (1 + n < c->len && c->data[1 + n] != '\r')
+			n++;
+		zzt_slug(c->data + 1, n, slug[s], ZZT_CODE_NAME - 8);
+	}
+	/* suffixes first, on the slugs alone, so every stat's name is decided
+	 * by the same facts whatever its position */
+	for (s = 0; s < b->nstats; s++) {
+		int dup = slug[s][0] && slug[s][strspn(slug[s], "0123456789")] == 0;
+
+		for (t = 0; t < b->nstats && slug[s][0] && !dup; t++)
+			dup = t != s && !strcmp(slug[s], slug[t]);
+		names[s][ZZT_CODE_NAME - 1] = (char)dup;
+	}
+	for (s = 0; s < b->nstats; s++) {
+		char base[ZZT_CODE_NAME];
+
+		if (!zzt_has_code(&b->stats[s]))
+			continue;
+		memcpy(base, slug[s], sizeof(base));
+		if (!base[0])
+			snprintf(names[s], ZZT_CODE_NAME, "%02u.oop", (unsigned)s);
+		else if (base[ZZT_CODE_NAME - 1])
+			snprintf(names[s], ZZT_CODE_NAME, "%.32s-%02u.oop", base, (unsigned)s);
+		else
+			snprintf(names[s], ZZT_CODE_NAME, "%.40s.oop", base);
+		for (t = 0; t < s; t++)
+			if (zzt_has_code(&b->stats[t]) && !strcmp(names[s], names[t])) {
+				snprintf(names[s], ZZT_CODE_NAME, "%02u.oop", (unsigned)s);
+				break;
+			}
+	}
 }
 
 static int zzt_build_board(struct gfs_archive *ar, struct gfs_node *boards, struct zzt_board *b)
@@ -388,7 +334,9 @@ static int zzt_load(struct gfs_archive *ar)
 	off = ZZT_HDR_SIZE;
 	for (i = 0; i < (size_t)nb; i++) {
 		struct zzt_board *b;
+		struct gfs_rd rd;
 		char why[200];
+		uint16_t size16;
 		uint32_t size;
 
 		if (off + 2 > file.len) {
@@ -401,7 +349,10 @@ static int zzt_load(struct gfs_archive *ar)
 		b = &w->boards[i];
 		b->idx = (unsigned)i;
 		b->off = off;
-		size = (uint32_t)file.data[off] | (uint32_t)file.data[off + 1] << 8;
+		gfs_rd_init(&rd, file.data, file.len, 0);
+		if (gfs_rd_seek(&rd, (size_t)off) || gfs_rd_u16le(&rd, &size16))
+			break;	/* cannot happen: off + 2 <= file.len */
+		size = size16;
 		if (off + 2 + size > file.len) {
 			snprintf(why, sizeof(why), "at 0x%llx: size %u runs past the end of the file "
 				 "(%llu bytes left); it and the boards after it are not shown",
@@ -554,9 +505,42 @@ static void zzt_committed(struct gfs_archive *ar)
 	w->hdr_dirty = 0;
 }
 
+/*
+ * What ZZT makes of a board's data: element ids past its table (it reads
+ * garbage definitions for them: a warning) and stats outside its tile
+ * array (it reads and writes past it: an error).  Returns the errors.
+ */
+static unsigned zzt_check_board(const struct zzt_board *b, FILE *out)
+{
+	size_t t, n = 0, first = 0, s;
+	unsigned bad = 0;
+
+	for (t = 0; t < ZZT_TILES; t++)
+		if (b->elem[t] >= ZZT_NELEMS && !n++)
+			first = t;
+	if (n)
+		fprintf(out, "board %u: warning: %zu tiles with element ids past ZZT's table "
+			"(0-%d), the first %u at x %zu, y %zu\n", b->idx, n, ZZT_NELEMS - 1,
+			b->elem[first], first % ZZT_W + 1, first / ZZT_W + 1);
+	for (s = 0; s < b->nstats; s++) {
+		unsigned x = b->stats[s].rec[ZZT_S_X], y = b->stats[s].rec[ZZT_S_Y];
+
+		if (x <= ZZT_STAT_X_MAX && y <= ZZT_STAT_Y_MAX)
+			continue;
+		if (bad++ < ZZT_WARN_MAX)
+			fprintf(out, "board %u: error: stat %zu at x %u, y %u is outside ZZT's board "
+				"(x 0-%d, y 0-%d)\n", b->idx, s, x, y, ZZT_STAT_X_MAX, ZZT_STAT_Y_MAX);
+	}
+	if (bad > ZZT_WARN_MAX)
+		fprintf(out, "board %u: error: %u more stats outside the board\n", b->idx,
+			bad - ZZT_WARN_MAX);
+	return bad;
+}
+
 static int zzt_check(struct gfs_archive *ar, FILE *out)
 {
 	struct zzt_world *w = ar->priv;
+	unsigned bad = 0;
 	size_t i;
 
 	fprintf(out, "ZZT %s: %zu of %d boards loaded\n",
@@ -573,36 +557,44 @@ static int zzt_check(struct gfs_archive *ar, FILE *out)
 		if (!b->damaged && b->tail_len)
 			fprintf(out, "board %zu: %zu bytes after the last stat (kept as extra.bin)\n",
 				i, b->tail_len);
+		if (!b->damaged)
+			bad += zzt_check_board(b, out);
 	}
 	if (w->damage[0])
 		fprintf(out, "damage: %s\n", w->damage);
 	if (w->trailing)
 		fprintf(out, "%llu bytes after the last board (kept as trailing.bin)\n",
 			(unsigned long long)w->trailing->span_len);
-	return w->truncated || w->ndamaged ? 1 : 0;
+	return w->truncated || w->ndamaged || bad ? 1 : 0;
 }
 
-/* code/NN.oop of every stat with a program, when code/ is first listed or looked into */
+/* code/NAME.oop of every stat with a program, when code/ is first listed or looked into */
 static int zzt_populate_code(struct gfs_archive *ar, struct gfs_node *dir)
 {
 	struct zzt_world *w = ar->priv;
+	char (*names)[ZZT_CODE_NAME] = NULL;
+	int r = 0;
 
-	for (size_t i = 0; i < w->nboards; i++) {
+	for (size_t i = 0; i < w->nboards && !r; i++) {
 		struct zzt_board *b = &w->boards[i];
 
-		if (b->code_dir != dir)
+		if (b->code_dir != dir || !b->nstats)
 			continue;
-		for (size_t k = 0; k < b->nstats; k++)
-			if (b->stats[k].bind < 0 && b->stats[k].code.len && !b->stats[k].code_node &&
-			    !zzt_add_code_node(ar, b, (unsigned)k))
-				return -ENOMEM;
+		names = calloc(b->nstats, sizeof(*names));
+		if (!names)
+			return -ENOMEM;
+		zzt_code_names(b, names);
+		for (size_t k = 0; k < b->nstats && !r; k++)
+			if (zzt_has_code(&b->stats[k]) && !b->stats[k].code_node &&
+			    !zzt_add_code_node(ar, b, (unsigned)k, names[k]))
+				r = -ENOMEM;
+		free(names);
 	}
-	return 0;
+	return r;
 }
 
-const struct gfs_node_ops zzt_ops_code_dir = { .populate = zzt_populate_code };
 
-/* code/NN.oop for a stat that has no code of its own yet. */
+/* code/NN.oop for a stat that has no code of its own yet (named by its @name at the next mount). */
 static int zzt_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
 		      struct gfs_node **out)
 {
@@ -633,7 +625,7 @@ static int zzt_create(struct gfs_archive *ar, struct gfs_node *dir, const char *
 	if (strcmp(name, canon))
 		return gfs_err(ar, -EINVAL, "%s: the code file of stat %lu is %s", name, s, canon);
 	b->stats[s].final_cr = 1;
-	if (!zzt_add_code_node(ar, b, (unsigned)s))
+	if (!zzt_add_code_node(ar, b, (unsigned)s, canon))
 		return -ENOMEM;
 	*out = b->stats[s].code_node;
 	return 0;

@@ -48,6 +48,11 @@
 #define ZZT_W			60
 #define ZZT_H			25
 #define ZZT_TILES		(ZZT_W * ZZT_H)
+#define ZZT_NELEMS		54	/* element ids 0-53; ZZT reads past its table for others */
+/* ZZT keeps a ring of board edge around the tiles: x 0..61, y 0..26 are in
+ * its tile array, a stat anywhere else makes it read and write past it */
+#define ZZT_STAT_X_MAX		(ZZT_W + 1)
+#define ZZT_STAT_Y_MAX		(ZZT_H + 1)
 #define ZZT_RUN_MAX		255
 
 /* Board properties, after the RLE. */
@@ -161,15 +166,23 @@ int zzt_utf8_next(const uint8_t *s, size_t len, uint32_t *cp, size_t *n);
 /* Code point to CP437 byte, -1 when there is none. */
 int zzt_cp437_from(uint32_t cp);
 
+/*
+ * zzt_board.c: the board codec.  Parse one board's bytes (after its size
+ * field, base its file offset); on damage -EBADMSG with the reason in why.
+ * Encode writes the size field and the board; -EFBIG past 65535 bytes.
+ */
+int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size, uint64_t base,
+		    char *why, size_t wl);
+void zzt_board_release(struct zzt_board *b);
+int zzt_board_encode(const struct zzt_board *b, struct gfs_buf *out);
+int zzt_board_encoded_size(const struct zzt_board *b, size_t *size);
+int zzt_rle_encode(const uint8_t *elem, const uint8_t *color, struct gfs_buf *out);
+/* EINVAL (with the message) if b no longer fits the 16-bit size field. */
+int zzt_board_check_size(struct gfs_archive *ar, struct zzt_board *b);
+
 /* zzt_view.c: render and store of each view. */
-extern const struct gfs_node_ops zzt_ops_code_dir;
 extern const struct gfs_node_ops zzt_ops_world, zzt_ops_board, zzt_ops_grid,
 	zzt_ops_stats, zzt_ops_code, zzt_ops_png, zzt_ops_extra, zzt_ops_raw;
-int zzt_board_encoded_size(const struct zzt_board *b, size_t *size);
-int zzt_board_encode(const struct zzt_board *b, struct gfs_buf *out);
-int zzt_rle_encode(const uint8_t *elem, const uint8_t *color, struct gfs_buf *out);
-struct gfs_node *zzt_add_code_node(struct gfs_archive *ar, struct zzt_board *b, unsigned s);
-int zzt_board_check_size(struct gfs_archive *ar, struct zzt_board *b);
 
 /* zzt_png.c */
 int zzt_render_png(struct zzt_board *b, struct gfs_buf *out);
@@ -178,9 +191,15 @@ int zzt_render_png(struct zzt_board *b, struct gfs_buf *out);
 extern const uint8_t zzt_font[256][14];
 extern const int zzt_font_real;
 
+/* A 16-bit field of a record already in memory (header, properties, stat). */
 static inline int16_t zzt_s16(const uint8_t *p)
 {
-	return (int16_t)(uint16_t)(p[0] | p[1] << 8);
+	struct gfs_rd r;
+	int16_t v = 0;
+
+	gfs_rd_init(&r, p, 2, 0);
+	(void)gfs_rd_s16le(&r, &v);
+	return v;
 }
 
 static inline void zzt_put16(uint8_t *p, int v)

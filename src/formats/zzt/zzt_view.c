@@ -5,7 +5,7 @@
  * place, and only fields whose value changed: bytes the views do not show
  * (stale characters after a Pascal string's length, odd lengths) stay.
  * elements.csv / colors.csv replace the tile grid (the RLE is re-encoded at
- * save only if a tile changed), stats.csv the stat records, code/SS.oop a
+ * save only if a tile changed), stats.csv the stat records, code/NAME.oop a
  * stat's ZZT-OOP.  Every store checks the board still fits its 16-bit size
  * field before it changes the model.
  */
@@ -26,95 +26,6 @@ static struct zzt_board *zzt_ref_board(struct gfs_archive *ar, struct gfs_node *
 	if (!w || !ref || ref->board >= w->nboards || w->boards[ref->board].damaged)
 		return NULL;
 	return &w->boards[ref->board];
-}
-
-/* ---- board serialisation --------------------------------------------------- */
-
-int zzt_rle_encode(const uint8_t *elem, const uint8_t *color, struct gfs_buf *out)
-{
-	size_t i = 0;
-
-	while (i < ZZT_TILES) {
-		size_t run = 1;
-		uint8_t t[3];
-
-		while (i + run < ZZT_TILES && run < ZZT_RUN_MAX &&
-		       elem[i + run] == elem[i] && color[i + run] == color[i])
-			run++;
-		t[0] = (uint8_t)run;
-		t[1] = elem[i];
-		t[2] = color[i];
-		if (gfs_buf_add(out, t, 3))
-			return -ENOMEM;
-		i += run;
-	}
-	return 0;
-}
-
-int zzt_board_encode(const struct zzt_board *b, struct gfs_buf *out)
-{
-	size_t start = out->len, i, size;
-	uint8_t props[ZZT_P_SIZE];
-	int r = 0;
-
-	r |= gfs_buf_add_u16le(out, 0);
-	r |= gfs_buf_add(out, b->name, ZZT_B_NAME_LEN);
-	if (r)
-		return -ENOMEM;
-	if (b->tiles_changed)
-		r = zzt_rle_encode(b->elem, b->color, out);
-	else
-		r = gfs_buf_add(out, b->rle, b->rle_len);
-	memcpy(props, b->props, ZZT_P_SIZE);
-	zzt_put16(props + ZZT_P_NSTATS, (int)b->nstats - 1);
-	r |= gfs_buf_add(out, props, ZZT_P_SIZE);
-	for (i = 0; i < b->nstats && !r; i++) {
-		const struct zzt_stat *s = &b->stats[i];
-		uint8_t rec[ZZT_S_SIZE];
-
-		memcpy(rec, s->rec, ZZT_S_SIZE);
-		zzt_put16(rec + ZZT_S_LENGTH, s->bind >= 0 ? -s->bind : (int)s->code.len);
-		r |= gfs_buf_add(out, rec, ZZT_S_SIZE);
-		if (s->bind < 0 && s->code.len)
-			r |= gfs_buf_add(out, s->code.data, s->code.len);
-	}
-	if (b->tail_len)
-		r |= gfs_buf_add(out, b->tail, b->tail_len);
-	if (r)
-		return -ENOMEM;
-	size = out->len - start - 2;
-	if (size > ZZT_BOARD_MAX)
-		return -EFBIG;
-	gfs_put_u16le(out->data + start, (uint16_t)size);
-	return 0;
-}
-
-int zzt_board_encoded_size(const struct zzt_board *b, size_t *size)
-{
-	struct gfs_buf enc = GFS_BUF_INIT;
-	int r = zzt_board_encode(b, &enc);
-
-	if (r != -EFBIG && r)
-		goto out;
-	*size = enc.len >= 2 ? enc.len - 2 : 0;
-	r = 0;
-out:
-	gfs_buf_release(&enc);
-	return r;
-}
-
-/* EINVAL (with the message) if b no longer fits the 16-bit size field. */
-int zzt_board_check_size(struct gfs_archive *ar, struct zzt_board *b)
-{
-	size_t size;
-	int r = zzt_board_encoded_size(b, &size);
-
-	if (r)
-		return r;
-	if (size > ZZT_BOARD_MAX)
-		return gfs_err(ar, -EINVAL, "board %u would be %zu bytes, more than the %d its size field holds",
-			       b->idx, size, ZZT_BOARD_MAX);
-	return 0;
 }
 
 /* ---- strings --------------------------------------------------------------- */
@@ -466,8 +377,8 @@ static int zzt_board_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 	area[ZZT_A_HDR] = NULL;
 	area[ZZT_A_NAME] = b->name;
 	area[ZZT_A_PROPS] = b->props;
-	if (gfs_buf_printf(out, "; board %u: %u bytes at 0x%llx, %zu stats (stats.csv)\n",
-			   b->idx, b->size, (unsigned long long)b->off, b->nstats))
+	/* nothing here may depend on other boards (offsets, sizes): views diff cleanly */
+	if (gfs_buf_adds(out, "; ZZT board settings (tiles: elements.csv and colors.csv, stats: stats.csv)\n"))
 		return -ENOMEM;
 	return zzt_put_fields(out, zzt_board_fields, area);
 }
@@ -639,6 +550,14 @@ static int zzt_grid_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 				goto out;
 			}
 			grid[y * ZZT_W + x] = (uint8_t)v;
+			/* ZZT reads garbage for ids past its table: none new (old ones stay) */
+			if (ref->kind == ZZT_V_ELEMENTS && v >= ZZT_NELEMS &&
+			    v != g[y * ZZT_W + x]) {
+				r = gfs_err(ar, -EINVAL, "%s: line %zu, column %zu: element %d is not "
+					    "one of ZZT's (0-%d)", view, first + y + 1, x + 1, (int)v,
+					    ZZT_NELEMS - 1);
+				goto out;
+			}
 		}
 	}
 	if (!memcmp(grid, g, ZZT_TILES))
@@ -690,8 +609,12 @@ static const struct {
 
 static int32_t zzt_s32(const uint8_t *p)
 {
-	return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-			 (uint32_t)p[3] << 24);
+	struct gfs_rd r;
+	int32_t v = 0;
+
+	gfs_rd_init(&r, p, 4, 0);
+	(void)gfs_rd_s32le(&r, &v);
+	return v;
 }
 
 static int zzt_stats_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
@@ -817,6 +740,15 @@ static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 			else
 				gfs_put_u32le(p, (uint32_t)v);
 		}
+		/* ZZT reads and writes past its tile array for a stat outside it */
+		if ((s->rec[ZZT_S_X] > ZZT_STAT_X_MAX || s->rec[ZZT_S_Y] > ZZT_STAT_Y_MAX) &&
+		    (i >= b->nstats || s->rec[ZZT_S_X] != b->stats[i].rec[ZZT_S_X] ||
+		     s->rec[ZZT_S_Y] != b->stats[i].rec[ZZT_S_Y])) {
+			r = gfs_err(ar, -EINVAL, "stats.csv: line %zu: x %u, y %u is outside ZZT's board "
+				    "(x 0-%d, y 0-%d)", line, s->rec[ZZT_S_X], s->rec[ZZT_S_Y],
+				    ZZT_STAT_X_MAX, ZZT_STAT_Y_MAX);
+			goto out;
+		}
 		if (f[ZZT_NSTATCOLS + 1][0]) {
 			if (gfs_parse_int(f[ZZT_NSTATCOLS + 1], 1, (int64_t)rows - 1, &v)) {
 				r = gfs_err(ar, -EINVAL, "stats.csv: line %zu: bind: \"%s\" is not a stat "
@@ -887,7 +819,7 @@ out:
 	return r;
 }
 
-/* ---- code/SS.oop ------------------------------------------------------------------ */
+/* ---- code/NAME.oop ---------------------------------------------------------------- */
 
 static struct zzt_stat *zzt_ref_stat(struct gfs_archive *ar, struct gfs_node *n,
 				     struct zzt_board **bp)

@@ -1,0 +1,233 @@
+/*
+ * zzt_board.c - the board codec: one board's bytes <-> struct zzt_board.
+ *
+ * A board after its 16-bit size field:
+ *   name        length byte + 50 characters (stale bytes after the length kept)
+ *   tiles       RLE triples (count, element, colour), count 0 = 256, that
+ *               fill exactly 60x25 tiles; kept as stored until a tile changes
+ *   properties  88 bytes, the last two the stat count - 1
+ *   stats       33-byte records, each followed by Length bytes of ZZT-OOP
+ *               when Length > 0 (Length -i shares stat i's code)
+ *   tail        anything after the last stat, kept
+ *
+ * The lowest layer of the format: it calls only the core.  The model
+ * (zzt.h), the views (zzt_view.c, zzt_png.c) and the tree builder (zzt.c)
+ * sit above it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/zzt/zzt.h"
+
+void zzt_board_release(struct zzt_board *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nstats; i++)
+		gfs_buf_release(&b->stats[i].code);
+	free(b->stats);
+	free(b->rle);
+	free(b->tail);
+	free(b->elem);
+	b->elem = b->color = NULL;
+	b->stats = NULL;
+	b->rle = NULL;
+	b->tail = NULL;
+	b->nstats = b->capstats = 0;
+}
+
+/*
+ * Parse one board's bytes (after its size field).  On damage returns
+ * -EBADMSG with the reason in why; the board is then shown raw.
+ */
+int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size,
+			   uint64_t base, char *why, size_t wl)
+{
+	struct gfs_rd r;
+	size_t n = 0, start, i;
+	int32_t count;
+
+	gfs_rd_init(&r, data, size, base);
+	if (gfs_rd_bytes(&r, b->name, ZZT_B_NAME_LEN)) {
+		snprintf(why, wl, "at 0x%llx: board name runs past the board end",
+			 (unsigned long long)gfs_rd_off(&r));
+		return -EBADMSG;
+	}
+	b->elem = malloc(2 * ZZT_TILES);
+	if (!b->elem)
+		return -ENOMEM;
+	b->color = b->elem + ZZT_TILES;
+	start = r.pos;
+	while (n < ZZT_TILES) {
+		uint64_t at = gfs_rd_off(&r);
+		uint8_t cnt, e, c;
+		size_t run;
+
+		if (gfs_rd_u8(&r, &cnt) || gfs_rd_u8(&r, &e) || gfs_rd_u8(&r, &c)) {
+			snprintf(why, wl, "at 0x%llx: RLE runs past the board end after %zu tiles",
+				 (unsigned long long)at, n);
+			return -EBADMSG;
+		}
+		run = cnt ? cnt : 256;
+		if (n + run > ZZT_TILES) {
+			snprintf(why, wl, "at 0x%llx: RLE runs past 1500 tiles (run of %zu at tile %zu)",
+				 (unsigned long long)at, run, n);
+			return -EBADMSG;
+		}
+		memset(b->elem + n, e, run);
+		memset(b->color + n, c, run);
+		n += run;
+	}
+	b->rle_len = r.pos - start;
+	b->rle = malloc(b->rle_len);
+	if (!b->rle)
+		return -ENOMEM;
+	memcpy(b->rle, data + start, b->rle_len);
+	if (gfs_rd_bytes(&r, b->props, ZZT_P_SIZE)) {
+		snprintf(why, wl, "at 0x%llx: board properties run past the board end",
+			 (unsigned long long)gfs_rd_off(&r));
+		return -EBADMSG;
+	}
+	count = (int32_t)zzt_s16(b->props + ZZT_P_NSTATS) + 1;
+	if (count < 0 || (size_t)count * ZZT_S_SIZE > gfs_rd_left(&r)) {
+		snprintf(why, wl, "at 0x%llx: stat count %d overruns the board",
+			 (unsigned long long)(gfs_rd_off(&r) - 2), (int)count);
+		return -EBADMSG;
+	}
+	b->stats = calloc((size_t)count ? (size_t)count : 1, sizeof(*b->stats));
+	if (!b->stats)
+		return -ENOMEM;
+	b->capstats = count ? (size_t)count : 1;
+	for (i = 0; i < (size_t)count; i++) {
+		struct zzt_stat *s = &b->stats[i];
+		uint64_t at = gfs_rd_off(&r);
+		int32_t len;
+		const uint8_t *p;
+
+		s->bind = -1;
+		s->final_cr = 1;
+		b->nstats = i + 1;
+		if (gfs_rd_bytes(&r, s->rec, ZZT_S_SIZE)) {
+			snprintf(why, wl, "at 0x%llx: stat %zu runs past the board end",
+				 (unsigned long long)at, i);
+			return -EBADMSG;
+		}
+		len = zzt_s16(s->rec + ZZT_S_LENGTH);
+		if (len > 0) {
+			if (gfs_rd_ptr(&r, &p, (size_t)len)) {
+				snprintf(why, wl, "at 0x%llx: code length %d of stat %zu runs past the board end",
+					 (unsigned long long)(at + ZZT_S_LENGTH), (int)len, i);
+				return -EBADMSG;
+			}
+			if (gfs_buf_add(&s->code, p, (size_t)len))
+				return -ENOMEM;
+			s->final_cr = p[len - 1] == '\r';
+		} else if (len < 0) {
+			s->bind = -len;
+			if (s->bind >= count) {
+				snprintf(why, wl, "at 0x%llx: stat %zu binds to stat %d, which does not exist "
+					 "(%d stats)", (unsigned long long)(at + ZZT_S_LENGTH), i, s->bind,
+					 (int)count);
+				return -EBADMSG;
+			}
+		}
+	}
+	b->tail_len = gfs_rd_left(&r);
+	if (b->tail_len) {
+		b->tail = malloc(b->tail_len);
+		if (!b->tail)
+			return -ENOMEM;
+		memcpy(b->tail, data + r.pos, b->tail_len);
+	}
+	return 0;
+}
+
+int zzt_rle_encode(const uint8_t *elem, const uint8_t *color, struct gfs_buf *out)
+{
+	size_t i = 0;
+
+	while (i < ZZT_TILES) {
+		size_t run = 1;
+		uint8_t t[3];
+
+		while (i + run < ZZT_TILES && run < ZZT_RUN_MAX &&
+		       elem[i + run] == elem[i] && color[i + run] == color[i])
+			run++;
+		t[0] = (uint8_t)run;
+		t[1] = elem[i];
+		t[2] = color[i];
+		if (gfs_buf_add(out, t, 3))
+			return -ENOMEM;
+		i += run;
+	}
+	return 0;
+}
+
+int zzt_board_encode(const struct zzt_board *b, struct gfs_buf *out)
+{
+	size_t start = out->len, i, size;
+	uint8_t props[ZZT_P_SIZE];
+	int r = 0;
+
+	r |= gfs_buf_add_u16le(out, 0);
+	r |= gfs_buf_add(out, b->name, ZZT_B_NAME_LEN);
+	if (r)
+		return -ENOMEM;
+	if (b->tiles_changed)
+		r = zzt_rle_encode(b->elem, b->color, out);
+	else
+		r = gfs_buf_add(out, b->rle, b->rle_len);
+	memcpy(props, b->props, ZZT_P_SIZE);
+	zzt_put16(props + ZZT_P_NSTATS, (int)b->nstats - 1);
+	r |= gfs_buf_add(out, props, ZZT_P_SIZE);
+	for (i = 0; i < b->nstats && !r; i++) {
+		const struct zzt_stat *s = &b->stats[i];
+		uint8_t rec[ZZT_S_SIZE];
+
+		memcpy(rec, s->rec, ZZT_S_SIZE);
+		zzt_put16(rec + ZZT_S_LENGTH, s->bind >= 0 ? -s->bind : (int)s->code.len);
+		r |= gfs_buf_add(out, rec, ZZT_S_SIZE);
+		if (s->bind < 0 && s->code.len)
+			r |= gfs_buf_add(out, s->code.data, s->code.len);
+	}
+	if (b->tail_len)
+		r |= gfs_buf_add(out, b->tail, b->tail_len);
+	if (r)
+		return -ENOMEM;
+	size = out->len - start - 2;
+	if (size > ZZT_BOARD_MAX)
+		return -EFBIG;
+	gfs_put_u16le(out->data + start, (uint16_t)size);
+	return 0;
+}
+
+int zzt_board_encoded_size(const struct zzt_board *b, size_t *size)
+{
+	struct gfs_buf enc = GFS_BUF_INIT;
+	int r = zzt_board_encode(b, &enc);
+
+	if (r != -EFBIG && r)
+		goto out;
+	*size = enc.len >= 2 ? enc.len - 2 : 0;
+	r = 0;
+out:
+	gfs_buf_release(&enc);
+	return r;
+}
+
+/* EINVAL (with the message) if b no longer fits the 16-bit size field. */
+int zzt_board_check_size(struct gfs_archive *ar, struct zzt_board *b)
+{
+	size_t size;
+	int r = zzt_board_encoded_size(b, &size);
+
+	if (r)
+		return r;
+	if (size > ZZT_BOARD_MAX)
+		return gfs_err(ar, -EINVAL, "board %u would be %zu bytes, more than the %d its size field holds",
+			       b->idx, size, ZZT_BOARD_MAX);
+	return 0;
+}
+
