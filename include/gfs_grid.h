@@ -63,9 +63,17 @@ int gfs_grid_err(struct gfs_archive *ar, const struct gfs_grid *g, size_t row, s
 int gfs_grid_u16(struct gfs_archive *ar, const struct gfs_grid *g, size_t w, size_t h,
 		 int64_t max, uint16_t *out);
 
+/* A w x h grid of bytes: h data rows of w values in 0..255.  Parse with ncols = w first. */
+int gfs_grid_u8(struct gfs_archive *ar, const struct gfs_grid *g, size_t w, size_t h,
+		uint8_t *out);
+
 /* Render "x0,x1,...,x{w-1}\n", the header of a grid of w columns. */
 int gfs_grid_xheader(struct gfs_buf *out, size_t w);
+/* The same with the columns numbered from first: "x1,...,xw" for first = 1. */
+int gfs_grid_xheader_from(struct gfs_buf *out, size_t w, size_t first);
 /* Render v[0..n) as rows of w comma-separated values, 0xffff as -1. */
 int gfs_grid_render_u16(struct gfs_buf *out, const uint16_t *v, size_t n, size_t w);
+/* Render v[0..n) as rows of w comma-separated values 0..255. */
+int gfs_grid_render_u8(struct gfs_buf *out, const uint8_t *v, size_t n, size_t w);
 
 #endif

@@ -87,6 +87,21 @@ static void test_grid(void)
 	ok(gfs_grid_xheader(&b, 2) == 0 && gfs_grid_render_u16(&b, cells, 2, 2) == 0 &&
 	   !strcmp((char *)b.data, "x0,x1\n1,-1\n"), "render");
 	gfs_buf_release(&b);
+	{
+		uint8_t bytes[4] = { 0, 255, 7, 8 };
+
+		ok(gfs_grid_xheader_from(&b, 2, 1) == 0 && gfs_grid_render_u8(&b, bytes, 4, 2) == 0 &&
+		   !strcmp((char *)b.data, "x1,x2\n0,255\n7,8\n"), "render bytes, 1-based header");
+		ok(gfs_grid_parse(&ar, "t.csv", b.data, b.len, 2, NULL, &g) == 0 &&
+		   gfs_grid_u8(&ar, &g, 2, 2, bytes) == 0 && bytes[1] == 255 && bytes[3] == 8,
+		   "byte grid reads back");
+		gfs_grid_release(&g);
+		ok(gfs_grid_parse(&ar, "t.csv", S("1,256\n"), 2, NULL, &g) == 0 &&
+		   gfs_grid_u8(&ar, &g, 2, 1, bytes) == -EINVAL && strstr(ar.err, "column 2"),
+		   "byte out of range: %s", ar.err);
+		gfs_grid_release(&g);
+		gfs_buf_release(&b);
+	}
 }
 
 /* A record kind as a table: a fixed part and a group counted by a field. */

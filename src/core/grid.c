@@ -202,28 +202,49 @@ int gfs_grid_int(struct gfs_archive *ar, const struct gfs_grid *g, size_t row, s
 	return gfs_grid_err(ar, g, row, col, what);
 }
 
-int gfs_grid_u16(struct gfs_archive *ar, const struct gfs_grid *g, size_t w, size_t h,
-		 int64_t max, uint16_t *out)
+/* h data rows of w cells each, else -EINVAL after gfs_err(). */
+static int gfs_grid_shape(struct gfs_archive *ar, const struct gfs_grid *g, size_t w, size_t h)
 {
 	if (g->nrows != h)
 		return gfs_err(ar, -EINVAL, "%s: %zu rows, want %zu", g->view, g->nrows, h);
-	for (size_t y = 0; y < h; y++) {
+	for (size_t y = 0; y < h; y++)
 		if (g->rows[y].ncells != w)
 			return gfs_err(ar, -EINVAL, "%s: line %u: %zu values, want %zu", g->view,
 				       g->rows[y].line, g->rows[y].ncells, w);
-		for (size_t x = 0; x < w; x++) {
-			int64_t v;
-			int r = gfs_grid_int(ar, g, y, x, -1, max, &v);
-
-			if (r)
-				return r;
-			out[y * w + x] = v < 0 ? 0xffff : (uint16_t)v;
-		}
-	}
 	return 0;
 }
 
-int gfs_grid_xheader(struct gfs_buf *out, size_t w)
+int gfs_grid_u16(struct gfs_archive *ar, const struct gfs_grid *g, size_t w, size_t h,
+		 int64_t max, uint16_t *out)
+{
+	int r = gfs_grid_shape(ar, g, w, h);
+
+	for (size_t y = 0; y < h && !r; y++)
+		for (size_t x = 0; x < w && !r; x++) {
+			int64_t v = 0;
+
+			r = gfs_grid_int(ar, g, y, x, -1, max, &v);
+			out[y * w + x] = v < 0 ? 0xffff : (uint16_t)v;
+		}
+	return r;
+}
+
+int gfs_grid_u8(struct gfs_archive *ar, const struct gfs_grid *g, size_t w, size_t h,
+		uint8_t *out)
+{
+	int r = gfs_grid_shape(ar, g, w, h);
+
+	for (size_t y = 0; y < h && !r; y++)
+		for (size_t x = 0; x < w && !r; x++) {
+			int64_t v = 0;
+
+			r = gfs_grid_int(ar, g, y, x, 0, 255, &v);
+			out[y * w + x] = (uint8_t)v;
+		}
+	return r;
+}
+
+int gfs_grid_xheader_from(struct gfs_buf *out, size_t w, size_t first)
 {
 	int r = 0;
 
@@ -232,9 +253,14 @@ int gfs_grid_xheader(struct gfs_buf *out, size_t w)
 		if (!r)
 			r = gfs_buf_addc(out, 'x');
 		if (!r)
-			r = gfs_buf_add_dec(out, x);
+			r = gfs_buf_add_dec(out, first + x);
 	}
 	return r ? r : gfs_buf_addc(out, '\n');
+}
+
+int gfs_grid_xheader(struct gfs_buf *out, size_t w)
+{
+	return gfs_grid_xheader_from(out, w, 0);
 }
 
 int gfs_grid_render_u16(struct gfs_buf *out, const uint16_t *v, size_t n, size_t w)
@@ -243,6 +269,18 @@ int gfs_grid_render_u16(struct gfs_buf *out, const uint16_t *v, size_t n, size_t
 
 	for (size_t i = 0; i < n && !r; i++) {
 		r = v[i] == 0xffff ? gfs_buf_adds(out, "-1") : gfs_buf_add_dec(out, v[i]);
+		if (!r)
+			r = gfs_buf_addc(out, (i + 1) % w ? ',' : '\n');
+	}
+	return r;
+}
+
+int gfs_grid_render_u8(struct gfs_buf *out, const uint8_t *v, size_t n, size_t w)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < n && !r; i++) {
+		r = gfs_buf_add_dec(out, v[i]);
 		if (!r)
 			r = gfs_buf_addc(out, (i + 1) % w ? ',' : '\n');
 	}

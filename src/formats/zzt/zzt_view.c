@@ -5,7 +5,8 @@
  * place, and only fields whose value changed: bytes the views do not show
  * (stale characters after a Pascal string's length, odd lengths) stay.
  * elements.csv / colors.csv replace the tile grid (the RLE is re-encoded at
- * save only if a tile changed), stats.csv the stat records, code/NAME.oop a
+ * save only if a tile changed), stats.csv the stat records; the CSVs are
+ * read in the core's one dialect (gfs_grid.h), code/NAME.oop a
  * stat's ZZT-OOP.  Every store checks the board still fits its 16-bit size
  * field before it changes the model.
  */
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "formats/zzt/zzt.h"
+#include "gfs_grid.h"
 
 /* ---- model access ---------------------------------------------------------- */
 
@@ -412,77 +414,6 @@ static int zzt_board_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	return 0;
 }
 
-/* ---- CSV ----------------------------------------------------------------------- */
-
-/*
- * Split text into lines (CR before LF dropped, trailing empty lines
- * dropped).  Lines are NUL-terminated inside the returned copy.
- */
-struct zzt_lines {
-	char *text;
-	char **line;
-	size_t n;
-};
-
-static void zzt_lines_free(struct zzt_lines *l)
-{
-	free(l->text);
-	free(l->line);
-}
-
-static int zzt_lines_split(const uint8_t *data, size_t len, struct zzt_lines *l)
-{
-	size_t i, cap = 1;
-	char *p;
-
-	memset(l, 0, sizeof(*l));
-	for (i = 0; i < len; i++)
-		if (data[i] == '\n')
-			cap++;
-	l->text = malloc(len + 1);
-	l->line = calloc(cap, sizeof(*l->line));
-	if (!l->text || !l->line) {
-		zzt_lines_free(l);
-		return -ENOMEM;
-	}
-	memcpy(l->text, data, len);
-	l->text[len] = 0;
-	for (p = l->text; p;) {
-		char *nl = strchr(p, '\n');
-		size_t k;
-
-		if (nl)
-			*nl = 0;
-		k = strlen(p);
-		if (k && p[k - 1] == '\r')
-			p[k - 1] = 0;
-		l->line[l->n++] = p;
-		p = nl ? nl + 1 : NULL;
-	}
-	while (l->n && !l->line[l->n - 1][0])
-		l->n--;
-	return 0;
-}
-
-/* Split a line at commas in place; fails when there are more than max. */
-static size_t zzt_csv_fields(char *line, char **f, size_t max)
-{
-	size_t n = 0;
-
-	for (;;) {
-		char *c = strchr(line, ',');
-
-		if (n < max)
-			f[n] = line;
-		n++;
-		if (!c)
-			break;
-		*c = 0;
-		line = c + 1;
-	}
-	return n;
-}
-
 /* ---- elements.csv / colors.csv ----------------------------------------------- */
 
 static int zzt_grid_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
@@ -490,23 +421,13 @@ static int zzt_grid_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 	struct zzt_board *b = zzt_ref_board(ar, n);
 	const struct zzt_ref *ref = n->priv;
 	const uint8_t *g;
-	int x, y, r = 0;
+	int r;
 
 	if (!b)
 		return -EIO;
 	g = ref->kind == ZZT_V_ELEMENTS ? b->elem : b->color;
-	for (x = 0; x < ZZT_W; x++)
-		r |= gfs_buf_printf(out, x ? ",x%d" : "x%d", x + 1);
-	r |= gfs_buf_addc(out, '\n');
-	for (y = 0; y < ZZT_H && !r; y++) {
-		for (x = 0; x < ZZT_W; x++) {
-			if (x)
-				r |= gfs_buf_addc(out, ',');
-			r |= gfs_buf_add_dec(out, g[y * ZZT_W + x]);
-		}
-		r |= gfs_buf_addc(out, '\n');
-	}
-	return r ? -ENOMEM : 0;
+	r = gfs_grid_xheader_from(out, ZZT_W, 1);
+	return r ? r : gfs_grid_render_u8(out, g, ZZT_TILES, ZZT_W);
 }
 
 static int zzt_grid_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
@@ -516,50 +437,28 @@ static int zzt_grid_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 	const struct zzt_ref *ref = n->priv;
 	const char *view = ref->kind == ZZT_V_ELEMENTS ? "elements.csv" : "colors.csv";
 	uint8_t grid[ZZT_TILES], old[ZZT_TILES], *g;
-	struct zzt_lines l;
-	size_t first = 0, y, x;
-	char *f[ZZT_W];
+	struct gfs_grid l;
+	size_t i;
 	int r;
 
 	if (!b)
 		return -EIO;
 	g = ref->kind == ZZT_V_ELEMENTS ? b->elem : b->color;
-	r = zzt_lines_split(data, len, &l);
+	r = gfs_grid_parse(ar, view, data, len, ZZT_W, NULL, &l);
 	if (r)
 		return r;
-	if (l.n && (l.line[0][0] == 'x' || l.line[0][0] == 'X'))
-		first = 1;
-	if (l.n - first != ZZT_H) {
-		r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %d", view, l.n - first, ZZT_H);
+	r = gfs_grid_u8(ar, &l, ZZT_W, ZZT_H, grid);
+	/* ZZT reads garbage for ids past its table: none new (old ones stay) */
+	for (i = 0; i < ZZT_TILES && !r && ref->kind == ZZT_V_ELEMENTS; i++)
+		if (grid[i] >= ZZT_NELEMS && grid[i] != g[i]) {
+			char what[80];
+
+			snprintf(what, sizeof(what), "element %u is not one of ZZT's (0-%d)", grid[i],
+				 ZZT_NELEMS - 1);
+			r = gfs_grid_err(ar, &l, i / ZZT_W, i % ZZT_W, what);
+		}
+	if (r)
 		goto out;
-	}
-	for (y = 0; y < ZZT_H; y++) {
-		size_t nf = zzt_csv_fields(l.line[first + y], f, ZZT_W);
-
-		if (nf != ZZT_W) {
-			r = gfs_err(ar, -EINVAL, "%s: line %zu: %zu values, want %d", view,
-				    first + y + 1, nf, ZZT_W);
-			goto out;
-		}
-		for (x = 0; x < ZZT_W; x++) {
-			int64_t v;
-
-			if (gfs_parse_int(f[x], 0, 255, &v)) {
-				r = gfs_err(ar, -EINVAL, "%s: line %zu, column %zu: \"%s\" is not 0..255",
-					    view, first + y + 1, x + 1, f[x]);
-				goto out;
-			}
-			grid[y * ZZT_W + x] = (uint8_t)v;
-			/* ZZT reads garbage for ids past its table: none new (old ones stay) */
-			if (ref->kind == ZZT_V_ELEMENTS && v >= ZZT_NELEMS &&
-			    v != g[y * ZZT_W + x]) {
-				r = gfs_err(ar, -EINVAL, "%s: line %zu, column %zu: element %d is not "
-					    "one of ZZT's (0-%d)", view, first + y + 1, x + 1, (int)v,
-					    ZZT_NELEMS - 1);
-				goto out;
-			}
-		}
-	}
 	if (!memcmp(grid, g, ZZT_TILES))
 		goto out;
 	memcpy(old, g, ZZT_TILES);
@@ -575,7 +474,7 @@ static int zzt_grid_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 	r = 0;
 	b->dirty = 1;
 out:
-	zzt_lines_free(&l);
+	gfs_grid_release(&l);
 	return r;
 }
 
@@ -665,20 +564,17 @@ static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 {
 	struct zzt_board *b = zzt_ref_board(ar, n), tmp;
 	struct zzt_stat *ns = NULL;
-	struct zzt_lines l;
-	size_t first = 0, rows, i, c;
-	char *f[ZZT_STATS_NCOLS];
+	struct gfs_grid l;
+	size_t rows, i, c;
 	char why[128];
 	int r, changed = 0;
 
 	if (!b)
 		return -EIO;
-	r = zzt_lines_split(data, len, &l);
+	r = gfs_grid_parse(ar, "stats.csv", data, len, 0, NULL, &l);
 	if (r)
 		return r;
-	if (l.n && !strncmp(l.line[0], "stat", 4))
-		first = 1;
-	rows = l.n - first;
+	rows = l.nrows;
 	if (rows == 0 && b->nstats) {
 		r = gfs_err(ar, -EINVAL, "stats.csv: no stats; the first row is the player's");
 		goto out;
@@ -694,22 +590,23 @@ static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 		goto out;
 	}
 	for (i = 0; i < rows; i++) {
-		size_t line = first + i + 1, nf = zzt_csv_fields(l.line[first + i], f, ZZT_STATS_NCOLS);
+		const struct gfs_grid_row *row = &l.rows[i];
+		/* the padding column may be left out */
+		const char *bind = row->ncells >= ZZT_STATS_NCOLS - 1 ? row->cell[ZZT_NSTATCOLS + 1] : "";
+		const char *pad = row->ncells == ZZT_STATS_NCOLS ? row->cell[ZZT_NSTATCOLS + 2] : "";
+		unsigned line = row->line;
 		struct zzt_stat *s = &ns[i];
 		int64_t v;
 
-		if (nf == ZZT_STATS_NCOLS - 1) {
-			f[ZZT_STATS_NCOLS - 1] = (char *)"";	/* padding column left out */
-			nf++;
-		}
-		if (nf != ZZT_STATS_NCOLS) {
-			r = gfs_err(ar, -EINVAL, "stats.csv: line %zu: %zu values, want %zu",
-				    line, nf, (size_t)ZZT_STATS_NCOLS);
+		if (row->ncells != ZZT_STATS_NCOLS && row->ncells != ZZT_STATS_NCOLS - 1) {
+			r = gfs_err(ar, -EINVAL, "stats.csv: line %u: %zu values, want %zu", line,
+				    row->ncells, (size_t)ZZT_STATS_NCOLS);
 			goto out;
 		}
-		if (gfs_parse_int(f[0], 0, ZZT_STATS_MAX, &v) || (size_t)v != i) {
-			r = gfs_err(ar, -EINVAL, "stats.csv: line %zu: stat is \"%s\", want %zu "
-				    "(rows stay in order; add or remove them at the end)", line, f[0], i);
+		if (gfs_parse_int(row->cell[0], 0, ZZT_STATS_MAX, &v) || (size_t)v != i) {
+			r = gfs_err(ar, -EINVAL, "stats.csv: line %u: stat is \"%s\", want %zu "
+				    "(rows stay in order; add or remove them at the end)", line,
+				    row->cell[0], i);
 			goto out;
 		}
 		if (i < b->nstats)
@@ -727,9 +624,9 @@ static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 				lo = INT32_MIN;
 				hi = UINT32_MAX;
 			}
-			if (gfs_parse_int(f[c + 1], lo, hi, &v)) {
-				r = gfs_err(ar, -EINVAL, "stats.csv: line %zu: %s: \"%s\" is not %lld..%lld",
-					    line, zzt_stat_cols[c].name, f[c + 1], (long long)lo,
+			if (gfs_parse_int(row->cell[c + 1], lo, hi, &v)) {
+				r = gfs_err(ar, -EINVAL, "stats.csv: line %u: %s: \"%s\" is not %lld..%lld",
+					    line, zzt_stat_cols[c].name, row->cell[c + 1], (long long)lo,
 					    (long long)hi);
 				goto out;
 			}
@@ -744,15 +641,15 @@ static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 		if ((s->rec[ZZT_S_X] > ZZT_STAT_X_MAX || s->rec[ZZT_S_Y] > ZZT_STAT_Y_MAX) &&
 		    (i >= b->nstats || s->rec[ZZT_S_X] != b->stats[i].rec[ZZT_S_X] ||
 		     s->rec[ZZT_S_Y] != b->stats[i].rec[ZZT_S_Y])) {
-			r = gfs_err(ar, -EINVAL, "stats.csv: line %zu: x %u, y %u is outside ZZT's board "
+			r = gfs_err(ar, -EINVAL, "stats.csv: line %u: x %u, y %u is outside ZZT's board "
 				    "(x 0-%d, y 0-%d)", line, s->rec[ZZT_S_X], s->rec[ZZT_S_Y],
 				    ZZT_STAT_X_MAX, ZZT_STAT_Y_MAX);
 			goto out;
 		}
-		if (f[ZZT_NSTATCOLS + 1][0]) {
-			if (gfs_parse_int(f[ZZT_NSTATCOLS + 1], 1, (int64_t)rows - 1, &v)) {
-				r = gfs_err(ar, -EINVAL, "stats.csv: line %zu: bind: \"%s\" is not a stat "
-					    "1..%zu", line, f[ZZT_NSTATCOLS + 1], rows ? rows - 1 : 0);
+		if (bind[0]) {
+			if (gfs_parse_int(bind, 1, (int64_t)rows - 1, &v)) {
+				r = gfs_err(ar, -EINVAL, "stats.csv: line %u: bind: \"%s\" is not a stat "
+					    "1..%zu", line, bind, rows ? rows - 1 : 0);
 				goto out;
 			}
 			s->bind = (int)v;
@@ -761,9 +658,8 @@ static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 			struct zzt_field pf = { "", "padding", ZZT_F_HEX, ZZT_A_HDR, 0, ZZT_S_PAD_LEN };
 			int dummy = 0;
 
-			if (zzt_set_field(&pf, s->rec + ZZT_S_PAD, f[ZZT_NSTATCOLS + 2], &dummy,
-					  why, sizeof(why))) {
-				r = gfs_err(ar, -EINVAL, "stats.csv: line %zu: padding: %s", line, why);
+			if (zzt_set_field(&pf, s->rec + ZZT_S_PAD, pad, &dummy, why, sizeof(why))) {
+				r = gfs_err(ar, -EINVAL, "stats.csv: line %u: padding: %s", line, why);
 				goto out;
 			}
 		}
@@ -815,7 +711,7 @@ static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	gfs_tree_invalidate(ar);
 out:
 	free(ns);
-	zzt_lines_free(&l);
+	gfs_grid_release(&l);
 	return r;
 }
 
