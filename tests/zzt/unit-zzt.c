@@ -88,9 +88,9 @@ static void make_world(struct gfs_buf *out, int nboards)
 	uint8_t hdr[ZZT_HDR_SIZE] = { 0 };
 	int i, s;
 
-	zzt_put16(hdr + ZZT_H_TYPE, -1);
-	zzt_put16(hdr + ZZT_H_NUMBOARDS, nboards - 1);
-	zzt_put16(hdr + ZZT_H_HEALTH, 100);
+	gfs_put_u16le(hdr + ZZT_H_TYPE, (uint16_t)(-1));
+	gfs_put_u16le(hdr + ZZT_H_NUMBOARDS, (uint16_t)(nboards - 1));
+	gfs_put_u16le(hdr + ZZT_H_HEALTH, (uint16_t)(100));
 	hdr[ZZT_H_NAME] = 4;
 	memcpy(hdr + ZZT_H_NAME + 1, "UNITxyz", 7);	/* stale bytes after the name */
 	gfs_buf_add(out, hdr, sizeof(hdr));
@@ -248,7 +248,7 @@ static void test_store_world(void)
 	n = gfs_node_lookup(ar, "world.ini");
 	ok(n && n->ops->store(ar, n, (const uint8_t *)edit, strlen(edit)) == 0, "world.ini store");
 	ok(gfs_archive_save_mem(ar, &out) == 0 && out.len == w.len, "save keeps the size");
-	ok(out.len > ZZT_HDR_SIZE && zzt_s16(out.data + ZZT_H_AMMO) == 321, "ammo written");
+	ok(out.len > ZZT_HDR_SIZE && (int16_t)gfs_le16(out.data + ZZT_H_AMMO) == 321, "ammo written");
 	ok(out.len > ZZT_HDR_SIZE && !memcmp(out.data + ZZT_H_NAME, "\002ABITxyz", 8),
 	   "name written, stale bytes after it kept");
 	ok(out.len == w.len && !memcmp(out.data + ZZT_HDR_SIZE, w.data + ZZT_HDR_SIZE,

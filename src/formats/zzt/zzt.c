@@ -65,8 +65,8 @@ static int zzt_bid(const uint8_t *head, size_t len, const char *path)
 
 	if (len < 4)
 		return 0;
-	type = zzt_s16(head + ZZT_H_TYPE);
-	nb = zzt_s16(head + ZZT_H_NUMBOARDS);
+	type = (int16_t)gfs_le16(head + ZZT_H_TYPE);
+	nb = (int16_t)gfs_le16(head + ZZT_H_NUMBOARDS);
 	if (type == -1 && nb >= 0) {
 		if (len > ZZT_H_NAME && head[ZZT_H_NAME] > ZZT_NAME_MAX)
 			return ext ? 60 : 30;
@@ -295,7 +295,7 @@ static int zzt_load(struct gfs_archive *ar)
 		r = gfs_err_at(ar, -EBADMSG, 0, "file too short for a ZZT world (%zu bytes)", file.len);
 		goto out_file;
 	}
-	type = zzt_s16(file.data + ZZT_H_TYPE);
+	type = (int16_t)gfs_le16(file.data + ZZT_H_TYPE);
 	if (type == -2) {
 		r = gfs_err_at(ar, -EBADMSG, 0, "Super ZZT world (first word -2): not supported, "
 			       "only ZZT worlds (first word -1) are");
@@ -310,7 +310,7 @@ static int zzt_load(struct gfs_archive *ar)
 			       file.len, ZZT_HDR_SIZE);
 		goto out_file;
 	}
-	nb = (int32_t)zzt_s16(file.data + ZZT_H_NUMBOARDS) + 1;
+	nb = (int32_t)(int16_t)gfs_le16(file.data + ZZT_H_NUMBOARDS) + 1;
 	if (nb < 1) {
 		r = gfs_err_at(ar, -EBADMSG, ZZT_H_NUMBOARDS, "board count %d is negative", (int)nb - 1);
 		goto out_file;
@@ -544,7 +544,7 @@ static int zzt_check(struct gfs_archive *ar, FILE *out)
 
 	fprintf(out, "ZZT %s: %zu of %d boards loaded\n",
 		w->hdr[ZZT_H_SAVED] ? "saved game" : "world", w->nboards,
-		zzt_s16(w->hdr + ZZT_H_NUMBOARDS) + 1);
+		(int16_t)gfs_le16(w->hdr + ZZT_H_NUMBOARDS) + 1);
 	for (i = 0; i < w->nboards; i++) {
 		struct zzt_board *b = &w->boards[i];
 

@@ -191,21 +191,4 @@ int zzt_render_png(struct zzt_board *b, struct gfs_buf *out);
 extern const uint8_t zzt_font[256][14];
 extern const int zzt_font_real;
 
-/* A 16-bit field of a record already in memory (header, properties, stat). */
-static inline int16_t zzt_s16(const uint8_t *p)
-{
-	struct gfs_rd r;
-	int16_t v = 0;
-
-	gfs_rd_init(&r, p, 2, 0);
-	(void)gfs_rd_s16le(&r, &v);
-	return v;
-}
-
-static inline void zzt_put16(uint8_t *p, int v)
-{
-	p[0] = (uint8_t)(v & 0xff);
-	p[1] = (uint8_t)((v >> 8) & 0xff);
-}
-
 #endif

@@ -90,7 +90,7 @@ int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size,
 			 (unsigned long long)gfs_rd_off(&r));
 		return -EBADMSG;
 	}
-	count = (int32_t)zzt_s16(b->props + ZZT_P_NSTATS) + 1;
+	count = (int32_t)(int16_t)gfs_le16(b->props + ZZT_P_NSTATS) + 1;
 	if (count < 0 || (size_t)count * ZZT_S_SIZE > gfs_rd_left(&r)) {
 		snprintf(why, wl, "at 0x%llx: stat count %d overruns the board",
 			 (unsigned long long)(gfs_rd_off(&r) - 2), (int)count);
@@ -114,7 +114,7 @@ int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size,
 				 (unsigned long long)at, i);
 			return -EBADMSG;
 		}
-		len = zzt_s16(s->rec + ZZT_S_LENGTH);
+		len = (int16_t)gfs_le16(s->rec + ZZT_S_LENGTH);
 		if (len > 0) {
 			if (gfs_rd_ptr(&r, &p, (size_t)len)) {
 				snprintf(why, wl, "at 0x%llx: code length %d of stat %zu runs past the board end",
@@ -180,14 +180,14 @@ int zzt_board_encode(const struct zzt_board *b, struct gfs_buf *out)
 	else
 		r = gfs_buf_add(out, b->rle, b->rle_len);
 	memcpy(props, b->props, ZZT_P_SIZE);
-	zzt_put16(props + ZZT_P_NSTATS, (int)b->nstats - 1);
+	gfs_put_u16le(props + ZZT_P_NSTATS, (uint16_t)((int)b->nstats - 1));
 	r |= gfs_buf_add(out, props, ZZT_P_SIZE);
 	for (i = 0; i < b->nstats && !r; i++) {
 		const struct zzt_stat *s = &b->stats[i];
 		uint8_t rec[ZZT_S_SIZE];
 
 		memcpy(rec, s->rec, ZZT_S_SIZE);
-		zzt_put16(rec + ZZT_S_LENGTH, s->bind >= 0 ? -s->bind : (int)s->code.len);
+		gfs_put_u16le(rec + ZZT_S_LENGTH, (uint16_t)(s->bind >= 0 ? -s->bind : (int)s->code.len));
 		r |= gfs_buf_add(out, rec, ZZT_S_SIZE);
 		if (s->bind < 0 && s->code.len)
 			r |= gfs_buf_add(out, s->code.data, s->code.len);

@@ -139,15 +139,15 @@ static uint8_t zzt_special_char(uint8_t e, const uint8_t *rec, const uint8_t *el
 		return rec[ZZT_S_P1] <= 5 ? rate[rec[ZZT_S_P1]] : 0xfa;
 	}
 	case ZZT_E_PUSHER:
-		if (zzt_s16(rec + ZZT_S_STEPX) == 1)
+		if ((int16_t)gfs_le16(rec + ZZT_S_STEPX) == 1)
 			return 0x10;
-		if (zzt_s16(rec + ZZT_S_STEPX) == -1)
+		if ((int16_t)gfs_le16(rec + ZZT_S_STEPX) == -1)
 			return 0x11;
-		return zzt_s16(rec + ZZT_S_STEPY) == -1 ? 0x1e : 0x1f;
+		return (int16_t)gfs_le16(rec + ZZT_S_STEPY) == -1 ? 0x1e : 0x1f;
 	case ZZT_E_TRANSPORTER:
-		step = zzt_s16(rec + ZZT_S_STEPX);
+		step = (int16_t)gfs_le16(rec + ZZT_S_STEPX);
 		if (step == 0) {
-			step = zzt_s16(rec + ZZT_S_STEPY) * 2 + 2;
+			step = (int16_t)gfs_le16(rec + ZZT_S_STEPY) * 2 + 2;
 			return step >= 0 && step < 8 ? zzt_transporter_ns[step] : zzt_elem_char[e];
 		}
 		step = step * 2 + 2;

@@ -176,7 +176,7 @@ static int zzt_put_field(struct gfs_buf *out, const struct zzt_field *f, const u
 		r |= gfs_buf_addc(out, ' ');
 	switch (f->type) {
 	case ZZT_F_S16:
-		r |= gfs_buf_printf(out, "%d", zzt_s16(p));
+		r |= gfs_buf_printf(out, "%d", (int16_t)gfs_le16(p));
 		break;
 	case ZZT_F_U8:
 		r |= gfs_buf_printf(out, "%u", p[0]);
@@ -207,8 +207,8 @@ static int zzt_set_field(const struct zzt_field *f, uint8_t *p, const char *v, i
 			snprintf(why, wl, "want an integer -32768..32767");
 			return -EINVAL;
 		}
-		if (x != zzt_s16(p)) {
-			zzt_put16(p, (int)x);
+		if (x != (int16_t)gfs_le16(p)) {
+			gfs_put_u16le(p, (uint16_t)(int)x);
 			*changed = 1;
 		}
 		return 0;
@@ -337,7 +337,7 @@ static int zzt_world_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 			   "here).\n; Strings are code page 437 shown as UTF-8; unused bytes as hex, "
 			   "trailing zero bytes left out.\n",
 			   w->hdr[ZZT_H_SAVED] ? "saved game" : "world",
-			   zzt_s16(w->hdr + ZZT_H_NUMBOARDS) + 1))
+			   (int16_t)gfs_le16(w->hdr + ZZT_H_NUMBOARDS) + 1))
 		return -ENOMEM;
 	return zzt_put_fields(out, zzt_world_fields, area);
 }
@@ -540,7 +540,7 @@ static int zzt_stats_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 				r |= gfs_buf_printf(out, ",%u", p[0]);
 				break;
 			case ZZT_C_S16:
-				r |= gfs_buf_printf(out, ",%d", zzt_s16(p));
+				r |= gfs_buf_printf(out, ",%d", (int16_t)gfs_le16(p));
 				break;
 			case ZZT_C_S32:
 				r |= gfs_buf_printf(out, ",0x%08x", (unsigned)zzt_s32(p));
@@ -633,7 +633,7 @@ static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 			if (zzt_stat_cols[c].type == ZZT_C_U8)
 				p[0] = (uint8_t)v;
 			else if (zzt_stat_cols[c].type == ZZT_C_S16)
-				zzt_put16(p, (int)v);
+				gfs_put_u16le(p, (uint16_t)(int)v);
 			else
 				gfs_put_u32le(p, (uint32_t)v);
 		}
