@@ -71,6 +71,15 @@ void gfs_archive_close(struct gfs_archive *ar);
  */
 int gfs_archive_lock(struct gfs_archive *ar);
 
+/*
+ * Run checks given to gfs_check_later() in a background thread from now on
+ * (a mount, after it became a daemon: a thread does not survive the fork),
+ * starting the pending one.  gfs_archive_poll_checks() takes a finished
+ * check's verdict without waiting (every FUSE operation calls it).
+ */
+void gfs_archive_start_checks(struct gfs_archive *ar);
+void gfs_archive_poll_checks(struct gfs_archive *ar);
+
 /* Where warnings of archives without their own ar->log go (default stderr). */
 void gfs_set_log(void (*fn)(const char *msg));
 

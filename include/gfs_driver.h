@@ -197,6 +197,7 @@ struct gfs_hslot {
 };
 
 struct gfs_companion;
+struct gfs_bgcheck;
 
 /*
  * An open archive.  A format reads path/dir/base/st/opts, owns priv, fills
@@ -234,6 +235,8 @@ struct gfs_archive {
 	uid_t uid GFS_CORE_ONLY;
 	gid_t gid GFS_CORE_ONLY;
 	void (*log)(const char *msg) GFS_CORE_ONLY;	/* warnings; default stderr */
+	struct gfs_bgcheck *bgcheck GFS_CORE_ONLY;	/* gfs_check_later() */
+	int checks_async GFS_CORE_ONLY;	/* run them in a thread (a mount) */
 };
 
 /* Record a one-line failure in ar->err; always returns err (negative). */
@@ -252,6 +255,27 @@ void gfs_warn(struct gfs_archive *ar, const char *fmt, ...)
 int gfs_pread(struct gfs_archive *ar, void *buf, size_t len, uint64_t off);
 /* Read the whole archive file into b (small formats only). */
 int gfs_read_all(struct gfs_archive *ar, struct gfs_buf *b, size_t max);
+
+/*
+ * A check too slow for load(), such as the whole-file CRC of a big archive.
+ * load() (or committed(), for the new file) hands it to the core with
+ * gfs_check_later(); a mount runs it in a thread of low priority while the
+ * tree is already served, other front ends run it when it is first needed.
+ * fn may read the archive with gfs_pread() and its own arg and nothing else
+ * of ar; it returns 0 (sound), 1 after writing a one-line reason into why
+ * (damaged), or -errno (could not read).  Every commit waits for the
+ * verdict before it writes anything; a bad one (1 or -errno) marks the
+ * archive damaged and, without -o force, read-only with that reason, said
+ * in the log (.gamefs.log, stderr).  fn should return -ECANCELED soon after
+ * gfs_check_stopping() becomes 1 (the archive is closing).
+ * gfs_check_wait() runs or waits for the pending check and returns its
+ * verdict (0 when there is none); a format's check() or save() calls it
+ * before it uses what fn left in arg.
+ */
+typedef int (*gfs_check_fn)(struct gfs_archive *ar, void *arg, char *why, size_t whylen);
+int gfs_check_later(struct gfs_archive *ar, gfs_check_fn fn, void *arg);
+int gfs_check_wait(struct gfs_archive *ar);
+int gfs_check_stopping(struct gfs_archive *ar);
 
 /* ---- the tree ------------------------------------------------------------ */
 

@@ -270,12 +270,12 @@ static int gfs_unlink_hidden(struct gfs_archive *ar, struct gfs_node *n, const c
 	return 1;
 }
 
-#define LOCKED(expr) ({ pthread_mutex_lock(&gfs_lock); __typeof__(expr) _r = (expr); \
-			pthread_mutex_unlock(&gfs_lock); _r; })
+#define LOCKED(expr) ({ pthread_mutex_lock(&gfs_lock); gfs_archive_poll_checks(gfs_ar()); \
+			__typeof__(expr) _r = (expr); pthread_mutex_unlock(&gfs_lock); _r; })
 
 /* An operation that may change the model: then drop the kernel's stale pages. */
 #define CHANGING(expr) ({ struct gfs_inval _iv = { 0 }; pthread_mutex_lock(&gfs_lock); \
-			  __typeof__(expr) _r = (expr); \
+			  gfs_archive_poll_checks(gfs_ar()); __typeof__(expr) _r = (expr); \
 			  if (gfs_changed) { gfs_inval_collect(&_iv, gfs_ar()->root); gfs_changed = 0; } \
 			  pthread_mutex_unlock(&gfs_lock); gfs_inval_run(&_iv); _r; })
 
@@ -1073,6 +1073,10 @@ int gfs_fuse_run(struct gfs_archive *ar, int argc, char **argv)
 		goto out_new;
 	if (fuse_daemonize(opts.foreground))
 		goto out_mount;
+	/* after the fork: a slow check (a big game's CRC) runs beside the loop */
+	pthread_mutex_lock(&gfs_lock);
+	gfs_archive_start_checks(ar);
+	pthread_mutex_unlock(&gfs_lock);
 	if (fuse_set_signal_handlers(fuse_get_session(f)))
 		goto out_mount;
 	r = opts.singlethread ? fuse_loop(f) : fuse_loop_mt(f, 0);

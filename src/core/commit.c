@@ -941,6 +941,9 @@ int gfs_archive_commit_ex(struct gfs_archive *ar, struct gfs_node *closing, int 
 	int r, bad;
 
 	ar->err[0] = 0;
+	/* a check still running (a big archive's CRC) has its say first */
+	if (ar->bgcheck && !ar->readonly && gfs_archive_pending(ar))
+		gfs_check_wait(ar);
 	if (ar->readonly)
 		return gfs_archive_pending(ar) ? -EROFS : 0;
 	bad = gfs_store_rec(ar, ar->root, closing, all);

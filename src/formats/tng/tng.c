@@ -519,6 +519,7 @@ static void tng_free(struct gfs_archive *ar)
 	}
 	gfs_buf_free(t->new_block);
 	free(t->new_secoff);
+	tng_crctab_free(t->crctab);
 	free(t->secs);
 	free(t->assets);
 	free(t->refpool);
@@ -627,21 +628,11 @@ static int tng_load(struct gfs_archive *ar)
 				      tng_ref_new(t, (size_t)-1, 0, 0)))
 			return -ENOMEM;
 	}
-	/* small files: verify the whole-file CRC now; big ones at check or commit */
-	if (t->fsize <= ((uint64_t)16 << 20)) {
-		uint32_t crc;
-
-		r = tng_file_crc(ar, t, &crc);
-		if (r)
-			return r;
-		t->hdr_crc_ok = crc == gfs_le32(t->hdr + TNG_OFF_CRC);
-		if (!t->hdr_crc_ok) {
-			ar->damaged = 1;
-			gfs_warn(ar, "header CRC 0x%08x does not match the file (0x%08x)",
-				 gfs_le32(t->hdr + TNG_OFF_CRC), crc);
-		}
-	}
-	return 0;
+	/*
+	 * the whole-file CRC: small files now (damaged: read-only at once),
+	 * big ones in the background; a commit waits for the verdict
+	 */
+	return tng_crc_schedule(ar, t);
 }
 
 /* ---- check --------------------------------------------------------------- */
@@ -653,8 +644,10 @@ static int tng_check(struct gfs_archive *ar, FILE *out)
 	size_t nzlib = 0, nraw = 0;
 	int bad = 0, r;
 
-	r = tng_file_crc(ar, t, &crc);
-	if (r) {
+	gfs_check_wait(ar);	/* the load's pass, when it ran in the background */
+	if (t->crctab && t->crctab->ok && t->crctab->fsize == t->fsize) {
+		crc = t->crctab->whole;
+	} else if ((r = tng_file_crc(ar, t, &crc))) {
 		fprintf(out, "header CRC: cannot read the file: %s\n", ar->err);
 		return 1;
 	}

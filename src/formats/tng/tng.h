@@ -151,6 +151,25 @@ struct tng {
 	uint32_t new_blocklen;
 	uint64_t new_fsize;
 	uint32_t new_crc;
+	struct tng_crctab *crctab;	/* the whole-file pass: NULL before the load's end */
+};
+
+/*
+ * One pass over the archive file (at mount, in the background for big
+ * games, and after each commit over the new file): the header CRC's
+ * verdict, and the CRC of every TNG_TAB_CHUNK of the file, from which a
+ * commit combines the CRC of any span it copies without reading the old
+ * file again (tng_crc_region()).
+ */
+#define TNG_TAB_CHUNK		((uint64_t)256 << 10)
+#define TNG_CRC_NOW_MAX		((uint64_t)16 << 20)	/* checked during the load up to this size */
+struct tng_crctab {
+	uint64_t fsize;			/* of the file scanned */
+	uint32_t stored;		/* its header's CRC field */
+	uint32_t whole;			/* its CRC, the CRC field counted as zero */
+	uint32_t *crc;			/* of each chunk; chunk 0 with the CRC field zeroed */
+	size_t n;
+	int ok;				/* the pass finished: whole and crc are right */
 };
 
 /* A node's handle on the model. */
@@ -197,6 +216,14 @@ unsigned tng_map_size(const struct tng *t);
 unsigned tng_map_layers(const struct tng *t);
 struct tng_ref *tng_ref_new(struct tng *t, size_t asset, size_t sec, int sub);
 void tng_ref_release(struct tng_ref *r);	/* NULL is fine */
+/* tng_crc.c: the whole-file pass (a gfs_check_fn) and spans' CRCs from it */
+struct tng_crctab *tng_crctab_new(const struct tng *t);
+void tng_crctab_free(struct tng_crctab *tab);
+int tng_crc_scan(struct gfs_archive *ar, void *arg, char *why, size_t whylen);
+int tng_crc_region(struct gfs_archive *ar, const struct tng_crctab *tab, uint64_t off, uint64_t len,
+		   uint32_t *crc);
+/* After the load or a commit: check the file (now when small, else in the background). */
+int tng_crc_schedule(struct gfs_archive *ar, struct tng *t);
 /* CRC-32 of the archive file as it is now, its CRC field counted as zero. */
 int tng_file_crc(struct gfs_archive *ar, struct tng *t, uint32_t *crc);
 /* The bytes of the asset area no descriptor covers (out NULL: count them). */

@@ -6,8 +6,13 @@
  * Using PCLMULQDQ Instruction" with the constants of the reflected
  * polynomial 0xedb88320 (as in Chromium's zlib, crc32_simd.c).
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <zlib.h>
+#include "gfs_codec.h"
 #include "tng.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -111,4 +116,136 @@ uint32_t tng_crc32(uint32_t crc, const uint8_t *p, size_t len)
 		return crc;
 #endif
 	return gfs_crc32(crc, p, len);
+}
+
+/* ---- the whole-file pass ------------------------------------------------------ */
+
+struct tng_crctab *tng_crctab_new(const struct tng *t)
+{
+	struct tng_crctab *tab = calloc(1, sizeof(*tab));
+
+	if (!tab)
+		return NULL;
+	tab->fsize = t->fsize;
+	tab->stored = gfs_le32(t->hdr + TNG_OFF_CRC);
+	tab->n = (size_t)((t->fsize + TNG_TAB_CHUNK - 1) / TNG_TAB_CHUNK);
+	tab->crc = malloc((tab->n ? tab->n : 1) * sizeof(*tab->crc));
+	if (!tab->crc) {
+		free(tab);
+		return NULL;
+	}
+	return tab;
+}
+
+void tng_crctab_free(struct tng_crctab *tab)
+{
+	if (tab)
+		free(tab->crc);
+	free(tab);
+}
+
+int tng_crc_scan(struct gfs_archive *ar, void *arg, char *why, size_t whylen)
+{
+	struct tng_crctab *tab = arg;
+	uint8_t *buf = malloc(TNG_CHUNK);
+	uint64_t off = 0;
+	uint32_t whole = 0;
+	size_t k = 0;
+	int r = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	tab->ok = 0;
+	while (off < tab->fsize) {
+		size_t n = tab->fsize - off < TNG_CHUNK ? (size_t)(tab->fsize - off) : TNG_CHUNK;
+
+		if (gfs_check_stopping(ar)) {
+			r = -ECANCELED;
+			break;
+		}
+		r = gfs_pread(ar, buf, n, off);
+		if (r) {
+			snprintf(why, whylen, "cannot read the archive at 0x%llx to check its CRC",
+				 (unsigned long long)off);
+			break;
+		}
+		for (uint64_t q = TNG_OFF_CRC; q < TNG_OFF_CRC + 4; q++)
+			if (q >= off && q < off + n)
+				buf[q - off] = 0;
+		for (size_t at = 0; at < n; at += TNG_TAB_CHUNK, k++) {
+			size_t m = n - at < TNG_TAB_CHUNK ? n - at : (size_t)TNG_TAB_CHUNK;
+
+			tab->crc[k] = tng_crc32(0, buf + at, m);
+			whole = (uint32_t)crc32_combine64(whole, tab->crc[k], (z_off64_t)m);
+		}
+		off += n;
+	}
+	free(buf);
+	if (r)
+		return r;
+	tab->whole = whole;
+	tab->ok = 1;
+	if (whole != tab->stored) {
+		snprintf(why, whylen, "header CRC 0x%08x does not match the file (0x%08x)",
+			 tab->stored, whole);
+		return 1;
+	}
+	return 0;
+}
+
+int tng_crc_region(struct gfs_archive *ar, const struct tng_crctab *tab, uint64_t off, uint64_t len,
+		   uint32_t *crc)
+{
+	uint8_t *buf = NULL;
+	uint32_t c = 0;
+	int r = 0;
+
+	if (!tab->ok || off > tab->fsize || len > tab->fsize - off)
+		return -EINVAL;
+	while (len && !r) {
+		uint64_t k = off / TNG_TAB_CHUNK, cs = k * TNG_TAB_CHUNK;
+		uint64_t ce = cs + TNG_TAB_CHUNK < tab->fsize ? cs + TNG_TAB_CHUNK : tab->fsize;
+		size_t n;
+
+		if (off == cs && len >= ce - cs && k > 0) {	/* a whole chunk: its CRC */
+			c = (uint32_t)crc32_combine64(c, tab->crc[k], (z_off64_t)(ce - cs));
+			off = ce;
+			len -= ce - cs;
+			continue;
+		}
+		n = (size_t)(len < ce - off ? len : ce - off);	/* part of one: read it */
+		if (!buf && !(buf = malloc((size_t)TNG_TAB_CHUNK)))
+			return -ENOMEM;
+		r = gfs_pread(ar, buf, n, off);
+		if (!r)
+			c = tng_crc32(c, buf, n);
+		off += n;
+		len -= n;
+	}
+	free(buf);
+	*crc = c;
+	return r;
+}
+
+int tng_crc_schedule(struct gfs_archive *ar, struct tng *t)
+{
+	char why[200];
+	int v;
+
+	tng_crctab_free(t->crctab);
+	t->crctab = tng_crctab_new(t);
+	if (!t->crctab)
+		return -ENOMEM;
+	if (t->fsize > TNG_CRC_NOW_MAX)
+		return gfs_check_later(ar, tng_crc_scan, t->crctab);
+	why[0] = 0;
+	v = tng_crc_scan(ar, t->crctab, why, sizeof(why));
+	if (v < 0)
+		return gfs_err(ar, v, "%s", why[0] ? why : "cannot read the archive");
+	t->hdr_crc_ok = v == 0;
+	if (v) {
+		ar->damaged = 1;
+		gfs_warn(ar, "%s", why);
+	}
+	return 0;
 }

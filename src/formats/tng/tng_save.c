@@ -367,9 +367,21 @@ int tng_save(struct gfs_archive *ar, struct gfs_writer *w)
 	sc.ar = ar;
 	sc.t = t;
 	sc.p = &p;
-	threaded = !pthread_create(&tid, NULL, tng_scan_thread, &sc);
-	if (!threaded)
-		tng_scan_thread(&sc);
+	gfs_check_wait(ar);	/* the pass over the old file, if still running */
+	if (t->crctab && t->crctab->ok && t->crctab->fsize == t->fsize) {
+		/* the CRCs of the copied spans from the pass's table: no second read */
+		sc.whole = t->crctab->whole;
+		sc.r = tng_crc_region(ar, t->crctab, TNG_OFF_BLOCKLEN, t->base - TNG_OFF_BLOCKLEN,
+				      &sc.blockcrc);
+		for (size_t i = 0; i < p.nops && !sc.r; i++)
+			if (!p.ops[i].a && p.ops[i].len)
+				sc.r = tng_crc_region(ar, t->crctab, t->base + p.ops[i].off, p.ops[i].len,
+						      &p.ops[i].crc);
+	} else {
+		threaded = !pthread_create(&tid, NULL, tng_scan_thread, &sc);
+		if (!threaded)
+			tng_scan_thread(&sc);
+	}
 
 	memcpy(hdr, t->hdr, TNG_HDR_SIZE);
 	memset(hdr + TNG_OFF_CRC, 0, 4);
@@ -519,4 +531,7 @@ void tng_committed(struct gfs_archive *ar)
 		}
 	}
 	tng_scratch_release(t);
+	/* the new file's pass: the verdict on what was written, the table for the next commit */
+	if (tng_crc_schedule(ar, t))
+		gfs_warn(ar, "cannot check the new file's CRC: %s", gfs_err_reason(ar));
 }
