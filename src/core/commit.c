@@ -33,6 +33,7 @@ struct gfs_writer {
 	uint8_t *buf;
 	size_t blen;
 	uint64_t flushed;	/* bytes already in the file */
+	uint64_t pend_off, pend_len;	/* a copy not made yet, after buf (see gfs_writer_copy) */
 	int err;
 };
 
@@ -45,7 +46,21 @@ struct gfs_companion {
 	struct gfs_buf sink;	/* the writer's output in a save into memory */
 };
 
-static int gfs_writer_flush(struct gfs_writer *w)
+static int gfs_writer_copy_now(struct gfs_writer *w, uint64_t off, uint64_t len);
+
+/* Make the copy gfs_writer_copy() held back. */
+static int gfs_writer_run_copy(struct gfs_writer *w)
+{
+	uint64_t off = w->pend_off, len = w->pend_len;
+
+	if (!len)
+		return w->err;
+	w->pend_len = 0;
+	return gfs_writer_copy_now(w, off, len);
+}
+
+/* The buffered bytes into the file (the held-back copy stays held). */
+static int gfs_writer_flush_buf(struct gfs_writer *w)
 {
 	size_t done = 0;
 
@@ -72,9 +87,42 @@ static int gfs_writer_flush(struct gfs_writer *w)
 	return 0;
 }
 
+/* Everything asked for so far into the file (or memory). */
+static int gfs_writer_flush(struct gfs_writer *w)
+{
+	return gfs_writer_run_copy(w) ? w->err : gfs_writer_flush_buf(w);
+}
+
+#define GFS_SAME_MAX 512
+
+/*
+ * Are the len bytes about to be put the very bytes of the old file that
+ * follow the held-back copy (a lump's or a record's header a format writes
+ * from memory between two copies)?  Then the copy grows over them.
+ */
+static int gfs_writer_continues(struct gfs_writer *w, const void *data, size_t len)
+{
+	uint8_t old[GFS_SAME_MAX];
+	uint64_t src = w->pend_off + w->pend_len;
+
+	if (!w->pend_len || !len || len > GFS_SAME_MAX || src > (uint64_t)w->ar->st.st_size ||
+	    len > (uint64_t)w->ar->st.st_size - src)
+		return 0;
+	return !gfs_pread(w->ar, old, len, src) && !memcmp(old, data, len);
+}
+
 int gfs_writer_put(struct gfs_writer *w, const void *data, size_t len)
 {
 	const uint8_t *p = data;
+
+	if (w->err)
+		return w->err;
+	if (gfs_writer_continues(w, data, len)) {
+		w->pend_len += len;
+		return 0;
+	}
+	if (gfs_writer_run_copy(w))
+		return w->err;
 
 	while (len && !w->err) {
 		size_t n = GFS_WBUF - w->blen;
@@ -86,14 +134,14 @@ int gfs_writer_put(struct gfs_writer *w, const void *data, size_t len)
 		p += n;
 		len -= n;
 		if (w->blen == GFS_WBUF)
-			gfs_writer_flush(w);
+			gfs_writer_flush_buf(w);
 	}
 	return w->err;
 }
 
 uint64_t gfs_writer_tell(struct gfs_writer *w)
 {
-	return w->flushed + w->blen;
+	return w->flushed + w->blen + w->pend_len;
 }
 
 struct gfs_archive *gfs_writer_archive(struct gfs_writer *w)
@@ -117,20 +165,41 @@ static int gfs_writer_copy_slow(struct gfs_writer *w, uint64_t off, uint64_t len
 		off += n;
 		len -= n;
 		if (w->blen == GFS_WBUF)
-			gfs_writer_flush(w);
+			gfs_writer_flush_buf(w);
 	}
 	return w->err;
 }
 
+/*
+ * A copy is held back until something else is written: a copy that
+ * continues it (the next unchanged lump, board or asset of the old file)
+ * makes it longer, so a run of unchanged parts is one copy_file_range()
+ * whatever the format asks for part by part.
+ */
 int gfs_writer_copy(struct gfs_writer *w, uint64_t off, uint64_t len)
 {
 	if (w->err)
 		return w->err;
 	if (off > (uint64_t)w->ar->st.st_size || len > (uint64_t)w->ar->st.st_size - off)
 		return w->err = -EBADMSG;
+	if (!len)
+		return 0;
+	if (w->pend_len && w->pend_off + w->pend_len == off) {
+		w->pend_len += len;
+		return 0;
+	}
+	if (gfs_writer_run_copy(w))
+		return w->err;
+	w->pend_off = off;
+	w->pend_len = len;
+	return 0;
+}
+
+static int gfs_writer_copy_now(struct gfs_writer *w, uint64_t off, uint64_t len)
+{
 	if (w->fd < 0 || len < 65536)
 		return gfs_writer_copy_slow(w, off, len);
-	if (gfs_writer_flush(w))
+	if (gfs_writer_flush_buf(w))
 		return w->err;
 	while (len) {
 		loff_t in = (loff_t)off, out = (loff_t)w->flushed;
@@ -149,7 +218,7 @@ int gfs_writer_copy(struct gfs_writer *w, uint64_t off, uint64_t len)
 
 int gfs_writer_pwrite(struct gfs_writer *w, const void *data, size_t len, uint64_t off)
 {
-	if (w->err)
+	if (gfs_writer_run_copy(w))
 		return w->err;
 	if (off + len > gfs_writer_tell(w))
 		return w->err = -EINVAL;
