@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #define GFS_BUF_MAX ((size_t)1 << 31)
+#define GFS_BUF_HUGE ((size_t)2 << 20)	/* buffers this big ask for huge pages */
 
 struct gfs_buf {
 	uint8_t *data;
@@ -32,6 +33,8 @@ int gfs_buf_printf(struct gfs_buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int gfs_buf_add_dec(struct gfs_buf *b, uint64_t v);	/* decimal digits, no printf */
 int gfs_buf_set_len(struct gfs_buf *b, size_t len);	/* zero-fills when growing */
+/* The same without the zero fill: the caller writes every new byte at once. */
+int gfs_buf_set_len_raw(struct gfs_buf *b, size_t len);
 int gfs_buf_add_u16le(struct gfs_buf *b, uint16_t v);
 int gfs_buf_add_u24le(struct gfs_buf *b, uint32_t v);
 int gfs_buf_add_u32le(struct gfs_buf *b, uint32_t v);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "gfs_buf.h"
 
 void gfs_buf_init(struct gfs_buf *b)
@@ -49,6 +50,20 @@ int gfs_buf_grow(struct gfs_buf *b, size_t extra)
 		return -ENOMEM;
 	b->data = p;
 	b->cap = cap;
+#ifdef MADV_HUGEPAGE
+	if (cap >= GFS_BUF_HUGE) {
+		/*
+		 * A big buffer (an edited movie) is touched once per page as it
+		 * fills: in 2 MiB pages that is 512 times fewer faults, which a
+		 * virtual machine makes slow.  A hint: fine if refused.
+		 */
+		uintptr_t lo = ((uintptr_t)p + (GFS_BUF_HUGE - 1)) & ~(uintptr_t)(GFS_BUF_HUGE - 1);
+		uintptr_t hi = ((uintptr_t)p + cap) & ~(uintptr_t)(GFS_BUF_HUGE - 1);
+
+		if (hi > lo)
+			madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+	}
+#endif
 	return 0;
 }
 
@@ -111,6 +126,20 @@ int gfs_buf_add_dec(struct gfs_buf *b, uint64_t v)
 		tmp[sizeof(tmp) - ++n] = (char)('0' + v % 10);
 	while ((v /= 10));
 	return gfs_buf_add(b, tmp + sizeof(tmp) - n, n);
+}
+
+int gfs_buf_set_len_raw(struct gfs_buf *b, size_t len)
+{
+	if (len > b->len) {
+		int r = gfs_buf_grow(b, len - b->len);
+
+		if (r)
+			return r;
+	}
+	b->len = len;
+	if (b->data)
+		b->data[len] = 0;
+	return 0;
 }
 
 int gfs_buf_set_len(struct gfs_buf *b, size_t len)

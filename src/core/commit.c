@@ -123,7 +123,22 @@ int gfs_writer_put(struct gfs_writer *w, const void *data, size_t len)
 	}
 	if (gfs_writer_run_copy(w))
 		return w->err;
+	if (w->fd >= 0 && len >= GFS_WBUF) {	/* big: straight from the caller's bytes */
+		if (gfs_writer_flush_buf(w))
+			return w->err;
+		while (len) {
+			ssize_t n = pwrite(w->fd, p, len > (1u << 30) ? 1u << 30 : len, (off_t)w->flushed);
 
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				return w->err = n < 0 ? -errno : -EIO;
+			p += n;
+			len -= (size_t)n;
+			w->flushed += (uint64_t)n;
+		}
+		return 0;
+	}
 	while (len && !w->err) {
 		size_t n = GFS_WBUF - w->blen;
 

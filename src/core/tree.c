@@ -678,7 +678,10 @@ ssize_t gfs_node_write(struct gfs_archive *ar, struct gfs_node *n, const void *b
 		return r;
 	if (off > GFS_BUF_MAX || len > GFS_BUF_MAX - off)
 		return -EFBIG;
-	if (off + len > n->edit->len && (r = gfs_buf_set_len(n->edit, (size_t)(off + len))))
+	/* only a hole before off is zeroed: the bytes written are not filled twice */
+	if (off > n->edit->len && (r = gfs_buf_set_len(n->edit, (size_t)off)))
+		return r;
+	if (off + len > n->edit->len && (r = gfs_buf_set_len_raw(n->edit, (size_t)(off + len))))
 		return r;
 	memcpy(n->edit->data + off, buf, len);
 	gfs_node_touch(n);
