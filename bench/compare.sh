@@ -1,8 +1,10 @@
 #!/bin/bash
-# bench/compare.sh [ENTRIES] [MIB] - gamefs against fuse-zip and archivemount,
-# side by side, on the same files: packed as an OHRRPGCE lumped file for
-# gamefs and as a stored (uncompressed) zip for the others.
-# Needs root (drop-in mounts), fuse-zip and archivemount (Debian packages).
+# bench/compare.sh [ENTRIES] [MIB] - gamefs against fuse-zip, archivemount
+# and squashfuse, side by side, on the same files: packed as an OHRRPGCE
+# lumped file for gamefs, as a stored (uncompressed) zip for fuse-zip and
+# archivemount, and as an uncompressed squashfs image for squashfuse (read
+# only: no commit).  Needs root (drop-in mounts); installs the three peers
+# from Debian's packages when they are missing (here, never in CI).
 # Every figure is measured in this one run; ratios are against `cat` or `cp`
 # of the archive file.  The page cache is warm (the archive was just read).
 # Timings are medians of BENCH_RUNS runs (lib.sh); a read that takes a tool
@@ -13,9 +15,19 @@ GAMEFS=${GAMEFS:-$here/_build/gamefs}
 N=${1:-10000}
 MIB=${2:-1024}
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/gamefs-cmp.XXXXXX")
-cleanup() { for m in "$W"/m-*; do mountpoint -q "$m" && umount "$m" 2>/dev/null; done; rm -rf "$W"; }
+cleanup() { for m in "$W"/m-*; do mountpoint -q "$m" && umount "$m" 2>/dev/null; done; rm -rf "$W" "$BENCH_SPREAD"; }
 trap cleanup EXIT
 . "$here/bench/lib.sh"
+missing=""
+for t in fuse-zip:fuse-zip archivemount:archivemount squashfuse:squashfuse mksquashfs:squashfs-tools; do
+	command -v "${t%%:*}" >/dev/null || missing="$missing ${t#*:}"
+done
+if [ -n "$missing" ]; then
+	echo "installing:$missing"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null 2>&1 ||
+		{ apt-get update -qq >/dev/null 2>&1; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null 2>&1; } ||
+		echo "could not install:$missing (those columns are left out)"
+fi
 BENCH_TIMEOUT=300   # a read that takes a tool longer is cut off (shown as its time)
 dt() { secs "$@"; }
 div() { echo "$1 / $2" | bc -l | awk '{printf "%.2f", $1}'; }
@@ -32,9 +44,13 @@ def body(size, i):
         out += blob[k % 4096 * 64:][: size - len(out)]; k += 7
     return bytes(out[:size])
 names = ['F%05d.BIN' % i for i in range(n - 1)] + ['BIG.BIN']
+os.makedirs(w + '/tree', exist_ok=True)
+os.makedirs(w + '/tinytree', exist_ok=True)
+open(w + '/tinytree/A.BIN', 'wb').write(b'hi')
 with open(w + '/game.rpg', 'wb') as r, zipfile.ZipFile(w + '/game.zip', 'w', zipfile.ZIP_STORED, allowZip64=True) as z:
     for i, name in enumerate(names):
         data = body(big if name == 'BIG.BIN' else small, i)
+        open(w + '/tree/' + name, 'wb').write(data)
         r.write(name.encode() + b'\0' + struct.pack('<2H', len(data) >> 16, len(data) & 0xffff) + data)
         zi = zipfile.ZipInfo(name, (2020, 1, 1, 0, 0, 0))
         zi.create_system = 3                 # unix, so that the mode below is read
@@ -54,47 +70,67 @@ run() { # NAME ARCHIVE-EXT MOUNT-COMMAND-PREFIX
 	local a="$W/game.$ext" m="$W/m-$name" t="$W/m-$name-tiny" pid
 	mkdir -p "$m" "$t"
 	cat "$a" >/dev/null
-	local t0 t1 tiny mount walk du r1 r2
+	local t0 t1 tiny mount walk du r1 r2 mount_sp walk_sp
 	tiny=$(MOUNT="$*" med_mount "$W/tiny.$ext" "$t")
-	mount=$(MOUNT="$*" med_mount "$a" "$m")
-	walk=$(MOUNT="$*" med_fresh "$a" "$m" walk "$m")
+	mount=$(MOUNT="$*" med_mount "$a" "$m"); mount_sp=$(spread)
+	walk=$(MOUNT="$*" med_fresh "$a" "$m" walk "$m"); walk_sp=$(spread)
 	du=$(MOUNT="$*" med_fresh "$a" "$m" duq "$m")
 	"$@" "$a" "$m"
 	pid=$(daemon_pid "$a $m")
-	r1=$(med_cold_capped "$m/BIG.BIN")
-	r2=$(med_capped catq "$m/BIG.BIN")
+	local r1_sp r2_sp rnd_sp
+	r1=$(med_cold_capped "$m/BIG.BIN"); r1_sp=$(spread)
+	r2=$(med_capped catq "$m/BIG.BIN"); r2_sp=$(spread)
 	uncache "$m/BIG.BIN"
 	local rnd rc
-	rnd=$(timeout 120 sh -c '. "$1/bench/lib.sh"; randread "$2"' _ "$here" "$m/BIG.BIN")
+	rnd=$(timeout 300 sh -c '. "$1/bench/lib.sh"; med randread "$2"' _ "$here" "$m/BIG.BIN")
 	rc=$?
-	[ $rc -eq 124 ] && rnd=">120"
+	rnd_sp=$(spread)
+	[ $rc -eq 124 ] && rnd=">300"
 	[ $rc -ne 0 ] && [ $rc -ne 124 ] && rnd="error"
 	local hwm; hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null)
 	# commit: until the edit is in the archive on disk.  gamefs has written it
 	# when close() returns; the others write it when the daemon exits after unmount.
-	t0=$(now)
-	head -c 1024 /dev/urandom | dd of="$m/F00100.BIN" conv=notrunc 2>/dev/null
-	[ "$name" = gamefs ] || { umount "$m"; wait_gone "$pid"; }
-	t1=$(now); local commit; commit=$(dt "$t0" "$t1")
-	[ "$name" = gamefs ] && { umount "$m"; wait_gone "$pid"; }
+	local commit="-"
+	if [ "$name" = squashfuse ]; then
+		umount "$m"; wait_gone "$pid"
+	else
+		t0=$(now)
+		head -c 1024 /dev/urandom | dd of="$m/F00100.BIN" conv=notrunc 2>/dev/null
+		[ "$name" = gamefs ] || { umount "$m"; wait_gone "$pid"; }
+		t1=$(now); commit=$(dt "$t0" "$t1")
+		[ "$name" = gamefs ] && { umount "$m"; wait_gone "$pid"; }
+		commit="$(div "$commit" "$cp")x"
+	fi
 	local bigsize; bigsize=$(python3 -c "print($MIB * 1048576 // 4)")
 	printf '%-13s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n' "$name" "$tiny" "$mount" "$walk" "$du" \
 		"$(echo "($bigsize / $r1) / ($size / $cat)" | bc -l | awk '{printf "%.2fx", $1}')" \
 		"$(echo "($bigsize / $r2) / ($size / $cat)" | bc -l | awk '{printf "%.2fx", $1}')" \
-		"$rnd" "$(div "$commit" "$cp")x" "$((hwm / 1024))M"
+		"$rnd" "$commit" "$((hwm / 1024))M"
+	spreads="$spreads$(printf '%-13s mount %s; find %s; read1 %s; read2 %s; 4K*2000 %s' "$name" "$mount_sp" "$walk_sp" "$r1_sp" "$r2_sp" "$rnd_sp")
+"
 }
+spreads=""
 
+command -v mksquashfs >/dev/null &&
+	mksquashfs "$W/tree" "$W/game.sqfs" -noappend -noI -noD -noF -noX -no-progress >/dev/null 2>&1 &&
+	mksquashfs "$W/tinytree" "$W/tiny.sqfs" -noappend -no-progress >/dev/null 2>&1
+rm -rf "$W/tree"
 sync   # the generated files written back: no writeback during the runs
 size=$(stat -c %s "$W/game.rpg")
 cat "$W/game.rpg" >/dev/null
 cat=$(med catq "$W/game.rpg")
-cp=$(cp_secs "$W/game.rpg")
-echo "gamefs vs fuse-zip vs archivemount: $N entries, $((size >> 20)) MiB, $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB, $(uname -r)"
+cp=$(med_cp "$W/game.rpg")
+load0=$(loadavg)
+echo "gamefs vs fuse-zip vs archivemount vs squashfuse: $N entries, $((size >> 20)) MiB, $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB, $(uname -r)"
 echo "cat of the archive: ${cat}s, cp + sync: ${cp}s"
 printf '%-13s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n' tool "tiny(s)" "mount(s)" "find(s)" "du(s)" "read1" "read2" "4K*2000" "commit" "VmHWM"
 run gamefs rpg "$GAMEFS"
 command -v fuse-zip >/dev/null && run fuse-zip zip fuse-zip
 command -v archivemount >/dev/null && run archivemount zip archivemount
+[ -f "$W/game.sqfs" ] && command -v squashfuse >/dev/null && run squashfuse sqfs squashfuse
+echo "load average (1, 5, 15 min): $load0 at the start, $(loadavg) at the end; medians of $RUNS runs"
+printf 'spread (min..max (runs)):\n%s' "$spreads"
 echo "mount: mount + ls of the root; read1/read2: first/repeated read of a $((MIB / 4)) MiB entry, speed vs cat;"
 echo "4K*2000: 2000 random 4 KiB preads (s); commit: 1 KiB edit until the archive on disk holds it (gamefs: close()"
-echo "returns; the others write at unmount: edit + unmount until the daemon exits), time vs cp + sync"
+echo "returns; the others write at unmount: edit + unmount until the daemon exits), time vs cp + sync;"
+echo "squashfuse is read-only (no commit)"

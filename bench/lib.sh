@@ -9,8 +9,18 @@ secs() { echo "$2 - $1" | bc -l | awk '{printf "%.4f", $1}'; }
 ratio() { echo "scale=3; $1 / $2" | bc -l | awk '{printf "%.3f", $1}'; }
 # read speed of BYTES in SECS, as a fraction of ALLBYTES in ALLSECS (cat of the archive)
 speed() { echo "scale=3; ($1 / $2) / ($3 / $4)" | bc -l | awk '{printf "%.3f", $1}'; }
-# the median of the numbers on stdin, one a line
-median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+# the median of the numbers on stdin, one a line; their min and max go to
+# $BENCH_SPREAD for spread() (a figure's spread, printed beside it)
+BENCH_SPREAD=${BENCH_SPREAD:-$(mktemp "${TMPDIR:-/var/tmp}/gamefs-spread.XXXXXX")}
+export BENCH_SPREAD
+median() {
+	sort -n | awk -v f="$BENCH_SPREAD" '{v[NR] = $1}
+		END {print v[int((NR + 1) / 2)]; print v[1], v[NR], NR > f}'
+}
+# "min..max (N)" of the last median
+spread() { awk '{printf "%s..%s (%d)", $1, $2, $3}' "$BENCH_SPREAD"; }
+# the 1, 5 and 15 minute load averages (2 cores shared: say what the figures were taken under)
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 # seconds one run of "$@" takes (its output must go elsewhere)
 timed() { _t0=$(now); "$@"; _t1=$(now); secs "$_t0" "$_t1"; echo; }
 # median seconds of RUNS runs of "$@"
@@ -92,19 +102,36 @@ med_cold_capped() {
 # rnd_arch and rnd (2000 random 4 KiB reads of the archive, of the asset)
 read_figures() {
 	catall=$(med catq "$1")
+	catall_sp=$(spread)
 	bigsize=$(stat -c %s "$2")
 	first=$(med_cold_cat "$2")
+	first_sp=$(spread)
 	catq "$2"
 	again=$(med catq "$2")
+	again_sp=$(spread)
 	rfirst=$(speed "$bigsize" "$first" "$(stat -c %s "$1")" "$catall")
 	ragain=$(speed "$bigsize" "$again" "$(stat -c %s "$1")" "$catall")
-	rnd_arch=$(randread "$1")
+	rnd_arch=$(med randread "$1")
+	rnd_arch_sp=$(spread)
 	uncache "$2"
-	rnd=$(randread "$2")
+	rnd=$(med randread "$2")
+	rnd_sp=$(spread)
 }
 # seconds of cp ARCHIVE and sync of the copy: what a commit is measured against
 cp_secs() {
 	_t0=$(now); cp "$1" "$1.copy"; sync -f "$1.copy"; _t1=$(now)
 	rm -f "$1.copy"
 	secs "$_t0" "$_t1"
+}
+# median of RUNS cp_secs
+med_cp() {
+	_i=0
+	while [ "$_i" -lt "$RUNS" ]; do cp_secs "$1"; echo; _i=$((_i + 1)); done | median
+}
+# median seconds of RUNS runs of "$@", each after BENCH_PAUSE seconds (default
+# 3) of rest: edits a person makes seconds apart, so that the background CRC
+# pass a TirNanoG commit starts over the new file is not what is timed
+med_paced() {
+	_i=0
+	while [ "$_i" -lt "$RUNS" ]; do sleep "${BENCH_PAUSE:-3}"; timed "$@"; _i=$((_i + 1)); done | median
 }

@@ -6,15 +6,16 @@
 # (first read and repeated read), 2000 random 4 KiB reads of that lump
 # against the same reads of the archive file, commit time of a 1 KiB edit
 # against `cp` of the archive, and the daemon's peak memory (VmHWM).
-# Figures are printed as seconds and ratios (medians of BENCH_RUNS runs,
-# see lib.sh); nothing is asserted.
+# Figures are medians of BENCH_RUNS runs with their spread (min..max) and
+# the load average at the start and the end (see lib.sh); nothing is
+# asserted.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 GAMEFS=${GAMEFS:-$here/_build/gamefs}
 LUMPS=${1:-5000}
 MIB=${2:-500}
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/gamefs-bench.XXXXXX")
-trap 'fusermount3 -u "$W/m" 2>/dev/null || :; fusermount3 -u "$W/t" 2>/dev/null || :; rm -rf "$W"' EXIT
+trap 'fusermount3 -u "$W/m" 2>/dev/null || :; fusermount3 -u "$W/t" 2>/dev/null || :; rm -rf "$W" "$BENCH_SPREAD"' EXIT
 . "$here/bench/lib.sh"
 
 python3 - "$W/big.rpg" "$LUMPS" "$MIB" <<'PY'
@@ -41,31 +42,35 @@ mkdir -p "$W/m" "$W/t"
 size=$(stat -c %s "$W/big.rpg")
 sync; cat "$W/big.rpg" >/dev/null   # written back (no writeback during the runs), cache warm
 
-tiny=$(med_mount "$W/tiny.rpg" "$W/t")
-mount=$(med_mount "$W/big.rpg" "$W/m")
-walk=$(med_fresh "$W/big.rpg" "$W/m" walk "$W/m")
-du=$(med_fresh "$W/big.rpg" "$W/m" duq "$W/m")
+load0=$(loadavg)
+tiny=$(med_mount "$W/tiny.rpg" "$W/t"); tiny_sp=$(spread)
+mount=$(med_mount "$W/big.rpg" "$W/m"); mount_sp=$(spread)
+walk=$(med_fresh "$W/big.rpg" "$W/m" walk "$W/m"); walk_sp=$(spread)
+du=$(med_fresh "$W/big.rpg" "$W/m" duq "$W/m"); du_sp=$(spread)
 "$GAMEFS" "$W/big.rpg" "$W/m"
 pid=$(pgrep -n -f "gamefs $W/big.rpg")
 
 read_figures "$W/big.rpg" "$W/m/BIG.BIN"
 
-cp=$(cp_secs "$W/big.rpg")
-t0=$(now); head -c 1024 /dev/urandom | dd of="$W/m/LUMP00010.BIN" conv=notrunc 2>/dev/null; t1=$(now)
-commit=$(secs "$t0" "$t1")
+cp=$(med_cp "$W/big.rpg"); cp_sp=$(spread)
+edit1k() { head -c 1024 /dev/urandom | dd of="$W/m/LUMP00010.BIN" conv=notrunc 2>/dev/null; }
+commit=$(BENCH_PAUSE=0.5 med_paced edit1k); commit_sp=$(spread)
 hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
 fusermount3 -u "$W/m"
+load1=$(loadavg)
 
 echo "gamefs OHRRPGCE benchmark: $LUMPS lumps, $((size >> 20)) MiB, $(nproc) cores, $(uname -r)"
-printf '%-44s %10s %10s\n' "measure" "value" "ratio"
-printf '%-44s %9ss %10s\n' "mount + list root (tiny archive)" "$tiny" ""
-printf '%-44s %9ss %9sx\n' "mount + list root (large, vs tiny)" "$mount" "$(ratio "$mount" "$tiny")"
-printf '%-44s %9ss %10s\n' "stat walk: find -printf %s ($LUMPS entries)" "$walk" ""
-printf '%-44s %9ss %10s\n' "du -s of the mount" "$du" ""
-printf '%-44s %9ss %10s\n' "cat of the archive file" "$catall" ""
-printf '%-44s %9ss %9sx\n' "first read of a $((bigsize >> 20)) MiB lump (speed vs cat)" "$first" "$rfirst"
-printf '%-44s %9ss %9sx\n' "repeated read (speed vs cat)" "$again" "$ragain"
-printf '%-44s %9ss %9sx\n' "2000 random 4 KiB reads (time vs the archive)" "$rnd" "$(ratio "$rnd" "$rnd_arch")"
-printf '%-44s %9ss %10s\n' "cp of the archive (+ sync)" "$cp" ""
-printf '%-44s %9ss %9sx\n' "commit of a 1 KiB edit (time vs cp)" "$commit" "$(ratio "$commit" "$cp")"
-printf '%-44s %8sKiB %10s\n' "daemon peak memory (VmHWM)" "$hwm" ""
+echo "load average (1, 5, 15 min): $load0 at the start, $load1 at the end; medians of $RUNS runs, spread min..max (runs)"
+printf '%-44s %9s  %-22s %9s\n' "measure" "median" "spread" "ratio"
+printf '%-44s %8ss  %-22s %9s\n' "mount + list root (tiny archive)" "$tiny" "$tiny_sp" ""
+printf '%-44s %8ss  %-22s %8sx\n' "mount + list root (large, vs tiny)" "$mount" "$mount_sp" "$(ratio "$mount" "$tiny")"
+printf '%-44s %8ss  %-22s %9s\n' "stat walk: find -printf %s ($LUMPS entries)" "$walk" "$walk_sp" ""
+printf '%-44s %8ss  %-22s %9s\n' "du -s of the mount" "$du" "$du_sp" ""
+printf '%-44s %8ss  %-22s %9s\n' "cat of the archive file" "$catall" "$catall_sp" ""
+printf '%-44s %8ss  %-22s %8sx\n' "first read of a $((bigsize >> 20)) MiB lump (speed vs cat)" "$first" "$first_sp" "$rfirst"
+printf '%-44s %8ss  %-22s %8sx\n' "repeated read (speed vs cat)" "$again" "$again_sp" "$ragain"
+printf '%-44s %8ss  %-22s %9s\n' "2000 random 4 KiB reads of the archive" "$rnd_arch" "$rnd_arch_sp" ""
+printf '%-44s %8ss  %-22s %8sx\n' "2000 random 4 KiB reads (time vs the archive)" "$rnd" "$rnd_sp" "$(ratio "$rnd" "$rnd_arch")"
+printf '%-44s %8ss  %-22s %9s\n' "cp of the archive (+ sync)" "$cp" "$cp_sp" ""
+printf '%-44s %8ss  %-22s %8sx\n' "commit of a 1 KiB edit (time vs cp)" "$commit" "$commit_sp" "$(ratio "$commit" "$cp")"
+printf '%-44s %7sKiB  %-22s %9s\n' "daemon peak memory (VmHWM)" "$hwm" "" ""
