@@ -590,6 +590,8 @@ static int gfs_op_read(const char *path, char *buf, size_t size, off_t off,
  * fd stays valid after we drop the lock because a commit retires old fds
  * instead of closing them at once (gfs_archive_retire_fd).
  */
+#define GFS_SPLICE_MIN ((size_t)32 << 10)
+
 static int gfs_op_read_buf(const char *path, struct fuse_bufvec **bufp, size_t size, off_t off,
 			   struct fuse_file_info *fi)
 {
@@ -604,7 +606,12 @@ static int gfs_op_read_buf(const char *path, struct fuse_bufvec **bufp, size_t s
 	*bv = FUSE_BUFVEC_INIT(size);
 	pthread_mutex_lock(&gfs_lock);
 	n = h->node;
-	if (!h->snap && !n->edit && !(n->ops && n->ops->render) && (n->flags & GFS_NODE_SPAN)) {
+	/*
+	 * Small requests (random reads) are one pread and one reply: a splice
+	 * would cost three system calls (two splices and a vmsplice) for them.
+	 */
+	if (size > GFS_SPLICE_MIN && !h->snap && !n->edit && !(n->ops && n->ops->render) &&
+	    (n->flags & GFS_NODE_SPAN)) {
 		uint64_t o = (uint64_t)off;
 
 		size = o >= n->span_len ? 0 : (size_t)(n->span_len - o < size ? n->span_len - o : size);
