@@ -82,10 +82,10 @@ run() { # NAME ARCHIVE-EXT MOUNT-COMMAND-PREFIX
 	r2=$(med_capped catq "$m/BIG.BIN"); r2_sp=$(spread)
 	uncache "$m/BIG.BIN"
 	local rnd rc
-	rnd=$(timeout 300 sh -c '. "$1/bench/lib.sh"; med randread "$2"' _ "$here" "$m/BIG.BIN")
+	rnd=$(timeout 120 sh -c '. "$1/bench/lib.sh"; med_out randread "$2"' _ "$here" "$m/BIG.BIN")
 	rc=$?
 	rnd_sp=$(spread)
-	[ $rc -eq 124 ] && rnd=">300"
+	[ $rc -eq 124 ] && rnd=">120"
 	[ $rc -ne 0 ] && [ $rc -ne 124 ] && rnd="error"
 	local hwm; hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null)
 	# commit: until the edit is in the archive on disk.  gamefs has written it

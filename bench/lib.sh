@@ -23,6 +23,8 @@ spread() { awk '{printf "%s..%s (%d)", $1, $2, $3}' "$BENCH_SPREAD"; }
 loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
 # seconds one run of "$@" takes (its output must go elsewhere)
 timed() { _t0=$(now); "$@"; _t1=$(now); secs "$_t0" "$_t1"; echo; }
+# median of what RUNS runs of "$@" print (a figure the command times itself)
+med_out() { _i=0; while [ "$_i" -lt "$RUNS" ]; do "$@"; _i=$((_i + 1)); done | median; }
 # median seconds of RUNS runs of "$@"
 med() { _i=0; while [ "$_i" -lt "$RUNS" ]; do timed "$@"; _i=$((_i + 1)); done | median; }
 
@@ -111,10 +113,10 @@ read_figures() {
 	again_sp=$(spread)
 	rfirst=$(speed "$bigsize" "$first" "$(stat -c %s "$1")" "$catall")
 	ragain=$(speed "$bigsize" "$again" "$(stat -c %s "$1")" "$catall")
-	rnd_arch=$(med randread "$1")
+	rnd_arch=$(med_out randread "$1")
 	rnd_arch_sp=$(spread)
 	uncache "$2"
-	rnd=$(med randread "$2")
+	rnd=$(med_out randread "$2")
 	rnd_sp=$(spread)
 }
 # seconds of cp ARCHIVE and sync of the copy: what a commit is measured against
