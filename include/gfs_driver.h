@@ -412,6 +412,10 @@ int gfs_hex_digit(int c);
 int gfs_utf8_valid(const uint8_t *data, size_t len);
 /* Length of the valid UTF-8 character at s (len > 0), or 0 when it is not one. */
 size_t gfs_utf8_char(const uint8_t *s, size_t len);
+/* Length of the valid UTF-8 character at s with its code point in *cp, or 0. */
+size_t gfs_utf8_decode(const uint8_t *s, size_t len, uint32_t *cp);
+/* Append code point cp as UTF-8. */
+int gfs_utf8_put(struct gfs_buf *out, uint32_t cp);
 /* Copy in to out with control bytes and invalid UTF-8 written as \xNN. */
 void gfs_escape(const char *in, char *out, size_t outlen);
 

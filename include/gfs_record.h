@@ -27,9 +27,19 @@
  * elements keep their bytes, new ones start as zeros.  An element section
  * counts when it has a key line.  Groups are one level deep.
  *
+ * A field of the fixed part may open a new section (field->section): it and
+ * the fields after it render under "[section]" after a blank line, and the
+ * parser looks a key up in the section it was rendered in; field->note
+ * renders as a "; note" line above its key.
+ *
  * Values: numbers are decimal (0x hex accepted); GFS_FK_HEX renders 0x and
- * two digits a byte; GFS_FK_ENUM renders names[v] when there is one;
- * GFS_FK_STR and GFS_FK_BYTES render bytes escaped (\n, \\, \xNN for
+ * two digits a byte; GFS_FK_HEXZ renders bare digit pairs without the
+ * trailing zero bytes (all zeros: an empty value, "key ="), and parses up
+ * to width bytes, the rest zeros; GFS_FK_PSTR renders "quoted" text with
+ * \" and \\ escaped, each byte as the code point charset[] gives it, and
+ * parses quoted or bare text back (a string equal to the current one
+ * leaves stale bytes after its length alone); GFS_FK_ENUM renders names[v]
+ * when there is one; GFS_FK_STR and GFS_FK_BYTES render bytes escaped (\n, \\, \xNN for
  * control and non-ASCII bytes); GFS_FK_REF goes through the caller's
  * reference callbacks (a name lookup, say).  The parser checks every value
  * against the field's range and fails with -EINVAL after gfs_err():
@@ -54,6 +64,8 @@ enum gfs_fkind {
 	GFS_FK_STR,		/* width bytes of NUL-padded text */
 	GFS_FK_BYTES,		/* exactly width bytes */
 	GFS_FK_GROUP,		/* a repeated group of elements (struct gfs_record group) */
+	GFS_FK_PSTR,		/* Pascal string: a length byte at off, then up to width characters */
+	GFS_FK_HEXZ,		/* width bytes as hex digit pairs, trailing zero bytes left out */
 };
 
 #define GFS_FF_RO	0x1u	/* read-only: the view must repeat the value */
@@ -77,6 +89,10 @@ struct gfs_field {
 	/* GROUP */
 	const struct gfs_record *group;
 	unsigned count_off, count_width;	/* the count field; width 0: count_off fixed */
+	/* fixed part only: a new [section] from this field on (fields after it stay in it) */
+	const char *section;
+	const char *note;	/* rendered as "; note" above the key */
+	const uint16_t *charset;	/* PSTR: code point of each byte (NULL: Latin-1) */
 };
 
 struct gfs_record {

@@ -125,6 +125,99 @@ static void gfs_field_range(const struct gfs_field *f, int64_t *min, int64_t *ma
 	}
 }
 
+/* ---- Pascal strings ------------------------------------------------------------ */
+
+static size_t gfs_pstr_len(const struct gfs_field *f, const uint8_t *p)
+{
+	return p[0] > f->width ? f->width : p[0];
+}
+
+static int gfs_pstr_render(const struct gfs_field *f, const uint8_t *p, struct gfs_buf *out)
+{
+	size_t n = gfs_pstr_len(f, p);
+	int r = gfs_buf_addc(out, '"');
+
+	for (size_t i = 1; i <= n && !r; i++) {
+		if (p[i] == '"' || p[i] == '\\')
+			r = gfs_buf_addc(out, '\\');
+		if (!r)
+			r = gfs_utf8_put(out, f->charset ? f->charset[p[i]] : p[i]);
+	}
+	return r ? r : gfs_buf_addc(out, '"');
+}
+
+/* The byte that shows as code point cp, or -1. */
+static int gfs_pstr_byte(const struct gfs_field *f, uint32_t cp)
+{
+	if (!f->charset)
+		return cp < 256 ? (int)cp : -1;
+	if (cp >= 0x20 && cp < 0x7f && f->charset[cp] == cp)
+		return (int)cp;
+	for (int i = 0; i < 256; i++)
+		if (f->charset[i] == cp)
+			return i;
+	return -1;
+}
+
+/* Parse quoted or bare text v into the string at p; *why says what is wrong. */
+static int gfs_pstr_parse(const struct gfs_field *f, uint8_t *p, const char *v, char *why,
+			  size_t wl)
+{
+	size_t len = strlen(v), i = 0, n = 0;
+	uint8_t buf[256];
+	int quoted = len >= 2 && v[0] == '"' && v[len - 1] == '"';
+
+	if (quoted) {
+		i = 1;
+		len--;
+	}
+	while (i < len) {
+		uint32_t cp;
+		size_t k;
+		int c;
+
+		if (quoted && v[i] == '\\' && i + 1 < len && (v[i + 1] == '"' || v[i + 1] == '\\'))
+			i++;
+		else if (quoted && v[i] == '"')
+			return snprintf(why, wl, "unescaped quote inside the string"), -EINVAL;
+		k = gfs_utf8_decode((const uint8_t *)v + i, len - i, &cp);
+		if (!k)
+			return snprintf(why, wl, "not UTF-8"), -EINVAL;
+		c = gfs_pstr_byte(f, cp);
+		if (c < 0)
+			return snprintf(why, wl, "U+%04X has no byte in this string's code page",
+					(unsigned)cp), -EINVAL;
+		if (n >= f->width || n >= sizeof(buf))
+			return snprintf(why, wl, "longer than %u characters", f->width), -EINVAL;
+		buf[n++] = (uint8_t)c;
+		i += k;
+	}
+	if (n != gfs_pstr_len(f, p) || memcmp(buf, p + 1, n)) {
+		p[0] = (uint8_t)n;
+		memcpy(p + 1, buf, n);
+	}
+	return 0;
+}
+
+/* Parse up to width bytes of hex digit pairs (0x allowed) into p, the rest zeros. */
+static int gfs_hexz_parse(const struct gfs_field *f, uint8_t *p, const char *v)
+{
+	size_t n;
+
+	if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
+		v += 2;
+	n = strlen(v);
+	if (n % 2 || n / 2 > f->width)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (gfs_hex_digit(v[i]) < 0)
+			return -EINVAL;
+	memset(p, 0, f->width);
+	for (size_t i = 0; i < n / 2; i++)
+		p[i] = (uint8_t)(gfs_hex_digit(v[2 * i]) << 4 | gfs_hex_digit(v[2 * i + 1]));
+	return 0;
+}
+
 /* ---- render ------------------------------------------------------------------ */
 
 static int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
@@ -144,6 +237,18 @@ static int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 	}
 	case GFS_FK_BYTES:
 		return gfs_text_escape(out, p, f->width, 1);
+	case GFS_FK_PSTR:
+		return gfs_pstr_render(f, p, out);
+	case GFS_FK_HEXZ: {
+		size_t n = f->width;
+		int r = 0;
+
+		while (n && !p[n - 1])
+			n--;
+		for (size_t i = 0; i < n && !r; i++)
+			r = gfs_buf_printf(out, "%02x", p[i]);
+		return r;
+	}
 	case GFS_FK_GROUP:
 		return 0;
 	default:
@@ -174,16 +279,28 @@ static int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 static int gfs_fields_render(const struct gfs_record *rec, const uint8_t *base,
 			     const struct gfs_rec_refs *refs, struct gfs_buf *out)
 {
+	const char *section = rec->section;
 	int r = 0;
 
 	for (size_t i = 0; i < rec->nfields && !r; i++) {
 		const struct gfs_field *f = &rec->fields[i];
+		size_t at;
 
 		if (f->kind == GFS_FK_GROUP)
 			continue;
-		r = gfs_buf_printf(out, "%s = ", f->key);
+		if (f->section && strcmp(f->section, section)) {
+			section = f->section;
+			r = gfs_buf_printf(out, "\n[%s]\n", section);
+		}
+		if (!r && f->note)
+			r = gfs_buf_printf(out, "; %s\n", f->note);
+		if (!r)
+			r = gfs_buf_printf(out, "%s = ", f->key);
+		at = out->len;
 		if (!r)
 			r = gfs_field_render(f, base, refs, out);
+		if (!r && out->len == at && f->kind == GFS_FK_HEXZ)
+			out->len--;	/* "key =": nothing after the = */
 		if (!r)
 			r = gfs_buf_addc(out, '\n');
 	}
@@ -304,6 +421,18 @@ static int gfs_field_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, uin
 		if (b->len)
 			memcpy(base + f->off, b->data, b->len);
 		return 0;
+	case GFS_FK_PSTR: {
+		char why[96];
+
+		if (gfs_pstr_parse(f, base + f->off, value, why, sizeof(why)))
+			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: %s", c->view, line, f->key, why);
+		return 0;
+	}
+	case GFS_FK_HEXZ:
+		if (gfs_hexz_parse(f, base + f->off, value))
+			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: want at most %u bytes as hex "
+				       "digit pairs", c->view, line, f->key, f->width);
+		return 0;
 	case GFS_FK_REF:
 		if (!c->refs || !c->refs->parse || c->refs->parse(c->refs->ctx, f->ref, value, &v))
 			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: '%s' is not %s", c->view, line,
@@ -342,12 +471,27 @@ number:
 	return 0;
 }
 
-static const struct gfs_field *gfs_field_find(const struct gfs_record *rec, const char *key)
+/* The field key of rec in section (the one it renders in), or NULL; *known: is section rec's? */
+static const struct gfs_field *gfs_field_find(const struct gfs_record *rec, const char *section,
+					      const char *key, int *known)
 {
-	for (size_t i = 0; i < rec->nfields; i++)
-		if (rec->fields[i].kind != GFS_FK_GROUP && !strcmp(rec->fields[i].key, key))
-			return &rec->fields[i];
-	return NULL;
+	const char *in = rec->section;
+	const struct gfs_field *found = NULL;
+
+	*known = !strcmp(in, section);
+	for (size_t i = 0; i < rec->nfields; i++) {
+		const struct gfs_field *f = &rec->fields[i];
+
+		if (f->kind == GFS_FK_GROUP)
+			continue;
+		if (f->section) {
+			in = f->section;
+			*known |= !strcmp(in, section);
+		}
+		if (!found && !strcmp(in, section) && !strcmp(f->key, key))
+			found = f;
+	}
+	return found;
 }
 
 static int gfs_rec_kv(void *vctx, const char *section, const char *key, const char *value,
@@ -357,8 +501,10 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 	const struct gfs_field *f;
 	uint8_t *base = NULL;
 	const struct gfs_record *rec = NULL;
+	int known = 0;
 
-	if (!strcmp(section, c->rec->section)) {
+	f = gfs_field_find(c->rec, section, key, &known);
+	if (known) {
 		rec = c->rec;
 		base = c->fixed;
 	}
@@ -392,7 +538,8 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 	}
 	if (!rec)
 		return gfs_err(c->ar, -EINVAL, "%s: line %u: unknown section [%s]", c->view, line, section);
-	f = gfs_field_find(rec, key);
+	if (rec != c->rec)
+		f = gfs_field_find(rec, rec->section, key, &known);
 	if (!f)
 		return gfs_err(c->ar, -EINVAL, "%s: line %u: unknown key %s in [%s]", c->view, line, key,
 			       section);

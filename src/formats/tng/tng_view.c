@@ -78,17 +78,16 @@ static void tng_tilew_set(uint8_t *h, uint64_t v) { tng_tile_set(h, TNG_OFF_TILE
 static void tng_tileh_set(uint8_t *h, uint64_t v) { tng_tile_set(h, TNG_OFF_TILEH, 6, v); }
 
 /* key, kind, offset, width, flags */
-#define TNG_HF(key, kind, off, width, flags) \
-	{ key, kind, off, width, 0, 0, 0, 0, flags, NULL, 0, NULL, NULL, NULL, 0, 0 }
+#define TNG_HF(k, kd, o, w, fl) { .key = k, .kind = kd, .off = o, .width = w, .flags = fl }
 static const struct gfs_field tng_hdr_fields[] = {
 	TNG_HF("magic", GFS_FK_BYTES, 0, TNG_MAGIC_LEN, GFS_FF_RO),
 	TNG_HF("id", GFS_FK_STR, TNG_OFF_ID, TNG_ID_LEN, 0),
 	TNG_HF("revision", GFS_FK_UINT, TNG_OFF_REV, 1, GFS_FF_RO),
-	{ "type", GFS_FK_UINT, TNG_OFF_TYPE, 1, 0, 4, 0, 0, 0, NULL, 0, NULL, NULL, NULL, 0, 0 },
-	{ "tile_width", GFS_FK_UINT, TNG_OFF_TILEW, 1, 0, 10, 0, 0, 0, NULL, 0, tng_tilew_get,
-	  tng_tilew_set, NULL, 0, 0 },
-	{ "tile_height", GFS_FK_UINT, TNG_OFF_TILEH, 1, 0, 10, 0, 0, 0, NULL, 0, tng_tileh_get,
-	  tng_tileh_set, NULL, 0, 0 },
+	{ .key = "type", .kind = GFS_FK_UINT, .off = TNG_OFF_TYPE, .width = 1, .bits = 4 },
+	{ .key = "tile_width", .kind = GFS_FK_UINT, .off = TNG_OFF_TILEW, .width = 1, .bits = 10,
+	  .get = tng_tilew_get, .set = tng_tilew_set },
+	{ .key = "tile_height", .kind = GFS_FK_UINT, .off = TNG_OFF_TILEH, .width = 1, .bits = 10,
+	  .get = tng_tileh_get, .set = tng_tileh_set },
 	TNG_HF("map_size_log2", GFS_FK_UINT, TNG_OFF_MAPSIZE, 1, 0),
 	TNG_HF("atlas_size_log2", GFS_FK_UINT, TNG_OFF_ATLAS, 1, 0),
 	TNG_HF("frequency", GFS_FK_UINT, TNG_OFF_FREQ, 1, 0),
@@ -107,7 +106,8 @@ static const struct gfs_field tng_hdr_fields[] = {
 #undef TNG_HF
 
 static const struct gfs_record tng_hdr_rec = {
-	"header", NULL, TNG_HDR_SIZE, tng_hdr_fields, sizeof(tng_hdr_fields) / sizeof(tng_hdr_fields[0])
+	.section = "header", .size = TNG_HDR_SIZE, .fields = tng_hdr_fields,
+	.nfields = sizeof(tng_hdr_fields) / sizeof(tng_hdr_fields[0])
 };
 
 static int tng_header_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
