@@ -133,4 +133,12 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
 int gfs_text_escape(struct gfs_buf *out, const uint8_t *p, size_t n, int esc_all);
 int gfs_text_unescape(const char *s, size_t n, struct gfs_buf *out);
 
+/*
+ * The text of GFS_FK_HEXZ, for other views: p[0..width) as hex digit pairs
+ * without the trailing zero bytes; parse takes up to width bytes (0x
+ * allowed), zero-fills the rest, -EINVAL on anything else.
+ */
+int gfs_hexz_render(struct gfs_buf *out, const uint8_t *p, size_t width);
+int gfs_hexz_parse(const char *v, uint8_t *p, size_t width);
+
 #endif

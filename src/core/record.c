@@ -199,20 +199,30 @@ static int gfs_pstr_parse(const struct gfs_field *f, uint8_t *p, const char *v, 
 	return 0;
 }
 
-/* Parse up to width bytes of hex digit pairs (0x allowed) into p, the rest zeros. */
-static int gfs_hexz_parse(const struct gfs_field *f, uint8_t *p, const char *v)
+int gfs_hexz_render(struct gfs_buf *out, const uint8_t *p, size_t width)
+{
+	int r = 0;
+
+	while (width && !p[width - 1])
+		width--;
+	for (size_t i = 0; i < width && !r; i++)
+		r = gfs_buf_printf(out, "%02x", p[i]);
+	return r;
+}
+
+int gfs_hexz_parse(const char *v, uint8_t *p, size_t width)
 {
 	size_t n;
 
 	if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
 		v += 2;
 	n = strlen(v);
-	if (n % 2 || n / 2 > f->width)
+	if (n % 2 || n / 2 > width)
 		return -EINVAL;
 	for (size_t i = 0; i < n; i++)
 		if (gfs_hex_digit(v[i]) < 0)
 			return -EINVAL;
-	memset(p, 0, f->width);
+	memset(p, 0, width);
 	for (size_t i = 0; i < n / 2; i++)
 		p[i] = (uint8_t)(gfs_hex_digit(v[2 * i]) << 4 | gfs_hex_digit(v[2 * i + 1]));
 	return 0;
@@ -239,16 +249,8 @@ static int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 		return gfs_text_escape(out, p, f->width, 1);
 	case GFS_FK_PSTR:
 		return gfs_pstr_render(f, p, out);
-	case GFS_FK_HEXZ: {
-		size_t n = f->width;
-		int r = 0;
-
-		while (n && !p[n - 1])
-			n--;
-		for (size_t i = 0; i < n && !r; i++)
-			r = gfs_buf_printf(out, "%02x", p[i]);
-		return r;
-	}
+	case GFS_FK_HEXZ:
+		return gfs_hexz_render(out, p, f->width);
 	case GFS_FK_GROUP:
 		return 0;
 	default:
@@ -429,7 +431,7 @@ static int gfs_field_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, uin
 		return 0;
 	}
 	case GFS_FK_HEXZ:
-		if (gfs_hexz_parse(f, base + f->off, value))
+		if (gfs_hexz_parse(value, base + f->off, f->width))
 			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: want at most %u bytes as hex "
 				       "digit pairs", c->view, line, f->key, f->width);
 		return 0;
