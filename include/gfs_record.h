@@ -133,6 +133,9 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
 int gfs_text_escape(struct gfs_buf *out, const uint8_t *p, size_t n, int esc_all);
 int gfs_text_unescape(const char *s, size_t n, struct gfs_buf *out);
 
+/* The byte charset[] (NULL: Latin-1) shows as code point cp, or -1. */
+int gfs_charset_byte(const uint16_t *charset, uint32_t cp);
+
 /*
  * The text of GFS_FK_HEXZ, for other views: p[0..width) as hex digit pairs
  * without the trailing zero bytes; parse takes up to width bytes (0x

@@ -146,15 +146,14 @@ static int gfs_pstr_render(const struct gfs_field *f, const uint8_t *p, struct g
 	return r ? r : gfs_buf_addc(out, '"');
 }
 
-/* The byte that shows as code point cp, or -1. */
-static int gfs_pstr_byte(const struct gfs_field *f, uint32_t cp)
+int gfs_charset_byte(const uint16_t *charset, uint32_t cp)
 {
-	if (!f->charset)
+	if (!charset)
 		return cp < 256 ? (int)cp : -1;
-	if (cp >= 0x20 && cp < 0x7f && f->charset[cp] == cp)
+	if (cp >= 0x20 && cp < 0x7f && charset[cp] == cp)
 		return (int)cp;
 	for (int i = 0; i < 256; i++)
-		if (f->charset[i] == cp)
+		if (charset[i] == cp)
 			return i;
 	return -1;
 }
@@ -183,7 +182,7 @@ static int gfs_pstr_parse(const struct gfs_field *f, uint8_t *p, const char *v, 
 		k = gfs_utf8_decode((const uint8_t *)v + i, len - i, &cp);
 		if (!k)
 			return snprintf(why, wl, "not UTF-8"), -EINVAL;
-		c = gfs_pstr_byte(f, cp);
+		c = gfs_charset_byte(f->charset, cp);
 		if (c < 0)
 			return snprintf(why, wl, "U+%04X has no byte in this string's code page",
 					(unsigned)cp), -EINVAL;

@@ -532,7 +532,8 @@ static int zzt_code_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 			i++;
 			continue;
 		}
-		if (zzt_utf8_next(data + i, len - i, &cp, &k)) {
+		k = gfs_utf8_decode(data + i, len - i, &cp);
+		if (!k) {
 			r = gfs_err(ar, -EINVAL, "%s: line %u: not UTF-8", n->name, line);
 			break;
 		}
