@@ -27,6 +27,13 @@
  * elements keep their bytes, new ones start as zeros.  An element section
  * counts when it has a key line.  Groups are one level deep.
  *
+ * An element of a group may end in a list (GFS_FK_LIST, at most one, at
+ * off = the element's size): count_width bytes at count_off of the
+ * element count its items, each an element of the record group; the list
+ * renders on one line, "key = 1,2 3,4" (items apart by spaces, the fields
+ * of an item by commas), and an element then spans its size plus its
+ * items.  A list written anew replaces all the items.
+ *
  * A field of the fixed part may open a new section (field->section): it and
  * the fields after it render under "[section]" after a blank line, and the
  * parser looks a key up in the section it was rendered in; field->note
@@ -66,6 +73,7 @@ enum gfs_fkind {
 	GFS_FK_GROUP,		/* a repeated group of elements (struct gfs_record group) */
 	GFS_FK_PSTR,		/* Pascal string: a length byte at off, then up to width characters */
 	GFS_FK_HEXZ,		/* width bytes as hex digit pairs, trailing zero bytes left out */
+	GFS_FK_LIST,		/* group elements only: items on one line, the element's last bytes */
 };
 
 #define GFS_FF_RO	0x1u	/* read-only: the view must repeat the value */
@@ -93,6 +101,7 @@ struct gfs_field {
 	const char *section;
 	const char *note;	/* rendered as "; note" above the key */
 	const uint16_t *charset;	/* PSTR: code point of each byte (NULL: Latin-1) */
+	const char *want;	/* REF, LIST: what the value must be, for messages */
 };
 
 struct gfs_record {

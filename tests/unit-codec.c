@@ -235,6 +235,56 @@ static void test_record(void)
 	gfs_buf_release(&out);
 }
 
+/* A group whose elements end in a list: a path of points. */
+static const struct gfs_field pt_fields[] = {
+	{ .key = "x", .kind = GFS_FK_UINT, .off = 0, .width = 1 },
+	{ .key = "y", .kind = GFS_FK_UINT, .off = 1, .width = 1 },
+};
+static const struct gfs_record pt = { .section = "pt", .size = 2, .fields = pt_fields, .nfields = 2 };
+static const struct gfs_field path_fields[] = {
+	{ .key = "id", .kind = GFS_FK_UINT, .off = 0, .width = 1 },
+	{ .key = "points", .kind = GFS_FK_LIST, .off = 2, .group = &pt, .count_off = 1, .count_width = 1,
+	  .want = "an x,y pair" },
+};
+static const struct gfs_record path = { .section = "path", .size = 2, .fields = path_fields, .nfields = 2 };
+static const struct gfs_field paths_fields[] = {
+	{ .key = "n", .kind = GFS_FK_UINT, .off = 0, .width = 1, .flags = GFS_FF_RO },
+	{ .key = "paths", .kind = GFS_FK_GROUP, .group = &path, .count_off = 0, .count_width = 1 },
+};
+static const struct gfs_record paths = { .section = "map", .size = 1, .fields = paths_fields, .nfields = 2 };
+
+static void test_record_list(void)
+{
+	/* two paths: id 7 with (1,2) (3,4); id 8 with none; then a tail */
+	static const uint8_t old[] = { 2, 7, 2, 1, 2, 3, 4, 8, 0, 'T' };
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT, back = GFS_BUF_INIT;
+	const char *want = "[map]\nn = 2\n\n[path 0]\nid = 7\npoints = 1,2 3,4\n\n[path 1]\nid = 8\npoints =\n";
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_record_span(&paths, old, sizeof(old)) == 9, "span: elements of their own sizes");
+	ok(gfs_record_span(&paths, old, 6) == 0, "a list past the end does not fit");
+	ok(gfs_record_render(&paths, old, sizeof(old), NULL, &out) == 0 && !strcmp((char *)out.data, want),
+	   "render:\n%s", (char *)out.data);
+	ok(gfs_record_parse(&ar, "p.ini", &paths, old, sizeof(old), out.data, out.len, NULL, &back) == 0 &&
+	   back.len == sizeof(old) && !memcmp(back.data, old, sizeof(old)), "unchanged view, same bytes");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "p.ini", &paths, old, sizeof(old),
+			    S("[map]\nn = 2\n[path 0]\npoints = 5,6\n[path 1]\nid = 8\npoints =  9,9   1,1 2,2\n"
+			      "[path 2]\nid = 3\n"), NULL, &back) == 0 && back.len == 16 &&
+	   !memcmp(back.data, "\x03\x07\x01\x05\x06\x08\x03\x09\x09\x01\x01\x02\x02\x03\x00T", 16),
+	   "lists shrink and grow, an element is added, the tail stays");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "p.ini", &paths, old, sizeof(old), S("[path 0]\npoints = 1,2,3\n"), NULL,
+			    &back) == -EINVAL && strstr(ar.err, "line 2: points: '1,2,3' is not an x,y pair"),
+	   "an item of three: %s", ar.err);
+	ok(gfs_record_parse(&ar, "p.ini", &paths, old, sizeof(old), S("[path 0]\npoints = 1,256\n"), NULL,
+			    &back) == -EINVAL && strstr(ar.err, "line 2: y: '256'"), "an item out of range: %s", ar.err);
+	gfs_buf_release(&back);
+	gfs_buf_release(&out);
+}
+
 int main(void)
 {
 	test_u24();
@@ -242,5 +292,6 @@ int main(void)
 	test_grid();
 	test_record();
 	test_record_sections();
+	test_record_list();
 	return done_testing();
 }

@@ -125,6 +125,12 @@ static void gfs_field_range(const struct gfs_field *f, int64_t *min, int64_t *ma
 	}
 }
 
+/* The count of a GROUP or LIST field. */
+static size_t gfs_group_count(const struct gfs_field *f, const uint8_t *base)
+{
+	return f->count_width ? (size_t)gfs_le(base + f->count_off, f->count_width) : f->count_off;
+}
+
 /* ---- Pascal strings ------------------------------------------------------------ */
 
 static size_t gfs_pstr_len(const struct gfs_field *f, const uint8_t *p)
@@ -250,6 +256,22 @@ static int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 		return gfs_pstr_render(f, p, out);
 	case GFS_FK_HEXZ:
 		return gfs_hexz_render(out, p, f->width);
+	case GFS_FK_LIST: {
+		size_t n = gfs_group_count(f, base);
+		int r = 0;
+
+		for (size_t k = 0; k < n && !r; k++) {
+			const uint8_t *item = base + f->off + k * f->group->size;
+
+			for (size_t j = 0; j < f->group->nfields && !r; j++) {
+				if (k || j)
+					r = gfs_buf_addc(out, j ? ',' : ' ');
+				if (!r)
+					r = gfs_field_render(&f->group->fields[j], item, refs, out);
+			}
+		}
+		return r;
+	}
 	case GFS_FK_GROUP:
 		return 0;
 	default:
@@ -300,7 +322,7 @@ static int gfs_fields_render(const struct gfs_record *rec, const uint8_t *base,
 		at = out->len;
 		if (!r)
 			r = gfs_field_render(f, base, refs, out);
-		if (!r && out->len == at && f->kind == GFS_FK_HEXZ)
+		if (!r && out->len == at && (f->kind == GFS_FK_HEXZ || f->kind == GFS_FK_LIST))
 			out->len--;	/* "key =": nothing after the = */
 		if (!r)
 			r = gfs_buf_addc(out, '\n');
@@ -308,9 +330,29 @@ static int gfs_fields_render(const struct gfs_record *rec, const uint8_t *base,
 	return r;
 }
 
-static size_t gfs_group_count(const struct gfs_field *f, const uint8_t *base)
+/* The LIST field of rec, or NULL. */
+static const struct gfs_field *gfs_record_list(const struct gfs_record *rec)
 {
-	return f->count_width ? (size_t)gfs_le(base + f->count_off, f->count_width) : f->count_off;
+	for (size_t i = 0; i < rec->nfields; i++)
+		if (rec->fields[i].kind == GFS_FK_LIST)
+			return &rec->fields[i];
+	return NULL;
+}
+
+/* Bytes of the element p[0..avail) of rec (its fixed part and its list); SIZE_MAX if it does not fit. */
+static size_t gfs_elem_size(const struct gfs_record *rec, const uint8_t *p, size_t avail)
+{
+	const struct gfs_field *l = gfs_record_list(rec);
+	size_t n;
+
+	if (avail < rec->size)
+		return SIZE_MAX;
+	if (!l)
+		return rec->size;
+	n = gfs_group_count(l, p);
+	if (n > (avail - rec->size) / l->group->size)
+		return SIZE_MAX;
+	return rec->size + n * l->group->size;
 }
 
 size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t len)
@@ -321,14 +363,16 @@ size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t le
 		return 0;
 	for (size_t i = 0; i < rec->nfields; i++) {
 		const struct gfs_field *f = &rec->fields[i];
-		size_t n;
+		size_t n, es;
 
 		if (f->kind != GFS_FK_GROUP)
 			continue;
 		n = gfs_group_count(f, p);
-		if (f->group->size && n > (len - pos) / f->group->size)
-			return 0;
-		pos += n * f->group->size;
+		if (!gfs_record_list(f->group) && f->group->size && n > (len - pos) / f->group->size)
+			return 0;	/* (fixed-size elements: checked at once) */
+		for (size_t k = 0; k < n; k++, pos += es)
+			if ((es = gfs_elem_size(f->group, p + pos, len - pos)) == SIZE_MAX)
+				return 0;
 	}
 	return pos;
 }
@@ -354,10 +398,11 @@ int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len
 		if (f->kind != GFS_FK_GROUP)
 			continue;
 		n = gfs_group_count(f, p);
-		for (size_t k = 0; k < n && !r; k++, pos += f->group->size) {
+		for (size_t k = 0; k < n && !r; k++) {
 			r = gfs_buf_printf(out, "\n[%s %zu]\n", f->group->section, k);
 			if (!r)
 				r = gfs_fields_render(f->group, p + pos, refs, out);
+			pos += gfs_elem_size(f->group, p + pos, len - pos);
 		}
 	}
 	return r;
@@ -372,8 +417,8 @@ struct gfs_rec_ctx {
 	const struct gfs_rec_refs *refs;
 	uint8_t *fixed;				/* copy of the fixed part */
 	const struct gfs_field *groups[GFS_REC_MAXGROUPS];
-	struct gfs_buf elems[GFS_REC_MAXGROUPS];	/* the elements, old ones first */
-	size_t old_n[GFS_REC_MAXGROUPS], new_n[GFS_REC_MAXGROUPS];
+	struct gfs_buf *elems[GFS_REC_MAXGROUPS];	/* one buffer an element, old ones first */
+	size_t old_n[GFS_REC_MAXGROUPS], new_n[GFS_REC_MAXGROUPS], cap[GFS_REC_MAXGROUPS];
 	size_t ngroups;
 	struct gfs_buf tmp;
 };
@@ -437,7 +482,8 @@ static int gfs_field_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, uin
 	case GFS_FK_REF:
 		if (!c->refs || !c->refs->parse || c->refs->parse(c->refs->ctx, f->ref, value, &v))
 			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: '%s' is not %s", c->view, line,
-				       f->key, value, c->refs && c->refs->what ? c->refs->what : "a reference");
+				       f->key, value, f->want ? f->want : c->refs && c->refs->what ?
+				       c->refs->what : "a reference");
 		sv = (int64_t)v;
 		break;
 	case GFS_FK_ENUM:
@@ -472,6 +518,55 @@ number:
 	return 0;
 }
 
+/* Parse a LIST value into the element buffer e (its list replaced, its count set). */
+static int gfs_list_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, struct gfs_buf *e,
+			  const char *value, unsigned line)
+{
+	const struct gfs_record *it = f->group;
+	uint64_t cmax = f->count_width >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * f->count_width)) - 1;
+	char *copy = strdup(value), *save = NULL, *tok;
+	uint64_t n = 0;
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	r = gfs_buf_set_len(e, f->off);
+	for (tok = strtok_r(copy, " \t", &save); tok && !r; tok = strtok_r(NULL, " \t", &save)) {
+		char *part = tok;
+		size_t at = e->len, commas = 0;
+
+		for (char *q = tok; *q; q++)
+			commas += *q == ',';
+		if (commas + 1 != it->nfields) {
+			r = gfs_err(c->ar, -EINVAL, "%s: line %u: %s: '%s' is not %s", c->view, line,
+				    f->key, tok, f->want ? f->want : "an item");
+			break;
+		}
+
+		if (++n > cmax) {
+			r = gfs_err(c->ar, -EINVAL, "%s: line %u: %s: more than %llu items", c->view,
+				    line, f->key, (unsigned long long)cmax);
+			break;
+		}
+		r = gfs_buf_set_len(e, at + it->size);
+		if (r)
+			break;
+		memset(e->data + at, 0, it->size);
+		for (size_t k = 0; k < it->nfields && !r; k++) {
+			char *comma = strchr(part, ',');
+
+			if (comma)
+				*comma = 0;
+			r = gfs_field_parse(c, &it->fields[k], e->data + at, part, line);
+			part = comma ? comma + 1 : part;
+		}
+	}
+	free(copy);
+	if (!r)
+		gfs_le_put(e->data + f->count_off, f->count_width, n);
+	return r;
+}
+
 /* The field key of rec in section (the one it renders in), or NULL; *known: is section rec's? */
 static const struct gfs_field *gfs_field_find(const struct gfs_record *rec, const char *section,
 					      const char *key, int *known)
@@ -502,6 +597,7 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 	const struct gfs_field *f;
 	uint8_t *base = NULL;
 	const struct gfs_record *rec = NULL;
+	struct gfs_buf *elem = NULL;
 	int known = 0;
 
 	f = gfs_field_find(c->rec, section, key, &known);
@@ -530,12 +626,26 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 				return gfs_err(c->ar, -EINVAL, "%s: line %u: [%s]: at most %llu of them",
 					       c->view, line, section, (unsigned long long)(cf->count_width ?
 					       cmax : cf->count_off));
-			if (idx >= c->old_n[g] && gfs_buf_set_len(&c->elems[g], (idx + 1) * gr->size))
-				return -ENOMEM;
+			if (idx >= c->old_n[g]) {
+				if (idx >= c->cap[g]) {
+					size_t cap = c->cap[g] ? 2 * c->cap[g] : 8;
+					struct gfs_buf *e = realloc(c->elems[g], cap * sizeof(*e));
+
+					if (!e)
+						return -ENOMEM;
+					memset(e + c->cap[g], 0, (cap - c->cap[g]) * sizeof(*e));
+					c->elems[g] = e;
+					c->cap[g] = cap;
+				}
+				if (gfs_buf_set_len(&c->elems[g][idx], gr->size))
+					return -ENOMEM;
+				memset(c->elems[g][idx].data, 0, gr->size);
+			}
 			c->new_n[g] = idx + 1;
 		}
 		rec = gr;
-		base = c->elems[g].data + idx * gr->size;
+		elem = &c->elems[g][idx];
+		base = elem->data;
 	}
 	if (!rec)
 		return gfs_err(c->ar, -EINVAL, "%s: line %u: unknown section [%s]", c->view, line, section);
@@ -544,6 +654,14 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 	if (!f)
 		return gfs_err(c->ar, -EINVAL, "%s: line %u: unknown key %s in [%s]", c->view, line, key,
 			       section);
+	if (f->kind == GFS_FK_LIST) {
+		gfs_buf_set_len(&c->tmp, 0);
+		if (!elem || gfs_field_render(f, base, c->refs, &c->tmp))
+			return -EINVAL;
+		if (!strcmp(c->tmp.data ? (const char *)c->tmp.data : "", value))
+			return 0;
+		return gfs_list_parse(c, f, elem, value, line);
+	}
 	return gfs_field_parse(c, f, base, value, line);
 }
 
@@ -584,11 +702,21 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
 		c.old_n[c.ngroups] = n;
 		/* a fixed group keeps its elements; a variable one has those the view names */
 		c.new_n[c.ngroups] = f->count_width ? 0 : n;
-		r = gfs_buf_add(&c.elems[c.ngroups], old + pos, n * f->group->size);
-		if (r)
+		c.cap[c.ngroups] = n;
+		c.elems[c.ngroups] = calloc(n ? n : 1, sizeof(struct gfs_buf));
+		if (!c.elems[c.ngroups]) {
+			r = -ENOMEM;
 			goto out;
-		pos += n * f->group->size;
+		}
 		c.ngroups++;
+		for (size_t k = 0; k < n; k++) {
+			size_t es = gfs_elem_size(f->group, old + pos, oldlen - pos);
+
+			r = gfs_buf_add(&c.elems[c.ngroups - 1][k], old + pos, es);
+			if (r)
+				goto out;
+			pos += es;
+		}
 	}
 	r = gfs_ini_parse(ar, view, data, len, gfs_rec_kv, &c);
 	if (r)
@@ -598,12 +726,16 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
 			gfs_le_put(c.fixed + c.groups[g]->count_off, c.groups[g]->count_width, c.new_n[g]);
 	r = gfs_buf_add(out, c.fixed, rec->size);
 	for (size_t g = 0; g < c.ngroups && !r; g++)
-		r = gfs_buf_add(out, c.elems[g].data, c.new_n[g] * c.groups[g]->group->size);
+		for (size_t k = 0; k < c.new_n[g] && !r; k++)
+			r = gfs_buf_add(out, c.elems[g][k].data, c.elems[g][k].len);
 	if (!r)
 		r = gfs_buf_add(out, old + span, oldlen - span);
 out:
-	for (size_t g = 0; g < GFS_REC_MAXGROUPS; g++)
-		gfs_buf_release(&c.elems[g]);
+	for (size_t g = 0; g < c.ngroups; g++) {
+		for (size_t k = 0; k < c.cap[g]; k++)
+			gfs_buf_release(&c.elems[g][k]);
+		free(c.elems[g]);
+	}
 	gfs_buf_release(&c.tmp);
 	free(c.fixed);
 	return r;
