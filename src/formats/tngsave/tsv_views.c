@@ -198,24 +198,13 @@ static int tsv_deny_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 	return r;
 }
 
-static int tsv_hex(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 /* Exactly n bytes of hex digits (no separators) into out; 0 or -1. */
 static int tsv_parse_hex(const char *s, uint8_t *out, size_t n)
 {
 	if (strlen(s) != 2 * n)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		int hi = tsv_hex(s[2 * i]), lo = tsv_hex(s[2 * i + 1]);
+		int hi = gfs_hex_digit(s[2 * i]), lo = gfs_hex_digit(s[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -1;
