@@ -524,14 +524,14 @@ static int gfs_list_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, stru
 {
 	const struct gfs_record *it = f->group;
 	uint64_t cmax = f->count_width >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * f->count_width)) - 1;
-	char *copy = strdup(value), *save = NULL, *tok;
+	char *copy = strdup(value), *rest = copy, *tok;
 	uint64_t n = 0;
 	int r;
 
 	if (!copy)
 		return -ENOMEM;
 	r = gfs_buf_set_len(e, f->off);
-	for (tok = strtok_r(copy, " \t", &save); tok && !r; tok = strtok_r(NULL, " \t", &save)) {
+	while (!r && (tok = gfs_next_word(&rest, " \t"))) {
 		char *part = tok;
 		size_t at = e->len, commas = 0;
 
