@@ -46,9 +46,9 @@
  * \" and \\ escaped, each byte as the code point charset[] gives it, and
  * parses quoted or bare text back (a string equal to the current one
  * leaves stale bytes after its length alone); GFS_FK_ENUM renders names[v]
- * when there is one; GFS_FK_STR and GFS_FK_BYTES render bytes escaped (\n, \\, \xNN for
- * control and non-ASCII bytes); GFS_FK_REF goes through the caller's
- * reference callbacks (a name lookup, say).  The parser checks every value
+ * when there is one; GFS_FK_STR and GFS_FK_BYTES render bytes escaped
+ * (\n, \\, \xNN for control and non-ASCII bytes); GFS_FK_REF goes through
+ * the caller's reference callbacks (a name lookup, say).  The parser checks every value
  * against the field's range and fails with -EINVAL after gfs_err():
  * "VIEW: line N: KEY: what is wrong".  Unknown sections and keys fail the
  * same way; a key left out keeps its bytes.
