@@ -469,10 +469,15 @@ static int tng_flat_node(struct gfs_archive *ar, struct tng *t, struct tng_asset
 		a->node = tng_span(ar, dir, name, &tng_image_ops, tng_ref_new(t, ai, a->sec, 0),
 				   t->base + a->off, a->len);
 		break;
-	default:
-		snprintf(name, sizeof(name), "%04u.bin", a->num);
-		a->node = tng_file(ar, dir, name, 0644, &tng_zbin_ops, tng_ref_new(t, ai, a->sec, 0));
+	default: {
+		/* startup scripts and default actions are bytecode: assembly text */
+		int script = k == tng_kind_of(24) || k == tng_kind_of(26);
+
+		snprintf(name, sizeof(name), "%04u.%s", a->num, script ? "tngs" : "bin");
+		a->node = tng_file(ar, dir, name, 0644, script ? &tng_script_ops : &tng_zbin_ops,
+				   tng_ref_new(t, ai, a->sec, 0));
 		break;
+	}
 	}
 	if (a->node && a->ino)
 		gfs_node_set_ino(a->node, a->ino);

@@ -3,6 +3,7 @@
  *
  * Files, each calling only the ones below it (no circles):
  *   tng.c        probe, load, the tree, check (the driver)
+ *   tng_logic.c  scripts as assembly (tng_script.c, the bytecode codec)
  *   tng_view.c   render/store of every view      tng_save.c  the writer
  *   tng_model.c  the model: sections, assets, their content, gaps, file CRC
  *   tng_map.c, tng_sprite.c  the map and sprite codecs; tng_crc.c  CRC-32
@@ -221,6 +222,12 @@ extern const struct gfs_node_ops tng_lang_ops;
 extern const struct gfs_node_ops tng_index_ops;
 extern const struct gfs_node_ops tng_gaps_ops;
 const char *tng_index_field(unsigned type);
+void tng_ref_free(void *p);		/* ops->free of nodes holding a struct tng_ref */
+/* Adopt nb (taken) as n's asset's new content, unless it is the same. */
+void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *nb);
+
+/* tng_logic.c: the game logic as text */
+extern const struct gfs_node_ops tng_script_ops;	/* <kind>/<NNNN>.tngs */
 /* Do the frames of every sprite drawn from atlas fit in aw x ah pixels? 0 or -EINVAL and why */
 int tng_atlas_fits(struct gfs_archive *ar, struct tng *t, const struct tng_asset *atlas,
 		   uint32_t aw, uint32_t ah, char *why, size_t whylen);

@@ -17,7 +17,7 @@
 
 #define TNG_NONE24 0xffffffu
 
-static void tng_ref_free(void *p)
+void tng_ref_free(void *p)
 {
 	tng_ref_release(p);
 }
@@ -33,7 +33,7 @@ static struct tng_asset *tng_ref_asset(struct gfs_node *n)
  * Adopt nb (taken) as the new content of n's asset, unless it equals the
  * current content: writing a view back unchanged changes nothing.
  */
-static void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *nb)
+void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *nb)
 {
 	struct tng_ref *ref = n->priv;
 	struct tng_asset *a = tng_ref_asset(n);

@@ -1,0 +1,69 @@
+#!/bin/sh
+# Scripts as assembly: startup scripts and default actions read as text,
+# written back unchanged change nothing, edited with sed or rewritten they
+# are assembled (labels become addresses, names become string offsets,
+# header byte 43 follows the highest command), and bad text is EINVAL
+# naming the file and line, with the archive untouched.
+. "$top_srcdir/tests/lib.sh"
+P="python3 $top_srcdir/tests/tng/tngpy.py"
+cd "$T" || exit 1
+
+hex() { $P get "$1" "$2" | od -An -v -tu1 | tr -s ' \n' ' ' | sed 's/^ //;s/ $//'; }
+
+$P write g.tng || fail "write"
+cp g.tng orig.tng
+gfs_mount g.tng m || fail "mount"
+check_eq "$(printf '\tPUSH8 1\n\tFNC0 #8\n\tEND\nx')" "$(cat m/startup/0000.tngs; echo x)" "startup/0000.tngs"
+check_eq "$(printf '\tEND')" "$(cat m/startup/0001.tngs)" "startup/0001.tngs"
+for f in m/startup/*.tngs; do
+	cat "$f" >same && cp same "$f" || fail "copy back $f"
+done
+cmp orig.tng g.tng || fail "writing scripts back unchanged changed the archive"
+
+# sed: one operand changed in place
+sed -i 's/PUSH8 1/PUSH8 7/' m/startup/0000.tngs || fail "sed"
+# a new script with a loop, a sound by name and a command by name
+cat >m/startup/0001.tngs <<'S' || fail "rewrite"
+top:	PUSH8 3		; count
+	JZ done
+	PUSHSND door
+	FNC1 sound
+	JMP top
+done:
+	END
+S
+check_eq "$(printf 'L1:\n\tPUSH8 3\n\tJZ L2\n\tPUSHSND door\n\tFNC1 sound\n\tJMP L1\nL2:\n\tEND')" \
+	"$(cat m/startup/0001.tngs)" "the rewritten script reads back in canonical form"
+for bad in "	FOO 1" "	JMP nowhere" "	PUSHSND gong" "	FNC1 dialog" "	PUSH8 256" "a:
+a:"; do
+	check_eq EINVAL "$(errno_of "f=open('m/startup/0000.tngs','w'); f.write('''$bad\n'''); f.close()")" "bad script [$bad]"
+done
+grep -q "startup/0000.tngs: line 1: unknown mnemonic 'FOO'" gamefs.log || fail "the log names file, line and mnemonic"
+grep -q "startup/0000.tngs: line 2: label 'a' is already defined on line 1" gamefs.log || fail "duplicate label in the log"
+grep -q "command 'dialog' takes 2 stack values (FNC2), not 1" gamefs.log || fail "arity in the log"
+gfs_umount m || fail "umount"
+$P verify g.tng >/dev/null || fail "CRCs after the script edits"
+door=$(python3 - g.tng <<'PY'
+import sys, struct, zlib
+d = open(sys.argv[1], "rb").read()
+n = struct.unpack_from("<I", d, 64)[0]
+b = zlib.decompress(d[68:68 + n - 4])
+off, lt = struct.unpack_from("<II", b, 0)
+s = b[off:off + (lt & 0xFFFFFF)]
+print(s.index(b"\0door\0") + 1)
+PY
+)
+check_eq "37 7 4 8 0" "$(hex g.tng startup/0000)" "sed-edited script bytes"
+check_eq "37 3 3 16 0 0 44 $door 0 0 5 8 2 0 0 0 0" "$(hex g.tng startup/0001)" "assembled script bytes"
+check_eq 43 "$(od -An -tu1 -j43 -N1 g.tng | tr -d ' ')" "max command stays 43"
+
+# a command number past the header's highest raises header byte 43
+cp g.tng before.tng
+gfs_mount g.tng m || fail "mount 2"
+printf '\tFNC1 #50\n\tEND\n' >m/startup/0000.tngs || fail "raw command"
+gfs_umount m || fail "umount 2"
+check_eq 50 "$(od -An -tu1 -j43 -N1 g.tng | tr -d ' ')" "max command raised to 50"
+check_eq "5 50 0" "$(hex g.tng startup/0000)" "raw command bytes"
+$P verify g.tng >/dev/null || fail "CRCs after the max command"
+"$GAMEFS" check g.tng >/dev/null || fail "check after the edits"
+echo ok
