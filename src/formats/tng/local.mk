@@ -2,7 +2,7 @@
 libgamefs_a_SOURCES += src/formats/tng/tng.c src/formats/tng/tng.h \
 	src/formats/tng/tng_model.c src/formats/tng/tng_map.c src/formats/tng/tng_sprite.c \
 	src/formats/tng/tng_view.c src/formats/tng/tng_save.c src/formats/tng/tng_crc.c \
-	src/formats/tng/tng_script.c src/formats/tng/tng_script.h src/formats/tng/tng_logic.c
+	src/formats/tng/tng_script.c src/formats/tng/tng_script.h src/formats/tng/tng_logic.c src/formats/tng/tng_handlers.c
 CORE_TESTS += \
 	tests/tng/t2001-generated.sh tests/tng/t2002-corpus.sh tests/tng/t2003-edits.sh \
 	tests/tng/t2004-bad-input.sh tests/tng/t2005-diff.sh tests/tng/t2006-layout.sh \

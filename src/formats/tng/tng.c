@@ -470,11 +470,19 @@ static int tng_flat_node(struct gfs_archive *ar, struct tng *t, struct tng_asset
 				   t->base + a->off, a->len);
 		break;
 	default: {
-		/* startup scripts and default actions are bytecode: assembly text */
-		int script = k == tng_kind_of(24) || k == tng_kind_of(26);
+		/* scripts are assembly text: a whole asset, or split out of their record */
+		enum tng_rkind rk = tng_rkind_of(t, a);
+		int r = tng_logic_nodes(ar, t, ai, dir);
 
-		snprintf(name, sizeof(name), "%04u.%s", a->num, script ? "tngs" : "bin");
-		a->node = tng_file(ar, dir, name, 0644, script ? &tng_script_ops : &tng_zbin_ops,
+		if (r < 0)
+			return r;
+		if (r == 0) {
+			if (a->ino)
+				gfs_node_set_ino(a->node, a->ino);
+			return 0;
+		}
+		snprintf(name, sizeof(name), "%04u.%s", a->num, rk == TNG_R_WHOLE ? "tngs" : "bin");
+		a->node = tng_file(ar, dir, name, 0644, rk == TNG_R_WHOLE ? &tng_script_ops : &tng_zbin_ops,
 				   tng_ref_new(t, ai, a->sec, 0));
 		break;
 	}
@@ -741,4 +749,6 @@ const struct gfs_format gfs_format_tng = {
 	.committed = tng_committed,
 	.free = tng_free,
 	.check = tng_check,
+	.create = tng_logic_create,
+	.unlink = tng_logic_unlink,
 };

@@ -3,7 +3,8 @@
  *
  * Files, each calling only the ones below it (no circles):
  *   tng.c        probe, load, the tree, check (the driver)
- *   tng_logic.c  scripts as assembly (tng_script.c, the bytecode codec)
+ *   tng_logic.c  scripts as assembly (tng_script.c the bytecode codec,
+ *                tng_handlers.c the scripts' places inside records)
  *   tng_view.c   render/store of every view      tng_save.c  the writer
  *   tng_model.c  the model: sections, assets, their content, gaps, file CRC
  *   tng_map.c, tng_sprite.c  the map and sprite codecs; tng_crc.c  CRC-32
@@ -226,8 +227,46 @@ void tng_ref_free(void *p);		/* ops->free of nodes holding a struct tng_ref */
 /* Adopt nb (taken) as n's asset's new content, unless it is the same. */
 void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *nb);
 
+/* tng_handlers.c: the scripts inside records */
+enum tng_rkind {
+	TNG_R_NONE,	/* no script */
+	TNG_R_WHOLE,	/* the asset is one script (startup 24, default actions 26) */
+	TNG_R_NPC,	/* 28: a list of event handlers */
+	TNG_R_OBJECT,	/* 31: a list of event handlers */
+	TNG_R_QUEST,	/* 35: the on-complete script */
+	TNG_R_CUTSCENE,	/* 23: the cutscene script */
+};
+struct tng_hand {
+	uint8_t type;		/* event handler type (lists) */
+	uint32_t param;
+	const uint8_t *code;
+	size_t len;
+};
+struct tng_split {
+	size_t pre;		/* bytes before the scripts */
+	struct tng_hand *h;
+	size_t nh;
+	size_t tail;		/* offset of the bytes after them */
+};
+int tng_rkind_lists(enum tng_rkind k);
+size_t tng_rec_prefix(enum tng_rkind k, const uint8_t *p, size_t len);
+int tng_split(enum tng_rkind k, const uint8_t *p, size_t len, struct tng_split *s);
+void tng_split_release(struct tng_split *s);
+int tng_join(enum tng_rkind k, const uint8_t *pre, size_t prelen, const struct tng_hand *h,
+	     size_t nh, const uint8_t *tail, size_t taillen, struct gfs_buf *out);
+void tng_handler_name(unsigned type, char *out, size_t outlen);
+int tng_handler_type(const char *name, size_t len);
+
 /* tng_logic.c: the game logic as text */
-extern const struct gfs_node_ops tng_script_ops;	/* <kind>/<NNNN>.tngs */
+extern const struct gfs_node_ops tng_script_ops;	/* <kind>/<NNNN>.tngs, a whole asset */
+extern const struct gfs_node_ops tng_recbin_ops;	/* <kind>/<NNNN>.bin without its scripts */
+extern const struct gfs_node_ops tng_hscript_ops;	/* <kind>/<NNNN>.<handler>.tngs */
+enum tng_rkind tng_rkind_of(const struct tng *t, const struct tng_asset *a);
+/* The nodes of a record with scripts in dir: 0, 1 (it does not split: show it whole), or -errno. */
+int tng_logic_nodes(struct gfs_archive *ar, struct tng *t, size_t ai, struct gfs_node *dir);
+int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		     struct gfs_node **out);
+int tng_logic_unlink(struct gfs_archive *ar, struct gfs_node *n);
 /* Do the frames of every sprite drawn from atlas fit in aw x ah pixels? 0 or -EINVAL and why */
 int tng_atlas_fits(struct gfs_archive *ar, struct tng *t, const struct tng_asset *atlas,
 		   uint32_t aw, uint32_t ah, char *why, size_t whylen);

@@ -8,6 +8,8 @@
  * assembled, and the asset re-deflated at commit like any record.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "tng.h"
 #include "tng_script.h"
@@ -223,3 +225,405 @@ const struct gfs_node_ops tng_script_ops = {
 	.store = tng_script_store,
 	.free = tng_ref_free,
 };
+
+/* ---- records with scripts inside: <kind>/<NNNN>.bin + <kind>/<NNNN>.<handler>.tngs ---- */
+
+enum tng_rkind tng_rkind_of(const struct tng *t, const struct tng_asset *a)
+{
+	switch (t->secs[a->sec].type) {
+	case 24: case 26: return a->kind == TNG_A_ZBIN ? TNG_R_WHOLE : TNG_R_NONE;
+	case 23: return TNG_R_CUTSCENE;
+	case 28: return TNG_R_NPC;
+	case 31: return TNG_R_OBJECT;
+	case 34: case 35: return a->kind == TNG_A_ZBIN ? TNG_R_QUEST : TNG_R_NONE;
+	default: return TNG_R_NONE;
+	}
+}
+
+/* The current record of a node's asset, split (both released by the caller). */
+static int rec_load(struct gfs_archive *ar, struct tng_ref *ref, struct gfs_buf *rec,
+		    struct tng_split *s)
+{
+	struct tng_asset *a = &ref->t->assets[ref->asset];
+	int r = tng_asset_content(ar, ref->t, a, TNG_ZASSET_MAX, rec);
+
+	if (!r)
+		r = tng_split(tng_rkind_of(ref->t, a), rec->data, rec->len, s);
+	return r == -EBADMSG ? -EIO : r;
+}
+
+/* Put the record back together with these parts and adopt it as n's asset's content. */
+static int rec_store(struct gfs_archive *ar, struct gfs_node *n, struct tng_ref *ref,
+		     const uint8_t *pre, size_t prelen, const struct tng_hand *h, size_t nh,
+		     const uint8_t *tail, size_t taillen)
+{
+	struct tng_asset *a = &ref->t->assets[ref->asset];
+	struct gfs_buf *nb = gfs_buf_new();
+	int r = nb ? tng_join(tng_rkind_of(ref->t, a), pre, prelen, h, nh, tail, taillen, nb) : -ENOMEM;
+
+	if (!r && nb->len > TNG_ZASSET_MAX)
+		r = gfs_err(ar, -EINVAL, "%s: the record would be %zu bytes, over the %zu-byte limit",
+			    n->name, nb->len, TNG_ZASSET_MAX);
+	if (r) {
+		gfs_buf_free(nb);
+		return r;
+	}
+	/* the pending content is the asset's, whichever of its nodes stored it */
+	{
+		struct gfs_node *main = a->node ? a->node : n;
+
+		tng_set_pending(ar, main, nb);
+	}
+	return 0;
+}
+
+static int tng_recbin_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct gfs_buf rec = GFS_BUF_INIT;
+	struct tng_split s;
+	int r = rec_load(ar, n->priv, &rec, &s);
+
+	if (!r) {
+		r = gfs_buf_add(out, rec.data, s.pre);
+		tng_split_release(&s);
+	}
+	gfs_buf_release(&rec);
+	return r;
+}
+
+static int tng_recbin_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
+			    size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	enum tng_rkind k = tng_rkind_of(ref->t, &ref->t->assets[ref->asset]);
+	struct gfs_buf rec = GFS_BUF_INIT;
+	struct tng_split s;
+	size_t want = tng_rec_prefix(k, data, len);
+	int r;
+
+	if (want != len)
+		return gfs_err(ar, -EINVAL, "%s/%s: %zu bytes, but the counts in them make %zu "
+			       "(the scripts are in the .tngs files)", n->parent->name, n->name, len,
+			       want);
+	if ((r = rec_load(ar, ref, &rec, &s)))
+		return r;
+	r = rec_store(ar, n, ref, data, len, s.h, s.nh, rec.data + s.tail, rec.len - s.tail);
+	tng_split_release(&s);
+	gfs_buf_release(&rec);
+	return r;
+}
+
+const struct gfs_node_ops tng_recbin_ops = {
+	.render = tng_recbin_render,
+	.store = tng_recbin_store,
+	.free = tng_ref_free,
+};
+
+/* A handler node's sub: its type and which of that type it is. */
+#define HSUB(type, occ)	((int)((unsigned)(type) | (unsigned)(occ) << 8))
+#define HTYPE(sub)	((unsigned)(sub) & 0xff)
+#define HOCC(sub)	((unsigned)(sub) >> 8)
+
+/* Index in s of the handler a node shows, or -1. */
+static long find_handler(enum tng_rkind k, const struct tng_split *s, int sub)
+{
+	unsigned occ = 0;
+
+	if (!tng_rkind_lists(k))
+		return s->nh ? 0 : -1;
+	for (size_t i = 0; i < s->nh; i++)
+		if (s->h[i].type == HTYPE(sub) && occ++ == HOCC(sub))
+			return (long)i;
+	return -1;
+}
+
+static int tng_hscript_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	enum tng_rkind k = tng_rkind_of(ref->t, &ref->t->assets[ref->asset]);
+	struct gfs_buf rec = GFS_BUF_INIT;
+	struct tngs_names nm;
+	struct tng_split s;
+	long i;
+	int r = rec_load(ar, ref, &rec, &s);
+
+	if (r) {
+		gfs_buf_release(&rec);
+		return r;
+	}
+	tng_names(ref->t, &nm);
+	if ((i = find_handler(k, &s, ref->sub)) < 0)
+		r = -EIO;
+	else if (tng_rkind_lists(k) && s.h[i].param)
+		r = gfs_buf_printf(out, ".param %u\n", (unsigned)s.h[i].param);
+	if (!r)
+		r = tngs_disasm(s.h[i].code, s.h[i].len, &nm, out);
+	tng_split_release(&s);
+	gfs_buf_release(&rec);
+	return r;
+}
+
+/*
+ * A leading ".param N" line (event handlers) gives the handler's parameter;
+ * it is blanked in copy so the assembler's line numbers stay the file's.
+ */
+static int take_param(char *copy, size_t len, uint32_t *param, char *why, size_t whylen)
+{
+	size_t i = 0, end;
+	unsigned long v = 0;
+
+	while (i < len && (copy[i] == ' ' || copy[i] == '\t'))
+		i++;
+	if (len - i < 6 || memcmp(copy + i, ".param", 6))
+		return 0;
+	for (end = i; end < len && copy[end] != '\n'; end++)
+		;
+	i += 6;
+	while (i < end && (copy[i] == ' ' || copy[i] == '\t'))
+		i++;
+	if (i == end || copy[i] < '0' || copy[i] > '9')
+		goto bad;
+	while (i < end && copy[i] >= '0' && copy[i] <= '9' && v <= 0xffffff)
+		v = v * 10 + (unsigned long)(copy[i++] - '0');
+	while (i < end && (copy[i] == ' ' || copy[i] == '\t' || copy[i] == '\r'))
+		i++;
+	if (v > 0xffffff || (i < end && copy[i] != ';'))
+		goto bad;
+	*param = (uint32_t)v;
+	memset(copy, ' ', end);
+	return 0;
+bad:
+	snprintf(why, whylen, "line 1: .param takes a number 0..16777215");
+	return -EINVAL;
+}
+
+static int tng_hscript_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
+			     size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	enum tng_rkind k = tng_rkind_of(t, &t->assets[ref->asset]);
+	struct gfs_buf rec = GFS_BUF_INIT, code = GFS_BUF_INIT;
+	char *copy = malloc(len + 1), why[256] = "";
+	struct tngs_names nm;
+	struct tng_split s = { 0 };
+	unsigned maxcmd = 0;
+	long i = -1;
+	int r = copy ? rec_load(ar, ref, &rec, &s) : -ENOMEM;
+
+	if (!r && (i = find_handler(k, &s, ref->sub)) < 0)
+		r = -EIO;
+	if (!r) {
+		uint32_t param = s.h[i].param;
+
+		memcpy(copy, data, len);
+		copy[len] = '\0';
+		tng_names(t, &nm);
+		if (tng_rkind_lists(k))
+			r = take_param(copy, len, &param, why, sizeof why);
+		if (!r)
+			r = tngs_asm(copy, len, &nm, &code, &maxcmd, why, sizeof why);
+		if (r == -EINVAL) {
+			r = gfs_err(ar, -EINVAL, "%s/%s: %s", n->parent->name, n->name, why);
+		} else if (!r) {
+			s.h[i].param = param;
+			s.h[i].code = code.data;
+			s.h[i].len = code.len;
+			r = rec_store(ar, n, ref, rec.data, s.pre, s.h, s.nh, rec.data + s.tail,
+				      rec.len - s.tail);
+		}
+	}
+	if (!r && maxcmd > t->hdr[TNG_OFF_MAXCMD]) {
+		t->hdr[TNG_OFF_MAXCMD] = (uint8_t)maxcmd;
+		t->hdr_edited = 1;
+	}
+	free(copy);
+	tng_split_release(&s);
+	gfs_buf_release(&rec);
+	gfs_buf_release(&code);
+	return r;
+}
+
+const struct gfs_node_ops tng_hscript_ops = {
+	.render = tng_hscript_render,
+	.store = tng_hscript_store,
+	.free = tng_ref_free,
+};
+
+/* "NNNN.on_click.tngs", "NNNN.on_click-2.tngs" (second of its type), "NNNN.on_complete.tngs". */
+static void hscript_name(enum tng_rkind k, unsigned num, int sub, char *out, size_t outlen)
+{
+	char h[32];
+
+	if (!tng_rkind_lists(k)) {
+		snprintf(out, outlen, "%04u.%s.tngs", num, k == TNG_R_QUEST ? "on_complete" : "script");
+		return;
+	}
+	tng_handler_name(HTYPE(sub), h, sizeof h);
+	if (HOCC(sub))
+		snprintf(out, outlen, "%04u.%s-%u.tngs", num, h, HOCC(sub) + 1);
+	else
+		snprintf(out, outlen, "%04u.%s.tngs", num, h);
+}
+
+static struct gfs_node *hscript_node(struct gfs_archive *ar, struct tng *t, size_t ai,
+				     struct gfs_node *dir, int sub)
+{
+	struct tng_asset *a = &t->assets[ai];
+	struct tng_ref *ref = tng_ref_new(t, ai, a->sec, sub);
+	struct gfs_node *n;
+	char name[64];
+
+	if (!ref)
+		return NULL;
+	hscript_name(tng_rkind_of(t, a), a->num, sub, name, sizeof name);
+	n = gfs_node_new_file(ar, dir, name, 0644, &tng_hscript_ops, ref);
+	if (!n)
+		tng_ref_release(ref);
+	return n;
+}
+
+int tng_logic_nodes(struct gfs_archive *ar, struct tng *t, size_t ai, struct gfs_node *dir)
+{
+	struct tng_asset *a = &t->assets[ai];
+	enum tng_rkind k = tng_rkind_of(t, a);
+	struct gfs_buf rec = GFS_BUF_INIT;
+	struct tng_split s;
+	struct tng_ref *ref;
+	unsigned occ[256] = { 0 };
+	char name[32];
+	int r;
+
+	if (k == TNG_R_NONE || k == TNG_R_WHOLE)
+		return 1;
+	r = tng_asset_content(ar, t, a, TNG_ZASSET_MAX, &rec);
+	if (!r)
+		r = tng_split(k, rec.data, rec.len, &s);
+	gfs_buf_release(&rec);
+	if (r)
+		return r == -ENOMEM ? r : 1;	/* does not split: shown whole, as bytes */
+	snprintf(name, sizeof name, "%04u.bin", a->num);
+	ref = tng_ref_new(t, ai, a->sec, 0);
+	a->node = ref ? gfs_node_new_file(ar, dir, name, 0644, &tng_recbin_ops, ref) : NULL;
+	if (!a->node) {
+		tng_ref_release(ref);
+		r = -ENOMEM;
+	}
+	for (size_t i = 0; i < s.nh && !r; i++) {
+		int sub = tng_rkind_lists(k) ? HSUB(s.h[i].type, occ[s.h[i].type]++) : 0;
+
+		if (!hscript_node(ar, t, ai, dir, sub))
+			r = -ENOMEM;
+	}
+	tng_split_release(&s);
+	return r;
+}
+
+/* The asset of the record numbered num in dir's section kind, with scripts in lists. */
+static long record_in(struct tng *t, struct gfs_node *dir, unsigned long num)
+{
+	for (size_t i = 0; i < t->nassets; i++) {
+		struct tng_asset *a = &t->assets[i];
+
+		if (a->num == num && a->node && a->node->parent == dir &&
+		    gfs_node_get_ops(a->node) == &tng_recbin_ops && tng_rkind_lists(tng_rkind_of(t, a)))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* Creating NNNN.<handler>.tngs adds an event handler (END until written). */
+int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		     struct gfs_node **out)
+{
+	struct tng *t = ar->priv;
+	size_t len = strlen(name), i;
+	unsigned long num = 0;
+	const char *dot;
+	struct gfs_buf rec = GFS_BUF_INIT;
+	struct tng_split s;
+	struct tng_hand *h;
+	static const uint8_t end = 0;
+	struct tng_ref ref = { t, 0, 0, 0 };
+	long ai;
+	int type, r;
+
+	for (i = 0; i < len && name[i] >= '0' && name[i] <= '9'; i++)
+		num = num * 10 + (unsigned long)(name[i] - '0');
+	if (i != 4 || name[4] != '.' || len < 10 || strcmp(name + len - 5, ".tngs") ||
+	    (ai = record_in(t, dir, num)) < 0)
+		return gfs_err(ar, -EPERM, "%s: only NNNN.<handler>.tngs of an NPC or object that "
+			       "exists can be created here", name);
+	dot = name + 5;
+	if ((type = tng_handler_type(dot, len - 10)) < 0)
+		return gfs_err(ar, -EINVAL, "%s: no event handler '%.*s' (on_click, on_touch, "
+			       "on_leave, on_approach, on_action1-9, on_using1-3, on_timer, on_sell, "
+			       "on_buy)", name, (int)(len - 10), dot);
+	ref.asset = (size_t)ai;
+	ref.sec = t->assets[ai].sec;
+	if ((r = rec_load(ar, &ref, &rec, &s)))
+		return r;
+	for (i = 0; i < s.nh && s.h[i].type != type; i++)
+		;
+	if (i < s.nh || s.nh == 255) {
+		r = gfs_err(ar, -EEXIST, "%s: the record already has %s", name,
+			    i < s.nh ? "this handler" : "255 handlers");
+	} else if (!(h = realloc(s.h, (s.nh + 1) * sizeof(*h)))) {
+		r = -ENOMEM;
+	} else {
+		s.h = h;
+		s.h[s.nh++] = (struct tng_hand){ (uint8_t)type, 0, &end, 1 };
+		r = rec_store(ar, t->assets[ai].node, &ref, rec.data, s.pre, s.h, s.nh,
+			      rec.data + s.tail, rec.len - s.tail);
+	}
+	tng_split_release(&s);
+	gfs_buf_release(&rec);
+	if (r)
+		return r;
+	if (!(*out = hscript_node(ar, t, (size_t)ai, dir, HSUB(type, 0))))
+		return -ENOMEM;
+	gfs_tree_invalidate(ar);
+	return 0;
+}
+
+/* Removing NNNN.<handler>.tngs removes that event handler. */
+int tng_logic_unlink(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct tng_ref *ref = n->priv;
+	struct gfs_buf rec = GFS_BUF_INIT;
+	struct tng_split s;
+	enum tng_rkind k;
+	long i;
+	int r;
+
+	if (gfs_node_get_ops(n) != &tng_hscript_ops ||
+	    !tng_rkind_lists(k = tng_rkind_of(ref->t, &ref->t->assets[ref->asset])))
+		return gfs_err(ar, -EPERM, "%s: only event handlers (NNNN.on_*.tngs) can be removed",
+			       n->name);
+	if ((r = rec_load(ar, ref, &rec, &s)))
+		return r;
+	if ((i = find_handler(k, &s, ref->sub)) < 0) {
+		r = -EIO;
+	} else {
+		memmove(&s.h[i], &s.h[i + 1], (s.nh - (size_t)i - 1) * sizeof(*s.h));
+		r = rec_store(ar, n, ref, rec.data, s.pre, s.h, s.nh - 1, rec.data + s.tail,
+			      rec.len - s.tail);
+	}
+	tng_split_release(&s);
+	gfs_buf_release(&rec);
+	if (r)
+		return r;
+	/* later handlers of the same type are one earlier now */
+	for (size_t j = 0; j < n->parent->nkids; j++) {
+		struct gfs_node *o = n->parent->kids[j];
+		struct tng_ref *or = o->priv;
+
+		if (o != n && gfs_node_get_ops(o) == &tng_hscript_ops && or->asset == ref->asset &&
+		    HTYPE(or->sub) == HTYPE(ref->sub) && HOCC(or->sub) > HOCC(ref->sub))
+			or->sub -= 1 << 8;
+	}
+	ar->changed = 1;
+	gfs_node_remove(ar, n);
+	gfs_tree_invalidate(ar);
+	return 0;
+}
