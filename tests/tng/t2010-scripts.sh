@@ -92,4 +92,30 @@ check_eq "2 0 0 1 100 0 50 0 0 0 0 0 1 16 5 0 0 3 0 0 37 9 0" "$(hex g.tng npcs/
 check_eq "0 2 0 0 3 0 0 3 0 0 37 3 0" "$(hex g.tng quests/0000)" "quest with its longer script"
 check_eq "1 18 0 0 0 1 0 0 0" "$($P get g.tng objects/0000 | od -An -v -tu1 | tr -s ' \n' ' ' | cut -d' ' -f40,233-240)" "object: count and the on_buy handler"
 "$GAMEFS" check g.tng >/dev/null || fail "check after the handler edits"
+
+# a full game: every opcode and command by name, every script written back unchanged
+$P write f.tng --full || fail "write --full"
+cp f.tng f0.tng
+gfs_mount f.tng m || fail "mount full"
+ls m/*/*.tngs >scripts
+check_eq 16 "$(wc -l <scripts | tr -d ' ')" "scripts of the full game"
+for op in END SWITCH JMP JZ FNC0 FNC1 FNC2 FNC3 CNT0 CNT1 SUM CNTO0 CNTO1 SUMO RND MIN MAX ADD SUB \
+	  MUL DIV MOD EQ NE GE GT LE LT NOT OR AND POP POPA POPO PUSH PUSHA PUSHO PUSH8 PUSH16 PUSH24 \
+	  PUSH32 PUSHMAP PUSHSPR PUSHMUS PUSHSND PUSHSPC PUSHCHR PUSHCUT PUSHDLG PUSHCFT PUSHQST PUSHTXT; do
+	grep -q "^	$op\( \|\$\)" m/startup/0000.tngs || fail "mnemonic $op missing"
+done
+for c in exit delay music sound speak chooser cutscn dialog location quest canim oanim npc actor \
+	 behave market south southwest west northwest north northeast east southeast remove drop \
+	 delete add replace give take event transport scene waitnpc craft match alert altitude; do
+	grep -q "^	FNC[0-3] $c\$" m/startup/0000.tngs || fail "command $c missing"
+done
+grep -n '#' m/startup/0000.tngs && fail "a reference without its name"
+grep -q '^	PUSHSPC voice_hello$' m/startup/0000.tngs || fail "speech by name"
+grep -q '^	PUSHTXT 2	; Hello there$' m/startup/0000.tngs || fail "text with its comment"
+grep -q '^	PUSHMAP meadow 3 4$' m/startup/0000.tngs || fail "map with x and y"
+while read -r f; do
+	cat "$f" >same && cp same "$f" || fail "copy back $f"
+done <scripts
+gfs_umount m || fail "umount full"
+cmp f0.tng f.tng || fail "writing every script back changed the game"
 echo ok

@@ -386,6 +386,7 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 				return r;
 			ai = (size_t)(a - t->assets);
 			nameoff = gfs_le32(d + p + TNG_DESC_NAME);
+			a->nameoff = nameoff;
 			tng_asset_name(t, nameoff, i, "ogg", name, sizeof(name));
 			a->node = tng_span(ar, sub, name, &tng_media_ops, tng_ref_new(t, ai, si, 0),
 					   t->base + a->off, a->len);

@@ -99,12 +99,66 @@ static int attr_is(struct tng *t, uint32_t off, void *vctx)
 	return off == f->v;
 }
 
+/* What the names callbacks read: the model, and the texts of the languages once loaded. */
+struct tng_namectx {
+	struct gfs_archive *ar;
+	struct tng *t;
+	int texts_loaded;
+	struct gfs_buf texts;	/* the first language's texts, NUL-separated */
+	size_t ntexts;		/* texts every language has */
+	const char **text;	/* [ntexts] into texts */
+};
+
+static void load_texts(struct tng_namectx *c)
+{
+	size_t first = (size_t)-1;
+
+	c->texts_loaded = 1;
+	for (size_t i = 0; i < c->t->nassets; i++) {
+		struct tng_asset *a = &c->t->assets[i];
+		struct gfs_buf b = GFS_BUF_INIT;
+		size_t n = 0;
+
+		if (a->kind != TNG_A_TEXT || tng_asset_content(c->ar, c->t, a, TNG_ZASSET_MAX, &b)) {
+			gfs_buf_release(&b);
+			continue;
+		}
+		for (size_t k = 0; k < b.len; k++)
+			n += b.data[k] == 0;
+		if (first == (size_t)-1) {
+			first = i;
+			c->texts = b;
+			c->ntexts = n;
+		} else {
+			if (n < c->ntexts)
+				c->ntexts = n;
+			gfs_buf_release(&b);
+		}
+	}
+	if (c->ntexts && (c->text = calloc(c->ntexts, sizeof(*c->text)))) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < c->ntexts; i++) {
+			c->text[i] = (const char *)c->texts.data + k;
+			k += strlen(c->text[i]) + 1;
+		}
+	} else {
+		c->ntexts = 0;
+	}
+}
+
 static const char *names_name(void *ctx, enum tngs_ref k, uint32_t v)
 {
-	struct tng *t = ctx;
+	struct tng_namectx *c = ctx;
+	struct tng *t = c->t;
 	size_t n;
 
-	if (k == TNGS_TEXT || k == TNGS_SPRITE || v == 0)
+	if (k == TNGS_TEXT) {
+		if (!c->texts_loaded)
+			load_texts(c);
+		return v < c->ntexts ? c->text[v] : NULL;
+	}
+	if (k == TNGS_SPRITE || v == 0)
 		return NULL;
 	if (k == TNGS_ATTR) {
 		struct attr_find f = { v, NULL, 0 };
@@ -121,7 +175,8 @@ static const char *names_name(void *ctx, enum tngs_ref k, uint32_t v)
 
 static int names_find(void *ctx, enum tngs_ref k, const char *s, uint32_t *v)
 {
-	struct tng *t = ctx;
+	struct tng_namectx *c = ctx;
+	struct tng *t = c->t;
 	size_t slen = strlen(s), n;
 	const char *name;
 
@@ -147,9 +202,15 @@ static int names_find(void *ctx, enum tngs_ref k, const char *s, uint32_t *v)
 
 static int names_exists(void *ctx, enum tngs_ref k, uint32_t v)
 {
-	struct tng *t = ctx;
+	struct tng_namectx *c = ctx;
+	struct tng *t = c->t;
 	unsigned type = (v >> 16) + 7, idx = v & 0xffff;
 
+	if (k == TNGS_TEXT) {
+		if (!c->texts_loaded)
+			load_texts(c);
+		return v < c->ntexts;
+	}
 	if (k != TNGS_SPRITE || type > 11)
 		return 0;
 	for (size_t i = 0; i < t->nsecs; i++) {
@@ -165,24 +226,74 @@ static int names_exists(void *ctx, enum tngs_ref k, uint32_t v)
 	return 0;
 }
 
-static void tng_names(struct tng *t, struct tngs_names *nm)
+static void tng_names(struct gfs_archive *ar, struct tng *t, struct tng_namectx *c,
+		      struct tngs_names *nm)
 {
+	memset(c, 0, sizeof(*c));
+	c->ar = ar;
+	c->t = t;
 	nm->name = names_name;
 	nm->find = names_find;
 	nm->exists = names_exists;
-	nm->ctx = t;
+	nm->ctx = c;
+}
+
+static void tng_names_release(struct tng_namectx *c)
+{
+	free(c->text);
+	gfs_buf_release(&c->texts);
+}
+
+/* The assembly text of code, names resolved against the game. */
+static int script_text(struct gfs_archive *ar, struct tng *t, const uint8_t *code, size_t len,
+		       struct gfs_buf *out)
+{
+	struct tng_namectx nc;
+	struct tngs_names nm;
+	int r;
+
+	tng_names(ar, t, &nc, &nm);
+	r = tngs_disasm(code, len, &nm, out);
+	tng_names_release(&nc);
+	return r;
+}
+
+/*
+ * Assemble the text of node n into code; -EINVAL naming the file and line.
+ * Header byte 43 names the highest command any script uses: it is raised.
+ */
+static int script_code(struct gfs_archive *ar, struct gfs_node *n, struct tng *t,
+		       const char *text, size_t len, struct gfs_buf *code)
+{
+	struct tng_namectx nc;
+	struct tngs_names nm;
+	unsigned maxcmd = 0;
+	char why[256];
+	int r;
+
+	tng_names(ar, t, &nc, &nm);
+	r = tngs_asm(text, len, &nm, code, &maxcmd, why, sizeof why);
+	tng_names_release(&nc);
+	if (r == -EINVAL)
+		return gfs_err(ar, -EINVAL, "%s/%s: %s", n->parent->name, n->name, why);
+	if (!r && code->len > TNG_ZASSET_MAX)
+		return gfs_err(ar, -EINVAL, "%s/%s: %zu bytes of bytecode is over the %zu-byte limit",
+			       n->parent->name, n->name, code->len, TNG_ZASSET_MAX);
+	if (!r && maxcmd > t->hdr[TNG_OFF_MAXCMD]) {
+		t->hdr[TNG_OFF_MAXCMD] = (uint8_t)maxcmd;
+		t->hdr_edited = 1;
+	}
+	return r;
 }
 
 static int tng_script_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct tng_ref *ref = n->priv;
 	struct gfs_buf code = GFS_BUF_INIT;
-	struct tngs_names nm;
 	int r = tng_asset_content(ar, ref->t, &ref->t->assets[ref->asset], TNG_ZASSET_MAX, &code);
 
-	tng_names(ref->t, &nm);
 	if (!r)
-		r = tngs_disasm(code.data, code.len, &nm, out);
+		r = script_text(ar, ref->t, code.data, code.len, out);
 	gfs_buf_release(&code);
 	return r;
 }
@@ -191,30 +302,12 @@ static int tng_script_store(struct gfs_archive *ar, struct gfs_node *n, const ui
 			    size_t len)
 {
 	struct tng_ref *ref = n->priv;
-	struct tng *t = ref->t;
 	struct gfs_buf *nb = gfs_buf_new();
-	struct tngs_names nm;
-	unsigned maxcmd = 0;
-	char why[256];
-	int r;
+	int r = nb ? script_code(ar, n, ref->t, (const char *)data, len, nb) : -ENOMEM;
 
-	if (!nb)
-		return -ENOMEM;
-	tng_names(t, &nm);
-	r = tngs_asm((const char *)data, len, &nm, nb, &maxcmd, why, sizeof why);
-	if (r == 0 && nb->len > TNG_ZASSET_MAX)
-		r = gfs_err(ar, -EINVAL, "%s/%s: %zu bytes of bytecode is over the %zu-byte limit",
-			    n->parent->name, n->name, nb->len, TNG_ZASSET_MAX);
-	else if (r == -EINVAL)
-		r = gfs_err(ar, -EINVAL, "%s/%s: %s", n->parent->name, n->name, why);
 	if (r) {
 		gfs_buf_free(nb);
 		return r;
-	}
-	/* header byte 43 names the highest command any script uses */
-	if (maxcmd > t->hdr[TNG_OFF_MAXCMD]) {
-		t->hdr[TNG_OFF_MAXCMD] = (uint8_t)maxcmd;
-		t->hdr_edited = 1;
 	}
 	tng_set_pending(ar, n, nb);
 	return 0;
@@ -342,7 +435,6 @@ static int tng_hscript_render(struct gfs_archive *ar, struct gfs_node *n, struct
 	struct tng_ref *ref = n->priv;
 	enum tng_rkind k = tng_rkind_of(ref->t, &ref->t->assets[ref->asset]);
 	struct gfs_buf rec = GFS_BUF_INIT;
-	struct tngs_names nm;
 	struct tng_split s;
 	long i;
 	int r = rec_load(ar, ref, &rec, &s);
@@ -351,13 +443,12 @@ static int tng_hscript_render(struct gfs_archive *ar, struct gfs_node *n, struct
 		gfs_buf_release(&rec);
 		return r;
 	}
-	tng_names(ref->t, &nm);
 	if ((i = find_handler(k, &s, ref->sub)) < 0)
 		r = -EIO;
 	else if (tng_rkind_lists(k) && s.h[i].param)
 		r = gfs_buf_printf(out, ".param %u\n", (unsigned)s.h[i].param);
 	if (!r)
-		r = tngs_disasm(s.h[i].code, s.h[i].len, &nm, out);
+		r = script_text(ar, ref->t, s.h[i].code, s.h[i].len, out);
 	tng_split_release(&s);
 	gfs_buf_release(&rec);
 	return r;
@@ -401,41 +492,31 @@ static int tng_hscript_store(struct gfs_archive *ar, struct gfs_node *n, const u
 			     size_t len)
 {
 	struct tng_ref *ref = n->priv;
-	struct tng *t = ref->t;
-	enum tng_rkind k = tng_rkind_of(t, &t->assets[ref->asset]);
+	enum tng_rkind k = tng_rkind_of(ref->t, &ref->t->assets[ref->asset]);
 	struct gfs_buf rec = GFS_BUF_INIT, code = GFS_BUF_INIT;
-	char *copy = malloc(len + 1), why[256] = "";
-	struct tngs_names nm;
+	char *copy = malloc(len + 1), why[128];
 	struct tng_split s = { 0 };
-	unsigned maxcmd = 0;
+	uint32_t param = 0;
 	long i = -1;
 	int r = copy ? rec_load(ar, ref, &rec, &s) : -ENOMEM;
 
 	if (!r && (i = find_handler(k, &s, ref->sub)) < 0)
 		r = -EIO;
 	if (!r) {
-		uint32_t param = s.h[i].param;
-
 		memcpy(copy, data, len);
 		copy[len] = '\0';
-		tng_names(t, &nm);
-		if (tng_rkind_lists(k))
-			r = take_param(copy, len, &param, why, sizeof why);
-		if (!r)
-			r = tngs_asm(copy, len, &nm, &code, &maxcmd, why, sizeof why);
-		if (r == -EINVAL) {
+		param = s.h[i].param;
+		if (tng_rkind_lists(k) && take_param(copy, len, &param, why, sizeof why))
 			r = gfs_err(ar, -EINVAL, "%s/%s: %s", n->parent->name, n->name, why);
-		} else if (!r) {
-			s.h[i].param = param;
-			s.h[i].code = code.data;
-			s.h[i].len = code.len;
-			r = rec_store(ar, n, ref, rec.data, s.pre, s.h, s.nh, rec.data + s.tail,
-				      rec.len - s.tail);
-		}
 	}
-	if (!r && maxcmd > t->hdr[TNG_OFF_MAXCMD]) {
-		t->hdr[TNG_OFF_MAXCMD] = (uint8_t)maxcmd;
-		t->hdr_edited = 1;
+	if (!r)
+		r = script_code(ar, n, ref->t, copy, len, &code);
+	if (!r) {
+		s.h[i].param = param;
+		s.h[i].code = code.data;
+		s.h[i].len = code.len;
+		r = rec_store(ar, n, ref, rec.data, s.pre, s.h, s.nh, rec.data + s.tail,
+			      rec.len - s.tail);
 	}
 	free(copy);
 	tng_split_release(&s);
