@@ -118,4 +118,20 @@ while read -r f; do
 done <scripts
 gfs_umount m || fail "umount full"
 cmp f0.tng f.tng || fail "writing every script back changed the game"
+"$GAMEFS" check f.tng >check.out || fail "check of the full game"
+grep -q '^scripts: 16, 133 instructions, highest command 43$' check.out || fail "check counts the scripts: $(cat check.out)"
+grep -q warning check.out && fail "warnings on the full game: $(cat check.out)"
+
+# check says where a script means nothing: a jump into an instruction, bytes
+# that do not decode, a sound that is not there, a command with a wrong arity
+gfs_mount f.tng m || fail "mount full 2"
+printf '\tJMP @1\n\tPUSHSND #99\n\tFNC1 #12\n\tEND\n\t.byte 0xfe 0x01\n' >m/actions/0003.tngs || fail "raw script"
+gfs_umount m || fail "umount full 2"
+"$GAMEFS" check f.tng >check.out || fail "check exits 0 on warnings"
+for w in "actions/0003.tngs line 1: JMP @1: a jump into the middle of an instruction" \
+	 "actions/0003.tngs line 2: PUSHSND #99: a reference to something the game does not have" \
+	 "actions/0003.tngs line 3: FNC1 #12: a command the document does not name, or with the wrong stack arity" \
+	 "actions/0003.tngs line 5: .byte 0xfe 0x01: bytes that do not decode as instructions"; do
+	grep -qF "warning: $w" check.out || fail "check: [$w] missing from: $(cat check.out)"
+done
 echo ok

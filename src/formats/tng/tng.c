@@ -738,6 +738,7 @@ next:
 		fprintf(out, "%d sprite or map assets do not decode (shown raw)\n", t->broken_assets);
 		bad = 1;
 	}
+	tng_logic_check(ar, t, out);	/* warnings: the game is inconsistent, not damaged */
 	return bad;
 }
 

@@ -26,6 +26,7 @@
 #define TNG_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include "gfs_driver.h"
 
 #define TNG_MAGIC		"#!/usr/bin/tngp\n"
@@ -267,6 +268,8 @@ int tng_logic_nodes(struct gfs_archive *ar, struct tng *t, size_t ai, struct gfs
 int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
 		     struct gfs_node **out);
 int tng_logic_unlink(struct gfs_archive *ar, struct gfs_node *n);
+/* `gamefs check` of the scripts: warnings printed to out, their count returned. */
+size_t tng_logic_check(struct gfs_archive *ar, struct tng *t, FILE *out);
 /* Do the frames of every sprite drawn from atlas fit in aw x ah pixels? 0 or -EINVAL and why */
 int tng_atlas_fits(struct gfs_archive *ar, struct tng *t, const struct tng_asset *atlas,
 		   uint32_t aw, uint32_t ah, char *why, size_t whylen);

@@ -708,3 +708,100 @@ int tng_logic_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	gfs_tree_invalidate(ar);
 	return 0;
 }
+
+/* ---- check ---- */
+
+struct check_ctx {
+	FILE *out;
+	size_t scripts, insns, warnings;
+	unsigned maxcmd;
+};
+
+/* Warn of what the text of a script shows has no meaning: #N, @N and .byte operands. */
+static void check_script(struct gfs_archive *ar, struct tng *t, struct check_ctx *c,
+			 const char *name, const uint8_t *code, size_t len)
+{
+	struct gfs_buf text = GFS_BUF_INIT;
+	struct tngs_info info;
+	const char *p, *end, *nl;
+	unsigned line = 0;
+
+	tngs_scan(code, len, &info);
+	if (info.maxcmd > c->maxcmd)
+		c->maxcmd = info.maxcmd;
+	c->scripts++;
+	if (script_text(ar, t, code, len, &text)) {
+		gfs_buf_release(&text);
+		return;
+	}
+	for (p = (const char *)text.data, end = p + text.len; p < end; p = nl + 1) {
+		const char *why = NULL;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		line++;
+		if (*p != '\t')
+			continue;
+		if (!strncmp(p, "\t.byte", 6))
+			why = "bytes that do not decode as instructions";
+		else if (memchr(p, '@', (size_t)(nl - p)))
+			why = "a jump into the middle of an instruction";
+		else if (!strncmp(p, "\tFNC", 4) && memchr(p, '#', (size_t)(nl - p)))
+			why = "a command the document does not name, or with the wrong stack arity";
+		else if (memchr(p, '#', (size_t)(nl - p)))
+			why = "a reference to something the game does not have";
+		else
+			c->insns++;
+		if (why && c->warnings++ < 100)
+			fprintf(c->out, "warning: %s line %u: %.*s: %s\n", name, line, (int)(nl - p - 1),
+				p + 1, why);
+	}
+	gfs_buf_release(&text);
+}
+
+size_t tng_logic_check(struct gfs_archive *ar, struct tng *t, FILE *out)
+{
+	struct check_ctx c = { out, 0, 0, 0, 0 };
+
+	for (size_t ai = 0; ai < t->nassets; ai++) {
+		struct tng_asset *a = &t->assets[ai];
+		enum tng_rkind k = tng_rkind_of(t, a);
+		const char *kind = tng_kind_of(t->secs[a->sec].type)->name;
+		struct gfs_buf rec = GFS_BUF_INIT;
+		struct tng_split s;
+		unsigned occ[256] = { 0 };
+		char name[128], file[64];
+
+		if (k == TNG_R_NONE || tng_asset_content(ar, t, a, TNG_ZASSET_MAX, &rec)) {
+			gfs_buf_release(&rec);
+			continue;
+		}
+		if (k == TNG_R_WHOLE) {
+			snprintf(name, sizeof name, "%s/%04u.tngs", kind, a->num);
+			check_script(ar, t, &c, name, rec.data, rec.len);
+		} else if (tng_split(k, rec.data, rec.len, &s)) {
+			if (c.warnings++ < 100)
+				fprintf(out, "warning: %s/%04u.bin: its counts run past its end: its "
+					"scripts cannot be found\n", kind, a->num);
+		} else {
+			for (size_t i = 0; i < s.nh; i++) {
+				int sub = tng_rkind_lists(k) ? HSUB(s.h[i].type, occ[s.h[i].type]++) : 0;
+
+				hscript_name(k, a->num, sub, file, sizeof file);
+				snprintf(name, sizeof name, "%s/%s", kind, file);
+				check_script(ar, t, &c, name, s.h[i].code, s.h[i].len);
+			}
+			tng_split_release(&s);
+		}
+		gfs_buf_release(&rec);
+	}
+	fprintf(out, "scripts: %zu, %zu instructions, highest command %u\n", c.scripts, c.insns,
+		c.maxcmd);
+	if (c.maxcmd > t->hdr[TNG_OFF_MAXCMD] && c.warnings++ < 100)
+		fprintf(out, "warning: header byte 43 says the highest command is %u, the scripts "
+			"use %u\n", t->hdr[TNG_OFF_MAXCMD], c.maxcmd);
+	if (c.warnings > 100)
+		fprintf(out, "warning: ... %zu warnings in all\n", c.warnings);
+	return c.warnings;
+}
