@@ -281,10 +281,24 @@ static int tng_media_keep(struct gfs_archive *ar, struct gfs_node *n, const uint
 	return 0;
 }
 
+/* A stored asset written back as it is (even one the checks would refuse): nothing to do. */
+static int tng_stored_unchanged(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
+				size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng_asset *a = tng_ref_asset(n);
+
+	if (a->pending)
+		return a->pending->len == len && !memcmp(a->pending->data, data, len);
+	return tng_stored_equal(ar, ref->t, a, data, len);
+}
+
 static int tng_media_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	size_t nl = strlen(n->name);
 
+	if (tng_stored_unchanged(ar, n, data, len))
+		return 0;
 	/* empty is allowed: a missing asset (and a file being truncated) */
 	if (nl > 4 && (!strcmp(n->name + nl - 4, ".ogg") || !strcmp(n->name + nl - 4, ".ogv")) &&
 	    len && (len < 4 || memcmp(data, "OggS", 4)))
@@ -307,6 +321,8 @@ static int tng_image_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	char why[200];
 	struct tng_ref *ref = n->priv;
 
+	if (tng_stored_unchanged(ar, n, data, len))
+		return 0;
 	r = gfs_png_decode(data, len, 0xffff, 0xffff, &rgba, &w, &h);
 	free(rgba);
 	if (r == -ENOMEM)
