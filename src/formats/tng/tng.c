@@ -380,6 +380,7 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 		sub = gfs_node_new_dir(ar, dir, "speech");
 		if (!sub)
 			return -ENOMEM;
+		t->secs[si].dir = sub;
 		for (uint32_t p = TNG_LANG_HDR, i = 0; p < dlen; p += TNG_DESC, i++) {
 			r = tng_add_asset(ar, t, si, p, i + 1, TNG_A_STORED, &a);
 			if (r)
@@ -411,6 +412,8 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 	}
 	if (!dir)
 		return -ENOMEM;
+	if (k->view == TNG_V_MEDIA)
+		t->secs[si].dir = dir;
 	if (tng_index_field(s->type) &&
 	    !tng_file(ar, dir, "index.csv", 0644, &tng_index_ops,
 		      tng_ref_new(t, (size_t)-1, si, (int)counters[s->type])))
@@ -742,6 +745,22 @@ next:
 	return bad;
 }
 
+/* New files: media in media directories, event handlers beside their record. */
+static int tng_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		      struct gfs_node **out)
+{
+	if (tng_media_dir(ar->priv, dir))
+		return tng_media_create(ar, dir, name, out);
+	return tng_logic_create(ar, dir, name, out);
+}
+
+static int tng_unlink(struct gfs_archive *ar, struct gfs_node *n)
+{
+	if (gfs_node_get_ops(n) == &tng_media_ops && tng_media_dir(ar->priv, n->parent))
+		return tng_media_unlink(ar, n);
+	return tng_logic_unlink(ar, n);
+}
+
 const struct gfs_format gfs_format_tng = {
 	.name = "tng",
 	.description = "TirNanoG game (.tng)",
@@ -751,6 +770,7 @@ const struct gfs_format gfs_format_tng = {
 	.committed = tng_committed,
 	.free = tng_free,
 	.check = tng_check,
-	.create = tng_logic_create,
-	.unlink = tng_logic_unlink,
+	.create = tng_create,
+	.unlink = tng_unlink,
+	.rename = tng_media_rename,
 };

@@ -105,6 +105,7 @@ struct tng_sec {
 	uint32_t off, len;		/* in the inflated block as loaded */
 	struct gfs_buf *edit;		/* replaced record data, or NULL */
 	int raw_bad;			/* records do not fit: shown raw */
+	struct gfs_node *dir;		/* media sections: where a new file becomes an asset */
 };
 
 enum tng_akind { TNG_A_STORED, TNG_A_ZBIN, TNG_A_TEXT, TNG_A_SPRITE, TNG_A_MAP };
@@ -124,6 +125,7 @@ struct tng_asset {
 	unsigned num;			/* number in its kind (for names) */
 	uint32_t nameoff;		/* its name in the strings section, or 0 */
 	uint64_t ino;			/* inode its lazily made node gets (reserved at load) */
+	int gone;			/* removed: no descriptor, its bytes dropped at save */
 	/* save scratch */
 	struct gfs_buf *enc;
 	uint64_t new_off, new_len;
@@ -157,9 +159,10 @@ struct tng {
 };
 
 /* A node's handle on the model. */
+#define TNG_NEW_ASSET ((size_t)-2)	/* a media file created, not stored yet */
 struct tng_ref {
 	struct tng *t;
-	size_t asset;			/* index into t->assets, or (size_t)-1 */
+	size_t asset;			/* index into t->assets, (size_t)-1, or TNG_NEW_ASSET */
 	size_t sec;			/* index into t->secs */
 	int sub;			/* layer or direction */
 };
@@ -206,6 +209,14 @@ int tng_file_crc(struct gfs_archive *ar, struct tng *t, uint32_t *crc);
 int tng_gaps(struct gfs_archive *ar, struct tng *t, struct gfs_buf *out, uint64_t *total);
 /* Indices of the assets with bytes, by offset (malloc'd); *n their count. */
 size_t *tng_sorted_assets(struct tng *t, size_t *n);
+/* Section i's data as an edit of its own (made from the current data on first use). */
+struct gfs_buf *tng_sec_edit(struct tng *t, size_t i);
+/* The offset of string s in the strings section, added at its end if it is not there. */
+int tng_string_add(struct tng *t, const char *s, uint32_t *off);
+/* A new stored asset at the end of section si, named nameoff, empty: *ai its index. */
+int tng_asset_new(struct tng *t, size_t si, uint32_t nameoff, size_t *ai);
+/* Remove asset ai: its descriptor goes from its section, its bytes at the next save. */
+int tng_asset_drop(struct tng *t, size_t ai);
 
 /* tng_view.c */
 extern const struct gfs_node_ops tng_lazy_dir_ops;
@@ -270,6 +281,19 @@ int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *n
 int tng_logic_unlink(struct gfs_archive *ar, struct gfs_node *n);
 /* `gamefs check` of the scripts: warnings printed to out, their count returned. */
 size_t tng_logic_check(struct gfs_archive *ar, struct tng *t, FILE *out);
+/* Does a script refer to v as a k (enum tngs_ref)?  1 and its name in who, else 0. */
+int tng_logic_referrer(struct gfs_archive *ar, struct tng *t, int k, uint32_t v, char *who,
+		       size_t wholen);
+
+/* tng_media.c: media files created, renamed and removed */
+int tng_media_dir(const struct tng *t, const struct gfs_node *dir);	/* takes new files? */
+int tng_media_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		     struct gfs_node **out);
+/* The first content of a created media file: its asset and name are made now. */
+int tng_media_adopt(struct gfs_archive *ar, struct gfs_node *n);
+int tng_media_unlink(struct gfs_archive *ar, struct gfs_node *n);
+int tng_media_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
+		     const char *newname);
 /* Do the frames of every sprite drawn from atlas fit in aw x ah pixels? 0 or -EINVAL and why */
 int tng_atlas_fits(struct gfs_archive *ar, struct tng *t, const struct tng_asset *atlas,
 		   uint32_t aw, uint32_t ah, char *why, size_t whylen);

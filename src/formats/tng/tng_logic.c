@@ -34,6 +34,8 @@ static int ref_asset_is(const struct tng *t, const struct tng_asset *a, enum tng
 {
 	unsigned type = t->secs[a->sec].type;
 
+	if (a->gone)
+		return 0;
 	switch (k) {
 	case TNGS_MAP:
 		return a->kind == TNG_A_MAP;
@@ -633,8 +635,8 @@ int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *n
 		num = num * 10 + (unsigned long)(name[i] - '0');
 	if (i != 4 || name[4] != '.' || len < 10 || strcmp(name + len - 5, ".tngs") ||
 	    (ai = record_in(t, dir, num)) < 0)
-		return gfs_err(ar, -EPERM, "%s: only NNNN.<handler>.tngs of an NPC or object that "
-			       "exists can be created here", name);
+		return gfs_err(ar, -EPERM, "%s: only media (in fonts, music, sounds, movies, speech) "
+			       "and NNNN.<handler>.tngs of an NPC or object can be created", name);
 	dot = name + 5;
 	if ((type = tng_handler_type(dot, len - 10)) < 0)
 		return gfs_err(ar, -EINVAL, "%s: no event handler '%.*s' (on_click, on_touch, "
@@ -679,8 +681,8 @@ int tng_logic_unlink(struct gfs_archive *ar, struct gfs_node *n)
 
 	if (gfs_node_get_ops(n) != &tng_hscript_ops ||
 	    !tng_rkind_lists(k = tng_rkind_of(ref->t, &ref->t->assets[ref->asset])))
-		return gfs_err(ar, -EPERM, "%s: only event handlers (NNNN.on_*.tngs) can be removed",
-			       n->name);
+		return gfs_err(ar, -EPERM, "%s: only media and event handlers (NNNN.on_*.tngs) can "
+			       "be removed", n->name);
 	if ((r = rec_load(ar, ref, &rec, &s)))
 		return r;
 	if ((i = find_handler(k, &s, ref->sub)) < 0) {
@@ -760,11 +762,18 @@ static void check_script(struct gfs_archive *ar, struct tng *t, struct check_ctx
 	gfs_buf_release(&text);
 }
 
-size_t tng_logic_check(struct gfs_archive *ar, struct tng *t, FILE *out)
+/*
+ * Calls fn for every script of the game with the name of its file; stops at
+ * fn's first non-zero return, which it returns.  A record whose scripts
+ * cannot be found is given with code NULL.
+ */
+static int each_script(struct gfs_archive *ar, struct tng *t,
+		       int (*fn)(void *ctx, const char *name, const uint8_t *code, size_t len),
+		       void *ctx)
 {
-	struct check_ctx c = { out, 0, 0, 0, 0 };
+	int r = 0;
 
-	for (size_t ai = 0; ai < t->nassets; ai++) {
+	for (size_t ai = 0; ai < t->nassets && !r; ai++) {
 		struct tng_asset *a = &t->assets[ai];
 		enum tng_rkind k = tng_rkind_of(t, a);
 		const char *kind = tng_kind_of(t->secs[a->sec].type)->name;
@@ -773,29 +782,55 @@ size_t tng_logic_check(struct gfs_archive *ar, struct tng *t, FILE *out)
 		unsigned occ[256] = { 0 };
 		char name[128], file[64];
 
-		if (k == TNG_R_NONE || tng_asset_content(ar, t, a, TNG_ZASSET_MAX, &rec)) {
+		if (k == TNG_R_NONE || a->gone || tng_asset_content(ar, t, a, TNG_ZASSET_MAX, &rec)) {
 			gfs_buf_release(&rec);
 			continue;
 		}
 		if (k == TNG_R_WHOLE) {
 			snprintf(name, sizeof name, "%s/%04u.tngs", kind, a->num);
-			check_script(ar, t, &c, name, rec.data, rec.len);
+			r = fn(ctx, name, rec.data, rec.len);
 		} else if (tng_split(k, rec.data, rec.len, &s)) {
-			if (c.warnings++ < 100)
-				fprintf(out, "warning: %s/%04u.bin: its counts run past its end: its "
-					"scripts cannot be found\n", kind, a->num);
+			snprintf(name, sizeof name, "%s/%04u.bin", kind, a->num);
+			r = fn(ctx, name, NULL, 0);
 		} else {
-			for (size_t i = 0; i < s.nh; i++) {
+			for (size_t i = 0; i < s.nh && !r; i++) {
 				int sub = tng_rkind_lists(k) ? HSUB(s.h[i].type, occ[s.h[i].type]++) : 0;
 
 				hscript_name(k, a->num, sub, file, sizeof file);
 				snprintf(name, sizeof name, "%s/%s", kind, file);
-				check_script(ar, t, &c, name, s.h[i].code, s.h[i].len);
+				r = fn(ctx, name, s.h[i].code, s.h[i].len);
 			}
 			tng_split_release(&s);
 		}
 		gfs_buf_release(&rec);
 	}
+	return r;
+}
+
+struct check_each {
+	struct gfs_archive *ar;
+	struct tng *t;
+	struct check_ctx *c;
+};
+
+static int check_each(void *vctx, const char *name, const uint8_t *code, size_t len)
+{
+	struct check_each *e = vctx;
+
+	if (code)
+		check_script(e->ar, e->t, e->c, name, code, len);
+	else if (e->c->warnings++ < 100)
+		fprintf(e->c->out, "warning: %s: its counts run past its end: its scripts cannot be "
+			"found\n", name);
+	return 0;
+}
+
+size_t tng_logic_check(struct gfs_archive *ar, struct tng *t, FILE *out)
+{
+	struct check_ctx c = { out, 0, 0, 0, 0 };
+	struct check_each e = { ar, t, &c };
+
+	each_script(ar, t, check_each, &e);
 	fprintf(out, "scripts: %zu, %zu instructions, highest command %u\n", c.scripts, c.insns,
 		c.maxcmd);
 	if (c.maxcmd > t->hdr[TNG_OFF_MAXCMD] && c.warnings++ < 100)
@@ -804,4 +839,30 @@ size_t tng_logic_check(struct gfs_archive *ar, struct tng *t, FILE *out)
 	if (c.warnings > 100)
 		fprintf(out, "warning: ... %zu warnings in all\n", c.warnings);
 	return c.warnings;
+}
+
+struct referrer {
+	enum tngs_ref k;
+	uint32_t v;
+	char *who;
+	size_t wholen;
+};
+
+static int find_referrer(void *vctx, const char *name, const uint8_t *code, size_t len)
+{
+	struct referrer *f = vctx;
+	size_t at = code ? tngs_refers(code, len, f->k, f->v) : 0;
+
+	if (!at)
+		return 0;
+	snprintf(f->who, f->wholen, "%s (byte %zu)", name, at - 1);
+	return 1;
+}
+
+int tng_logic_referrer(struct gfs_archive *ar, struct tng *t, int k, uint32_t v,
+		       char *who, size_t wholen)
+{
+	struct referrer f = { (enum tngs_ref)k, v, who, wholen };
+
+	return each_script(ar, t, find_referrer, &f);
 }

@@ -190,6 +190,21 @@ void tngs_scan(const uint8_t *code, size_t len, struct tngs_info *info)
 	free(starts);
 }
 
+size_t tngs_refers(const uint8_t *code, size_t len, enum tngs_ref k, uint32_t v)
+{
+	size_t pc = 0, n;
+
+	while ((n = insn_size(code, len, pc)) > 0) {
+		const struct tngs_op *op = &ops[code[pc]];
+
+		if (((op->arg == ARG_REF && op->ref == k) || (op->arg == ARG_MAP && k == TNGS_MAP) ||
+		     (op->arg == ARG_ATTR && k == TNGS_ATTR)) && rd(code + pc + 1, 3) == v)
+			return pc + 1;
+		pc += n;
+	}
+	return 0;
+}
+
 /* ---- disassembly ---- */
 
 struct dis {

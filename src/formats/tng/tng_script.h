@@ -76,6 +76,13 @@ int tngs_disasm(const uint8_t *code, size_t len, const struct tngs_names *nm,
 int tngs_asm(const char *text, size_t len, const struct tngs_names *nm, struct gfs_buf *out,
 	     unsigned *maxcmd, char *why, size_t whylen);
 
+/*
+ * Where code first names v as a kind k reference (a push of that kind, a
+ * map of PUSHMAP, an attribute of SUM/POPA/PUSHA...): its byte offset + 1,
+ * or 0 when it does not.
+ */
+size_t tngs_refers(const uint8_t *code, size_t len, enum tngs_ref k, uint32_t v);
+
 /* The name of command cmd, or NULL; its stack arity (a map counts 2). */
 const char *tngs_cmd_name(unsigned cmd);
 int tngs_cmd_arity(unsigned cmd);

@@ -296,13 +296,16 @@ static int tng_stored_unchanged(struct gfs_archive *ar, struct gfs_node *n, cons
 static int tng_media_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	size_t nl = strlen(n->name);
+	int created = ((struct tng_ref *)n->priv)->asset == TNG_NEW_ASSET, r;
 
-	if (tng_stored_unchanged(ar, n, data, len))
+	if (!created && tng_stored_unchanged(ar, n, data, len))
 		return 0;
 	/* empty is allowed: a missing asset (and a file being truncated) */
 	if (nl > 4 && (!strcmp(n->name + nl - 4, ".ogg") || !strcmp(n->name + nl - 4, ".ogv")) &&
 	    len && (len < 4 || memcmp(data, "OggS", 4)))
 		return gfs_err(ar, -EINVAL, "%s: not an Ogg file (no OggS page)", n->name);
+	if (created && (r = tng_media_adopt(ar, n)))
+		return r;
 	return tng_media_keep(ar, n, data, len);
 }
 
@@ -1287,22 +1290,11 @@ const struct gfs_node_ops tng_layer_ops = {
 /* ---- descriptor fields: lang/<code>/lang.ini, <kind>/index.csv ------------- */
 
 /* The section's bytes, made editable (a copy of the loaded ones). */
-static uint8_t *tng_sec_edit(struct tng *t, size_t sec)
+static uint8_t *tng_sec_bytes(struct tng *t, size_t sec)
 {
-	struct tng_sec *s = &t->secs[sec];
+	struct gfs_buf *e = tng_sec_edit(t, sec);
 
-	if (!s->edit) {
-		size_t len;
-		const uint8_t *d = tng_sec_data(t, sec, &len);
-
-		s->edit = gfs_buf_new();
-		if (!s->edit || gfs_buf_add(s->edit, d, len)) {
-			gfs_buf_free(s->edit);
-			s->edit = NULL;
-			return NULL;
-		}
-	}
-	return s->edit->data;
+	return e ? e->data : NULL;
 }
 
 static int tng_lang_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
@@ -1369,7 +1361,7 @@ static int tng_lang_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 		return r;
 	if (c.name == gfs_le32(c.d + TNG_LANG_ASSET + 12))
 		return 0;
-	e = tng_sec_edit(ref->t, ref->sec);
+	e = tng_sec_bytes(ref->t, ref->sec);
 	if (!e)
 		return -ENOMEM;
 	gfs_put_u32le(e + TNG_LANG_ASSET + 12, c.name);
@@ -1433,7 +1425,7 @@ static int tng_index_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	for (size_t k = 0; !r && k < nrec; k++)
 		changed |= vals[k] != gfs_le32(d + k * TNG_DESC + TNG_DESC_NAME);
 	if (!r && changed) {
-		uint8_t *e = tng_sec_edit(ref->t, ref->sec);
+		uint8_t *e = tng_sec_bytes(ref->t, ref->sec);
 
 		if (!e)
 			r = -ENOMEM;
