@@ -3,11 +3,12 @@
  *
  * Files, each calling only the ones below it (no circles):
  *   tng.c        probe, load, the tree, check (the driver)
- *   tng_logic.c  scripts as assembly (tng_script.c the bytecode codec,
- *                tng_handlers.c the scripts' places inside records)
  *   tng_view.c   render/store of every view      tng_save.c  the writer
+ *   tng_media.c  media files created, renamed, removed
+ *   tng_logic.c  scripts as assembly, their files and references
  *   tng_model.c  the model: sections, assets, their content, gaps, file CRC
- *   tng_map.c, tng_sprite.c  the map and sprite codecs; tng_crc.c  CRC-32
+ *   codecs: tng_script.c bytecode <-> assembly, tng_handlers.c the scripts'
+ *   places inside records, tng_map.c, tng_sprite.c, tng_crc.c (CRC-32)
  *
  * On disk:
  *   0   64-byte header (magic, id, sizes, counts, uid, CRC at 56, key at 60)
@@ -203,6 +204,12 @@ unsigned tng_map_size(const struct tng *t);
 unsigned tng_map_layers(const struct tng *t);
 struct tng_ref *tng_ref_new(struct tng *t, size_t asset, size_t sec, int sub);
 void tng_ref_release(struct tng_ref *r);	/* NULL is fine */
+void tng_ref_free(void *p);		/* ops->free of nodes holding a struct tng_ref */
+/*
+ * Adopt nb (taken) as the new content of n's asset, unless it equals the
+ * current content: writing a view back unchanged changes nothing.
+ */
+void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *nb);
 /* CRC-32 of the archive file as it is now, its CRC field counted as zero. */
 int tng_file_crc(struct gfs_archive *ar, struct tng *t, uint32_t *crc);
 /* The bytes of the asset area no descriptor covers (out NULL: count them). */
@@ -235,9 +242,6 @@ extern const struct gfs_node_ops tng_lang_ops;
 extern const struct gfs_node_ops tng_index_ops;
 extern const struct gfs_node_ops tng_gaps_ops;
 const char *tng_index_field(unsigned type);
-void tng_ref_free(void *p);		/* ops->free of nodes holding a struct tng_ref */
-/* Adopt nb (taken) as n's asset's new content, unless it is the same. */
-void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *nb);
 
 /* tng_handlers.c: the scripts inside records */
 enum tng_rkind {

@@ -117,6 +117,36 @@ struct tng_ref *tng_ref_new(struct tng *t, size_t asset, size_t sec, int sub)
 	return r;
 }
 
+void tng_ref_free(void *p)
+{
+	tng_ref_release(p);
+}
+
+void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *nb)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng_asset *a = &ref->t->assets[ref->asset];
+	int same = 0;
+
+	if (a->pending) {
+		same = a->pending->len == nb->len && !memcmp(a->pending->data, nb->data, nb->len);
+	} else if (a->kind == TNG_A_STORED) {
+		same = tng_stored_equal(ar, ref->t, a, nb->data, nb->len);
+	} else {
+		struct gfs_buf cur = GFS_BUF_INIT;
+
+		same = !tng_asset_content(ar, ref->t, a, TNG_MAP_MAX, &cur) && cur.len == nb->len &&
+		       !memcmp(cur.data, nb->data, nb->len);
+		gfs_buf_release(&cur);
+	}
+	if (same) {
+		gfs_buf_free(nb);
+		return;
+	}
+	gfs_buf_free(a->pending);
+	a->pending = nb;
+}
+
 void tng_ref_release(struct tng_ref *r)
 {
 	uintptr_t p = (uintptr_t)r, pool = r ? (uintptr_t)r->t->refpool : 0;

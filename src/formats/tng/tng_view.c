@@ -17,45 +17,11 @@
 
 #define TNG_NONE24 0xffffffu
 
-void tng_ref_free(void *p)
-{
-	tng_ref_release(p);
-}
-
 static struct tng_asset *tng_ref_asset(struct gfs_node *n)
 {
 	struct tng_ref *r = n->priv;
 
 	return &r->t->assets[r->asset];
-}
-
-/*
- * Adopt nb (taken) as the new content of n's asset, unless it equals the
- * current content: writing a view back unchanged changes nothing.
- */
-void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *nb)
-{
-	struct tng_ref *ref = n->priv;
-	struct tng_asset *a = tng_ref_asset(n);
-	int same = 0;
-
-	if (a->pending) {
-		same = a->pending->len == nb->len && !memcmp(a->pending->data, nb->data, nb->len);
-	} else if (a->kind == TNG_A_STORED) {
-		same = tng_stored_equal(ar, ref->t, a, nb->data, nb->len);
-	} else {
-		struct gfs_buf cur = GFS_BUF_INIT;
-
-		same = !tng_asset_content(ar, ref->t, a, TNG_MAP_MAX, &cur) && cur.len == nb->len &&
-		       !memcmp(cur.data, nb->data, nb->len);
-		gfs_buf_release(&cur);
-	}
-	if (same) {
-		gfs_buf_free(nb);
-		return;
-	}
-	gfs_buf_free(a->pending);
-	a->pending = nb;
 }
 
 /* ---- header.ini ---------------------------------------------------------- */
