@@ -17,45 +17,11 @@
 
 #define TNG_NONE24 0xffffffu
 
-static void tng_ref_free(void *p)
-{
-	tng_ref_release(p);
-}
-
 static struct tng_asset *tng_ref_asset(struct gfs_node *n)
 {
 	struct tng_ref *r = n->priv;
 
 	return &r->t->assets[r->asset];
-}
-
-/*
- * Adopt nb (taken) as the new content of n's asset, unless it equals the
- * current content: writing a view back unchanged changes nothing.
- */
-static void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *nb)
-{
-	struct tng_ref *ref = n->priv;
-	struct tng_asset *a = tng_ref_asset(n);
-	int same = 0;
-
-	if (a->pending) {
-		same = a->pending->len == nb->len && !memcmp(a->pending->data, nb->data, nb->len);
-	} else if (a->kind == TNG_A_STORED) {
-		same = tng_stored_equal(ar, ref->t, a, nb->data, nb->len);
-	} else {
-		struct gfs_buf cur = GFS_BUF_INIT;
-
-		same = !tng_asset_content(ar, ref->t, a, TNG_MAP_MAX, &cur) && cur.len == nb->len &&
-		       !memcmp(cur.data, nb->data, nb->len);
-		gfs_buf_release(&cur);
-	}
-	if (same) {
-		gfs_buf_free(nb);
-		return;
-	}
-	gfs_buf_free(a->pending);
-	a->pending = nb;
 }
 
 /* ---- header.ini ---------------------------------------------------------- */
@@ -281,14 +247,31 @@ static int tng_media_keep(struct gfs_archive *ar, struct gfs_node *n, const uint
 	return 0;
 }
 
+/* A stored asset written back as it is (even one the checks would refuse): nothing to do. */
+static int tng_stored_unchanged(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
+				size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng_asset *a = tng_ref_asset(n);
+
+	if (a->pending)
+		return a->pending->len == len && !memcmp(a->pending->data, data, len);
+	return tng_stored_equal(ar, ref->t, a, data, len);
+}
+
 static int tng_media_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	size_t nl = strlen(n->name);
+	int created = ((struct tng_ref *)n->priv)->asset == TNG_NEW_ASSET, r;
 
+	if (!created && tng_stored_unchanged(ar, n, data, len))
+		return 0;
 	/* empty is allowed: a missing asset (and a file being truncated) */
 	if (nl > 4 && (!strcmp(n->name + nl - 4, ".ogg") || !strcmp(n->name + nl - 4, ".ogv")) &&
 	    len && (len < 4 || memcmp(data, "OggS", 4)))
 		return gfs_err(ar, -EINVAL, "%s: not an Ogg file (no OggS page)", n->name);
+	if (created && (r = tng_media_adopt(ar, n)))
+		return r;
 	return tng_media_keep(ar, n, data, len);
 }
 
@@ -307,6 +290,8 @@ static int tng_image_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	char why[200];
 	struct tng_ref *ref = n->priv;
 
+	if (tng_stored_unchanged(ar, n, data, len))
+		return 0;
 	r = gfs_png_decode(data, len, 0xffff, 0xffff, &rgba, &w, &h);
 	free(rgba);
 	if (r == -ENOMEM)
@@ -1135,22 +1120,11 @@ const struct gfs_node_ops tng_layer_ops = {
 /* ---- descriptor fields: lang/<code>/lang.ini, <kind>/index.csv ------------- */
 
 /* The section's bytes, made editable (a copy of the loaded ones). */
-static uint8_t *tng_sec_edit(struct tng *t, size_t sec)
+static uint8_t *tng_sec_bytes(struct tng *t, size_t sec)
 {
-	struct tng_sec *s = &t->secs[sec];
+	struct gfs_buf *e = tng_sec_edit(t, sec);
 
-	if (!s->edit) {
-		size_t len;
-		const uint8_t *d = tng_sec_data(t, sec, &len);
-
-		s->edit = gfs_buf_new();
-		if (!s->edit || gfs_buf_add(s->edit, d, len)) {
-			gfs_buf_free(s->edit);
-			s->edit = NULL;
-			return NULL;
-		}
-	}
-	return s->edit->data;
+	return e ? e->data : NULL;
 }
 
 static int tng_lang_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
@@ -1217,7 +1191,7 @@ static int tng_lang_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 		return r;
 	if (c.name == gfs_le32(c.d + TNG_LANG_ASSET + 12))
 		return 0;
-	e = tng_sec_edit(ref->t, ref->sec);
+	e = tng_sec_bytes(ref->t, ref->sec);
 	if (!e)
 		return -ENOMEM;
 	gfs_put_u32le(e + TNG_LANG_ASSET + 12, c.name);
@@ -1281,7 +1255,7 @@ static int tng_index_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	for (size_t k = 0; !r && k < nrec; k++)
 		changed |= vals[k] != gfs_le32(d + k * TNG_DESC + TNG_DESC_NAME);
 	if (!r && changed) {
-		uint8_t *e = tng_sec_edit(ref->t, ref->sec);
+		uint8_t *e = tng_sec_bytes(ref->t, ref->sec);
 
 		if (!e)
 			r = -ENOMEM;
