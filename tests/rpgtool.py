@@ -8,6 +8,18 @@ gamefs's C code:
   rpgtool.py make OUT NAME=TEXT|NAME=@PATH ...
   rpgtool.py gen OUT COUNT SIZE     COUNT lumps LUMPnnnnn.BIN of SIZE pseudo-random bytes
   rpgtool.py extract FILE DIR       every lump as DIR/NAME
+  rpgtool.py game FILE              exit 0 if FILE is a game (a *.GEN lump with a BSAVE header)
+  rpgtool.py reld-make OUT          a RELOAD document using every node type, unused
+                                    names, a table not in first-use order, duplicates
+  rpgtool.py reld-dump FILE [LUMP]  a RELOAD document (a file, or a lump of FILE) as
+                                    "depth name type value" lines
+  rpgtool.py mkgame OUT [old]       a small game: BSAVE GEN, GENERAL.RELD, a zone map, a
+                                    slice tree; "old" gives the BSAVE-stamped old layout
+
+RELOAD facts (ohrrpgce-lumps.md section 1): "RELD", version 1, int32 header
+size 13, int32 string table offset; nodes in pre-order: int32 content size,
+VLI name index, type (0 null, 1-4 int8-int64, 5 double, 6 VLI length +
+bytes), VLI child count; the table: VLI count, (VLI length, bytes) each.
 """
 import hashlib
 import os
@@ -34,6 +46,139 @@ def read_lumps(path):
 def lump_bytes(name, body):
     size = len(body)
     return name.encode('ascii') + b'\0' + struct.pack('<2H', size >> 16, size & 0xffff) + body
+
+
+def vli(v):
+    neg = v < 0
+    m = ~v if neg else v
+    out = bytearray([(m & 0x3f) | (0x40 if neg else 0)])
+    m >>= 6
+    while m:
+        out[-1] |= 0x80
+        out.append(m & 0x7f)
+        m >>= 7
+    return bytes(out)
+
+
+def read_vli(d, pos):
+    c = d[pos]
+    pos += 1
+    neg, m, shift = c & 0x40, c & 0x3f, 6
+    while c & 0x80:
+        c = d[pos]
+        pos += 1
+        m |= (c & 0x7f) << shift
+        shift += 7
+    return (~m if neg else m), pos
+
+
+def reld_encode(root, table):
+    """root: (name, type, value, [children]); table: list of names (index 1..)."""
+    def node(n):
+        name, typ, val, kids = n
+        body = vli(table.index(name) + 1 if name else 0) + bytes([typ])
+        if typ in (1, 2, 3, 4):
+            body += struct.pack({1: '<b', 2: '<h', 3: '<i', 4: '<q'}[typ], val)
+        elif typ == 5:
+            body += struct.pack('<d', val)
+        elif typ == 6:
+            body += vli(len(val)) + val
+        body += vli(len(kids)) + b''.join(node(k) for k in kids)
+        return struct.pack('<I', len(body)) + body
+    tree = node(root)
+    tab = vli(len(table)) + b''.join(vli(len(t)) + t.encode('latin-1') for t in table)
+    return b'RELD' + bytes([1]) + struct.pack('<II', 13, 13 + len(tree)) + tree + tab
+
+
+def reld_dump(d):
+    assert d[:4] == b'RELD' and d[4] == 1
+    tab_off = struct.unpack('<I', d[9:13])[0]
+    count, pos = read_vli(d, tab_off)
+    names = ['']
+    for _ in range(count):
+        n, pos = read_vli(d, pos)
+        names.append(d[pos:pos + n].decode('latin-1'))
+        pos += n
+    out = []
+
+    def node(pos, depth):
+        size = struct.unpack('<I', d[pos:pos + 4])[0]
+        end = pos + 4 + size
+        idx, pos = read_vli(d, pos + 4)
+        typ = d[pos]
+        pos += 1
+        val = ''
+        if typ in (1, 2, 3, 4):
+            w = {1: 1, 2: 2, 3: 4, 4: 8}[typ]
+            val = str(int.from_bytes(d[pos:pos + w], 'little', signed=True))
+            pos += w
+        elif typ == 5:
+            val = repr(struct.unpack('<d', d[pos:pos + 8])[0])
+            pos += 8
+        elif typ == 6:
+            n, pos = read_vli(d, pos)
+            val = d[pos:pos + n].hex()
+            pos += n
+        out.append('%d %s %d %s' % (depth, names[idx], typ, val))
+        kids, pos = read_vli(d, pos)
+        for _ in range(kids):
+            pos = node(pos, depth + 1)
+        assert pos == end, 'node size'
+        return pos
+    node(13, 0)
+    return '\n'.join(out)
+
+
+def sample_reld():
+    # table not in first-use order, with an unused name ("player") and one
+    # that needs quoting; duplicates of "code"; every type
+    table = ['buttonnames', 'general_data', 'code', 'player', 'title', 'ratio', 'big',
+             'blob', 'odd name', 'neg', 'deep', 'wide']
+    deep = ('deep', 0, None, [])
+    for _ in range(5):
+        deep = ('deep', 0, None, [deep])
+    root = ('general_data', 0, None, [
+        ('buttonnames', 0, None, [('code', 1, 0, []), ('code', 2, 1000, []), ('code', 3, 70000, [])]),
+        ('title', 6, b'Baby Bob \x01 "quoted"\\', []),
+        ('ratio', 5, 0.1, []),
+        ('big', 4, 1 << 40, []),
+        ('neg', 1, -1, []),
+        ('wide', 3, 5, []),
+        ('blob', 6, bytes(range(256)), []),
+        ('odd name', 6, b'', []),
+        ('', 2, -300, []),
+        deep,
+    ])
+    return reld_encode(root, table)
+
+
+def gen_lump(old):
+    gen = [0] * 500
+    gen[95] = 21
+    body = b''.join(struct.pack('<h', v) for v in gen)
+    hdr = b'\xfd' + struct.pack('<hhh', -24576, 0, 1000)
+    return hdr + body
+
+
+def zone_reld():
+    table = ['zonemap', 'w', 'h', 'zones', 'zone', 'rows', 'y', 'span']
+    rows = [('y', 1, y, [('span', 6, bytes([y, 3]), [])]) for y in range(3)]
+    root = ('zonemap', 0, None, [('w', 1, 20, []), ('h', 1, 10, []), ('zones', 0, None, []),
+                                 ('rows', 0, None, rows)])
+    return reld_encode(root, table)
+
+
+def make_game(out, old):
+    lumps = [('ARCHINYM.LMP', b'gamefs\r\ntestgame\r\n' if old else b'gamefs\ntestgame\n'),
+             ('BROWSE.TXT', b'\x09\x00Test Game' + b'\xaa' * 29),
+             ('GAMEFS.GEN', gen_lump(old)),
+             ('GENERAL.RELD', sample_reld()),
+             ('GAMEFS.Z00', zone_reld()),
+             ('NOTRELD.BIN', b'RELD but not really a document'),
+             ('BROKEN.RELD', sample_reld()[:40])]
+    with open(out, 'wb') as f:
+        for name, body in lumps:
+            f.write(lump_bytes(name, body))
 
 
 def main(argv):
@@ -65,6 +210,21 @@ def main(argv):
         for name, body in read_lumps(argv[2]):
             with open(os.path.join(argv[3], name), 'wb') as f:
                 f.write(body)
+    elif cmd == 'game':
+        for name, body in read_lumps(argv[2]):
+            if name.upper().endswith('.GEN') and len(body) >= 7 and body[0] == 0xfd:
+                return 0
+        return 1
+    elif cmd == 'reld-make':
+        open(argv[2], 'wb').write(sample_reld())
+    elif cmd == 'reld-dump':
+        if len(argv) > 3:
+            d = dict(read_lumps(argv[2]))[argv[3]]
+        else:
+            d = open(argv[2], 'rb').read()
+        print(reld_dump(d))
+    elif cmd == 'mkgame':
+        make_game(argv[2], len(argv) > 3 and argv[3] == 'old')
     else:
         raise SystemExit(__doc__)
     return 0

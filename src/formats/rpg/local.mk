@@ -1,5 +1,7 @@
 # OHRRPGCE lumped files
-libgamefs_a_SOURCES += src/formats/rpg/rpg.c
+libgamefs_a_SOURCES += src/formats/rpg/rpg.c src/formats/rpg/rpg.h \
+	src/formats/rpg/rpg_model.c src/formats/rpg/rpg_views.c \
+	src/formats/rpg/reload.c src/formats/rpg/reload.h
 CORE_TESTS += \
 	tests/t0001-cli.sh \
 	tests/t0002-mount-basics.sh \
@@ -15,5 +17,6 @@ CORE_TESTS += \
 	tests/t1002-rpg-edits.sh \
 	tests/t1003-rpg-names.sh \
 	tests/t1004-rpg-bad-input.sh \
-	tests/t1005-rpg-many-lumps.sh
+	tests/t1005-rpg-many-lumps.sh \
+	tests/rpg/t1006-rpg-reload.sh
 EXTRA_DIST += tests/rpgtool.py

@@ -1,0 +1,59 @@
+/*
+ * rpg.h - the OHRRPGCE model shared by the files of the rpg format.
+ *
+ * Layers, each using only the ones above it:
+ *   reload.c     RELOAD binary <-> text (pure bytes)
+ *   rpg_model.c  the lump index of a lumped file, each lump's current
+ *                content, the name rules, save and committed
+ *   rpg_views.c  decoded views of lumps (reload/ ...)
+ *   rpg.c        the driver: bid, load (builds the tree), tree operations
+ */
+#ifndef GFS_RPG_H
+#define GFS_RPG_H
+
+#include "gfs_driver.h"
+
+#define RPG_NAME_MAX	50
+#define RPG_MAX_LUMPS	1000000
+
+struct rpg_lump {
+	char name[RPG_NAME_MAX + 1];	/* as stored on disk */
+	struct gfs_node *node;		/* the raw lump (root, or lumps/ of a game) */
+	uint64_t off, len;		/* its data in the archive file now */
+	uint64_t new_off, new_len;	/* in the file being saved */
+	struct gfs_buf *data;		/* content a decoded view set, until commit */
+	struct gfs_node *view;		/* its decoded view, if any */
+};
+
+struct rpg_model {
+	struct rpg_lump **lumps;
+	size_t n, cap;
+	int game;			/* has a GEN lump: lumps/ and decoded views */
+	struct gfs_node *lumpdir;	/* where the raw lumps live */
+};
+
+/* ---- rpg_model.c ---- */
+int rpg_name_char(int c);
+/* Read the lump index of ar into a new model (ar->priv); no nodes made. */
+int rpg_index_load(struct gfs_archive *ar);
+int rpg_lump_append(struct rpg_model *m, struct rpg_lump *l);
+/* New names: 1..50 of [A-Za-z0-9._-~ ], unique ignoring case (self excepted). */
+int rpg_check_name(struct gfs_archive *ar, const char *name, const struct rpg_lump *self);
+/* The lump's current content (a view's, the raw file's edit, or the archive's). */
+int rpg_lump_read(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_buf *out);
+/* A view replaces the lump's content (copied). */
+int rpg_lump_set(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *data, size_t len);
+/* Node ops of a raw lump that has decoded views (its content can change under it). */
+extern const struct gfs_node_ops rpg_lump_ops;
+int rpg_save(struct gfs_archive *ar, struct gfs_writer *w);
+void rpg_committed(struct gfs_archive *ar);
+void rpg_free(struct gfs_archive *ar);
+
+/* ---- rpg_views.c ---- */
+/* Is this lump's content a RELOAD document with a lossless text view? */
+int rpg_view_reload_ok(struct gfs_archive *ar, struct rpg_lump *l);
+/* The file name of a lump's view in reload/ (malloc'd). */
+char *rpg_view_reload_name(const struct rpg_lump *l);
+extern const struct gfs_node_ops rpg_reload_ops;
+
+#endif
