@@ -168,14 +168,60 @@ def zone_reld():
     return reld_encode(root, table)
 
 
+def bad_binstring(text, maxc, garbage):
+    """int16 length, then one int16 per character (low byte); garbage fills the rest"""
+    words = [c for c in text] + [garbage] * (maxc - len(text))
+    return struct.pack('<h', len(text)) + b''.join(struct.pack('<H', w) for w in words)
+
+
+def binstring(text, maxc, garbage):
+    """int16 length, then the bytes packed"""
+    return struct.pack('<h', len(text)) + text + bytes([garbage]) * (maxc - len(text))
+
+
+def item_rec(name, size, garbage):
+    rec = bad_binstring(name, 8, garbage)
+    return rec + bytes((i * 7) & 0xff for i in range(size - len(rec)))
+
+
+def say_rec(lines, choices, size):
+    rec = bytearray(size)
+    for i, l in enumerate(lines):
+        rec[i * 38:i * 38 + len(l)] = l
+    rec[305] = 0x55                 # a conditional, unaligned: must survive
+    for off, c in zip((349, 367), choices):
+        rec[off:off + len(c)] = c
+    for i in range(384, size):
+        rec[i] = i & 0xff
+    return bytes(rec)
+
+
+ITEM_SIZE = {True: 200, False: 480}
+SAY_SIZE = {True: 400, False: 422}
+
+
 def make_game(out, old):
+    isz, ssz = ITEM_SIZE[old], SAY_SIZE[old]
+    binsize = struct.pack('<13h', 0, 64, 32, 34, 40, 0, 0, 0, ssz, 30, 636, 320, isz)
+    items = [item_rec(b'Sword', isz, 0x4141 if old else 0), item_rec(b'\x9dCure', isz, 0),
+             item_rec(b'', isz, 0)]
+    maps = [bytes([4]) + b'Town' + (b'\xee' * 75 if old else bytes(75)),
+            bytes([4]) + b'Cave' + bytes(75)]
+    says = [say_rec([b'Hello, traveller.', b'The ${V2} bridge is out.', b'', b'Back\\slash'], [b'Yes', b'No'], ssz),
+            say_rec([b'I will take your special item!', b'', b'', b'', b'', b'', b'', b'Last line ' + b'x' * 28],
+                    [b'', b''], ssz)]
     lumps = [('ARCHINYM.LMP', b'gamefs\r\ntestgame\r\n' if old else b'gamefs\ntestgame\n'),
-             ('BROWSE.TXT', b'\x09\x00Test Game' + b'\xaa' * 29),
+             ('BROWSE.TXT', binstring(b'Test Game', 38, 0xaa) + binstring(b'About Baby', 38, 0xbb if old else 0)),
              ('GAMEFS.GEN', gen_lump(old)),
              ('GENERAL.RELD', sample_reld()),
              ('GAMEFS.Z00', zone_reld()),
              ('NOTRELD.BIN', b'RELD but not really a document'),
-             ('BROKEN.RELD', sample_reld()[:40])]
+             ('BROKEN.RELD', sample_reld()[:40]),
+             ('GAMEFS.ITM', b''.join(items) + b'odd'),
+             ('GAMEFS.MN', b''.join(maps)),
+             ('GAMEFS.SAY', b''.join(says))]
+    if not old:
+        lumps.append(('BINSIZE.BIN', binsize))
     with open(out, 'wb') as f:
         for name, body in lumps:
             f.write(lump_bytes(name, body))

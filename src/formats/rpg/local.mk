@@ -20,6 +20,7 @@ CORE_TESTS += \
 	tests/t1003-rpg-names.sh \
 	tests/t1004-rpg-bad-input.sh \
 	tests/t1005-rpg-many-lumps.sh \
-	tests/rpg/t1006-rpg-reload.sh \
-	tests/rpg/t1007-reld.sh
+	tests/rpg/t1006-rpg-views.sh \
+	tests/rpg/t1007-reld.sh \
+	tests/rpg/t1008-rpg-text.sh
 EXTRA_DIST += tests/rpgtool.py

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <strings.h>
 #include "rpg.h"
-#include "reload.h"
 
 #define RPG_BSAVE_MAGIC 0xfd
 
@@ -41,17 +40,13 @@ static int rpg_is_game(struct gfs_archive *ar, struct rpg_model *m)
 		uint8_t c;
 
 		if (nl > 4 && !strcasecmp(l->name + nl - 4, ".GEN") && l->len >= 7 &&
-		    !gfs_pread(ar, &c, 1, l->off) && c == RPG_BSAVE_MAGIC)
+		    !gfs_pread(ar, &c, 1, l->off) && c == RPG_BSAVE_MAGIC) {
+			memcpy(m->archinym, l->name, nl - 4);
+			m->archinym[nl - 4] = 0;
 			return 1;
+		}
 	}
 	return 0;
-}
-
-static int rpg_has_magic(struct gfs_archive *ar, const struct rpg_lump *l)
-{
-	uint8_t head[4];
-
-	return l->len >= 13 && !gfs_pread(ar, head, sizeof(head), l->off) && !memcmp(head, RELD_MAGIC, 4);
 }
 
 static struct gfs_node *rpg_new_lump_node(struct gfs_archive *ar, struct gfs_node *dir,
@@ -75,8 +70,6 @@ static struct gfs_node *rpg_new_lump_node(struct gfs_archive *ar, struct gfs_nod
 static int rpg_load(struct gfs_archive *ar)
 {
 	struct rpg_model *m;
-	struct gfs_node *reldir = NULL;
-	uint8_t *viewed = NULL;
 	int r = rpg_index_load(ar);
 
 	if (r)
@@ -87,41 +80,16 @@ static int rpg_load(struct gfs_archive *ar)
 		m->game = 1;
 		if (!(m->lumpdir = gfs_node_new_dir(ar, ar->root, "lumps")))
 			return -ENOMEM;
-		if (!(viewed = calloc(m->n ? m->n : 1, 1)))
-			return -ENOMEM;
 		for (size_t i = 0; i < m->n; i++)
-			viewed[i] = rpg_has_magic(ar, m->lumps[i]) && rpg_view_reload_ok(ar, m->lumps[i]);
+			m->lumps[i]->kind = rpg_view_kind(ar, m->lumps[i]);
 	} else if (gfs_tree_reserve(ar, m->n)) {
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < m->n; i++)
-		if (!(m->lumps[i]->node = rpg_new_lump_node(ar, m->lumpdir, m->lumps[i], viewed && viewed[i], 1))) {
-			free(viewed);
+		if (!(m->lumps[i]->node = rpg_new_lump_node(ar, m->lumpdir, m->lumps[i],
+							    m->lumps[i]->kind != RPG_K_NONE, 1)))
 			return -ENOMEM;
-		}
-	for (size_t i = 0; viewed && i < m->n; i++) {
-		struct rpg_lump *l = m->lumps[i];
-		char *nm, *un;
-
-		if (!viewed[i])
-			continue;
-		if (!reldir && !(reldir = gfs_node_new_dir(ar, ar->root, "reload")))
-			break;
-		nm = rpg_view_reload_name(l);
-		un = nm ? gfs_unique_name(reldir, nm) : NULL;
-		l->view = un ? gfs_node_new_file(ar, reldir, un, 0644, &rpg_reload_ops, l) : NULL;
-		free(nm);
-		free(un);
-		if (!l->view)
-			break;
-	}
-	for (size_t i = 0; viewed && i < m->n; i++)
-		if (viewed[i] && !m->lumps[i]->view) {
-			free(viewed);
-			return -ENOMEM;
-		}
-	free(viewed);
-	return 0;
+	return m->game ? rpg_views_build(ar) : 0;
 }
 
 static int rpg_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
@@ -172,13 +140,11 @@ static int rpg_unlink(struct gfs_archive *ar, struct gfs_node *n)
 
 	if (!l)
 		return -EPERM;	/* a decoded view: records are not deleted */
-	if (l->view) {
-		gfs_node_remove(ar, l->view);
-		l->view->priv = NULL;
-	}
+	rpg_views_drop(ar, l);
 	memmove(m->lumps + i, m->lumps + i + 1, (m->n - i - 1) * sizeof(*m->lumps));
 	m->n--;
 	gfs_buf_free(l->data);
+	free(l->views);
 	free(l);
 	n->priv = NULL;
 	gfs_node_remove(ar, n);
@@ -210,11 +176,11 @@ static int rpg_check(struct gfs_archive *ar, FILE *out)
 	size_t views = 0;
 
 	for (size_t i = 0; i < m->n; i++)
-		views += m->lumps[i]->view != NULL;
+		views += m->lumps[i]->nviews;
 	fprintf(out, "%zu lumps, %llu bytes, every lump within the file\n", m->n,
 		(unsigned long long)ar->st.st_size);
 	if (m->game)
-		fprintf(out, "a game: %zu RELOAD documents shown as text\n", views);
+		fprintf(out, "a game: %zu decoded views\n", views);
 	return 0;
 }
 

@@ -22,13 +22,25 @@ struct rpg_lump {
 	uint64_t off, len;		/* its data in the archive file now */
 	uint64_t new_off, new_len;	/* in the file being saved */
 	struct gfs_buf *data;		/* content a decoded view set, until commit */
-	struct gfs_node *view;		/* its decoded view, if any */
+	struct gfs_node **views;	/* its decoded views (their priv: struct rpg_vpriv) */
+	size_t nviews;
+	int kind;			/* RPG_K_*: which views it has */
+};
+
+enum { RPG_K_NONE, RPG_K_RELOAD, RPG_K_NAMES, RPG_K_SAY };
+
+/* priv of every decoded view node */
+struct rpg_vpriv {
+	struct rpg_lump *l;		/* NULL once the lump was deleted */
+	size_t rec;			/* record (text boxes) */
+	const void *desc;		/* what the view decodes (name lists) */
 };
 
 struct rpg_model {
 	struct rpg_lump **lumps;
 	size_t n, cap;
 	int game;			/* has a GEN lump: lumps/ and decoded views */
+	char archinym[RPG_NAME_MAX + 1];	/* stem of the GEN lump, as stored */
 	struct gfs_node *lumpdir;	/* where the raw lumps live */
 };
 
@@ -41,6 +53,10 @@ int rpg_lump_append(struct rpg_model *m, struct rpg_lump *l);
 int rpg_check_name(struct gfs_archive *ar, const char *name, const struct rpg_lump *self);
 /* The lump's current content (a view's, the raw file's edit, or the archive's). */
 int rpg_lump_read(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_buf *out);
+/* The lump of that name (ignoring case), or NULL. */
+struct rpg_lump *rpg_lump_named(struct rpg_model *m, const char *name);
+/* Record size idx of BINSIZE.BIN, or legacy when it has none. */
+unsigned rpg_binsize(struct gfs_archive *ar, unsigned idx, unsigned legacy);
 /* A view replaces the lump's content (copied). */
 int rpg_lump_set(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *data, size_t len);
 /* Node ops of a raw lump that has decoded views (its content can change under it). */
@@ -50,10 +66,11 @@ void rpg_committed(struct gfs_archive *ar);
 void rpg_free(struct gfs_archive *ar);
 
 /* ---- rpg_views.c ---- */
-/* Is this lump's content a RELOAD document with a lossless text view? */
-int rpg_view_reload_ok(struct gfs_archive *ar, struct rpg_lump *l);
-/* The file name of a lump's view in reload/ (malloc'd). */
-char *rpg_view_reload_name(const struct rpg_lump *l);
-extern const struct gfs_node_ops rpg_reload_ops;
+/* Which views a lump of a game has (RPG_K_*); reads RELOAD lumps whole. */
+int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l);
+/* Make the decoded views of a game (after its lumps/ nodes exist). */
+int rpg_views_build(struct gfs_archive *ar);
+/* Detach the views of a lump being deleted. */
+void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l);
 
 #endif

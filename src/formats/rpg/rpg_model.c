@@ -144,6 +144,26 @@ int rpg_lump_read(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_buf *ou
 	return l->len ? gfs_pread(ar, out->data + old, (size_t)l->len, l->off) : 0;
 }
 
+struct rpg_lump *rpg_lump_named(struct rpg_model *m, const char *name)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (!strcasecmp(m->lumps[i]->name, name))
+			return m->lumps[i];
+	return NULL;
+}
+
+unsigned rpg_binsize(struct gfs_archive *ar, unsigned idx, unsigned legacy)
+{
+	struct rpg_lump *l = rpg_lump_named(ar->priv, "BINSIZE.BIN");
+	struct gfs_buf b = GFS_BUF_INIT;
+	unsigned v = legacy;
+
+	if (l && !rpg_lump_read(ar, l, &b) && b.len >= 2 * (size_t)idx + 2)
+		v = gfs_le16(b.data + 2 * idx);
+	gfs_buf_release(&b);
+	return v;
+}
+
 int rpg_lump_set(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *data, size_t len)
 {
 	struct gfs_buf *b = gfs_buf_new();
@@ -251,6 +271,7 @@ void rpg_free(struct gfs_archive *ar)
 		return;
 	for (size_t i = 0; i < m->n; i++) {
 		gfs_buf_free(m->lumps[i]->data);
+		free(m->lumps[i]->views);
 		free(m->lumps[i]);
 	}
 	free(m->lumps);

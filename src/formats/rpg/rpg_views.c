@@ -1,26 +1,184 @@
 /*
- * Decoded views of an OHRRPGCE game's lumps.
+ * Decoded views of an OHRRPGCE game's lumps (specs/ohrrpgce-lumps.md).
  *
- * reload/<name>.txt: every lump holding a RELOAD document (found by its
- * RELD magic: GENERAL.RELD, HEROES.RELD, *.RGFX, zone maps .Z##,
- * slice trees...) as the lossless text of reload.c.  Writing one encodes
- * it back; the text of an untouched document gives its bytes back.
+ *   reload/<name>.txt  every lump holding a RELOAD document (RELD magic) as
+ *                      the lossless text of reload.c
+ *   names/<kind>.txt   one line per record, "id<TAB>name": items, heroes,
+ *                      enemies, attacks, shops, tags, maps, songs, sfx
+ *   browse.txt         BROWSE.TXT: the long name and the about line
+ *   textboxes/NNNN.txt each SAY record: its 8 lines, then its 2 choices
+ *
+ * Text is the game font's glyph numbers: printable ASCII as itself, "\\"
+ * as \\, every other byte as \xHH.  Writing a view back patches only the
+ * fields whose text changed into the lump's bytes (garbage after a name's
+ * length, padding and every other field stay); record counts never change.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "rpg.h"
 #include "reload.h"
 
-int rpg_view_reload_ok(struct gfs_archive *ar, struct rpg_lump *l)
+/* ---- text fields ------------------------------------------------------------ */
+
+enum { TS_BAD, TS_BIN, TS_BYTE, TS_PAD };	/* int16 len + int16 chars, int16 len + bytes, u8 len + bytes, NUL-padded */
+
+struct rpg_tfield {
+	unsigned style, lenoff, dataoff, max;
+};
+
+struct rpg_namelist {
+	const char *lump;	/* ".ITM": archinym + this; "BROWSE.TXT": the whole name */
+	const char *view;	/* file name */
+	int binsize_idx;	/* -1: fixed size */
+	unsigned recsize;	/* fixed size, or the legacy one */
+	struct rpg_tfield f;
+};
+
+static const struct rpg_namelist rpg_namelists[] = {
+	{ ".ITM", "names/items.txt", 12, 200, { TS_BAD, 0, 2, 8 } },
+	{ ".DT0", "names/heroes.txt", 10, 636, { TS_BAD, 0, 2, 16 } },
+	{ ".DT1", "names/enemies.txt", 11, 320, { TS_BAD, 0, 2, 16 } },
+	{ ".DT6", "names/attacks.txt", -1, 80, { TS_BAD, 48, 52, 10 } },
+	{ ".TMN", "names/tags.txt", -1, 42, { TS_BAD, 0, 2, 20 } },
+	{ ".MN", "names/maps.txt", -1, 80, { TS_BYTE, 0, 1, 39 } },
+	{ ".SHO", "names/shops.txt", -1, 40, { TS_BAD, 0, 2, 15 } },
+	{ "SONGDATA.BIN", "names/songs.txt", -1, 32, { TS_BIN, 0, 2, 30 } },
+	{ "SFXDATA.BIN", "names/sfx.txt", -1, 34, { TS_BIN, 0, 2, 30 } },
+	{ "BROWSE.TXT", "browse.txt", -1, 40, { TS_BIN, 0, 2, 38 } },
+};
+
+#define SAY_LINES 8
+#define SAY_LINE_LEN 38
+static const struct rpg_tfield say_fields[] = {
+	{ TS_PAD, 0, 0, 38 }, { TS_PAD, 0, 38, 38 }, { TS_PAD, 0, 76, 38 }, { TS_PAD, 0, 114, 38 },
+	{ TS_PAD, 0, 152, 38 }, { TS_PAD, 0, 190, 38 }, { TS_PAD, 0, 228, 38 }, { TS_PAD, 0, 266, 38 },
+	{ TS_PAD, 0, 349, 15 }, { TS_PAD, 0, 367, 15 },
+};
+#define SAY_MIN 400
+
+/* Bytes of the field's live text (length clamped to max, as the engine does). */
+static size_t tf_get(const struct rpg_tfield *f, const uint8_t *rec, uint8_t *out)
+{
+	size_t n = 0;
+
+	switch (f->style) {
+	case TS_BAD:
+	case TS_BIN: {
+		int16_t len = (int16_t)gfs_le16(rec + f->lenoff);
+
+		n = len < 0 ? 0 : (size_t)len > f->max ? f->max : (size_t)len;
+		for (size_t i = 0; i < n; i++)
+			out[i] = f->style == TS_BAD ? rec[f->dataoff + 2 * i] : rec[f->dataoff + i];
+		break;
+	}
+	case TS_BYTE:
+		n = rec[f->lenoff] > f->max ? f->max : rec[f->lenoff];
+		memcpy(out, rec + f->dataoff, n);
+		break;
+	case TS_PAD:
+		n = f->max;
+		while (n && !rec[f->dataoff + n - 1])
+			n--;
+		memcpy(out, rec + f->dataoff, n);
+		break;
+	}
+	return n;
+}
+
+/* Rewrite the field engine-style: length, text, zeros to the maximum. */
+static void tf_put(const struct rpg_tfield *f, uint8_t *rec, const uint8_t *s, size_t n)
+{
+	switch (f->style) {
+	case TS_BAD:
+		gfs_put_u16le(rec + f->lenoff, (uint16_t)n);
+		for (size_t i = 0; i < f->max; i++)
+			gfs_put_u16le(rec + f->dataoff + 2 * i, i < n ? s[i] : 0);
+		break;
+	case TS_BIN:
+		gfs_put_u16le(rec + f->lenoff, (uint16_t)n);
+		memset(rec + f->dataoff, 0, f->max);
+		memcpy(rec + f->dataoff, s, n);
+		break;
+	case TS_BYTE:
+		rec[f->lenoff] = (uint8_t)n;
+		memset(rec + f->dataoff, 0, f->max);
+		memcpy(rec + f->dataoff, s, n);
+		break;
+	case TS_PAD:
+		memset(rec + f->dataoff, 0, f->max);
+		memcpy(rec + f->dataoff, s, n);
+		break;
+	}
+}
+
+static unsigned tf_end(const struct rpg_tfield *f)
+{
+	unsigned e = f->style == TS_BAD ? f->dataoff + 2 * f->max : f->dataoff + f->max;
+
+	return e > f->lenoff + 2u ? e : f->lenoff + 2u;
+}
+
+static int put_text(struct gfs_buf *b, const uint8_t *s, size_t n)
+{
+	int r = 0;
+
+	for (size_t i = 0; !r && i < n; i++) {
+		if (s[i] == '\\')
+			r = gfs_buf_adds(b, "\\\\");
+		else if (s[i] >= 0x20 && s[i] < 0x7f)
+			r = gfs_buf_addc(b, s[i]);
+		else
+			r = gfs_buf_printf(b, "\\x%02x", s[i]);
+	}
+	return r;
+}
+
+/* Unescape [s, e) into out (at most max bytes); -1 bad escape/byte, -2 too long. */
+static int get_text(const char *s, const char *e, uint8_t *out, size_t max, size_t *n)
+{
+	*n = 0;
+	while (s < e) {
+		uint8_t c = (uint8_t)*s++;
+
+		if (c == '\\') {
+			int h, l;
+
+			if (s < e && *s == '\\') {
+				s++;
+			} else if (e - s >= 3 && s[0] == 'x' && (h = gfs_hex_digit(s[1])) >= 0 &&
+				   (l = gfs_hex_digit(s[2])) >= 0) {
+				c = (uint8_t)(h << 4 | l);
+				s += 3;
+			} else {
+				return -1;
+			}
+		} else if (c < 0x20 || c >= 0x7f) {
+			return -1;
+		}
+		if (*n >= max)
+			return -2;
+		out[(*n)++] = c;
+	}
+	return 0;
+}
+
+/* ---- RELOAD documents ---------------------------------------------------- */
+
+static int rpg_reload_ok(struct gfs_archive *ar, struct rpg_lump *l)
 {
 	struct gfs_buf b = GFS_BUF_INIT;
 	char err[160];
+	uint8_t head[4];
 	int ok = 0;
 
-	if (l->len < 13 || rpg_lump_read(ar, l, &b))
+	/* at load: look at the magic before reading a lump whole */
+	if (l->len < 13 || gfs_pread(ar, head, sizeof(head), l->off) || memcmp(head, RELD_MAGIC, 4))
+		return 0;
+	if (rpg_lump_read(ar, l, &b) || !reld_magic(b.data, b.len))
 		goto out;
 	ok = reld_to_text(b.data, b.len, NULL, err, sizeof(err)) == 0;
 	if (!ok)
@@ -30,7 +188,7 @@ out:
 	return ok;
 }
 
-char *rpg_view_reload_name(const struct rpg_lump *l)
+static char *rpg_reload_name(const struct rpg_lump *l)
 {
 	size_t n = strlen(l->name);
 	char *s = malloc(n + 5);
@@ -47,36 +205,364 @@ char *rpg_view_reload_name(const struct rpg_lump *l)
 
 static int rpg_reload_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
-	struct rpg_lump *l = n->priv;
+	struct rpg_vpriv *v = n->priv;
 	struct gfs_buf b = GFS_BUF_INIT;
 	char err[160];
-	int r = l ? rpg_lump_read(ar, l, &b) : -ENOENT;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
 	if (!r && (r = reld_to_text(b.data, b.len, out, err, sizeof(err))) != 0 && r != -ENOMEM)
-		r = gfs_err(ar, -EIO, "lump %s: %s", l->name, err);
+		r = gfs_err(ar, -EIO, "lump %s: %s", v->l->name, err);
 	gfs_buf_release(&b);
+	return r;
+}
+
+/* Set the lump to bin unless it already holds exactly that. */
+static int rpg_set_if_changed(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *bin, size_t len)
+{
+	struct gfs_buf old = GFS_BUF_INIT;
+	int r = rpg_lump_read(ar, l, &old);
+
+	if (!r && (old.len != len || (len && memcmp(old.data, bin, len))))
+		r = rpg_lump_set(ar, l, bin, len);
+	gfs_buf_release(&old);
 	return r;
 }
 
 static int rpg_reload_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
-	struct rpg_lump *l = n->priv;
-	struct gfs_buf bin = GFS_BUF_INIT, old = GFS_BUF_INIT;
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf bin = GFS_BUF_INIT;
 	char err[200];
-	int r = l ? reld_from_text(data, len, &bin, err, sizeof(err)) : -ENOENT;
+	int r = v->l ? reld_from_text(data, len, &bin, err, sizeof(err)) : -ENOENT;
 
 	if (r == -EINVAL)
 		r = gfs_err(ar, -EINVAL, "reload/%s: %s", n->name, err);
 	if (!r)
-		r = rpg_lump_read(ar, l, &old);
-	if (!r && (old.len != bin.len || (bin.len && memcmp(old.data, bin.data, bin.len))))
-		r = rpg_lump_set(ar, l, bin.data, bin.len);
+		r = rpg_set_if_changed(ar, v->l, bin.data, bin.len);
 	gfs_buf_release(&bin);
-	gfs_buf_release(&old);
 	return r;
 }
 
-const struct gfs_node_ops rpg_reload_ops = {
+static const struct gfs_node_ops rpg_reload_ops = {
 	.render = rpg_reload_render,
 	.store = rpg_reload_store,
+	.free = free,
 };
+
+/* ---- name lists ------------------------------------------------------------ */
+
+static unsigned rpg_nl_recsize(struct gfs_archive *ar, const struct rpg_namelist *d)
+{
+	unsigned rs = d->binsize_idx >= 0 ? rpg_binsize(ar, (unsigned)d->binsize_idx, d->recsize) : d->recsize;
+
+	return rs ? rs : d->recsize;
+}
+
+static int rpg_names_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	const struct rpg_namelist *d = v->desc;
+	struct gfs_buf b = GFS_BUF_INIT;
+	unsigned rs = rpg_nl_recsize(ar, d);
+	uint8_t txt[256];
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r && rs < tf_end(&d->f))
+		r = gfs_err(ar, -EIO, "lump %s: records of %u bytes cannot hold the name", v->l->name, rs);
+	for (size_t i = 0; !r && rs && (i + 1) * rs <= b.len; i++) {
+		size_t len = tf_get(&d->f, b.data + i * rs, txt);
+
+		r = gfs_buf_printf(out, "%zu\t", i);
+		if (!r)
+			r = put_text(out, txt, len);
+		if (!r)
+			r = gfs_buf_addc(out, '\n');
+	}
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int rpg_names_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	const struct rpg_namelist *d = v->desc;
+	struct gfs_buf b = GFS_BUF_INIT;
+	unsigned rs = rpg_nl_recsize(ar, d);
+	const char *p = (const char *)data, *end = p + len;
+	size_t rec = 0, nrec;
+	unsigned line = 0;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (r)
+		goto out;
+	nrec = rs ? b.len / rs : 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *le = nl ? nl : end, *tab;
+		uint8_t old[256], txt[256];
+		size_t olen, tlen;
+		char *ep;
+		unsigned long id;
+		int e;
+
+		line++;
+		if (le > p && le[-1] == '\r')
+			le--;
+		tab = memchr(p, '\t', (size_t)(le - p));
+		if (!tab) {
+			r = gfs_err(ar, -EINVAL, "%s: line %u: want ID<TAB>NAME", n->name, line);
+			goto out;
+		}
+		errno = 0;
+		id = strtoul(p, &ep, 10);
+		if (ep != tab || ep == p || errno || id != rec) {
+			r = gfs_err(ar, -EINVAL, "%s: line %u: want record %zu (records are neither added, removed nor moved)",
+				    n->name, line, rec);
+			goto out;
+		}
+		if (rec >= nrec) {
+			r = gfs_err(ar, -EINVAL, "%s: line %u: the lump has %zu records", n->name, line, nrec);
+			goto out;
+		}
+		e = get_text(tab + 1, le, txt, d->f.max, &tlen);
+		if (e) {
+			r = gfs_err(ar, -EINVAL, e == -2 ? "%s: line %u: longer than %u characters" :
+				    "%s: line %u: a byte outside printable ASCII, or a bad escape (\\\\ or \\xHH)",
+				    n->name, line, d->f.max);
+			goto out;
+		}
+		olen = tf_get(&d->f, b.data + rec * rs, old);
+		if (olen != tlen || memcmp(old, txt, tlen))
+			tf_put(&d->f, b.data + rec * rs, txt, tlen);
+		rec++;
+		p = nl ? nl + 1 : end;
+	}
+	if (rec != nrec) {
+		r = gfs_err(ar, -EINVAL, "%s: %zu lines, want one per record (%zu)", n->name, rec, nrec);
+		goto out;
+	}
+	r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+out:
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_names_ops = {
+	.render = rpg_names_render,
+	.store = rpg_names_store,
+	.free = free,
+};
+
+/* ---- text boxes ------------------------------------------------------------ */
+
+static unsigned rpg_say_recsize(struct gfs_archive *ar)
+{
+	unsigned rs = rpg_binsize(ar, 8, 400);
+
+	return rs ? rs : 400;
+}
+
+static int rpg_say_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	unsigned rs = rpg_say_recsize(ar);
+	uint8_t txt[64];
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r && (rs < SAY_MIN || (v->rec + 1) * rs > b.len))
+		r = gfs_err(ar, -EIO, "text box %zu: not in the lump any more", v->rec);
+	for (size_t i = 0; !r && i < sizeof(say_fields) / sizeof(say_fields[0]); i++) {
+		size_t len = tf_get(&say_fields[i], b.data + v->rec * rs, txt);
+
+		if (i >= SAY_LINES)
+			r = gfs_buf_adds(out, len ? "choice: " : "choice:");
+		if (!r)
+			r = put_text(out, txt, len);
+		if (!r)
+			r = gfs_buf_addc(out, '\n');
+	}
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int rpg_say_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	unsigned rs = rpg_say_recsize(ar);
+	const char *p = (const char *)data, *end = p + len;
+	size_t nf = sizeof(say_fields) / sizeof(say_fields[0]), i = 0;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r && (rs < SAY_MIN || (v->rec + 1) * rs > b.len))
+		r = gfs_err(ar, -EIO, "text box %zu: not in the lump any more", v->rec);
+	for (; !r && p < end; i++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *le = nl ? nl : end, *s = p;
+		const struct rpg_tfield *f = &say_fields[i < nf ? i : 0];
+		uint8_t old[64], txt[64];
+		size_t olen, tlen;
+		int e;
+
+		if (le > p && le[-1] == '\r')
+			le--;
+		if (i >= nf) {
+			r = gfs_err(ar, -EINVAL, "%s: line %zu: a box has %d lines and 2 choices (%zu lines)",
+				    n->name, i + 1, SAY_LINES, nf);
+			break;
+		}
+		if (i >= SAY_LINES) {
+			if (le - s < 7 || memcmp(s, "choice:", 7)) {
+				r = gfs_err(ar, -EINVAL, "%s: line %zu: want \"choice: TEXT\"", n->name, i + 1);
+				break;
+			}
+			s += 7;
+			if (s < le && *s == ' ')
+				s++;
+		}
+		e = get_text(s, le, txt, f->max, &tlen);
+		if (!e && memchr(txt, 0, tlen) && tlen && !txt[tlen - 1])
+			e = -1;
+		if (e) {
+			r = gfs_err(ar, -EINVAL, e == -2 ? "%s: line %zu: longer than %u characters" :
+				    "%s: line %zu: a byte outside printable ASCII, a bad escape (\\\\ or \\xHH) or a final \\x00",
+				    n->name, i + 1, f->max);
+			break;
+		}
+		olen = tf_get(f, b.data + v->rec * rs, old);
+		if (olen != tlen || memcmp(old, txt, tlen))
+			tf_put(f, b.data + v->rec * rs, txt, tlen);
+		p = nl ? nl + 1 : end;
+	}
+	if (!r && i != nf)
+		r = gfs_err(ar, -EINVAL, "%s: %zu lines, want %d lines and 2 choices", n->name, i, SAY_LINES);
+	if (!r)
+		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_say_ops = {
+	.render = rpg_say_render,
+	.store = rpg_say_store,
+	.free = free,
+};
+
+/* ---- which lumps, and the tree ------------------------------------------- */
+
+static const struct rpg_namelist *rpg_namelist_of(struct rpg_model *m, const struct rpg_lump *l)
+{
+	size_t an = strlen(m->archinym);
+
+	for (size_t i = 0; i < sizeof(rpg_namelists) / sizeof(rpg_namelists[0]); i++) {
+		const char *s = rpg_namelists[i].lump;
+
+		if (s[0] == '.' ? strlen(l->name) == an + strlen(s) && !strncasecmp(l->name, m->archinym, an) &&
+				  !strcasecmp(l->name + an, s)
+				: !strcasecmp(l->name, s))
+			return &rpg_namelists[i];
+	}
+	return NULL;
+}
+
+static int rpg_is_say(struct rpg_model *m, const struct rpg_lump *l)
+{
+	size_t an = strlen(m->archinym);
+
+	return strlen(l->name) == an + 4 && !strncasecmp(l->name, m->archinym, an) &&
+	       !strcasecmp(l->name + an, ".SAY");
+}
+
+int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l)
+{
+	struct rpg_model *m = ar->priv;
+
+	if (rpg_namelist_of(m, l))
+		return RPG_K_NAMES;
+	if (rpg_is_say(m, l))
+		return RPG_K_SAY;
+	if (l->len >= 13 && rpg_reload_ok(ar, l))
+		return RPG_K_RELOAD;
+	return RPG_K_NONE;
+}
+
+static struct gfs_node *rpg_subdir(struct gfs_archive *ar, const char *name)
+{
+	struct gfs_node *d = gfs_node_child(ar, ar->root, name);
+
+	return d ? d : gfs_node_new_dir(ar, ar->root, name);
+}
+
+static int rpg_add_view(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, const char *name,
+			const struct gfs_node_ops *ops, size_t rec, const void *desc)
+{
+	struct rpg_vpriv *v = calloc(1, sizeof(*v));
+	struct gfs_node **vs = realloc(l->views, (l->nviews + 1) * sizeof(*vs));
+	char *un = gfs_unique_name(dir, name);
+	struct gfs_node *n;
+
+	if (vs)
+		l->views = vs;
+	if (!v || !vs || !un) {
+		free(v);
+		free(un);
+		return -ENOMEM;
+	}
+	v->l = l;
+	v->rec = rec;
+	v->desc = desc;
+	n = gfs_node_new_file(ar, dir, un, 0644, ops, v);
+	free(un);
+	if (!n) {
+		free(v);
+		return -ENOMEM;
+	}
+	l->views[l->nviews++] = n;
+	return 0;
+}
+
+int rpg_views_build(struct gfs_archive *ar)
+{
+	struct rpg_model *m = ar->priv;
+	int r = 0;
+
+	/* the order of the tree: browse.txt, names/, textboxes/, reload/ */
+	for (int pass = 0; pass < 4 && !r; pass++)
+		for (size_t i = 0; i < m->n && !r; i++) {
+			struct rpg_lump *l = m->lumps[i];
+			const struct rpg_namelist *d = l->kind == RPG_K_NAMES ? rpg_namelist_of(m, l) : NULL;
+
+			if (pass == 0 && d && !strchr(d->view, '/')) {
+				r = rpg_add_view(ar, l, ar->root, d->view, &rpg_names_ops, 0, d);
+			} else if (pass == 1 && d && strchr(d->view, '/')) {
+				struct gfs_node *dir = rpg_subdir(ar, "names");
+
+				r = dir ? rpg_add_view(ar, l, dir, strchr(d->view, '/') + 1, &rpg_names_ops, 0, d) : -ENOMEM;
+			} else if (pass == 2 && l->kind == RPG_K_SAY) {
+				unsigned rs = rpg_say_recsize(ar);
+				struct gfs_node *dir = rs >= SAY_MIN && l->len >= rs ? rpg_subdir(ar, "textboxes") : NULL;
+
+				for (size_t k = 0; dir && !r && (k + 1) * rs <= l->len; k++) {
+					char nm[32];
+
+					snprintf(nm, sizeof(nm), "%04zu.txt", k);
+					r = rpg_add_view(ar, l, dir, nm, &rpg_say_ops, k, NULL);
+				}
+			} else if (pass == 3 && l->kind == RPG_K_RELOAD) {
+				struct gfs_node *dir = rpg_subdir(ar, "reload");
+				char *nm = rpg_reload_name(l);
+
+				r = dir && nm ? rpg_add_view(ar, l, dir, nm, &rpg_reload_ops, 0, NULL) : -ENOMEM;
+				free(nm);
+			}
+		}
+	return r;
+}
+
+void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l)
+{
+	for (size_t i = 0; i < l->nviews; i++) {
+		gfs_node_remove(ar, l->views[i]);
+		((struct rpg_vpriv *)l->views[i]->priv)->l = NULL;
+	}
+	l->nviews = 0;
+}

@@ -12,7 +12,7 @@ for layout in new old; do
 	cp g.rpg orig.rpg
 	$RPG game g.rpg || fail "rpgtool: not a game"
 	gfs_mount g.rpg m || fail "mount $layout"
-	check_eq "lumps reload" "$(ls m | tr '\n' ' ' | sed 's/ $//')" "$layout: root"
+	check_eq "browse.txt lumps names reload textboxes" "$(ls m | tr '\n' ' ' | sed 's/ $//')" "$layout: root"
 	check_eq "general.txt gamefs.z00.txt" "$(ls -U m/reload | tr '\n' ' ' | sed 's/ $//')" \
 		"$layout: reload/ holds the valid documents only"
 	check_eq "$($RPG list g.rpg | cut -f1 | tr '\n' ' ')" "$(ls -U m/lumps | tr '\n' ' ')" "$layout: lump order"
@@ -86,22 +86,23 @@ X
 	rm -f g.rpg orig.rpg good.rpg
 done
 
-# the corpus: every RELOAD lump written back through its text
+# the corpus: every decoded view (RELOAD text, names, browse.txt, text
+# boxes) written back unchanged gives the same archive, byte for byte
 dir=$(corpus rpg) || exit 77
-n=0
+n=0 nr=0
 for f in "$dir"/*.rpg; do
 	b=$(basename "$f")
 	cp "$f" "$b" && chmod 644 "$b"
-	gfs_mount "$b" m || fail "mount $b"
-	for v in m/reload/*.txt; do
-		[ -f "$v" ] || continue
-		cat "$v" >view.txt
-		cp view.txt "$v" || fail "$b: write back $v"
+	gfs_mount "$b" m -o commit=unmount || fail "mount $b"
+	for v in $(cd m && find . -type f ! -path './lumps/*' | sort); do
+		cat "m/$v" >view.txt
+		cp view.txt "m/$v" || fail "$b: write back $v"
 		n=$((n + 1))
+		case $v in ./reload/*) nr=$((nr + 1)) ;; esac
 	done
 	gfs_umount m || fail "unmount $b"
-	cmp "$f" "$b" || fail "$b: a RELOAD text did not give its bytes back"
+	cmp "$f" "$b" || fail "$b: a view written back unchanged changed the archive"
 	rm -f "$b"
 done
-check_eq 43 $n "RELOAD lumps in the corpus games"
-echo "ok: $n corpus RELOAD lumps round-trip"
+check_eq 43 $nr "RELOAD lumps in the corpus games"
+echo "ok: $n corpus views ($nr RELOAD documents) round-trip"
