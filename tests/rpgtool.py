@@ -196,6 +196,13 @@ def say_rec(lines, choices, size):
     return bytes(rec)
 
 
+def map_lump(w, h, layers, old, seed, remainder=b''):
+    """.T/.P/.E: 7 ignored bytes (a BSAVE stamp in old games, zeros in new), int16 w, h, layers"""
+    hdr = (b'\xfd\x00\x90\x00\x00' + struct.pack('<h', 4 + w * h * layers)) if old else bytes(7)
+    body = bytes((seed + i * 13 + i // w) % 160 for i in range(w * h * layers))
+    return hdr + struct.pack('<hh', w, h) + body + remainder
+
+
 ITEM_SIZE = {True: 200, False: 480}
 SAY_SIZE = {True: 400, False: 422}
 
@@ -219,7 +226,12 @@ def make_game(out, old):
              ('BROKEN.RELD', sample_reld()[:40]),
              ('GAMEFS.ITM', b''.join(items) + b'odd'),
              ('GAMEFS.MN', b''.join(maps)),
-             ('GAMEFS.SAY', b''.join(says))]
+             ('GAMEFS.SAY', b''.join(says)),
+             ('GAMEFS.T00', map_lump(20, 12, 2, old, 1, b'\x01\x02\x03' if old else b'')),
+             ('GAMEFS.P00', map_lump(20, 10, 1, old, 2)),
+             ('GAMEFS.E00', map_lump(20, 10, 1, old, 3)),
+             ('GAMEFS.T01', map_lump(16, 10, 1, old, 4)),
+             ('GAMEFS.Z01', zone_reld())]
     if not old:
         lumps.append(('BINSIZE.BIN', binsize))
     with open(out, 'wb') as f:

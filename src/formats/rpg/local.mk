@@ -22,5 +22,6 @@ CORE_TESTS += \
 	tests/t1005-rpg-many-lumps.sh \
 	tests/rpg/t1006-rpg-views.sh \
 	tests/rpg/t1007-reld.sh \
-	tests/rpg/t1008-rpg-text.sh
+	tests/rpg/t1008-rpg-text.sh \
+	tests/rpg/t1009-rpg-maps.sh
 EXTRA_DIST += tests/rpgtool.py

@@ -7,6 +7,8 @@
  *                      enemies, attacks, shops, tags, maps, songs, sfx
  *   browse.txt         BROWSE.TXT: the long name and the about line
  *   textboxes/NNNN.txt each SAY record: its 8 lines, then its 2 choices
+ *   maps/NN-name/      tiles-L.csv (.T##), walls.csv (.P##), foes.csv (.E##),
+ *                      zones.txt (.Z##, RELOAD text)
  *
  * Text is the game font's glyph numbers: printable ASCII as itself, "\\"
  * as \\, every other byte as \xHH.  Writing a view back patches only the
@@ -21,6 +23,7 @@
 #include <strings.h>
 #include "rpg.h"
 #include "reload.h"
+#include "gfs_grid.h"
 
 /* ---- text fields ------------------------------------------------------------ */
 
@@ -447,6 +450,141 @@ static const struct gfs_node_ops rpg_say_ops = {
 	.free = free,
 };
 
+/* ---- map layers ------------------------------------------------------------ */
+
+#define MAP_HDR 11
+#define MAP_MAX_LAYERS 16
+
+/* Map number and lump letter (T, P, E, Z...) of <arch>.<X><NN> or <N>.<X>; -1 if none. */
+static long rpg_map_of(struct rpg_model *m, const char *name, char *letter)
+{
+	size_t an = strlen(m->archinym), nl = strlen(name);
+	const char *dot = strrchr(name, '.');
+	char *ep;
+	long v;
+
+	if (nl == an + 4 && !strncasecmp(name, m->archinym, an) && name[an] == '.' &&
+	    isdigit((unsigned char)name[an + 2]) && isdigit((unsigned char)name[an + 3])) {
+		*letter = (char)toupper((unsigned char)name[an + 1]);
+		return (name[an + 2] - '0') * 10 + (name[an + 3] - '0');
+	}
+	if (dot && dot[1] && !dot[2] && dot > name && isdigit((unsigned char)name[0])) {
+		v = strtol(name, &ep, 10);
+		if (ep == dot && v >= 100 && v < 100000) {
+			*letter = (char)toupper((unsigned char)dot[1]);
+			return v;
+		}
+	}
+	return -1;
+}
+
+/* w, h and layer count of a .T/.P/.E lump from its header; 0 when unusable. */
+static int rpg_map_dims(const uint8_t *hdr, uint64_t len, unsigned *w, unsigned *h, unsigned *layers)
+{
+	int16_t sw = (int16_t)gfs_le16(hdr + 7), sh = (int16_t)gfs_le16(hdr + 9);
+	uint64_t cells;
+
+	if (len < MAP_HDR || sw <= 0 || sh <= 0)
+		return 0;
+	*w = (unsigned)sw;
+	*h = (unsigned)sh;
+	cells = (uint64_t)*w * *h;
+	if (cells > len - MAP_HDR)
+		return 0;
+	*layers = (unsigned)((len - MAP_HDR) / cells);
+	if (*layers > MAP_MAX_LAYERS)
+		*layers = MAP_MAX_LAYERS;
+	return 1;
+}
+
+static int rpg_layer_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	unsigned w, h, layers;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r && (!rpg_map_dims(b.data, b.len, &w, &h, &layers) || v->rec >= layers))
+		r = gfs_err(ar, -EIO, "lump %s: layer %zu is not in the lump any more", v->l->name, v->rec);
+	if (!r)
+		r = gfs_grid_xheader(out, w);
+	if (!r)
+		r = gfs_grid_render_u8(out, b.data + MAP_HDR + v->rec * (size_t)w * h, (size_t)w * h, w);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int rpg_layer_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct gfs_grid g;
+	unsigned w, h, layers;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r && (!rpg_map_dims(b.data, b.len, &w, &h, &layers) || v->rec >= layers))
+		r = gfs_err(ar, -EIO, "lump %s: layer %zu is not in the lump any more", v->l->name, v->rec);
+	if (!r && !(r = gfs_grid_parse(ar, n->name, data, len, w, NULL, &g))) {
+		if (g.nrows != h)
+			r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %u (a map is not resized here)", n->name, g.nrows, h);
+		else
+			r = gfs_grid_u8(ar, &g, w, h, b.data + MAP_HDR + v->rec * (size_t)w * h);
+		gfs_grid_release(&g);
+	}
+	if (!r)
+		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_layer_ops = {
+	.render = rpg_layer_render,
+	.store = rpg_layer_store,
+	.free = free,
+};
+
+/* maps/NN-name (name from MN, letters and digits kept, others as '-'), made once. */
+static struct gfs_node *rpg_map_dir(struct gfs_archive *ar, long map)
+{
+	struct rpg_model *m = ar->priv;
+	struct gfs_node *maps = gfs_node_child(ar, ar->root, "maps");
+	char nm[80], mn[80] = "";
+	size_t k = 0;
+
+	if (!maps && !(maps = gfs_node_new_dir(ar, ar->root, "maps")))
+		return NULL;
+	for (size_t i = 0; i < m->n; i++) {
+		size_t an = strlen(m->archinym);
+		struct rpg_lump *l = m->lumps[i];
+		struct gfs_buf b = GFS_BUF_INIT;
+
+		if (strlen(l->name) == an + 3 && !strncasecmp(l->name, m->archinym, an) &&
+		    !strcasecmp(l->name + an, ".MN") && !rpg_lump_read(ar, l, &b) && (size_t)(map + 1) * 80 <= b.len) {
+			const uint8_t *rec = b.data + map * 80;
+			size_t len = rec[0] > 39 ? 39 : rec[0];
+			int dash = 0;
+
+			for (size_t j = 0; j < len && k < 40; j++) {
+				if (isalnum(rec[1 + j])) {
+					if (dash && k)
+						mn[k++] = '-';
+					mn[k++] = (char)tolower(rec[1 + j]);
+					dash = 0;
+				} else {
+					dash = 1;
+				}
+			}
+			mn[k] = 0;
+		}
+		gfs_buf_release(&b);
+	}
+	snprintf(nm, sizeof(nm), k ? "%02ld-%s" : "%02ld", map, mn);
+	for (size_t i = 0; i < maps->nkids; i++)
+		if (!strcmp(maps->kids[i]->name, nm))
+			return maps->kids[i];
+	return gfs_node_new_dir(ar, maps, nm);
+}
+
 /* ---- which lumps, and the tree ------------------------------------------- */
 
 static const struct rpg_namelist *rpg_namelist_of(struct rpg_model *m, const struct rpg_lump *l)
@@ -480,6 +618,15 @@ int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l)
 		return RPG_K_NAMES;
 	if (rpg_is_say(m, l))
 		return RPG_K_SAY;
+	{
+		char letter;
+		uint8_t hdr[MAP_HDR];
+		unsigned w, h, layers;
+
+		if (rpg_map_of(m, l->name, &letter) >= 0 && (letter == 'T' || letter == 'P' || letter == 'E') &&
+		    l->len >= MAP_HDR && !gfs_pread(ar, hdr, MAP_HDR, l->off) && rpg_map_dims(hdr, l->len, &w, &h, &layers))
+			return RPG_K_MAP;
+	}
 	if (l->len >= 13 && rpg_reload_ok(ar, l))
 		return RPG_K_RELOAD;
 	return RPG_K_NONE;
@@ -525,8 +672,8 @@ int rpg_views_build(struct gfs_archive *ar)
 	struct rpg_model *m = ar->priv;
 	int r = 0;
 
-	/* the order of the tree: browse.txt, names/, textboxes/, reload/ */
-	for (int pass = 0; pass < 4 && !r; pass++)
+	/* the order of the tree: browse.txt, names/, textboxes/, maps/, reload/ */
+	for (int pass = 0; pass < 5 && !r; pass++)
 		for (size_t i = 0; i < m->n && !r; i++) {
 			struct rpg_lump *l = m->lumps[i];
 			const struct rpg_namelist *d = l->kind == RPG_K_NAMES ? rpg_namelist_of(m, l) : NULL;
@@ -547,9 +694,41 @@ int rpg_views_build(struct gfs_archive *ar)
 					snprintf(nm, sizeof(nm), "%04zu.txt", k);
 					r = rpg_add_view(ar, l, dir, nm, &rpg_say_ops, k, NULL);
 				}
-			} else if (pass == 3 && l->kind == RPG_K_RELOAD) {
-				struct gfs_node *dir = rpg_subdir(ar, "reload");
-				char *nm = rpg_reload_name(l);
+			} else if (pass == 3 && (l->kind == RPG_K_MAP || l->kind == RPG_K_RELOAD)) {
+				char letter;
+				long map = rpg_map_of(m, l->name, &letter);
+				uint8_t hdr[MAP_HDR];
+				unsigned w, h, layers;
+				struct gfs_node *dir;
+
+				if (map < 0 || (l->kind == RPG_K_RELOAD && letter != 'Z'))
+					continue;
+				if (!(dir = rpg_map_dir(ar, map)))
+					return -ENOMEM;
+				if (l->kind == RPG_K_RELOAD) {
+					r = rpg_add_view(ar, l, dir, "zones.txt", &rpg_reload_ops, 0, NULL);
+					continue;
+				}
+				if ((r = gfs_pread(ar, hdr, MAP_HDR, l->off)) || !rpg_map_dims(hdr, l->len, &w, &h, &layers))
+					continue;
+				for (unsigned k = 0; !r && k < layers; k++) {
+					char nm[32];
+
+					if (letter == 'T')
+						snprintf(nm, sizeof(nm), "tiles-%u.csv", k);
+					else
+						snprintf(nm, sizeof(nm), layers > 1 ? "%s-%u.csv" : "%s.csv",
+							 letter == 'P' ? "walls" : "foes", k);
+					r = rpg_add_view(ar, l, dir, nm, &rpg_layer_ops, k, NULL);
+				}
+			} else if (pass == 4 && l->kind == RPG_K_RELOAD) {
+				struct gfs_node *dir;
+				char letter, *nm;
+
+				if (rpg_map_of(m, l->name, &letter) >= 0 && letter == 'Z')
+					continue;
+				dir = rpg_subdir(ar, "reload");
+				nm = rpg_reload_name(l);
 
 				r = dir && nm ? rpg_add_view(ar, l, dir, nm, &rpg_reload_ops, 0, NULL) : -ENOMEM;
 				free(nm);
