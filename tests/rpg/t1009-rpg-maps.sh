@@ -3,7 +3,7 @@
 # layers; new: zeroed headers) as CSV: golden listing, a tile changed with
 # sed changes exactly that byte, walls and foes keep their own size, zones
 # as RELOAD text; a value out of range, a row too short or missing: EINVAL
-# and nothing changes on disk.
+# and nothing changes on disk.  `check` warns of the layers' sizes and GEN.
 . "$top_srcdir/tests/lib.sh"
 RPG="python3 $top_srcdir/tests/rpgtool.py"
 cd "$T" || exit 1
@@ -11,6 +11,16 @@ cd "$T" || exit 1
 for layout in old new; do
 	$RPG mkgame g.rpg $layout
 	cp g.rpg orig.rpg
+	# check warns of what is inconsistent, and still says ok
+	"$GAMEFS" check g.rpg >check.out || fail "$layout: check exit status $?"
+	grep -v '^gamefs: ' check.out | grep '^warning' >got
+	cat >want <<'X'
+warning: map 0: GAMEFS.T00 is 20x12, GAMEFS.P00 is 20x10
+warning: map 0: GAMEFS.T00 is 20x12, GAMEFS.E00 is 20x10
+warning: GEN says the last map is 0, the tile maps go to 1
+X
+	diff -u want got || fail "$layout: check warnings"
+	grep -q "a game: .* 3 warnings" check.out || fail "$layout: check summary"
 	gfs_mount g.rpg m || fail "mount $layout"
 	check_eq "00-town 01-cave" "$(ls m/maps | tr '\n' ' ' | sed 's/ $//')" "$layout: map folders named from MN"
 	check_eq "zones.txt tiles-0.csv tiles-1.csv walls.csv foes.csv" "$(ls -U m/maps/00-town | tr '\n' ' ' | sed 's/ $//')" "$layout: map 0 files"

@@ -180,7 +180,7 @@ static int rpg_check(struct gfs_archive *ar, FILE *out)
 	fprintf(out, "%zu lumps, %llu bytes, every lump within the file\n", m->n,
 		(unsigned long long)ar->st.st_size);
 	if (m->game)
-		fprintf(out, "a game: %zu decoded views\n", views);
+		fprintf(out, "a game: %zu decoded views, %zu warnings\n", views, rpg_views_check(ar, out));
 	return 0;
 }
 

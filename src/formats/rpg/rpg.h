@@ -70,6 +70,8 @@ void rpg_free(struct gfs_archive *ar);
 int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l);
 /* Make the decoded views of a game (after its lumps/ nodes exist). */
 int rpg_views_build(struct gfs_archive *ar);
+/* `gamefs check` of a game: inconsistencies as warning lines; returns how many. */
+size_t rpg_views_check(struct gfs_archive *ar, FILE *out);
 /* Detach the views of a lump being deleted. */
 void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l);
 

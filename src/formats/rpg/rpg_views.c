@@ -745,3 +745,85 @@ void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l)
 	}
 	l->nviews = 0;
 }
+
+/* ---- check ------------------------------------------------------------------- */
+
+/* GEN (BSAVE + int16s) field idx, or -1 when the lump is too short. */
+static long rpg_gen(struct gfs_archive *ar, struct rpg_model *m, unsigned idx)
+{
+	char nm[RPG_NAME_MAX + 8];
+	struct rpg_lump *l;
+	struct gfs_buf b = GFS_BUF_INIT;
+	long v = -1;
+
+	snprintf(nm, sizeof(nm), "%s.GEN", m->archinym);
+	l = rpg_lump_named(m, nm);
+	if (l && !rpg_lump_read(ar, l, &b) && b.len >= 7 + 2 * (size_t)idx + 2)
+		v = (int16_t)gfs_le16(b.data + 7 + 2 * idx);
+	gfs_buf_release(&b);
+	return v;
+}
+
+size_t rpg_views_check(struct gfs_archive *ar, FILE *out)
+{
+	struct rpg_model *m = ar->priv;
+	static const struct { const char *lump; unsigned gen; const char *what; } counts[] = {
+		{ ".ITM", 82, "items" }, { ".DT0", 35, "heroes" }, { ".DT1", 36, "enemies" },
+		{ ".DT6", 34, "attacks" }, { ".SHO", 97, "shops" }, { ".SAY", 39, "text boxes" },
+	};
+	size_t warn = 0;
+	long maxmap = -1;
+
+	/* a map's tile, wall and foe layers of different sizes */
+	for (size_t i = 0; i < m->n; i++) {
+		struct rpg_lump *t = m->lumps[i];
+		char lt, lo;
+		long map = t->kind == RPG_K_MAP ? rpg_map_of(m, t->name, &lt) : -1;
+		uint8_t h1[MAP_HDR], h2[MAP_HDR];
+		unsigned w1, hh1, n1, w2, hh2, n2;
+
+		if (map < 0 || lt != 'T')
+			continue;
+		if (map > maxmap)
+			maxmap = map;
+		if (gfs_pread(ar, h1, MAP_HDR, t->off) || !rpg_map_dims(h1, t->len, &w1, &hh1, &n1))
+			continue;
+		for (size_t j = 0; j < m->n; j++) {
+			struct rpg_lump *o = m->lumps[j];
+
+			if (o->kind != RPG_K_MAP || rpg_map_of(m, o->name, &lo) != map || lo == 'T' ||
+			    gfs_pread(ar, h2, MAP_HDR, o->off) || !rpg_map_dims(h2, o->len, &w2, &hh2, &n2))
+				continue;
+			if (w1 != w2 || hh1 != hh2) {
+				fprintf(out, "warning: map %ld: %s is %ux%u, %s is %ux%u\n", map, t->name, w1, hh1,
+					o->name, w2, hh2);
+				warn++;
+			}
+		}
+	}
+	/* GEN's last-record fields against the lumps */
+	if (maxmap >= 0 && rpg_gen(ar, m, 0) >= 0 && rpg_gen(ar, m, 0) != maxmap) {
+		fprintf(out, "warning: GEN says the last map is %ld, the tile maps go to %ld\n", rpg_gen(ar, m, 0), maxmap);
+		warn++;
+	}
+	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		char nm[RPG_NAME_MAX + 8];
+		struct rpg_lump *l;
+		unsigned rs;
+		long last = rpg_gen(ar, m, counts[c].gen);
+
+		snprintf(nm, sizeof(nm), "%s%s", m->archinym, counts[c].lump);
+		if (!(l = rpg_lump_named(m, nm)) || last < 0)
+			continue;
+		if (c == 5)
+			rs = rpg_say_recsize(ar);
+		else
+			rs = rpg_nl_recsize(ar, rpg_namelist_of(m, l));
+		if (rs && (uint64_t)(last + 1) * rs > l->len) {
+			fprintf(out, "warning: GEN says the last of the %s is %ld, %s holds %llu records\n",
+				counts[c].what, last, l->name, (unsigned long long)(l->len / rs));
+			warn++;
+		}
+	}
+	return warn;
+}
