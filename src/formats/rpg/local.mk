@@ -24,4 +24,4 @@ CORE_TESTS += \
 	tests/rpg/t1007-reld.sh \
 	tests/rpg/t1008-rpg-text.sh \
 	tests/rpg/t1009-rpg-maps.sh
-EXTRA_DIST += tests/rpgtool.py
+EXTRA_DIST += tests/rpgtool.py tests/rpg/opaque-share.py

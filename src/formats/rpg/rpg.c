@@ -173,14 +173,19 @@ static int rpg_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_nod
 static int rpg_check(struct gfs_archive *ar, FILE *out)
 {
 	struct rpg_model *m = ar->priv;
-	size_t views = 0;
+	size_t views = 0, decoded = 0;
+	uint64_t dbytes = 0;
 
-	for (size_t i = 0; i < m->n; i++)
+	for (size_t i = 0; i < m->n; i++) {
 		views += m->lumps[i]->nviews;
+		decoded += m->lumps[i]->nviews > 0;
+		dbytes += m->lumps[i]->nviews > 0 ? m->lumps[i]->len : 0;
+	}
 	fprintf(out, "%zu lumps, %llu bytes, every lump within the file\n", m->n,
 		(unsigned long long)ar->st.st_size);
 	if (m->game)
-		fprintf(out, "a game: %zu decoded views, %zu warnings\n", views, rpg_views_check(ar, out));
+		fprintf(out, "a game: %zu decoded views of %zu lumps (%llu bytes), %zu warnings\n", views, decoded,
+			(unsigned long long)dbytes, rpg_views_check(ar, out));
 	return 0;
 }
 
