@@ -13,6 +13,8 @@ gamefs's C code:
                                     names, a table not in first-use order, duplicates
   rpgtool.py reld-dump FILE [LUMP]  a RELOAD document (a file, or a lump of FILE) as
                                     "depth name type value" lines
+  rpgtool.py png-rgb FILE.png       width height, then each row as hex RGB
+  rpgtool.py png-set IN OUT X Y RRGGBB   IN as an RGB PNG with one pixel changed
   rpgtool.py mkgame OUT [old]       a small game: BSAVE GEN, GENERAL.RELD, a zone map, a
                                     slice tree; "old" gives the BSAVE-stamped old layout
 
@@ -203,6 +205,75 @@ def map_lump(w, h, layers, old, seed, remainder=b''):
     return hdr + struct.pack('<hh', w, h) + body + remainder
 
 
+def modex(pixels):
+    """320x200 indices (row-major) to a Mode-X page: plane x%4, then y*80 + x//4"""
+    page = bytearray(64000)
+    for y in range(200):
+        for x in range(320):
+            page[(x % 4) * 16000 + y * 80 + x // 4] = pixels[y * 320 + x]
+    return bytes(page)
+
+
+def master_palette():
+    return bytes(c for i in range(256) for c in (i, 255 - i, (i * 7) & 0xff))
+
+
+def png_chunk(kind, data):
+    import zlib
+    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))
+
+
+def png_write(path, w, h, rows, palette=None):
+    """rows: bytes per row (indices with palette, else RGB triples)"""
+    import zlib
+    ihdr = struct.pack('>IIBBBBB', w, h, 8, 3 if palette else 2, 0, 0, 0)
+    raw = b''.join(b'\0' + r for r in rows)
+    out = b'\x89PNG\r\n\x1a\n' + png_chunk(b'IHDR', ihdr)
+    if palette:
+        out += png_chunk(b'PLTE', palette)
+    out += png_chunk(b'IDAT', zlib.compress(raw)) + png_chunk(b'IEND', b'')
+    open(path, 'wb').write(out)
+
+
+def png_read_rgb(path):
+    """8-bit palette or RGB(A) PNG, not interlaced, any filter: (w, h, list of RGB rows)"""
+    import zlib
+    d = open(path, 'rb').read()
+    assert d[:8] == b'\x89PNG\r\n\x1a\n'
+    pos, idat, plte = 8, b'', None
+    while pos < len(d):
+        n = struct.unpack('>I', d[pos:pos + 4])[0]
+        kind, body = d[pos + 4:pos + 8], d[pos + 8:pos + 8 + n]
+        if kind == b'IHDR':
+            w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+        elif kind == b'PLTE':
+            plte = body
+        elif kind == b'IDAT':
+            idat += body
+        pos += 12 + n
+    assert depth == 8 and ctype in (2, 3, 6), (depth, ctype)
+    bpp = {2: 3, 3: 1, 6: 4}[ctype]
+    raw, stride, prev, rows = zlib.decompress(idat), w * bpp, bytearray(w * bpp), []
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+            p = a + b - c
+            pr = a if abs(p - a) <= abs(p - b) and abs(p - a) <= abs(p - c) else b if abs(p - b) <= abs(p - c) else c
+            line[i] = (line[i] + [0, a, b, (a + b) // 2, pr][f]) & 0xff
+        prev = line
+        if ctype == 3:
+            rows.append(b''.join(plte[3 * v:3 * v + 3] for v in line))
+        else:
+            rows.append(b''.join(bytes(line[i:i + 3]) for i in range(0, stride, bpp)))
+    return w, h, rows
+
+
+def tileset_pixels():
+    return bytes((x // 20 + (y // 20) * 16 + (x + y) % 3) & 0xff for y in range(200) for x in range(320))
+
+
 ITEM_SIZE = {True: 200, False: 480}
 SAY_SIZE = {True: 400, False: 422}
 
@@ -231,7 +302,9 @@ def make_game(out, old):
              ('GAMEFS.P00', map_lump(20, 10, 1, old, 2)),
              ('GAMEFS.E00', map_lump(20, 10, 1, old, 3)),
              ('GAMEFS.T01', map_lump(16, 10, 1, old, 4)),
-             ('GAMEFS.Z01', zone_reld())]
+             ('GAMEFS.Z01', zone_reld()),
+             ('PALETTES.BIN', struct.pack('<hh', 4, 768) + master_palette()),
+             ('GAMEFS.TIL', modex(tileset_pixels()))]
     if not old:
         lumps.append(('BINSIZE.BIN', binsize))
     with open(out, 'wb') as f:
@@ -281,6 +354,18 @@ def main(argv):
         else:
             d = open(argv[2], 'rb').read()
         print(reld_dump(d))
+    elif cmd == 'png-rgb':      # png-rgb FILE.png: w h, then one line of hex RGB per row
+        w, h, rows = png_read_rgb(argv[2])
+        print(w, h)
+        for r in rows:
+            print(r.hex())
+    elif cmd == 'png-set':      # png-set IN.png OUT.png X Y RRGGBB: an RGB PNG with one pixel changed
+        w, h, rows = png_read_rgb(argv[2])
+        x, y = int(argv[4]), int(argv[5])
+        row = bytearray(rows[y])
+        row[3 * x:3 * x + 3] = bytes.fromhex(argv[6])
+        rows[y] = bytes(row)
+        png_write(argv[3], w, h, rows)
     elif cmd == 'mkgame':
         make_game(argv[2], len(argv) > 3 and argv[3] == 'old')
     else:

@@ -23,5 +23,6 @@ CORE_TESTS += \
 	tests/rpg/t1006-rpg-views.sh \
 	tests/rpg/t1007-reld.sh \
 	tests/rpg/t1008-rpg-text.sh \
-	tests/rpg/t1009-rpg-maps.sh
+	tests/rpg/t1009-rpg-maps.sh \
+	tests/rpg/t1010-rpg-tilesets.sh
 EXTRA_DIST += tests/rpgtool.py tests/rpg/opaque-share.py

@@ -27,7 +27,7 @@ struct rpg_lump {
 	int kind;			/* RPG_K_*: which views it has */
 };
 
-enum { RPG_K_NONE, RPG_K_RELOAD, RPG_K_NAMES, RPG_K_SAY, RPG_K_MAP };
+enum { RPG_K_NONE, RPG_K_RELOAD, RPG_K_NAMES, RPG_K_SAY, RPG_K_MAP, RPG_K_PAGES };
 
 /* priv of every decoded view node */
 struct rpg_vpriv {
