@@ -86,6 +86,28 @@ X
 	rm -f g.rpg orig.rpg good.rpg
 done
 
+# deleting a lump deletes its views; a view open at that moment stays readable
+$RPG mkgame g.rpg
+gfs_mount g.rpg m || fail "mount for rm"
+python3 - m <<'PY' || fail "rm of a lump under an open view"
+import os, sys
+m = sys.argv[1]
+v = open(m + '/reload/general.txt', 'rb')
+w = open(m + '/lumps/GAMEFS.ITM', 'rb')
+os.unlink(m + '/lumps/GENERAL.RELD')
+os.unlink(m + '/lumps/GAMEFS.ITM')
+assert v.read().startswith(b'RELOAD 1\n'), 'open view after rm'
+assert len(w.read()) > 0, 'open lump after rm'
+v.close(); w.close()
+assert not os.path.exists(m + '/reload/general.txt')
+assert not os.path.exists(m + '/names/items.txt')
+PY
+check_eq EPERM "$(errno_of "os.unlink('m/textboxes/0000.txt')")" "rm of a view"
+check_eq EPERM "$(errno_of "open('m/names/new.txt','w')")" "new file in a view folder"
+gfs_umount m || fail "unmount after rm"
+$RPG list g.rpg | cut -f1 | grep -qx 'GENERAL.RELD\|GAMEFS.ITM' && fail "lumps not deleted"
+rm -f g.rpg
+
 # the corpus: every decoded view (RELOAD text, names, browse.txt, text
 # boxes) written back unchanged gives the same archive, byte for byte
 dir=$(corpus rpg) || exit 77

@@ -137,17 +137,21 @@ static int rpg_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	struct rpg_model *m = ar->priv;
 	size_t i;
 	struct rpg_lump *l = rpg_find(m, n, &i);
+	int open;
 
 	if (!l)
 		return -EPERM;	/* a decoded view: records are not deleted */
 	rpg_views_drop(ar, l);
 	memmove(m->lumps + i, m->lumps + i + 1, (m->n - i - 1) * sizeof(*m->lumps));
 	m->n--;
+	/* an open file keeps its content (read now, through l); a closed one is freed */
+	open = gfs_node_is_open(n);
+	gfs_node_remove(ar, n);
+	if (open)
+		n->priv = NULL;
 	gfs_buf_free(l->data);
 	free(l->views);
 	free(l);
-	n->priv = NULL;
-	gfs_node_remove(ar, n);
 	ar->changed = 1;
 	return 0;
 }

@@ -184,6 +184,8 @@ static int rpg_lump_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 	struct rpg_lump *l = n->priv;
 	int r;
 
+	if (!l)
+		return -ENOENT;	/* deleted */
 	if (l->data)
 		return l->data->len ? gfs_buf_add(out, l->data->data, l->data->len) : 0;
 	if (l->len > GFS_BUF_MAX)
@@ -197,6 +199,8 @@ static int rpg_lump_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *s
 {
 	struct rpg_lump *l = n->priv;
 
+	if (!l)
+		return -ENOSYS;
 	*size = l->data ? l->data->len : l->len;
 	return 0;
 }
@@ -206,8 +210,10 @@ static int rpg_lump_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 {
 	struct rpg_lump *l = n->priv;
 
-	gfs_buf_free(l->data);
-	l->data = NULL;
+	if (l) {
+		gfs_buf_free(l->data);
+		l->data = NULL;
+	}
 	return 0;
 }
 

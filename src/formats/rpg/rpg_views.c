@@ -895,8 +895,13 @@ int rpg_views_build(struct gfs_archive *ar)
 void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l)
 {
 	for (size_t i = 0; i < l->nviews; i++) {
-		gfs_node_remove(ar, l->views[i]);
-		((struct rpg_vpriv *)l->views[i]->priv)->l = NULL;
+		struct gfs_node *n = l->views[i];
+		int open = gfs_node_is_open(n);
+
+		/* an open view keeps its content (rendered now); a closed one is freed */
+		gfs_node_remove(ar, n);
+		if (open)
+			((struct rpg_vpriv *)n->priv)->l = NULL;
 	}
 	l->nviews = 0;
 }
