@@ -51,13 +51,19 @@ int rpg_index_load(struct gfs_archive *ar);
 int rpg_lump_append(struct rpg_model *m, struct rpg_lump *l);
 /* New names: 1..50 of [A-Za-z0-9._-~ ], unique ignoring case (self excepted). */
 int rpg_check_name(struct gfs_archive *ar, const char *name, const struct rpg_lump *self);
-/* The lump's current content (a view's, the raw file's edit, or the archive's). */
+/*
+ * The lump's current content: what a view or the raw file last stored
+ * (data), else the archive's bytes (for a lump without views, its raw
+ * file's edit, if any).
+ */
 int rpg_lump_read(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_buf *out);
 /* The lump of that name (ignoring case), or NULL. */
 struct rpg_lump *rpg_lump_named(struct rpg_model *m, const char *name);
 /* Record size idx of BINSIZE.BIN, or legacy when it has none. */
 unsigned rpg_binsize(struct gfs_archive *ar, unsigned idx, unsigned legacy);
-/* A view replaces the lump's content (copied). */
+/* len bytes at off of the lump's current content (-EBADMSG past its end). */
+int rpg_lump_range(struct gfs_archive *ar, struct rpg_lump *l, uint64_t off, size_t len, uint8_t *buf);
+/* A view, or the raw file of a lump with views, replaces its content (copied). */
 int rpg_lump_set(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *data, size_t len);
 /* Node ops of a raw lump that has decoded views (its content can change under it). */
 extern const struct gfs_node_ops rpg_lump_ops;

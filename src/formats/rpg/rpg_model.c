@@ -134,14 +134,26 @@ int rpg_lump_read(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_buf *ou
 
 	if (l->data)
 		return l->data->len ? gfs_buf_add(out, l->data->data, l->data->len) : 0;
-	if (l->node)
-		return gfs_node_content(ar, l->node, out);
-	/* at load, before the tree exists */
+	if (l->node && !l->kind)
+		return gfs_node_content(ar, l->node, out);	/* a lump without views: its edit, if any */
 	if (l->len > GFS_BUF_MAX)
 		return -EFBIG;
 	if ((r = gfs_buf_set_len(out, old + (size_t)l->len)))
 		return r;
 	return l->len ? gfs_pread(ar, out->data + old, (size_t)l->len, l->off) : 0;
+}
+
+int rpg_lump_range(struct gfs_archive *ar, struct rpg_lump *l, uint64_t off, size_t len, uint8_t *buf)
+{
+	uint64_t size = l->data ? l->data->len : l->len;
+
+	if (off > size || len > size - off)
+		return -EBADMSG;
+	if (l->data) {
+		memcpy(buf, l->data->data + off, len);
+		return 0;
+	}
+	return len ? gfs_pread(ar, buf, len, l->off + off) : 0;
 }
 
 struct rpg_lump *rpg_lump_named(struct rpg_model *m, const char *name)
@@ -205,16 +217,12 @@ static int rpg_lump_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *s
 	return 0;
 }
 
-/* Raw bytes are taken verbatim (the core keeps them); they are newer than a view's. */
+/* Raw bytes are taken verbatim, newer than any view's: the views read them from l->data. */
 static int rpg_lump_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_lump *l = n->priv;
 
-	if (l) {
-		gfs_buf_free(l->data);
-		l->data = NULL;
-	}
-	return 0;
+	return l ? rpg_lump_set(ar, l, data, len) : 0;
 }
 
 const struct gfs_node_ops rpg_lump_ops = {

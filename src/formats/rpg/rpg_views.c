@@ -370,15 +370,15 @@ static unsigned rpg_say_recsize(struct gfs_archive *ar)
 static int rpg_say_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct rpg_vpriv *v = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
 	unsigned rs = rpg_say_recsize(ar);
-	uint8_t txt[64];
-	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+	uint8_t txt[64], rec[SAY_MIN];
+	int r = v->l ? 0 : -ENOENT;
 
-	if (!r && (rs < SAY_MIN || (v->rec + 1) * rs > b.len))
+	/* only this box's text bytes: a stat walk of a thousand boxes reads no lump whole */
+	if (!r && (rs < SAY_MIN || rpg_lump_range(ar, v->l, (uint64_t)v->rec * rs, SAY_MIN, rec)))
 		r = gfs_err(ar, -EIO, "text box %zu: not in the lump any more", v->rec);
 	for (size_t i = 0; !r && i < sizeof(say_fields) / sizeof(say_fields[0]); i++) {
-		size_t len = tf_get(&say_fields[i], b.data + v->rec * rs, txt);
+		size_t len = tf_get(&say_fields[i], rec, txt);
 
 		if (i >= SAY_LINES)
 			r = gfs_buf_adds(out, len ? "choice: " : "choice:");
@@ -387,7 +387,6 @@ static int rpg_say_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 		if (!r)
 			r = gfs_buf_addc(out, '\n');
 	}
-	gfs_buf_release(&b);
 	return r;
 }
 
