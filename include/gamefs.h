@@ -148,10 +148,12 @@ int gfs_cmd_check(struct gfs_archive *ar, FILE *out);
 /*
  * The fuzzers' and the replay's one step: load data as format fmt (NULL:
  * detect), render every node, save into memory, reload the saved bytes
- * (which must load), and free everything.  An archive that loads writable
- * and undamaged must save back byte for byte.  Returns 0, or -1 on a bug
- * (a save that differs from its unedited input, or that does not load
- * again); refusals of bad input are 0.
+ * (which must load), then write every editable view back with the content
+ * it renders and save again, and free everything.  An archive that loads
+ * writable and undamaged must save back byte for byte, both times, and no
+ * view written back unchanged may be refused.  Returns 0, or -1 on a bug
+ * (a save that differs from its input, that does not load again, or a
+ * refused unchanged view); refusals of bad input are 0.
  */
 int gfs_fuzz_one(const char *fmt, const uint8_t *data, size_t len);
 

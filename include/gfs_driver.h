@@ -417,9 +417,14 @@ int gfs_png_decode(const uint8_t *png, size_t len, uint32_t max_w, uint32_t max_
 
 /* ---- text helpers for views ------------------------------------------------ */
 
+/* Skip a UTF-8 byte order mark some editors put before text (the INI and CSV readers do). */
+void gfs_skip_bom(const uint8_t **data, size_t *len);
+/* The next word of the NUL-terminated *p between bytes of seps (cut there), or NULL. */
+char *gfs_next_word(char **p, const char *seps);
+
 /*
  * A tiny INI reader for store(): calls fn for each "key = value" line with
- * the current section ("" before any header).  Blank lines and lines
+ * the current section ("" before any header); a byte order mark is skipped.  Blank lines and lines
  * starting with ';' or '#' are skipped.  fn returns 0 or -EINVAL; a line
  * that is not a header nor key = value fails with -EINVAL, naming its line
  * in ar->err.
@@ -436,6 +441,10 @@ int gfs_hex_digit(int c);
 int gfs_utf8_valid(const uint8_t *data, size_t len);
 /* Length of the valid UTF-8 character at s (len > 0), or 0 when it is not one. */
 size_t gfs_utf8_char(const uint8_t *s, size_t len);
+/* Length of the valid UTF-8 character at s with its code point in *cp, or 0. */
+size_t gfs_utf8_decode(const uint8_t *s, size_t len, uint32_t *cp);
+/* Append code point cp as UTF-8. */
+int gfs_utf8_put(struct gfs_buf *out, uint32_t cp);
 /* Copy in to out with control bytes and invalid UTF-8 written as \xNN. */
 void gfs_escape(const char *in, char *out, size_t outlen);
 

@@ -27,11 +27,28 @@
  * elements keep their bytes, new ones start as zeros.  An element section
  * counts when it has a key line.  Groups are one level deep.
  *
+ * An element of a group may end in a list (GFS_FK_LIST, at most one, at
+ * off = the element's size): count_width bytes at count_off of the
+ * element count its items, each an element of the record group; the list
+ * renders on one line, "key = 1,2 3,4" (items apart by spaces, the fields
+ * of an item by commas), and an element then spans its size plus its
+ * items.  A list written anew replaces all the items.
+ *
+ * A field of the fixed part may open a new section (field->section): it and
+ * the fields after it render under "[section]" after a blank line, and the
+ * parser looks a key up in the section it was rendered in; field->note
+ * renders as a "; note" line above its key.
+ *
  * Values: numbers are decimal (0x hex accepted); GFS_FK_HEX renders 0x and
- * two digits a byte; GFS_FK_ENUM renders names[v] when there is one;
- * GFS_FK_STR and GFS_FK_BYTES render bytes escaped (\n, \\, \xNN for
- * control and non-ASCII bytes); GFS_FK_REF goes through the caller's
- * reference callbacks (a name lookup, say).  The parser checks every value
+ * two digits a byte; GFS_FK_HEXZ renders bare digit pairs without the
+ * trailing zero bytes (all zeros: an empty value, "key ="), and parses up
+ * to width bytes, the rest zeros; GFS_FK_PSTR renders "quoted" text with
+ * \" and \\ escaped, each byte as the code point charset[] gives it, and
+ * parses quoted or bare text back (a string equal to the current one
+ * leaves stale bytes after its length alone); GFS_FK_ENUM renders names[v]
+ * when there is one; GFS_FK_STR and GFS_FK_BYTES render bytes escaped
+ * (\n, \\, \xNN for control and non-ASCII bytes); GFS_FK_REF goes through
+ * the caller's reference callbacks (a name lookup, say).  The parser checks every value
  * against the field's range and fails with -EINVAL after gfs_err():
  * "VIEW: line N: KEY: what is wrong".  Unknown sections and keys fail the
  * same way; a key left out keeps its bytes.
@@ -54,6 +71,9 @@ enum gfs_fkind {
 	GFS_FK_STR,		/* width bytes of NUL-padded text */
 	GFS_FK_BYTES,		/* exactly width bytes */
 	GFS_FK_GROUP,		/* a repeated group of elements (struct gfs_record group) */
+	GFS_FK_PSTR,		/* Pascal string: a length byte at off, then up to width characters */
+	GFS_FK_HEXZ,		/* width bytes as hex digit pairs, trailing zero bytes left out */
+	GFS_FK_LIST,		/* group elements only: items on one line, the element's last bytes */
 };
 
 #define GFS_FF_RO	0x1u	/* read-only: the view must repeat the value */
@@ -77,6 +97,11 @@ struct gfs_field {
 	/* GROUP */
 	const struct gfs_record *group;
 	unsigned count_off, count_width;	/* the count field; width 0: count_off fixed */
+	/* fixed part only: a new [section] from this field on (fields after it stay in it) */
+	const char *section;
+	const char *note;	/* rendered as "; note" above the key */
+	const uint16_t *charset;	/* PSTR: code point of each byte (NULL: Latin-1) */
+	const char *want;	/* REF, LIST: what the value must be, for messages */
 };
 
 struct gfs_record {
@@ -116,5 +141,16 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
  */
 int gfs_text_escape(struct gfs_buf *out, const uint8_t *p, size_t n, int esc_all);
 int gfs_text_unescape(const char *s, size_t n, struct gfs_buf *out);
+
+/* The byte charset[] (NULL: Latin-1) shows as code point cp, or -1. */
+int gfs_charset_byte(const uint16_t *charset, uint32_t cp);
+
+/*
+ * The text of GFS_FK_HEXZ, for other views: p[0..width) as hex digit pairs
+ * without the trailing zero bytes; parse takes up to width bytes (0x
+ * allowed), zero-fills the rest, -EINVAL on anything else.
+ */
+int gfs_hexz_render(struct gfs_buf *out, const uint8_t *p, size_t width);
+int gfs_hexz_parse(const char *v, uint8_t *p, size_t width);
 
 #endif

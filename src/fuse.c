@@ -783,8 +783,11 @@ static int gfs_op_unlink_locked(const char *path)
 	if (!ar->fmt->unlink)
 		return -EPERM;
 	ar->err[0] = 0;
-	if ((r = ar->fmt->unlink(ar, n)))
+	if ((r = ar->fmt->unlink(ar, n))) {
+		if (ar->err[0])
+			gfs_warn(ar, "unlink %s refused: %s", path, gfs_err_reason(ar));
 		return r;
+	}
 	return gfs_commit_now(ar, NULL);
 }
 

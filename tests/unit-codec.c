@@ -122,19 +122,71 @@ static int ref_parse(void *ctx, int ref, const char *s, uint64_t *v)
 	return 0;
 }
 static const struct gfs_field elem_fields[] = {
-	{ "x", GFS_FK_SINT, 0, 1, 0, 0, 0, 0, 0, NULL, 0, NULL, NULL, NULL, 0, 0 },
-	{ "y", GFS_FK_UINT, 1, 2, 0, 0, 0, 0, 0, NULL, 0, NULL, NULL, NULL, 0, 0 },
+	{ .key = "x", .kind = GFS_FK_SINT, .off = 0, .width = 1 },
+	{ .key = "y", .kind = GFS_FK_UINT, .off = 1, .width = 2 },
 };
-static const struct gfs_record elem = { "point", NULL, 3, elem_fields, 2 };
+static const struct gfs_record elem = { .section = "point", .size = 3, .fields = elem_fields, .nfields = 2 };
 static const struct gfs_field rec_fields[] = {
-	{ "name", GFS_FK_STR, 0, 4, 0, 0, 0, 0, 0, NULL, 0, NULL, NULL, NULL, 0, 0 },
-	{ "colour", GFS_FK_ENUM, 4, 1, 0, 4, 0, 0, 0, colours, 0, NULL, NULL, NULL, 0, 0 },
-	{ "level", GFS_FK_UINT, 5, 3, 0, 0, 0, 1000, 0, NULL, 0, NULL, NULL, NULL, 0, 0 },
-	{ "owner", GFS_FK_REF, 8, 2, 0, 0, 0, 0, 0, NULL, 1, NULL, NULL, NULL, 0, 0 },
-	{ "magic", GFS_FK_HEX, 10, 1, 0, 0, 0, 0, GFS_FF_RO, NULL, 0, NULL, NULL, NULL, 0, 0 },
-	{ "points", GFS_FK_GROUP, 0, 0, 0, 0, 0, 0, 0, NULL, 0, NULL, NULL, &elem, 11, 1 },
+	{ .key = "name", .kind = GFS_FK_STR, .off = 0, .width = 4 },
+	{ .key = "colour", .kind = GFS_FK_ENUM, .off = 4, .width = 1, .bits = 4, .names = colours },
+	{ .key = "level", .kind = GFS_FK_UINT, .off = 5, .width = 3, .max = 1000 },
+	{ .key = "owner", .kind = GFS_FK_REF, .off = 8, .width = 2, .ref = 1 },
+	{ .key = "magic", .kind = GFS_FK_HEX, .off = 10, .width = 1, .flags = GFS_FF_RO },
+	{ .key = "points", .kind = GFS_FK_GROUP, .group = &elem, .count_off = 11, .count_width = 1 },
 };
-static const struct gfs_record rec = { "thing", "; a test record\n", 12, rec_fields, 6 };
+static const struct gfs_record rec = {
+	.section = "thing", .comment = "; a test record\n", .size = 12, .fields = rec_fields, .nfields = 6
+};
+
+/* Sections and notes per field, a Pascal string in a code page, trailing-zero hex. */
+static const uint16_t page[256] = { [0] = 0x2400, ['A'] = 'A', ['B'] = 'B', [0x80] = 0x00c7 };
+static const struct gfs_field zrec_fields[] = {
+	{ .key = "title", .kind = GFS_FK_PSTR, .off = 0, .width = 4, .charset = page },
+	{ .key = "hp", .kind = GFS_FK_SINT, .off = 5, .width = 2, .section = "player", .note = "health" },
+	{ .key = "pad", .kind = GFS_FK_HEXZ, .off = 7, .width = 3, .section = "unused" },
+};
+static const struct gfs_record zrec = {
+	.section = "world", .size = 10, .fields = zrec_fields, .nfields = 3
+};
+
+static void test_record_sections(void)
+{
+	/* title "A\"" (length 2) with a stale 'B' after it, hp -2, pad 12 00 00 */
+	static const uint8_t old[] = { 2, 'A', 0x80, 'B', 0, 0xfe, 0xff, 0x12, 0, 0 };
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT, back = GFS_BUF_INIT;
+	const char *want = "[world]\ntitle = \"A\xc3\x87\"\n\n[player]\n; health\nhp = -2\n\n[unused]\npad = 12\n";
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_record_render(&zrec, old, sizeof(old), NULL, &out) == 0 && !strcmp((char *)out.data, want),
+	   "render:\n%s", (char *)out.data);
+	ok(gfs_record_parse(&ar, "z.ini", &zrec, old, sizeof(old), out.data, out.len, NULL, &back) == 0 &&
+	   back.len == sizeof(old) && !memcmp(back.data, old, sizeof(old)), "unchanged view, same bytes");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "z.ini", &zrec, old, sizeof(old), S("[world]\ntitle = A\xc3\x87\n[unused]\npad =\n"),
+			    NULL, &back) == 0 && !memcmp(back.data, old, 7) && back.data[7] == 0,
+	   "a bare string equal to the old one keeps the stale byte; an empty hex is zeros");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "z.ini", &zrec, old, sizeof(old), S("[world]\ntitle = \"B\"\n"), NULL,
+			    &back) == 0 && back.data[0] == 1 && back.data[1] == 'B' && back.data[3] == 'B',
+	   "a shorter string: the length byte and its characters");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "z.ini", &zrec, old, sizeof(old), S("[world]\ntitle = AC\n"), NULL,
+			    &back) == -EINVAL && strstr(ar.err, "title: U+0043 has no byte"), "code page: %s", ar.err);
+	ok(gfs_record_parse(&ar, "z.ini", &zrec, old, sizeof(old), S("[world]\ntitle = AAAAA\n"), NULL,
+			    &back) == -EINVAL && strstr(ar.err, "longer than 4"), "string length: %s", ar.err);
+	ok(gfs_record_parse(&ar, "z.ini", &zrec, old, sizeof(old), S("[world]\nhp = 1\n"), NULL,
+			    &back) == -EINVAL && strstr(ar.err, "line 2: unknown key hp in [world]"),
+	   "a key is found in its own section: %s", ar.err);
+	ok(gfs_record_parse(&ar, "z.ini", &zrec, old, sizeof(old), S("[unused]\npad = 0x11223344\n"), NULL,
+			    &back) == -EINVAL && strstr(ar.err, "pad: want at most 3 bytes"), "hex: %s", ar.err);
+	ok(gfs_record_parse(&ar, "z.ini", &zrec, old, sizeof(old), S("[player]\nhp = 7\n[unused]\npad = 0x0102\n"),
+			    NULL, &back) == 0 && back.data[5] == 7 && back.data[6] == 0 && back.data[7] == 1 &&
+	   back.data[8] == 2 && back.data[9] == 0, "patched in their sections");
+	gfs_buf_release(&back);
+	gfs_buf_release(&out);
+}
 
 static void test_record(void)
 {
@@ -183,11 +235,63 @@ static void test_record(void)
 	gfs_buf_release(&out);
 }
 
+/* A group whose elements end in a list: a path of points. */
+static const struct gfs_field pt_fields[] = {
+	{ .key = "x", .kind = GFS_FK_UINT, .off = 0, .width = 1 },
+	{ .key = "y", .kind = GFS_FK_UINT, .off = 1, .width = 1 },
+};
+static const struct gfs_record pt = { .section = "pt", .size = 2, .fields = pt_fields, .nfields = 2 };
+static const struct gfs_field path_fields[] = {
+	{ .key = "id", .kind = GFS_FK_UINT, .off = 0, .width = 1 },
+	{ .key = "points", .kind = GFS_FK_LIST, .off = 2, .group = &pt, .count_off = 1, .count_width = 1,
+	  .want = "an x,y pair" },
+};
+static const struct gfs_record path = { .section = "path", .size = 2, .fields = path_fields, .nfields = 2 };
+static const struct gfs_field paths_fields[] = {
+	{ .key = "n", .kind = GFS_FK_UINT, .off = 0, .width = 1, .flags = GFS_FF_RO },
+	{ .key = "paths", .kind = GFS_FK_GROUP, .group = &path, .count_off = 0, .count_width = 1 },
+};
+static const struct gfs_record paths = { .section = "map", .size = 1, .fields = paths_fields, .nfields = 2 };
+
+static void test_record_list(void)
+{
+	/* two paths: id 7 with (1,2) (3,4); id 8 with none; then a tail */
+	static const uint8_t old[] = { 2, 7, 2, 1, 2, 3, 4, 8, 0, 'T' };
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT, back = GFS_BUF_INIT;
+	const char *want = "[map]\nn = 2\n\n[path 0]\nid = 7\npoints = 1,2 3,4\n\n[path 1]\nid = 8\npoints =\n";
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_record_span(&paths, old, sizeof(old)) == 9, "span: elements of their own sizes");
+	ok(gfs_record_span(&paths, old, 6) == 0, "a list past the end does not fit");
+	ok(gfs_record_render(&paths, old, sizeof(old), NULL, &out) == 0 && !strcmp((char *)out.data, want),
+	   "render:\n%s", (char *)out.data);
+	ok(gfs_record_parse(&ar, "p.ini", &paths, old, sizeof(old), out.data, out.len, NULL, &back) == 0 &&
+	   back.len == sizeof(old) && !memcmp(back.data, old, sizeof(old)), "unchanged view, same bytes");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "p.ini", &paths, old, sizeof(old),
+			    S("[map]\nn = 2\n[path 0]\npoints = 5,6\n[path 1]\nid = 8\npoints =  9,9   1,1 2,2\n"
+			      "[path 2]\nid = 3\n"), NULL, &back) == 0 && back.len == 16 &&
+	   !memcmp(back.data, "\x03\x07\x01\x05\x06\x08\x03\x09\x09\x01\x01\x02\x02\x03\x00T", 16),
+	   "lists shrink and grow, an element is added, the tail stays");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "p.ini", &paths, old, sizeof(old), S("[path 0]\npoints = 1,2,3\n"), NULL,
+			    &back) == -EINVAL && strstr(ar.err, "line 2: points: '1,2,3' is not an x,y pair"),
+	   "an item of three: %s", ar.err);
+	ok(gfs_record_parse(&ar, "p.ini", &paths, old, sizeof(old), S("[path 0]\npoints = 1,256\n"), NULL,
+			    &back) == -EINVAL && strstr(ar.err, "line 2: y: '256'"), "an item out of range: %s", ar.err);
+	gfs_buf_release(&back);
+	gfs_buf_release(&out);
+}
+
 int main(void)
 {
 	test_u24();
 	test_rle();
 	test_grid();
 	test_record();
+	test_record_sections();
+	test_record_list();
 	return done_testing();
 }

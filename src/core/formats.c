@@ -11,6 +11,7 @@
 #include "gamefs.h"
 
 extern const struct gfs_format gfs_format_rpg;
+extern const struct gfs_format gfs_format_reld;
 extern const struct gfs_format gfs_format_tng;
 extern const struct gfs_format gfs_format_tngsave;
 extern const struct gfs_format gfs_format_zzt;
@@ -18,6 +19,7 @@ extern const struct gfs_format gfs_format_lay;
 
 const struct gfs_format *const gfs_formats[] = {
 	&gfs_format_rpg,
+	&gfs_format_reld,
 	&gfs_format_tng,
 	&gfs_format_tngsave,
 	&gfs_format_zzt,

@@ -23,6 +23,52 @@ static void gfs_fuzz_render(struct gfs_archive *ar, struct gfs_node *n)
 	}
 }
 
+/* Write every editable view back with the content it renders; the first refusal is *bad. */
+static void gfs_fuzz_writeback(struct gfs_archive *ar, struct gfs_node *n, const char **bad)
+{
+	gfs_dir_ready(ar, n);
+	for (size_t i = 0; i < n->nkids && !*bad; i++)
+		gfs_fuzz_writeback(ar, n->kids[i], bad);
+	if (!S_ISDIR(n->mode) && (n->mode & 0200)) {
+		struct gfs_buf b = GFS_BUF_INIT;
+
+		if (gfs_node_content(ar, n, &b) == 0 &&
+		    (gfs_node_truncate(ar, n, 0) || (b.len && gfs_node_write(ar, n, b.data, b.len, 0) < 0)))
+			*bad = n->name;
+		gfs_buf_release(&b);
+	}
+}
+
+/*
+ * Every view written back unchanged changes nothing: it is not refused, and
+ * the archive saves to the same bytes.
+ */
+static int gfs_fuzz_same(struct gfs_archive *ar, const uint8_t *data, size_t len)
+{
+	struct gfs_buf saved = GFS_BUF_INIT;
+	const char *bad = NULL;
+	int r = 0;
+
+	gfs_fuzz_writeback(ar, ar->root, &bad);
+	if (bad) {
+		fprintf(stderr, "%s: view %s cannot be written back\n", ar->fmt->name, bad);
+		return -1;
+	}
+	if (gfs_archive_store(ar, NULL)) {
+		fprintf(stderr, "%s: a view written back unchanged is refused: %s\n", ar->fmt->name,
+			ar->err);
+		return -1;
+	}
+	if (gfs_archive_save_mem(ar, &saved) == 0 &&
+	    (saved.len != len || (len && memcmp(saved.data, data, len)))) {
+		fprintf(stderr, "%s: views written back unchanged change the archive\n",
+			ar->fmt->name);
+		r = -1;
+	}
+	gfs_buf_release(&saved);
+	return r;
+}
+
 int gfs_fuzz_one(const char *fmt, const uint8_t *data, size_t len)
 {
 	struct gfs_opts o = { 0 };
@@ -56,6 +102,8 @@ int gfs_fuzz_one(const char *fmt, const uint8_t *data, size_t len)
 			gfs_fuzz_render(again, again->root);
 			gfs_archive_close(again);
 		}
+		if (!r && !ar->damaged)
+			r = gfs_fuzz_same(ar, data, len);
 	}
 	gfs_buf_release(&saved);
 	gfs_archive_close(ar);

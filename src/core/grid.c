@@ -7,7 +7,6 @@
 #include "gamefs.h"
 #include "gfs_grid.h"
 
-#define GFS_UTF8_BOM "\xef\xbb\xbf"
 
 void gfs_grid_release(struct gfs_grid *g)
 {
@@ -106,10 +105,7 @@ int gfs_grid_parse(struct gfs_archive *ar, const char *view, const uint8_t *data
 	memset(g, 0, sizeof(*g));
 	g->view = view;
 	g->names = names;
-	if (len >= 3 && !memcmp(data, GFS_UTF8_BOM, 3)) {
-		data += 3;
-		len -= 3;
-	}
+	gfs_skip_bom(&data, &len);
 	if ((len && memchr(data, 0, len)) || !gfs_utf8_valid(data, len))
 		return gfs_err(ar, -EINVAL, "%s: not UTF-8 text", view);
 	for (size_t i = 0; i < len; i++) {

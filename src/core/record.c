@@ -125,6 +125,114 @@ static void gfs_field_range(const struct gfs_field *f, int64_t *min, int64_t *ma
 	}
 }
 
+/* The count of a GROUP or LIST field. */
+static size_t gfs_group_count(const struct gfs_field *f, const uint8_t *base)
+{
+	return f->count_width ? (size_t)gfs_le(base + f->count_off, f->count_width) : f->count_off;
+}
+
+/* ---- Pascal strings ------------------------------------------------------------ */
+
+static size_t gfs_pstr_len(const struct gfs_field *f, const uint8_t *p)
+{
+	return p[0] > f->width ? f->width : p[0];
+}
+
+static int gfs_pstr_render(const struct gfs_field *f, const uint8_t *p, struct gfs_buf *out)
+{
+	size_t n = gfs_pstr_len(f, p);
+	int r = gfs_buf_addc(out, '"');
+
+	for (size_t i = 1; i <= n && !r; i++) {
+		if (p[i] == '"' || p[i] == '\\')
+			r = gfs_buf_addc(out, '\\');
+		if (!r)
+			r = gfs_utf8_put(out, f->charset ? f->charset[p[i]] : p[i]);
+	}
+	return r ? r : gfs_buf_addc(out, '"');
+}
+
+int gfs_charset_byte(const uint16_t *charset, uint32_t cp)
+{
+	if (!charset)
+		return cp < 256 ? (int)cp : -1;
+	if (cp >= 0x20 && cp < 0x7f && charset[cp] == cp)
+		return (int)cp;
+	for (int i = 0; i < 256; i++)
+		if (charset[i] == cp)
+			return i;
+	return -1;
+}
+
+/* Parse quoted or bare text v into the string at p; *why says what is wrong. */
+static int gfs_pstr_parse(const struct gfs_field *f, uint8_t *p, const char *v, char *why,
+			  size_t wl)
+{
+	size_t len = strlen(v), i = 0, n = 0;
+	uint8_t buf[256];
+	int quoted = len >= 2 && v[0] == '"' && v[len - 1] == '"';
+
+	if (quoted) {
+		i = 1;
+		len--;
+	}
+	while (i < len) {
+		uint32_t cp;
+		size_t k;
+		int c;
+
+		if (quoted && v[i] == '\\' && i + 1 < len && (v[i + 1] == '"' || v[i + 1] == '\\'))
+			i++;
+		else if (quoted && v[i] == '"')
+			return snprintf(why, wl, "unescaped quote inside the string"), -EINVAL;
+		k = gfs_utf8_decode((const uint8_t *)v + i, len - i, &cp);
+		if (!k)
+			return snprintf(why, wl, "not UTF-8"), -EINVAL;
+		c = gfs_charset_byte(f->charset, cp);
+		if (c < 0)
+			return snprintf(why, wl, "U+%04X has no byte in this string's code page",
+					(unsigned)cp), -EINVAL;
+		if (n >= f->width || n >= sizeof(buf))
+			return snprintf(why, wl, "longer than %u characters", f->width), -EINVAL;
+		buf[n++] = (uint8_t)c;
+		i += k;
+	}
+	if (n != gfs_pstr_len(f, p) || memcmp(buf, p + 1, n)) {
+		p[0] = (uint8_t)n;
+		memcpy(p + 1, buf, n);
+	}
+	return 0;
+}
+
+int gfs_hexz_render(struct gfs_buf *out, const uint8_t *p, size_t width)
+{
+	int r = 0;
+
+	while (width && !p[width - 1])
+		width--;
+	for (size_t i = 0; i < width && !r; i++)
+		r = gfs_buf_printf(out, "%02x", p[i]);
+	return r;
+}
+
+int gfs_hexz_parse(const char *v, uint8_t *p, size_t width)
+{
+	size_t n;
+
+	if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
+		v += 2;
+	n = strlen(v);
+	if (n % 2 || n / 2 > width)
+		return -EINVAL;
+	for (size_t i = 0; i < n; i++)
+		if (gfs_hex_digit(v[i]) < 0)
+			return -EINVAL;
+	memset(p, 0, width);
+	for (size_t i = 0; i < n / 2; i++)
+		p[i] = (uint8_t)(gfs_hex_digit(v[2 * i]) << 4 | gfs_hex_digit(v[2 * i + 1]));
+	return 0;
+}
+
 /* ---- render ------------------------------------------------------------------ */
 
 static int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
@@ -144,6 +252,26 @@ static int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 	}
 	case GFS_FK_BYTES:
 		return gfs_text_escape(out, p, f->width, 1);
+	case GFS_FK_PSTR:
+		return gfs_pstr_render(f, p, out);
+	case GFS_FK_HEXZ:
+		return gfs_hexz_render(out, p, f->width);
+	case GFS_FK_LIST: {
+		size_t n = gfs_group_count(f, base);
+		int r = 0;
+
+		for (size_t k = 0; k < n && !r; k++) {
+			const uint8_t *item = base + f->off + k * f->group->size;
+
+			for (size_t j = 0; j < f->group->nfields && !r; j++) {
+				if (k || j)
+					r = gfs_buf_addc(out, j ? ',' : ' ');
+				if (!r)
+					r = gfs_field_render(&f->group->fields[j], item, refs, out);
+			}
+		}
+		return r;
+	}
 	case GFS_FK_GROUP:
 		return 0;
 	default:
@@ -174,25 +302,57 @@ static int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 static int gfs_fields_render(const struct gfs_record *rec, const uint8_t *base,
 			     const struct gfs_rec_refs *refs, struct gfs_buf *out)
 {
+	const char *section = rec->section;
 	int r = 0;
 
 	for (size_t i = 0; i < rec->nfields && !r; i++) {
 		const struct gfs_field *f = &rec->fields[i];
+		size_t at;
 
 		if (f->kind == GFS_FK_GROUP)
 			continue;
-		r = gfs_buf_printf(out, "%s = ", f->key);
+		if (f->section && strcmp(f->section, section)) {
+			section = f->section;
+			r = gfs_buf_printf(out, "\n[%s]\n", section);
+		}
+		if (!r && f->note)
+			r = gfs_buf_printf(out, "; %s\n", f->note);
+		if (!r)
+			r = gfs_buf_printf(out, "%s = ", f->key);
+		at = out->len;
 		if (!r)
 			r = gfs_field_render(f, base, refs, out);
+		if (!r && out->len == at && (f->kind == GFS_FK_HEXZ || f->kind == GFS_FK_LIST))
+			out->len--;	/* "key =": nothing after the = */
 		if (!r)
 			r = gfs_buf_addc(out, '\n');
 	}
 	return r;
 }
 
-static size_t gfs_group_count(const struct gfs_field *f, const uint8_t *base)
+/* The LIST field of rec, or NULL. */
+static const struct gfs_field *gfs_record_list(const struct gfs_record *rec)
 {
-	return f->count_width ? (size_t)gfs_le(base + f->count_off, f->count_width) : f->count_off;
+	for (size_t i = 0; i < rec->nfields; i++)
+		if (rec->fields[i].kind == GFS_FK_LIST)
+			return &rec->fields[i];
+	return NULL;
+}
+
+/* Bytes of the element p[0..avail) of rec (its fixed part and its list); SIZE_MAX if it does not fit. */
+static size_t gfs_elem_size(const struct gfs_record *rec, const uint8_t *p, size_t avail)
+{
+	const struct gfs_field *l = gfs_record_list(rec);
+	size_t n;
+
+	if (avail < rec->size)
+		return SIZE_MAX;
+	if (!l)
+		return rec->size;
+	n = gfs_group_count(l, p);
+	if (n > (avail - rec->size) / l->group->size)
+		return SIZE_MAX;
+	return rec->size + n * l->group->size;
 }
 
 size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t len)
@@ -203,14 +363,16 @@ size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t le
 		return 0;
 	for (size_t i = 0; i < rec->nfields; i++) {
 		const struct gfs_field *f = &rec->fields[i];
-		size_t n;
+		size_t n, es;
 
 		if (f->kind != GFS_FK_GROUP)
 			continue;
 		n = gfs_group_count(f, p);
-		if (f->group->size && n > (len - pos) / f->group->size)
-			return 0;
-		pos += n * f->group->size;
+		if (!gfs_record_list(f->group) && f->group->size && n > (len - pos) / f->group->size)
+			return 0;	/* (fixed-size elements: checked at once) */
+		for (size_t k = 0; k < n; k++, pos += es)
+			if ((es = gfs_elem_size(f->group, p + pos, len - pos)) == SIZE_MAX)
+				return 0;
 	}
 	return pos;
 }
@@ -236,10 +398,11 @@ int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len
 		if (f->kind != GFS_FK_GROUP)
 			continue;
 		n = gfs_group_count(f, p);
-		for (size_t k = 0; k < n && !r; k++, pos += f->group->size) {
+		for (size_t k = 0; k < n && !r; k++) {
 			r = gfs_buf_printf(out, "\n[%s %zu]\n", f->group->section, k);
 			if (!r)
 				r = gfs_fields_render(f->group, p + pos, refs, out);
+			pos += gfs_elem_size(f->group, p + pos, len - pos);
 		}
 	}
 	return r;
@@ -254,8 +417,8 @@ struct gfs_rec_ctx {
 	const struct gfs_rec_refs *refs;
 	uint8_t *fixed;				/* copy of the fixed part */
 	const struct gfs_field *groups[GFS_REC_MAXGROUPS];
-	struct gfs_buf elems[GFS_REC_MAXGROUPS];	/* the elements, old ones first */
-	size_t old_n[GFS_REC_MAXGROUPS], new_n[GFS_REC_MAXGROUPS];
+	struct gfs_buf *elems[GFS_REC_MAXGROUPS];	/* one buffer an element, old ones first */
+	size_t old_n[GFS_REC_MAXGROUPS], new_n[GFS_REC_MAXGROUPS], cap[GFS_REC_MAXGROUPS];
 	size_t ngroups;
 	struct gfs_buf tmp;
 };
@@ -304,10 +467,23 @@ static int gfs_field_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, uin
 		if (b->len)
 			memcpy(base + f->off, b->data, b->len);
 		return 0;
+	case GFS_FK_PSTR: {
+		char why[96];
+
+		if (gfs_pstr_parse(f, base + f->off, value, why, sizeof(why)))
+			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: %s", c->view, line, f->key, why);
+		return 0;
+	}
+	case GFS_FK_HEXZ:
+		if (gfs_hexz_parse(value, base + f->off, f->width))
+			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: want at most %u bytes as hex "
+				       "digit pairs", c->view, line, f->key, f->width);
+		return 0;
 	case GFS_FK_REF:
 		if (!c->refs || !c->refs->parse || c->refs->parse(c->refs->ctx, f->ref, value, &v))
 			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: '%s' is not %s", c->view, line,
-				       f->key, value, c->refs && c->refs->what ? c->refs->what : "a reference");
+				       f->key, value, f->want ? f->want : c->refs && c->refs->what ?
+				       c->refs->what : "a reference");
 		sv = (int64_t)v;
 		break;
 	case GFS_FK_ENUM:
@@ -342,12 +518,76 @@ number:
 	return 0;
 }
 
-static const struct gfs_field *gfs_field_find(const struct gfs_record *rec, const char *key)
+/* Parse a LIST value into the element buffer e (its list replaced, its count set). */
+static int gfs_list_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, struct gfs_buf *e,
+			  const char *value, unsigned line)
 {
-	for (size_t i = 0; i < rec->nfields; i++)
-		if (rec->fields[i].kind != GFS_FK_GROUP && !strcmp(rec->fields[i].key, key))
-			return &rec->fields[i];
-	return NULL;
+	const struct gfs_record *it = f->group;
+	uint64_t cmax = f->count_width >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * f->count_width)) - 1;
+	char *copy = strdup(value), *rest = copy, *tok;
+	uint64_t n = 0;
+	int r;
+
+	if (!copy)
+		return -ENOMEM;
+	r = gfs_buf_set_len(e, f->off);
+	while (!r && (tok = gfs_next_word(&rest, " \t"))) {
+		char *part = tok;
+		size_t at = e->len, commas = 0;
+
+		for (char *q = tok; *q; q++)
+			commas += *q == ',';
+		if (commas + 1 != it->nfields) {
+			r = gfs_err(c->ar, -EINVAL, "%s: line %u: %s: '%s' is not %s", c->view, line,
+				    f->key, tok, f->want ? f->want : "an item");
+			break;
+		}
+
+		if (++n > cmax) {
+			r = gfs_err(c->ar, -EINVAL, "%s: line %u: %s: more than %llu items", c->view,
+				    line, f->key, (unsigned long long)cmax);
+			break;
+		}
+		r = gfs_buf_set_len(e, at + it->size);
+		if (r)
+			break;
+		memset(e->data + at, 0, it->size);
+		for (size_t k = 0; k < it->nfields && !r; k++) {
+			char *comma = strchr(part, ',');
+
+			if (comma)
+				*comma = 0;
+			r = gfs_field_parse(c, &it->fields[k], e->data + at, part, line);
+			part = comma ? comma + 1 : part;
+		}
+	}
+	free(copy);
+	if (!r)
+		gfs_le_put(e->data + f->count_off, f->count_width, n);
+	return r;
+}
+
+/* The field key of rec in section (the one it renders in), or NULL; *known: is section rec's? */
+static const struct gfs_field *gfs_field_find(const struct gfs_record *rec, const char *section,
+					      const char *key, int *known)
+{
+	const char *in = rec->section;
+	const struct gfs_field *found = NULL;
+
+	*known = !strcmp(in, section);
+	for (size_t i = 0; i < rec->nfields; i++) {
+		const struct gfs_field *f = &rec->fields[i];
+
+		if (f->kind == GFS_FK_GROUP)
+			continue;
+		if (f->section) {
+			in = f->section;
+			*known |= !strcmp(in, section);
+		}
+		if (!found && !strcmp(in, section) && !strcmp(f->key, key))
+			found = f;
+	}
+	return found;
 }
 
 static int gfs_rec_kv(void *vctx, const char *section, const char *key, const char *value,
@@ -357,8 +597,11 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 	const struct gfs_field *f;
 	uint8_t *base = NULL;
 	const struct gfs_record *rec = NULL;
+	struct gfs_buf *elem = NULL;
+	int known = 0;
 
-	if (!strcmp(section, c->rec->section)) {
+	f = gfs_field_find(c->rec, section, key, &known);
+	if (known) {
 		rec = c->rec;
 		base = c->fixed;
 	}
@@ -383,19 +626,42 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 				return gfs_err(c->ar, -EINVAL, "%s: line %u: [%s]: at most %llu of them",
 					       c->view, line, section, (unsigned long long)(cf->count_width ?
 					       cmax : cf->count_off));
-			if (idx >= c->old_n[g] && gfs_buf_set_len(&c->elems[g], (idx + 1) * gr->size))
-				return -ENOMEM;
+			if (idx >= c->old_n[g]) {
+				if (idx >= c->cap[g]) {
+					size_t cap = c->cap[g] ? 2 * c->cap[g] : 8;
+					struct gfs_buf *e = realloc(c->elems[g], cap * sizeof(*e));
+
+					if (!e)
+						return -ENOMEM;
+					memset(e + c->cap[g], 0, (cap - c->cap[g]) * sizeof(*e));
+					c->elems[g] = e;
+					c->cap[g] = cap;
+				}
+				if (gfs_buf_set_len(&c->elems[g][idx], gr->size))
+					return -ENOMEM;
+				memset(c->elems[g][idx].data, 0, gr->size);
+			}
 			c->new_n[g] = idx + 1;
 		}
 		rec = gr;
-		base = c->elems[g].data + idx * gr->size;
+		elem = &c->elems[g][idx];
+		base = elem->data;
 	}
 	if (!rec)
 		return gfs_err(c->ar, -EINVAL, "%s: line %u: unknown section [%s]", c->view, line, section);
-	f = gfs_field_find(rec, key);
+	if (rec != c->rec)
+		f = gfs_field_find(rec, rec->section, key, &known);
 	if (!f)
 		return gfs_err(c->ar, -EINVAL, "%s: line %u: unknown key %s in [%s]", c->view, line, key,
 			       section);
+	if (f->kind == GFS_FK_LIST) {
+		gfs_buf_set_len(&c->tmp, 0);
+		if (!elem || gfs_field_render(f, base, c->refs, &c->tmp))
+			return -EINVAL;
+		if (!strcmp(c->tmp.data ? (const char *)c->tmp.data : "", value))
+			return 0;
+		return gfs_list_parse(c, f, elem, value, line);
+	}
 	return gfs_field_parse(c, f, base, value, line);
 }
 
@@ -436,11 +702,21 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
 		c.old_n[c.ngroups] = n;
 		/* a fixed group keeps its elements; a variable one has those the view names */
 		c.new_n[c.ngroups] = f->count_width ? 0 : n;
-		r = gfs_buf_add(&c.elems[c.ngroups], old + pos, n * f->group->size);
-		if (r)
+		c.cap[c.ngroups] = n;
+		c.elems[c.ngroups] = calloc(n ? n : 1, sizeof(struct gfs_buf));
+		if (!c.elems[c.ngroups]) {
+			r = -ENOMEM;
 			goto out;
-		pos += n * f->group->size;
+		}
 		c.ngroups++;
+		for (size_t k = 0; k < n; k++) {
+			size_t es = gfs_elem_size(f->group, old + pos, oldlen - pos);
+
+			r = gfs_buf_add(&c.elems[c.ngroups - 1][k], old + pos, es);
+			if (r)
+				goto out;
+			pos += es;
+		}
 	}
 	r = gfs_ini_parse(ar, view, data, len, gfs_rec_kv, &c);
 	if (r)
@@ -450,12 +726,16 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
 			gfs_le_put(c.fixed + c.groups[g]->count_off, c.groups[g]->count_width, c.new_n[g]);
 	r = gfs_buf_add(out, c.fixed, rec->size);
 	for (size_t g = 0; g < c.ngroups && !r; g++)
-		r = gfs_buf_add(out, c.elems[g].data, c.new_n[g] * c.groups[g]->group->size);
+		for (size_t k = 0; k < c.new_n[g] && !r; k++)
+			r = gfs_buf_add(out, c.elems[g][k].data, c.elems[g][k].len);
 	if (!r)
 		r = gfs_buf_add(out, old + span, oldlen - span);
 out:
-	for (size_t g = 0; g < GFS_REC_MAXGROUPS; g++)
-		gfs_buf_release(&c.elems[g]);
+	for (size_t g = 0; g < c.ngroups; g++) {
+		for (size_t k = 0; k < c.cap[g]; k++)
+			gfs_buf_release(&c.elems[g][k]);
+		free(c.elems[g]);
+	}
 	gfs_buf_release(&c.tmp);
 	free(c.fixed);
 	return r;

@@ -53,15 +53,40 @@ static char *gfs_trim(char *s)
 	return s;
 }
 
+void gfs_skip_bom(const uint8_t **data, size_t *len)
+{
+	if (*len >= 3 && !memcmp(*data, "\xef\xbb\xbf", 3)) {
+		*data += 3;
+		*len -= 3;
+	}
+}
+
+char *gfs_next_word(char **p, const char *seps)
+{
+	char *s = *p + strspn(*p, seps), *e;
+
+	if (!*s) {
+		*p = s;
+		return NULL;
+	}
+	e = s + strcspn(s, seps);
+	if (*e)
+		*e++ = 0;
+	*p = e;
+	return s;
+}
+
 int gfs_ini_parse(struct gfs_archive *ar, const char *view, const uint8_t *data, size_t len,
 		  int (*fn)(void *ctx, const char *section, const char *key,
 			    const char *value, unsigned line),
 		  void *ctx)
 {
-	char *copy = malloc(len + 1), *p, *section;
+	char *copy, *p, *section;
 	unsigned line = 0;
 	int r = 0;
 
+	gfs_skip_bom(&data, &len);
+	copy = malloc(len + 1);
 	if (!copy)
 		return -ENOMEM;
 	if (!gfs_utf8_valid(data, len)) {

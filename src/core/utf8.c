@@ -39,6 +39,41 @@ size_t gfs_utf8_char(const uint8_t *s, size_t len)
 	return n + 1;
 }
 
+size_t gfs_utf8_decode(const uint8_t *s, size_t len, uint32_t *cp)
+{
+	size_t n = gfs_utf8_char(s, len);
+
+	if (n)
+		*cp = n == 1 ? s[0] : s[0] & (0x7fu >> n);
+	for (size_t k = 1; k < n; k++)
+		*cp = *cp << 6 | (s[k] & 0x3f);
+	return n;
+}
+
+int gfs_utf8_put(struct gfs_buf *out, uint32_t cp)
+{
+	uint8_t u[4];
+
+	if (cp < 0x80)
+		return gfs_buf_addc(out, (uint8_t)cp);
+	if (cp < 0x800) {
+		u[0] = (uint8_t)(0xc0 | cp >> 6);
+		u[1] = (uint8_t)(0x80 | (cp & 0x3f));
+		return gfs_buf_add(out, u, 2);
+	}
+	if (cp < 0x10000) {
+		u[0] = (uint8_t)(0xe0 | cp >> 12);
+		u[1] = (uint8_t)(0x80 | (cp >> 6 & 0x3f));
+		u[2] = (uint8_t)(0x80 | (cp & 0x3f));
+		return gfs_buf_add(out, u, 3);
+	}
+	u[0] = (uint8_t)(0xf0 | cp >> 18);
+	u[1] = (uint8_t)(0x80 | (cp >> 12 & 0x3f));
+	u[2] = (uint8_t)(0x80 | (cp >> 6 & 0x3f));
+	u[3] = (uint8_t)(0x80 | (cp & 0x3f));
+	return gfs_buf_add(out, u, 4);
+}
+
 int gfs_utf8_valid(const uint8_t *s, size_t len)
 {
 	for (size_t i = 0, n; i < len; i += n)

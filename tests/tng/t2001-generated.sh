@@ -63,11 +63,12 @@ drwxr-xr-x          0 npcs/
 drwxr-xr-x          0 dialogs/
 -rw-r--r--         14 dialogs/0000.bin
 drwxr-xr-x          0 quests/
--rw-r--r--         11 quests/0000.bin
+-rw-r--r--         10 quests/0000.bin
+-rw-r--r--          5 quests/0000.on_complete.tngs
 drwxr-xr-x          0 startup/
 -rw-r--r--         31 startup/index.csv
--rw-r--r--          5 startup/0000.bin
--rw-r--r--          1 startup/0001.bin
+-rw-r--r--         23 startup/0000.tngs
+-rw-r--r--          5 startup/0001.tngs
 drwxr-xr-x          0 objects/
 -rw-r--r--         26 objects/index.csv
 -rw-r--r--        231 objects/0000.bin

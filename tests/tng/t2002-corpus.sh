@@ -24,10 +24,20 @@ for g in "$C"/*.tng; do
 		fonts/*|music/*|sounds/*|movies/*|lang/*/speech/*)
 			$P get "$b" "$k" >want; f=$(ls m/"$k".* | head -1)
 			cmp want "$f" || { echo "$k"; exit 1; } ;;
-		quests/*)
-			$P get "$b" "$k" >want; cmp want m/"$k".bin || { echo "$k"; exit 1; } ;;
+		quests/*|npcs/*|objects/*|cutscenes/*)
+			# the record's bytes before its scripts
+			$P get "$b" "$k" >want; n=$(stat -c %s m/"$k".bin)
+			head -c "$n" want | cmp - m/"$k".bin || { echo "$k"; exit 1; } ;;
 		esac
 	done || fail "$b: an asset differs from the python reader"
+	# every script reads as assembly and writes back to the same bytes
+	ls m/*/*.tngs >scripts || fail "$b: no scripts"
+	note "$b: $(wc -l <scripts) scripts, $(cat $(cat scripts) | grep -c '^	') instructions"
+	while read -r f; do
+		cat "$f" >same && cp same "$f" || fail "$b: copy back $f"
+	done <scripts
+	grep -q '^	#' $(cat scripts) && note "$b: some references have no name"
+	cmp "$g" "$b" || fail "$b: writing the scripts back changed the game"
 	check_eq "Demo Kaland ${b#demo}" "$(head -1 m/lang/hu/texts.txt).tng" "$b: title text"
 	check_eq "Szia, utazó!" "$(sed -n 3p m/lang/hu/texts.txt)" "$b: UTF-8 text"
 	check_eq "33" "$(wc -l <m/maps/cave/layer04.csv | tr -d ' ')" "$b: 32 rows + header"

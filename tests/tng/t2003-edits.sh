@@ -36,7 +36,7 @@ PY
 	sed -i '0,/^frame = .*/s//frame = 0 0 9 9 8 8 0 0/' m/sprites/tiles/0001.txt || fail "edit sprite"
 	printf '\n[direction 1]\ndir = 4\nloop = 1\nwidth = 16\nheight = 16\nframe = 1 2 0 0 16 16 0 0\nframe = 0 0 4 4 8 8 4 4\n' >>m/sprites/ui/0000.txt || fail "add direction"
 	printf '\001\000\002\000\003\000\004\000\005\000\006\000' >m/sections/19-equipslots.bin || fail "raw section"
-	printf 'new npc record bytes' >m/npcs/0000.bin || fail "npc record"
+	printf '\002\000\000\001\007\000\062\000\000\000\000\000\000' >m/npcs/0000.bin || fail "npc record"
 	cp m/atlases/0000.png m/atlases/0001.png || fail "replace atlas"
 	sed -i -e 's/^fps = .*/fps = 60/' -e 's/^id = .*/id = edited/' -e 's/^tile_width = .*/tile_width = 300/' m/header.ini || fail "edit header"
 	grep -q '^fps = 60$' m/header.ini || fail "header view after commit"
@@ -59,7 +59,7 @@ PY
 		"$(cat changed)" "only the edited assets changed"
 	$P get g.tng sounds/door | cmp - newsound || fail "new sound bytes"
 	$P get g.tng atlases/0000 >a0; $P get g.tng atlases/0001 | cmp - a0 || fail "atlas"
-	check_eq "new npc record bytes" "$($P get g.tng npcs/0000)" "npc bytes"
+	check_eq "2 0 0 1 7 0 50 0 0 0 0 0 0" "$($P get g.tng npcs/0000 | od -An -tu1 | tr -s ' ' | sed 's/^ //;s/ $//')" "npc bytes"
 	python3 - g.tng <<'PY' || fail "header bytes"
 import sys
 d = open(sys.argv[1], "rb").read()

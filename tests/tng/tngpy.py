@@ -6,7 +6,10 @@ Written from ../shared/specs/tng-game-format.txt and DESIGN.md section 5
 C driver.
 
   tngpy.py write OUT [--raw] [--crc-comp] [--encrypted] [--sounds N]
-                     [--sound-size B] [--movie-size B] [--bad KIND]
+                     [--sound-size B] [--movie-size B] [--bad KIND] [--full]
+            --full adds the game logic: attributes, choosers, cutscenes,
+            crafting, default actions, NPCs and objects with event handlers,
+            a startup script with every opcode and every command
   tngpy.py dump GAME            one line per asset: key, size, sha1
   tngpy.py get GAME KEY         the bytes of one asset (inflated if compressed)
   tngpy.py verify GAME          both CRCs; prints the conventions used
@@ -194,8 +197,76 @@ def sprite(dirs, seed):
     return out
 
 
+def u24(v):
+    return (v & 0xFFFFFF).to_bytes(3, "little")
+
+
+# the command functions and the stack values each pops (a map counts two)
+COMMANDS = {5: 0, 6: 1, 7: 1, 8: 1, 9: 1, 10: 1, 11: 1, 12: 2, 13: 3, 14: 2, 15: 2, 16: 2, 17: 3,
+            18: 1, 19: 1, 20: 0, 21: 1, 22: 1, 23: 1, 24: 1, 25: 1, 26: 1, 27: 1, 28: 1, 29: 0,
+            30: 1, 31: 2, 32: 3, 33: 1, 34: 2, 35: 2, 36: 1, 37: 1, 38: 3, 39: 0, 40: 1, 41: 3,
+            42: 1, 43: 1}
+
+
+def every_opcode(w):
+    """A script with every opcode (0-51) and every command, references by real names."""
+    a = lambda name: u24(w.s(name))
+    body = (bytes([8, 9]) + struct.pack("<H", 0) + bytes([10]) + a("hp") + bytes([11, 12, 0, 0, 13]) + a("gold") +
+            bytes([14]) + struct.pack("<I", 100) + bytes([15, 2, 16, 2]) + bytes(range(17, 31)) +
+            bytes([31, 0, 32]) + a("gold") + bytes([33]) + a("hp") + bytes([34, 1, 35]) + a("hp") +
+            bytes([36]) + a("gold") + bytes([37, 5, 38]) + struct.pack("<H", 300) + bytes([39]) +
+            u24(70000) + bytes([40]) + struct.pack("<I", 100000) + bytes([41]) + a("meadow") +
+            struct.pack("<HH", 3, 4) + bytes([42, 2, 0, 0, 43]) + a("theme") + bytes([44]) + a("door") +
+            bytes([45]) + a("voice_hello") + bytes([46]) + a("class") + bytes([47]) + a("intro_scene") +
+            bytes([48]) + a("greet") + bytes([49]) + a("forge") + bytes([50]) + a("rescue") +
+            bytes([51]) + u24(2))
+    for cmd, n in COMMANDS.items():
+        body += bytes([4 + n, cmd])
+    # 0: PUSH8 1; 2: SWITCH to A and B; 10: JZ B; 14: JMP A; A = 18: body; B: END
+    A, B = 18, 18 + len(body)
+    head = bytes([37, 1, 1, 2]) + u24(A) + u24(B) + bytes([3]) + u24(B) + bytes([2]) + u24(A)
+    return head + body + bytes([0])
+
+
+def full_logic(w, z):
+    """The game logic sections of --full; returns the NPC, dialog and quest records."""
+    say = bytes([48]) + u24(w.s("greet")) + bytes([38, 0, 0, 6, 12, 0])   # PUSHDLG greet; PUSH16 0; FNC2 dialog; END
+    # attributes (25): a primary, a variable with an on-change handler, a calculated one
+    onchg = bytes([35]) + u24(w.s("gold")) + bytes([37, 100, 24, 3]) + u24(9) + bytes([44]) + u24(w.s("door")) + bytes([5, 8, 0])
+    expr = bytes([35]) + u24(w.s("hp")) + bytes([37, 2, 19, 0])
+    attrs = (struct.pack("<HHB", 10, 5, 4) + u24(0) * 3 + u24(w.s("gold")) + struct.pack("<H", 3) +
+             bytes([0]) + u24(w.s("hp")) + u24(2) +
+             bytes([1]) + u24(w.s("gold")) + u24(3) + struct.pack("<i", 10) + u24(len(onchg)) + onchg +
+             bytes([2]) + u24(w.s("power")) + u24(3) + struct.pack("<H", len(expr)) + expr)
+    w.section(S_ATTRS, attrs)
+    # a chooser (22), a cutscene with a script (23), a crafting dialog (32)
+    chooser = u24(2) + bytes([0, 0, 0, 1]) + bytes([0, 1, 0, 2, 0, 3, 0]) + bytes(8) + bytes(8) + bytes(8)
+    cut = (u24(0) + u24(w.s("theme")) + u24(0) + u24(0) + struct.pack("<HHH", 1, 0, 0) + u24(len(say)) +
+           u24(0) + u24(10) + u24(10) + u24(300) + struct.pack("<I", 0xFF000000) + bytes([4, 0, 0]) + say)
+    craft = u24(2) + u24(3) + u24(w.s("door")) + bytes([0xFF, 0xFF, 0xFF, 0, 1]) + struct.pack("<HH", 1, 0) + struct.pack("<32H", *([0, 0xFFFF] * 16))
+    for type_, name, blob in ((22, "class", chooser), (23, "intro_scene", cut), (32, "forge", craft)):
+        w.section(type_, bytearray(struct.pack("<QII", 0, 0, w.s(name))), [(0, w.asset(z(blob)))])
+    # default actions (26): nine scripts, the name field is the range attribute
+    d = bytearray()
+    descs = []
+    for i in range(9):
+        descs.append((len(d), w.asset(z(bytes([37, i, 5, 21 + i % 8, 0])))))
+        d += struct.pack("<QII", 0, 0, w.s("hp") if i == 0 else 0)
+    w.section(26, d, descs)
+    # an NPC that talks when clicked and walks south every second
+    npc = (u24(2) + bytes([1]) + struct.pack("<HH", 100, 50) + bytes([0, 1, 1, 1, 2]) +
+           bytes([0]) + u24(w.s("hp")) + struct.pack("<i", 10) +
+           bytes([50]) + u24(1) + u24(5) + bytes([1, 0, 0]) + bytes([2, 0, 0]) +
+           bytes([0]) + u24(0) + u24(len(say)) + say +
+           bytes([16]) + u24(1) + u24(5) + bytes([37, 1, 5, 21, 0]))
+    dlg = u24(2) + u24(3) + u24(0xFFFFFF) + bytes([2, 0, 0, 0, 1]) + u24(0) + bytes([0]) + struct.pack("<i", 0) + u24(0) + struct.pack("<i", 0) + u24(0) + u24(5)
+    done = bytes([44]) + u24(w.s("door")) + bytes([5, 8, 0])
+    q = bytes([0]) + u24(2) + u24(3) + u24(len(done)) + done
+    return npc, dlg, q
+
+
 def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size=900, bad=None,
-         dedup=False, unknown=False, gaps=False):
+         dedup=False, unknown=False, gaps=False, full=False):
     w = Writer(raw, crc_comp)
     z = lambda b: deflate(b, raw)
     texts = {"en": ["Fixture Game", "English", "Hello there", "Line with \\ backslash",
@@ -250,15 +321,26 @@ def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size
     npc = struct.pack("<3sBHHBBBBB", (2).to_bytes(3, "little"), 1, 100, 50, 0, 0, 0, 0, 0)
     dlg = bytes([2, 0, 0, 3, 0, 0, 0xff, 0xff, 0xff, 2, 0, 0, 0, 0])
     q = bytes([0, 2, 0, 0, 3, 0, 0, 1, 0, 0, 0])
+    names = {}
+    first = bytes([37, 1, 4, 8, 0])
+    obj = bytes(39) + bytes(96) + bytes(96)
+    if full:
+        npc, dlg, q = full_logic(w, z)
+        names = {S_DIALOGS: w.s("greet"), S_QUESTS: w.s("rescue")}
+        first = every_opcode(w)
+        # on click: give the player one of these (PUSH16 3; PUSH8 1; FNC2 give)
+        obj = bytearray(obj)
+        obj[38] = 1
+        obj = bytes(obj) + bytes([0]) + u24(0) + u24(7) + bytes([38, 3, 0, 37, 1, 6, 34])
     for type_, blob in ((S_NPCS, npc), (S_DIALOGS, dlg), (S_QUESTS, q)):
-        d = bytearray(struct.pack("<QII", 0, 0, 0))
+        d = bytearray(struct.pack("<QII", 0, 0, names.get(type_, 0)))
         w.section(type_, d, [(0, w.asset(z(blob)))])
     # startup scripts (24): the name field is the re-run interval
     d = bytearray(struct.pack("<QII", 0, 0, 0) + struct.pack("<QII", 0, 0, 500))
-    w.section(24, d, [(0, w.asset(z(bytes([37, 1, 4, 8, 0])))), (16, w.asset(z(bytes([0]))))])
+    w.section(24, d, [(0, w.asset(z(first))), (16, w.asset(z(bytes([0]))))])
     # objects (31): the name field is the object sprite index
     d = bytearray(struct.pack("<QIHH", 0, 0, 3, 0))
-    w.section(31, d, [(0, w.asset(z(bytes(39) + bytes(96) + bytes(96))))])
+    w.section(31, d, [(0, w.asset(z(obj)))])
     # maps: 8x8, 11 layers
     ms, layers = 8, 11
     d = bytearray()
@@ -463,6 +545,8 @@ def main(argv):
                 opts["unknown"] = True
             elif o == "--gaps":
                 opts["gaps"] = True
+            elif o == "--full":
+                opts["full"] = True
             elif o == "--encrypted":
                 opts["enc"] = 0xDEADBEEF
             elif o in ("--sounds", "--sound-size", "--movie-size"):

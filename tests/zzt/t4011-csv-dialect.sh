@@ -1,6 +1,7 @@
 #!/bin/sh
 # The CSV views read the core's one dialect back: CRLF, quoted cells, blank
-# lines and no header row change nothing when the values are the same; a
+# lines and no header row change nothing when the values are the same (nor
+# do a byte order mark and CRLF in the INI views); a
 # quoted value edits the tile or stat it stands for, and nothing else.
 . "$top_srcdir/tests/lib.sh"
 ZZT="python3 $top_srcdir/tests/zzt/zztlib.py"
@@ -18,6 +19,10 @@ for v in ('elements.csv', 'colors.csv', 'stats.csv'):
     rows = [','.join('"%s"' % c if i == 1 else ' %s ' % c for i, c in enumerate(r.split(',')))
             if r else r for r in rows]
     open(p, 'w', newline='').write('\ufeff' + '\r\n\r\n'.join(rows))
+for p in ('m/world.ini', 'm/boards/00-title-screen/board.ini'):     # the INI reader too
+    t = open(p).read()
+    with open(p, 'w', newline='') as f:     # (a refused edit fails at close)
+        f.write('\ufeff' + t.replace('\n', '\r\n'))
 PY
 gfs_umount m || fail "unmount"
 cmp w.zzt orig.zzt || fail "the same values in the dialect changed the world"

@@ -38,7 +38,7 @@ static void test_cp437(void)
 		uint32_t cp;
 		size_t n;
 
-		if (zzt_cp437_put(&b, (uint8_t)c) || zzt_utf8_next(b.data, b.len, &cp, &n) ||
+		if (zzt_cp437_put(&b, (uint8_t)c) || !(n = gfs_utf8_decode(b.data, b.len, &cp)) ||
 		    n != b.len || zzt_cp437_from(cp) != c)
 			bad++;
 		gfs_buf_release(&b);

@@ -1,5 +1,9 @@
 # OHRRPGCE lumped files
-libgamefs_a_SOURCES += src/formats/rpg/rpg.c
+libgamefs_a_SOURCES += src/formats/rpg/rpg.c src/formats/rpg/rpg.h \
+	src/formats/rpg/rpg_model.c src/formats/rpg/rpg_views.c \
+	src/formats/rpg/reload.c src/formats/rpg/reload.h
+# RELOAD documents on their own: the reld driver shares the codec above
+libgamefs_a_SOURCES += src/formats/reld/reld.c
 CORE_TESTS += \
 	tests/t0001-cli.sh \
 	tests/t0002-mount-basics.sh \
@@ -15,5 +19,10 @@ CORE_TESTS += \
 	tests/t1002-rpg-edits.sh \
 	tests/t1003-rpg-names.sh \
 	tests/t1004-rpg-bad-input.sh \
-	tests/t1005-rpg-many-lumps.sh
-EXTRA_DIST += tests/rpgtool.py
+	tests/t1005-rpg-many-lumps.sh \
+	tests/rpg/t1006-rpg-views.sh \
+	tests/rpg/t1007-reld.sh \
+	tests/rpg/t1008-rpg-text.sh \
+	tests/rpg/t1009-rpg-maps.sh \
+	tests/rpg/t1010-rpg-tilesets.sh
+EXTRA_DIST += tests/rpgtool.py tests/rpg/opaque-share.py

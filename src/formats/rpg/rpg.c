@@ -1,53 +1,19 @@
 /*
- * OHRRPGCE lumped files (.rpg, .hsp, .hs, any lumped file).
+ * OHRRPGCE lumped files (.rpg, .hsp, .hs, any lumped file): the driver.
  *
- * On disk: no header, just lumps one after another:
- *   name     1..50 bytes, ASCII, then a NUL
- *   size     4 bytes PDP-endian: high 16-bit word first, each word LE
- *   data     size bytes
- * Tree: the root holds one regular file per lump, named as stored, in
- * archive order; each is a span of the archive (never read at mount).
- * New lumps are appended; deleting a file deletes the lump; no directories.
+ * A lumped file that is not a game shows one regular file per lump at the
+ * root, in archive order.  A game (it has a <archinym>.GEN lump with its
+ * BSAVE header) shows every lump raw under lumps/ and decoded views beside
+ * it (reload/).  Raw lumps are spans of the archive; new lumps are
+ * appended; deleting a file deletes the lump.  See rpg.h for the layers.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "gfs_driver.h"
+#include "rpg.h"
 
-#define RPG_NAME_MAX	50
-#define RPG_SIZE_BYTES	4
-#define RPG_HDR_MAX	(RPG_NAME_MAX + 1 + RPG_SIZE_BYTES)
-#define RPG_MAX_LUMPS	1000000
-
-struct rpg_lump {
-	char name[RPG_NAME_MAX + 1];	/* as stored on disk */
-	struct gfs_node *node;
-	uint64_t new_off;		/* data offset in the file being saved */
-};
-
-struct rpg_model {
-	struct rpg_lump **lumps;
-	size_t n, cap;
-};
-
-static int rpg_name_char(int c)
-{
-	return isalnum(c) || c == '.' || c == '_' || c == '-' || c == '~' || c == ' ';
-}
-
-static uint32_t rpg_get_size(const uint8_t *p)
-{
-	/* PDP-endian: the high 16-bit word first, each word little-endian */
-	return (uint32_t)gfs_le16(p) << 16 | gfs_le16(p + 2);
-}
-
-static void rpg_put_size(uint8_t *p, uint32_t size)
-{
-	gfs_put_u16le(p, (uint16_t)(size >> 16));
-	gfs_put_u16le(p + 2, (uint16_t)size);
-}
+#define RPG_BSAVE_MAGIC 0xfd
 
 static int rpg_bid(const uint8_t *head, size_t len, const char *path)
 {
@@ -65,166 +31,65 @@ static int rpg_bid(const uint8_t *head, size_t len, const char *path)
 	return ext ? 50 : 20;
 }
 
-static int rpg_add(struct rpg_model *m, struct rpg_lump *l)
+/* A game: a lump named *.GEN that starts with a BSAVE header. */
+static int rpg_is_game(struct gfs_archive *ar, struct rpg_model *m)
 {
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 64;
-		struct rpg_lump **p = realloc(m->lumps, cap * sizeof(*p));
+	for (size_t i = 0; i < m->n; i++) {
+		struct rpg_lump *l = m->lumps[i];
+		size_t nl = strlen(l->name);
+		uint8_t c;
 
-		if (!p)
-			return -ENOMEM;
-		m->lumps = p;
-		m->cap = cap;
+		if (nl > 4 && !strcasecmp(l->name + nl - 4, ".GEN") && l->len >= 7 &&
+		    !gfs_pread(ar, &c, 1, l->off) && c == RPG_BSAVE_MAGIC) {
+			memcpy(m->archinym, l->name, nl - 4);
+			m->archinym[nl - 4] = 0;
+			return 1;
+		}
 	}
-	m->lumps[m->n++] = l;
 	return 0;
 }
 
-static struct gfs_node *rpg_new_node(struct gfs_archive *ar, struct rpg_lump *l,
-				     uint64_t off, uint64_t len, int span)
+static struct gfs_node *rpg_new_lump_node(struct gfs_archive *ar, struct gfs_node *dir,
+					  struct rpg_lump *l, int views, int span)
 {
-	char *nm = gfs_unique_name(ar->root, l->name);
+	char *nm = gfs_unique_name(dir, l->name);
 	struct gfs_node *n;
 
 	if (!nm)
 		return NULL;
-	if (span)
-		n = gfs_node_new_span(ar, ar->root, nm, 0644, NULL, l, off, len);
+	if (views)
+		n = gfs_node_new_file(ar, dir, nm, 0644, &rpg_lump_ops, l);
+	else if (span)
+		n = gfs_node_new_span(ar, dir, nm, 0644, NULL, l, l->off, l->len);
 	else
-		n = gfs_node_new_file(ar, ar->root, nm, 0644, NULL, l);
+		n = gfs_node_new_file(ar, dir, nm, 0644, NULL, l);
 	free(nm);
 	return n;
 }
 
 static int rpg_load(struct gfs_archive *ar)
 {
-	struct rpg_model *m = calloc(1, sizeof(*m));
-	uint64_t pos = 0, end = (uint64_t)ar->st.st_size;
+	struct rpg_model *m;
+	int r = rpg_index_load(ar);
 
-	if (!m)
+	if (r)
+		return r;
+	m = ar->priv;
+	m->lumpdir = ar->root;
+	if (rpg_is_game(ar, m)) {
+		m->game = 1;
+		if (!(m->lumpdir = gfs_node_new_dir(ar, ar->root, "lumps")))
+			return -ENOMEM;
+		for (size_t i = 0; i < m->n; i++)
+			m->lumps[i]->kind = rpg_view_kind(ar, m->lumps[i]);
+	} else if (gfs_tree_reserve(ar, m->n)) {
 		return -ENOMEM;
-	ar->priv = m;
-	while (pos < end) {
-		uint8_t hdr[RPG_HDR_MAX];
-		size_t hlen = end - pos < RPG_HDR_MAX ? (size_t)(end - pos) : RPG_HDR_MAX;
-		struct gfs_rd rd;
-		const char *name;
-		size_t nlen;
-		const uint8_t *sz;
-		uint32_t size;
-		struct rpg_lump *l;
-		int r = gfs_pread(ar, hdr, hlen, pos);
-
-		if (r)
-			return gfs_err_at(ar, r, pos, "cannot read lump header");
-		gfs_rd_init(&rd, hdr, hlen, pos);
-		if (gfs_rd_cstr(&rd, &name, &nlen, RPG_NAME_MAX + 1))
-			return gfs_err_at(ar, -EBADMSG, pos, hlen < RPG_NAME_MAX + 1 ?
-					  "lump name runs past the end of the file" :
-					  "lump name has no NUL within 50 bytes");
-		if (nlen == 0)
-			return gfs_err_at(ar, -EBADMSG, pos, "empty lump name");
-		for (size_t i = 0; i < nlen; i++)
-			if ((unsigned char)name[i] < 0x20 || (unsigned char)name[i] >= 0x7f)
-				return gfs_err_at(ar, -EBADMSG, pos, "lump name has byte 0x%02x", (unsigned char)name[i]);
-		if (gfs_rd_ptr(&rd, &sz, RPG_SIZE_BYTES))
-			return gfs_err_at(ar, -EBADMSG, gfs_rd_off(&rd), "lump %.*s: size field cut off by the end of the file",
-					  (int)nlen, name);
-		size = rpg_get_size(sz);
-		pos = gfs_rd_off(&rd);
-		if (size > end - pos)
-			return gfs_err_at(ar, -EBADMSG, pos - RPG_SIZE_BYTES,
-					  "lump %.*s: size %u runs past the end of the file (%llu bytes left)",
-					  (int)nlen, name, size, (unsigned long long)(end - pos));
-		if (m->n >= RPG_MAX_LUMPS)
-			return gfs_err_at(ar, -EBADMSG, pos, "more than %d lumps", RPG_MAX_LUMPS);
-		l = calloc(1, sizeof(*l));
-		if (!l)
-			return -ENOMEM;
-		memcpy(l->name, name, nlen);
-		if (rpg_add(m, l)) {
-			free(l);
-			return -ENOMEM;
-		}
-		l->node = rpg_new_node(ar, l, pos, size, 1);
-		if (!l->node)
-			return -ENOMEM;
-		pos += size;
 	}
-	return 0;
-}
-
-static int rpg_save(struct gfs_archive *ar, struct gfs_writer *w)
-{
-	struct rpg_model *m = ar->priv;
-
-	for (size_t i = 0; i < m->n; i++) {
-		struct rpg_lump *l = m->lumps[i];
-		uint8_t sz[RPG_SIZE_BYTES];
-		uint64_t size;
-		int r = gfs_node_size(ar, l->node, &size);
-
-		if (r)
-			return r;
-		if (size > UINT32_MAX)
-			return gfs_err(ar, -EFBIG, "lump %s: %llu bytes do not fit a lump size",
-				       l->name, (unsigned long long)size);
-		rpg_put_size(sz, (uint32_t)size);
-		if ((r = gfs_writer_put(w, l->name, strlen(l->name) + 1)) ||
-		    (r = gfs_writer_put(w, sz, sizeof(sz))))
-			return r;
-		l->new_off = gfs_writer_tell(w);
-		if ((r = gfs_writer_node(w, l->node)))
-			return r;
-	}
-	return 0;
-}
-
-static void rpg_committed(struct gfs_archive *ar)
-{
-	struct rpg_model *m = ar->priv;
-
-	for (size_t i = 0; i < m->n; i++) {
-		struct gfs_node *n = m->lumps[i]->node;
-		uint64_t size = 0;
-
-		gfs_node_size(ar, n, &size);
-		gfs_node_set_span(n, m->lumps[i]->new_off, size);
-	}
-}
-
-static void rpg_free(struct gfs_archive *ar)
-{
-	struct rpg_model *m = ar->priv;
-
-	if (!m)
-		return;
 	for (size_t i = 0; i < m->n; i++)
-		free(m->lumps[i]);
-	free(m->lumps);
-	free(m);
-	ar->priv = NULL;
-}
-
-/* Name rules for new names: 1..50 chars of [A-Za-z0-9._-~ ], unique ignoring case. */
-static int rpg_check_name(struct gfs_archive *ar, const char *name, const struct rpg_lump *self)
-{
-	struct rpg_model *m = ar->priv;
-	size_t len = strlen(name);
-
-	if (len > RPG_NAME_MAX)
-		return gfs_err(ar, -ENAMETOOLONG, "lump name %s: longer than %d characters", name, RPG_NAME_MAX);
-	if (len == 0)
-		return gfs_err(ar, -EINVAL, "empty lump name");
-	for (size_t i = 0; i < len; i++)
-		if (!rpg_name_char((unsigned char)name[i]))
-			return gfs_err(ar, -EINVAL, "lump name %s: character 0x%02x not allowed "
-				       "(A-Z a-z 0-9 . _ - ~ space)", name, (unsigned char)name[i]);
-	for (size_t i = 0; i < m->n; i++)
-		if (m->lumps[i] != self && !strcasecmp(m->lumps[i]->name, name))
-			return gfs_err(ar, -EEXIST, "lump name %s: clashes with %s (names ignore case)",
-				       name, m->lumps[i]->name);
-	return 0;
+		if (!(m->lumps[i]->node = rpg_new_lump_node(ar, m->lumpdir, m->lumps[i],
+							    m->lumps[i]->kind != RPG_K_NONE, 1)))
+			return -ENOMEM;
+	return m->game ? rpg_views_build(ar) : 0;
 }
 
 static int rpg_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
@@ -234,7 +99,7 @@ static int rpg_create(struct gfs_archive *ar, struct gfs_node *dir, const char *
 	struct rpg_lump *l;
 	int r;
 
-	if (dir != ar->root)
+	if (dir != m->lumpdir)
 		return -EPERM;
 	if ((r = rpg_check_name(ar, name, NULL)))
 		return r;
@@ -242,11 +107,11 @@ static int rpg_create(struct gfs_archive *ar, struct gfs_node *dir, const char *
 	if (!l)
 		return -ENOMEM;
 	strcpy(l->name, name);
-	if (rpg_add(m, l)) {
+	if (rpg_lump_append(m, l)) {
 		free(l);
 		return -ENOMEM;
 	}
-	l->node = rpg_new_node(ar, l, 0, 0, 0);
+	l->node = rpg_new_lump_node(ar, dir, l, 0, 0);
 	if (!l->node) {
 		m->n--;
 		free(l);
@@ -272,14 +137,21 @@ static int rpg_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	struct rpg_model *m = ar->priv;
 	size_t i;
 	struct rpg_lump *l = rpg_find(m, n, &i);
+	int open;
 
 	if (!l)
-		return -ENOENT;
+		return -EPERM;	/* a decoded view: records are not deleted */
+	rpg_views_drop(ar, l);
 	memmove(m->lumps + i, m->lumps + i + 1, (m->n - i - 1) * sizeof(*m->lumps));
 	m->n--;
-	free(l);
-	n->priv = NULL;
+	/* an open file keeps its content (read now, through l); a closed one is freed */
+	open = gfs_node_is_open(n);
 	gfs_node_remove(ar, n);
+	if (open)
+		n->priv = NULL;
+	gfs_buf_free(l->data);
+	free(l->views);
+	free(l);
 	ar->changed = 1;
 	return 0;
 }
@@ -292,9 +164,7 @@ static int rpg_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_nod
 	struct rpg_lump *l = rpg_find(m, n, &i);
 	int r;
 
-	if (!l)
-		return -ENOENT;
-	if (newdir != ar->root)
+	if (!l || newdir != m->lumpdir)
 		return -EPERM;
 	if ((r = rpg_check_name(ar, newname, l)))
 		return r;
@@ -307,9 +177,19 @@ static int rpg_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_nod
 static int rpg_check(struct gfs_archive *ar, FILE *out)
 {
 	struct rpg_model *m = ar->priv;
+	size_t views = 0, decoded = 0;
+	uint64_t dbytes = 0;
 
+	for (size_t i = 0; i < m->n; i++) {
+		views += m->lumps[i]->nviews;
+		decoded += m->lumps[i]->nviews > 0;
+		dbytes += m->lumps[i]->nviews > 0 ? m->lumps[i]->len : 0;
+	}
 	fprintf(out, "%zu lumps, %llu bytes, every lump within the file\n", m->n,
 		(unsigned long long)ar->st.st_size);
+	if (m->game)
+		fprintf(out, "a game: %zu decoded views of %zu lumps (%llu bytes), %zu warnings\n", views, decoded,
+			(unsigned long long)dbytes, rpg_views_check(ar, out));
 	return 0;
 }
 

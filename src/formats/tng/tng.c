@@ -380,12 +380,14 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 		sub = gfs_node_new_dir(ar, dir, "speech");
 		if (!sub)
 			return -ENOMEM;
+		t->secs[si].dir = sub;
 		for (uint32_t p = TNG_LANG_HDR, i = 0; p < dlen; p += TNG_DESC, i++) {
 			r = tng_add_asset(ar, t, si, p, i + 1, TNG_A_STORED, &a);
 			if (r)
 				return r;
 			ai = (size_t)(a - t->assets);
 			nameoff = gfs_le32(d + p + TNG_DESC_NAME);
+			a->nameoff = nameoff;
 			tng_asset_name(t, nameoff, i, "ogg", name, sizeof(name));
 			a->node = tng_span(ar, sub, name, &tng_media_ops, tng_ref_new(t, ai, si, 0),
 					   t->base + a->off, a->len);
@@ -410,6 +412,8 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 	}
 	if (!dir)
 		return -ENOMEM;
+	if (k->view == TNG_V_MEDIA)
+		t->secs[si].dir = dir;
 	if (tng_index_field(s->type) &&
 	    !tng_file(ar, dir, "index.csv", 0644, &tng_index_ops,
 		      tng_ref_new(t, (size_t)-1, si, (int)counters[s->type])))
@@ -469,10 +473,23 @@ static int tng_flat_node(struct gfs_archive *ar, struct tng *t, struct tng_asset
 		a->node = tng_span(ar, dir, name, &tng_image_ops, tng_ref_new(t, ai, a->sec, 0),
 				   t->base + a->off, a->len);
 		break;
-	default:
-		snprintf(name, sizeof(name), "%04u.bin", a->num);
-		a->node = tng_file(ar, dir, name, 0644, &tng_zbin_ops, tng_ref_new(t, ai, a->sec, 0));
+	default: {
+		/* scripts are assembly text: a whole asset, or split out of their record */
+		enum tng_rkind rk = tng_rkind_of(t, a);
+		int r = tng_logic_nodes(ar, t, ai, dir);
+
+		if (r < 0)
+			return r;
+		if (r == 0) {
+			if (a->ino)
+				gfs_node_set_ino(a->node, a->ino);
+			return 0;
+		}
+		snprintf(name, sizeof(name), "%04u.%s", a->num, rk == TNG_R_WHOLE ? "tngs" : "bin");
+		a->node = tng_file(ar, dir, name, 0644, rk == TNG_R_WHOLE ? &tng_script_ops : &tng_zbin_ops,
+				   tng_ref_new(t, ai, a->sec, 0));
 		break;
+	}
 	}
 	if (a->node && a->ino)
 		gfs_node_set_ino(a->node, a->ino);
@@ -717,7 +734,24 @@ next:
 		fprintf(out, "%d sprite or map assets do not decode (shown raw)\n", t->broken_assets);
 		bad = 1;
 	}
+	tng_logic_check(ar, t, out);	/* warnings: the game is inconsistent, not damaged */
 	return bad;
+}
+
+/* New files: media in media directories, event handlers beside their record. */
+static int tng_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		      struct gfs_node **out)
+{
+	if (tng_media_dir(ar->priv, dir))
+		return tng_media_create(ar, dir, name, out);
+	return tng_logic_create(ar, dir, name, out);
+}
+
+static int tng_unlink(struct gfs_archive *ar, struct gfs_node *n)
+{
+	if (gfs_node_get_ops(n) == &tng_media_ops && tng_media_dir(ar->priv, n->parent))
+		return tng_media_unlink(ar, n);
+	return tng_logic_unlink(ar, n);
 }
 
 const struct gfs_format gfs_format_tng = {
@@ -729,4 +763,7 @@ const struct gfs_format gfs_format_tng = {
 	.committed = tng_committed,
 	.free = tng_free,
 	.check = tng_check,
+	.create = tng_create,
+	.unlink = tng_unlink,
+	.rename = tng_media_rename,
 };

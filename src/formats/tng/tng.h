@@ -4,8 +4,11 @@
  * Files, each calling only the ones below it (no circles):
  *   tng.c        probe, load, the tree, check (the driver)
  *   tng_view.c   render/store of every view      tng_save.c  the writer
+ *   tng_media.c  media files created, renamed, removed
+ *   tng_logic.c  scripts as assembly, their files and references
  *   tng_model.c  the model: sections, assets, their content, gaps, file CRC
- *   tng_map.c, tng_sprite.c  the map and sprite codecs; tng_crc.c  CRC-32
+ *   codecs: tng_script.c bytecode <-> assembly, tng_handlers.c the scripts'
+ *   places inside records, tng_map.c, tng_sprite.c, tng_crc.c (CRC-32)
  *
  * On disk:
  *   0   64-byte header (magic, id, sizes, counts, uid, CRC at 56, key at 60)
@@ -24,6 +27,7 @@
 #define TNG_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include "gfs_driver.h"
 
 #define TNG_MAGIC		"#!/usr/bin/tngp\n"
@@ -102,6 +106,7 @@ struct tng_sec {
 	uint32_t off, len;		/* in the inflated block as loaded */
 	struct gfs_buf *edit;		/* replaced record data, or NULL */
 	int raw_bad;			/* records do not fit: shown raw */
+	struct gfs_node *dir;		/* media sections: where a new file becomes an asset */
 };
 
 enum tng_akind { TNG_A_STORED, TNG_A_ZBIN, TNG_A_TEXT, TNG_A_SPRITE, TNG_A_MAP };
@@ -121,6 +126,7 @@ struct tng_asset {
 	unsigned num;			/* number in its kind (for names) */
 	uint32_t nameoff;		/* its name in the strings section, or 0 */
 	uint64_t ino;			/* inode its lazily made node gets (reserved at load) */
+	int gone;			/* removed: no descriptor, its bytes dropped at save */
 	/* save scratch */
 	struct gfs_buf *enc;
 	uint64_t new_off, new_len;
@@ -173,9 +179,10 @@ struct tng_crctab {
 };
 
 /* A node's handle on the model. */
+#define TNG_NEW_ASSET ((size_t)-2)	/* a media file created, not stored yet */
 struct tng_ref {
 	struct tng *t;
-	size_t asset;			/* index into t->assets, or (size_t)-1 */
+	size_t asset;			/* index into t->assets, (size_t)-1, or TNG_NEW_ASSET */
 	size_t sec;			/* index into t->secs */
 	int sub;			/* layer or direction */
 };
@@ -224,12 +231,26 @@ int tng_crc_region(struct gfs_archive *ar, const struct tng_crctab *tab, uint64_
 		   uint32_t *crc);
 /* After the load or a commit: check the file (now when small, else in the background). */
 int tng_crc_schedule(struct gfs_archive *ar, struct tng *t);
+void tng_ref_free(void *p);		/* ops->free of nodes holding a struct tng_ref */
+/*
+ * Adopt nb (taken) as the new content of n's asset, unless it equals the
+ * current content: writing a view back unchanged changes nothing.
+ */
+void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *nb);
 /* CRC-32 of the archive file as it is now, its CRC field counted as zero. */
 int tng_file_crc(struct gfs_archive *ar, struct tng *t, uint32_t *crc);
 /* The bytes of the asset area no descriptor covers (out NULL: count them). */
 int tng_gaps(struct gfs_archive *ar, struct tng *t, struct gfs_buf *out, uint64_t *total);
 /* Indices of the assets with bytes, by offset (malloc'd); *n their count. */
 size_t *tng_sorted_assets(struct tng *t, size_t *n);
+/* Section i's data as an edit of its own (made from the current data on first use). */
+struct gfs_buf *tng_sec_edit(struct tng *t, size_t i);
+/* The offset of string s in the strings section, added at its end if it is not there. */
+int tng_string_add(struct tng *t, const char *s, uint32_t *off);
+/* A new stored asset at the end of section si, named nameoff, empty: *ai its index. */
+int tng_asset_new(struct tng *t, size_t si, uint32_t nameoff, size_t *ai);
+/* Remove asset ai: its descriptor goes from its section, its bytes at the next save. */
+int tng_asset_drop(struct tng *t, size_t ai);
 
 /* tng_view.c */
 extern const struct gfs_node_ops tng_lazy_dir_ops;
@@ -248,6 +269,62 @@ extern const struct gfs_node_ops tng_lang_ops;
 extern const struct gfs_node_ops tng_index_ops;
 extern const struct gfs_node_ops tng_gaps_ops;
 const char *tng_index_field(unsigned type);
+
+/* tng_handlers.c: the scripts inside records */
+enum tng_rkind {
+	TNG_R_NONE,	/* no script */
+	TNG_R_WHOLE,	/* the asset is one script (startup 24, default actions 26) */
+	TNG_R_NPC,	/* 28: a list of event handlers */
+	TNG_R_OBJECT,	/* 31: a list of event handlers */
+	TNG_R_QUEST,	/* 35: the on-complete script */
+	TNG_R_CUTSCENE,	/* 23: the cutscene script */
+};
+struct tng_hand {
+	uint8_t type;		/* event handler type (lists) */
+	uint32_t param;
+	const uint8_t *code;
+	size_t len;
+};
+struct tng_split {
+	size_t pre;		/* bytes before the scripts */
+	struct tng_hand *h;
+	size_t nh;
+	size_t tail;		/* offset of the bytes after them */
+};
+int tng_rkind_lists(enum tng_rkind k);
+size_t tng_rec_prefix(enum tng_rkind k, const uint8_t *p, size_t len);
+int tng_split(enum tng_rkind k, const uint8_t *p, size_t len, struct tng_split *s);
+void tng_split_release(struct tng_split *s);
+int tng_join(enum tng_rkind k, const uint8_t *pre, size_t prelen, const struct tng_hand *h,
+	     size_t nh, const uint8_t *tail, size_t taillen, struct gfs_buf *out);
+void tng_handler_name(unsigned type, char *out, size_t outlen);
+int tng_handler_type(const char *name, size_t len);
+
+/* tng_logic.c: the game logic as text */
+extern const struct gfs_node_ops tng_script_ops;	/* <kind>/<NNNN>.tngs, a whole asset */
+extern const struct gfs_node_ops tng_recbin_ops;	/* <kind>/<NNNN>.bin without its scripts */
+extern const struct gfs_node_ops tng_hscript_ops;	/* <kind>/<NNNN>.<handler>.tngs */
+enum tng_rkind tng_rkind_of(const struct tng *t, const struct tng_asset *a);
+/* The nodes of a record with scripts in dir: 0, 1 (it does not split: show it whole), or -errno. */
+int tng_logic_nodes(struct gfs_archive *ar, struct tng *t, size_t ai, struct gfs_node *dir);
+int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		     struct gfs_node **out);
+int tng_logic_unlink(struct gfs_archive *ar, struct gfs_node *n);
+/* `gamefs check` of the scripts: warnings printed to out, their count returned. */
+size_t tng_logic_check(struct gfs_archive *ar, struct tng *t, FILE *out);
+/* Does a script refer to v as a k (enum tngs_ref)?  1 and its name in who, else 0. */
+int tng_logic_referrer(struct gfs_archive *ar, struct tng *t, int k, uint32_t v, char *who,
+		       size_t wholen);
+
+/* tng_media.c: media files created, renamed and removed */
+int tng_media_dir(const struct tng *t, const struct gfs_node *dir);	/* takes new files? */
+int tng_media_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		     struct gfs_node **out);
+/* The first content of a created media file: its asset and name are made now. */
+int tng_media_adopt(struct gfs_archive *ar, struct gfs_node *n);
+int tng_media_unlink(struct gfs_archive *ar, struct gfs_node *n);
+int tng_media_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
+		     const char *newname);
 /* Do the frames of every sprite drawn from atlas fit in aw x ah pixels? 0 or -EINVAL and why */
 int tng_atlas_fits(struct gfs_archive *ar, struct tng *t, const struct tng_asset *atlas,
 		   uint32_t aw, uint32_t ah, char *why, size_t whylen);

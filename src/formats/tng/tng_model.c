@@ -117,6 +117,36 @@ struct tng_ref *tng_ref_new(struct tng *t, size_t asset, size_t sec, int sub)
 	return r;
 }
 
+void tng_ref_free(void *p)
+{
+	tng_ref_release(p);
+}
+
+void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *nb)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng_asset *a = &ref->t->assets[ref->asset];
+	int same = 0;
+
+	if (a->pending) {
+		same = a->pending->len == nb->len && !memcmp(a->pending->data, nb->data, nb->len);
+	} else if (a->kind == TNG_A_STORED) {
+		same = tng_stored_equal(ar, ref->t, a, nb->data, nb->len);
+	} else {
+		struct gfs_buf cur = GFS_BUF_INIT;
+
+		same = !tng_asset_content(ar, ref->t, a, TNG_MAP_MAX, &cur) && cur.len == nb->len &&
+		       !memcmp(cur.data, nb->data, nb->len);
+		gfs_buf_release(&cur);
+	}
+	if (same) {
+		gfs_buf_free(nb);
+		return;
+	}
+	gfs_buf_free(a->pending);
+	a->pending = nb;
+}
+
 void tng_ref_release(struct tng_ref *r)
 {
 	uintptr_t p = (uintptr_t)r, pool = r ? (uintptr_t)r->t->refpool : 0;
@@ -251,6 +281,103 @@ static int tng_cmp_asset(const void *x, const void *y, void *arg)
 }
 
 /* Indices of the assets with bytes, by offset; *n gets their count. */
+struct gfs_buf *tng_sec_edit(struct tng *t, size_t i)
+{
+	struct tng_sec *s = &t->secs[i];
+
+	if (!s->edit) {
+		struct gfs_buf *b = gfs_buf_new();
+
+		if (!b || gfs_buf_add(b, t->block.data + s->off, s->len)) {	/* as loaded */
+			gfs_buf_free(b);
+			return NULL;
+		}
+		s->edit = b;
+	}
+	return s->edit;
+}
+
+int tng_string_add(struct tng *t, const char *str, uint32_t *off)
+{
+	size_t n = strlen(str), len, p = 0;
+	const uint8_t *d;
+	struct gfs_buf *e;
+
+	if (t->strsec < 0)
+		return -EINVAL;
+	d = tng_sec_data(t, (size_t)t->strsec, &len);
+	while (p < len) {	/* a string start: 0, or just after a NUL */
+		const uint8_t *nul = memchr(d + p, 0, len - p);
+		size_t sl = nul ? (size_t)(nul - (d + p)) : len - p;
+
+		if (nul && sl == n && !memcmp(d + p, str, n)) {
+			*off = (uint32_t)p;
+			return 0;
+		}
+		p += sl + 1;
+	}
+	if (len + n + 1 > 0xffffff)
+		return -EFBIG;
+	if (!(e = tng_sec_edit(t, (size_t)t->strsec)))
+		return -ENOMEM;
+	if (e->len && e->data[e->len - 1] != 0 && gfs_buf_addc(e, 0))	/* a last string without NUL */
+		return -ENOMEM;
+	*off = (uint32_t)e->len;
+	return gfs_buf_add(e, str, n + 1);
+}
+
+int tng_asset_new(struct tng *t, size_t si, uint32_t nameoff, size_t *ai)
+{
+	struct gfs_buf *e = tng_sec_edit(t, si);
+	struct tng_asset *na, *a;
+	uint8_t desc[TNG_DESC] = { 0 };
+	unsigned num = 0;
+
+	if (!e)
+		return -ENOMEM;
+	if (e->len + TNG_DESC > 0xffffff)
+		return -EFBIG;
+	if (!(na = realloc(t->assets, (t->nassets + 1) * sizeof(*na))))
+		return -ENOMEM;
+	t->assets = na;
+	for (size_t i = 0; i < t->nassets; i++)
+		num += t->secs[t->assets[i].sec].type == t->secs[si].type;
+	gfs_put_u32le(desc + TNG_DESC_NAME, nameoff);
+	if (gfs_buf_add(e, desc, sizeof desc))
+		return -ENOMEM;
+	a = &t->assets[t->nassets];
+	memset(a, 0, sizeof(*a));
+	a->sec = (unsigned)si;
+	a->dpos = (uint32_t)(e->len - TNG_DESC);
+	a->idx = a->dpos / TNG_DESC;
+	a->kind = TNG_A_STORED;
+	a->wrap = -1;
+	a->num = num;
+	a->nameoff = nameoff;
+	*ai = t->nassets++;
+	return 0;
+}
+
+int tng_asset_drop(struct tng *t, size_t ai)
+{
+	struct tng_asset *a = &t->assets[ai];
+	struct gfs_buf *e = tng_sec_edit(t, a->sec);
+
+	if (!e)
+		return -ENOMEM;
+	memmove(e->data + a->dpos, e->data + a->dpos + TNG_DESC, e->len - a->dpos - TNG_DESC);
+	e->len -= TNG_DESC;
+	for (size_t i = 0; i < t->nassets; i++)
+		if (i != ai && !t->assets[i].gone && t->assets[i].sec == a->sec &&
+		    t->assets[i].dpos > a->dpos)
+			t->assets[i].dpos -= TNG_DESC;
+	gfs_buf_free(a->pending);
+	a->pending = NULL;
+	a->node = NULL;
+	a->gone = 1;
+	return 0;
+}
+
 size_t *tng_sorted_assets(struct tng *t, size_t *n)
 {
 	size_t *ord = malloc((t->nassets ? t->nassets : 1) * sizeof(*ord));

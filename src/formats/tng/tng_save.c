@@ -72,7 +72,7 @@ static int tng_flush_floating(struct tng *t, struct tng_plan *p)
 		struct tng_asset *a = &t->assets[i];
 		int r;
 
-		if (a->len == 0 && a->pending && tng_new_bytes(a)->len) {
+		if (a->len == 0 && a->pending && !a->gone && tng_new_bytes(a)->len) {
 			r = tng_plan_add(p, 0, 0, a);
 			if (r)
 				return r;
@@ -98,7 +98,7 @@ static int tng_plan_assets(struct tng *t, struct tng_plan *p)
 	if (!ord)
 		return -ENOMEM;
 	while (i < n && !r) {
-		size_t j = i + 1, npend = 0, nmap = 0;
+		size_t j = i + 1, npend = 0, nmap = 0, ngone = 0;
 		uint64_t start = t->assets[ord[i]].off, end = start + t->assets[ord[i]].len;
 
 		while (j < n && t->assets[ord[j]].off < end) {
@@ -109,6 +109,7 @@ static int tng_plan_assets(struct tng *t, struct tng_plan *p)
 			j++;
 		}
 		for (size_t k = i; k < j; k++) {
+			ngone += t->assets[ord[k]].gone;
 			npend += t->assets[ord[k]].pending != NULL;
 			nmap += t->assets[ord[k]].kind == TNG_A_MAP ||
 				t->secs[t->assets[ord[k]].sec].type == 34;
@@ -119,7 +120,9 @@ static int tng_plan_assets(struct tng *t, struct tng_plan *p)
 			floated = 1;
 			r = tng_flush_floating(t, p);
 		}
-		if (!r && npend == j - i) {
+		if (!r && ngone == j - i) {
+			;	/* removed assets: their bytes go */
+		} else if (!r && npend == j - i) {
 			for (size_t k = i; k < j && !r; k++)
 				r = tng_plan_add(p, 0, 0, &t->assets[ord[k]]);
 		} else if (!r) {
@@ -250,6 +253,8 @@ static int tng_build_block(struct tng *t, struct gfs_buf *nb, uint32_t *secoff, 
 		size_t len;
 		const uint8_t *d = tng_sec_data(t, a->sec, &len);
 
+		if (a->gone)
+			continue;
 		if (a->new_off != a->off || a->new_len != a->len)
 			changed = 1;
 		if (a->kind == TNG_A_SPRITE && a->pending && d[a->dpos + TNG_SPR_DIRS] != a->ndirs)
@@ -290,6 +295,9 @@ static int tng_build_block(struct tng *t, struct gfs_buf *nb, uint32_t *secoff, 
 	for (size_t i = 0; i < t->nassets; i++) {
 		struct tng_asset *a = &t->assets[i];
 		uint8_t *d = nb->data + secoff[a->sec] + a->dpos;
+
+		if (a->gone)
+			continue;
 
 		if (a->new_off != a->off || a->new_len != a->len) {
 			gfs_put_u64le(d, a->new_off);
@@ -520,8 +528,8 @@ void tng_committed(struct gfs_archive *ar)
 	for (size_t i = 0; i < t->nassets; i++) {
 		struct tng_asset *a = &t->assets[i];
 
-		a->off = a->new_off;
-		a->len = a->new_len;
+		a->off = a->gone ? 0 : a->new_off;	/* a removed asset has no bytes any more */
+		a->len = a->gone ? 0 : a->new_len;
 		if (a->pending && a->kind != TNG_A_STORED && a->len == 0)
 			a->wrap = GFS_ZLIB;
 		gfs_buf_free(a->pending);

@@ -17,45 +17,11 @@
 
 #define TNG_NONE24 0xffffffu
 
-static void tng_ref_free(void *p)
-{
-	tng_ref_release(p);
-}
-
 static struct tng_asset *tng_ref_asset(struct gfs_node *n)
 {
 	struct tng_ref *r = n->priv;
 
 	return &r->t->assets[r->asset];
-}
-
-/*
- * Adopt nb (taken) as the new content of n's asset, unless it equals the
- * current content: writing a view back unchanged changes nothing.
- */
-static void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *nb)
-{
-	struct tng_ref *ref = n->priv;
-	struct tng_asset *a = tng_ref_asset(n);
-	int same = 0;
-
-	if (a->pending) {
-		same = a->pending->len == nb->len && !memcmp(a->pending->data, nb->data, nb->len);
-	} else if (a->kind == TNG_A_STORED) {
-		same = tng_stored_equal(ar, ref->t, a, nb->data, nb->len);
-	} else {
-		struct gfs_buf cur = GFS_BUF_INIT;
-
-		same = !tng_asset_content(ar, ref->t, a, TNG_MAP_MAX, &cur) && cur.len == nb->len &&
-		       !memcmp(cur.data, nb->data, nb->len);
-		gfs_buf_release(&cur);
-	}
-	if (same) {
-		gfs_buf_free(nb);
-		return;
-	}
-	gfs_buf_free(a->pending);
-	a->pending = nb;
 }
 
 /* ---- header.ini ---------------------------------------------------------- */
@@ -78,17 +44,16 @@ static void tng_tilew_set(uint8_t *h, uint64_t v) { tng_tile_set(h, TNG_OFF_TILE
 static void tng_tileh_set(uint8_t *h, uint64_t v) { tng_tile_set(h, TNG_OFF_TILEH, 6, v); }
 
 /* key, kind, offset, width, flags */
-#define TNG_HF(key, kind, off, width, flags) \
-	{ key, kind, off, width, 0, 0, 0, 0, flags, NULL, 0, NULL, NULL, NULL, 0, 0 }
+#define TNG_HF(k, kd, o, w, fl) { .key = k, .kind = kd, .off = o, .width = w, .flags = fl }
 static const struct gfs_field tng_hdr_fields[] = {
 	TNG_HF("magic", GFS_FK_BYTES, 0, TNG_MAGIC_LEN, GFS_FF_RO),
 	TNG_HF("id", GFS_FK_STR, TNG_OFF_ID, TNG_ID_LEN, 0),
 	TNG_HF("revision", GFS_FK_UINT, TNG_OFF_REV, 1, GFS_FF_RO),
-	{ "type", GFS_FK_UINT, TNG_OFF_TYPE, 1, 0, 4, 0, 0, 0, NULL, 0, NULL, NULL, NULL, 0, 0 },
-	{ "tile_width", GFS_FK_UINT, TNG_OFF_TILEW, 1, 0, 10, 0, 0, 0, NULL, 0, tng_tilew_get,
-	  tng_tilew_set, NULL, 0, 0 },
-	{ "tile_height", GFS_FK_UINT, TNG_OFF_TILEH, 1, 0, 10, 0, 0, 0, NULL, 0, tng_tileh_get,
-	  tng_tileh_set, NULL, 0, 0 },
+	{ .key = "type", .kind = GFS_FK_UINT, .off = TNG_OFF_TYPE, .width = 1, .bits = 4 },
+	{ .key = "tile_width", .kind = GFS_FK_UINT, .off = TNG_OFF_TILEW, .width = 1, .bits = 10,
+	  .get = tng_tilew_get, .set = tng_tilew_set },
+	{ .key = "tile_height", .kind = GFS_FK_UINT, .off = TNG_OFF_TILEH, .width = 1, .bits = 10,
+	  .get = tng_tileh_get, .set = tng_tileh_set },
 	TNG_HF("map_size_log2", GFS_FK_UINT, TNG_OFF_MAPSIZE, 1, 0),
 	TNG_HF("atlas_size_log2", GFS_FK_UINT, TNG_OFF_ATLAS, 1, 0),
 	TNG_HF("frequency", GFS_FK_UINT, TNG_OFF_FREQ, 1, 0),
@@ -107,7 +72,8 @@ static const struct gfs_field tng_hdr_fields[] = {
 #undef TNG_HF
 
 static const struct gfs_record tng_hdr_rec = {
-	"header", NULL, TNG_HDR_SIZE, tng_hdr_fields, sizeof(tng_hdr_fields) / sizeof(tng_hdr_fields[0])
+	.section = "header", .size = TNG_HDR_SIZE, .fields = tng_hdr_fields,
+	.nfields = sizeof(tng_hdr_fields) / sizeof(tng_hdr_fields[0])
 };
 
 static int tng_header_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
@@ -281,14 +247,31 @@ static int tng_media_keep(struct gfs_archive *ar, struct gfs_node *n, const uint
 	return 0;
 }
 
+/* A stored asset written back as it is (even one the checks would refuse): nothing to do. */
+static int tng_stored_unchanged(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
+				size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng_asset *a = tng_ref_asset(n);
+
+	if (a->pending)
+		return a->pending->len == len && !memcmp(a->pending->data, data, len);
+	return tng_stored_equal(ar, ref->t, a, data, len);
+}
+
 static int tng_media_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	size_t nl = strlen(n->name);
+	int created = ((struct tng_ref *)n->priv)->asset == TNG_NEW_ASSET, r;
 
+	if (!created && tng_stored_unchanged(ar, n, data, len))
+		return 0;
 	/* empty is allowed: a missing asset (and a file being truncated) */
 	if (nl > 4 && (!strcmp(n->name + nl - 4, ".ogg") || !strcmp(n->name + nl - 4, ".ogv")) &&
 	    len && (len < 4 || memcmp(data, "OggS", 4)))
 		return gfs_err(ar, -EINVAL, "%s: not an Ogg file (no OggS page)", n->name);
+	if (created && (r = tng_media_adopt(ar, n)))
+		return r;
 	return tng_media_keep(ar, n, data, len);
 }
 
@@ -307,6 +290,8 @@ static int tng_image_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	char why[200];
 	struct tng_ref *ref = n->priv;
 
+	if (tng_stored_unchanged(ar, n, data, len))
+		return 0;
 	r = gfs_png_decode(data, len, 0xffff, 0xffff, &rgba, &w, &h);
 	free(rgba);
 	if (r == -ENOMEM)
@@ -911,278 +896,142 @@ static int tng_strref_parse(struct tng *t, const char *value, uint32_t *v)
 	return -EINVAL;
 }
 
-static int tng_sprref_fmt(const uint8_t *p, struct gfs_buf *out)
-{
-	uint16_t idx = gfs_le16(p + 1);
+/* map.ini's references: a title number (-1: none), a string, a sprite category:index (-1: none) */
+enum { TNG_MREF_TITLE, TNG_MREF_STR, TNG_MREF_SPRITE };
 
-	if (idx == 0xffff)
-		return gfs_buf_printf(out, "%u:-1", p[0]);
-	return gfs_buf_printf(out, "%u:%u", p[0], idx);
+static int tng_mref_fmt(void *ctx, int ref, uint64_t v, struct gfs_buf *out)
+{
+	if (ref == TNG_MREF_STR)
+		return tng_strref_fmt(ctx, (uint32_t)v, out);
+	if (ref == TNG_MREF_SPRITE)
+		return v >> 8 == 0xffff ? gfs_buf_printf(out, "%u:-1", (unsigned)(v & 0xff)) :
+		       gfs_buf_printf(out, "%u:%u", (unsigned)(v & 0xff), (unsigned)(v >> 8));
+	return v == TNG_NONE24 ? gfs_buf_adds(out, "-1") : gfs_buf_printf(out, "%u", (unsigned)v);
 }
 
-static int tng_sprref_parse(const char *value, uint8_t *p)
+static int tng_mref_parse(void *ctx, int ref, const char *value, uint64_t *v)
 {
+	uint32_t u;
 	unsigned cat;
 	int idx;
 	char extra;
+	int64_t x;
 
-	if (sscanf(value, "%u:%d %c", &cat, &idx, &extra) != 2 || cat > 255 || idx < -1 || idx > 65535)
-		return -EINVAL;
-	p[0] = (uint8_t)cat;
-	gfs_put_u16le(p + 1, (uint16_t)(idx < 0 ? 0xffff : idx));
-	return 0;
+	switch (ref) {
+	case TNG_MREF_STR:
+		if (tng_strref_parse(ctx, value, &u))
+			return -EINVAL;
+		*v = u;
+		return 0;
+	case TNG_MREF_SPRITE:
+		if (sscanf(value, "%u:%d %c", &cat, &idx, &extra) != 2 || cat > 255 || idx < -1 ||
+		    idx > 65535)
+			return -EINVAL;
+		*v = cat | (uint64_t)(idx < 0 ? 0xffff : idx) << 8;
+		return 0;
+	default:
+		if (!strcmp(value, "-1"))
+			x = TNG_NONE24;
+		else if (gfs_parse_int(value, 0, 0xffffff, &x))
+			return -EINVAL;
+		*v = (uint64_t)x;
+		return 0;
+	}
 }
+
+#define TNG_MF(k, kd, o, w) { .key = k, .kind = kd, .off = o, .width = w }
+#define TNG_MSTR(k, o) { .key = k, .kind = GFS_FK_REF, .off = o, .width = 3, .ref = TNG_MREF_STR, \
+	.want = "a string of strings.txt (use a name, @offset, -1 or nothing)" }
+#define TNG_MSPR(k, o) { .key = k, .kind = GFS_FK_REF, .off = o, .width = 3, .ref = TNG_MREF_SPRITE, \
+	.want = "a sprite category:index" }
+static const struct gfs_field tng_par_fields[] = {
+	TNG_MF("background", GFS_FK_UINT, 0, 1),
+	TNG_MF("speed_x", GFS_FK_SINT, 1, 1),
+	TNG_MF("delta_x", GFS_FK_UINT, 2, 1),
+	TNG_MF("speed_y", GFS_FK_SINT, 3, 1),
+	TNG_MF("delta_y", GFS_FK_UINT, 4, 1),
+	TNG_MF("time", GFS_FK_UINT, 5, 2),
+	TNG_MSPR("sprite", 7),
+};
+
+static const struct gfs_record tng_par_rec = {
+	.section = "parallax", .size = TNG_MAP_PARALLAX, .fields = tng_par_fields, .nfields = 7,
+};
+
+/* a patrol path: id, a u16 count of points, the points */
+static const struct gfs_field tng_point_fields[] = {
+	TNG_MF("x", GFS_FK_UINT, 0, 2),
+	TNG_MF("y", GFS_FK_UINT, 2, 2),
+};
+
+static const struct gfs_record tng_point_rec = {
+	.section = "point", .size = 4, .fields = tng_point_fields, .nfields = 2,
+};
+
+static const struct gfs_field tng_path_fields[] = {
+	TNG_MF("id", GFS_FK_UINT, 0, 1),
+	{ .key = "points", .kind = GFS_FK_LIST, .off = 3, .group = &tng_point_rec, .count_off = 1,
+	  .count_width = 2, .want = "an x,y pair" },
+};
+
+static const struct gfs_record tng_path_rec = {
+	.section = "path", .size = 3, .fields = tng_path_fields, .nfields = 2,
+};
+
+static const struct gfs_field tng_map_fields[] = {
+	{ .key = "title", .kind = GFS_FK_REF, .off = 0, .width = 3, .ref = TNG_MREF_TITLE,
+	  .want = "a number 0..16777215 or -1" },
+	TNG_MSTR("neighbour0", 3), TNG_MSTR("neighbour1", 6), TNG_MSTR("neighbour2", 9),
+	TNG_MSTR("neighbour3", 12), TNG_MSTR("neighbour4", 15), TNG_MSTR("neighbour5", 18),
+	TNG_MF("daylight", GFS_FK_UINT, 21, 2),
+	TNG_MSPR("daylight_sprite", 23),
+	TNG_MSTR("music", 26),
+	{ .key = "parallax", .kind = GFS_FK_GROUP, .group = &tng_par_rec, .count_off = 29, .count_width = 1 },
+	{ .key = "path", .kind = GFS_FK_GROUP, .group = &tng_path_rec, .count_off = 30, .count_width = 1 },
+};
+#undef TNG_MSPR
+#undef TNG_MSTR
+#undef TNG_MF
+
+/* the header, its parallax records and patrol paths; the RLE block and what follows stay */
+static const struct gfs_record tng_map_rec = {
+	.section = "map", .size = TNG_MAP_HDR, .fields = tng_map_fields,
+	.nfields = sizeof(tng_map_fields) / sizeof(tng_map_fields[0]),
+	.comment = "; string references are names from strings.txt, @offset, empty (0) or -1\n"
+		   "; sprites are category:index (-1 = none)\n",
+};
 
 static int tng_mapini_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct tng_ref *ref = n->priv;
-	struct tng *t = ref->t;
+	struct gfs_rec_refs refs = { tng_mref_fmt, tng_mref_parse, NULL, ref->t };
 	struct gfs_buf b = GFS_BUF_INIT;
 	struct tng_map m;
-	const uint8_t *p;
-	uint32_t title;
 	int r = tng_map_get(ar, n, &b, &m, 0);
 
-	if (r)
-		goto out;
-	p = b.data;
-	title = gfs_le24(p);
-	r = gfs_buf_adds(out, "; string references are names from strings.txt, @offset, empty (0) or -1\n"
-			 "; sprites are category:index (-1 = none)\n[map]\n");
 	if (!r)
-		r = title == TNG_NONE24 ? gfs_buf_adds(out, "title = -1\n") :
-		    gfs_buf_printf(out, "title = %u\n", title);
-	for (int i = 0; i < 6 && !r; i++) {
-		r = gfs_buf_printf(out, "neighbour%d = ", i);
-		if (!r)
-			r = tng_strref_fmt(t, gfs_le24(p + 3 + 3 * i), out);
-		if (!r)
-			r = gfs_buf_addc(out, '\n');
-	}
-	if (!r)
-		r = gfs_buf_printf(out, "daylight = %u\ndaylight_sprite = ", gfs_le16(p + 21));
-	if (!r)
-		r = tng_sprref_fmt(p + 23, out);
-	if (!r)
-		r = gfs_buf_adds(out, "\nmusic = ");
-	if (!r)
-		r = tng_strref_fmt(t, gfs_le24(p + 26), out);
-	if (!r)
-		r = gfs_buf_addc(out, '\n');
-	for (unsigned i = 0; i < m.npar && !r; i++) {
-		const uint8_t *q = p + m.par + i * TNG_MAP_PARALLAX;
-
-		r = gfs_buf_printf(out, "\n[parallax %u]\nbackground = %u\nspeed_x = %d\ndelta_x = %u\n"
-				   "speed_y = %d\ndelta_y = %u\ntime = %u\nsprite = ", i, q[0],
-				   (int8_t)q[1], q[2], (int8_t)q[3], q[4], gfs_le16(q + 5));
-		if (!r)
-			r = tng_sprref_fmt(q + 7, out);
-		if (!r)
-			r = gfs_buf_addc(out, '\n');
-	}
-	{
-		size_t pos = m.paths;
-
-		for (unsigned i = 0; i < m.npath && !r; i++) {
-			unsigned l = gfs_le16(p + pos + 1);
-
-			r = gfs_buf_printf(out, "\n[path %u]\nid = %u\npoints =", i, p[pos]);
-			for (unsigned k = 0; k < l && !r; k++)
-				r = gfs_buf_printf(out, " %u,%u", gfs_le16(p + pos + 3 + 4 * k),
-						   gfs_le16(p + pos + 5 + 4 * k));
-			if (!r)
-				r = gfs_buf_addc(out, '\n');
-			pos += 3 + 4 * (size_t)l;
-		}
-	}
-out:
+		r = gfs_record_render(&tng_map_rec, b.data, b.len, &refs, out);
 	gfs_buf_release(&b);
 	return r;
-}
-
-struct tng_mctx {
-	struct gfs_archive *ar;
-	struct tng *t;
-	const struct tng_map *old;
-	uint8_t hdr[TNG_MAP_HDR];
-	struct gfs_buf par;		/* parallax records */
-	struct gfs_buf paths;		/* patrol path records */
-	int cur_par, cur_path;
-	size_t path_pos;
-	unsigned have_points;
-};
-
-static int tng_mapini_field(void *vctx, const char *section, const char *key, const char *value,
-			    unsigned line)
-{
-	struct tng_mctx *c = vctx;
-	unsigned idx;
-	int64_t v;
-	uint32_t u;
-
-	if (!strcmp(section, "map")) {
-		if (!strcmp(key, "title")) {
-			if (!strcmp(value, "-1"))
-				v = TNG_NONE24;
-			else if (gfs_parse_int(value, 0, 0xffffff, &v))
-				goto bad;
-			gfs_put_u24le(c->hdr, (uint32_t)v);
-			return 0;
-		}
-		if (!strncmp(key, "neighbour", 9) && key[9] >= '0' && key[9] <= '5' && !key[10]) {
-			if (tng_strref_parse(c->t, value, &u))
-				goto badref;
-			gfs_put_u24le(c->hdr + 3 + 3 * (key[9] - '0'), u);
-			return 0;
-		}
-		if (!strcmp(key, "daylight")) {
-			if (gfs_parse_int(value, 0, 65535, &v))
-				goto bad;
-			gfs_put_u16le(c->hdr + 21, (uint16_t)v);
-			return 0;
-		}
-		if (!strcmp(key, "daylight_sprite")) {
-			if (tng_sprref_parse(value, c->hdr + 23))
-				goto bad;
-			return 0;
-		}
-		if (!strcmp(key, "music")) {
-			if (tng_strref_parse(c->t, value, &u))
-				goto badref;
-			gfs_put_u24le(c->hdr + 26, u);
-			return 0;
-		}
-		return gfs_err(c->ar, -EINVAL, "map.ini: line %u: unknown key %s", line, key);
-	}
-	if (sscanf(section, "parallax %u", &idx) == 1) {
-		uint8_t *q;
-
-		if ((int)idx != c->cur_par) {
-			if ((int)idx != c->cur_par + 1 || idx > 254)
-				return gfs_err(c->ar, -EINVAL, "map.ini: line %u: [parallax %u] out of order",
-					       line, idx);
-			c->cur_par = (int)idx;
-			if (gfs_buf_set_len(&c->par, c->par.len + TNG_MAP_PARALLAX))
-				return -ENOMEM;
-			if (idx < c->old->npar)
-				memcpy(c->par.data + idx * TNG_MAP_PARALLAX,
-				       c->old->p + c->old->par + idx * TNG_MAP_PARALLAX, TNG_MAP_PARALLAX);
-		}
-		q = c->par.data + idx * TNG_MAP_PARALLAX;
-		if (!strcmp(key, "sprite"))
-			return tng_sprref_parse(value, q + 7) ? gfs_err(c->ar, -EINVAL,
-				"map.ini: line %u: sprite wants category:index", line) : 0;
-		if (!strcmp(key, "time")) {
-			if (gfs_parse_int(value, 0, 65535, &v))
-				goto bad;
-			gfs_put_u16le(q + 5, (uint16_t)v);
-			return 0;
-		}
-		{
-			static const char *const keys[5] = { "background", "speed_x", "delta_x",
-							     "speed_y", "delta_y" };
-			for (int k = 0; k < 5; k++) {
-				int sgn = k == 1 || k == 3;
-
-				if (strcmp(key, keys[k]))
-					continue;
-				if (gfs_parse_int(value, sgn ? -128 : 0, sgn ? 127 : 255, &v))
-					goto bad;
-				q[k] = (uint8_t)(v & 0xff);
-				return 0;
-			}
-		}
-		return gfs_err(c->ar, -EINVAL, "map.ini: line %u: unknown key %s", line, key);
-	}
-	if (sscanf(section, "path %u", &idx) == 1) {
-		if ((int)idx != c->cur_path) {
-			if ((int)idx != c->cur_path + 1 || idx > 254)
-				return gfs_err(c->ar, -EINVAL, "map.ini: line %u: [path %u] out of order",
-					       line, idx);
-			c->cur_path = (int)idx;
-			c->path_pos = c->paths.len;
-			if (gfs_buf_set_len(&c->paths, c->paths.len + 3))
-				return -ENOMEM;
-		}
-		if (!strcmp(key, "id")) {
-			if (gfs_parse_int(value, 0, 255, &v))
-				goto bad;
-			c->paths.data[c->path_pos] = (uint8_t)v;
-			return 0;
-		}
-		if (!strcmp(key, "points")) {
-			const char *s = value;
-			unsigned cnt = 0, x, y;
-			int used;
-
-			if (c->paths.len != c->path_pos + 3)
-				return gfs_err(c->ar, -EINVAL, "map.ini: line %u: points given twice", line);
-			while (*s) {
-				while (*s == ' ')
-					s++;
-				if (!*s)
-					break;
-				if (sscanf(s, "%u,%u%n", &x, &y, &used) != 2 || x > 65535 || y > 65535 ||
-				    (s[used] && s[used] != ' ') || ++cnt > 65535)
-					return gfs_err(c->ar, -EINVAL, "map.ini: line %u: points want x,y "
-						       "pairs of 0..65535", line);
-				if (gfs_buf_add_u16le(&c->paths, (uint16_t)x) ||
-				    gfs_buf_add_u16le(&c->paths, (uint16_t)y))
-					return -ENOMEM;
-				s += used;
-			}
-			gfs_put_u16le(c->paths.data + c->path_pos + 1, (uint16_t)cnt);
-			return 0;
-		}
-		return gfs_err(c->ar, -EINVAL, "map.ini: line %u: unknown key %s", line, key);
-	}
-	return gfs_err(c->ar, -EINVAL, "map.ini: line %u: unknown section [%s]", line, section);
-bad:
-	return gfs_err(c->ar, -EINVAL, "map.ini: line %u: %s: '%s' is out of range", line, key, value);
-badref:
-	return gfs_err(c->ar, -EINVAL, "map.ini: line %u: %s: '%s' is not a string of strings.txt "
-		       "(use a name, @offset, -1 or nothing)", line, key, value);
 }
 
 static int tng_mapini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct tng_ref *ref = n->priv;
+	struct gfs_rec_refs refs = { tng_mref_fmt, tng_mref_parse, NULL, ref->t };
 	struct gfs_buf b = GFS_BUF_INIT, *nb = NULL;
 	struct tng_map m;
-	struct tng_mctx c;
-	int r;
+	int r = tng_map_get(ar, n, &b, &m, 0);
 
-	if (!gfs_utf8_valid(data, len))
-		return gfs_err(ar, -EINVAL, "map.ini: not UTF-8 text");
-	r = tng_map_get(ar, n, &b, &m, 0);
-	if (r)
-		goto out;
-	memset(&c, 0, sizeof(c));
-	c.ar = ar;
-	c.t = ref->t;
-	c.old = &m;
-	c.cur_par = -1;
-	c.cur_path = -1;
-	memcpy(c.hdr, b.data, TNG_MAP_HDR);
-	r = gfs_ini_parse(ar, "map.ini", data, len, tng_mapini_field, &c);
-	if (r)
-		goto out;
-	nb = gfs_buf_new();
-	if (!nb) {
+	if (!r && !(nb = gfs_buf_new()))
 		r = -ENOMEM;
-		goto out;
+	if (!r)
+		r = gfs_record_parse(ar, "map.ini", &tng_map_rec, b.data, b.len, data, len, &refs, nb);
+	if (!r) {
+		tng_set_pending(ar, n, nb);
+		nb = NULL;
 	}
-	r = tng_map_build(c.hdr, &c.par, (unsigned)(c.cur_par + 1), c.paths.data, c.paths.len,
-			  (unsigned)(c.cur_path + 1), b.data + m.rle, m.rlelen, b.data + m.tail,
-			  b.len - m.tail, nb);
-	if (r)
-		goto out;
-	tng_set_pending(ar, n, nb);
-	nb = NULL;
-out:
 	gfs_buf_free(nb);
-	gfs_buf_release(&c.par);
-	gfs_buf_release(&c.paths);
 	gfs_buf_release(&b);
 	return r;
 }
@@ -1271,22 +1120,11 @@ const struct gfs_node_ops tng_layer_ops = {
 /* ---- descriptor fields: lang/<code>/lang.ini, <kind>/index.csv ------------- */
 
 /* The section's bytes, made editable (a copy of the loaded ones). */
-static uint8_t *tng_sec_edit(struct tng *t, size_t sec)
+static uint8_t *tng_sec_bytes(struct tng *t, size_t sec)
 {
-	struct tng_sec *s = &t->secs[sec];
+	struct gfs_buf *e = tng_sec_edit(t, sec);
 
-	if (!s->edit) {
-		size_t len;
-		const uint8_t *d = tng_sec_data(t, sec, &len);
-
-		s->edit = gfs_buf_new();
-		if (!s->edit || gfs_buf_add(s->edit, d, len)) {
-			gfs_buf_free(s->edit);
-			s->edit = NULL;
-			return NULL;
-		}
-	}
-	return s->edit->data;
+	return e ? e->data : NULL;
 }
 
 static int tng_lang_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
@@ -1353,7 +1191,7 @@ static int tng_lang_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 		return r;
 	if (c.name == gfs_le32(c.d + TNG_LANG_ASSET + 12))
 		return 0;
-	e = tng_sec_edit(ref->t, ref->sec);
+	e = tng_sec_bytes(ref->t, ref->sec);
 	if (!e)
 		return -ENOMEM;
 	gfs_put_u32le(e + TNG_LANG_ASSET + 12, c.name);
@@ -1417,7 +1255,7 @@ static int tng_index_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	for (size_t k = 0; !r && k < nrec; k++)
 		changed |= vals[k] != gfs_le32(d + k * TNG_DESC + TNG_DESC_NAME);
 	if (!r && changed) {
-		uint8_t *e = tng_sec_edit(ref->t, ref->sec);
+		uint8_t *e = tng_sec_bytes(ref->t, ref->sec);
 
 		if (!e)
 			r = -ENOMEM;

@@ -209,11 +209,10 @@ int tsv_encode_rec(const struct tsv_rec *e, struct gfs_buf *b)
 		if (!r)
 			r = gfs_buf_add_u32le(b, e->spawner);
 	}
-	if (!r) {
-		uint8_t m[4] = { (uint8_t)e->map, (uint8_t)(e->map >> 8), (uint8_t)(e->map >> 16), e->dir };
-
-		r = gfs_buf_add(b, m, 4);
-	}
+	if (!r)
+		r = gfs_buf_add_u24le(b, e->map);
+	if (!r)
+		r = gfs_buf_addc(b, e->dir);
 	if (!r)
 		r = gfs_buf_add_u32le(b, e->x);
 	if (!r)

@@ -59,38 +59,6 @@ static char *tsv_next_line(char **cur, char *end)
 	return s;
 }
 
-static int tsv_is_sep(char c)
-{
-	return c == ' ' || c == '\t' || c == ',';
-}
-
-/* Next token of *p separated by spaces or commas; NULL when none is left. */
-static char *tsv_next_tok(char **p)
-{
-	char *s = *p, *e;
-
-	while (*s && tsv_is_sep(*s))
-		s++;
-	if (!*s) {
-		*p = s;
-		return NULL;
-	}
-	for (e = s; *e && !tsv_is_sep(*e); e++)
-		;
-	if (*e)
-		*e++ = 0;
-	*p = e;
-	return s;
-}
-
-void tsv_skip_bom(const uint8_t **data, size_t *len)
-{
-	if (*len >= 3 && (*data)[0] == 0xef && (*data)[1] == 0xbb && (*data)[2] == 0xbf) {
-		*data += 3;
-		*len -= 3;
-	}
-}
-
 /* ---- globals.txt, quests.txt ---------------------------------------------- */
 
 static int tsv_list_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
@@ -124,7 +92,7 @@ static int tsv_lines_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 
 	if (!c)
 		return -EIO;
-	tsv_skip_bom(&data, &len);
+	gfs_skip_bom(&data, &len);
 	tsv_view_name(n, view, sizeof(view));
 	text = tsv_dup_text(data, len);
 	if (!text)
@@ -198,24 +166,13 @@ static int tsv_deny_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 	return r;
 }
 
-static int tsv_hex(int ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 /* Exactly n bytes of hex digits (no separators) into out; 0 or -1. */
 static int tsv_parse_hex(const char *s, uint8_t *out, size_t n)
 {
 	if (strlen(s) != 2 * n)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		int hi = tsv_hex(s[2 * i]), lo = tsv_hex(s[2 * i + 1]);
+		int hi = gfs_hex_digit(s[2 * i]), lo = gfs_hex_digit(s[2 * i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -1;
@@ -228,10 +185,10 @@ static int tsv_deny_line(char *line, uint8_t rec[TSV_DENY_REC])
 {
 	memset(rec, 0, TSV_DENY_REC);
 	if (!strncmp(line, "raw", 3) && (line[3] == ' ' || line[3] == '\t')) {
-		char *p = line + 3, *fam = tsv_next_tok(&p), *hex = tsv_next_tok(&p);
+		char *p = line + 3, *fam = gfs_next_word(&p, " \t,"), *hex = gfs_next_word(&p, " \t,");
 		int64_t f;
 
-		if (!fam || !hex || tsv_next_tok(&p) || gfs_parse_int(fam, 0, 255, &f) ||
+		if (!fam || !hex || gfs_next_word(&p, " \t,") || gfs_parse_int(fam, 0, 255, &f) ||
 		    tsv_parse_hex(hex, rec + 1, TSV_DENY_REC - 1))
 			return -1;
 		rec[0] = (uint8_t)f;
@@ -424,7 +381,7 @@ static int tsv_num_list(const char *value, int64_t min, int64_t max, size_t maxn
 
 	if (!copy)
 		return -ENOMEM;
-	while (!r && (tok = tsv_next_tok(&p))) {
+	while (!r && (tok = gfs_next_word(&p, " \t,"))) {
 		int64_t v;
 
 		if (gfs_parse_int(tok, min, max, &v)) {
@@ -550,9 +507,9 @@ static int tsv_rec_kv(void *ctx, const char *section, const char *key, const cha
 
 		if (!copy)
 			return -ENOMEM;
-		id = tsv_next_tok(&p);
-		state = id ? tsv_next_tok(&p) : NULL;
-		extra = state ? tsv_next_tok(&p) : NULL;
+		id = gfs_next_word(&p, " \t,");
+		state = id ? gfs_next_word(&p, " \t,") : NULL;
+		extra = state ? gfs_next_word(&p, " \t,") : NULL;
 		if (!id || extra || gfs_parse_int(id, 0, 0x7fffffff, &v))
 			bad = "want: id completed|open";
 		else if (state && strcmp(state, "completed") && strcmp(state, "open") &&
@@ -584,7 +541,6 @@ static int tsv_rec_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 
 	if (!c)
 		return -EIO;
-	tsv_skip_bom(&data, &len);
 	memset(&e, 0, sizeof(e));
 	memset(&x, 0, sizeof(x));
 	e.is_user = !memcmp(c->magic, "USER", 4);
@@ -740,13 +696,12 @@ const struct gfs_node_ops tsv_raw_ops = {
 
 /* ---- header.ini, preview.png, preview.ini (outside the payload) ----------- */
 
-/* Parse an INI view (a byte order mark skipped); view[] gets its path for messages. */
+/* Parse an INI view; view[] gets its path for messages. */
 static int tsv_ini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len,
 			 int (*kv)(void *ctx, const char *section, const char *key, const char *value,
 				   unsigned line),
 			 void *ctx, char *view, size_t vlen)
 {
-	tsv_skip_bom(&data, &len);
 	tsv_view_name(n, view, vlen);
 	return gfs_ini_parse(ar, view, data, len, kv, ctx);
 }

@@ -161,8 +161,6 @@ struct zzt_ref {
 /* zzt_text.c: code page 437 <-> UTF-8. */
 extern const uint16_t zzt_cp437[256];
 int zzt_cp437_put(struct gfs_buf *out, uint8_t c);
-/* Decode one UTF-8 character at s (len bytes left): code point, *n bytes used. */
-int zzt_utf8_next(const uint8_t *s, size_t len, uint32_t *cp, size_t *n);
 /* Code point to CP437 byte, -1 when there is none. */
 int zzt_cp437_from(uint32_t cp);
 

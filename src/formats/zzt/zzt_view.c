@@ -1,9 +1,10 @@
 /*
  * zzt_view.c - the text views of a ZZT world and their parsers.
  *
- * world.ini and board.ini patch fields of the raw header / board bytes in
- * place, and only fields whose value changed: bytes the views do not show
- * (stale characters after a Pascal string's length, odd lengths) stay.
+ * world.ini and board.ini are tables for the core's record codec
+ * (gfs_record.h), which patches only the fields whose value changed: bytes
+ * the views do not show (stale characters after a Pascal string's length,
+ * odd lengths) stay.
  * elements.csv / colors.csv replace the tile grid (the RLE is re-encoded at
  * save only if a tile changed), stats.csv the stat records; the CSVs are
  * read in the core's one dialect (gfs_grid.h), code/NAME.oop a
@@ -17,6 +18,7 @@
 
 #include "formats/zzt/zzt.h"
 #include "gfs_grid.h"
+#include "gfs_record.h"
 
 /* ---- model access ---------------------------------------------------------- */
 
@@ -30,388 +32,158 @@ static struct zzt_board *zzt_ref_board(struct gfs_archive *ar, struct gfs_node *
 	return &w->boards[ref->board];
 }
 
-/* ---- strings --------------------------------------------------------------- */
+/* ---- world.ini and board.ini: record tables --------------------------------- */
 
-/* Quoted CP437 string as UTF-8: "..." with \" and \\ escaped. */
-static int zzt_put_str(struct gfs_buf *out, const uint8_t *p, size_t len)
-{
-	size_t i;
-	int r = gfs_buf_addc(out, '"');
+/* A signed 16-bit or byte field, or a string of n characters (length byte first). */
+#define ZZT_S16(k, o) { .key = k, .kind = GFS_FK_SINT, .off = o, .width = 2 }
+#define ZZT_U8(k, o) { .key = k, .kind = GFS_FK_UINT, .off = o, .width = 1 }
+#define ZZT_STR(k, o, n) { .key = k, .kind = GFS_FK_PSTR, .off = o, .width = n, .charset = zzt_cp437 }
+#define ZZT_FLAG(i) ZZT_STR("flag" #i, ZZT_H_FLAGS + i * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX)
 
-	for (i = 0; i < len && !r; i++) {
-		if (p[i] == '"' || p[i] == '\\')
-			r = gfs_buf_addc(out, '\\');
-		if (!r)
-			r = zzt_cp437_put(out, p[i]);
-	}
-	return r ? r : gfs_buf_addc(out, '"');
-}
-
-/* Parse a (possibly quoted) UTF-8 value into CP437 bytes, at most max. */
-static int zzt_parse_str(const char *v, uint8_t *out, size_t max, size_t *outlen,
-			 char *why, size_t wl)
-{
-	size_t len = strlen(v), i = 0, n = 0;
-	int quoted = 0;
-
-	if (len >= 2 && v[0] == '"' && v[len - 1] == '"') {
-		quoted = 1;
-		i = 1;
-		len--;
-	}
-	while (i < len) {
-		uint32_t cp;
-		size_t k;
-		int c;
-
-		if (quoted && v[i] == '\\' && i + 1 < len && (v[i + 1] == '"' || v[i + 1] == '\\'))
-			i++;
-		else if (quoted && v[i] == '"') {
-			snprintf(why, wl, "unescaped quote inside the string");
-			return -EINVAL;
-		}
-		if (zzt_utf8_next((const uint8_t *)v + i, len - i, &cp, &k)) {
-			snprintf(why, wl, "not UTF-8");
-			return -EINVAL;
-		}
-		c = zzt_cp437_from(cp);
-		if (c < 0) {
-			snprintf(why, wl, "U+%04X has no code page 437 form", (unsigned)cp);
-			return -EINVAL;
-		}
-		if (n >= max) {
-			snprintf(why, wl, "longer than %zu characters", max);
-			return -EINVAL;
-		}
-		out[n++] = (uint8_t)c;
-		i += k;
-	}
-	*outlen = n;
-	return 0;
-}
-
-/* ---- INI field tables --------------------------------------------------------- */
-
-enum zzt_ft { ZZT_F_S16, ZZT_F_U8, ZZT_F_STR, ZZT_F_HEX };
-enum zzt_area { ZZT_A_HDR, ZZT_A_NAME, ZZT_A_PROPS };
-
-struct zzt_field {
-	const char *section, *key;
-	enum zzt_ft type;
-	enum zzt_area area;
-	unsigned off, max;	/* max: string characters or hex bytes */
+static const struct gfs_field zzt_world_fields[] = {
+	ZZT_STR("name", ZZT_H_NAME, ZZT_NAME_MAX),
+	{ .key = "saved", .kind = GFS_FK_UINT, .off = ZZT_H_SAVED, .width = 1,
+	  .note = "non-zero: a saved game (ZZT's editor also refuses such a world)" },
+	{ .key = "board", .kind = GFS_FK_SINT, .off = ZZT_H_BOARD, .width = 2,
+	  .note = "the start board of a world, the current board of a saved game" },
+	{ .key = "time_passed", .kind = GFS_FK_SINT, .off = ZZT_H_TIME, .width = 2,
+	  .note = "seconds spent on a board with a time limit" },
+	ZZT_S16("time_ticks", ZZT_H_TICKS),
+	{ .key = "health", .kind = GFS_FK_SINT, .off = ZZT_H_HEALTH, .width = 2, .section = "player" },
+	ZZT_S16("ammo", ZZT_H_AMMO),
+	ZZT_S16("gems", ZZT_H_GEMS),
+	ZZT_S16("torches", ZZT_H_TORCHES),
+	ZZT_S16("torch_cycles", ZZT_H_TORCH_CYCLES),
+	ZZT_S16("energizer_cycles", ZZT_H_ENERGY_CYCLES),
+	ZZT_S16("score", ZZT_H_SCORE),
+	{ .key = "blue", .kind = GFS_FK_UINT, .off = ZZT_H_KEYS + 0, .width = 1, .section = "keys",
+	  .note = "non-zero: the player holds that key" },
+	ZZT_U8("green", ZZT_H_KEYS + 1),
+	ZZT_U8("cyan", ZZT_H_KEYS + 2),
+	ZZT_U8("red", ZZT_H_KEYS + 3),
+	ZZT_U8("purple", ZZT_H_KEYS + 4),
+	ZZT_U8("yellow", ZZT_H_KEYS + 5),
+	ZZT_U8("white", ZZT_H_KEYS + 6),
+	{ .key = "flag0", .kind = GFS_FK_PSTR, .off = ZZT_H_FLAGS, .width = ZZT_NAME_MAX,
+	  .charset = zzt_cp437, .section = "flags" },
+	ZZT_FLAG(1), ZZT_FLAG(2), ZZT_FLAG(3), ZZT_FLAG(4), ZZT_FLAG(5),
+	ZZT_FLAG(6), ZZT_FLAG(7), ZZT_FLAG(8), ZZT_FLAG(9),
+	{ .key = "word_0x019", .kind = GFS_FK_SINT, .off = ZZT_H_UNUSED19, .width = 2, .section = "unused" },
+	{ .key = "bytes_0x109", .kind = GFS_FK_HEXZ, .off = ZZT_H_PAD, .width = ZZT_HDR_SIZE - ZZT_H_PAD },
 };
 
-static const struct zzt_field zzt_world_fields[] = {
-	{ "world", "name", ZZT_F_STR, ZZT_A_HDR, ZZT_H_NAME, ZZT_NAME_MAX },
-	{ "world", "saved", ZZT_F_U8, ZZT_A_HDR, ZZT_H_SAVED, 0 },
-	{ "world", "board", ZZT_F_S16, ZZT_A_HDR, ZZT_H_BOARD, 0 },
-	{ "world", "time_passed", ZZT_F_S16, ZZT_A_HDR, ZZT_H_TIME, 0 },
-	{ "world", "time_ticks", ZZT_F_S16, ZZT_A_HDR, ZZT_H_TICKS, 0 },
-	{ "player", "health", ZZT_F_S16, ZZT_A_HDR, ZZT_H_HEALTH, 0 },
-	{ "player", "ammo", ZZT_F_S16, ZZT_A_HDR, ZZT_H_AMMO, 0 },
-	{ "player", "gems", ZZT_F_S16, ZZT_A_HDR, ZZT_H_GEMS, 0 },
-	{ "player", "torches", ZZT_F_S16, ZZT_A_HDR, ZZT_H_TORCHES, 0 },
-	{ "player", "torch_cycles", ZZT_F_S16, ZZT_A_HDR, ZZT_H_TORCH_CYCLES, 0 },
-	{ "player", "energizer_cycles", ZZT_F_S16, ZZT_A_HDR, ZZT_H_ENERGY_CYCLES, 0 },
-	{ "player", "score", ZZT_F_S16, ZZT_A_HDR, ZZT_H_SCORE, 0 },
-	{ "keys", "blue", ZZT_F_U8, ZZT_A_HDR, ZZT_H_KEYS + 0, 0 },
-	{ "keys", "green", ZZT_F_U8, ZZT_A_HDR, ZZT_H_KEYS + 1, 0 },
-	{ "keys", "cyan", ZZT_F_U8, ZZT_A_HDR, ZZT_H_KEYS + 2, 0 },
-	{ "keys", "red", ZZT_F_U8, ZZT_A_HDR, ZZT_H_KEYS + 3, 0 },
-	{ "keys", "purple", ZZT_F_U8, ZZT_A_HDR, ZZT_H_KEYS + 4, 0 },
-	{ "keys", "yellow", ZZT_F_U8, ZZT_A_HDR, ZZT_H_KEYS + 5, 0 },
-	{ "keys", "white", ZZT_F_U8, ZZT_A_HDR, ZZT_H_KEYS + 6, 0 },
-	{ "flags", "flag0", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 0 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
-	{ "flags", "flag1", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 1 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
-	{ "flags", "flag2", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 2 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
-	{ "flags", "flag3", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 3 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
-	{ "flags", "flag4", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 4 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
-	{ "flags", "flag5", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 5 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
-	{ "flags", "flag6", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 6 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
-	{ "flags", "flag7", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 7 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
-	{ "flags", "flag8", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 8 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
-	{ "flags", "flag9", ZZT_F_STR, ZZT_A_HDR, ZZT_H_FLAGS + 9 * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX },
-	{ "unused", "word_0x019", ZZT_F_S16, ZZT_A_HDR, ZZT_H_UNUSED19, 0 },
-	{ "unused", "bytes_0x109", ZZT_F_HEX, ZZT_A_HDR, ZZT_H_PAD, ZZT_HDR_SIZE - ZZT_H_PAD },
-	{ NULL, NULL, ZZT_F_U8, ZZT_A_HDR, 0, 0 }
+static const struct gfs_record zzt_world_rec = {
+	.section = "world", .size = ZZT_HDR_SIZE, .fields = zzt_world_fields,
+	.nfields = sizeof(zzt_world_fields) / sizeof(zzt_world_fields[0]),
 };
 
-static const struct zzt_field zzt_board_fields[] = {
-	{ "board", "name", ZZT_F_STR, ZZT_A_NAME, 0, ZZT_B_NAME_MAX },
-	{ "board", "max_shots", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_SHOTS, 0 },
-	{ "board", "dark", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_DARK, 0 },
-	{ "board", "exit_north", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_EXITS + 0, 0 },
-	{ "board", "exit_south", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_EXITS + 1, 0 },
-	{ "board", "exit_west", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_EXITS + 2, 0 },
-	{ "board", "exit_east", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_EXITS + 3, 0 },
-	{ "board", "restart_on_zap", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_RESTART, 0 },
-	{ "board", "message", ZZT_F_STR, ZZT_A_PROPS, ZZT_P_MSG, ZZT_P_MSG_MAX },
-	{ "board", "enter_x", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_ENTER_X, 0 },
-	{ "board", "enter_y", ZZT_F_U8, ZZT_A_PROPS, ZZT_P_ENTER_Y, 0 },
-	{ "board", "time_limit", ZZT_F_S16, ZZT_A_PROPS, ZZT_P_TIME, 0 },
-	{ "unused", "bytes_70", ZZT_F_HEX, ZZT_A_PROPS, ZZT_P_UNUSED, ZZT_P_UNUSED_LEN },
-	{ NULL, NULL, ZZT_F_U8, ZZT_A_HDR, 0, 0 }
+/* board.ini edits the board's name and properties, laid end to end. */
+#define ZZT_BP(o) (ZZT_B_NAME_LEN + (o))
+static const struct gfs_field zzt_board_fields[] = {
+	ZZT_STR("name", 0, ZZT_B_NAME_MAX),
+	ZZT_U8("max_shots", ZZT_BP(ZZT_P_SHOTS)),
+	ZZT_U8("dark", ZZT_BP(ZZT_P_DARK)),
+	{ .key = "exit_north", .kind = GFS_FK_UINT, .off = ZZT_BP(ZZT_P_EXITS + 0), .width = 1,
+	  .note = "exits: the board entered off each edge, 0 for none" },
+	ZZT_U8("exit_south", ZZT_BP(ZZT_P_EXITS + 1)),
+	ZZT_U8("exit_west", ZZT_BP(ZZT_P_EXITS + 2)),
+	ZZT_U8("exit_east", ZZT_BP(ZZT_P_EXITS + 3)),
+	ZZT_U8("restart_on_zap", ZZT_BP(ZZT_P_RESTART)),
+	ZZT_STR("message", ZZT_BP(ZZT_P_MSG), ZZT_P_MSG_MAX),
+	{ .key = "enter_x", .kind = GFS_FK_UINT, .off = ZZT_BP(ZZT_P_ENTER_X), .width = 1,
+	  .note = "where the player entered the board, 1-based" },
+	ZZT_U8("enter_y", ZZT_BP(ZZT_P_ENTER_Y)),
+	{ .key = "time_limit", .kind = GFS_FK_SINT, .off = ZZT_BP(ZZT_P_TIME), .width = 2,
+	  .note = "seconds, 0 for none" },
+	{ .key = "bytes_70", .kind = GFS_FK_HEXZ, .off = ZZT_BP(ZZT_P_UNUSED), .width = ZZT_P_UNUSED_LEN,
+	  .section = "unused" },
 };
 
-static size_t zzt_str_len(const uint8_t *p, unsigned max)
-{
-	return p[0] > max ? max : p[0];
-}
-
-static size_t zzt_hex_len(const uint8_t *p, unsigned n)
-{
-	while (n && !p[n - 1])
-		n--;
-	return n;
-}
-
-static int zzt_put_field(struct gfs_buf *out, const struct zzt_field *f, const uint8_t *p)
-{
-	size_t i, n;
-	int r;
-
-	r = gfs_buf_printf(out, "%s =", f->key);
-	if (f->type != ZZT_F_HEX || zzt_hex_len(p, f->max))
-		r |= gfs_buf_addc(out, ' ');
-	switch (f->type) {
-	case ZZT_F_S16:
-		r |= gfs_buf_printf(out, "%d", (int16_t)gfs_le16(p));
-		break;
-	case ZZT_F_U8:
-		r |= gfs_buf_printf(out, "%u", p[0]);
-		break;
-	case ZZT_F_STR:
-		r |= zzt_put_str(out, p + 1, zzt_str_len(p, f->max));
-		break;
-	case ZZT_F_HEX:
-		n = zzt_hex_len(p, f->max);
-		for (i = 0; i < n; i++)
-			r |= gfs_buf_printf(out, "%02x", p[i]);
-		break;
-	}
-	return r ? -ENOMEM : gfs_buf_addc(out, '\n');
-}
-
-/* Set field f at p from text v when its value differs; *changed set then. */
-static int zzt_set_field(const struct zzt_field *f, uint8_t *p, const char *v, int *changed,
-			 char *why, size_t wl)
-{
-	uint8_t buf[ZZT_HDR_SIZE];
-	size_t n, i;
-	int64_t x;
-
-	switch (f->type) {
-	case ZZT_F_S16:
-		if (gfs_parse_int(v, -32768, 32767, &x)) {
-			snprintf(why, wl, "want an integer -32768..32767");
-			return -EINVAL;
-		}
-		if (x != (int16_t)gfs_le16(p)) {
-			gfs_put_u16le(p, (uint16_t)(int)x);
-			*changed = 1;
-		}
-		return 0;
-	case ZZT_F_U8:
-		if (gfs_parse_int(v, 0, 255, &x)) {
-			snprintf(why, wl, "want an integer 0..255");
-			return -EINVAL;
-		}
-		if (x != p[0]) {
-			p[0] = (uint8_t)x;
-			*changed = 1;
-		}
-		return 0;
-	case ZZT_F_STR:
-		if (zzt_parse_str(v, buf, f->max, &n, why, wl))
-			return -EINVAL;
-		if (n != zzt_str_len(p, f->max) || memcmp(buf, p + 1, n)) {
-			p[0] = (uint8_t)n;
-			memcpy(p + 1, buf, n);
-			*changed = 1;
-		}
-		return 0;
-	case ZZT_F_HEX:
-		if (v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
-			v += 2;
-		n = strlen(v);
-		if (n % 2 || n / 2 > f->max) {
-			snprintf(why, wl, "want at most %u bytes as hex digit pairs", f->max);
-			return -EINVAL;
-		}
-		memset(buf, 0, f->max);
-		for (i = 0; i < n / 2; i++) {
-			int hi = gfs_hex_digit(v[2 * i]), lo = gfs_hex_digit(v[2 * i + 1]);
-
-			if (hi < 0 || lo < 0) {
-				snprintf(why, wl, "want hex digits");
-				return -EINVAL;
-			}
-			buf[i] = (uint8_t)(hi << 4 | lo);
-		}
-		if (memcmp(buf, p, f->max)) {
-			memcpy(p, buf, f->max);
-			*changed = 1;
-		}
-		return 0;
-	}
-	return -EINVAL;
-}
-
-struct zzt_ini_ctx {
-	struct gfs_archive *ar;
-	const char *view;
-	const struct zzt_field *fields;
-	uint8_t *area[3];
-	int changed;
+/* nothing here may depend on other boards (offsets, sizes): views diff cleanly */
+static const struct gfs_record zzt_board_rec = {
+	.section = "board",
+	.comment = "; ZZT board settings (tiles: elements.csv and colors.csv, stats: stats.csv)\n\n",
+	.size = ZZT_B_NAME_LEN + ZZT_P_SIZE, .fields = zzt_board_fields,
+	.nfields = sizeof(zzt_board_fields) / sizeof(zzt_board_fields[0]),
 };
-
-static int zzt_ini_cb(void *vctx, const char *section, const char *key, const char *value,
-		      unsigned line)
-{
-	struct zzt_ini_ctx *c = vctx;
-	const struct zzt_field *f;
-	char why[128];
-
-	for (f = c->fields; f->key; f++) {
-		if (strcmp(f->section, section) || strcmp(f->key, key))
-			continue;
-		if (zzt_set_field(f, c->area[f->area] + f->off, value, &c->changed, why, sizeof(why)))
-			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: %s", c->view, line, key, why);
-		return 0;
-	}
-	return gfs_err(c->ar, -EINVAL, "%s: line %u: unknown key [%s] %s", c->view, line,
-		       section, key);
-}
-
-/* A comment line shown above some keys. */
-static const char *zzt_field_note(const struct zzt_field *f)
-{
-	static const struct {
-		const char *section, *key, *note;
-	} notes[] = {
-		{ "world", "saved", "non-zero: a saved game (ZZT's editor also refuses such a world)" },
-		{ "world", "board", "the start board of a world, the current board of a saved game" },
-		{ "world", "time_passed", "seconds spent on a board with a time limit" },
-		{ "keys", "blue", "non-zero: the player holds that key" },
-		{ "board", "exit_north", "exits: the board entered off each edge, 0 for none" },
-		{ "board", "enter_x", "where the player entered the board, 1-based" },
-		{ "board", "time_limit", "seconds, 0 for none" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(notes) / sizeof(notes[0]); i++)
-		if (!strcmp(notes[i].section, f->section) && !strcmp(notes[i].key, f->key))
-			return notes[i].note;
-	return NULL;
-}
-
-static int zzt_put_fields(struct gfs_buf *out, const struct zzt_field *fields, uint8_t *const *area)
-{
-	const char *section = "";
-	const struct zzt_field *f;
-	int r = 0;
-
-	for (f = fields; f->key && !r; f++) {
-		if (strcmp(section, f->section)) {
-			r = gfs_buf_printf(out, "\n[%s]\n", f->section);
-			section = f->section;
-		}
-		if (!r && zzt_field_note(f))
-			r = gfs_buf_printf(out, "; %s\n", zzt_field_note(f));
-		if (!r)
-			r = zzt_put_field(out, f, area[f->area] + f->off);
-	}
-	return r;
-}
+#undef ZZT_BP
+#undef ZZT_FLAG
+#undef ZZT_STR
+#undef ZZT_U8
+#undef ZZT_S16
 
 /* ---- world.ini ------------------------------------------------------------- */
 
 static int zzt_world_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct zzt_world *w = ar->priv;
-	uint8_t *area[3] = { w->hdr, NULL, NULL };
 
 	(void)n;
 	if (gfs_buf_printf(out, "; ZZT %s header.  %d boards (the boards/ directory; not editable "
 			   "here).\n; Strings are code page 437 shown as UTF-8; unused bytes as hex, "
-			   "trailing zero bytes left out.\n",
+			   "trailing zero bytes left out.\n\n",
 			   w->hdr[ZZT_H_SAVED] ? "saved game" : "world",
 			   (int16_t)gfs_le16(w->hdr + ZZT_H_NUMBOARDS) + 1))
 		return -ENOMEM;
-	return zzt_put_fields(out, zzt_world_fields, area);
+	return gfs_record_render(&zzt_world_rec, w->hdr, ZZT_HDR_SIZE, NULL, out);
 }
 
 static int zzt_world_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
 			   size_t len)
 {
 	struct zzt_world *w = ar->priv;
-	struct zzt_ini_ctx c;
-	uint8_t hdr[ZZT_HDR_SIZE];
+	struct gfs_buf h = GFS_BUF_INIT;
 	int r;
 
 	(void)n;
-	memcpy(hdr, w->hdr, ZZT_HDR_SIZE);
-	memset(&c, 0, sizeof(c));
-	c.ar = ar;
-	c.view = "world.ini";
-	c.fields = zzt_world_fields;
-	c.area[ZZT_A_HDR] = hdr;
-	r = gfs_ini_parse(ar, c.view, data, len, zzt_ini_cb, &c);
-	if (r)
-		return r;
-	if (c.changed) {
-		memcpy(w->hdr, hdr, ZZT_HDR_SIZE);
+	r = gfs_record_parse(ar, "world.ini", &zzt_world_rec, w->hdr, ZZT_HDR_SIZE, data, len, NULL, &h);
+	if (!r && memcmp(h.data, w->hdr, ZZT_HDR_SIZE)) {
+		memcpy(w->hdr, h.data, ZZT_HDR_SIZE);
 		w->hdr_dirty = 1;
 	}
-	return 0;
+	gfs_buf_release(&h);
+	return r;
 }
 
 /* ---- board.ini ------------------------------------------------------------- */
 
+/* The board's name and properties end to end, as zzt_board_rec reads them. */
+static void zzt_board_bytes(const struct zzt_board *b, uint8_t *p)
+{
+	memcpy(p, b->name, ZZT_B_NAME_LEN);
+	memcpy(p + ZZT_B_NAME_LEN, b->props, ZZT_P_SIZE);
+}
+
 static int zzt_board_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct zzt_board *b = zzt_ref_board(ar, n);
-	uint8_t *area[3];
+	uint8_t p[ZZT_B_NAME_LEN + ZZT_P_SIZE];
 
 	if (!b)
 		return -EIO;
-	area[ZZT_A_HDR] = NULL;
-	area[ZZT_A_NAME] = b->name;
-	area[ZZT_A_PROPS] = b->props;
-	/* nothing here may depend on other boards (offsets, sizes): views diff cleanly */
-	if (gfs_buf_adds(out, "; ZZT board settings (tiles: elements.csv and colors.csv, stats: stats.csv)\n"))
-		return -ENOMEM;
-	return zzt_put_fields(out, zzt_board_fields, area);
+	zzt_board_bytes(b, p);
+	return gfs_record_render(&zzt_board_rec, p, sizeof(p), NULL, out);
 }
 
 static int zzt_board_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
 			   size_t len)
 {
 	struct zzt_board *b = zzt_ref_board(ar, n);
-	uint8_t name[ZZT_B_NAME_LEN], props[ZZT_P_SIZE];
-	struct zzt_ini_ctx c;
+	uint8_t p[ZZT_B_NAME_LEN + ZZT_P_SIZE];
+	struct gfs_buf h = GFS_BUF_INIT;
 	int r;
 
 	if (!b)
 		return -EIO;
-	memcpy(name, b->name, sizeof(name));
-	memcpy(props, b->props, sizeof(props));
-	memset(&c, 0, sizeof(c));
-	c.ar = ar;
-	c.view = "board.ini";
-	c.fields = zzt_board_fields;
-	c.area[ZZT_A_NAME] = name;
-	c.area[ZZT_A_PROPS] = props;
-	r = gfs_ini_parse(ar, c.view, data, len, zzt_ini_cb, &c);
-	if (r)
-		return r;
-	if (c.changed) {
-		memcpy(b->name, name, sizeof(name));
-		memcpy(b->props, props, sizeof(props));
+	zzt_board_bytes(b, p);
+	r = gfs_record_parse(ar, "board.ini", &zzt_board_rec, p, sizeof(p), data, len, NULL, &h);
+	if (!r && memcmp(h.data, p, sizeof(p))) {
+		memcpy(b->name, h.data, ZZT_B_NAME_LEN);
+		memcpy(b->props, h.data + ZZT_B_NAME_LEN, ZZT_P_SIZE);
 		b->dirty = 1;
 	}
-	return 0;
+	gfs_buf_release(&h);
+	return r;
 }
 
 /* ---- elements.csv / colors.csv ----------------------------------------------- */
@@ -519,7 +291,7 @@ static int32_t zzt_s32(const uint8_t *p)
 static int zzt_stats_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct zzt_board *b = zzt_ref_board(ar, n);
-	size_t i, c, k;
+	size_t i, c;
 	int r;
 
 	if (!b)
@@ -551,9 +323,7 @@ static int zzt_stats_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 			r |= gfs_buf_printf(out, ",%d,", s->bind);
 		else
 			r |= gfs_buf_adds(out, ",,");
-		k = zzt_hex_len(s->rec + ZZT_S_PAD, ZZT_S_PAD_LEN);
-		for (c = 0; c < k; c++)
-			r |= gfs_buf_printf(out, "%02x", s->rec[ZZT_S_PAD + c]);
+		r |= gfs_hexz_render(out, s->rec + ZZT_S_PAD, ZZT_S_PAD_LEN);
 		r |= gfs_buf_addc(out, '\n');
 	}
 	return r ? -ENOMEM : 0;
@@ -566,7 +336,6 @@ static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	struct zzt_stat *ns = NULL;
 	struct gfs_grid l;
 	size_t rows, i, c;
-	char why[128];
 	int r, changed = 0;
 
 	if (!b)
@@ -654,14 +423,10 @@ static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 			}
 			s->bind = (int)v;
 		}
-		{
-			struct zzt_field pf = { "", "padding", ZZT_F_HEX, ZZT_A_HDR, 0, ZZT_S_PAD_LEN };
-			int dummy = 0;
-
-			if (zzt_set_field(&pf, s->rec + ZZT_S_PAD, pad, &dummy, why, sizeof(why))) {
-				r = gfs_err(ar, -EINVAL, "stats.csv: line %u: padding: %s", line, why);
-				goto out;
-			}
+		if (gfs_hexz_parse(pad, s->rec + ZZT_S_PAD, ZZT_S_PAD_LEN)) {
+			r = gfs_err(ar, -EINVAL, "stats.csv: line %u: padding: want at most %d bytes as "
+				    "hex digit pairs", line, ZZT_S_PAD_LEN);
+			goto out;
 		}
 		if (i < b->nstats) {
 			const struct zzt_stat *o = &b->stats[i];
@@ -767,7 +532,8 @@ static int zzt_code_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 			i++;
 			continue;
 		}
-		if (zzt_utf8_next(data + i, len - i, &cp, &k)) {
+		k = gfs_utf8_decode(data + i, len - i, &cp);
+		if (!k) {
 			r = gfs_err(ar, -EINVAL, "%s: line %u: not UTF-8", n->name, line);
 			break;
 		}

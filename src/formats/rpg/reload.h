@@ -1,0 +1,49 @@
+/*
+ * reload.h - the RELOAD codec: OHRRPGCE's binary tree documents (.reld,
+ * .rsav, .rgfx, zone maps and many lumps of a game) <-> a lossless text
+ * form.  Pure byte functions: no archive, no nodes.
+ *
+ * The text form (documented in gamefs-formats(5)):
+ *
+ *   RELOAD 1
+ *   names
+ *     1 general_data          the string table, in stored order, unused
+ *     2 "odd name"            names included; bare when identifier-like
+ *   tree
+ *   general_data              one node a line, two spaces a level
+ *     version = 5             int (stored at the narrowest width)
+ *     wide = 5:i32            int stored wider than it needs
+ *     ratio = float:1.5       double (shortest exact decimal, or
+ *     nan = float:0x7ff8000000000000   its bit pattern)
+ *     title = "Baby \x01"     byte string: printable ASCII, \\ \" \n \t \xHH
+ *     pixels = base64:AAEC    byte string, mostly binary and over 64 bytes
+ *     flag                    null
+ *     #0 = 3                  a name by its table index (0 = unnamed)
+ *
+ * Node sizes, VLIs, the header and the table offset are derived.  A name
+ * typed that the table lacks is appended to it (as the engine does).
+ */
+#ifndef GFS_RPG_RELOAD_H
+#define GFS_RPG_RELOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gfs_buf.h"
+
+#define RELD_MAGIC "RELD"
+#define RELD_MAX_DEPTH 256
+
+/* Does the buffer start like a RELOAD document? */
+int reld_magic(const uint8_t *p, size_t len);
+/*
+ * Binary document -> text (appended to out; out may be NULL to only
+ * validate).  -EBADMSG with a message naming the byte offset in err when
+ * the document is broken or not in the canonical form the engine writes
+ * (padded VLIs, a gap before the string table, trailing bytes): the text
+ * would not give the same bytes back.
+ */
+int reld_to_text(const uint8_t *bin, size_t len, struct gfs_buf *out, char *err, size_t errlen);
+/* Text -> binary document (appended to out); -EINVAL with "line N: ..." in err. */
+int reld_from_text(const uint8_t *txt, size_t len, struct gfs_buf *out, char *err, size_t errlen);
+
+#endif

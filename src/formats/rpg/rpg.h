@@ -1,0 +1,84 @@
+/*
+ * rpg.h - the OHRRPGCE model shared by the files of the rpg format.
+ *
+ * Layers, each using only the ones above it:
+ *   reload.c     RELOAD binary <-> text (pure bytes)
+ *   rpg_model.c  the lump index of a lumped file, each lump's current
+ *                content, the name rules, save and committed
+ *   rpg_views.c  decoded views of lumps (reload/ ...)
+ *   rpg.c        the driver: bid, load (builds the tree), tree operations
+ */
+#ifndef GFS_RPG_H
+#define GFS_RPG_H
+
+#include "gfs_driver.h"
+
+#define RPG_NAME_MAX	50
+#define RPG_MAX_LUMPS	1000000
+
+struct rpg_lump {
+	char name[RPG_NAME_MAX + 1];	/* as stored on disk */
+	struct gfs_node *node;		/* the raw lump (root, or lumps/ of a game) */
+	uint64_t off, len;		/* its data in the archive file now */
+	uint64_t new_off, new_len;	/* in the file being saved */
+	struct gfs_buf *data;		/* content a decoded view set, until commit */
+	struct gfs_node **views;	/* its decoded views (their priv: struct rpg_vpriv) */
+	size_t nviews;
+	int kind;			/* RPG_K_*: which views it has */
+};
+
+enum { RPG_K_NONE, RPG_K_RELOAD, RPG_K_NAMES, RPG_K_SAY, RPG_K_MAP, RPG_K_PAGES };
+
+/* priv of every decoded view node */
+struct rpg_vpriv {
+	struct rpg_lump *l;		/* NULL once the lump was deleted */
+	size_t rec;			/* record (text boxes) */
+	const void *desc;		/* what the view decodes (name lists) */
+};
+
+struct rpg_model {
+	struct rpg_lump **lumps;
+	size_t n, cap;
+	int game;			/* has a GEN lump: lumps/ and decoded views */
+	char archinym[RPG_NAME_MAX + 1];	/* stem of the GEN lump, as stored */
+	struct gfs_node *lumpdir;	/* where the raw lumps live */
+};
+
+/* ---- rpg_model.c ---- */
+int rpg_name_char(int c);
+/* Read the lump index of ar into a new model (ar->priv); no nodes made. */
+int rpg_index_load(struct gfs_archive *ar);
+int rpg_lump_append(struct rpg_model *m, struct rpg_lump *l);
+/* New names: 1..50 of [A-Za-z0-9._-~ ], unique ignoring case (self excepted). */
+int rpg_check_name(struct gfs_archive *ar, const char *name, const struct rpg_lump *self);
+/*
+ * The lump's current content: what a view or the raw file last stored
+ * (data), else the archive's bytes (for a lump without views, its raw
+ * file's edit, if any).
+ */
+int rpg_lump_read(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_buf *out);
+/* The lump of that name (ignoring case), or NULL. */
+struct rpg_lump *rpg_lump_named(struct rpg_model *m, const char *name);
+/* Record size idx of BINSIZE.BIN, or legacy when it has none. */
+unsigned rpg_binsize(struct gfs_archive *ar, unsigned idx, unsigned legacy);
+/* len bytes at off of the lump's current content (-EBADMSG past its end). */
+int rpg_lump_range(struct gfs_archive *ar, struct rpg_lump *l, uint64_t off, size_t len, uint8_t *buf);
+/* A view, or the raw file of a lump with views, replaces its content (copied). */
+int rpg_lump_set(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *data, size_t len);
+/* Node ops of a raw lump that has decoded views (its content can change under it). */
+extern const struct gfs_node_ops rpg_lump_ops;
+int rpg_save(struct gfs_archive *ar, struct gfs_writer *w);
+void rpg_committed(struct gfs_archive *ar);
+void rpg_free(struct gfs_archive *ar);
+
+/* ---- rpg_views.c ---- */
+/* Which views a lump of a game has (RPG_K_*); reads RELOAD lumps whole. */
+int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l);
+/* Make the decoded views of a game (after its lumps/ nodes exist). */
+int rpg_views_build(struct gfs_archive *ar);
+/* `gamefs check` of a game: inconsistencies as warning lines; returns how many. */
+size_t rpg_views_check(struct gfs_archive *ar, FILE *out);
+/* Detach the views of a lump being deleted. */
+void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l);
+
+#endif

@@ -1,0 +1,294 @@
+/*
+ * OHRRPGCE lumped files: the lump index and each lump's content.
+ *
+ * On disk: no header, just lumps one after another:
+ *   name     1..50 bytes, ASCII, then a NUL
+ *   size     4 bytes PDP-endian: high 16-bit word first, each word LE
+ *   data     size bytes
+ * A lump's content is, newest first: what a decoded view set (data), the
+ * raw file's edit, or its span of the archive.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "rpg.h"
+
+#define RPG_SIZE_BYTES	4
+#define RPG_HDR_MAX	(RPG_NAME_MAX + 1 + RPG_SIZE_BYTES)
+
+int rpg_name_char(int c)
+{
+	return isalnum(c) || c == '.' || c == '_' || c == '-' || c == '~' || c == ' ';
+}
+
+static uint32_t rpg_get_size(const uint8_t *p)
+{
+	/* PDP-endian: the high 16-bit word first, each word little-endian */
+	return (uint32_t)gfs_le16(p) << 16 | gfs_le16(p + 2);
+}
+
+static void rpg_put_size(uint8_t *p, uint32_t size)
+{
+	gfs_put_u16le(p, (uint16_t)(size >> 16));
+	gfs_put_u16le(p + 2, (uint16_t)size);
+}
+
+int rpg_lump_append(struct rpg_model *m, struct rpg_lump *l)
+{
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 64;
+		struct rpg_lump **p = realloc(m->lumps, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		m->lumps = p;
+		m->cap = cap;
+	}
+	m->lumps[m->n++] = l;
+	return 0;
+}
+
+int rpg_index_load(struct gfs_archive *ar)
+{
+	struct rpg_model *m = calloc(1, sizeof(*m));
+	uint64_t pos = 0, end = (uint64_t)ar->st.st_size;
+
+	if (!m)
+		return -ENOMEM;
+	ar->priv = m;
+	while (pos < end) {
+		uint8_t hdr[RPG_HDR_MAX];
+		size_t hlen = end - pos < RPG_HDR_MAX ? (size_t)(end - pos) : RPG_HDR_MAX;
+		struct gfs_rd rd;
+		const char *name;
+		size_t nlen;
+		const uint8_t *sz;
+		uint32_t size;
+		struct rpg_lump *l;
+		int r = gfs_pread(ar, hdr, hlen, pos);
+
+		if (r)
+			return gfs_err_at(ar, r, pos, "cannot read lump header");
+		gfs_rd_init(&rd, hdr, hlen, pos);
+		if (gfs_rd_cstr(&rd, &name, &nlen, RPG_NAME_MAX + 1))
+			return gfs_err_at(ar, -EBADMSG, pos, hlen < RPG_NAME_MAX + 1 ?
+					  "lump name runs past the end of the file" :
+					  "lump name has no NUL within 50 bytes");
+		if (nlen == 0)
+			return gfs_err_at(ar, -EBADMSG, pos, "empty lump name");
+		for (size_t i = 0; i < nlen; i++)
+			if ((unsigned char)name[i] < 0x20 || (unsigned char)name[i] >= 0x7f)
+				return gfs_err_at(ar, -EBADMSG, pos, "lump name has byte 0x%02x", (unsigned char)name[i]);
+		if (gfs_rd_ptr(&rd, &sz, RPG_SIZE_BYTES))
+			return gfs_err_at(ar, -EBADMSG, gfs_rd_off(&rd), "lump %.*s: size field cut off by the end of the file",
+					  (int)nlen, name);
+		size = rpg_get_size(sz);
+		pos = gfs_rd_off(&rd);
+		if (size > end - pos)
+			return gfs_err_at(ar, -EBADMSG, pos - RPG_SIZE_BYTES,
+					  "lump %.*s: size %u runs past the end of the file (%llu bytes left)",
+					  (int)nlen, name, size, (unsigned long long)(end - pos));
+		if (m->n >= RPG_MAX_LUMPS)
+			return gfs_err_at(ar, -EBADMSG, pos, "more than %d lumps", RPG_MAX_LUMPS);
+		l = calloc(1, sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		memcpy(l->name, name, nlen);
+		l->off = pos;
+		l->len = size;
+		if (rpg_lump_append(m, l)) {
+			free(l);
+			return -ENOMEM;
+		}
+		pos += size;
+	}
+	return 0;
+}
+
+int rpg_check_name(struct gfs_archive *ar, const char *name, const struct rpg_lump *self)
+{
+	struct rpg_model *m = ar->priv;
+	size_t len = strlen(name);
+
+	if (len > RPG_NAME_MAX)
+		return gfs_err(ar, -ENAMETOOLONG, "lump name %s: longer than %d characters", name, RPG_NAME_MAX);
+	if (len == 0)
+		return gfs_err(ar, -EINVAL, "empty lump name");
+	for (size_t i = 0; i < len; i++)
+		if (!rpg_name_char((unsigned char)name[i]))
+			return gfs_err(ar, -EINVAL, "lump name %s: character 0x%02x not allowed "
+				       "(A-Z a-z 0-9 . _ - ~ space)", name, (unsigned char)name[i]);
+	for (size_t i = 0; i < m->n; i++)
+		if (m->lumps[i] != self && !strcasecmp(m->lumps[i]->name, name))
+			return gfs_err(ar, -EEXIST, "lump name %s: clashes with %s (names ignore case)",
+				       name, m->lumps[i]->name);
+	return 0;
+}
+
+int rpg_lump_read(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_buf *out)
+{
+	size_t old = out->len;
+	int r;
+
+	if (l->data)
+		return l->data->len ? gfs_buf_add(out, l->data->data, l->data->len) : 0;
+	if (l->node && !l->kind)
+		return gfs_node_content(ar, l->node, out);	/* a lump without views: its edit, if any */
+	if (l->len > GFS_BUF_MAX)
+		return -EFBIG;
+	if ((r = gfs_buf_set_len(out, old + (size_t)l->len)))
+		return r;
+	return l->len ? gfs_pread(ar, out->data + old, (size_t)l->len, l->off) : 0;
+}
+
+int rpg_lump_range(struct gfs_archive *ar, struct rpg_lump *l, uint64_t off, size_t len, uint8_t *buf)
+{
+	uint64_t size = l->data ? l->data->len : l->len;
+
+	if (off > size || len > size - off)
+		return -EBADMSG;
+	if (l->data) {
+		memcpy(buf, l->data->data + off, len);
+		return 0;
+	}
+	return len ? gfs_pread(ar, buf, len, l->off + off) : 0;
+}
+
+struct rpg_lump *rpg_lump_named(struct rpg_model *m, const char *name)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (!strcasecmp(m->lumps[i]->name, name))
+			return m->lumps[i];
+	return NULL;
+}
+
+unsigned rpg_binsize(struct gfs_archive *ar, unsigned idx, unsigned legacy)
+{
+	struct rpg_lump *l = rpg_lump_named(ar->priv, "BINSIZE.BIN");
+	struct gfs_buf b = GFS_BUF_INIT;
+	unsigned v = legacy;
+
+	if (l && !rpg_lump_read(ar, l, &b) && b.len >= 2 * (size_t)idx + 2)
+		v = gfs_le16(b.data + 2 * idx);
+	gfs_buf_release(&b);
+	return v;
+}
+
+int rpg_lump_set(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *data, size_t len)
+{
+	struct gfs_buf *b = gfs_buf_new();
+
+	if (!b || (len && gfs_buf_add(b, data, len))) {
+		gfs_buf_free(b);
+		return -ENOMEM;
+	}
+	gfs_buf_free(l->data);
+	l->data = b;
+	gfs_tree_invalidate(ar);
+	return 0;
+}
+
+/* The raw file of a lump with views: the archive's bytes, or what a view set. */
+static int rpg_lump_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_lump *l = n->priv;
+	int r;
+
+	if (!l)
+		return -ENOENT;	/* deleted */
+	if (l->data)
+		return l->data->len ? gfs_buf_add(out, l->data->data, l->data->len) : 0;
+	if (l->len > GFS_BUF_MAX)
+		return -EFBIG;
+	if ((r = gfs_buf_set_len(out, (size_t)l->len)))
+		return r;
+	return l->len ? gfs_pread(ar, out->data, (size_t)l->len, l->off) : 0;
+}
+
+static int rpg_lump_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size)
+{
+	struct rpg_lump *l = n->priv;
+
+	if (!l)
+		return -ENOSYS;
+	*size = l->data ? l->data->len : l->len;
+	return 0;
+}
+
+/* Raw bytes are taken verbatim, newer than any view's: the views read them from l->data. */
+static int rpg_lump_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_lump *l = n->priv;
+
+	return l ? rpg_lump_set(ar, l, data, len) : 0;
+}
+
+const struct gfs_node_ops rpg_lump_ops = {
+	.render = rpg_lump_render,
+	.size = rpg_lump_size,
+	.store = rpg_lump_store,
+};
+
+int rpg_save(struct gfs_archive *ar, struct gfs_writer *w)
+{
+	struct rpg_model *m = ar->priv;
+
+	for (size_t i = 0; i < m->n; i++) {
+		struct rpg_lump *l = m->lumps[i];
+		uint8_t sz[RPG_SIZE_BYTES];
+		uint64_t size;
+		int r = l->data ? (size = l->data->len, 0) : gfs_node_size(ar, l->node, &size);
+
+		if (r)
+			return r;
+		if (size > UINT32_MAX)
+			return gfs_err(ar, -EFBIG, "lump %s: %llu bytes do not fit a lump size",
+				       l->name, (unsigned long long)size);
+		rpg_put_size(sz, (uint32_t)size);
+		if ((r = gfs_writer_put(w, l->name, strlen(l->name) + 1)) ||
+		    (r = gfs_writer_put(w, sz, sizeof(sz))))
+			return r;
+		l->new_off = gfs_writer_tell(w);
+		l->new_len = size;
+		if (l->data)
+			r = size ? gfs_writer_put(w, l->data->data, (size_t)size) : 0;
+		else
+			r = gfs_writer_node(w, l->node);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+void rpg_committed(struct gfs_archive *ar)
+{
+	struct rpg_model *m = ar->priv;
+
+	for (size_t i = 0; i < m->n; i++) {
+		struct rpg_lump *l = m->lumps[i];
+
+		l->off = l->new_off;
+		l->len = l->new_len;
+		gfs_buf_free(l->data);
+		l->data = NULL;
+		gfs_node_set_span(l->node, l->off, l->len);
+	}
+}
+
+void rpg_free(struct gfs_archive *ar)
+{
+	struct rpg_model *m = ar->priv;
+
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->n; i++) {
+		gfs_buf_free(m->lumps[i]->data);
+		free(m->lumps[i]->views);
+		free(m->lumps[i]);
+	}
+	free(m->lumps);
+	free(m);
+	ar->priv = NULL;
+}

@@ -1,0 +1,988 @@
+/*
+ * Decoded views of an OHRRPGCE game's lumps (specs/ohrrpgce-lumps.md).
+ *
+ *   reload/<name>.txt  every lump holding a RELOAD document (RELD magic) as
+ *                      the lossless text of reload.c
+ *   names/<kind>.txt   one line per record, "id<TAB>name": items, heroes,
+ *                      enemies, attacks, shops, tags, maps, songs, sfx
+ *   browse.txt         BROWSE.TXT: the long name and the about line
+ *   textboxes/NNNN.txt each SAY record: its 8 lines, then its 2 choices
+ *   tilesets/NN.png    TIL pages, backdrops/NN.png MXS pages: 320x200 PNG in
+ *                      the master palette
+ *   maps/NN-name/      tiles-L.csv (.T##), walls.csv (.P##), foes.csv (.E##),
+ *                      zones.txt (.Z##, RELOAD text)
+ *
+ * Text is the game font's glyph numbers: printable ASCII as itself, "\\"
+ * as \\, every other byte as \xHH.  Writing a view back patches only the
+ * fields whose text changed into the lump's bytes (garbage after a name's
+ * length, padding and every other field stay); record counts never change.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "rpg.h"
+#include "reload.h"
+#include "gfs_grid.h"
+#include "gfs_codec.h"
+
+/* ---- text fields ------------------------------------------------------------ */
+
+enum { TS_BAD, TS_BIN, TS_BYTE, TS_PAD };	/* int16 len + int16 chars, int16 len + bytes, u8 len + bytes, NUL-padded */
+
+struct rpg_tfield {
+	unsigned style, lenoff, dataoff, max;
+};
+
+struct rpg_namelist {
+	const char *lump;	/* ".ITM": archinym + this; "BROWSE.TXT": the whole name */
+	const char *view;	/* file name */
+	int binsize_idx;	/* -1: fixed size */
+	unsigned recsize;	/* fixed size, or the legacy one */
+	struct rpg_tfield f;
+};
+
+static const struct rpg_namelist rpg_namelists[] = {
+	{ ".ITM", "names/items.txt", 12, 200, { TS_BAD, 0, 2, 8 } },
+	{ ".DT0", "names/heroes.txt", 10, 636, { TS_BAD, 0, 2, 16 } },
+	{ ".DT1", "names/enemies.txt", 11, 320, { TS_BAD, 0, 2, 16 } },
+	{ ".DT6", "names/attacks.txt", -1, 80, { TS_BAD, 48, 52, 10 } },
+	{ ".TMN", "names/tags.txt", -1, 42, { TS_BAD, 0, 2, 20 } },
+	{ ".MN", "names/maps.txt", -1, 80, { TS_BYTE, 0, 1, 39 } },
+	{ ".SHO", "names/shops.txt", -1, 40, { TS_BAD, 0, 2, 15 } },
+	{ "SONGDATA.BIN", "names/songs.txt", -1, 32, { TS_BIN, 0, 2, 30 } },
+	{ "SFXDATA.BIN", "names/sfx.txt", -1, 34, { TS_BIN, 0, 2, 30 } },
+	{ "BROWSE.TXT", "browse.txt", -1, 40, { TS_BIN, 0, 2, 38 } },
+};
+
+#define SAY_LINES 8
+#define SAY_LINE_LEN 38
+static const struct rpg_tfield say_fields[] = {
+	{ TS_PAD, 0, 0, 38 }, { TS_PAD, 0, 38, 38 }, { TS_PAD, 0, 76, 38 }, { TS_PAD, 0, 114, 38 },
+	{ TS_PAD, 0, 152, 38 }, { TS_PAD, 0, 190, 38 }, { TS_PAD, 0, 228, 38 }, { TS_PAD, 0, 266, 38 },
+	{ TS_PAD, 0, 349, 15 }, { TS_PAD, 0, 367, 15 },
+};
+#define SAY_MIN 400
+
+/* Bytes of the field's live text (length clamped to max, as the engine does). */
+static size_t tf_get(const struct rpg_tfield *f, const uint8_t *rec, uint8_t *out)
+{
+	size_t n = 0;
+
+	switch (f->style) {
+	case TS_BAD:
+	case TS_BIN: {
+		int16_t len = (int16_t)gfs_le16(rec + f->lenoff);
+
+		n = len < 0 ? 0 : (size_t)len > f->max ? f->max : (size_t)len;
+		for (size_t i = 0; i < n; i++)
+			out[i] = f->style == TS_BAD ? rec[f->dataoff + 2 * i] : rec[f->dataoff + i];
+		break;
+	}
+	case TS_BYTE:
+		n = rec[f->lenoff] > f->max ? f->max : rec[f->lenoff];
+		memcpy(out, rec + f->dataoff, n);
+		break;
+	case TS_PAD:
+		n = f->max;
+		while (n && !rec[f->dataoff + n - 1])
+			n--;
+		memcpy(out, rec + f->dataoff, n);
+		break;
+	}
+	return n;
+}
+
+/* Rewrite the field engine-style: length, text, zeros to the maximum. */
+static void tf_put(const struct rpg_tfield *f, uint8_t *rec, const uint8_t *s, size_t n)
+{
+	switch (f->style) {
+	case TS_BAD:
+		gfs_put_u16le(rec + f->lenoff, (uint16_t)n);
+		for (size_t i = 0; i < f->max; i++)
+			gfs_put_u16le(rec + f->dataoff + 2 * i, i < n ? s[i] : 0);
+		break;
+	case TS_BIN:
+		gfs_put_u16le(rec + f->lenoff, (uint16_t)n);
+		memset(rec + f->dataoff, 0, f->max);
+		memcpy(rec + f->dataoff, s, n);
+		break;
+	case TS_BYTE:
+		rec[f->lenoff] = (uint8_t)n;
+		memset(rec + f->dataoff, 0, f->max);
+		memcpy(rec + f->dataoff, s, n);
+		break;
+	case TS_PAD:
+		memset(rec + f->dataoff, 0, f->max);
+		memcpy(rec + f->dataoff, s, n);
+		break;
+	}
+}
+
+static unsigned tf_end(const struct rpg_tfield *f)
+{
+	unsigned e = f->style == TS_BAD ? f->dataoff + 2 * f->max : f->dataoff + f->max;
+
+	return e > f->lenoff + 2u ? e : f->lenoff + 2u;
+}
+
+static int put_text(struct gfs_buf *b, const uint8_t *s, size_t n)
+{
+	int r = 0;
+
+	for (size_t i = 0; !r && i < n; i++) {
+		if (s[i] == '\\')
+			r = gfs_buf_adds(b, "\\\\");
+		else if (s[i] >= 0x20 && s[i] < 0x7f)
+			r = gfs_buf_addc(b, s[i]);
+		else
+			r = gfs_buf_printf(b, "\\x%02x", s[i]);
+	}
+	return r;
+}
+
+/* Unescape [s, e) into out (at most max bytes); -1 bad escape/byte, -2 too long. */
+static int get_text(const char *s, const char *e, uint8_t *out, size_t max, size_t *n)
+{
+	*n = 0;
+	while (s < e) {
+		uint8_t c = (uint8_t)*s++;
+
+		if (c == '\\') {
+			int h, l;
+
+			if (s < e && *s == '\\') {
+				s++;
+			} else if (e - s >= 3 && s[0] == 'x' && (h = gfs_hex_digit(s[1])) >= 0 &&
+				   (l = gfs_hex_digit(s[2])) >= 0) {
+				c = (uint8_t)(h << 4 | l);
+				s += 3;
+			} else {
+				return -1;
+			}
+		} else if (c < 0x20 || c >= 0x7f) {
+			return -1;
+		}
+		if (*n >= max)
+			return -2;
+		out[(*n)++] = c;
+	}
+	return 0;
+}
+
+/* ---- RELOAD documents ---------------------------------------------------- */
+
+static int rpg_reload_ok(struct gfs_archive *ar, struct rpg_lump *l)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	char err[160];
+	uint8_t head[4];
+	int ok = 0;
+
+	/* at load: look at the magic before reading a lump whole */
+	if (l->len < 13 || gfs_pread(ar, head, sizeof(head), l->off) || memcmp(head, RELD_MAGIC, 4))
+		return 0;
+	if (rpg_lump_read(ar, l, &b) || !reld_magic(b.data, b.len))
+		goto out;
+	ok = reld_to_text(b.data, b.len, NULL, err, sizeof(err)) == 0;
+	if (!ok)
+		gfs_warn(ar, "lump %s: RELOAD document not shown as text: %s", l->name, err);
+out:
+	gfs_buf_release(&b);
+	return ok;
+}
+
+static char *rpg_reload_name(const struct rpg_lump *l)
+{
+	size_t n = strlen(l->name);
+	char *s = malloc(n + 5);
+
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i <= n; i++)
+		s[i] = (char)tolower((unsigned char)l->name[i]);
+	if (n > 5 && !strcmp(s + n - 5, ".reld"))
+		n -= 5;
+	strcpy(s + n, ".txt");
+	return s;
+}
+
+static int rpg_reload_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	char err[160];
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r && (r = reld_to_text(b.data, b.len, out, err, sizeof(err))) != 0 && r != -ENOMEM)
+		r = gfs_err(ar, -EIO, "lump %s: %s", v->l->name, err);
+	gfs_buf_release(&b);
+	return r;
+}
+
+/* Set the lump to bin unless it already holds exactly that. */
+static int rpg_set_if_changed(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *bin, size_t len)
+{
+	struct gfs_buf old = GFS_BUF_INIT;
+	int r = rpg_lump_read(ar, l, &old);
+
+	if (!r && (old.len != len || (len && memcmp(old.data, bin, len))))
+		r = rpg_lump_set(ar, l, bin, len);
+	gfs_buf_release(&old);
+	return r;
+}
+
+static int rpg_reload_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf bin = GFS_BUF_INIT;
+	char err[200];
+	int r = v->l ? reld_from_text(data, len, &bin, err, sizeof(err)) : -ENOENT;
+
+	if (r == -EINVAL)
+		r = gfs_err(ar, -EINVAL, "reload/%s: %s", n->name, err);
+	if (!r)
+		r = rpg_set_if_changed(ar, v->l, bin.data, bin.len);
+	gfs_buf_release(&bin);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_reload_ops = {
+	.render = rpg_reload_render,
+	.store = rpg_reload_store,
+	.free = free,
+};
+
+/* ---- name lists ------------------------------------------------------------ */
+
+static unsigned rpg_nl_recsize(struct gfs_archive *ar, const struct rpg_namelist *d)
+{
+	unsigned rs = d->binsize_idx >= 0 ? rpg_binsize(ar, (unsigned)d->binsize_idx, d->recsize) : d->recsize;
+
+	return rs ? rs : d->recsize;
+}
+
+static int rpg_names_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	const struct rpg_namelist *d = v->desc;
+	struct gfs_buf b = GFS_BUF_INIT;
+	unsigned rs = rpg_nl_recsize(ar, d);
+	uint8_t txt[256];
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r && rs < tf_end(&d->f))
+		r = gfs_err(ar, -EIO, "lump %s: records of %u bytes cannot hold the name", v->l->name, rs);
+	for (size_t i = 0; !r && rs && (i + 1) * rs <= b.len; i++) {
+		size_t len = tf_get(&d->f, b.data + i * rs, txt);
+
+		r = gfs_buf_printf(out, "%zu\t", i);
+		if (!r)
+			r = put_text(out, txt, len);
+		if (!r)
+			r = gfs_buf_addc(out, '\n');
+	}
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int rpg_names_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	const struct rpg_namelist *d = v->desc;
+	struct gfs_buf b = GFS_BUF_INIT;
+	unsigned rs = rpg_nl_recsize(ar, d);
+	const char *p = (const char *)data, *end = p + len;
+	size_t rec = 0, nrec;
+	unsigned line = 0;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (r)
+		goto out;
+	nrec = rs ? b.len / rs : 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *le = nl ? nl : end, *tab;
+		uint8_t old[256], txt[256];
+		size_t olen, tlen;
+		char *ep;
+		unsigned long id;
+		int e;
+
+		line++;
+		if (le > p && le[-1] == '\r')
+			le--;
+		tab = memchr(p, '\t', (size_t)(le - p));
+		if (!tab) {
+			r = gfs_err(ar, -EINVAL, "%s: line %u: want ID<TAB>NAME", n->name, line);
+			goto out;
+		}
+		errno = 0;
+		id = strtoul(p, &ep, 10);
+		if (ep != tab || ep == p || errno || id != rec) {
+			r = gfs_err(ar, -EINVAL, "%s: line %u: want record %zu (records are neither added, removed nor moved)",
+				    n->name, line, rec);
+			goto out;
+		}
+		if (rec >= nrec) {
+			r = gfs_err(ar, -EINVAL, "%s: line %u: the lump has %zu records", n->name, line, nrec);
+			goto out;
+		}
+		e = get_text(tab + 1, le, txt, d->f.max, &tlen);
+		if (e) {
+			r = gfs_err(ar, -EINVAL, e == -2 ? "%s: line %u: longer than %u characters" :
+				    "%s: line %u: a byte outside printable ASCII, or a bad escape (\\\\ or \\xHH)",
+				    n->name, line, d->f.max);
+			goto out;
+		}
+		olen = tf_get(&d->f, b.data + rec * rs, old);
+		if (olen != tlen || memcmp(old, txt, tlen))
+			tf_put(&d->f, b.data + rec * rs, txt, tlen);
+		rec++;
+		p = nl ? nl + 1 : end;
+	}
+	if (rec != nrec) {
+		r = gfs_err(ar, -EINVAL, "%s: %zu lines, want one per record (%zu)", n->name, rec, nrec);
+		goto out;
+	}
+	r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+out:
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_names_ops = {
+	.render = rpg_names_render,
+	.store = rpg_names_store,
+	.free = free,
+};
+
+/* ---- text boxes ------------------------------------------------------------ */
+
+static unsigned rpg_say_recsize(struct gfs_archive *ar)
+{
+	unsigned rs = rpg_binsize(ar, 8, 400);
+
+	return rs ? rs : 400;
+}
+
+static int rpg_say_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	unsigned rs = rpg_say_recsize(ar);
+	uint8_t txt[64], rec[SAY_MIN];
+	int r = v->l ? 0 : -ENOENT;
+
+	/* only this box's text bytes: a stat walk of a thousand boxes reads no lump whole */
+	if (!r && (rs < SAY_MIN || rpg_lump_range(ar, v->l, (uint64_t)v->rec * rs, SAY_MIN, rec)))
+		r = gfs_err(ar, -EIO, "text box %zu: not in the lump any more", v->rec);
+	for (size_t i = 0; !r && i < sizeof(say_fields) / sizeof(say_fields[0]); i++) {
+		size_t len = tf_get(&say_fields[i], rec, txt);
+
+		if (i >= SAY_LINES)
+			r = gfs_buf_adds(out, len ? "choice: " : "choice:");
+		if (!r)
+			r = put_text(out, txt, len);
+		if (!r)
+			r = gfs_buf_addc(out, '\n');
+	}
+	return r;
+}
+
+static int rpg_say_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	unsigned rs = rpg_say_recsize(ar);
+	const char *p = (const char *)data, *end = p + len;
+	size_t nf = sizeof(say_fields) / sizeof(say_fields[0]), i = 0;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r && (rs < SAY_MIN || (v->rec + 1) * rs > b.len))
+		r = gfs_err(ar, -EIO, "text box %zu: not in the lump any more", v->rec);
+	for (; !r && p < end; i++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *le = nl ? nl : end, *s = p;
+		const struct rpg_tfield *f = &say_fields[i < nf ? i : 0];
+		uint8_t old[64], txt[64];
+		size_t olen, tlen;
+		int e;
+
+		if (le > p && le[-1] == '\r')
+			le--;
+		if (i >= nf) {
+			r = gfs_err(ar, -EINVAL, "%s: line %zu: a box has %d lines and 2 choices (%zu lines)",
+				    n->name, i + 1, SAY_LINES, nf);
+			break;
+		}
+		if (i >= SAY_LINES) {
+			if (le - s < 7 || memcmp(s, "choice:", 7)) {
+				r = gfs_err(ar, -EINVAL, "%s: line %zu: want \"choice: TEXT\"", n->name, i + 1);
+				break;
+			}
+			s += 7;
+			if (s < le && *s == ' ')
+				s++;
+		}
+		e = get_text(s, le, txt, f->max, &tlen);
+		if (!e && memchr(txt, 0, tlen) && tlen && !txt[tlen - 1])
+			e = -1;
+		if (e) {
+			r = gfs_err(ar, -EINVAL, e == -2 ? "%s: line %zu: longer than %u characters" :
+				    "%s: line %zu: a byte outside printable ASCII, a bad escape (\\\\ or \\xHH) or a final \\x00",
+				    n->name, i + 1, f->max);
+			break;
+		}
+		olen = tf_get(f, b.data + v->rec * rs, old);
+		if (olen != tlen || memcmp(old, txt, tlen))
+			tf_put(f, b.data + v->rec * rs, txt, tlen);
+		p = nl ? nl + 1 : end;
+	}
+	if (!r && i != nf)
+		r = gfs_err(ar, -EINVAL, "%s: %zu lines, want %d lines and 2 choices", n->name, i, SAY_LINES);
+	if (!r)
+		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_say_ops = {
+	.render = rpg_say_render,
+	.store = rpg_say_store,
+	.free = free,
+};
+
+/* ---- map layers ------------------------------------------------------------ */
+
+#define MAP_HDR 11
+#define MAP_MAX_LAYERS 16
+
+/* Map number and lump letter (T, P, E, Z...) of <arch>.<X><NN> or <N>.<X>; -1 if none. */
+static long rpg_map_of(struct rpg_model *m, const char *name, char *letter)
+{
+	size_t an = strlen(m->archinym), nl = strlen(name);
+	const char *dot = strrchr(name, '.');
+	char *ep;
+	long v;
+
+	if (nl == an + 4 && !strncasecmp(name, m->archinym, an) && name[an] == '.' &&
+	    isdigit((unsigned char)name[an + 2]) && isdigit((unsigned char)name[an + 3])) {
+		*letter = (char)toupper((unsigned char)name[an + 1]);
+		return (name[an + 2] - '0') * 10 + (name[an + 3] - '0');
+	}
+	if (dot && dot[1] && !dot[2] && dot > name && isdigit((unsigned char)name[0])) {
+		v = strtol(name, &ep, 10);
+		if (ep == dot && v >= 100 && v < 100000) {
+			*letter = (char)toupper((unsigned char)dot[1]);
+			return v;
+		}
+	}
+	return -1;
+}
+
+/* w, h and layer count of a .T/.P/.E lump from its header; 0 when unusable. */
+static int rpg_map_dims(const uint8_t *hdr, uint64_t len, unsigned *w, unsigned *h, unsigned *layers)
+{
+	int16_t sw = (int16_t)gfs_le16(hdr + 7), sh = (int16_t)gfs_le16(hdr + 9);
+	uint64_t cells;
+
+	if (len < MAP_HDR || sw <= 0 || sh <= 0)
+		return 0;
+	*w = (unsigned)sw;
+	*h = (unsigned)sh;
+	cells = (uint64_t)*w * *h;
+	if (cells > len - MAP_HDR)
+		return 0;
+	*layers = (unsigned)((len - MAP_HDR) / cells);
+	if (*layers > MAP_MAX_LAYERS)
+		*layers = MAP_MAX_LAYERS;
+	return 1;
+}
+
+static int rpg_layer_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	unsigned w, h, layers;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r && (!rpg_map_dims(b.data, b.len, &w, &h, &layers) || v->rec >= layers))
+		r = gfs_err(ar, -EIO, "lump %s: layer %zu is not in the lump any more", v->l->name, v->rec);
+	if (!r)
+		r = gfs_grid_xheader(out, w);
+	if (!r)
+		r = gfs_grid_render_u8(out, b.data + MAP_HDR + v->rec * (size_t)w * h, (size_t)w * h, w);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int rpg_layer_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct gfs_grid g;
+	unsigned w, h, layers;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r && (!rpg_map_dims(b.data, b.len, &w, &h, &layers) || v->rec >= layers))
+		r = gfs_err(ar, -EIO, "lump %s: layer %zu is not in the lump any more", v->l->name, v->rec);
+	if (!r && !(r = gfs_grid_parse(ar, n->name, data, len, w, NULL, &g))) {
+		if (g.nrows != h)
+			r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %u (a map is not resized here)", n->name, g.nrows, h);
+		else
+			r = gfs_grid_u8(ar, &g, w, h, b.data + MAP_HDR + v->rec * (size_t)w * h);
+		gfs_grid_release(&g);
+	}
+	if (!r)
+		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_layer_ops = {
+	.render = rpg_layer_render,
+	.store = rpg_layer_store,
+	.free = free,
+};
+
+/* maps/NN-name (name from MN, letters and digits kept, others as '-'), made once. */
+static struct gfs_node *rpg_map_dir(struct gfs_archive *ar, long map)
+{
+	struct rpg_model *m = ar->priv;
+	struct gfs_node *maps = gfs_node_child(ar, ar->root, "maps");
+	char nm[80], mn[80] = "";
+	size_t k = 0;
+
+	if (!maps && !(maps = gfs_node_new_dir(ar, ar->root, "maps")))
+		return NULL;
+	for (size_t i = 0; i < m->n; i++) {
+		size_t an = strlen(m->archinym);
+		struct rpg_lump *l = m->lumps[i];
+		struct gfs_buf b = GFS_BUF_INIT;
+
+		if (strlen(l->name) == an + 3 && !strncasecmp(l->name, m->archinym, an) &&
+		    !strcasecmp(l->name + an, ".MN") && !rpg_lump_read(ar, l, &b) && (size_t)(map + 1) * 80 <= b.len) {
+			const uint8_t *rec = b.data + map * 80;
+			size_t len = rec[0] > 39 ? 39 : rec[0];
+			int dash = 0;
+
+			for (size_t j = 0; j < len && k < 40; j++) {
+				if (isalnum(rec[1 + j])) {
+					if (dash && k)
+						mn[k++] = '-';
+					mn[k++] = (char)tolower(rec[1 + j]);
+					dash = 0;
+				} else {
+					dash = 1;
+				}
+			}
+			mn[k] = 0;
+		}
+		gfs_buf_release(&b);
+	}
+	snprintf(nm, sizeof(nm), k ? "%02ld-%s" : "%02ld", map, mn);
+	for (size_t i = 0; i < maps->nkids; i++)
+		if (!strcmp(maps->kids[i]->name, nm))
+			return maps->kids[i];
+	return gfs_node_new_dir(ar, maps, nm);
+}
+
+/* ---- Mode-X pages: tilesets and backdrops ------------------------------------ */
+
+#define PAGE_W 320
+#define PAGE_H 200
+#define PAGE_BYTES (PAGE_W * PAGE_H)
+
+/* The game's master palette: PALETTES.BIN record gen(78), else the legacy MAS, else grey. */
+static long rpg_gen(struct gfs_archive *ar, struct rpg_model *m, unsigned idx);
+
+static void rpg_master_palette(struct gfs_archive *ar, uint8_t *rgb)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *l = rpg_lump_named(m, "PALETTES.BIN");
+	struct gfs_buf b = GFS_BUF_INIT;
+	char nm[RPG_NAME_MAX + 8];
+
+	for (int i = 0; i < 256 * 3; i++)
+		rgb[i] = (uint8_t)(i / 3);
+	if (l && !rpg_lump_read(ar, l, &b) && b.len >= 4) {
+		unsigned hs = gfs_le16(b.data), rs = gfs_le16(b.data + 2);
+		long sel = rpg_gen(ar, m, 78);
+		uint64_t at = hs + (uint64_t)(sel > 0 ? sel : 0) * rs;
+
+		if (rs >= 768 && at + 768 <= b.len) {
+			memcpy(rgb, b.data + at, 768);
+			gfs_buf_release(&b);
+			return;
+		}
+	}
+	gfs_buf_release(&b);
+	snprintf(nm, sizeof(nm), "%s.MAS", m->archinym);
+	if ((l = rpg_lump_named(m, nm)) && !rpg_lump_read(ar, l, &b) && b.len >= 7 + 1536)
+		for (int i = 0; i < 768; i++) {
+			unsigned v = gfs_le16(b.data + 7 + 2 * i) & 63;
+
+			rgb[i] = (uint8_t)(v ? v * 4 + 3 : 0);
+		}
+	gfs_buf_release(&b);
+}
+
+static size_t page_at(unsigned x, unsigned y)
+{
+	return (size_t)(x % 4) * (PAGE_BYTES / 4) + (size_t)y * (PAGE_W / 4) + x / 4;
+}
+
+static int rpg_page_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	uint8_t rgb[768], *idx = NULL;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r && (v->rec + 1) * PAGE_BYTES > b.len)
+		r = gfs_err(ar, -EIO, "lump %s: page %zu is not in the lump any more", v->l->name, v->rec);
+	if (!r && !(idx = malloc(PAGE_BYTES)))
+		r = -ENOMEM;
+	if (!r) {
+		const uint8_t *pg = b.data + v->rec * PAGE_BYTES;
+
+		for (unsigned y = 0; y < PAGE_H; y++)
+			for (unsigned x = 0; x < PAGE_W; x++)
+				idx[y * PAGE_W + x] = pg[page_at(x, y)];
+		rpg_master_palette(ar, rgb);
+		r = gfs_png_encode_indexed(idx, PAGE_W, PAGE_H, rgb, 256, out);
+	}
+	free(idx);
+	gfs_buf_release(&b);
+	return r;
+}
+
+/*
+ * A PNG written back: 320x200; a pixel keeps its index when its colour is
+ * still the one that index shows, else takes the one palette index of
+ * exactly its colour; a colour the palette lacks, or holds twice, is EINVAL.
+ */
+static int rpg_page_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	uint8_t rgb[768], *rgba = NULL;
+	uint32_t w = 0, h = 0;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r && (v->rec + 1) * PAGE_BYTES > b.len)
+		r = gfs_err(ar, -EIO, "lump %s: page %zu is not in the lump any more", v->l->name, v->rec);
+	if (!r && (gfs_png_size(data, len, &w, &h) || w != PAGE_W || h != PAGE_H))
+		r = gfs_err(ar, -EINVAL, "%s: want a %ux%u PNG", n->name, PAGE_W, PAGE_H);
+	if (!r && (r = gfs_png_decode(data, len, PAGE_W, PAGE_H, &rgba, &w, &h)) != 0 && r != -ENOMEM)
+		r = gfs_err(ar, -EINVAL, "%s: the PNG does not decode", n->name);
+	if (!r) {
+		uint8_t *pg = b.data + v->rec * PAGE_BYTES;
+
+		rpg_master_palette(ar, rgb);
+		for (unsigned y = 0; !r && y < PAGE_H; y++)
+			for (unsigned x = 0; !r && x < PAGE_W; x++) {
+				const uint8_t *px = rgba + ((size_t)y * PAGE_W + x) * 4;
+				size_t at = page_at(x, y);
+				int found = -1, count = 0;
+
+				if (!memcmp(rgb + 3 * pg[at], px, 3))
+					continue;
+				for (int i = 0; i < 256; i++)
+					if (!memcmp(rgb + 3 * i, px, 3)) {
+						found = i;
+						count++;
+					}
+				if (count != 1)
+					r = gfs_err(ar, -EINVAL, "%s: pixel %u,%u: colour #%02x%02x%02x %s the master palette",
+						    n->name, x, y, px[0], px[1], px[2], count ? "is twice in" : "is not in");
+				else
+					pg[at] = (uint8_t)found;
+			}
+	}
+	if (!r)
+		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+	free(rgba);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_page_ops = {
+	.render = rpg_page_render,
+	.store = rpg_page_store,
+	.free = free,
+};
+
+static const char *rpg_pages_dir(struct rpg_model *m, const struct rpg_lump *l)
+{
+	size_t an = strlen(m->archinym);
+
+	if (strlen(l->name) != an + 4 || strncasecmp(l->name, m->archinym, an) || l->len < PAGE_BYTES)
+		return NULL;
+	if (!strcasecmp(l->name + an, ".TIL"))
+		return "tilesets";
+	if (!strcasecmp(l->name + an, ".MXS"))
+		return "backdrops";
+	return NULL;
+}
+
+/* ---- which lumps, and the tree ------------------------------------------- */
+
+static const struct rpg_namelist *rpg_namelist_of(struct rpg_model *m, const struct rpg_lump *l)
+{
+	size_t an = strlen(m->archinym);
+
+	for (size_t i = 0; i < sizeof(rpg_namelists) / sizeof(rpg_namelists[0]); i++) {
+		const char *s = rpg_namelists[i].lump;
+
+		if (s[0] == '.' ? strlen(l->name) == an + strlen(s) && !strncasecmp(l->name, m->archinym, an) &&
+				  !strcasecmp(l->name + an, s)
+				: !strcasecmp(l->name, s))
+			return &rpg_namelists[i];
+	}
+	return NULL;
+}
+
+static int rpg_is_say(struct rpg_model *m, const struct rpg_lump *l)
+{
+	size_t an = strlen(m->archinym);
+
+	return strlen(l->name) == an + 4 && !strncasecmp(l->name, m->archinym, an) &&
+	       !strcasecmp(l->name + an, ".SAY");
+}
+
+int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l)
+{
+	struct rpg_model *m = ar->priv;
+
+	if (rpg_namelist_of(m, l))
+		return RPG_K_NAMES;
+	if (rpg_is_say(m, l))
+		return RPG_K_SAY;
+	if (rpg_pages_dir(m, l))
+		return RPG_K_PAGES;
+	{
+		char letter;
+		uint8_t hdr[MAP_HDR];
+		unsigned w, h, layers;
+
+		if (rpg_map_of(m, l->name, &letter) >= 0 && (letter == 'T' || letter == 'P' || letter == 'E') &&
+		    l->len >= MAP_HDR && !gfs_pread(ar, hdr, MAP_HDR, l->off) && rpg_map_dims(hdr, l->len, &w, &h, &layers))
+			return RPG_K_MAP;
+	}
+	if (l->len >= 13 && rpg_reload_ok(ar, l))
+		return RPG_K_RELOAD;
+	return RPG_K_NONE;
+}
+
+static struct gfs_node *rpg_subdir(struct gfs_archive *ar, const char *name)
+{
+	struct gfs_node *d = gfs_node_child(ar, ar->root, name);
+
+	return d ? d : gfs_node_new_dir(ar, ar->root, name);
+}
+
+static int rpg_add_view(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, const char *name,
+			const struct gfs_node_ops *ops, size_t rec, const void *desc)
+{
+	struct rpg_vpriv *v = calloc(1, sizeof(*v));
+	struct gfs_node **vs = realloc(l->views, (l->nviews + 1) * sizeof(*vs));
+	char *un = gfs_unique_name(dir, name);
+	struct gfs_node *n;
+
+	if (vs)
+		l->views = vs;
+	if (!v || !vs || !un) {
+		free(v);
+		free(un);
+		return -ENOMEM;
+	}
+	v->l = l;
+	v->rec = rec;
+	v->desc = desc;
+	n = gfs_node_new_file(ar, dir, un, 0644, ops, v);
+	free(un);
+	if (!n) {
+		free(v);
+		return -ENOMEM;
+	}
+	l->views[l->nviews++] = n;
+	return 0;
+}
+
+int rpg_views_build(struct gfs_archive *ar)
+{
+	struct rpg_model *m = ar->priv;
+	int r = 0;
+
+	/* the order of the tree: browse.txt, names/, textboxes/, maps/, reload/, tilesets/, backdrops/ */
+	for (int pass = 0; pass < 6 && !r; pass++)
+		for (size_t i = 0; i < m->n && !r; i++) {
+			struct rpg_lump *l = m->lumps[i];
+			const struct rpg_namelist *d = l->kind == RPG_K_NAMES ? rpg_namelist_of(m, l) : NULL;
+
+			if (pass == 0 && d && !strchr(d->view, '/')) {
+				r = rpg_add_view(ar, l, ar->root, d->view, &rpg_names_ops, 0, d);
+			} else if (pass == 1 && d && strchr(d->view, '/')) {
+				struct gfs_node *dir = rpg_subdir(ar, "names");
+
+				r = dir ? rpg_add_view(ar, l, dir, strchr(d->view, '/') + 1, &rpg_names_ops, 0, d) : -ENOMEM;
+			} else if (pass == 2 && l->kind == RPG_K_SAY) {
+				unsigned rs = rpg_say_recsize(ar);
+				struct gfs_node *dir = rs >= SAY_MIN && l->len >= rs ? rpg_subdir(ar, "textboxes") : NULL;
+
+				for (size_t k = 0; dir && !r && (k + 1) * rs <= l->len; k++) {
+					char nm[32];
+
+					snprintf(nm, sizeof(nm), "%04zu.txt", k);
+					r = rpg_add_view(ar, l, dir, nm, &rpg_say_ops, k, NULL);
+				}
+			} else if (pass == 3 && (l->kind == RPG_K_MAP || l->kind == RPG_K_RELOAD)) {
+				char letter;
+				long map = rpg_map_of(m, l->name, &letter);
+				uint8_t hdr[MAP_HDR];
+				unsigned w, h, layers;
+				struct gfs_node *dir;
+
+				if (map < 0 || (l->kind == RPG_K_RELOAD && letter != 'Z'))
+					continue;
+				if (!(dir = rpg_map_dir(ar, map)))
+					return -ENOMEM;
+				if (l->kind == RPG_K_RELOAD) {
+					r = rpg_add_view(ar, l, dir, "zones.txt", &rpg_reload_ops, 0, NULL);
+					continue;
+				}
+				if ((r = gfs_pread(ar, hdr, MAP_HDR, l->off)) || !rpg_map_dims(hdr, l->len, &w, &h, &layers))
+					continue;
+				for (unsigned k = 0; !r && k < layers; k++) {
+					char nm[32];
+
+					if (letter == 'T')
+						snprintf(nm, sizeof(nm), "tiles-%u.csv", k);
+					else
+						snprintf(nm, sizeof(nm), layers > 1 ? "%s-%u.csv" : "%s.csv",
+							 letter == 'P' ? "walls" : "foes", k);
+					r = rpg_add_view(ar, l, dir, nm, &rpg_layer_ops, k, NULL);
+				}
+			} else if (pass == 5 && l->kind == RPG_K_PAGES) {
+				struct gfs_node *dir = rpg_subdir(ar, rpg_pages_dir(m, l));
+
+				for (size_t k = 0; dir && !r && (k + 1) * PAGE_BYTES <= l->len; k++) {
+					char nm[32];
+
+					snprintf(nm, sizeof(nm), "%02zu.png", k);
+					r = rpg_add_view(ar, l, dir, nm, &rpg_page_ops, k, NULL);
+				}
+				if (!dir)
+					r = -ENOMEM;
+			} else if (pass == 4 && l->kind == RPG_K_RELOAD) {
+				struct gfs_node *dir;
+				char letter, *nm;
+
+				if (rpg_map_of(m, l->name, &letter) >= 0 && letter == 'Z')
+					continue;
+				dir = rpg_subdir(ar, "reload");
+				nm = rpg_reload_name(l);
+
+				r = dir && nm ? rpg_add_view(ar, l, dir, nm, &rpg_reload_ops, 0, NULL) : -ENOMEM;
+				free(nm);
+			}
+		}
+	return r;
+}
+
+void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l)
+{
+	for (size_t i = 0; i < l->nviews; i++) {
+		struct gfs_node *n = l->views[i];
+		int open = gfs_node_is_open(n);
+
+		/* an open view keeps its content (rendered now); a closed one is freed */
+		gfs_node_remove(ar, n);
+		if (open)
+			((struct rpg_vpriv *)n->priv)->l = NULL;
+	}
+	l->nviews = 0;
+}
+
+/* ---- check ------------------------------------------------------------------- */
+
+/* GEN (BSAVE + int16s) field idx, or -1 when the lump is too short. */
+static long rpg_gen(struct gfs_archive *ar, struct rpg_model *m, unsigned idx)
+{
+	char nm[RPG_NAME_MAX + 8];
+	struct rpg_lump *l;
+	struct gfs_buf b = GFS_BUF_INIT;
+	long v = -1;
+
+	snprintf(nm, sizeof(nm), "%s.GEN", m->archinym);
+	l = rpg_lump_named(m, nm);
+	if (l && !rpg_lump_read(ar, l, &b) && b.len >= 7 + 2 * (size_t)idx + 2)
+		v = (int16_t)gfs_le16(b.data + 7 + 2 * idx);
+	gfs_buf_release(&b);
+	return v;
+}
+
+size_t rpg_views_check(struct gfs_archive *ar, FILE *out)
+{
+	struct rpg_model *m = ar->priv;
+	static const struct { const char *lump; unsigned gen; const char *what; } counts[] = {
+		{ ".ITM", 82, "items" }, { ".DT0", 35, "heroes" }, { ".DT1", 36, "enemies" },
+		{ ".DT6", 34, "attacks" }, { ".SHO", 97, "shops" }, { ".SAY", 39, "text boxes" },
+	};
+	size_t warn = 0;
+	long maxmap = -1;
+
+	/* a map's tile, wall and foe layers of different sizes */
+	for (size_t i = 0; i < m->n; i++) {
+		struct rpg_lump *t = m->lumps[i];
+		char lt, lo;
+		long map = t->kind == RPG_K_MAP ? rpg_map_of(m, t->name, &lt) : -1;
+		uint8_t h1[MAP_HDR], h2[MAP_HDR];
+		unsigned w1, hh1, n1, w2, hh2, n2;
+
+		if (map < 0 || lt != 'T')
+			continue;
+		if (map > maxmap)
+			maxmap = map;
+		if (gfs_pread(ar, h1, MAP_HDR, t->off) || !rpg_map_dims(h1, t->len, &w1, &hh1, &n1))
+			continue;
+		for (size_t j = 0; j < m->n; j++) {
+			struct rpg_lump *o = m->lumps[j];
+
+			if (o->kind != RPG_K_MAP || rpg_map_of(m, o->name, &lo) != map || lo == 'T' ||
+			    gfs_pread(ar, h2, MAP_HDR, o->off) || !rpg_map_dims(h2, o->len, &w2, &hh2, &n2))
+				continue;
+			if (w1 != w2 || hh1 != hh2) {
+				fprintf(out, "warning: map %ld: %s is %ux%u, %s is %ux%u\n", map, t->name, w1, hh1,
+					o->name, w2, hh2);
+				warn++;
+			}
+		}
+	}
+	/* GEN's last-record fields against the lumps */
+	if (maxmap >= 0 && rpg_gen(ar, m, 0) >= 0 && rpg_gen(ar, m, 0) != maxmap) {
+		fprintf(out, "warning: GEN says the last map is %ld, the tile maps go to %ld\n", rpg_gen(ar, m, 0), maxmap);
+		warn++;
+	}
+	for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+		char nm[RPG_NAME_MAX + 8];
+		struct rpg_lump *l;
+		unsigned rs;
+		long last = rpg_gen(ar, m, counts[c].gen);
+
+		snprintf(nm, sizeof(nm), "%s%s", m->archinym, counts[c].lump);
+		if (!(l = rpg_lump_named(m, nm)) || last < 0)
+			continue;
+		if (c == 5)
+			rs = rpg_say_recsize(ar);
+		else
+			rs = rpg_nl_recsize(ar, rpg_namelist_of(m, l));
+		if (rs && (uint64_t)(last + 1) * rs > l->len) {
+			fprintf(out, "warning: GEN says the last of the %s is %ld, %s holds %llu records\n",
+				counts[c].what, last, l->name, (unsigned long long)(l->len / rs));
+			warn++;
+		}
+	}
+	return warn;
+}

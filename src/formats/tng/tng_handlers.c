@@ -1,0 +1,164 @@
+/*
+ * tng_handlers.c - the scripts inside TirNanoG records: where they are and
+ * how a record is put back together around edited ones.
+ *
+ * NPCs (section 28) and objects (31) end with a list of event handlers
+ * (u8 type, u24 parameter, u24 length, bytecode), counted by a byte of the
+ * record's header; a quest (35) holds one on-complete script and a cutscene
+ * (23) one script, each after a u24 length in its header.  A record is
+ * split into the bytes before its scripts, the scripts, and any bytes after
+ * them (kept as they were).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tng.h"
+
+/* Where a kind of record keeps its scripts. */
+struct tng_rlayout {
+	size_t fixed;		/* header bytes */
+	size_t count_at;	/* handler count byte (lists) */
+	size_t len_at;		/* u24 script length (single script) */
+	int list;		/* a list of typed handlers, else one script */
+};
+
+static const struct tng_rlayout layouts[] = {
+	[TNG_R_NPC] = { 13, 12, 0, 1 },
+	[TNG_R_OBJECT] = { 39, 38, 0, 1 },
+	[TNG_R_QUEST] = { 10, 0, 7, 0 },
+	[TNG_R_CUTSCENE] = { 21, 0, 18, 0 },
+};
+
+int tng_rkind_lists(enum tng_rkind k)
+{
+	return k != TNG_R_NONE && k != TNG_R_WHOLE && layouts[k].list;
+}
+
+/* Length of the part before the scripts, from the header's counts; 0 when short. */
+size_t tng_rec_prefix(enum tng_rkind k, const uint8_t *p, size_t len)
+{
+	uint64_t n;
+
+	if (k == TNG_R_NONE || k == TNG_R_WHOLE || len < layouts[k].fixed)
+		return 0;
+	switch (k) {
+	case TNG_R_NPC:		/* attributes, inventory, sprites */
+		n = 13 + (uint64_t)p[9] * 8 + (uint64_t)p[10] * 10 + (uint64_t)p[11] * 3;
+		break;
+	case TNG_R_OBJECT:	/* mask, equipped sprites, sounds, slot sprites, attrs, modifiers */
+		n = 39 + (uint64_t)gfs_le16(p + 3) * gfs_le16(p + 5) + 96 + (uint64_t)p[34] * 3 + 96 +
+		    (uint64_t)p[35] * 8 + (uint64_t)p[36] * 8 + (uint64_t)p[37] * 123;
+		break;
+	case TNG_R_CUTSCENE:	/* slides, speech, subtitles */
+		n = 21 + (uint64_t)gfs_le16(p + 12) * 19 + (uint64_t)gfs_le16(p + 14) * 6 +
+		    (uint64_t)gfs_le16(p + 16) * 27;
+		break;
+	default:
+		n = layouts[k].fixed;
+		break;
+	}
+	return n <= len ? (size_t)n : 0;
+}
+
+void tng_split_release(struct tng_split *s)
+{
+	free(s->h);
+	memset(s, 0, sizeof(*s));
+}
+
+int tng_split(enum tng_rkind k, const uint8_t *p, size_t len, struct tng_split *s)
+{
+	const struct tng_rlayout *l = &layouts[k];
+	size_t pos, n;
+
+	memset(s, 0, sizeof(*s));
+	if (!(s->pre = pos = tng_rec_prefix(k, p, len)))
+		return -EBADMSG;
+	n = l->list ? p[l->count_at] : 1;
+	if (!(s->h = calloc(n ? n : 1, sizeof(*s->h))))
+		return -ENOMEM;
+	for (s->nh = 0; s->nh < n; s->nh++) {
+		struct tng_hand *h = &s->h[s->nh];
+
+		if (l->list) {
+			if (len - pos < 7)
+				goto bad;
+			h->type = p[pos];
+			h->param = gfs_le24(p + pos + 1);
+			h->len = gfs_le24(p + pos + 4);
+			pos += 7;
+		} else {
+			h->len = gfs_le24(p + l->len_at);
+		}
+		if (h->len > len - pos)
+			goto bad;
+		h->code = p + pos;
+		pos += h->len;
+	}
+	s->tail = pos;
+	return 0;
+bad:
+	tng_split_release(s);
+	return -EBADMSG;
+}
+
+int tng_join(enum tng_rkind k, const uint8_t *pre, size_t prelen, const struct tng_hand *h,
+	     size_t nh, const uint8_t *tail, size_t taillen, struct gfs_buf *out)
+{
+	const struct tng_rlayout *l = &layouts[k];
+	size_t start = out->len;
+	int r;
+
+	if (prelen < l->fixed || (l->list ? nh > 255 : nh != 1))
+		return -EINVAL;
+	if ((r = gfs_buf_add(out, pre, prelen)))
+		return r;
+	if (l->list)
+		out->data[start + l->count_at] = (uint8_t)nh;
+	for (size_t i = 0; i < nh && !r; i++) {
+		if (h[i].len > 0xffffff || h[i].param > 0xffffff)
+			return -EINVAL;
+		if (l->list) {
+			r = gfs_buf_addc(out, h[i].type);
+			r = r ? r : gfs_buf_add_u24le(out, h[i].param);
+			r = r ? r : gfs_buf_add_u24le(out, (uint32_t)h[i].len);
+		} else {
+			gfs_put_u24le(out->data + start + l->len_at, (uint32_t)h[i].len);
+		}
+		r = r ? r : gfs_buf_add(out, h[i].code, h[i].len);
+	}
+	return r ? r : gfs_buf_add(out, tail, taillen);
+}
+
+static const char *const hnames[] = {
+	"on_click", "on_touch", "on_leave", "on_approach", "on_action1", "on_action2",
+	"on_action3", "on_action4", "on_action5", "on_action6", "on_action7", "on_action8",
+	"on_action9", "on_using1", "on_using2", "on_using3", "on_timer", "on_sell", "on_buy",
+};
+
+/* "on_click" for type 0 ...; "on_NN" for a type the document does not name. */
+void tng_handler_name(unsigned type, char *out, size_t outlen)
+{
+	if (type < sizeof hnames / sizeof hnames[0])
+		snprintf(out, outlen, "%s", hnames[type]);
+	else
+		snprintf(out, outlen, "on_%u", type);
+}
+
+int tng_handler_type(const char *name, size_t len)
+{
+	unsigned v = 0;
+
+	for (unsigned i = 0; i < sizeof hnames / sizeof hnames[0]; i++)
+		if (strlen(hnames[i]) == len && !memcmp(hnames[i], name, len))
+			return (int)i;
+	if (len < 4 || len > 6 || memcmp(name, "on_", 3))
+		return -1;
+	for (size_t i = 3; i < len; i++) {
+		if (name[i] < '0' || name[i] > '9')
+			return -1;
+		v = v * 10 + (unsigned)(name[i] - '0');
+	}
+	return v <= 255 && (len == 4 || name[3] != '0') ? (int)v : -1;
+}

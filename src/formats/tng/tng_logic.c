@@ -1,0 +1,868 @@
+/*
+ * tng_logic.c - the game logic of a TirNanoG game as text: scripts as
+ * assembly (<kind>/<NNNN>.tngs), with references resolved by name against
+ * the model.
+ *
+ * Startup scripts (section 24) and default actions (section 26) are script
+ * assets: the whole inflated asset is bytecode.  An edited script is
+ * assembled, and the asset re-deflated at commit like any record.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tng.h"
+#include "tng_script.h"
+
+/* The section type whose assets a reference kind names; 0 for none. */
+static unsigned ref_section(enum tngs_ref k)
+{
+	switch (k) {
+	case TNGS_MUSIC: return 3;
+	case TNGS_SOUND: return 4;
+	case TNGS_SPEECH: return 1;
+	case TNGS_CHOOSER: return 22;
+	case TNGS_CUTSCENE: return 23;
+	case TNGS_DIALOG: return 30;
+	case TNGS_CRAFT: return 32;
+	default: return 0;
+	}
+}
+
+/* Does asset a belong to what kind k names? */
+static int ref_asset_is(const struct tng *t, const struct tng_asset *a, enum tngs_ref k)
+{
+	unsigned type = t->secs[a->sec].type;
+
+	if (a->gone)
+		return 0;
+	switch (k) {
+	case TNGS_MAP:
+		return a->kind == TNG_A_MAP;
+	case TNGS_QUEST:	/* section 35, or 34 when the game numbers them the other way */
+		return (type == 34 || type == 35) && a->kind == TNG_A_ZBIN;
+	case TNGS_SPEECH:
+		return type == 1 && a->kind == TNG_A_STORED;
+	default:
+		return ref_section(k) && type == ref_section(k);
+	}
+}
+
+/* Calls fn(t, nameoff, ctx) for each attribute's name in section 25; stops at non-zero. */
+static int each_attr(struct tng *t, int (*fn)(struct tng *t, uint32_t off, void *ctx), void *ctx)
+{
+	for (size_t i = 0; i < t->nsecs; i++) {
+		size_t len, p = 19, n, r;
+		const uint8_t *d;
+
+		if (t->secs[i].type != 25)
+			continue;
+		d = tng_sec_data(t, i, &len);
+		if (len < 19)
+			continue;
+		n = gfs_le16(d + 17);
+		for (r = 0; r < n && p + 7 <= len; r++) {
+			int rc = fn(t, gfs_le24(d + p + 1), ctx);
+
+			if (rc)
+				return rc;
+			switch (d[p]) {
+			case 0: p += 7; break;
+			case 1: case 3: p = p + 14 <= len ? p + 14 + gfs_le24(d + p + 11) : len; break;
+			case 2: case 4: p = p + 9 <= len ? p + 9 + gfs_le16(d + p + 7) : len; break;
+			default: return 0;	/* unknown record: the rest cannot be found */
+			}
+		}
+	}
+	return 0;
+}
+
+struct attr_find {
+	uint32_t v;
+	const char *s;
+	uint32_t found;
+};
+
+static int attr_is(struct tng *t, uint32_t off, void *vctx)
+{
+	struct attr_find *f = vctx;
+	size_t n;
+	const char *s;
+
+	(void)t;
+	if (f->s) {
+		s = tng_string_at(t, off, &n);
+		if (s && strlen(f->s) == n && !memcmp(s, f->s, n)) {
+			f->found = off;
+			return 1;
+		}
+		return 0;
+	}
+	return off == f->v;
+}
+
+/* What the names callbacks read: the model, and the texts of the languages once loaded. */
+struct tng_namectx {
+	struct gfs_archive *ar;
+	struct tng *t;
+	int texts_loaded;
+	struct gfs_buf texts;	/* the first language's texts, NUL-separated */
+	size_t ntexts;		/* texts every language has */
+	const char **text;	/* [ntexts] into texts */
+};
+
+static void load_texts(struct tng_namectx *c)
+{
+	size_t first = (size_t)-1;
+
+	c->texts_loaded = 1;
+	for (size_t i = 0; i < c->t->nassets; i++) {
+		struct tng_asset *a = &c->t->assets[i];
+		struct gfs_buf b = GFS_BUF_INIT;
+		size_t n = 0;
+
+		if (a->kind != TNG_A_TEXT || tng_asset_content(c->ar, c->t, a, TNG_ZASSET_MAX, &b)) {
+			gfs_buf_release(&b);
+			continue;
+		}
+		for (size_t k = 0; k < b.len; k++)
+			n += b.data[k] == 0;
+		if (first == (size_t)-1) {
+			first = i;
+			c->texts = b;
+			c->ntexts = n;
+		} else {
+			if (n < c->ntexts)
+				c->ntexts = n;
+			gfs_buf_release(&b);
+		}
+	}
+	if (c->ntexts && (c->text = calloc(c->ntexts, sizeof(*c->text)))) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < c->ntexts; i++) {
+			c->text[i] = (const char *)c->texts.data + k;
+			k += strlen(c->text[i]) + 1;
+		}
+	} else {
+		c->ntexts = 0;
+	}
+}
+
+static const char *names_name(void *ctx, enum tngs_ref k, uint32_t v)
+{
+	struct tng_namectx *c = ctx;
+	struct tng *t = c->t;
+	size_t n;
+
+	if (k == TNGS_TEXT) {
+		if (!c->texts_loaded)
+			load_texts(c);
+		return v < c->ntexts ? c->text[v] : NULL;
+	}
+	if (k == TNGS_SPRITE || v == 0)
+		return NULL;
+	if (k == TNGS_ATTR) {
+		struct attr_find f = { v, NULL, 0 };
+
+		if (!each_attr(t, attr_is, &f))
+			return NULL;
+		return tng_string_at(t, v, &n);
+	}
+	for (size_t i = 0; i < t->nassets; i++)
+		if (t->assets[i].nameoff == v && ref_asset_is(t, &t->assets[i], k))
+			return tng_string_at(t, v, &n);
+	return NULL;
+}
+
+static int names_find(void *ctx, enum tngs_ref k, const char *s, uint32_t *v)
+{
+	struct tng_namectx *c = ctx;
+	struct tng *t = c->t;
+	size_t slen = strlen(s), n;
+	const char *name;
+
+	if (k == TNGS_ATTR) {
+		struct attr_find f = { 0, s, 0 };
+
+		if (!each_attr(t, attr_is, &f))
+			return -1;
+		*v = f.found;
+		return 0;
+	}
+	for (size_t i = 0; i < t->nassets; i++) {
+		const struct tng_asset *a = &t->assets[i];
+
+		if (a->nameoff && ref_asset_is(t, a, k) &&
+		    (name = tng_string_at(t, a->nameoff, &n)) && n == slen && !memcmp(name, s, n)) {
+			*v = a->nameoff;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int names_exists(void *ctx, enum tngs_ref k, uint32_t v)
+{
+	struct tng_namectx *c = ctx;
+	struct tng *t = c->t;
+	unsigned type = (v >> 16) + 7, idx = v & 0xffff;
+
+	if (k == TNGS_TEXT) {
+		if (!c->texts_loaded)
+			load_texts(c);
+		return v < c->ntexts;
+	}
+	if (k != TNGS_SPRITE || type > 11)
+		return 0;
+	for (size_t i = 0; i < t->nsecs; i++) {
+		size_t len;
+
+		if (t->secs[i].type != type)
+			continue;
+		(void)tng_sec_data(t, i, &len);
+		if (idx < len / TNG_DESC)
+			return 1;
+		idx -= (unsigned)(len / TNG_DESC);
+	}
+	return 0;
+}
+
+static void tng_names(struct gfs_archive *ar, struct tng *t, struct tng_namectx *c,
+		      struct tngs_names *nm)
+{
+	memset(c, 0, sizeof(*c));
+	c->ar = ar;
+	c->t = t;
+	nm->name = names_name;
+	nm->find = names_find;
+	nm->exists = names_exists;
+	nm->ctx = c;
+}
+
+static void tng_names_release(struct tng_namectx *c)
+{
+	free(c->text);
+	gfs_buf_release(&c->texts);
+}
+
+/* The assembly text of code, names resolved against the game. */
+static int script_text(struct gfs_archive *ar, struct tng *t, const uint8_t *code, size_t len,
+		       struct gfs_buf *out)
+{
+	struct tng_namectx nc;
+	struct tngs_names nm;
+	int r;
+
+	tng_names(ar, t, &nc, &nm);
+	r = tngs_disasm(code, len, &nm, out);
+	tng_names_release(&nc);
+	return r;
+}
+
+/*
+ * Assemble the text of node n into code; -EINVAL naming the file and line.
+ * Header byte 43 names the highest command any script uses: it is raised.
+ */
+static int script_code(struct gfs_archive *ar, struct gfs_node *n, struct tng *t,
+		       const char *text, size_t len, struct gfs_buf *code)
+{
+	struct tng_namectx nc;
+	struct tngs_names nm;
+	unsigned maxcmd = 0;
+	char why[256];
+	int r;
+
+	tng_names(ar, t, &nc, &nm);
+	r = tngs_asm(text, len, &nm, code, &maxcmd, why, sizeof why);
+	tng_names_release(&nc);
+	if (r == -EINVAL)
+		return gfs_err(ar, -EINVAL, "%s/%s: %s", n->parent->name, n->name, why);
+	if (!r && code->len > TNG_ZASSET_MAX)
+		return gfs_err(ar, -EINVAL, "%s/%s: %zu bytes of bytecode is over the %zu-byte limit",
+			       n->parent->name, n->name, code->len, TNG_ZASSET_MAX);
+	if (!r && maxcmd > t->hdr[TNG_OFF_MAXCMD]) {
+		t->hdr[TNG_OFF_MAXCMD] = (uint8_t)maxcmd;
+		t->hdr_edited = 1;
+	}
+	return r;
+}
+
+static int tng_script_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	struct gfs_buf code = GFS_BUF_INIT;
+	int r = tng_asset_content(ar, ref->t, &ref->t->assets[ref->asset], TNG_ZASSET_MAX, &code);
+
+	if (!r)
+		r = script_text(ar, ref->t, code.data, code.len, out);
+	gfs_buf_release(&code);
+	return r;
+}
+
+static int tng_script_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
+			    size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	struct gfs_buf *nb = gfs_buf_new();
+	int r = nb ? script_code(ar, n, ref->t, (const char *)data, len, nb) : -ENOMEM;
+
+	if (r) {
+		gfs_buf_free(nb);
+		return r;
+	}
+	tng_set_pending(ar, n, nb);
+	return 0;
+}
+
+const struct gfs_node_ops tng_script_ops = {
+	.render = tng_script_render,
+	.store = tng_script_store,
+	.free = tng_ref_free,
+};
+
+/* ---- records with scripts inside: <kind>/<NNNN>.bin + <kind>/<NNNN>.<handler>.tngs ---- */
+
+enum tng_rkind tng_rkind_of(const struct tng *t, const struct tng_asset *a)
+{
+	switch (t->secs[a->sec].type) {
+	case 24: case 26: return a->kind == TNG_A_ZBIN ? TNG_R_WHOLE : TNG_R_NONE;
+	case 23: return TNG_R_CUTSCENE;
+	case 28: return TNG_R_NPC;
+	case 31: return TNG_R_OBJECT;
+	case 34: case 35: return a->kind == TNG_A_ZBIN ? TNG_R_QUEST : TNG_R_NONE;
+	default: return TNG_R_NONE;
+	}
+}
+
+/* The current record of a node's asset, split (both released by the caller). */
+static int rec_load(struct gfs_archive *ar, struct tng_ref *ref, struct gfs_buf *rec,
+		    struct tng_split *s)
+{
+	struct tng_asset *a = &ref->t->assets[ref->asset];
+	int r = tng_asset_content(ar, ref->t, a, TNG_ZASSET_MAX, rec);
+
+	if (!r)
+		r = tng_split(tng_rkind_of(ref->t, a), rec->data, rec->len, s);
+	return r == -EBADMSG ? -EIO : r;
+}
+
+/* Put the record back together with these parts and adopt it as n's asset's content. */
+static int rec_store(struct gfs_archive *ar, struct gfs_node *n, struct tng_ref *ref,
+		     const uint8_t *pre, size_t prelen, const struct tng_hand *h, size_t nh,
+		     const uint8_t *tail, size_t taillen)
+{
+	struct tng_asset *a = &ref->t->assets[ref->asset];
+	struct gfs_buf *nb = gfs_buf_new();
+	int r = nb ? tng_join(tng_rkind_of(ref->t, a), pre, prelen, h, nh, tail, taillen, nb) : -ENOMEM;
+
+	if (!r && nb->len > TNG_ZASSET_MAX)
+		r = gfs_err(ar, -EINVAL, "%s: the record would be %zu bytes, over the %zu-byte limit",
+			    n->name, nb->len, TNG_ZASSET_MAX);
+	if (r) {
+		gfs_buf_free(nb);
+		return r;
+	}
+	/* the pending content is the asset's, whichever of its nodes stored it */
+	{
+		struct gfs_node *main = a->node ? a->node : n;
+
+		tng_set_pending(ar, main, nb);
+	}
+	return 0;
+}
+
+static int tng_recbin_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct gfs_buf rec = GFS_BUF_INIT;
+	struct tng_split s;
+	int r = rec_load(ar, n->priv, &rec, &s);
+
+	if (!r) {
+		r = gfs_buf_add(out, rec.data, s.pre);
+		tng_split_release(&s);
+	}
+	gfs_buf_release(&rec);
+	return r;
+}
+
+static int tng_recbin_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
+			    size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	enum tng_rkind k = tng_rkind_of(ref->t, &ref->t->assets[ref->asset]);
+	struct gfs_buf rec = GFS_BUF_INIT;
+	struct tng_split s;
+	size_t want = tng_rec_prefix(k, data, len);
+	int r;
+
+	if (want != len)
+		return gfs_err(ar, -EINVAL, "%s/%s: %zu bytes, but the counts in them make %zu "
+			       "(the scripts are in the .tngs files)", n->parent->name, n->name, len,
+			       want);
+	if ((r = rec_load(ar, ref, &rec, &s)))
+		return r;
+	r = rec_store(ar, n, ref, data, len, s.h, s.nh, rec.data + s.tail, rec.len - s.tail);
+	tng_split_release(&s);
+	gfs_buf_release(&rec);
+	return r;
+}
+
+const struct gfs_node_ops tng_recbin_ops = {
+	.render = tng_recbin_render,
+	.store = tng_recbin_store,
+	.free = tng_ref_free,
+};
+
+/* A handler node's sub: its type and which of that type it is. */
+#define HSUB(type, occ)	((int)((unsigned)(type) | (unsigned)(occ) << 8))
+#define HTYPE(sub)	((unsigned)(sub) & 0xff)
+#define HOCC(sub)	((unsigned)(sub) >> 8)
+
+/* Index in s of the handler a node shows, or -1. */
+static long find_handler(enum tng_rkind k, const struct tng_split *s, int sub)
+{
+	unsigned occ = 0;
+
+	if (!tng_rkind_lists(k))
+		return s->nh ? 0 : -1;
+	for (size_t i = 0; i < s->nh; i++)
+		if (s->h[i].type == HTYPE(sub) && occ++ == HOCC(sub))
+			return (long)i;
+	return -1;
+}
+
+static int tng_hscript_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	enum tng_rkind k = tng_rkind_of(ref->t, &ref->t->assets[ref->asset]);
+	struct gfs_buf rec = GFS_BUF_INIT;
+	struct tng_split s;
+	long i;
+	int r = rec_load(ar, ref, &rec, &s);
+
+	if (r) {
+		gfs_buf_release(&rec);
+		return r;
+	}
+	if ((i = find_handler(k, &s, ref->sub)) < 0)
+		r = -EIO;
+	else if (tng_rkind_lists(k) && s.h[i].param)
+		r = gfs_buf_printf(out, ".param %u\n", (unsigned)s.h[i].param);
+	if (!r)
+		r = script_text(ar, ref->t, s.h[i].code, s.h[i].len, out);
+	tng_split_release(&s);
+	gfs_buf_release(&rec);
+	return r;
+}
+
+/*
+ * A leading ".param N" line (event handlers) gives the handler's parameter;
+ * it is blanked in copy so the assembler's line numbers stay the file's.
+ */
+static int take_param(char *copy, size_t len, uint32_t *param, char *why, size_t whylen)
+{
+	size_t i = 0, end;
+	unsigned long v = 0;
+
+	while (i < len && (copy[i] == ' ' || copy[i] == '\t'))
+		i++;
+	if (len - i < 6 || memcmp(copy + i, ".param", 6))
+		return 0;
+	for (end = i; end < len && copy[end] != '\n'; end++)
+		;
+	i += 6;
+	while (i < end && (copy[i] == ' ' || copy[i] == '\t'))
+		i++;
+	if (i == end || copy[i] < '0' || copy[i] > '9')
+		goto bad;
+	while (i < end && copy[i] >= '0' && copy[i] <= '9' && v <= 0xffffff)
+		v = v * 10 + (unsigned long)(copy[i++] - '0');
+	while (i < end && (copy[i] == ' ' || copy[i] == '\t' || copy[i] == '\r'))
+		i++;
+	if (v > 0xffffff || (i < end && copy[i] != ';'))
+		goto bad;
+	*param = (uint32_t)v;
+	memset(copy, ' ', end);
+	return 0;
+bad:
+	snprintf(why, whylen, "line 1: .param takes a number 0..16777215");
+	return -EINVAL;
+}
+
+static int tng_hscript_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
+			     size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	enum tng_rkind k = tng_rkind_of(ref->t, &ref->t->assets[ref->asset]);
+	struct gfs_buf rec = GFS_BUF_INIT, code = GFS_BUF_INIT;
+	char *copy = malloc(len + 1), why[128];
+	struct tng_split s = { 0 };
+	uint32_t param = 0;
+	long i = -1;
+	int r = copy ? rec_load(ar, ref, &rec, &s) : -ENOMEM;
+
+	if (!r && (i = find_handler(k, &s, ref->sub)) < 0)
+		r = -EIO;
+	if (!r) {
+		memcpy(copy, data, len);
+		copy[len] = '\0';
+		param = s.h[i].param;
+		if (tng_rkind_lists(k) && take_param(copy, len, &param, why, sizeof why))
+			r = gfs_err(ar, -EINVAL, "%s/%s: %s", n->parent->name, n->name, why);
+	}
+	if (!r)
+		r = script_code(ar, n, ref->t, copy, len, &code);
+	if (!r) {
+		s.h[i].param = param;
+		s.h[i].code = code.data;
+		s.h[i].len = code.len;
+		r = rec_store(ar, n, ref, rec.data, s.pre, s.h, s.nh, rec.data + s.tail,
+			      rec.len - s.tail);
+	}
+	free(copy);
+	tng_split_release(&s);
+	gfs_buf_release(&rec);
+	gfs_buf_release(&code);
+	return r;
+}
+
+const struct gfs_node_ops tng_hscript_ops = {
+	.render = tng_hscript_render,
+	.store = tng_hscript_store,
+	.free = tng_ref_free,
+};
+
+/* "NNNN.on_click.tngs", "NNNN.on_click-2.tngs" (second of its type), "NNNN.on_complete.tngs". */
+static void hscript_name(enum tng_rkind k, unsigned num, int sub, char *out, size_t outlen)
+{
+	char h[32];
+
+	if (!tng_rkind_lists(k)) {
+		snprintf(out, outlen, "%04u.%s.tngs", num, k == TNG_R_QUEST ? "on_complete" : "script");
+		return;
+	}
+	tng_handler_name(HTYPE(sub), h, sizeof h);
+	if (HOCC(sub))
+		snprintf(out, outlen, "%04u.%s-%u.tngs", num, h, HOCC(sub) + 1);
+	else
+		snprintf(out, outlen, "%04u.%s.tngs", num, h);
+}
+
+static struct gfs_node *hscript_node(struct gfs_archive *ar, struct tng *t, size_t ai,
+				     struct gfs_node *dir, int sub)
+{
+	struct tng_asset *a = &t->assets[ai];
+	struct tng_ref *ref = tng_ref_new(t, ai, a->sec, sub);
+	struct gfs_node *n;
+	char name[64];
+
+	if (!ref)
+		return NULL;
+	hscript_name(tng_rkind_of(t, a), a->num, sub, name, sizeof name);
+	n = gfs_node_new_file(ar, dir, name, 0644, &tng_hscript_ops, ref);
+	if (!n)
+		tng_ref_release(ref);
+	return n;
+}
+
+int tng_logic_nodes(struct gfs_archive *ar, struct tng *t, size_t ai, struct gfs_node *dir)
+{
+	struct tng_asset *a = &t->assets[ai];
+	enum tng_rkind k = tng_rkind_of(t, a);
+	struct gfs_buf rec = GFS_BUF_INIT;
+	struct tng_split s;
+	struct tng_ref *ref;
+	unsigned occ[256] = { 0 };
+	char name[32];
+	int r;
+
+	if (k == TNG_R_NONE || k == TNG_R_WHOLE)
+		return 1;
+	r = tng_asset_content(ar, t, a, TNG_ZASSET_MAX, &rec);
+	if (!r)
+		r = tng_split(k, rec.data, rec.len, &s);
+	gfs_buf_release(&rec);
+	if (r)
+		return r == -ENOMEM ? r : 1;	/* does not split: shown whole, as bytes */
+	snprintf(name, sizeof name, "%04u.bin", a->num);
+	ref = tng_ref_new(t, ai, a->sec, 0);
+	a->node = ref ? gfs_node_new_file(ar, dir, name, 0644, &tng_recbin_ops, ref) : NULL;
+	if (!a->node) {
+		tng_ref_release(ref);
+		r = -ENOMEM;
+	}
+	for (size_t i = 0; i < s.nh && !r; i++) {
+		int sub = tng_rkind_lists(k) ? HSUB(s.h[i].type, occ[s.h[i].type]++) : 0;
+
+		if (!hscript_node(ar, t, ai, dir, sub))
+			r = -ENOMEM;
+	}
+	tng_split_release(&s);
+	return r;
+}
+
+/* The asset of the record numbered num in dir's section kind, with scripts in lists. */
+static long record_in(struct tng *t, struct gfs_node *dir, unsigned long num)
+{
+	for (size_t i = 0; i < t->nassets; i++) {
+		struct tng_asset *a = &t->assets[i];
+
+		if (a->num == num && a->node && a->node->parent == dir &&
+		    gfs_node_get_ops(a->node) == &tng_recbin_ops && tng_rkind_lists(tng_rkind_of(t, a)))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* Creating NNNN.<handler>.tngs adds an event handler (END until written). */
+int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		     struct gfs_node **out)
+{
+	struct tng *t = ar->priv;
+	size_t len = strlen(name), i;
+	unsigned long num = 0;
+	const char *dot;
+	struct gfs_buf rec = GFS_BUF_INIT;
+	struct tng_split s;
+	struct tng_hand *h;
+	static const uint8_t end = 0;
+	struct tng_ref ref = { t, 0, 0, 0 };
+	long ai;
+	int type, r;
+
+	for (i = 0; i < len && name[i] >= '0' && name[i] <= '9'; i++)
+		num = num * 10 + (unsigned long)(name[i] - '0');
+	if (i != 4 || name[4] != '.' || len < 10 || strcmp(name + len - 5, ".tngs") ||
+	    (ai = record_in(t, dir, num)) < 0)
+		return gfs_err(ar, -EPERM, "%s: only media (in fonts, music, sounds, movies, speech) "
+			       "and NNNN.<handler>.tngs of an NPC or object can be created", name);
+	dot = name + 5;
+	if ((type = tng_handler_type(dot, len - 10)) < 0)
+		return gfs_err(ar, -EINVAL, "%s: no event handler '%.*s' (on_click, on_touch, "
+			       "on_leave, on_approach, on_action1-9, on_using1-3, on_timer, on_sell, "
+			       "on_buy)", name, (int)(len - 10), dot);
+	ref.asset = (size_t)ai;
+	ref.sec = t->assets[ai].sec;
+	if ((r = rec_load(ar, &ref, &rec, &s)))
+		return r;
+	for (i = 0; i < s.nh && s.h[i].type != type; i++)
+		;
+	if (i < s.nh || s.nh == 255) {
+		r = gfs_err(ar, -EEXIST, "%s: the record already has %s", name,
+			    i < s.nh ? "this handler" : "255 handlers");
+	} else if (!(h = realloc(s.h, (s.nh + 1) * sizeof(*h)))) {
+		r = -ENOMEM;
+	} else {
+		s.h = h;
+		s.h[s.nh++] = (struct tng_hand){ (uint8_t)type, 0, &end, 1 };
+		r = rec_store(ar, t->assets[ai].node, &ref, rec.data, s.pre, s.h, s.nh,
+			      rec.data + s.tail, rec.len - s.tail);
+	}
+	tng_split_release(&s);
+	gfs_buf_release(&rec);
+	if (r)
+		return r;
+	if (!(*out = hscript_node(ar, t, (size_t)ai, dir, HSUB(type, 0))))
+		return -ENOMEM;
+	gfs_tree_invalidate(ar);
+	return 0;
+}
+
+/* Removing NNNN.<handler>.tngs removes that event handler. */
+int tng_logic_unlink(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct tng_ref *ref = n->priv;
+	struct gfs_buf rec = GFS_BUF_INIT;
+	struct tng_split s;
+	enum tng_rkind k;
+	long i;
+	int r;
+
+	if (gfs_node_get_ops(n) != &tng_hscript_ops ||
+	    !tng_rkind_lists(k = tng_rkind_of(ref->t, &ref->t->assets[ref->asset])))
+		return gfs_err(ar, -EPERM, "%s: only media and event handlers (NNNN.on_*.tngs) can "
+			       "be removed", n->name);
+	if ((r = rec_load(ar, ref, &rec, &s)))
+		return r;
+	if ((i = find_handler(k, &s, ref->sub)) < 0) {
+		r = -EIO;
+	} else {
+		memmove(&s.h[i], &s.h[i + 1], (s.nh - (size_t)i - 1) * sizeof(*s.h));
+		r = rec_store(ar, n, ref, rec.data, s.pre, s.h, s.nh - 1, rec.data + s.tail,
+			      rec.len - s.tail);
+	}
+	tng_split_release(&s);
+	gfs_buf_release(&rec);
+	if (r)
+		return r;
+	/* later handlers of the same type are one earlier now */
+	for (size_t j = 0; j < n->parent->nkids; j++) {
+		struct gfs_node *o = n->parent->kids[j];
+		struct tng_ref *or = o->priv;
+
+		if (o != n && gfs_node_get_ops(o) == &tng_hscript_ops && or->asset == ref->asset &&
+		    HTYPE(or->sub) == HTYPE(ref->sub) && HOCC(or->sub) > HOCC(ref->sub))
+			or->sub -= 1 << 8;
+	}
+	ar->changed = 1;
+	gfs_node_remove(ar, n);
+	gfs_tree_invalidate(ar);
+	return 0;
+}
+
+/* ---- check ---- */
+
+struct check_ctx {
+	FILE *out;
+	size_t scripts, insns, warnings;
+	unsigned maxcmd;
+};
+
+/* Warn of what the text of a script shows has no meaning: #N, @N and .byte operands. */
+static void check_script(struct gfs_archive *ar, struct tng *t, struct check_ctx *c,
+			 const char *name, const uint8_t *code, size_t len)
+{
+	struct gfs_buf text = GFS_BUF_INIT;
+	struct tngs_info info;
+	const char *p, *end, *nl;
+	unsigned line = 0;
+
+	tngs_scan(code, len, &info);
+	if (info.maxcmd > c->maxcmd)
+		c->maxcmd = info.maxcmd;
+	c->scripts++;
+	if (script_text(ar, t, code, len, &text)) {
+		gfs_buf_release(&text);
+		return;
+	}
+	for (p = (const char *)text.data, end = p + text.len; p < end; p = nl + 1) {
+		const char *why = NULL;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		line++;
+		if (*p != '\t')
+			continue;
+		if (!strncmp(p, "\t.byte", 6))
+			why = "bytes that do not decode as instructions";
+		else if (memchr(p, '@', (size_t)(nl - p)))
+			why = "a jump into the middle of an instruction";
+		else if (!strncmp(p, "\tFNC", 4) && memchr(p, '#', (size_t)(nl - p)))
+			why = "a command the document does not name, or with the wrong stack arity";
+		else if (memchr(p, '#', (size_t)(nl - p)))
+			why = "a reference to something the game does not have";
+		else
+			c->insns++;
+		if (why && c->warnings++ < 100)
+			fprintf(c->out, "warning: %s line %u: %.*s: %s\n", name, line, (int)(nl - p - 1),
+				p + 1, why);
+	}
+	gfs_buf_release(&text);
+}
+
+/*
+ * Calls fn for every script of the game with the name of its file; stops at
+ * fn's first non-zero return, which it returns.  A record whose scripts
+ * cannot be found is given with code NULL.
+ */
+static int each_script(struct gfs_archive *ar, struct tng *t,
+		       int (*fn)(void *ctx, const char *name, const uint8_t *code, size_t len),
+		       void *ctx)
+{
+	int r = 0;
+
+	for (size_t ai = 0; ai < t->nassets && !r; ai++) {
+		struct tng_asset *a = &t->assets[ai];
+		enum tng_rkind k = tng_rkind_of(t, a);
+		const char *kind = tng_kind_of(t->secs[a->sec].type)->name;
+		struct gfs_buf rec = GFS_BUF_INIT;
+		struct tng_split s;
+		unsigned occ[256] = { 0 };
+		char name[128], file[64];
+
+		if (k == TNG_R_NONE || a->gone || tng_asset_content(ar, t, a, TNG_ZASSET_MAX, &rec)) {
+			gfs_buf_release(&rec);
+			continue;
+		}
+		if (k == TNG_R_WHOLE) {
+			snprintf(name, sizeof name, "%s/%04u.tngs", kind, a->num);
+			r = fn(ctx, name, rec.data, rec.len);
+		} else if (tng_split(k, rec.data, rec.len, &s)) {
+			snprintf(name, sizeof name, "%s/%04u.bin", kind, a->num);
+			r = fn(ctx, name, NULL, 0);
+		} else {
+			for (size_t i = 0; i < s.nh && !r; i++) {
+				int sub = tng_rkind_lists(k) ? HSUB(s.h[i].type, occ[s.h[i].type]++) : 0;
+
+				hscript_name(k, a->num, sub, file, sizeof file);
+				snprintf(name, sizeof name, "%s/%s", kind, file);
+				r = fn(ctx, name, s.h[i].code, s.h[i].len);
+			}
+			tng_split_release(&s);
+		}
+		gfs_buf_release(&rec);
+	}
+	return r;
+}
+
+struct check_each {
+	struct gfs_archive *ar;
+	struct tng *t;
+	struct check_ctx *c;
+};
+
+static int check_each(void *vctx, const char *name, const uint8_t *code, size_t len)
+{
+	struct check_each *e = vctx;
+
+	if (code)
+		check_script(e->ar, e->t, e->c, name, code, len);
+	else if (e->c->warnings++ < 100)
+		fprintf(e->c->out, "warning: %s: its counts run past its end: its scripts cannot be "
+			"found\n", name);
+	return 0;
+}
+
+size_t tng_logic_check(struct gfs_archive *ar, struct tng *t, FILE *out)
+{
+	struct check_ctx c = { out, 0, 0, 0, 0 };
+	struct check_each e = { ar, t, &c };
+
+	each_script(ar, t, check_each, &e);
+	fprintf(out, "scripts: %zu, %zu instructions, highest command %u\n", c.scripts, c.insns,
+		c.maxcmd);
+	if (c.maxcmd > t->hdr[TNG_OFF_MAXCMD] && c.warnings++ < 100)
+		fprintf(out, "warning: header byte 43 says the highest command is %u, the scripts "
+			"use %u\n", t->hdr[TNG_OFF_MAXCMD], c.maxcmd);
+	if (c.warnings > 100)
+		fprintf(out, "warning: ... %zu warnings in all\n", c.warnings);
+	return c.warnings;
+}
+
+struct referrer {
+	enum tngs_ref k;
+	uint32_t v;
+	char *who;
+	size_t wholen;
+};
+
+static int find_referrer(void *vctx, const char *name, const uint8_t *code, size_t len)
+{
+	struct referrer *f = vctx;
+	size_t at = code ? tngs_refers(code, len, f->k, f->v) : 0;
+
+	if (!at)
+		return 0;
+	snprintf(f->who, f->wholen, "%s (byte %zu)", name, at - 1);
+	return 1;
+}
+
+int tng_logic_referrer(struct gfs_archive *ar, struct tng *t, int k, uint32_t v,
+		       char *who, size_t wholen)
+{
+	struct referrer f = { (enum tngs_ref)k, v, who, wholen };
+
+	return each_script(ar, t, find_referrer, &f);
+}

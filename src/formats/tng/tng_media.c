@@ -1,0 +1,208 @@
+/*
+ * tng_media.c - media made, renamed and removed through the mount: a new
+ * file in fonts/, music/, sounds/, movies/ or lang/<code>/speech/ is a new
+ * asset with a new name in the strings section (made when its content is
+ * first stored, so a refused one changes nothing); renaming changes the name;
+ * removing drops the descriptor (the bytes go at the next commit).  What a
+ * script or a map still refers to by its name cannot be removed or renamed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "tng.h"
+#include "tng_script.h"
+
+#define TNG_NAME_MAX 200
+
+/* The section whose new files dir takes, or -1. */
+static long media_section(const struct tng *t, const struct gfs_node *dir)
+{
+	for (size_t i = 0; i < t->nsecs; i++)
+		if (t->secs[i].dir && t->secs[i].dir == dir)
+			return (long)i;
+	return -1;
+}
+
+static const char *media_ext(const struct tng *t, size_t si)
+{
+	const struct tng_kind *k = tng_kind_of(t->secs[si].type);
+
+	return k->ext ? k->ext : "ogg";	/* speech (section 1) */
+}
+
+/* The name in section 0 of file name in section si's directory: its stem. */
+static int media_stem(struct gfs_archive *ar, const struct tng *t, size_t si, const char *name,
+		      char *stem, size_t stemlen)
+{
+	const char *ext = media_ext(t, si);
+	size_t n = strlen(name), e = strlen(ext);
+
+	if (n < e + 2 || name[n - e - 1] != '.' || strcmp(name + n - e, ext))
+		return gfs_err(ar, -EINVAL, "%s: the files here are <name>.%s", name, ext);
+	if (n - e - 1 > TNG_NAME_MAX || n - e - 1 >= stemlen)
+		return gfs_err(ar, -EINVAL, "%s: a name is at most %d bytes", name, TNG_NAME_MAX);
+	memcpy(stem, name, n - e - 1);
+	stem[n - e - 1] = '\0';
+	return 0;
+}
+
+/* What scripts call a media asset of this section type, or -1 (nothing does). */
+static int media_ref_kind(unsigned type)
+{
+	return type == 3 ? TNGS_MUSIC : type == 4 ? TNGS_SOUND : type == 1 ? TNGS_SPEECH : -1;
+}
+
+/*
+ * Does something refer to asset a by its name, a name no other asset of its
+ * kind has?  1 with who, else 0.  Scripts are searched, and maps for their
+ * music.
+ */
+static int media_referrer(struct gfs_archive *ar, struct tng *t, struct tng_asset *a, char *who,
+			  size_t wholen)
+{
+	unsigned type = t->secs[a->sec].type;
+	int k = media_ref_kind(type);
+
+	if (k < 0 || !a->nameoff)
+		return 0;
+	for (size_t i = 0; i < t->nassets; i++) {
+		struct tng_asset *b = &t->assets[i];
+
+		if (b != a && !b->gone && b->nameoff == a->nameoff && t->secs[b->sec].type == type)
+			return 0;	/* the name still names another (speech of another language) */
+	}
+	if (tng_logic_referrer(ar, t, k, a->nameoff, who, wholen))
+		return 1;
+	for (size_t i = 0; type == 3 && i < t->nassets; i++) {
+		struct tng_asset *m = &t->assets[i];
+		struct gfs_buf b = GFS_BUF_INIT;
+		size_t n;
+		const char *name;
+		int hit;
+
+		if (m->kind != TNG_A_MAP || m->gone)
+			continue;
+		hit = !tng_asset_content(ar, t, m, TNG_MAP_MAX, &b) && b.len >= TNG_MAP_HDR &&
+		      gfs_le24(b.data + 26) == a->nameoff;
+		gfs_buf_release(&b);
+		if (hit) {
+			name = tng_string_at(t, m->nameoff, &n);
+			snprintf(who, wholen, "maps/%.*s/map.ini (its music)", name ? (int)n : 4,
+				 name ? name : "?");
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int tng_media_dir(const struct tng *t, const struct gfs_node *dir)
+{
+	return media_section(t, dir) >= 0;
+}
+
+/*
+ * A new file is a node only; its asset and its name in section 0 are made
+ * when its first content is stored (tng_media_adopt), so a file whose
+ * content is refused leaves the game as it was.
+ */
+int tng_media_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		     struct gfs_node **out)
+{
+	struct tng *t = ar->priv;
+	long si = media_section(t, dir);
+	char stem[TNG_NAME_MAX + 1];
+	struct tng_ref *ref;
+	int r;
+
+	if (si < 0)
+		return -EPERM;
+	if ((r = media_stem(ar, t, (size_t)si, name, stem, sizeof stem)))
+		return r;
+	ref = tng_ref_new(t, TNG_NEW_ASSET, (size_t)si, 0);
+	*out = ref ? gfs_node_new_file(ar, dir, name, 0644, &tng_media_ops, ref) : NULL;
+	if (!*out) {
+		tng_ref_release(ref);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int tng_media_adopt(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	char stem[TNG_NAME_MAX + 1];
+	uint32_t off;
+	size_t ai;
+	int r;
+
+	if ((r = media_stem(ar, t, ref->sec, n->name, stem, sizeof stem)))
+		return r;
+	if ((r = tng_string_add(t, stem, &off)) || (r = tng_asset_new(t, ref->sec, off, &ai)))
+		return r == -EFBIG ? gfs_err(ar, r, "%s: the section block is full", n->name) : r;
+	ref->asset = ai;
+	t->assets[ai].node = n;
+	ar->changed = 1;
+	return 0;
+}
+
+int tng_media_unlink(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	struct tng_asset *a;
+	char who[160];
+	int r;
+
+	if (ref->asset == TNG_NEW_ASSET) {	/* never stored: nothing in the game yet */
+		gfs_node_remove(ar, n);
+		return 0;
+	}
+	a = &t->assets[ref->asset];
+	if (media_referrer(ar, t, a, who, sizeof who))
+		return gfs_err(ar, -EBUSY, "%s: %s plays it; change that first", n->name, who);
+	if ((r = tng_asset_drop(t, ref->asset)))
+		return r;
+	ar->changed = 1;
+	gfs_node_remove(ar, n);
+	gfs_tree_invalidate(ar);
+	return 0;
+}
+
+int tng_media_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
+		     const char *newname)
+{
+	struct tng *t = ar->priv;
+	struct tng_ref *ref = n->priv;
+	struct tng_asset *a;
+	struct gfs_buf *e;
+	char stem[TNG_NAME_MAX + 1], who[160];
+	uint32_t off;
+	int r;
+
+	if (gfs_node_get_ops(n) != &tng_media_ops || media_section(t, n->parent) < 0)
+		return gfs_err(ar, -EPERM, "%s: only fonts, music, sounds, movies and speech can be "
+			       "renamed", n->name);
+	if (newdir != n->parent)
+		return gfs_err(ar, -EXDEV, "%s: an asset stays in its directory", n->name);
+	if ((r = media_stem(ar, t, ref->sec, newname, stem, sizeof stem)))
+		return r;
+	if (ref->asset == TNG_NEW_ASSET) {	/* never stored: only the node has a name */
+		gfs_node_move(ar, n, newdir, newname);
+		return 0;
+	}
+	a = &t->assets[ref->asset];
+	if (media_referrer(ar, t, a, who, sizeof who))
+		return gfs_err(ar, -EBUSY, "%s: %s refers to it by its name; change that first",
+			       n->name, who);
+	if ((r = tng_string_add(t, stem, &off)))
+		return r == -EFBIG ? gfs_err(ar, r, "%s: the section block is full", newname) : r;
+	if (!(e = tng_sec_edit(t, a->sec)))
+		return -ENOMEM;
+	gfs_put_u32le(e->data + a->dpos + TNG_DESC_NAME, off);
+	a->nameoff = off;
+	gfs_node_move(ar, n, newdir, newname);
+	ar->changed = 1;
+	gfs_tree_invalidate(ar);
+	return 0;
+}
