@@ -732,7 +732,7 @@ static void check_script(struct gfs_archive *ar, struct tng *t, struct check_ctx
 	if (info.maxcmd > c->maxcmd)
 		c->maxcmd = info.maxcmd;
 	c->scripts++;
-	if (script_text(ar, t, code, len, &text)) {
+	if (script_text(ar, t, code, len, &text) || !text.len) {	/* an empty script: nothing to say */
 		gfs_buf_release(&text);
 		return;
 	}
