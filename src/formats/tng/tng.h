@@ -75,6 +75,7 @@
 #define TNG_ASSETS_MAX		((size_t)1 << 19)	/* asset descriptors cap */
 #define TNG_LOAD_BUDGET		((uint64_t)512 << 20)	/* bytes inflated to check maps at load */
 #define TNG_ZASSET_MAX		((size_t)32 << 20)	/* inflated asset cap */
+#define TNG_SPLIT_MAX		((size_t)4 << 20)	/* records split into scripts at listing */
 #define TNG_MAP_MAX		((size_t)96 << 20)	/* inflated map cap (16M RLE + paths) */
 #define TNG_CHUNK		((size_t)1 << 20)	/* file bytes read at once */
 #define TNG_MAP_CELLS_MAX	((size_t)16 << 20)	/* decoded map cells cap */

@@ -579,7 +579,8 @@ int tng_logic_nodes(struct gfs_archive *ar, struct tng *t, size_t ai, struct gfs
 
 	if (k == TNG_R_NONE || k == TNG_R_WHOLE)
 		return 1;
-	r = tng_asset_content(ar, t, a, TNG_ZASSET_MAX, &rec);
+	/* listing a directory inflates its records: a bomb costs at most TNG_SPLIT_MAX here */
+	r = tng_asset_content(ar, t, a, TNG_SPLIT_MAX, &rec);
 	if (!r)
 		r = tng_split(k, rec.data, rec.len, &s);
 	gfs_buf_release(&rec);
