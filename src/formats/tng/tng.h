@@ -238,6 +238,9 @@ void tng_ref_free(void *p);		/* ops->free of nodes holding a struct tng_ref */
  * current content: writing a view back unchanged changes nothing.
  */
 void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *nb);
+/* Is p what asset a holds now (its pending content, else its bytes in the file)? */
+int tng_asset_same(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
+		   const uint8_t *p, size_t len);
 /* CRC-32 of the archive file as it is now, its CRC field counted as zero. */
 int tng_file_crc(struct gfs_archive *ar, struct tng *t, uint32_t *crc);
 /* The bytes of the asset area no descriptor covers (out NULL: count them). */

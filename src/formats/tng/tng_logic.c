@@ -1,11 +1,15 @@
 /*
- * tng_logic.c - the game logic of a TirNanoG game as text: scripts as
- * assembly (<kind>/<NNNN>.tngs), with references resolved by name against
- * the model.
+ * tng_logic.c - the game logic of a TirNanoG game as text: every script as
+ * assembly, with references resolved by name against the model.
  *
  * Startup scripts (section 24) and default actions (section 26) are script
- * assets: the whole inflated asset is bytecode.  An edited script is
- * assembled, and the asset re-deflated at commit like any record.
+ * assets, the whole inflated asset bytecode: <kind>/<NNNN>.tngs.  NPCs and
+ * objects carry event handlers, quests and cutscenes one script each
+ * (tng_handlers.c finds them): <kind>/<NNNN>.<handler>.tngs beside
+ * <kind>/<NNNN>.bin, the record's other bytes; handler files are created
+ * and removed here.  An edited script is assembled and its record put back
+ * together, re-deflated at commit like any record.  `check` and the media
+ * code walk every script through each_script().
  */
 #include <errno.h>
 #include <stdio.h>
@@ -89,7 +93,6 @@ static int attr_is(struct tng *t, uint32_t off, void *vctx)
 	size_t n;
 	const char *s;
 
-	(void)t;
 	if (f->s) {
 		s = tng_string_at(t, off, &n);
 		if (s && strlen(f->s) == n && !memcmp(s, f->s, n)) {

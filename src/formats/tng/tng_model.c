@@ -122,24 +122,28 @@ void tng_ref_free(void *p)
 	tng_ref_release(p);
 }
 
+int tng_asset_same(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
+		   const uint8_t *p, size_t len)
+{
+	struct gfs_buf cur = GFS_BUF_INIT;
+	int same;
+
+	if (a->pending)
+		return a->pending->len == len && !memcmp(a->pending->data, p, len);
+	if (a->kind == TNG_A_STORED)
+		return tng_stored_equal(ar, t, a, p, len);
+	same = !tng_asset_content(ar, t, a, TNG_MAP_MAX, &cur) && cur.len == len &&
+	       !memcmp(cur.data, p, len);
+	gfs_buf_release(&cur);
+	return same;
+}
+
 void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *nb)
 {
 	struct tng_ref *ref = n->priv;
 	struct tng_asset *a = &ref->t->assets[ref->asset];
-	int same = 0;
 
-	if (a->pending) {
-		same = a->pending->len == nb->len && !memcmp(a->pending->data, nb->data, nb->len);
-	} else if (a->kind == TNG_A_STORED) {
-		same = tng_stored_equal(ar, ref->t, a, nb->data, nb->len);
-	} else {
-		struct gfs_buf cur = GFS_BUF_INIT;
-
-		same = !tng_asset_content(ar, ref->t, a, TNG_MAP_MAX, &cur) && cur.len == nb->len &&
-		       !memcmp(cur.data, nb->data, nb->len);
-		gfs_buf_release(&cur);
-	}
-	if (same) {
+	if (tng_asset_same(ar, ref->t, a, nb->data, nb->len)) {
 		gfs_buf_free(nb);
 		return;
 	}

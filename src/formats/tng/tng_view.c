@@ -252,11 +252,8 @@ static int tng_stored_unchanged(struct gfs_archive *ar, struct gfs_node *n, cons
 				size_t len)
 {
 	struct tng_ref *ref = n->priv;
-	struct tng_asset *a = tng_ref_asset(n);
 
-	if (a->pending)
-		return a->pending->len == len && !memcmp(a->pending->data, data, len);
-	return tng_stored_equal(ar, ref->t, a, data, len);
+	return tng_asset_same(ar, ref->t, tng_ref_asset(n), data, len);
 }
 
 static int tng_media_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
