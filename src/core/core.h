@@ -17,6 +17,9 @@ void gfs_companions_release(struct gfs_archive *ar);
  */
 int gfs_archive_recover(struct gfs_archive *ar);
 
+/* Closing: a background check still running is told to stop, its verdict dropped. */
+void gfs_check_drop(struct gfs_archive *ar);
+
 /*
  * While an archive loads, its warnings are held back (file.c): a load that
  * fails prints only its one-line error, one that succeeds prints them after.
