@@ -228,6 +228,14 @@ void tng_ref_release(struct tng_ref *r);	/* NULL is fine */
 struct tng_crctab *tng_crctab_new(const struct tng *t);
 void tng_crctab_free(struct tng_crctab *tab);
 int tng_crc_scan(struct gfs_archive *ar, void *arg, char *why, size_t whylen);
+/*
+ * Read the file [0, fsize) a TNG_CHUNK at a time, its CRC field zeroed, and
+ * hand each piece to fn; -ECANCELED when the archive closes meanwhile, a
+ * read error with *erroff where it failed.
+ */
+typedef void (*tng_walk_fn)(void *arg, const uint8_t *buf, uint64_t off, size_t n);
+int tng_file_walk(struct gfs_archive *ar, uint64_t fsize, tng_walk_fn fn, void *arg,
+		  uint64_t *erroff);
 int tng_crc_region(struct gfs_archive *ar, const struct tng_crctab *tab, uint64_t off, uint64_t len,
 		   uint32_t *crc);
 /* After the load or a commit: check the file (now when small, else in the background). */

@@ -144,20 +144,17 @@ void tng_crctab_free(struct tng_crctab *tab)
 	free(tab);
 }
 
-int tng_crc_scan(struct gfs_archive *ar, void *arg, char *why, size_t whylen)
+int tng_file_walk(struct gfs_archive *ar, uint64_t fsize, tng_walk_fn fn, void *arg,
+		  uint64_t *erroff)
 {
-	struct tng_crctab *tab = arg;
 	uint8_t *buf = malloc(TNG_CHUNK);
 	uint64_t off = 0;
-	uint32_t whole = 0;
-	size_t k = 0;
 	int r = 0;
 
 	if (!buf)
 		return -ENOMEM;
-	tab->ok = 0;
-	while (off < tab->fsize) {
-		size_t n = tab->fsize - off < TNG_CHUNK ? (size_t)(tab->fsize - off) : TNG_CHUNK;
+	while (off < fsize && !r) {
+		size_t n = fsize - off < TNG_CHUNK ? (size_t)(fsize - off) : TNG_CHUNK;
 
 		if (gfs_check_stopping(ar)) {
 			r = -ECANCELED;
@@ -165,29 +162,58 @@ int tng_crc_scan(struct gfs_archive *ar, void *arg, char *why, size_t whylen)
 		}
 		r = gfs_pread(ar, buf, n, off);
 		if (r) {
-			snprintf(why, whylen, "cannot read the archive at 0x%llx to check its CRC",
-				 (unsigned long long)off);
+			*erroff = off;
 			break;
 		}
 		for (uint64_t q = TNG_OFF_CRC; q < TNG_OFF_CRC + 4; q++)
 			if (q >= off && q < off + n)
 				buf[q - off] = 0;
-		for (size_t at = 0; at < n; at += TNG_TAB_CHUNK, k++) {
-			size_t m = n - at < TNG_TAB_CHUNK ? n - at : (size_t)TNG_TAB_CHUNK;
-
-			tab->crc[k] = tng_crc32(0, buf + at, m);
-			whole = (uint32_t)crc32_combine64(whole, tab->crc[k], (z_off64_t)m);
-		}
+		fn(arg, buf, off, n);
 		off += n;
 	}
 	free(buf);
-	if (r)
+	return r;
+}
+
+struct tng_scan_ctx {
+	struct tng_crctab *tab;
+	uint32_t whole;
+	size_t k;
+};
+
+static void tng_scan_piece(void *arg, const uint8_t *buf, uint64_t off, size_t n)
+{
+	struct tng_scan_ctx *sc = arg;
+
+	(void)off;
+	for (size_t at = 0; at < n; at += TNG_TAB_CHUNK, sc->k++) {
+		size_t m = n - at < TNG_TAB_CHUNK ? n - at : (size_t)TNG_TAB_CHUNK;
+
+		sc->tab->crc[sc->k] = tng_crc32(0, buf + at, m);
+		sc->whole = (uint32_t)crc32_combine64(sc->whole, sc->tab->crc[sc->k], (z_off64_t)m);
+	}
+}
+
+int tng_crc_scan(struct gfs_archive *ar, void *arg, char *why, size_t whylen)
+{
+	struct tng_crctab *tab = arg;
+	struct tng_scan_ctx sc = { tab, 0, 0 };
+	uint64_t erroff = 0;
+	int r;
+
+	tab->ok = 0;
+	r = tng_file_walk(ar, tab->fsize, tng_scan_piece, &sc, &erroff);
+	if (r) {
+		if (r != -ECANCELED && r != -ENOMEM)
+			snprintf(why, whylen, "cannot read the archive at 0x%llx to check its CRC",
+				 (unsigned long long)erroff);
 		return r;
-	tab->whole = whole;
+	}
+	tab->whole = sc.whole;
 	tab->ok = 1;
-	if (whole != tab->stored) {
+	if (sc.whole != tab->stored) {
 		snprintf(why, whylen, "header CRC 0x%08x does not match the file (0x%08x)",
-			 tab->stored, whole);
+			 tab->stored, sc.whole);
 		return 1;
 	}
 	return 0;

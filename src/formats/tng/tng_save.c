@@ -158,64 +158,60 @@ static int tng_plan_assets(struct tng *t, struct tng_plan *p)
  * copied, and every copy op), so the new file's CRC is combined from them
  * instead of read back.
  */
+struct tng_old_ctx {
+	struct tng *t;
+	struct tng_plan *p;
+	uint32_t blockcrc, whole;
+	size_t k;
+};
+
+static void tng_old_piece(void *arg, const uint8_t *buf, uint64_t off, size_t n)
+{
+	struct tng_old_ctx *c = arg;
+	struct tng *t = c->t;
+	uint64_t end = off + n;
+
+	/* the section block region [64, base) */
+	if (off < t->base && end > TNG_OFF_BLOCKLEN) {
+		uint64_t s0 = off > TNG_OFF_BLOCKLEN ? off : TNG_OFF_BLOCKLEN;
+		uint64_t e0 = end < t->base ? end : t->base;
+
+		c->blockcrc = tng_crc32(c->blockcrc, buf + (s0 - off), (size_t)(e0 - s0));
+	}
+	/* copy regions, ascending and disjoint */
+	while (c->k < c->p->nops) {
+		struct tng_op *o = &c->p->ops[c->k];
+		uint64_t s0 = t->base + o->off, e0 = s0 + o->len;
+
+		if (o->a || !o->len || e0 <= off) {
+			c->k++;
+			continue;
+		}
+		if (s0 >= end)
+			break;
+		{
+			uint64_t a0 = s0 > off ? s0 : off, b0 = e0 < end ? e0 : end;
+
+			o->crc = tng_crc32(o->crc, buf + (a0 - off), (size_t)(b0 - a0));
+		}
+		if (e0 > end)
+			break;
+		c->k++;
+	}
+	c->whole = tng_crc32(c->whole, buf, n);
+}
+
 static int tng_scan_old(struct gfs_archive *ar, struct tng *t, struct tng_plan *p,
 			uint32_t *blockcrc, uint32_t *whole, uint64_t *erroff)
 {
-	uint8_t *buf = malloc(TNG_CHUNK);
-	uint64_t off = 0;
-	size_t k = 0;
-	uint32_t c = 0;
-	int r = 0;
+	struct tng_old_ctx c = { t, p, 0, 0, 0 };
+	int r;
 
-	if (!buf)
-		return -ENOMEM;
-	*blockcrc = 0;
 	for (size_t i = 0; i < p->nops; i++)
 		p->ops[i].crc = 0;
-	while (off < t->fsize) {
-		size_t n = t->fsize - off < TNG_CHUNK ? (size_t)(t->fsize - off) : TNG_CHUNK;
-		uint64_t end = off + n;
-
-		r = gfs_pread(ar, buf, n, off);
-		if (r) {
-			*erroff = off;
-			break;
-		}
-		/* the section block region [64, base) */
-		if (off < t->base && end > TNG_OFF_BLOCKLEN) {
-			uint64_t s0 = off > TNG_OFF_BLOCKLEN ? off : TNG_OFF_BLOCKLEN;
-			uint64_t e0 = end < t->base ? end : t->base;
-
-			*blockcrc = tng_crc32(*blockcrc, buf + (s0 - off), (size_t)(e0 - s0));
-		}
-		/* copy regions, ascending and disjoint */
-		while (k < p->nops) {
-			struct tng_op *o = &p->ops[k];
-			uint64_t s0 = t->base + o->off, e0 = s0 + o->len;
-
-			if (o->a || !o->len || e0 <= off) {
-				k++;
-				continue;
-			}
-			if (s0 >= end)
-				break;
-			{
-				uint64_t a0 = s0 > off ? s0 : off, b0 = e0 < end ? e0 : end;
-
-				o->crc = tng_crc32(o->crc, buf + (a0 - off), (size_t)(b0 - a0));
-			}
-			if (e0 > end)
-				break;
-			k++;
-		}
-		for (uint64_t q = TNG_OFF_CRC; q < TNG_OFF_CRC + 4; q++)
-			if (q >= off && q < end)
-				buf[q - off] = 0;
-		c = tng_crc32(c, buf, n);
-		off = end;
-	}
-	free(buf);
-	*whole = c;
+	r = tng_file_walk(ar, t->fsize, tng_old_piece, &c, erroff);
+	*blockcrc = c.blockcrc;
+	*whole = c.whole;
 	return r;
 }
 
