@@ -9,7 +9,8 @@
  * direct I/O): a commit in the middle of a read never tears it.  After an
  * operation that may have changed the model, the kernel's cached pages and
  * attributes of every rendered or edited view are invalidated, outside the
- * lock.  The root holds a read-only .gamefs.log of recent messages.
+ * lock.  One thread serves the requests (gfs_loop).  The root holds a
+ * read-only .gamefs.log of recent messages.
  */
 #define FUSE_USE_VERSION 31
 #include <errno.h>
@@ -128,14 +129,122 @@ static void gfs_inval_collect(struct gfs_inval *iv, struct gfs_node *d)
 	}
 }
 
+/*
+ * The request loop.  One thread serves every request: on a small machine,
+ * and more so a virtual one, handing each request to another thread of a
+ * pool costs a wake-up on another CPU, which doubled the time of reading
+ * many small views.  The lock serialises the tree anyway.  But the kernel
+ * may hold a page of a view locked while our answer to its READ waits in
+ * the queue, and dropping that page (gfs_inval_run) then waits for the
+ * READ: so while the one thread invalidates, a second one, parked until
+ * then, serves the queue.
+ */
+static struct {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int wanted;			/* an invalidation runs: serve the queue */
+	int exiting;
+	struct fuse_session *se;
+} gfs_standby = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, NULL };
+
+static void gfs_standby_want(int on)
+{
+	if (!gfs_standby.se)
+		return;		/* not serving FUSE (gfs_fuse_run not running) */
+	pthread_mutex_lock(&gfs_standby.mu);
+	gfs_standby.wanted += on ? 1 : -1;
+	pthread_cond_broadcast(&gfs_standby.cv);
+	pthread_mutex_unlock(&gfs_standby.mu);
+}
+
+static void gfs_buf_mem_free(void *p)
+{
+	free(((struct fuse_buf *)p)->mem);
+}
+
+/*
+ * Serve requests until the session ends; the standby only while wanted.  It
+ * can be cancelled only while it waits for a request (as libfuse's pool).
+ */
+static int gfs_serve(struct fuse_session *se, int standby)
+{
+	struct fuse_buf fb = { .mem = NULL };
+	int res = 0;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+	pthread_cleanup_push(gfs_buf_mem_free, &fb);
+	while (!fuse_session_exited(se)) {
+		if (standby) {
+			pthread_mutex_lock(&gfs_standby.mu);
+			while (!gfs_standby.wanted && !gfs_standby.exiting)
+				pthread_cond_wait(&gfs_standby.cv, &gfs_standby.mu);
+			res = gfs_standby.exiting;
+			pthread_mutex_unlock(&gfs_standby.mu);
+			if (res) {
+				res = 0;
+				break;
+			}
+			pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
+		}
+		res = fuse_session_receive_buf(se, &fb);
+		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
+		if (res == -EINTR)
+			continue;
+		if (res <= 0)
+			break;
+		fuse_session_process_buf(se, &fb);
+	}
+	pthread_cleanup_pop(1);
+	if (!standby)
+		fuse_session_exit(se);
+	return res < 0 ? -1 : 0;
+}
+
+static void *gfs_standby_main(void *se)
+{
+	gfs_serve(se, 1);
+	return NULL;
+}
+
+static int gfs_loop(struct fuse *f, pthread_t *standby, int *started)
+{
+	struct fuse_session *se = fuse_get_session(f);
+
+	gfs_standby.se = se;
+	*started = !pthread_create(standby, NULL, gfs_standby_main, se);
+	if (!*started) {
+		gfs_standby.se = NULL;
+		return fuse_loop_mt(f, 0);	/* no second thread: libfuse's pool */
+	}
+	return gfs_serve(se, 0);
+}
+
+/* The loop has ended: stop the standby (waiting for a request, or parked). */
+static void gfs_loop_end(pthread_t standby, int started)
+{
+	if (!started)
+		return;
+	pthread_mutex_lock(&gfs_standby.mu);
+	gfs_standby.exiting = 1;
+	pthread_cond_broadcast(&gfs_standby.cv);
+	pthread_mutex_unlock(&gfs_standby.mu);
+	pthread_cancel(standby);
+	pthread_join(standby, NULL);
+	gfs_standby.se = NULL;
+}
+
 static void gfs_inval_run(struct gfs_inval *iv)
 {
 	struct fuse *f = fuse_get_context()->fuse;
 
+	if (!iv->n)
+		return;
+	gfs_standby_want(1);
 	for (size_t i = 0; i < iv->n; i++) {
 		fuse_invalidate_path(f, iv->paths[i]);
 		free(iv->paths[i]);
 	}
+	gfs_standby_want(0);
 	free(iv->paths);
 }
 
@@ -1092,7 +1201,14 @@ int gfs_fuse_run(struct gfs_archive *ar, int argc, char **argv)
 	pthread_mutex_unlock(&gfs_lock);
 	if (fuse_set_signal_handlers(fuse_get_session(f)))
 		goto out_mount;
-	r = opts.singlethread ? fuse_loop(f) : fuse_loop_mt(f, 0);
+	/* -s is accepted as before: one thread serves anyway (gfs_loop) */
+	{
+		pthread_t standby;
+		int started = 0;
+
+		r = gfs_loop(f, &standby, &started);
+		gfs_loop_end(standby, started);
+	}
 	fuse_remove_signal_handlers(fuse_get_session(f));
 out_mount:
 	fuse_unmount(f);
