@@ -194,7 +194,9 @@ int gfs_hexz_parse(const char *v, uint8_t *p, size_t width);
  * of a fixed count with another count, an item with too few (min_fields)
  * or too many fields fail with -EINVAL after gfs_err() ("VIEW: line N: KEY: what is
  * wrong"); with seq->need_all, so does a key other than a LINES key left
- * out.  Bytes after the last part are kept.
+ * out.  Bytes after the last part are kept.  Limits: 16 parts, 64 keys,
+ * 8 fields an item (a table over them decodes nothing).  A CSTR shows
+ * verbatim: its check() should refuse line breaks.
  */
 enum gfs_seq_kind { GFS_SEQ_FIXED, GFS_SEQ_CSTR, GFS_SEQ_ARRAY, GFS_SEQ_LINES };
 

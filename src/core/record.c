@@ -768,6 +768,8 @@ static int gfs_seq_layout(const struct gfs_seq *seq, const uint8_t *p, size_t le
 {
 	size_t pos = 0;
 
+	size_t keys = 0;
+
 	*bad = 0;
 	if (seq->nparts > GFS_SEQ_MAXPARTS)
 		return -EBADMSG;
@@ -775,6 +777,12 @@ static int gfs_seq_layout(const struct gfs_seq *seq, const uint8_t *p, size_t le
 		const struct gfs_seq_part *sp = &seq->parts[i];
 		size_t left = len - pos, cnt;
 		const uint8_t *z;
+
+		/* a table over the limits (gfs_record.h) decodes nothing */
+		keys += sp->kind == GFS_SEQ_FIXED ? sp->rec->nfields : 1;
+		if (keys > GFS_SEQ_MAXITEMS || (sp->kind != GFS_SEQ_FIXED && sp->kind != GFS_SEQ_CSTR &&
+						 sp->rec->nfields > GFS_SEQ_MAXFIELDS))
+			return -EBADMSG;
 
 		off[i] = pos;
 		*bad = i;
