@@ -55,7 +55,6 @@
 
 /* entity block */
 #define TSV_ENT_FIXED		22
-#define TSV_ENT_MAP_MAX		0xffffffu
 
 /* DENY records */
 #define TSV_DENY_REC		17

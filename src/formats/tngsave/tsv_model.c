@@ -1,6 +1,7 @@
 /*
- * tsv_model.c - the model of a TirNanoG save: chunk bodies, the USER and
- * NPC records decoded and encoded, the map layers' RLE, and which view
+ * tsv_model.c - the model of a TirNanoG save: chunk bodies, the layout of
+ * the USER and NPC records as tables of the record codec (gfs_record.h
+ * decodes, renders and patches them), the map layers' RLE, and which view
  * each chunk gets.  The views (tsv_views.c) and the loader (tngsave.c)
  * call down into this file; it calls nothing of theirs.
  */
@@ -8,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gfs_codec.h"
-#include "gfs_record.h"
 #include "tngsave.h"
 
 int tsv_chunk_set_body(struct tsv_chunk *c, const uint8_t *data, size_t len)

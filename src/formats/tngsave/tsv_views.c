@@ -18,12 +18,10 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include "gfs_codec.h"
 #include "gfs_grid.h"
 #include "tngsave.h"
