@@ -318,6 +318,21 @@ int gfs_node_is_removed(const struct gfs_node *n);
  * Returns a malloc'd string.
  */
 char *gfs_unique_name(struct gfs_node *dir, const char *name);
+/*
+ * The same with a bounded search for a format whose directories can hold
+ * very many clashing names: after " (9)" comes " (#INDEX)", then
+ * " (#INDEX-10)" ... " (#INDEX-999)", then NULL (also when out of memory).
+ * index SIZE_MAX: no bound, as gfs_unique_name().
+ */
+char *gfs_unique_name_ix(struct gfs_node *dir, const char *name, size_t index);
+/*
+ * The sanitized base gfs_unique_name() numbers (malloc'd, NULL when out of
+ * memory): '/' and control bytes '_', other bytes that are not UTF-8 \xNN,
+ * "", "." and ".." "_", cut to 200 bytes at a character boundary.  Compare
+ * a node's name with this, not with the raw name, to see whether it still
+ * fits the name.
+ */
+char *gfs_safe_name(const char *name);
 /* Make room for count more nodes at once (a load that knows its size). */
 int gfs_tree_reserve(struct gfs_archive *ar, size_t count);
 /* 1 if name needs nothing of gfs_unique_name(): safe as it is and free in dir. */

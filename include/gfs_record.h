@@ -153,4 +153,93 @@ int gfs_charset_byte(const uint16_t *charset, uint32_t cp);
 int gfs_hexz_render(struct gfs_buf *out, const uint8_t *p, size_t width);
 int gfs_hexz_parse(const char *v, uint8_t *p, size_t width);
 
+
+/*
+ * Sequential records: a record whose parts follow one another, each where
+ * the one before it ends (a fixed part, a NUL-terminated string, counted
+ * lists...), so that no part but the first sits at a fixed offset.  A
+ * sequential record kind is a table of parts (struct gfs_seq), in byte
+ * order:
+ *
+ *   GFS_SEQ_FIXED  rec->size bytes; each field of rec renders as a
+ *                  "key = value" line (GROUP and LIST fields are not
+ *                  allowed; bytes no field covers, a count say, are kept)
+ *   GFS_SEQ_CSTR   text up to a NUL (the NUL is part of it) as one
+ *                  "key = text" line, verbatim; check() says which texts
+ *                  are acceptable; a view may write 1 to max bytes
+ *   GFS_SEQ_ARRAY  count items of rec->size bytes on one line: "key = 1 2 3"
+ *                  (items apart by spaces, the fields of an item by commas;
+ *                  an item of one field also takes commas between items)
+ *   GFS_SEQ_LINES  count items, one "key = f1 f2" line an item (fields apart
+ *                  by spaces or commas); no line: no items
+ *
+ * The count of an ARRAY or LINES part is count_width bytes at count_off of
+ * the FIXED part count_part before it; count_width 0: exactly count_off
+ * items, always.  A part with a section renders under "\n[section]\n" (the
+ * first section: seq->section, no blank line before it); a part's note is
+ * a "; note" line above its key (above all the lines of a LINES part).
+ * The keys of a sequential record are unique; seq->order (NULL-terminated,
+ * or NULL) lists keys in the order the view shows them, the others follow
+ * in byte order.  Flags only sequential records know:
+ *   GFS_FF_TIME  a signed count of seconds since 1970: a line
+ *                "; key YYYY-MM-DDTHH:MM:SSZ" above the key (years 1970-9999)
+ *   GFS_FF_CODE  BYTES: the characters when all are printable ASCII without
+ *                a blank and do not start "0x", else 0x and the bytes as hex
+ *   GFS_FF_HEXDIGITS  BYTES: exactly 2 x width hex digits, no 0x
+ *
+ * The parser patches each part in place, as gfs_record_parse() does: an
+ * item of an ARRAY or LINES part starts from the old item at its place (new
+ * ones from zeros) and a count field is set to the items the view has.  An
+ * unknown section or key, a key given twice, a value out of range, an ARRAY
+ * of a fixed count with another count, an item with too few (min_fields)
+ * or too many fields fail with -EINVAL after gfs_err() ("VIEW: line N: KEY: what is
+ * wrong"); with seq->need_all, so does a key other than a LINES key left
+ * out.  Bytes after the last part are kept.  Limits: 16 parts, 64 keys,
+ * 8 fields an item (a table over them decodes nothing).  A CSTR shows
+ * verbatim: its check() should refuse line breaks.
+ */
+enum gfs_seq_kind { GFS_SEQ_FIXED, GFS_SEQ_CSTR, GFS_SEQ_ARRAY, GFS_SEQ_LINES };
+
+#define GFS_FF_TIME		0x4u
+#define GFS_FF_CODE		0x8u
+#define GFS_FF_HEXDIGITS	0x10u
+
+struct gfs_seq_part {
+	enum gfs_seq_kind kind;
+	const char *key;		/* CSTR, ARRAY, LINES: its key */
+	const struct gfs_record *rec;	/* FIXED: the part; ARRAY, LINES: one item */
+	size_t count_part;		/* ARRAY, LINES: the FIXED part with the count */
+	unsigned count_off, count_width;
+	size_t max;			/* CSTR: most bytes a view may write */
+	unsigned min_fields;		/* ARRAY, LINES: an item may leave out the fields after
+					   this many (they are 0); 0: it gives them all */
+	int (*check)(const char *s, size_t n);	/* CSTR: acceptable text? (NULL: any) */
+	const char *want;		/* CSTR, ARRAY, LINES: what a value must be, for messages */
+	const char *section;		/* from this part on: [section] */
+	const char *note;		/* "; note" above the key */
+	const char *why;		/* what gfs_seq_span() says when the part does not fit */
+};
+
+struct gfs_seq {
+	const char *section;		/* the first [section] */
+	const struct gfs_seq_part *parts;
+	size_t nparts;
+	const char *const *order;	/* keys in view order (NULL-terminated), or NULL */
+	int need_all;			/* every key but LINES keys must be in a view */
+};
+
+/*
+ * Bytes the parts of p[0..len) span; 0 if they do not fit (or a CSTR fails
+ * check()), and then *why (when why is not NULL) is the why of the first
+ * part that does not fit ("record truncated" if it has none).
+ */
+size_t gfs_seq_span(const struct gfs_seq *seq, const uint8_t *p, size_t len, const char **why);
+/* Append the INI view of p[0..len) to out; -EBADMSG when the parts do not fit. */
+int gfs_seq_render(const struct gfs_seq *seq, const uint8_t *p, size_t len,
+		   const struct gfs_rec_refs *refs, struct gfs_buf *out);
+/* Parse the view data[0..len) against old[0..oldlen) into out (appended), as gfs_record_parse(). */
+int gfs_seq_parse(struct gfs_archive *ar, const char *view, const struct gfs_seq *seq,
+		  const uint8_t *old, size_t oldlen, const uint8_t *data, size_t len,
+		  const struct gfs_rec_refs *refs, struct gfs_buf *out);
+
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include "gamefs.h"
 #include "gfs_record.h"
 
@@ -738,5 +739,474 @@ out:
 	}
 	gfs_buf_release(&c.tmp);
 	free(c.fixed);
+	return r;
+}
+
+/* ---- sequential records (see gfs_record.h) --------------------------------------- */
+
+#define GFS_SEQ_MAXPARTS 16
+#define GFS_SEQ_MAXITEMS 64
+#define GFS_SEQ_MAXFIELDS 8
+
+/* The count of an ARRAY or LINES part, its FIXED count part at fixed. */
+static size_t gfs_seq_count(const struct gfs_seq_part *sp, const uint8_t *fixed)
+{
+	return sp->count_width ? (size_t)gfs_le(fixed + sp->count_off, sp->count_width) : sp->count_off;
+}
+
+/* The most items the count of sp holds. */
+static uint64_t gfs_seq_cmax(const struct gfs_seq_part *sp)
+{
+	if (!sp->count_width)
+		return sp->count_off;
+	return sp->count_width >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * sp->count_width)) - 1;
+}
+
+/* Where each part of p[0..len) lies: off[i], n[i] bytes; 0 or -EBADMSG, *bad the part that does not fit. */
+static int gfs_seq_layout(const struct gfs_seq *seq, const uint8_t *p, size_t len, size_t *off, size_t *n,
+			  size_t *bad)
+{
+	size_t pos = 0;
+
+	size_t keys = 0;
+
+	*bad = 0;
+	if (seq->nparts > GFS_SEQ_MAXPARTS)
+		return -EBADMSG;
+	for (size_t i = 0; i < seq->nparts; i++) {
+		const struct gfs_seq_part *sp = &seq->parts[i];
+		size_t left = len - pos, cnt;
+		const uint8_t *z;
+
+		/* a table over the limits (gfs_record.h) decodes nothing */
+		keys += sp->kind == GFS_SEQ_FIXED ? sp->rec->nfields : 1;
+		if (keys > GFS_SEQ_MAXITEMS || (sp->kind != GFS_SEQ_FIXED && sp->kind != GFS_SEQ_CSTR &&
+						 sp->rec->nfields > GFS_SEQ_MAXFIELDS))
+			return -EBADMSG;
+
+		off[i] = pos;
+		*bad = i;
+		switch (sp->kind) {
+		case GFS_SEQ_FIXED:
+			n[i] = sp->rec->size;
+			break;
+		case GFS_SEQ_CSTR:
+			z = memchr(p + pos, 0, left);
+			if (!z || (sp->check && !sp->check((const char *)p + pos, (size_t)(z - p) - pos)))
+				return -EBADMSG;
+			n[i] = (size_t)(z - p) - pos + 1;
+			break;
+		default:
+			if (sp->count_width && (sp->count_part >= i ||
+						seq->parts[sp->count_part].kind != GFS_SEQ_FIXED))
+				return -EBADMSG;
+			cnt = gfs_seq_count(sp, p + off[sp->count_part]);
+			if (!sp->rec->size || cnt > left / sp->rec->size)
+				return -EBADMSG;
+			n[i] = cnt * sp->rec->size;
+			break;
+		}
+		if (n[i] > left)
+			return -EBADMSG;
+		pos += n[i];
+	}
+	return 0;
+}
+
+size_t gfs_seq_span(const struct gfs_seq *seq, const uint8_t *p, size_t len, const char **why)
+{
+	size_t off[GFS_SEQ_MAXPARTS], n[GFS_SEQ_MAXPARTS], bad;
+
+	if (!seq->nparts || gfs_seq_layout(seq, p, len, off, n, &bad)) {
+		if (why)
+			*why = seq->nparts && bad < seq->nparts && seq->parts[bad].why ? seq->parts[bad].why :
+			       "record truncated";
+		return 0;
+	}
+	return off[seq->nparts - 1] + n[seq->nparts - 1];
+}
+
+/* One line of the view: a field of a FIXED part (f) or a whole part (f NULL). */
+struct gfs_seq_item {
+	const char *section, *key;
+	size_t part;
+	const struct gfs_field *f;
+};
+
+/* The lines of seq in view order (seq->order first); their number. */
+static size_t gfs_seq_items(const struct gfs_seq *seq, struct gfs_seq_item *out)
+{
+	struct gfs_seq_item it[GFS_SEQ_MAXITEMS];
+	unsigned char used[GFS_SEQ_MAXITEMS] = { 0 };
+	const char *section = seq->section;
+	size_t n = 0, m = 0;
+
+	for (size_t i = 0; i < seq->nparts && i < GFS_SEQ_MAXPARTS; i++) {
+		const struct gfs_seq_part *sp = &seq->parts[i];
+
+		if (sp->section)
+			section = sp->section;
+		if (sp->kind != GFS_SEQ_FIXED) {
+			if (n < GFS_SEQ_MAXITEMS)
+				it[n++] = (struct gfs_seq_item){ section, sp->key, i, NULL };
+			continue;
+		}
+		for (size_t j = 0; j < sp->rec->nfields && n < GFS_SEQ_MAXITEMS; j++) {
+			const struct gfs_field *f = &sp->rec->fields[j];
+
+			if (f->kind != GFS_FK_GROUP && f->kind != GFS_FK_LIST)
+				it[n++] = (struct gfs_seq_item){ section, f->key, i, f };
+		}
+	}
+	for (size_t o = 0; seq->order && seq->order[o]; o++)
+		for (size_t k = 0; k < n; k++)
+			if (!used[k] && !strcmp(it[k].key, seq->order[o])) {
+				used[k] = 1;
+				out[m++] = it[k];
+				break;
+			}
+	for (size_t k = 0; k < n; k++)
+		if (!used[k])
+			out[m++] = it[k];
+	return m;
+}
+
+static int gfs_seq_hex(struct gfs_buf *out, const uint8_t *p, size_t n)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < n && !r; i++)
+		r = gfs_buf_printf(out, "%02x", p[i]);
+	return r;
+}
+
+/* Does the GFS_FF_CODE field at p show as its characters? */
+static int gfs_seq_code_text(const uint8_t *p, size_t n)
+{
+	if (!n || (n >= 2 && p[0] == '0' && (p[1] | 0x20) == 'x'))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] <= 0x20 || p[i] >= 0x7f)
+			return 0;
+	return 1;
+}
+
+static int gfs_seq_value(const struct gfs_field *f, const uint8_t *base, const struct gfs_rec_refs *refs,
+			 struct gfs_buf *out)
+{
+	const uint8_t *p = base + f->off;
+
+	if (f->flags & GFS_FF_HEXDIGITS)
+		return gfs_seq_hex(out, p, f->width);
+	if (f->flags & GFS_FF_CODE) {
+		if (gfs_seq_code_text(p, f->width))
+			return gfs_buf_add(out, p, f->width);
+		return gfs_buf_adds(out, "0x") ? -ENOMEM : gfs_seq_hex(out, p, f->width);
+	}
+	return gfs_field_render(f, base, refs, out);
+}
+
+/* The fields of the item at base, apart by sep. */
+static int gfs_seq_item_render(const struct gfs_record *rec, const uint8_t *base, char sep,
+			       const struct gfs_rec_refs *refs, struct gfs_buf *out)
+{
+	int r = 0;
+
+	for (size_t j = 0; j < rec->nfields && !r; j++) {
+		if (j)
+			r = gfs_buf_addc(out, (uint8_t)sep);
+		if (!r)
+			r = gfs_seq_value(&rec->fields[j], base, refs, out);
+	}
+	return r;
+}
+
+static int gfs_seq_time(struct gfs_buf *out, const char *key, int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char iso[64];
+
+	if (t < 0 || t >= INT64_C(253402300800) || !gmtime_r(&tt, &tm) ||
+	    !strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return 0;
+	return gfs_buf_printf(out, "; %s %s\n", key, iso);
+}
+
+static int gfs_seq_line(const struct gfs_seq *seq, const struct gfs_seq_item *x, const uint8_t *base,
+			size_t n, const struct gfs_rec_refs *refs, struct gfs_buf *out)
+{
+	const struct gfs_seq_part *sp = &seq->parts[x->part];
+	const char *note = x->f ? x->f->note : sp->note;
+	size_t size = sp->rec ? sp->rec->size : 0;
+	int r = note ? gfs_buf_printf(out, "; %s\n", note) : 0;
+
+	if (!r && x->f && (x->f->flags & GFS_FF_TIME))
+		r = gfs_seq_time(out, x->key, gfs_field_num(x->f, gfs_field_get(x->f, base)));
+	switch (sp->kind) {
+	case GFS_SEQ_FIXED:
+		if (!r)
+			r = gfs_buf_printf(out, "%s = ", x->key);
+		if (!r)
+			r = gfs_seq_value(x->f, base, refs, out);
+		return r ? r : gfs_buf_addc(out, '\n');
+	case GFS_SEQ_CSTR:
+		if (!r)
+			r = gfs_buf_printf(out, "%s = ", x->key);
+		if (!r)
+			r = gfs_buf_add(out, base, n - 1);
+		return r ? r : gfs_buf_addc(out, '\n');
+	case GFS_SEQ_ARRAY:
+		if (!r)
+			r = gfs_buf_printf(out, "%s =", x->key);
+		for (size_t k = 0; k < n / size && !r; k++) {
+			r = gfs_buf_addc(out, ' ');
+			if (!r)
+				r = gfs_seq_item_render(sp->rec, base + k * size, ',', refs, out);
+		}
+		return r ? r : gfs_buf_addc(out, '\n');
+	case GFS_SEQ_LINES:
+		for (size_t k = 0; k < n / size && !r; k++) {
+			r = gfs_buf_printf(out, "%s = ", x->key);
+			if (!r)
+				r = gfs_seq_item_render(sp->rec, base + k * size, ' ', refs, out);
+			if (!r)
+				r = gfs_buf_addc(out, '\n');
+		}
+		return r;
+	}
+	return -EINVAL;
+}
+
+int gfs_seq_render(const struct gfs_seq *seq, const uint8_t *p, size_t len,
+		   const struct gfs_rec_refs *refs, struct gfs_buf *out)
+{
+	size_t off[GFS_SEQ_MAXPARTS], n[GFS_SEQ_MAXPARTS], ni, bad;
+	struct gfs_seq_item it[GFS_SEQ_MAXITEMS];
+	const char *section = seq->section;
+	int r;
+
+	if (!seq->nparts || gfs_seq_layout(seq, p, len, off, n, &bad))
+		return -EBADMSG;
+	ni = gfs_seq_items(seq, it);
+	r = gfs_buf_printf(out, "[%s]\n", section);
+	for (size_t k = 0; k < ni && !r; k++) {
+		if (strcmp(it[k].section, section)) {
+			section = it[k].section;
+			r = gfs_buf_printf(out, "\n[%s]\n", section);
+		}
+		if (!r)
+			r = gfs_seq_line(seq, &it[k], p + off[it[k].part], n[it[k].part], refs, out);
+	}
+	return r;
+}
+
+struct gfs_seq_ctx {
+	struct gfs_rec_ctx rc;		/* for gfs_field_parse(): ar, view, refs, tmp */
+	const struct gfs_seq *seq;
+	struct gfs_seq_item it[GFS_SEQ_MAXITEMS];
+	unsigned seen[GFS_SEQ_MAXITEMS];
+	size_t ni;
+	struct gfs_buf part[GFS_SEQ_MAXPARTS];	/* the new bytes of each part */
+	const uint8_t *old[GFS_SEQ_MAXPARTS];	/* the old ones */
+	size_t oldn[GFS_SEQ_MAXPARTS];
+};
+
+/* Parse one value of a field of base, the GFS_FF_HEXDIGITS and GFS_FF_CODE ones too. */
+static int gfs_seq_value_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, uint8_t *base,
+			       const char *v, unsigned line)
+{
+	size_t len = strlen(v), w = f->width;
+	int hex = f->flags & GFS_FF_HEXDIGITS;
+
+	if (!(f->flags & (GFS_FF_HEXDIGITS | GFS_FF_CODE)))
+		return gfs_field_parse(c, f, base, v, line);
+	if (!hex && len == 2 + 2 * w && v[0] == '0' && (v[1] | 0x20) == 'x') {
+		v += 2;
+		len -= 2;
+		hex = 1;
+	}
+	if (hex && len == 2 * w) {
+		for (size_t i = 0; i < len; i++)
+			if (gfs_hex_digit(v[i]) < 0)
+				goto bad;
+		for (size_t i = 0; i < w; i++)
+			base[f->off + i] = (uint8_t)(gfs_hex_digit(v[2 * i]) << 4 | gfs_hex_digit(v[2 * i + 1]));
+		return 0;
+	}
+	if (!hex && len == w && gfs_seq_code_text((const uint8_t *)v, w)) {
+		memcpy(base + f->off, v, w);
+		return 0;
+	}
+bad:
+	if (f->flags & GFS_FF_HEXDIGITS)
+		return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: want %u hex digits", c->view, line, f->key,
+			       2 * f->width);
+	return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: want %u characters or 0x and %u hex digits",
+		       c->view, line, f->key, f->width, 2 * f->width);
+}
+
+/* Parse the fields of one item, text cut at seps, into base. */
+static int gfs_seq_item_parse(struct gfs_seq_ctx *c, const struct gfs_seq_part *sp, uint8_t *base,
+			      char *text, const char *seps, unsigned line)
+{
+	char *w[GFS_SEQ_MAXFIELDS + 1], *rest = text, *tok;
+	size_t n = 0;
+	int r = 0;
+
+	while (n <= GFS_SEQ_MAXFIELDS && (tok = gfs_next_word(&rest, seps)))
+		w[n++] = tok;
+	if (n > sp->rec->nfields || n < (sp->min_fields ? sp->min_fields : sp->rec->nfields))
+		return gfs_err(c->rc.ar, -EINVAL, "%s: line %u: %s: want %s", c->rc.view, line, sp->key,
+			       sp->want ? sp->want : "an item");
+	for (size_t j = 0; j < sp->rec->nfields && !r; j++) {
+		if (j < n)
+			r = gfs_seq_value_parse(&c->rc, &sp->rec->fields[j], base, w[j], line);
+		else
+			gfs_field_set(&sp->rec->fields[j], base, 0);
+	}
+	return r;
+}
+
+/* Add item k of part i to b: the old item at its place, or zeros. */
+static int gfs_seq_item_add(struct gfs_seq_ctx *c, size_t i, struct gfs_buf *b, uint8_t **item)
+{
+	size_t size = c->seq->parts[i].rec->size, k = b->len / size;
+	int r = gfs_buf_set_len(b, b->len + size);
+
+	if (r)
+		return r;
+	*item = b->data + k * size;
+	if ((k + 1) * size <= c->oldn[i])
+		memcpy(*item, c->old[i] + k * size, size);
+	else
+		memset(*item, 0, size);
+	return 0;
+}
+
+static int gfs_seq_kv(void *vctx, const char *section, const char *key, const char *value, unsigned line)
+{
+	struct gfs_seq_ctx *c = vctx;
+	const struct gfs_seq_part *sp;
+	struct gfs_buf *b, nb = GFS_BUF_INIT;
+	struct gfs_seq_item *x = NULL;
+	int known = 0, r = 0;
+	char *copy, *rest, *tok;
+	uint8_t *item;
+
+	for (size_t k = 0; k < c->ni && !x; k++) {
+		known |= !strcmp(c->it[k].section, section);
+		if (!strcmp(c->it[k].section, section) && !strcmp(c->it[k].key, key))
+			x = &c->it[k];
+	}
+	for (size_t k = 0; k < c->ni && !known; k++)
+		known = !strcmp(c->it[k].section, section);
+	if (!x)
+		return known ? gfs_err(c->rc.ar, -EINVAL, "%s: line %u: unknown key %s in [%s]", c->rc.view,
+				       line, key, section) :
+			gfs_err(c->rc.ar, -EINVAL, "%s: line %u: unknown section [%s]", c->rc.view, line, section);
+	sp = &c->seq->parts[x->part];
+	b = &c->part[x->part];
+	if (c->seen[x - c->it]++ && sp->kind != GFS_SEQ_LINES)
+		return gfs_err(c->rc.ar, -EINVAL, "%s: line %u: %s given twice", c->rc.view, line, key);
+	if (sp->kind == GFS_SEQ_FIXED)
+		return gfs_seq_value_parse(&c->rc, x->f, b->data, value, line);
+	if (sp->kind == GFS_SEQ_CSTR) {
+		size_t len = strlen(value);
+
+		if (len + 1 == b->len && !memcmp(b->data, value, len))
+			return 0;
+		if (!len || len > sp->max || (sp->check && !sp->check(value, len)))
+			return gfs_err(c->rc.ar, -EINVAL, "%s: line %u: %s: want %s", c->rc.view, line, key,
+				       sp->want ? sp->want : "other text");
+		gfs_buf_set_len(b, 0);
+		return gfs_buf_add(b, value, len + 1);
+	}
+	copy = strdup(value);
+	if (!copy)
+		return -ENOMEM;
+	if (sp->kind == GFS_SEQ_LINES) {
+		if (b->len / sp->rec->size >= gfs_seq_cmax(sp))
+			r = gfs_err(c->rc.ar, -EINVAL, "%s: line %u: %s: more than %llu of them", c->rc.view,
+				    line, key, (unsigned long long)gfs_seq_cmax(sp));
+		if (!r)
+			r = gfs_seq_item_add(c, x->part, b, &item);
+		if (!r)
+			r = gfs_seq_item_parse(c, sp, item, copy, " \t,", line);
+		free(copy);
+		return r;
+	}
+	/* ARRAY: the whole list anew */
+	rest = copy;
+	while (!r && (tok = gfs_next_word(&rest, sp->rec->nfields == 1 ? " \t," : " \t"))) {
+		if (nb.len / sp->rec->size >= gfs_seq_cmax(sp)) {
+			r = gfs_err(c->rc.ar, -EINVAL, "%s: line %u: %s: more than %llu values", c->rc.view,
+				    line, key, (unsigned long long)gfs_seq_cmax(sp));
+			break;
+		}
+		r = gfs_seq_item_add(c, x->part, &nb, &item);
+		if (!r)
+			r = gfs_seq_item_parse(c, sp, item, tok, ",", line);
+	}
+	if (!r && !sp->count_width && nb.len / sp->rec->size != sp->count_off)
+		r = gfs_err(c->rc.ar, -EINVAL, "%s: line %u: %s: want %u values", c->rc.view, line, key,
+			    sp->count_off);
+	free(copy);
+	if (!r) {
+		gfs_buf_release(b);
+		*b = nb;
+	} else {
+		gfs_buf_release(&nb);
+	}
+	return r;
+}
+
+int gfs_seq_parse(struct gfs_archive *ar, const char *view, const struct gfs_seq *seq,
+		  const uint8_t *old, size_t oldlen, const uint8_t *data, size_t len,
+		  const struct gfs_rec_refs *refs, struct gfs_buf *out)
+{
+	size_t off[GFS_SEQ_MAXPARTS], n[GFS_SEQ_MAXPARTS], span, bad;
+	struct gfs_seq_ctx *c;
+	int r = 0;
+
+	if (!seq->nparts || gfs_seq_layout(seq, old, oldlen, off, n, &bad))
+		return gfs_err(ar, -EINVAL, "%s: the record does not decode", view);
+	if (!gfs_utf8_valid(data, len))
+		return gfs_err(ar, -EINVAL, "%s: not UTF-8 text", view);
+	span = off[seq->nparts - 1] + n[seq->nparts - 1];
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->rc.ar = ar;
+	c->rc.view = view;
+	c->rc.refs = refs;
+	c->seq = seq;
+	c->ni = gfs_seq_items(seq, c->it);
+	for (size_t i = 0; i < seq->nparts && !r; i++) {
+		c->old[i] = old + off[i];
+		c->oldn[i] = n[i];
+		if (seq->parts[i].kind != GFS_SEQ_LINES)	/* a LINES part is what the view's lines say */
+			r = gfs_buf_add(&c->part[i], old + off[i], n[i]);
+	}
+	if (!r)
+		r = gfs_ini_parse(ar, view, data, len, gfs_seq_kv, c);
+	for (size_t k = 0; k < c->ni && !r && seq->need_all; k++)
+		if (!c->seen[k] && seq->parts[c->it[k].part].kind != GFS_SEQ_LINES)
+			r = gfs_err(ar, -EINVAL, "%s: [%s] %s missing", view, c->it[k].section, c->it[k].key);
+	for (size_t i = 0; i < seq->nparts && !r; i++) {
+		const struct gfs_seq_part *sp = &seq->parts[i];
+
+		if ((sp->kind == GFS_SEQ_ARRAY || sp->kind == GFS_SEQ_LINES) && sp->count_width)
+			gfs_le_put(c->part[sp->count_part].data + sp->count_off, sp->count_width,
+				   c->part[i].len / sp->rec->size);
+	}
+	for (size_t i = 0; i < seq->nparts && !r; i++)
+		r = gfs_buf_add(out, c->part[i].data, c->part[i].len);
+	if (!r)
+		r = gfs_buf_add(out, old + span, oldlen - span);
+	for (size_t i = 0; i < seq->nparts; i++)
+		gfs_buf_release(&c->part[i]);
+	gfs_buf_release(&c->rc.tmp);
+	free(c);
 	return r;
 }

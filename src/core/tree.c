@@ -402,17 +402,11 @@ int gfs_name_usable(struct gfs_node *dir, const char *name)
 	       !gfs_node_child(dir->ar, dir, name);
 }
 
-char *gfs_unique_name(struct gfs_node *dir, const char *name)
+char *gfs_safe_name(const char *name)
 {
-	size_t len;
-	char *base, *out;
-	const char *dot;
-	size_t stem;
+	size_t len = strlen(name);
+	char *base = malloc(len * 4 + 2);	/* each invalid byte may become \xNN */
 
-	if (gfs_name_usable(dir, name))
-		return strdup(name);	/* the common case: nothing to repair or number */
-	len = strlen(name);
-	base = malloc(len * 4 + 2);	/* each invalid byte may become \xNN */
 	if (!base)
 		return NULL;
 	/* '/' and control bytes become '_'; bytes that are not UTF-8, \xNN */
@@ -435,10 +429,7 @@ char *gfs_unique_name(struct gfs_node *dir, const char *name)
 	base[len] = 0;
 	if (!len || !strcmp(base, ".") || !strcmp(base, "..")) {
 		free(base);
-		base = strdup("_");
-		if (!base)
-			return NULL;
-		len = 1;
+		return strdup("_");
 	}
 	if (len > 200) {		/* leave room under NAME_MAX for " (N)" */
 		len = 200;
@@ -446,19 +437,47 @@ char *gfs_unique_name(struct gfs_node *dir, const char *name)
 			len--;		/* cut between UTF-8 characters */
 		base[len] = 0;
 	}
+	return base;
+}
+
+char *gfs_unique_name_ix(struct gfs_node *dir, const char *name, size_t index)
+{
+	size_t len, stem, cap;
+	char *base, *out;
+	const char *dot;
+
+	if (gfs_name_usable(dir, name))
+		return strdup(name);	/* the common case: nothing to repair or number */
+	base = gfs_safe_name(name);
+	if (!base || !gfs_node_child(dir->ar, dir, base))
+		return base;
+	len = strlen(base);
 	dot = strrchr(base, '.');
 	stem = dot && dot != base ? (size_t)(dot - base) : len;
-	out = strdup(base);
-	for (unsigned i = 2; out; i++) {
-		if (!gfs_node_child(dir->ar, dir, out))
+	cap = len + 48;
+	out = malloc(cap);
+	for (unsigned k = 2; out; k++) {
+		if (k < 10 || index == SIZE_MAX)
+			snprintf(out, cap, "%.*s (%u)%s", (int)stem, base, k, base + stem);
+		else if (k == 10)
+			snprintf(out, cap, "%.*s (#%zu)%s", (int)stem, base, index, base + stem);
+		else if (k < 1000)
+			snprintf(out, cap, "%.*s (#%zu-%u)%s", (int)stem, base, index, k, base + stem);
+		else
 			break;
-		free(out);
-		out = malloc(len + 24);
-		if (out)
-			snprintf(out, len + 24, "%.*s (%u)%s", (int)stem, base, i, base + stem);
+		if (!gfs_node_child(dir->ar, dir, out)) {
+			free(base);
+			return out;
+		}
 	}
+	free(out);
 	free(base);
-	return out;
+	return NULL;
+}
+
+char *gfs_unique_name(struct gfs_node *dir, const char *name)
+{
+	return gfs_unique_name_ix(dir, name, SIZE_MAX);
 }
 
 void gfs_node_free(struct gfs_archive *ar, struct gfs_node *n)

@@ -55,66 +55,11 @@ static struct gfs_node *tsv_dir(struct gfs_archive *ar, struct gfs_node **slot, 
 	return *slot;
 }
 
-/*
- * A safe name unique in dir, with hash lookups only (a server save can hold
- * a quarter million chunks, and gfs_unique_name() scans the directory):
- * '/' becomes '_', "", "." and ".." become "_", long names are cut at a
- * character boundary; a clash gets " (2)" to " (9)", then " (#INDEX)" with
- * the chunk's index, then a counter.  NULL when out of memory or when an
- * adversarial file makes every candidate clash.
- */
-static char *tsv_unique(struct gfs_archive *ar, struct gfs_node *dir, const char *name, size_t index)
-{
-	size_t len = strlen(name), stem, cap;
-	const char *dot;
-	char *base, *out;
-
-	if (len > 200) {
-		len = 200;
-		while (len && ((uint8_t)name[len] & 0xc0) == 0x80)
-			len--;
-	}
-	base = strndup(name, len);
-	if (!base)
-		return NULL;
-	for (char *p = base; *p; p++)
-		if (*p == '/' || (uint8_t)*p < 0x20 || *p == 0x7f)
-			*p = '_';
-	if (!len || !strcmp(base, ".") || !strcmp(base, "..")) {
-		free(base);
-		base = strdup("_");
-		if (!base)
-			return NULL;
-		len = 1;
-	}
-	if (!gfs_node_child(ar, dir, base))
-		return base;
-	dot = strrchr(base, '.');
-	stem = dot && dot != base ? (size_t)(dot - base) : len;
-	cap = len + 48;
-	out = malloc(cap);
-	for (unsigned k = 2; out && k < 1000; k++) {
-		if (k < 10)
-			snprintf(out, cap, "%.*s (%u)%s", (int)stem, base, k, base + stem);
-		else if (k == 10)
-			snprintf(out, cap, "%.*s (#%zu)%s", (int)stem, base, index, base + stem);
-		else
-			snprintf(out, cap, "%.*s (#%zu-%u)%s", (int)stem, base, index, k, base + stem);
-		if (!gfs_node_child(ar, dir, out)) {
-			free(base);
-			return out;
-		}
-	}
-	free(out);
-	free(base);
-	return NULL;
-}
-
 static struct gfs_node *tsv_new_file(struct gfs_archive *ar, struct gfs_node *dir,
 				     const char *name, mode_t mode,
 				     const struct gfs_node_ops *ops, void *priv, size_t index)
 {
-	char *safe = tsv_unique(ar, dir, name, index);
+	char *safe = gfs_unique_name_ix(dir, name, index);
 	struct gfs_node *n;
 
 	if (!safe)
@@ -311,7 +256,7 @@ static int tsv_chunk_node(struct gfs_archive *ar, struct tsv_save *sv, struct ts
 		if (!uname)
 			return -ENOMEM;
 		{
-			char *safe = tsv_unique(ar, sv->users, uname, c->index);
+			char *safe = gfs_unique_name_ix(sv->users, uname, c->index);
 
 			free(uname);
 			if (!safe)
@@ -593,14 +538,15 @@ static void tsv_committed(struct gfs_archive *ar)
 		dir = c->node->parent;
 		if (!dir || dir->parent != sv->users)
 			continue;
+		/* the directory still shows the name (as it was made safe): leave it */
 		name = tsv_user_name(c);
-		if (name && !strcmp(dir->name, name[0] ? name : "_")) {
-			free(name);
-			continue;
+		safe = name ? gfs_safe_name(name) : NULL;
+		if (safe && strcmp(dir->name, safe)) {
+			free(safe);
+			safe = gfs_unique_name_ix(sv->users, name, c->index);
+			if (safe)
+				gfs_node_move(ar, dir, sv->users, safe);
 		}
-		safe = name ? tsv_unique(ar, sv->users, name, c->index) : NULL;
-		if (safe)
-			gfs_node_move(ar, dir, sv->users, safe);
 		free(safe);
 		free(name);
 	}

@@ -3,7 +3,8 @@
  *
  * Files, each calling only the ones below it (no circles): tngsave.c (load,
  * save, the tree), tsv_views.c (every view), tsv_model.c (chunk bodies,
- * USER and NPC records, layer RLE, which view a chunk gets).
+ * the tables of the USER and NPC records, layer RLE, which view a chunk
+ * gets).
  *
  * The save is small (the payload is capped at TSV_PAYLOAD_MAX), so load()
  * inflates the whole payload and keeps every chunk body in memory.  Views
@@ -15,6 +16,7 @@
 #define TNGSAVE_H
 
 #include "gfs_driver.h"
+#include "gfs_record.h"
 
 /* file header */
 #define TSV_MAGIC		"TNG Saved Game\n"	/* + NUL: 16 bytes */
@@ -53,7 +55,6 @@
 
 /* entity block */
 #define TSV_ENT_FIXED		22
-#define TSV_ENT_MAP_MAX		0xffffffu
 
 /* DENY records */
 #define TSV_DENY_REC		17
@@ -119,38 +120,9 @@ struct tsv_save {
 	struct gfs_node *users, *npcs, *maps, *chunksdir;
 };
 
-struct tsv_vec {
-	uint32_t *v;
-	size_t n, cap;
-};
-
-struct tsv_rec {
-	int is_user;
-	/* USER */
-	uint8_t hash[TSV_USER_HASHLEN];
-	uint64_t date[4];
-	uint8_t lang[2];
-	uint8_t flags;
-	char *name;
-	struct tsv_vec opts;
-	uint16_t equip[TSV_USER_SLOTS], belt[TSV_USER_SLOTS];
-	/* NPC */
-	uint32_t type, spawner;
-	/* entity block */
-	uint32_t map;
-	uint8_t dir;
-	uint32_t x, y;
-	uint8_t behav, trans, alt;
-	struct tsv_vec attrs, inv, skills, quests;	/* inv, skills: pairs */
-};
-
 /* tsv_model.c: the model */
-int tsv_vec_push(struct tsv_vec *a, uint32_t x);
-void tsv_vec_free(struct tsv_vec *a);
-void tsv_rec_free(struct tsv_rec *e);
-/* Decode a USER or NPC body; *why says what did not fit. */
-int tsv_parse_rec(const struct tsv_chunk *c, struct tsv_rec *e, const char **why);
-int tsv_encode_rec(const struct tsv_rec *e, struct gfs_buf *b);
+/* The USER and NPC records: tables of the record codec (gfs_record.h). */
+extern const struct gfs_seq tsv_user_seq, tsv_npc_seq;
 /* Is s[0..n) a user name the game can show (printable UTF-8, no edge blanks)? */
 int tsv_name_ok(const char *s, size_t n);
 /* A MAP layer's values; *vals is malloc'd (NULL if none). */

@@ -1,6 +1,7 @@
 /*
- * tsv_model.c - the model of a TirNanoG save: chunk bodies, the USER and
- * NPC records decoded and encoded, the map layers' RLE, and which view
+ * tsv_model.c - the model of a TirNanoG save: chunk bodies, the layout of
+ * the USER and NPC records as tables of the record codec (gfs_record.h
+ * decodes, renders and patches them), the map layers' RLE, and which view
  * each chunk gets.  The views (tsv_views.c) and the loader (tngsave.c)
  * call down into this file; it calls nothing of theirs.
  */
@@ -9,34 +10,6 @@
 #include <string.h>
 #include "gfs_codec.h"
 #include "tngsave.h"
-
-/* ---- growable u32 arrays ----------------------------------------------- */
-
-
-int tsv_vec_push(struct tsv_vec *a, uint32_t x)
-{
-	if (a->n == a->cap) {
-		size_t nc = a->cap ? a->cap * 2 : 16;
-		uint32_t *nv;
-
-		if (nc > (TSV_PAYLOAD_MAX / sizeof(uint32_t)))
-			return -EFBIG;
-		nv = realloc(a->v, nc * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		a->v = nv;
-		a->cap = nc;
-	}
-	a->v[a->n++] = x;
-	return 0;
-}
-
-void tsv_vec_free(struct tsv_vec *a)
-{
-	free(a->v);
-	a->v = NULL;
-	a->n = a->cap = 0;
-}
 
 int tsv_chunk_set_body(struct tsv_chunk *c, const uint8_t *data, size_t len)
 {
@@ -57,62 +30,6 @@ int tsv_chunk_set_body(struct tsv_chunk *c, const uint8_t *data, size_t len)
 }
 
 
-void tsv_rec_free(struct tsv_rec *e)
-{
-	free(e->name);
-	e->name = NULL;
-	tsv_vec_free(&e->opts);
-	tsv_vec_free(&e->attrs);
-	tsv_vec_free(&e->inv);
-	tsv_vec_free(&e->skills);
-	tsv_vec_free(&e->quests);
-}
-
-static int tsv_rd_vec(struct gfs_rd *rd, struct tsv_vec *v, size_t n)
-{
-	int r = 0;
-
-	for (size_t i = 0; !r && i < n; i++) {
-		uint32_t x;
-
-		r = gfs_rd_u32le(rd, &x);
-		if (!r)
-			r = tsv_vec_push(v, x);
-	}
-	return r;
-}
-
-/* Parse the entity block; *why says what did not fit. */
-static int tsv_parse_entity(struct gfs_rd *rd, struct tsv_rec *e, const char **why)
-{
-	uint8_t na;
-	uint16_t ni, ns, nq;
-	int r;
-
-	if ((r = gfs_rd_u24le(rd, &e->map)) || (r = gfs_rd_u8(rd, &e->dir)) ||
-	    (r = gfs_rd_u32le(rd, &e->x)) || (r = gfs_rd_u32le(rd, &e->y)) ||
-	    (r = gfs_rd_u8(rd, &e->behav)) || (r = gfs_rd_u8(rd, &e->trans)) ||
-	    (r = gfs_rd_u8(rd, &e->alt)) || (r = gfs_rd_u8(rd, &na)) ||
-	    (r = gfs_rd_u16le(rd, &ni)) || (r = gfs_rd_u16le(rd, &ns)) || (r = gfs_rd_u16le(rd, &nq))) {
-		*why = "entity block truncated";
-		return r;
-	}
-	if ((uint64_t)na * 4 + (uint64_t)ni * 8 + (uint64_t)ns * 8 + (uint64_t)nq * 4 > gfs_rd_left(rd)) {
-		*why = "entity counts overrun the chunk";
-		return -EBADMSG;
-	}
-	r = tsv_rd_vec(rd, &e->attrs, na);
-	if (!r)
-		r = tsv_rd_vec(rd, &e->inv, (size_t)ni * 2);
-	if (!r)
-		r = tsv_rd_vec(rd, &e->skills, (size_t)ns * 2);
-	if (!r)
-		r = tsv_rd_vec(rd, &e->quests, nq);
-	if (r)
-		*why = "entity block truncated";
-	return r;
-}
-
 int tsv_name_ok(const char *s, size_t n)
 {
 	if (!gfs_utf8_valid((const uint8_t *)s, n))
@@ -123,121 +40,118 @@ int tsv_name_ok(const char *s, size_t n)
 	return !n || (s[0] != ' ' && s[n - 1] != ' ');
 }
 
-int tsv_parse_rec(const struct tsv_chunk *c, struct tsv_rec *e, const char **why)
-{
-	struct gfs_rd rd;
-	int r;
+/*
+ * ---- USER and NPC records: tables of the record codec (gfs_record.h) ----
+ *
+ * USER: password hash, four dates, language, flags, the count of options,
+ * the name (NUL-terminated), the options, 32 equipped objects, 32 on the
+ * belt, then the entity block.  NPC: type and spawner, then the entity
+ * block: map (24 bits), direction, x, y, behaviour, transport, altitude,
+ * the counts of attributes (8 bits), inventory, skills and quests (16 bits
+ * each), then those lists.  A 32-bit value shows signed and takes unsigned
+ * too; an object slot takes -1 for 65535; a quest without its state is
+ * open.
+ */
+#define TSV_S32 .min = INT32_MIN, .max = UINT32_MAX
 
-	memset(e, 0, sizeof(*e));
-	gfs_rd_init(&rd, c->body.data, c->body.len, 0);
-	*why = "record truncated";
-	if (!memcmp(c->magic, "USER", 4)) {
-		const char *name;
-		size_t nlen;
-		uint8_t nc;
+static const struct gfs_field tsv_s32_f[] = {
+	{ .key = "value", .kind = GFS_FK_SINT, .width = 4, TSV_S32 },
+};
+static const struct gfs_field tsv_slot_f[] = {
+	{ .key = "slot", .kind = GFS_FK_UINT, .width = 2, .min = -1, .max = 65535 },
+};
+static const struct gfs_field tsv_item_f[] = {
+	{ .key = "quantity", .kind = GFS_FK_SINT, .off = 0, .width = 4, TSV_S32 },
+	{ .key = "object", .kind = GFS_FK_SINT, .off = 4, .width = 4, TSV_S32 },
+};
+static const struct gfs_field tsv_skill_f[] = {
+	{ .key = "level", .kind = GFS_FK_SINT, .off = 0, .width = 4, TSV_S32 },
+	{ .key = "object", .kind = GFS_FK_SINT, .off = 4, .width = 4, TSV_S32 },
+};
+static const char *const tsv_quest_states[] = { "open", "completed", NULL };
+static const struct gfs_field tsv_quest_f[] = {
+	{ .key = "id", .kind = GFS_FK_UINT, .width = 4, .bits = 31 },
+	{ .key = "state", .kind = GFS_FK_ENUM, .width = 4, .shift = 31, .bits = 1, .names = tsv_quest_states },
+};
+static const struct gfs_field tsv_user_f[] = {
+	{ .key = "password_hash", .kind = GFS_FK_BYTES, .off = TSV_USER_HASH, .width = TSV_USER_HASHLEN,
+	  .flags = GFS_FF_HEXDIGITS },
+	{ .key = "created", .kind = GFS_FK_SINT, .off = TSV_USER_DATES, .width = 8, .flags = GFS_FF_TIME,
+	  .note = "dates: seconds since 1970-01-01 UTC" },
+	{ .key = "last_login", .kind = GFS_FK_SINT, .off = TSV_USER_DATES + 8, .width = 8, .flags = GFS_FF_TIME },
+	{ .key = "last_logout", .kind = GFS_FK_SINT, .off = TSV_USER_DATES + 16, .width = 8, .flags = GFS_FF_TIME },
+	{ .key = "last_seen", .kind = GFS_FK_SINT, .off = TSV_USER_DATES + 24, .width = 8, .flags = GFS_FF_TIME },
+	{ .key = "language", .kind = GFS_FK_BYTES, .off = TSV_USER_LANG, .width = 2, .flags = GFS_FF_CODE },
+	{ .key = "flags", .kind = GFS_FK_HEX, .off = TSV_USER_FLAGS, .width = 1, .note = "flags bit 0: banned" },
+};
+static const struct gfs_field tsv_npc_f[] = {
+	{ .key = "type", .kind = GFS_FK_UINT, .off = 0, .width = 4, TSV_S32 },
+	{ .key = "spawner", .kind = GFS_FK_UINT, .off = 4, .width = 4, TSV_S32 },
+};
+static const struct gfs_field tsv_ent_f[] = {
+	{ .key = "map", .kind = GFS_FK_UINT, .off = 0, .width = 3 },
+	{ .key = "direction", .kind = GFS_FK_UINT, .off = 3, .width = 1 },
+	{ .key = "x", .kind = GFS_FK_SINT, .off = 4, .width = 4, TSV_S32 },
+	{ .key = "y", .kind = GFS_FK_SINT, .off = 8, .width = 4, TSV_S32 },
+	{ .key = "behaviour", .kind = GFS_FK_UINT, .off = 12, .width = 1 },
+	{ .key = "transport", .kind = GFS_FK_UINT, .off = 13, .width = 1 },
+	{ .key = "altitude", .kind = GFS_FK_UINT, .off = 14, .width = 1 },
+};
 
-		e->is_user = 1;
-		if ((r = gfs_rd_bytes(&rd, e->hash, TSV_USER_HASHLEN)))
-			return r;
-		for (int i = 0; i < 4; i++)
-			if ((r = gfs_rd_u64le(&rd, &e->date[i])))
-				return r;
-		if ((r = gfs_rd_bytes(&rd, e->lang, 2)) || (r = gfs_rd_u8(&rd, &e->flags)) ||
-		    (r = gfs_rd_u8(&rd, &nc)))
-			return r;
-		if (gfs_rd_cstr(&rd, &name, &nlen, gfs_rd_left(&rd))) {
-			*why = "user name not terminated";
-			return -EBADMSG;
-		}
-		if (!tsv_name_ok(name, nlen)) {
-			*why = "user name is not printable UTF-8";
-			return -EBADMSG;
-		}
-		e->name = strndup(name, nlen);
-		if (!e->name)
-			return -ENOMEM;
-		if ((size_t)nc * 4 > gfs_rd_left(&rd)) {
-			*why = "character options overrun the chunk";
-			return -EBADMSG;
-		}
-		if ((r = tsv_rd_vec(&rd, &e->opts, nc)))
-			return r;
-		for (int i = 0; i < TSV_USER_SLOTS; i++)
-			if ((r = gfs_rd_u16le(&rd, &e->equip[i])))
-				return r;
-		for (int i = 0; i < TSV_USER_SLOTS; i++)
-			if ((r = gfs_rd_u16le(&rd, &e->belt[i])))
-				return r;
-	} else {
-		if ((r = gfs_rd_u32le(&rd, &e->type)) || (r = gfs_rd_u32le(&rd, &e->spawner)))
-			return r;
-	}
-	r = tsv_parse_entity(&rd, e, why);
-	if (r)
-		return r;
-	if (gfs_rd_left(&rd)) {
-		*why = "bytes left over after the entity block";
-		return -EBADMSG;
-	}
-	return 0;
-}
+#define TSV_REC(name, sz, f) \
+	static const struct gfs_record name = { .size = sz, .fields = f, .nfields = sizeof(f) / sizeof(f[0]) }
+TSV_REC(tsv_s32, 4, tsv_s32_f);
+TSV_REC(tsv_slot, 2, tsv_slot_f);
+TSV_REC(tsv_item, 8, tsv_item_f);
+TSV_REC(tsv_skill, 8, tsv_skill_f);
+TSV_REC(tsv_quest, 4, tsv_quest_f);
+TSV_REC(tsv_user_fixed, TSV_USER_NAME, tsv_user_f);
+TSV_REC(tsv_npc_fixed, TSV_NPC_ENTITY, tsv_npc_f);
+TSV_REC(tsv_ent_fixed, TSV_ENT_FIXED, tsv_ent_f);
 
-int tsv_encode_rec(const struct tsv_rec *e, struct gfs_buf *b)
-{
-	int r = 0;
+/* The entity block, its fixed part the part E of the record. */
+#define TSV_OVERRUN "entity counts overrun the chunk"
+#define TSV_ENTITY_PARTS(E) \
+	{ .kind = GFS_SEQ_FIXED, .rec = &tsv_ent_fixed, .section = "entity", .why = "entity block truncated" }, \
+	{ .kind = GFS_SEQ_ARRAY, .key = "attributes", .rec = &tsv_s32, .count_part = E, \
+	  .count_off = 15, .count_width = 1, .why = TSV_OVERRUN }, \
+	{ .kind = GFS_SEQ_LINES, .key = "item", .rec = &tsv_item, .count_part = E, .count_off = 16, \
+	  .count_width = 2, .want = "quantity object", .section = "inventory", \
+	  .note = "item = quantity object", .why = TSV_OVERRUN }, \
+	{ .kind = GFS_SEQ_LINES, .key = "skill", .rec = &tsv_skill, .count_part = E, .count_off = 18, \
+	  .count_width = 2, .want = "level object", .section = "skills", \
+	  .note = "skill = level object", .why = TSV_OVERRUN }, \
+	{ .kind = GFS_SEQ_LINES, .key = "quest", .rec = &tsv_quest, .count_part = E, .count_off = 20, \
+	  .count_width = 2, .min_fields = 1, .want = "id completed|open", .section = "quests", \
+	  .note = "quest = id completed|open", .why = TSV_OVERRUN }
 
-	if (e->is_user) {
-		r = gfs_buf_add(b, e->hash, TSV_USER_HASHLEN);
-		for (int i = 0; !r && i < 4; i++)
-			r = gfs_buf_add_u64le(b, e->date[i]);
-		if (!r)
-			r = gfs_buf_add(b, e->lang, 2);
-		if (!r)
-			r = gfs_buf_addc(b, e->flags);
-		if (!r)
-			r = gfs_buf_addc(b, (uint8_t)e->opts.n);
-		if (!r)
-			r = gfs_buf_add(b, e->name, strlen(e->name) + 1);
-		for (size_t i = 0; !r && i < e->opts.n; i++)
-			r = gfs_buf_add_u32le(b, e->opts.v[i]);
-		for (int i = 0; !r && i < TSV_USER_SLOTS; i++)
-			r = gfs_buf_add_u16le(b, e->equip[i]);
-		for (int i = 0; !r && i < TSV_USER_SLOTS; i++)
-			r = gfs_buf_add_u16le(b, e->belt[i]);
-	} else {
-		r = gfs_buf_add_u32le(b, e->type);
-		if (!r)
-			r = gfs_buf_add_u32le(b, e->spawner);
-	}
-	if (!r)
-		r = gfs_buf_add_u24le(b, e->map);
-	if (!r)
-		r = gfs_buf_addc(b, e->dir);
-	if (!r)
-		r = gfs_buf_add_u32le(b, e->x);
-	if (!r)
-		r = gfs_buf_add_u32le(b, e->y);
-	if (!r) {
-		uint8_t m[4] = { e->behav, e->trans, e->alt, (uint8_t)e->attrs.n };
+static const struct gfs_seq_part tsv_user_parts[] = {
+	{ .kind = GFS_SEQ_FIXED, .rec = &tsv_user_fixed },
+	{ .kind = GFS_SEQ_CSTR, .key = "name", .max = TSV_USER_NAME_MAX, .check = tsv_name_ok,
+	  .want = "1 to 255 bytes of printable UTF-8", .why = "user name not terminated or not printable UTF-8" },
+	{ .kind = GFS_SEQ_ARRAY, .key = "options", .rec = &tsv_s32, .count_part = 0,
+	  .count_off = TSV_USER_NUMCHAR, .count_width = 1,
+	  .note = "character options, 32-bit values (world.numchar of them)",
+	  .why = "character options overrun the chunk" },
+	{ .kind = GFS_SEQ_ARRAY, .key = "equipped", .rec = &tsv_slot, .count_off = TSV_USER_SLOTS,
+	  .note = "32 object slots each" },
+	{ .kind = GFS_SEQ_ARRAY, .key = "belt", .rec = &tsv_slot, .count_off = TSV_USER_SLOTS },
+	TSV_ENTITY_PARTS(5),
+};
+static const struct gfs_seq_part tsv_npc_parts[] = {
+	{ .kind = GFS_SEQ_FIXED, .rec = &tsv_npc_fixed },
+	TSV_ENTITY_PARTS(1),
+};
+static const char *const tsv_user_order[] = { "name", NULL };
 
-		r = gfs_buf_add(b, m, 4);
-	}
-	if (!r)
-		r = gfs_buf_add_u16le(b, (uint16_t)(e->inv.n / 2));
-	if (!r)
-		r = gfs_buf_add_u16le(b, (uint16_t)(e->skills.n / 2));
-	if (!r)
-		r = gfs_buf_add_u16le(b, (uint16_t)e->quests.n);
-	for (size_t i = 0; !r && i < e->attrs.n; i++)
-		r = gfs_buf_add_u32le(b, e->attrs.v[i]);
-	for (size_t i = 0; !r && i < e->inv.n; i++)
-		r = gfs_buf_add_u32le(b, e->inv.v[i]);
-	for (size_t i = 0; !r && i < e->skills.n; i++)
-		r = gfs_buf_add_u32le(b, e->skills.v[i]);
-	for (size_t i = 0; !r && i < e->quests.n; i++)
-		r = gfs_buf_add_u32le(b, e->quests.v[i]);
-	return r;
-}
+const struct gfs_seq tsv_user_seq = {
+	.section = "user", .parts = tsv_user_parts, .order = tsv_user_order, .need_all = 1,
+	.nparts = sizeof(tsv_user_parts) / sizeof(tsv_user_parts[0]),
+};
+const struct gfs_seq tsv_npc_seq = {
+	.section = "npc", .parts = tsv_npc_parts, .need_all = 1,
+	.nparts = sizeof(tsv_npc_parts) / sizeof(tsv_npc_parts[0]),
+};
 
 char *tsv_user_name(const struct tsv_chunk *c)
 {
@@ -286,16 +200,13 @@ int tsv_chunk_classify(struct tsv_chunk *c)
 		else
 			c->kind = TSV_DENY;
 	} else if (!memcmp(c->magic, "USER", 4) || !memcmp(c->magic, "NPC\0", 4)) {
-		struct tsv_rec e;
+		const struct gfs_seq *seq = c->magic[0] == 'U' ? &tsv_user_seq : &tsv_npc_seq;
+		size_t span = gfs_seq_span(seq, c->body.data, c->body.len, &why);
 
-		r = tsv_parse_rec(c, &e, &why);
-		tsv_rec_free(&e);
-		if (!r) {
+		if (span && span < c->body.len)
+			why = "bytes left over after the entity block";
+		else if (span)
 			c->kind = c->magic[0] == 'U' ? TSV_USER : TSV_NPC;
-			why = NULL;
-		} else if (r != -ENOMEM) {
-			r = 0;
-		}
 	} else if (!memcmp(c->magic, "MAP\0", 4)) {
 		uint16_t *v = NULL;
 		size_t n;

@@ -5,7 +5,8 @@
  *   GLBL, QSTS  globals.txt, quests.txt: one signed 32-bit value per line
  *   DENY        deny.txt: one IPv4 or IPv6 address per line; a record that
  *               is not a plain address is shown as "raw FAMILY HEX32"
- *   USER, NPC   user.ini, NNNN.ini: every field and the entity block
+ *   USER, NPC   user.ini, NNNN.ini: every field and the entity block (the
+ *               record codec, over the tables in tsv_model.c)
  *   MAP         maps/<id>.csv: the decoded RLE layer, -1 for 0xffff
  *   other       chunks/<NN>-<MAGIC>.bin: the body, verbatim
  *
@@ -17,12 +18,10 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include "gfs_codec.h"
 #include "gfs_grid.h"
 #include "tngsave.h"
@@ -223,350 +222,44 @@ const struct gfs_node_ops tsv_deny_ops = {
 	.store = tsv_deny_store,
 };
 
-/* ---- USER and NPC records --------------------------------------------------- */
+/* ---- USER and NPC records: the record codec over the model's tables -------- */
 
-static int tsv_ini_list(struct gfs_buf *out, const char *key, const uint32_t *v, size_t n, int sign)
+static const struct gfs_seq *tsv_rec_seq(const struct tsv_chunk *c)
 {
-	int r = gfs_buf_printf(out, "%s =", key);
-
-	for (size_t i = 0; !r && i < n; i++)
-		r = sign ? gfs_buf_printf(out, " %" PRId32, (int32_t)v[i]) : gfs_buf_printf(out, " %" PRIu32, v[i]);
-	return r ? r : gfs_buf_addc(out, '\n');
+	return c->kind == TSV_USER ? &tsv_user_seq : &tsv_npc_seq;
 }
-
-static int tsv_ini_slots(struct gfs_buf *out, const char *key, const uint16_t *v)
-{
-	int r = gfs_buf_printf(out, "%s =", key);
-
-	for (int i = 0; !r && i < TSV_USER_SLOTS; i++)
-		r = gfs_buf_printf(out, " %u", v[i]);
-	return r ? r : gfs_buf_addc(out, '\n');
-}
-
-static const char *const tsv_date_keys[4] = { "created", "last_login", "last_logout", "last_seen" };
 
 static int tsv_rec_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct tsv_chunk *c = n->priv;
-	struct tsv_rec e;
-	const char *why;
 	int r;
 
 	if (!c)
 		return -EIO;
 	(void)ar;
-	r = tsv_parse_rec(c, &e, &why);
-	if (r) {
-		/* the body was edited raw into something that no longer parses */
-		tsv_rec_free(&e);
-		return r == -ENOMEM ? r : -EIO;
-	}
-	if (e.is_user) {
-		r = gfs_buf_printf(out, "[user]\nname = %s\npassword_hash = ", e.name);
-		for (int i = 0; !r && i < TSV_USER_HASHLEN; i++)
-			r = gfs_buf_printf(out, "%02x", e.hash[i]);
-		if (!r)
-			r = gfs_buf_adds(out, "\n; dates: seconds since 1970-01-01 UTC\n");
-		for (int i = 0; !r && i < 4; i++) {
-			time_t t = (time_t)(int64_t)e.date[i];
-			struct tm tm;
-			char iso[64];
-
-			if ((int64_t)e.date[i] >= 0 && (int64_t)e.date[i] < INT64_C(253402300800) &&
-			    gmtime_r(&t, &tm) && strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm))
-				r = gfs_buf_printf(out, "; %s %s\n", tsv_date_keys[i], iso);
-			if (!r)
-				r = gfs_buf_printf(out, "%s = %" PRId64 "\n", tsv_date_keys[i], (int64_t)e.date[i]);
-		}
-		if (!r) {
-			if (e.lang[0] > 0x20 && e.lang[0] < 0x7f && e.lang[1] > 0x20 && e.lang[1] < 0x7f &&
-			    !(e.lang[0] == '0' && (e.lang[1] == 'x' || e.lang[1] == 'X')))
-				r = gfs_buf_printf(out, "language = %c%c\n", e.lang[0], e.lang[1]);
-			else
-				r = gfs_buf_printf(out, "language = 0x%02x%02x\n", e.lang[0], e.lang[1]);
-		}
-		if (!r)
-			r = gfs_buf_printf(out, "; flags bit 0: banned\nflags = 0x%02x\n", e.flags);
-		if (!r)
-			r = gfs_buf_adds(out, "; character options, 32-bit values (world.numchar of them)\n");
-		if (!r)
-			r = tsv_ini_list(out, "options", e.opts.v, e.opts.n, 1);
-		if (!r)
-			r = gfs_buf_adds(out, "; 32 object slots each\n");
-		if (!r)
-			r = tsv_ini_slots(out, "equipped", e.equip);
-		if (!r)
-			r = tsv_ini_slots(out, "belt", e.belt);
-	} else {
-		r = gfs_buf_printf(out, "[npc]\ntype = %" PRIu32 "\nspawner = %" PRIu32 "\n", e.type, e.spawner);
-	}
-	if (!r)
-		r = gfs_buf_printf(out, "\n[entity]\nmap = %" PRIu32 "\ndirection = %u\nx = %" PRId32
-				   "\ny = %" PRId32 "\nbehaviour = %u\ntransport = %u\naltitude = %u\n",
-				   e.map, e.dir, (int32_t)e.x, (int32_t)e.y, e.behav, e.trans, e.alt);
-	if (!r)
-		r = tsv_ini_list(out, "attributes", e.attrs.v, e.attrs.n, 1);
-	if (!r)
-		r = gfs_buf_adds(out, "\n[inventory]\n; item = quantity object\n");
-	for (size_t i = 0; !r && i + 1 < e.inv.n; i += 2)
-		r = gfs_buf_printf(out, "item = %" PRId32 " %" PRId32 "\n", (int32_t)e.inv.v[i], (int32_t)e.inv.v[i + 1]);
-	if (!r)
-		r = gfs_buf_adds(out, "\n[skills]\n; skill = level object\n");
-	for (size_t i = 0; !r && i + 1 < e.skills.n; i += 2)
-		r = gfs_buf_printf(out, "skill = %" PRId32 " %" PRId32 "\n", (int32_t)e.skills.v[i],
-				   (int32_t)e.skills.v[i + 1]);
-	if (!r)
-		r = gfs_buf_adds(out, "\n[quests]\n; quest = id completed|open\n");
-	for (size_t i = 0; !r && i < e.quests.n; i++)
-		r = gfs_buf_printf(out, "quest = %" PRIu32 " %s\n", e.quests.v[i] & 0x7fffffffu,
-				   e.quests.v[i] & 0x80000000u ? "completed" : "open");
-	tsv_rec_free(&e);
-	return r;
-}
-
-/* INI keys of a record view: section, key, kind, index into the seen map */
-enum tsv_kk { K_NAME, K_HASH, K_DATE, K_LANG, K_U8, K_U32, K_MAP, K_S32, K_OPTS, K_SLOTS,
-	      K_ATTRS, K_ITEM, K_SKILL, K_QUEST };
-
-struct tsv_key {
-	const char *section, *key;
-	enum tsv_kk kind;
-	int user;		/* 1 USER only, 0 NPC only, -1 both */
-	size_t off;		/* offsetof the field in struct tsv_rec */
-};
-
-#define RO(f) offsetof(struct tsv_rec, f)
-static const struct tsv_key tsv_keys[] = {
-	{ "user", "name", K_NAME, 1, 0 },
-	{ "user", "password_hash", K_HASH, 1, 0 },
-	{ "user", "created", K_DATE, 1, RO(date[0]) },
-	{ "user", "last_login", K_DATE, 1, RO(date[1]) },
-	{ "user", "last_logout", K_DATE, 1, RO(date[2]) },
-	{ "user", "last_seen", K_DATE, 1, RO(date[3]) },
-	{ "user", "language", K_LANG, 1, 0 },
-	{ "user", "flags", K_U8, 1, RO(flags) },
-	{ "user", "options", K_OPTS, 1, 0 },
-	{ "user", "equipped", K_SLOTS, 1, RO(equip) },
-	{ "user", "belt", K_SLOTS, 1, RO(belt) },
-	{ "npc", "type", K_U32, 0, RO(type) },
-	{ "npc", "spawner", K_U32, 0, RO(spawner) },
-	{ "entity", "map", K_MAP, -1, RO(map) },
-	{ "entity", "direction", K_U8, -1, RO(dir) },
-	{ "entity", "x", K_S32, -1, RO(x) },
-	{ "entity", "y", K_S32, -1, RO(y) },
-	{ "entity", "behaviour", K_U8, -1, RO(behav) },
-	{ "entity", "transport", K_U8, -1, RO(trans) },
-	{ "entity", "altitude", K_U8, -1, RO(alt) },
-	{ "entity", "attributes", K_ATTRS, -1, 0 },
-	{ "inventory", "item", K_ITEM, -1, 0 },
-	{ "skills", "skill", K_SKILL, -1, 0 },
-	{ "quests", "quest", K_QUEST, -1, 0 },
-};
-#undef RO
-#define TSV_NKEYS (sizeof(tsv_keys) / sizeof(tsv_keys[0]))
-
-struct tsv_rec_ctx {
-	struct gfs_archive *ar;
-	const char *view;
-	struct tsv_rec *e;
-	unsigned seen[TSV_NKEYS];
-};
-
-/* Parse a list of count..max numbers in [min, max] into out. */
-static int tsv_num_list(const char *value, int64_t min, int64_t max, size_t maxn,
-			struct tsv_vec *out, const char **bad)
-{
-	char *copy = strdup(value), *p = copy, *tok;
-	int r = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	while (!r && (tok = gfs_next_word(&p, " \t,"))) {
-		int64_t v;
-
-		if (gfs_parse_int(tok, min, max, &v)) {
-			*bad = "value out of range or not a number";
-			r = -EINVAL;
-		} else if (out->n >= maxn) {
-			*bad = "too many values";
-			r = -EINVAL;
-		} else {
-			r = tsv_vec_push(out, (uint32_t)v);
-		}
-	}
-	free(copy);
-	return r;
-}
-
-static int tsv_rec_kv(void *ctx, const char *section, const char *key, const char *value, unsigned line)
-{
-	struct tsv_rec_ctx *x = ctx;
-	struct tsv_rec *e = x->e;
-	const struct tsv_key *k = NULL;
-	const char *bad = NULL;
-	struct tsv_vec tmp = { 0 };
-	uint8_t *field;
-	int64_t v;
-	size_t i;
-	int r = 0;
-
-	for (i = 0; i < TSV_NKEYS; i++)
-		if (!strcmp(tsv_keys[i].section, section) && !strcmp(tsv_keys[i].key, key) &&
-		    (tsv_keys[i].user < 0 || tsv_keys[i].user == e->is_user)) {
-			k = &tsv_keys[i];
-			break;
-		}
-	if (!k)
-		return gfs_err(x->ar, -EINVAL, "%s: line %u: unknown key '%s' in [%s]", x->view, line, key, section);
-	if (k->kind < K_ITEM && x->seen[i])
-		return gfs_err(x->ar, -EINVAL, "%s: line %u: '%s' given twice", x->view, line, key);
-	x->seen[i]++;
-	field = (uint8_t *)e + k->off;
-	switch (k->kind) {
-	case K_NAME:
-		if (!*value || strlen(value) > TSV_USER_NAME_MAX || !tsv_name_ok(value, strlen(value)))
-			bad = "want 1 to 255 bytes of printable UTF-8";
-		else if (!(e->name = strdup(value)))
-			return -ENOMEM;
-		break;
-	case K_HASH:
-		if (tsv_parse_hex(value, e->hash, TSV_USER_HASHLEN))
-			bad = "want 64 hex digits";
-		break;
-	case K_DATE:
-		if (gfs_parse_int(value, INT64_MIN, INT64_MAX, &v))
-			bad = "want a signed 64-bit number of seconds";
-		else
-			*(uint64_t *)(void *)field = (uint64_t)v;
-		break;
-	case K_LANG:
-		if (strlen(value) == 2 && (uint8_t)value[0] > 0x20 && (uint8_t)value[0] < 0x7f &&
-		    (uint8_t)value[1] > 0x20 && (uint8_t)value[1] < 0x7f) {
-			e->lang[0] = (uint8_t)value[0];
-			e->lang[1] = (uint8_t)value[1];
-		} else if (strlen(value) == 6 && value[0] == '0' && (value[1] == 'x' || value[1] == 'X') &&
-			   !tsv_parse_hex(value + 2, e->lang, 2)) {
-			;
-		} else {
-			bad = "want a two-letter code or 0xHHHH";
-		}
-		break;
-	case K_U8:
-		if (gfs_parse_int(value, 0, 255, &v))
-			bad = "want 0 to 255";
-		else
-			*field = (uint8_t)v;
-		break;
-	case K_U32:
-		if (gfs_parse_int(value, INT32_MIN, UINT32_MAX, &v))
-			bad = "want a 32-bit number";
-		else
-			*(uint32_t *)(void *)field = (uint32_t)v;
-		break;
-	case K_S32:
-		if (gfs_parse_int(value, INT32_MIN, UINT32_MAX, &v))
-			bad = "want a 32-bit number";
-		else
-			*(uint32_t *)(void *)field = (uint32_t)v;
-		break;
-	case K_MAP:
-		if (gfs_parse_int(value, 0, TSV_ENT_MAP_MAX, &v))
-			bad = "want 0 to 16777215";
-		else
-			e->map = (uint32_t)v;
-		break;
-	case K_OPTS:
-		r = tsv_num_list(value, INT32_MIN, UINT32_MAX, 255, &e->opts, &bad);
-		break;
-	case K_ATTRS:
-		r = tsv_num_list(value, INT32_MIN, UINT32_MAX, 255, &e->attrs, &bad);
-		break;
-	case K_SLOTS:
-		r = tsv_num_list(value, -1, 65535, TSV_USER_SLOTS, &tmp, &bad);
-		if (!r && !bad && tmp.n != TSV_USER_SLOTS)
-			bad = "want 32 values";
-		for (size_t j = 0; !r && !bad && j < TSV_USER_SLOTS; j++)
-			((uint16_t *)(void *)field)[j] = (uint16_t)tmp.v[j];
-		break;
-	case K_ITEM:
-	case K_SKILL:
-		r = tsv_num_list(value, INT32_MIN, UINT32_MAX, 2, &tmp, &bad);
-		if (!r && !bad && tmp.n != 2)
-			bad = k->kind == K_ITEM ? "want: quantity object" : "want: level object";
-		if (!r && !bad) {
-			struct tsv_vec *dst = k->kind == K_ITEM ? &e->inv : &e->skills;
-
-			if (dst->n >= 2 * 65535)
-				bad = "more than 65535 entries";
-			else if (!(r = tsv_vec_push(dst, tmp.v[0])))
-				r = tsv_vec_push(dst, tmp.v[1]);
-		}
-		break;
-	case K_QUEST: {
-		char *copy = strdup(value), *p = copy, *id, *state, *extra;
-
-		if (!copy)
-			return -ENOMEM;
-		id = gfs_next_word(&p, " \t,");
-		state = id ? gfs_next_word(&p, " \t,") : NULL;
-		extra = state ? gfs_next_word(&p, " \t,") : NULL;
-		if (!id || extra || gfs_parse_int(id, 0, 0x7fffffff, &v))
-			bad = "want: id completed|open";
-		else if (state && strcmp(state, "completed") && strcmp(state, "open") &&
-			 strcmp(state, "1") && strcmp(state, "0"))
-			bad = "state is 'completed' or 'open'";
-		else if (e->quests.n >= 65535)
-			bad = "more than 65535 quests";
-		else
-			r = tsv_vec_push(&e->quests, (uint32_t)v |
-					 (state && (!strcmp(state, "completed") || !strcmp(state, "1")) ? 0x80000000u : 0));
-		free(copy);
-		break;
-	}
-	}
-	tsv_vec_free(&tmp);
-	if (r == -EINVAL || (!r && bad))
-		return gfs_err(x->ar, -EINVAL, "%s: line %u: %s: %s", x->view, line, key, bad ? bad : "bad value");
-	return r;
+	r = gfs_seq_render(tsv_rec_seq(c), c->body.data, c->body.len, NULL, out);
+	/* -EBADMSG: the body was edited raw into something that no longer parses */
+	return r == -EBADMSG ? -EIO : r;
 }
 
 static int tsv_rec_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct tsv_chunk *c = n->priv;
-	struct tsv_rec e;
-	struct tsv_rec_ctx x;
 	struct gfs_buf nb = GFS_BUF_INIT;
 	char view[256];
 	int r;
 
 	if (!c)
 		return -EIO;
-	memset(&e, 0, sizeof(e));
-	memset(&x, 0, sizeof(x));
-	e.is_user = !memcmp(c->magic, "USER", 4);
-	x.ar = ar;
-	x.e = &e;
-	x.view = tsv_view_name(n, view, sizeof(view));
-	r = gfs_ini_parse(ar, x.view, data, len, tsv_rec_kv, &x);
-	for (size_t i = 0; !r && i < TSV_NKEYS; i++)
-		if (tsv_keys[i].kind < K_ITEM && !x.seen[i] &&
-		    (tsv_keys[i].user < 0 || tsv_keys[i].user == e.is_user))
-			r = gfs_err(ar, -EINVAL, "%s: [%s] %s missing", x.view, tsv_keys[i].section, tsv_keys[i].key);
-	if (!r)
-		r = tsv_encode_rec(&e, &nb);
-	if (!r && e.is_user) {
-		char *old = tsv_user_name(c);
-
-		if (!old)
-			r = -ENOMEM;
-		else if (strcmp(old, e.name))
-			c->renamed = 1;
-		free(old);
-	}
+	tsv_view_name(n, view, sizeof(view));
+	r = gfs_seq_parse(ar, view, tsv_rec_seq(c), c->body.data, c->body.len, data, len, NULL, &nb);
+	if (!r && c->kind == TSV_USER && (nb.len < TSV_USER_NAME || c->body.len < TSV_USER_NAME ||
+					  strcmp((const char *)nb.data + TSV_USER_NAME,
+						 (const char *)c->body.data + TSV_USER_NAME)))
+		c->renamed = 1;
 	if (!r)
 		r = tsv_chunk_set_body(c, nb.data, nb.len);
 	gfs_buf_release(&nb);
-	tsv_rec_free(&e);
 	return r;
 }
 
