@@ -7,10 +7,9 @@
  *                      enemies, attacks, shops, tags, maps, songs, sfx
  *   browse.txt         BROWSE.TXT: the long name and the about line
  *   textboxes/NNNN.txt each SAY record: its 8 lines, then its 2 choices
- *   tilesets/NN.png    TIL pages, backdrops/NN.png MXS pages: 320x200 PNG in
- *                      the master palette
  *   maps/NN-name/      tiles-L.csv (.T##), walls.csv (.P##), foes.csv (.E##),
  *                      zones.txt (.Z##, RELOAD text)
+ * Graphics (tilesets/, sprites/, palettes/, font.png) are rpg_gfx.c's.
  *
  * Text is the game font's glyph numbers: printable ASCII as itself, "\\"
  * as \\, every other byte as \xHH.  Writing a view back patches only the
@@ -219,18 +218,6 @@ static int rpg_reload_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 	if (!r && (r = reld_to_text(b.data, b.len, out, err, sizeof(err))) != 0 && r != -ENOMEM)
 		r = gfs_err(ar, -EIO, "lump %s: %s", v->l->name, err);
 	gfs_buf_release(&b);
-	return r;
-}
-
-/* Set the lump to bin unless it already holds exactly that. */
-static int rpg_set_if_changed(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *bin, size_t len)
-{
-	struct gfs_buf old = GFS_BUF_INIT;
-	int r = rpg_lump_read(ar, l, &old);
-
-	if (!r && (old.len != len || (len && memcmp(old.data, bin, len))))
-		r = rpg_lump_set(ar, l, bin, len);
-	gfs_buf_release(&old);
 	return r;
 }
 
@@ -587,145 +574,6 @@ static struct gfs_node *rpg_map_dir(struct gfs_archive *ar, long map)
 	return gfs_node_new_dir(ar, maps, nm);
 }
 
-/* ---- Mode-X pages: tilesets and backdrops ------------------------------------ */
-
-#define PAGE_W 320
-#define PAGE_H 200
-#define PAGE_BYTES (PAGE_W * PAGE_H)
-
-/* The game's master palette: PALETTES.BIN record gen(78), else the legacy MAS, else grey. */
-static long rpg_gen(struct gfs_archive *ar, struct rpg_model *m, unsigned idx);
-
-static void rpg_master_palette(struct gfs_archive *ar, uint8_t *rgb)
-{
-	struct rpg_model *m = ar->priv;
-	struct rpg_lump *l = rpg_lump_named(m, "PALETTES.BIN");
-	struct gfs_buf b = GFS_BUF_INIT;
-	char nm[RPG_NAME_MAX + 8];
-
-	for (int i = 0; i < 256 * 3; i++)
-		rgb[i] = (uint8_t)(i / 3);
-	if (l && !rpg_lump_read(ar, l, &b) && b.len >= 4) {
-		unsigned hs = gfs_le16(b.data), rs = gfs_le16(b.data + 2);
-		long sel = rpg_gen(ar, m, 78);
-		uint64_t at = hs + (uint64_t)(sel > 0 ? sel : 0) * rs;
-
-		if (rs >= 768 && at + 768 <= b.len) {
-			memcpy(rgb, b.data + at, 768);
-			gfs_buf_release(&b);
-			return;
-		}
-	}
-	gfs_buf_release(&b);
-	snprintf(nm, sizeof(nm), "%s.MAS", m->archinym);
-	if ((l = rpg_lump_named(m, nm)) && !rpg_lump_read(ar, l, &b) && b.len >= 7 + 1536)
-		for (int i = 0; i < 768; i++) {
-			unsigned v = gfs_le16(b.data + 7 + 2 * i) & 63;
-
-			rgb[i] = (uint8_t)(v ? v * 4 + 3 : 0);
-		}
-	gfs_buf_release(&b);
-}
-
-static size_t page_at(unsigned x, unsigned y)
-{
-	return (size_t)(x % 4) * (PAGE_BYTES / 4) + (size_t)y * (PAGE_W / 4) + x / 4;
-}
-
-static int rpg_page_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
-{
-	struct rpg_vpriv *v = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
-	uint8_t rgb[768], *idx = NULL;
-	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
-
-	if (!r && (v->rec + 1) * PAGE_BYTES > b.len)
-		r = gfs_err(ar, -EIO, "lump %s: page %zu is not in the lump any more", v->l->name, v->rec);
-	if (!r && !(idx = malloc(PAGE_BYTES)))
-		r = -ENOMEM;
-	if (!r) {
-		const uint8_t *pg = b.data + v->rec * PAGE_BYTES;
-
-		for (unsigned y = 0; y < PAGE_H; y++)
-			for (unsigned x = 0; x < PAGE_W; x++)
-				idx[y * PAGE_W + x] = pg[page_at(x, y)];
-		rpg_master_palette(ar, rgb);
-		r = gfs_png_encode_indexed(idx, PAGE_W, PAGE_H, rgb, 256, out);
-	}
-	free(idx);
-	gfs_buf_release(&b);
-	return r;
-}
-
-/*
- * A PNG written back: 320x200; a pixel keeps its index when its colour is
- * still the one that index shows, else takes the one palette index of
- * exactly its colour; a colour the palette lacks, or holds twice, is EINVAL.
- */
-static int rpg_page_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
-{
-	struct rpg_vpriv *v = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
-	uint8_t rgb[768], *rgba = NULL;
-	uint32_t w = 0, h = 0;
-	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
-
-	if (!r && (v->rec + 1) * PAGE_BYTES > b.len)
-		r = gfs_err(ar, -EIO, "lump %s: page %zu is not in the lump any more", v->l->name, v->rec);
-	if (!r && (gfs_png_size(data, len, &w, &h) || w != PAGE_W || h != PAGE_H))
-		r = gfs_err(ar, -EINVAL, "%s: want a %ux%u PNG", n->name, PAGE_W, PAGE_H);
-	if (!r && (r = gfs_png_decode(data, len, PAGE_W, PAGE_H, &rgba, &w, &h)) != 0 && r != -ENOMEM)
-		r = gfs_err(ar, -EINVAL, "%s: the PNG does not decode", n->name);
-	if (!r) {
-		uint8_t *pg = b.data + v->rec * PAGE_BYTES;
-
-		rpg_master_palette(ar, rgb);
-		for (unsigned y = 0; !r && y < PAGE_H; y++)
-			for (unsigned x = 0; !r && x < PAGE_W; x++) {
-				const uint8_t *px = rgba + ((size_t)y * PAGE_W + x) * 4;
-				size_t at = page_at(x, y);
-				int found = -1, count = 0;
-
-				if (!memcmp(rgb + 3 * pg[at], px, 3))
-					continue;
-				for (int i = 0; i < 256; i++)
-					if (!memcmp(rgb + 3 * i, px, 3)) {
-						found = i;
-						count++;
-					}
-				if (count != 1)
-					r = gfs_err(ar, -EINVAL, "%s: pixel %u,%u: colour #%02x%02x%02x %s the master palette",
-						    n->name, x, y, px[0], px[1], px[2], count ? "is twice in" : "is not in");
-				else
-					pg[at] = (uint8_t)found;
-			}
-	}
-	if (!r)
-		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
-	free(rgba);
-	gfs_buf_release(&b);
-	return r;
-}
-
-static const struct gfs_node_ops rpg_page_ops = {
-	.render = rpg_page_render,
-	.store = rpg_page_store,
-	.free = free,
-};
-
-static const char *rpg_pages_dir(struct rpg_model *m, const struct rpg_lump *l)
-{
-	size_t an = strlen(m->archinym);
-
-	if (strlen(l->name) != an + 4 || strncasecmp(l->name, m->archinym, an) || l->len < PAGE_BYTES)
-		return NULL;
-	if (!strcasecmp(l->name + an, ".TIL"))
-		return "tilesets";
-	if (!strcasecmp(l->name + an, ".MXS"))
-		return "backdrops";
-	return NULL;
-}
-
 /* ---- which lumps, and the tree ------------------------------------------- */
 
 static const struct rpg_namelist *rpg_namelist_of(struct rpg_model *m, const struct rpg_lump *l)
@@ -759,8 +607,8 @@ int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l)
 		return RPG_K_NAMES;
 	if (rpg_is_say(m, l))
 		return RPG_K_SAY;
-	if (rpg_pages_dir(m, l))
-		return RPG_K_PAGES;
+	if (rpg_gfx_kind(ar, l))
+		return RPG_K_GFX;
 	{
 		char letter;
 		uint8_t hdr[MAP_HDR];
@@ -775,47 +623,12 @@ int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l)
 	return RPG_K_NONE;
 }
 
-static struct gfs_node *rpg_subdir(struct gfs_archive *ar, const char *name)
-{
-	struct gfs_node *d = gfs_node_child(ar, ar->root, name);
-
-	return d ? d : gfs_node_new_dir(ar, ar->root, name);
-}
-
-static int rpg_add_view(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, const char *name,
-			const struct gfs_node_ops *ops, size_t rec, const void *desc)
-{
-	struct rpg_vpriv *v = calloc(1, sizeof(*v));
-	struct gfs_node **vs = realloc(l->views, (l->nviews + 1) * sizeof(*vs));
-	char *un = gfs_unique_name(dir, name);
-	struct gfs_node *n;
-
-	if (vs)
-		l->views = vs;
-	if (!v || !vs || !un) {
-		free(v);
-		free(un);
-		return -ENOMEM;
-	}
-	v->l = l;
-	v->rec = rec;
-	v->desc = desc;
-	n = gfs_node_new_file(ar, dir, un, 0644, ops, v);
-	free(un);
-	if (!n) {
-		free(v);
-		return -ENOMEM;
-	}
-	l->views[l->nviews++] = n;
-	return 0;
-}
-
 int rpg_views_build(struct gfs_archive *ar)
 {
 	struct rpg_model *m = ar->priv;
 	int r = 0;
 
-	/* the order of the tree: browse.txt, names/, textboxes/, maps/, reload/, tilesets/, backdrops/ */
+	/* the order of the tree: browse.txt, names/, textboxes/, maps/, reload/, then graphics */
 	for (int pass = 0; pass < 6 && !r; pass++)
 		for (size_t i = 0; i < m->n && !r; i++) {
 			struct rpg_lump *l = m->lumps[i];
@@ -864,17 +677,8 @@ int rpg_views_build(struct gfs_archive *ar)
 							 letter == 'P' ? "walls" : "foes", k);
 					r = rpg_add_view(ar, l, dir, nm, &rpg_layer_ops, k, NULL);
 				}
-			} else if (pass == 5 && l->kind == RPG_K_PAGES) {
-				struct gfs_node *dir = rpg_subdir(ar, rpg_pages_dir(m, l));
-
-				for (size_t k = 0; dir && !r && (k + 1) * PAGE_BYTES <= l->len; k++) {
-					char nm[32];
-
-					snprintf(nm, sizeof(nm), "%02zu.png", k);
-					r = rpg_add_view(ar, l, dir, nm, &rpg_page_ops, k, NULL);
-				}
-				if (!dir)
-					r = -ENOMEM;
+			} else if (pass == 5 && l->kind == RPG_K_GFX) {
+				r = rpg_gfx_build(ar, l);
 			} else if (pass == 4 && l->kind == RPG_K_RELOAD) {
 				struct gfs_node *dir;
 				char letter, *nm;
@@ -906,22 +710,6 @@ void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l)
 }
 
 /* ---- check ------------------------------------------------------------------- */
-
-/* GEN (BSAVE + int16s) field idx, or -1 when the lump is too short. */
-static long rpg_gen(struct gfs_archive *ar, struct rpg_model *m, unsigned idx)
-{
-	char nm[RPG_NAME_MAX + 8];
-	struct rpg_lump *l;
-	struct gfs_buf b = GFS_BUF_INIT;
-	long v = -1;
-
-	snprintf(nm, sizeof(nm), "%s.GEN", m->archinym);
-	l = rpg_lump_named(m, nm);
-	if (l && !rpg_lump_read(ar, l, &b) && b.len >= 7 + 2 * (size_t)idx + 2)
-		v = (int16_t)gfs_le16(b.data + 7 + 2 * idx);
-	gfs_buf_release(&b);
-	return v;
-}
 
 size_t rpg_views_check(struct gfs_archive *ar, FILE *out)
 {

@@ -1,0 +1,707 @@
+/*
+ * Graphics views of an OHRRPGCE game (specs/ohrrpgce-lumps.md section 3).
+ *
+ *   tilesets/NN.png     <arch>.TIL, backdrops/NN.png <arch>.MXS: Mode-X
+ *                       pages of 64000 bytes, plane x%4 then y*80 + x/4;
+ *                       320x200 PNG in the master palette
+ *   sprites/<kind>/NNN.png  <arch>.PT0-.PT8: records of frames of w x h
+ *                       4-bit pixels, each frame column by column, a byte
+ *                       two pixels one above the other (high nibble the
+ *                       upper); one PNG a record, its frames side by side,
+ *                       in the set's default 16-colour palette
+ *   palettes/master-NN.txt  PALETTES.BIN: int16 header size, int16 record
+ *                       size, records of 256 RGB triples
+ *   palettes/legacy-master.txt  <arch>.MAS: BSAVE header, 256 x 3 int16
+ *                       VGA values (0-63)
+ *   palettes/16-colour.csv  <arch>.PAL: a header (int16 4444, int16 last
+ *                       palette, 12 zeros; or an old BSAVE header), then
+ *                       16 master-palette indices a palette
+ *   font.png            <arch>.FNT: BSAVE header, 256 glyphs of 8 bytes, a
+ *                       byte a column, bit y row y (LSB on top): 128x128,
+ *                       16 glyphs a row
+ *
+ * Every view patches only its own record's bytes; headers, partial trailing
+ * records and junk past the data stay.  A PNG written back must be the exact
+ * size; a sprite or the font must be palette-indexed too; each pixel's
+ * colour must be exactly one of the view's palette (sprite palettes are
+ * shown with 16 distinct colours, so this is the index it had).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "rpg.h"
+#include "gfs_grid.h"
+#include "gfs_codec.h"
+
+#define BSAVE_HDR 7
+#define BSAVE_MAGIC 0xfd
+#define PAGE_W 320
+#define PAGE_H 200
+#define PAGE_BYTES (PAGE_W * PAGE_H)
+#define PAL16_MAGIC 4444
+#define PAL16_HDR 16
+#define PAL16_OLD_COUNT 100
+#define PAL16_COLOURS 16
+#define MASTER_COLOURS 256
+#define MASTER_BYTES (MASTER_COLOURS * 3)
+#define MASTERS_HDR_MIN 4
+#define FONT_GLYPHS 256
+#define FONT_GLYPH_BYTES 8
+#define FONT_BYTES (FONT_GLYPHS * FONT_GLYPH_BYTES)
+#define FONT_W 128
+#define FONT_H 128
+#define PNG_CTYPE_AT 25		/* IHDR colour type: signature 8, length 4, "IHDR" 4, w 4, h 4, depth 1 */
+#define PNG_CTYPE_PALETTE 3
+#define GEN_MASTER_PALETTE 78
+
+enum { G_PAGES, G_SPRITE, G_MASTERS, G_MAS, G_PAL16, G_FONT };
+
+struct rpg_gfx {
+	const char *lump;	/* ".PT4": after the archinym; else the whole name */
+	int type;		/* G_* */
+	const char *view;	/* directory (pages, sprites, masters) or file */
+	unsigned w, h, frames;	/* sprites */
+};
+
+static const struct rpg_gfx rpg_gfxs[] = {
+	{ ".TIL", G_PAGES, "tilesets", PAGE_W, PAGE_H, 1 },
+	{ ".MXS", G_PAGES, "backdrops", PAGE_W, PAGE_H, 1 },
+	{ ".PT0", G_SPRITE, "sprites/heroes", 32, 40, 8 },
+	{ ".PT1", G_SPRITE, "sprites/small-enemies", 34, 34, 1 },
+	{ ".PT2", G_SPRITE, "sprites/medium-enemies", 50, 50, 1 },
+	{ ".PT3", G_SPRITE, "sprites/large-enemies", 80, 80, 1 },
+	{ ".PT4", G_SPRITE, "sprites/walkabouts", 20, 20, 8 },
+	{ ".PT5", G_SPRITE, "sprites/weapons", 24, 24, 2 },
+	{ ".PT6", G_SPRITE, "sprites/attacks", 50, 50, 3 },
+	{ ".PT7", G_SPRITE, "sprites/box-borders", 16, 16, 16 },
+	{ ".PT8", G_SPRITE, "sprites/portraits", 50, 50, 1 },
+	{ "PALETTES.BIN", G_MASTERS, "palettes", 0, 0, 0 },
+	{ ".MAS", G_MAS, "palettes/legacy-master.txt", 0, 0, 0 },
+	{ ".PAL", G_PAL16, "palettes/16-colour.csv", 0, 0, 0 },
+	{ ".FNT", G_FONT, "font.png", 0, 0, 0 },
+};
+
+static const struct rpg_gfx *rpg_gfx_of(struct rpg_model *m, const struct rpg_lump *l)
+{
+	size_t an = strlen(m->archinym);
+
+	for (size_t i = 0; i < sizeof(rpg_gfxs) / sizeof(rpg_gfxs[0]); i++) {
+		const char *s = rpg_gfxs[i].lump;
+
+		if (s[0] == '.' ? strlen(l->name) == an + strlen(s) && !strncasecmp(l->name, m->archinym, an) &&
+				  !strcasecmp(l->name + an, s)
+				: !strcasecmp(l->name, s))
+			return &rpg_gfxs[i];
+	}
+	return NULL;
+}
+
+/* The lump named <archinym><ext> (ext ".PAL"), or NULL. */
+static struct rpg_lump *rpg_arch_lump(struct rpg_model *m, const char *ext)
+{
+	char nm[RPG_NAME_MAX + 16];
+
+	snprintf(nm, sizeof(nm), "%s%s", m->archinym, ext);
+	return rpg_lump_named(m, nm);
+}
+
+/* ---- layouts ------------------------------------------------------------------- */
+
+static size_t rpg_sprite_bytes(const struct rpg_gfx *g)
+{
+	return (size_t)g->w * g->h / 2 * g->frames;
+}
+
+/* PAL: where the palettes start and how many whole ones; 0 when not a PAL. */
+static int rpg_pal16_layout(const uint8_t *head, size_t headlen, uint64_t len, size_t *hdr, size_t *count)
+{
+	if (headlen >= 2 && len >= PAL16_HDR && gfs_le16(head) == PAL16_MAGIC)
+		*hdr = PAL16_HDR;
+	else if (headlen >= 1 && head[0] == BSAVE_MAGIC && len >= BSAVE_HDR + PAL16_OLD_COUNT * PAL16_COLOURS)
+		*hdr = BSAVE_HDR;
+	else
+		return 0;
+	*count = (size_t)((len - *hdr) / PAL16_COLOURS);
+	return 1;
+}
+
+/* PALETTES.BIN: header size, record size, whole records; 0 when unusable. */
+static int rpg_masters_layout(const uint8_t *head, size_t headlen, uint64_t len, size_t *hdr, size_t *rs,
+			      size_t *count)
+{
+	if (headlen < MASTERS_HDR_MIN || len < MASTERS_HDR_MIN)
+		return 0;
+	*hdr = gfs_le16(head);
+	*rs = gfs_le16(head + 2);
+	if (*hdr < MASTERS_HDR_MIN || *rs < MASTER_BYTES || *hdr > len)
+		return 0;
+	*count = (size_t)((len - *hdr) / *rs);
+	return 1;
+}
+
+/* ---- palettes used to draw ------------------------------------------------------ */
+
+/* The game's master palette: PALETTES.BIN record gen(78), else the legacy MAS, else grey. */
+static void rpg_master_palette(struct gfs_archive *ar, uint8_t *rgb)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *l = rpg_lump_named(m, "PALETTES.BIN");
+	struct gfs_buf b = GFS_BUF_INIT;
+	size_t hs, rs, count;
+
+	for (int i = 0; i < MASTER_BYTES; i++)
+		rgb[i] = (uint8_t)(i / 3);
+	if (l && !rpg_lump_read(ar, l, &b) && rpg_masters_layout(b.data, b.len, b.len, &hs, &rs, &count) && count) {
+		long sel = rpg_gen(ar, m, GEN_MASTER_PALETTE);
+
+		memcpy(rgb, b.data + hs + (sel > 0 && (size_t)sel < count ? (size_t)sel : 0) * rs, MASTER_BYTES);
+		gfs_buf_release(&b);
+		return;
+	}
+	gfs_buf_release(&b);
+	if ((l = rpg_arch_lump(m, ".MAS")) && !rpg_lump_read(ar, l, &b) && b.len >= BSAVE_HDR + 2 * MASTER_BYTES)
+		for (int i = 0; i < MASTER_BYTES; i++) {
+			unsigned v = gfs_le16(b.data + BSAVE_HDR + 2 * i) & 63;
+
+			rgb[i] = (uint8_t)(v ? v * 4 + 3 : 0);
+		}
+	gfs_buf_release(&b);
+}
+
+/*
+ * The 16 colours sprite set `set` of g is drawn in: PAL palette
+ * DEFPALn.BIN[set] (palette 0 when it has none) through the master palette.
+ * A colour already taken by a lower index is nudged in the low bits of
+ * blue, so each index has a colour of its own and a PNG maps back exactly.
+ */
+static void rpg_sprite_palette(struct gfs_archive *ar, const struct rpg_gfx *g, size_t set, uint8_t *rgb)
+{
+	struct rpg_model *m = ar->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct rpg_lump *l;
+	uint8_t master[MASTER_BYTES], idx[PAL16_COLOURS];
+	char nm[32];
+	size_t pal = 0, hdr, count;
+
+	for (int i = 0; i < PAL16_COLOURS; i++)
+		idx[i] = (uint8_t)i;
+	snprintf(nm, sizeof(nm), "DEFPAL%c.BIN", g->lump[3]);
+	if ((l = rpg_lump_named(m, nm)) && !rpg_lump_read(ar, l, &b) && b.len >= 2 * set + 2 &&
+	    (int16_t)gfs_le16(b.data + 2 * set) > 0)
+		pal = (size_t)(int16_t)gfs_le16(b.data + 2 * set);
+	gfs_buf_release(&b);
+	if ((l = rpg_arch_lump(m, ".PAL")) && !rpg_lump_read(ar, l, &b) &&
+	    rpg_pal16_layout(b.data, b.len, b.len, &hdr, &count) && count)
+		memcpy(idx, b.data + hdr + (pal < count ? pal : 0) * PAL16_COLOURS, PAL16_COLOURS);
+	gfs_buf_release(&b);
+	rpg_master_palette(ar, master);
+	for (int i = 0; i < PAL16_COLOURS; i++) {
+		uint8_t *c = rgb + 3 * i, blue = master[3 * idx[i] + 2];
+
+		memcpy(c, master + 3 * idx[i], 3);
+		for (unsigned nudge = 1; nudge < 256; nudge++) {
+			int taken = 0;
+
+			for (int j = 0; j < i && !taken; j++)
+				taken = !memcmp(rgb + 3 * j, c, 3);
+			if (!taken)
+				break;
+			c[2] = (uint8_t)(blue ^ nudge);
+		}
+	}
+}
+
+/* ---- PNG in and out --------------------------------------------------------------- */
+
+/*
+ * A PNG written to view n: exactly w x h, palette-indexed when indexed,
+ * decoded to RGBA (*rgba malloc'd); else EINVAL, and the log says why.
+ */
+static int rpg_png_in(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len,
+		      uint32_t w, uint32_t h, int indexed, uint8_t **rgba)
+{
+	uint32_t pw = 0, ph = 0;
+	int r;
+
+	if (gfs_png_size(data, len, &pw, &ph) || pw != w || ph != h)
+		return gfs_err(ar, -EINVAL, "%s: want a %ux%u PNG", n->name, w, h);
+	if (indexed && data[PNG_CTYPE_AT] != PNG_CTYPE_PALETTE)
+		return gfs_err(ar, -EINVAL, "%s: want a palette-indexed PNG (colour type 3), not type %u",
+			       n->name, data[PNG_CTYPE_AT]);
+	r = gfs_png_decode(data, len, w, h, rgba, &pw, &ph);
+	if (r && r != -ENOMEM)
+		r = gfs_err(ar, -EINVAL, "%s: the PNG does not decode", n->name);
+	return r;
+}
+
+/*
+ * The palette index of pixel (x, y)'s colour among ncolors: old when that
+ * index still has the colour, else the one index of exactly the colour;
+ * none or two: EINVAL naming the pixel and what palette.
+ */
+static int rpg_px_index(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *rgba, uint32_t w, uint32_t x,
+			uint32_t y, const uint8_t *rgb, unsigned ncolors, const char *what, unsigned old, uint8_t *out)
+{
+	const uint8_t *px = rgba + ((size_t)y * w + x) * 4;
+	int found = -1, count = 0;
+
+	if (old < ncolors && !memcmp(rgb + 3 * old, px, 3)) {
+		*out = (uint8_t)old;
+		return 0;
+	}
+	for (unsigned i = 0; i < ncolors; i++)
+		if (!memcmp(rgb + 3 * i, px, 3)) {
+			found = (int)i;
+			count++;
+		}
+	if (count != 1)
+		return gfs_err(ar, -EINVAL, "%s: pixel %u,%u: colour #%02x%02x%02x %s the %s", n->name, x, y,
+			       px[0], px[1], px[2], count ? "is twice in" : "is not in", what);
+	*out = (uint8_t)found;
+	return 0;
+}
+
+/* The lump's content, and an EIO when record rec of size rs is not whole in it any more. */
+static int rpg_gfx_read(struct gfs_archive *ar, struct rpg_vpriv *v, size_t off, size_t size, struct gfs_buf *b)
+{
+	int r = v->l ? rpg_lump_read(ar, v->l, b) : -ENOENT;
+
+	if (!r && (off > b->len || size > b->len - off))
+		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
+	return r;
+}
+
+/* ---- Mode-X pages: tilesets and backdrops ------------------------------------ */
+
+static size_t page_at(unsigned x, unsigned y)
+{
+	return (size_t)(x % 4) * (PAGE_BYTES / 4) + (size_t)y * (PAGE_W / 4) + x / 4;
+}
+
+static int rpg_page_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	uint8_t rgb[MASTER_BYTES], *idx = NULL;
+	int r = rpg_gfx_read(ar, v, v->rec * PAGE_BYTES, PAGE_BYTES, &b);
+
+	if (!r && !(idx = malloc(PAGE_BYTES)))
+		r = -ENOMEM;
+	if (!r) {
+		const uint8_t *pg = b.data + v->rec * PAGE_BYTES;
+
+		for (unsigned y = 0; y < PAGE_H; y++)
+			for (unsigned x = 0; x < PAGE_W; x++)
+				idx[y * PAGE_W + x] = pg[page_at(x, y)];
+		rpg_master_palette(ar, rgb);
+		r = gfs_png_encode_indexed(idx, PAGE_W, PAGE_H, rgb, MASTER_COLOURS, out);
+	}
+	free(idx);
+	gfs_buf_release(&b);
+	return r;
+}
+
+/*
+ * A page written back: 320x200, any PNG colour type (master palettes hold
+ * duplicates, so a pixel keeps its index while its colour is unchanged).
+ */
+static int rpg_page_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	uint8_t rgb[MASTER_BYTES], *rgba = NULL;
+	int r = rpg_gfx_read(ar, v, v->rec * PAGE_BYTES, PAGE_BYTES, &b);
+
+	if (!r)
+		r = rpg_png_in(ar, n, data, len, PAGE_W, PAGE_H, 0, &rgba);
+	if (!r) {
+		uint8_t *pg = b.data + v->rec * PAGE_BYTES;
+
+		rpg_master_palette(ar, rgb);
+		for (unsigned y = 0; !r && y < PAGE_H; y++)
+			for (unsigned x = 0; !r && x < PAGE_W; x++)
+				r = rpg_px_index(ar, n, rgba, PAGE_W, x, y, rgb, MASTER_COLOURS, "master palette",
+						 pg[page_at(x, y)],
+						 &pg[page_at(x, y)]);
+	}
+	if (!r)
+		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+	free(rgba);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_page_ops = {
+	.render = rpg_page_render,
+	.store = rpg_page_store,
+	.free = free,
+};
+
+/* ---- 4-bit sprite sets ---------------------------------------------------------- */
+
+/* Byte of pixel (x, y) of frame f in a record, and whether it is the high nibble. */
+static size_t sprite_at(const struct rpg_gfx *g, unsigned f, unsigned x, unsigned y)
+{
+	return (size_t)f * g->w * g->h / 2 + (size_t)x * (g->h / 2) + y / 2;
+}
+
+static int rpg_sprite_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	const struct rpg_gfx *g = v->desc;
+	size_t rb = rpg_sprite_bytes(g), sw = (size_t)g->w * g->frames;
+	uint8_t rgb[3 * PAL16_COLOURS], *rec = malloc(rb), *idx = malloc(sw * g->h);
+	int r = !rec || !idx ? -ENOMEM : v->l ? 0 : -ENOENT;
+
+	/* only this record's bytes: a stat walk of many sets reads no lump whole */
+	if (!r && rpg_lump_range(ar, v->l, (uint64_t)v->rec * rb, rb, rec))
+		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
+	if (!r) {
+		for (unsigned f = 0; f < g->frames; f++)
+			for (unsigned x = 0; x < g->w; x++)
+				for (unsigned y = 0; y < g->h; y++) {
+					uint8_t c = rec[sprite_at(g, f, x, y)];
+
+					idx[(size_t)y * sw + (size_t)f * g->w + x] = y % 2 ? c & 15 : c >> 4;
+				}
+		rpg_sprite_palette(ar, g, v->rec, rgb);
+		r = gfs_png_encode_indexed(idx, (uint32_t)sw, g->h, rgb, PAL16_COLOURS, out);
+	}
+	free(rec);
+	free(idx);
+	return r;
+}
+
+static int rpg_sprite_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	const struct rpg_gfx *g = v->desc;
+	struct gfs_buf b = GFS_BUF_INIT;
+	size_t rb = rpg_sprite_bytes(g), sw = (size_t)g->w * g->frames;
+	uint8_t rgb[3 * PAL16_COLOURS], *rgba = NULL;
+	int r = rpg_gfx_read(ar, v, v->rec * rb, rb, &b);
+
+	if (!r)
+		r = rpg_png_in(ar, n, data, len, (uint32_t)sw, g->h, 1, &rgba);
+	if (!r) {
+		uint8_t *rec = b.data + v->rec * rb;
+
+		rpg_sprite_palette(ar, g, v->rec, rgb);
+		for (unsigned f = 0; !r && f < g->frames; f++)
+			for (unsigned x = 0; !r && x < g->w; x++)
+				for (unsigned y = 0; !r && y < g->h; y++) {
+					uint8_t *c = &rec[sprite_at(g, f, x, y)], px;
+					unsigned old = y % 2 ? *c & 15u : *c >> 4u;
+
+					r = rpg_px_index(ar, n, rgba, (uint32_t)sw, f * g->w + x, y, rgb, PAL16_COLOURS,
+							 "sprite's palette", old, &px);
+					if (!r)
+						*c = (uint8_t)(y % 2 ? (*c & 0xf0) | px : (*c & 0x0f) | px << 4);
+				}
+	}
+	if (!r)
+		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+	free(rgba);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_sprite_ops = {
+	.render = rpg_sprite_render,
+	.store = rpg_sprite_store,
+	.free = free,
+};
+
+/* ---- the font ------------------------------------------------------------------- */
+
+static const uint8_t font_rgb[6] = { 0, 0, 0, 255, 255, 255 };
+
+static size_t font_at(unsigned x, unsigned y)
+{
+	return BSAVE_HDR + (size_t)((y / 8) * 16 + x / 8) * FONT_GLYPH_BYTES + x % 8;
+}
+
+static int rpg_font_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	uint8_t *idx = malloc(FONT_W * FONT_H);
+	int r = idx ? rpg_gfx_read(ar, v, 0, BSAVE_HDR + FONT_BYTES, &b) : -ENOMEM;
+
+	if (!r) {
+		for (unsigned y = 0; y < FONT_H; y++)
+			for (unsigned x = 0; x < FONT_W; x++)
+				idx[y * FONT_W + x] = b.data[font_at(x, y)] >> (y % 8) & 1;
+		r = gfs_png_encode_indexed(idx, FONT_W, FONT_H, font_rgb, 2, out);
+	}
+	free(idx);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int rpg_font_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	uint8_t *rgba = NULL;
+	int r = rpg_gfx_read(ar, v, 0, BSAVE_HDR + FONT_BYTES, &b);
+
+	if (!r)
+		r = rpg_png_in(ar, n, data, len, FONT_W, FONT_H, 1, &rgba);
+	for (unsigned y = 0; !r && y < FONT_H; y++)
+		for (unsigned x = 0; !r && x < FONT_W; x++) {
+			uint8_t *c = &b.data[font_at(x, y)], px;
+
+			r = rpg_px_index(ar, n, rgba, FONT_W, x, y, font_rgb, 2, "palette", *c >> (y % 8) & 1, &px);
+			if (!r)
+				*c = (uint8_t)((*c & ~(1u << (y % 8))) | (unsigned)px << (y % 8));
+		}
+	if (!r)
+		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+	free(rgba);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_font_ops = {
+	.render = rpg_font_render,
+	.store = rpg_font_store,
+	.free = free,
+};
+
+/* ---- master palettes as text ----------------------------------------------------- */
+
+/*
+ * "III<TAB>R G B", one line a colour: PALETTES.BIN's bytes (0-255), or
+ * MAS's int16 words (VGA 0-63, shown as stored).
+ */
+struct rpg_rgb_layout {
+	size_t off;		/* of the first value in the lump */
+	unsigned width;		/* bytes a value: 1 or 2 */
+};
+
+static int rpg_rgb_layout(struct gfs_archive *ar, struct rpg_vpriv *v, struct gfs_buf *b,
+			  struct rpg_rgb_layout *lay)
+{
+	const struct rpg_gfx *g = v->desc;
+	size_t hs, rs, count;
+	int r = v->l ? rpg_lump_read(ar, v->l, b) : -ENOENT;
+
+	if (r)
+		return r;
+	if (g->type == G_MAS) {
+		lay->off = BSAVE_HDR;
+		lay->width = 2;
+	} else if (rpg_masters_layout(b->data, b->len, b->len, &hs, &rs, &count) && v->rec < count) {
+		lay->off = hs + v->rec * rs;
+		lay->width = 1;
+	} else {
+		return gfs_err(ar, -EIO, "lump %s: palette %zu is not in the lump any more", v->l->name, v->rec);
+	}
+	if (lay->off > b->len || (size_t)MASTER_BYTES * lay->width > b->len - lay->off)
+		return gfs_err(ar, -EIO, "lump %s: palette %zu is not in the lump any more", v->l->name, v->rec);
+	return 0;
+}
+
+static long rpg_rgb_get(const struct rpg_rgb_layout *lay, const uint8_t *d, size_t i)
+{
+	return lay->width == 1 ? d[lay->off + i] : (long)(int16_t)gfs_le16(d + lay->off + 2 * i);
+}
+
+static int rpg_rgb_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct rpg_rgb_layout lay;
+	int r = rpg_rgb_layout(ar, n->priv, &b, &lay);
+
+	for (size_t i = 0; !r && i < MASTER_COLOURS; i++)
+		r = gfs_buf_printf(out, "%zu\t%ld %ld %ld\n", i, rpg_rgb_get(&lay, b.data, 3 * i),
+				   rpg_rgb_get(&lay, b.data, 3 * i + 1), rpg_rgb_get(&lay, b.data, 3 * i + 2));
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int rpg_rgb_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct gfs_buf b = GFS_BUF_INIT, text = GFS_BUF_INIT;
+	struct rpg_rgb_layout lay;
+	size_t i = 0;
+	char *p, *line;
+	int r = rpg_rgb_layout(ar, n->priv, &b, &lay);
+
+	if (!r && !(r = gfs_buf_add(&text, data, len)))
+		r = gfs_buf_addc(&text, 0);
+	if (!r && memchr(data, 0, len))
+		r = gfs_err(ar, -EINVAL, "%s: a NUL byte in the text", n->name);
+	p = r ? NULL : (char *)text.data;
+	while (!r && (line = gfs_next_word(&p, "\n"))) {
+		long id, c[3], lo = lay.width == 1 ? 0 : INT16_MIN, hi = lay.width == 1 ? 255 : INT16_MAX;
+		char tail;
+
+		if (sscanf(line, "%ld %ld %ld %ld %c", &id, &c[0], &c[1], &c[2], &tail) != 4 || id != (long)i ||
+		    i >= MASTER_COLOURS) {
+			r = gfs_err(ar, -EINVAL, "%s: line %zu: want \"%zu<TAB>R G B\" (256 lines, colours in order)",
+				    n->name, i + 1, i);
+			break;
+		}
+		for (int k = 0; !r && k < 3; k++) {
+			size_t at = lay.off + (3 * i + (size_t)k) * lay.width;
+
+			if (c[k] < lo || c[k] > hi)
+				r = gfs_err(ar, -EINVAL, "%s: line %zu: %ld is not in %ld..%ld", n->name, i + 1, c[k],
+					    lo, hi);
+			else if (c[k] == rpg_rgb_get(&lay, b.data, 3 * i + (size_t)k))
+				continue;
+			else if (lay.width == 1)
+				b.data[at] = (uint8_t)c[k];
+			else
+				gfs_put_u16le(b.data + at, (uint16_t)c[k]);
+		}
+		i++;
+	}
+	if (!r && i != MASTER_COLOURS)
+		r = gfs_err(ar, -EINVAL, "%s: %zu lines, want %d", n->name, i, MASTER_COLOURS);
+	if (!r)
+		r = rpg_set_if_changed(ar, ((struct rpg_vpriv *)n->priv)->l, b.data, b.len);
+	gfs_buf_release(&text);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_rgb_ops = {
+	.render = rpg_rgb_render,
+	.store = rpg_rgb_store,
+	.free = free,
+};
+
+/* ---- 16-colour palettes as CSV --------------------------------------------------- */
+
+static int rpg_pal16_read(struct gfs_archive *ar, struct rpg_vpriv *v, struct gfs_buf *b, size_t *hdr,
+			  size_t *count)
+{
+	int r = v->l ? rpg_lump_read(ar, v->l, b) : -ENOENT;
+
+	if (!r && !rpg_pal16_layout(b->data, b->len, b->len, hdr, count))
+		r = gfs_err(ar, -EIO, "lump %s: not a 16-colour palette lump any more", v->l->name);
+	return r;
+}
+
+static int rpg_pal16_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	size_t hdr = 0, count = 0;
+	int r = rpg_pal16_read(ar, n->priv, &b, &hdr, &count);
+
+	if (!r)
+		r = gfs_grid_xheader(out, PAL16_COLOURS);
+	if (!r)
+		r = gfs_grid_render_u8(out, b.data + hdr, count * PAL16_COLOURS, PAL16_COLOURS);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int rpg_pal16_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct gfs_grid g;
+	size_t hdr = 0, count = 0;
+	int r = rpg_pal16_read(ar, n->priv, &b, &hdr, &count);
+
+	if (!r && !(r = gfs_grid_parse(ar, n->name, data, len, PAL16_COLOURS, NULL, &g))) {
+		if (g.nrows != count)
+			r = gfs_err(ar, -EINVAL, "%s: %zu rows, want one a palette (%zu)", n->name, g.nrows, count);
+		else
+			r = gfs_grid_u8(ar, &g, PAL16_COLOURS, count, b.data + hdr);
+		gfs_grid_release(&g);
+	}
+	if (!r)
+		r = rpg_set_if_changed(ar, ((struct rpg_vpriv *)n->priv)->l, b.data, b.len);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_pal16_ops = {
+	.render = rpg_pal16_render,
+	.store = rpg_pal16_store,
+	.free = free,
+};
+
+/* ---- which lumps, and their views ----------------------------------------------- */
+
+/* How many views l has (records, pages, palettes); 0: none.  head: its first bytes. */
+static size_t rpg_gfx_count(const struct rpg_gfx *g, const uint8_t *head, size_t headlen, uint64_t len)
+{
+	size_t hdr, rs, count;
+
+	switch (g->type) {
+	case G_PAGES:
+		return (size_t)(len / PAGE_BYTES);
+	case G_SPRITE:
+		return (size_t)(len / rpg_sprite_bytes(g));
+	case G_MASTERS:
+		return rpg_masters_layout(head, headlen, len, &hdr, &rs, &count) ? count : 0;
+	case G_MAS:
+		return headlen && head[0] == BSAVE_MAGIC && len >= BSAVE_HDR + 2 * MASTER_BYTES;
+	case G_PAL16:
+		return rpg_pal16_layout(head, headlen, len, &hdr, &count);
+	case G_FONT:
+		return headlen && head[0] == BSAVE_MAGIC && len >= BSAVE_HDR + FONT_BYTES;
+	}
+	return 0;
+}
+
+static size_t rpg_gfx_views(struct gfs_archive *ar, struct rpg_lump *l, const struct rpg_gfx **g)
+{
+	uint8_t head[MASTERS_HDR_MIN];
+	size_t hl = l->len < sizeof(head) ? (size_t)l->len : sizeof(head);
+
+	*g = rpg_gfx_of(ar->priv, l);
+	if (!*g || gfs_pread(ar, head, hl, l->off))
+		return 0;
+	return rpg_gfx_count(*g, head, hl, l->len);
+}
+
+int rpg_gfx_kind(struct gfs_archive *ar, struct rpg_lump *l)
+{
+	const struct rpg_gfx *g;
+
+	return rpg_gfx_views(ar, l, &g) ? RPG_K_GFX : RPG_K_NONE;
+}
+
+int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l)
+{
+	const struct rpg_gfx *g;
+	size_t count = rpg_gfx_views(ar, l, &g);
+	const struct gfs_node_ops *ops[] = {
+		[G_PAGES] = &rpg_page_ops, [G_SPRITE] = &rpg_sprite_ops, [G_MASTERS] = &rpg_rgb_ops,
+		[G_MAS] = &rpg_rgb_ops, [G_PAL16] = &rpg_pal16_ops, [G_FONT] = &rpg_font_ops,
+	};
+	int single = count && (g->type == G_MAS || g->type == G_PAL16 || g->type == G_FONT);
+	const char *slash = single ? strrchr(g->view, '/') : NULL, *file = slash ? slash + 1 : g->view;
+	struct gfs_node *dir;
+	char path[64];
+	int r = 0;
+
+	if (!count)
+		return 0;
+	/* a directory of records (g->view), or one file (g->view, maybe under a directory) */
+	snprintf(path, sizeof(path), "%.*s", single ? (int)(file - g->view) : (int)strlen(g->view), g->view);
+	if (!(dir = rpg_subdir(ar, path)))
+		return -ENOMEM;
+	if (single)
+		return rpg_add_view(ar, l, dir, file, ops[g->type], 0, g);
+	for (size_t k = 0; !r && k < count; k++) {
+		char nm[32];
+
+		if (g->type == G_PAGES)
+			snprintf(nm, sizeof(nm), "%02zu.png", k);
+		else if (g->type == G_SPRITE)
+			snprintf(nm, sizeof(nm), "%03zu.png", k);
+		else
+			snprintf(nm, sizeof(nm), "master-%02zu.txt", k);
+		r = rpg_add_view(ar, l, dir, nm, ops[g->type], k, g);
+	}
+	return r;
+}
