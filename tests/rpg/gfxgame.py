@@ -3,7 +3,7 @@
 
 Written from ohrrpgce-lumps.md section 3, not from gamefs's C code:
   gfxgame.py mkgame OUT old|new     rpgtool's game plus PT0-PT8, PAL, DEFPAL4.BIN,
-                                    MAS (old) or PALETTES.BIN with two palettes (new), FNT
+                                    MAS (old) or PALETTES.BIN with two palettes (new), FNT, STT
   gfxgame.py png-index FILE.png     width height, then each row as hex indices, then PLTE hex
   gfxgame.py png-poke IN OUT X Y I  IN (palette PNG) with pixel X,Y set to index I, written
                                     as an 8-bit palette PNG with IN's PLTE
@@ -60,6 +60,17 @@ def font_glyphs():
     return bytes([0, 0]) + bytes((g * 37 + c * 11) & 0xff for g in range(256) for c in range(8))[2:]
 
 
+def stt():
+    """40 slots of 11 bytes: garbage (0xee) after each length"""
+    b = bytearray(b'\xee' * 440)
+    for i in range(40):
+        b[i * 11] = 0
+    for i, text in ((0, b'HP'), (1, b'MP'), (2, b'Attack!!!!'), (25, b'\x9dHead'), (39, b'-REMOVE-')):
+        b[i * 11] = len(text)
+        b[i * 11 + 1:i * 11 + 1 + len(text)] = text
+    return bytes(b)
+
+
 def make(out, old):
     rpgtool.make_game(out, old)
     lumps = rpgtool.read_lumps(out)
@@ -79,6 +90,7 @@ def make(out, old):
         second = bytes((255 - c) for c in rpgtool.master_palette())
         lumps = [(n, b + second if n == 'PALETTES.BIN' else b) for n, b in lumps]
         extra.append(('DEFPAL4.BIN', struct.pack('<3h', 2, -1, 9)))
+    extra.append(('GAMEFS.STT', stt()))
     extra.append(('GAMEFS.FNT', b'\xfd' + struct.pack('<hhh', -24576, 0, 2048) + font_glyphs()))
     with open(out, 'wb') as f:
         for name, body in lumps + extra:

@@ -1,10 +1,10 @@
 #!/bin/sh
-# A game's graphics: sprites/<kind>/NNN.png (PT0-PT8, frames side by side,
+# A game's graphics and global strings: sprites/<kind>/NNN.png (PT0-PT8, frames side by side,
 # in the set's default 16-colour palette), palettes/ (PALETTES.BIN and MAS
-# as text, PAL as CSV), font.png (FNT).  Generated games (new and old
+# as text, PAL as CSV), font.png (FNT), strings.txt (STT).  Generated games (new and old
 # layout): golden listing, pixels and palettes, unchanged write-back, one
 # pixel, one glyph bit, one palette entry and one master colour edited
-# (exactly those bytes change), bad PNGs and values refused with EINVAL
+# and a string (exactly those bytes change), bad PNGs and values refused with EINVAL
 # and nothing changed; then every graphics view of the corpus written back.
 . "$top_srcdir/tests/lib.sh"
 RPG="python3 $top_srcdir/tests/rpgtool.py"
@@ -66,11 +66,17 @@ PY
 		check_eq "5	11 16 21" "$(sed -n 6p m/palettes/legacy-master.txt)" "$layout: MAS colour 5"
 	fi
 	check_eq "0,3,3,3,10,11,12,13,14,15,16,17,18,19,20,21" "$(sed -n 2p m/palettes/16-colour.csv)" "$layout: palette 0"
+	# strings.txt: the known indices whose slots fit in the lump
+	printf '0\tHP\n1\tMP\n2\tAttack!!!!\n3\t\n' >want.txt
+	head -n 4 m/strings.txt | diff -u want.txt - || fail "$layout: strings.txt head"
+	check_eq "25	\\x9dHead" "$(grep '^25' m/strings.txt)" "$layout: string 25"
+	check_eq "0 1 2 3 4 5 6 7 8 25 26 27 28 29 30 31 33 34 35 36 37 38 39" "$(cut -f1 m/strings.txt | tr '\n' ' ' | sed 's/ $//')" "$layout: strings shown"
 
 	# every graphics view written back unchanged: nothing changes
 	for v in $(cd m && find sprites palettes font.png -type f | sort); do
 		cat "m/$v" >same.bin && cp same.bin "m/$v" || fail "$layout: write back $v"
 	done
+	cat m/strings.txt >same.bin && cp same.bin m/strings.txt || fail "$layout: write back strings.txt"
 	cmp g.rpg orig.rpg || fail "$layout: unchanged graphics views changed the archive"
 
 	# edits: a walkabout pixel (frame 1, x 5, y 3) from index 7 to 9, a glyph bit cleared,
@@ -83,6 +89,7 @@ PY
 	if [ $layout = new ]; then mv_view=master-01.txt; new_line="5	1 2 3"; else mv_view=legacy-master.txt; new_line="5	63 0 62"; fi
 	sed -i "6s/.*/$new_line/" m/palettes/$mv_view || fail "$layout: sed $mv_view"
 	check_eq "$new_line" "$(sed -n 6p m/palettes/$mv_view)" "$layout: re-rendered master colour"
+	sed -i 's/^1\tMP$/1\tMana/' m/strings.txt || fail "$layout: sed strings.txt"
 
 	# bad edits: EINVAL, the archive stays
 	gfs_umount m || fail "unmount $layout"
@@ -111,6 +118,9 @@ t.png_write('odd.png', w, h, rows, plte[:3] + b'\x01\x02\x03' + plte[6:])" || fa
 		grep -q "master-01.txt: line 6: 300 is not in 0..255" m/.gamefs.log || fail "$layout: log of 300"
 	fi
 	check_eq EINVAL "$(errno_of "f=open('m/palettes/$mv_view','a'); f.write('256	1 2 3\n'); f.close()")" "$layout: 257 lines"
+	check_eq EINVAL "$(errno_of "s=open('m/strings.txt').read().replace('0\tHP', '0\tHit Points!', 1); f=open('m/strings.txt','w'); f.write(s); f.close()")" "$layout: string too long"
+	grep -q "strings.txt: line 1: longer than 10 characters" m/.gamefs.log || fail "$layout: log of the long string"
+	check_eq EINVAL "$(errno_of "s=open('m/strings.txt').read().replace('25\t', '24\t', 1); f=open('m/strings.txt','w'); f.write(s); f.close()")" "$layout: string index moved"
 	gfs_umount m || fail "unmount bad $layout"
 	cmp g.rpg good.rpg || fail "$layout: refused edits changed the archive"
 
@@ -142,6 +152,9 @@ else:
     m[7 + 30:7 + 36] = struct.pack('<3h', 63, 0, 62)
     want['GAMEFS.MAS'] = bytes(m)
 assert a['GAMEFS.FNT'] != want['GAMEFS.FNT'] and a['GAMEFS.PT4'] != want['GAMEFS.PT4']
+s = bytearray(a['GAMEFS.STT'])
+s[11:22] = bytes([4]) + b'Mana' + bytes(6)      # length, text, zeros to the maximum (10)
+want['GAMEFS.STT'] = bytes(s)
 for k in a:
     assert b[k] == want[k], k
 assert list(a) == list(b)
@@ -170,14 +183,14 @@ gfs_umount m || fail "unmount short"
 cmp g.rpg orig.rpg || fail "short lumps changed"
 rm -f g.rpg orig.rpg
 
-# the corpus: every graphics view written back unchanged gives the same archive
+# the corpus: every graphics view and strings.txt written back unchanged: the same archive
 dir=$(corpus rpg) || exit 77
 n=0
 for f in "$dir"/*.rpg; do
 	b=$(basename "$f")
 	cp "$f" "$b" && chmod 644 "$b"
 	gfs_mount "$b" m -o commit=unmount || fail "mount $b"
-	for v in $(cd m && find sprites palettes font.png tilesets backdrops -type f 2>/dev/null | sort); do
+	for v in $(cd m && find sprites palettes font.png strings.txt tilesets backdrops -type f 2>/dev/null | sort); do
 		cat "m/$v" >view.bin
 		cp view.bin "m/$v" || fail "$b: write back $v"
 		n=$((n + 1))

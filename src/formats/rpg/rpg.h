@@ -7,7 +7,8 @@
  *                content, the name rules, save and committed
  *   rpg_gfx.c    graphics views: tilesets/, backdrops/, sprites/, palettes/,
  *                font.png
- *   rpg_views.c  the other decoded views (reload/, names/, maps/ ...) and
+ *   rpg_views.c  the other decoded views (reload/, names/, maps/,
+ *                strings.txt ...) and
  *                which lump gets which
  *   rpg.c        the driver: bid, load (builds the tree), tree operations
  */
@@ -30,7 +31,7 @@ struct rpg_lump {
 	int kind;			/* RPG_K_*: which views it has */
 };
 
-enum { RPG_K_NONE, RPG_K_RELOAD, RPG_K_NAMES, RPG_K_SAY, RPG_K_MAP, RPG_K_GFX };
+enum { RPG_K_NONE, RPG_K_RELOAD, RPG_K_NAMES, RPG_K_SAY, RPG_K_MAP, RPG_K_GFX, RPG_K_STT };
 
 /* priv of every decoded view node */
 struct rpg_vpriv {

@@ -6,6 +6,7 @@
  *   names/<kind>.txt   one line per record, "id<TAB>name": items, heroes,
  *                      enemies, attacks, shops, tags, maps, songs, sfx
  *   browse.txt         BROWSE.TXT: the long name and the about line
+ *   strings.txt        <arch>.STT: "index<TAB>text", the known global strings
  *   textboxes/NNNN.txt each SAY record: its 8 lines, then its 2 choices
  *   maps/NN-name/      tiles-L.csv (.T##), walls.csv (.P##), foes.csv (.E##),
  *                      zones.txt (.Z##, RELOAD text)
@@ -251,46 +252,60 @@ static unsigned rpg_nl_recsize(struct gfs_archive *ar, const struct rpg_namelist
 	return rs ? rs : d->recsize;
 }
 
-static int rpg_names_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+/*
+ * A list view, one line a text field: "id<TAB>text".  Its lines over the
+ * lump's current length: the records of a name list, the known strings of
+ * STT.  Lines are neither added, removed nor moved.
+ */
+struct rpg_tline {
+	size_t id;		/* shown before the tab */
+	size_t off;		/* of the record the field is in */
+	struct rpg_tfield f;
+};
+
+/* The lines of view n over a lump of len bytes: *lines malloc'd (NULL when none). */
+static int rpg_tlines(struct gfs_archive *ar, struct gfs_node *n, size_t len, struct rpg_tline **lines, size_t *count);
+
+static int rpg_tlist_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct rpg_vpriv *v = n->priv;
-	const struct rpg_namelist *d = v->desc;
 	struct gfs_buf b = GFS_BUF_INIT;
-	unsigned rs = rpg_nl_recsize(ar, d);
+	struct rpg_tline *ls = NULL;
+	size_t nl = 0;
 	uint8_t txt[256];
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
-	if (!r && rs < tf_end(&d->f))
-		r = gfs_err(ar, -EIO, "lump %s: records of %u bytes cannot hold the name", v->l->name, rs);
-	for (size_t i = 0; !r && rs && (i + 1) * rs <= b.len; i++) {
-		size_t len = tf_get(&d->f, b.data + i * rs, txt);
+	if (!r)
+		r = rpg_tlines(ar, n, b.len, &ls, &nl);
+	for (size_t i = 0; !r && i < nl; i++) {
+		size_t len = tf_get(&ls[i].f, b.data + ls[i].off, txt);
 
-		r = gfs_buf_printf(out, "%zu\t", i);
+		r = gfs_buf_printf(out, "%zu\t", ls[i].id);
 		if (!r)
 			r = put_text(out, txt, len);
 		if (!r)
 			r = gfs_buf_addc(out, '\n');
 	}
+	free(ls);
 	gfs_buf_release(&b);
 	return r;
 }
 
-static int rpg_names_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+static int rpg_tlist_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_vpriv *v = n->priv;
-	const struct rpg_namelist *d = v->desc;
 	struct gfs_buf b = GFS_BUF_INIT;
-	unsigned rs = rpg_nl_recsize(ar, d);
+	struct rpg_tline *ls = NULL;
 	const char *p = (const char *)data, *end = p + len;
-	size_t rec = 0, nrec;
+	size_t k = 0, nl = 0;
 	unsigned line = 0;
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
-	if (r)
-		goto out;
-	nrec = rs ? b.len / rs : 0;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *le = nl ? nl : end, *tab;
+	if (!r)
+		r = rpg_tlines(ar, n, b.len, &ls, &nl);
+	while (!r && p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p)), *le = eol ? eol : end, *tab;
+		const struct rpg_tfield *f;
 		uint8_t old[256], txt[256];
 		size_t olen, tlen;
 		char *ep;
@@ -302,46 +317,91 @@ static int rpg_names_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 			le--;
 		tab = memchr(p, '\t', (size_t)(le - p));
 		if (!tab) {
-			r = gfs_err(ar, -EINVAL, "%s: line %u: want ID<TAB>NAME", n->name, line);
-			goto out;
+			r = gfs_err(ar, -EINVAL, "%s: line %u: want ID<TAB>TEXT", n->name, line);
+			break;
+		}
+		if (k >= nl) {
+			r = gfs_err(ar, -EINVAL, "%s: line %u: the lump has %zu lines' worth", n->name, line, nl);
+			break;
 		}
 		errno = 0;
 		id = strtoul(p, &ep, 10);
-		if (ep != tab || ep == p || errno || id != rec) {
+		if (ep != tab || ep == p || errno || id != ls[k].id) {
 			r = gfs_err(ar, -EINVAL, "%s: line %u: want record %zu (records are neither added, removed nor moved)",
-				    n->name, line, rec);
-			goto out;
+				    n->name, line, ls[k].id);
+			break;
 		}
-		if (rec >= nrec) {
-			r = gfs_err(ar, -EINVAL, "%s: line %u: the lump has %zu records", n->name, line, nrec);
-			goto out;
-		}
-		e = get_text(tab + 1, le, txt, d->f.max, &tlen);
+		f = &ls[k].f;
+		e = get_text(tab + 1, le, txt, f->max, &tlen);
 		if (e) {
 			r = gfs_err(ar, -EINVAL, e == -2 ? "%s: line %u: longer than %u characters" :
 				    "%s: line %u: a byte outside printable ASCII, or a bad escape (\\\\ or \\xHH)",
-				    n->name, line, d->f.max);
-			goto out;
+				    n->name, line, f->max);
+			break;
 		}
-		olen = tf_get(&d->f, b.data + rec * rs, old);
+		olen = tf_get(f, b.data + ls[k].off, old);
 		if (olen != tlen || memcmp(old, txt, tlen))
-			tf_put(&d->f, b.data + rec * rs, txt, tlen);
-		rec++;
-		p = nl ? nl + 1 : end;
+			tf_put(f, b.data + ls[k].off, txt, tlen);
+		k++;
+		p = eol ? eol + 1 : end;
 	}
-	if (rec != nrec) {
-		r = gfs_err(ar, -EINVAL, "%s: %zu lines, want one per record (%zu)", n->name, rec, nrec);
-		goto out;
-	}
-	r = rpg_set_if_changed(ar, v->l, b.data, b.len);
-out:
+	if (!r && k != nl)
+		r = gfs_err(ar, -EINVAL, "%s: %zu lines, want %zu", n->name, k, nl);
+	if (!r)
+		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+	free(ls);
 	gfs_buf_release(&b);
 	return r;
 }
 
-static const struct gfs_node_ops rpg_names_ops = {
-	.render = rpg_names_render,
-	.store = rpg_names_store,
+/* ---- global strings ----------------------------------------------------------- */
+
+/*
+ * STT: string i at byte i * 11, a length byte then up to max bytes (a long
+ * string runs into the following slots).  The known strings, as runs of
+ * count indices step apart sharing one maximum (globalstredit.bas's menu).
+ */
+#define STT_SLOT 11
+static const struct { uint16_t first, count, step, max; } stt_runs[] = {
+	{ 0, 9, 1, 10 }, { 25, 7, 1, 10 }, { 33, 6, 1, 10 }, { 39, 2, 1, 8 }, { 41, 14, 1, 10 },
+	{ 55, 1, 1, 20 }, { 57, 18, 1, 10 }, { 75, 3, 2, 20 }, { 81, 1, 1, 10 }, { 82, 1, 1, 20 },
+	{ 84, 1, 1, 10 }, { 85, 7, 2, 20 }, { 99, 1, 1, 10 }, { 100, 5, 2, 20 }, { 110, 1, 1, 10 },
+	{ 111, 3, 3, 30 }, { 120, 2, 2, 20 }, { 124, 3, 1, 10 }, { 130, 1, 1, 30 }, { 133, 10, 2, 20 },
+	{ 153, 7, 1, 10 }, { 160, 1, 1, 20 }, { 162, 4, 3, 30 }, { 174, 64, 2, 14 }, { 302, 2, 3, 30 },
+	{ 308, 1, 1, 10 }, { 309, 1, 1, 30 }, { 313, 1, 1, 10 }, { 314, 8, 2, 20 }, { 330, 1, 1, 16 },
+};
+#define STT_STRINGS 186
+
+static int rpg_tlines(struct gfs_archive *ar, struct gfs_node *n, size_t len, struct rpg_tline **lines, size_t *count)
+{
+	struct rpg_vpriv *v = n->priv;
+	const struct rpg_namelist *d = v->desc;
+	size_t rs = d ? rpg_nl_recsize(ar, d) : 0, cap = d ? len / rs : STT_STRINGS;
+
+	*count = 0;
+	if (d && rs < tf_end(&d->f))
+		return gfs_err(ar, -EIO, "lump %s: records of %zu bytes cannot hold the name", v->l->name, rs);
+	if (cap && !(*lines = calloc(cap, sizeof(**lines))))
+		return -ENOMEM;
+	if (d) {
+		for (size_t i = 0; i < cap; i++)
+			(*lines)[i] = (struct rpg_tline){ i, i * rs, d->f };
+		*count = cap;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(stt_runs) / sizeof(stt_runs[0]); i++)
+		for (size_t j = 0; j < stt_runs[i].count; j++) {
+			size_t id = stt_runs[i].first + j * stt_runs[i].step;
+
+			if (id * STT_SLOT + 1 + stt_runs[i].max <= len)
+				(*lines)[(*count)++] = (struct rpg_tline){ id, id * STT_SLOT, { TS_BYTE, 0, 1, stt_runs[i].max } };
+		}
+	return 0;
+}
+
+static const struct gfs_node_ops rpg_tlist_ops = {
+	.render = rpg_tlist_render,
+	.store = rpg_tlist_store,
 	.free = free,
 };
 
@@ -591,12 +651,18 @@ static const struct rpg_namelist *rpg_namelist_of(struct rpg_model *m, const str
 	return NULL;
 }
 
-static int rpg_is_say(struct rpg_model *m, const struct rpg_lump *l)
+/* Is l <archinym><ext>? */
+static int rpg_is_arch(struct rpg_model *m, const struct rpg_lump *l, const char *ext)
 {
 	size_t an = strlen(m->archinym);
 
-	return strlen(l->name) == an + 4 && !strncasecmp(l->name, m->archinym, an) &&
-	       !strcasecmp(l->name + an, ".SAY");
+	return strlen(l->name) == an + strlen(ext) && !strncasecmp(l->name, m->archinym, an) &&
+	       !strcasecmp(l->name + an, ext);
+}
+
+static int rpg_is_say(struct rpg_model *m, const struct rpg_lump *l)
+{
+	return rpg_is_arch(m, l, ".SAY");
 }
 
 int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l)
@@ -607,6 +673,8 @@ int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l)
 		return RPG_K_NAMES;
 	if (rpg_is_say(m, l))
 		return RPG_K_SAY;
+	if (rpg_is_arch(m, l, ".STT") && l->len >= STT_SLOT)
+		return RPG_K_STT;
 	if (rpg_gfx_kind(ar, l))
 		return RPG_K_GFX;
 	{
@@ -628,18 +696,20 @@ int rpg_views_build(struct gfs_archive *ar)
 	struct rpg_model *m = ar->priv;
 	int r = 0;
 
-	/* the order of the tree: browse.txt, names/, textboxes/, maps/, reload/, then graphics */
+	/* the order of the tree: browse.txt, strings.txt, names/, textboxes/, maps/, reload/, then graphics */
 	for (int pass = 0; pass < 6 && !r; pass++)
 		for (size_t i = 0; i < m->n && !r; i++) {
 			struct rpg_lump *l = m->lumps[i];
 			const struct rpg_namelist *d = l->kind == RPG_K_NAMES ? rpg_namelist_of(m, l) : NULL;
 
 			if (pass == 0 && d && !strchr(d->view, '/')) {
-				r = rpg_add_view(ar, l, ar->root, d->view, &rpg_names_ops, 0, d);
+				r = rpg_add_view(ar, l, ar->root, d->view, &rpg_tlist_ops, 0, d);
+			} else if (pass == 0 && l->kind == RPG_K_STT) {
+				r = rpg_add_view(ar, l, ar->root, "strings.txt", &rpg_tlist_ops, 0, NULL);
 			} else if (pass == 1 && d && strchr(d->view, '/')) {
 				struct gfs_node *dir = rpg_subdir(ar, "names");
 
-				r = dir ? rpg_add_view(ar, l, dir, strchr(d->view, '/') + 1, &rpg_names_ops, 0, d) : -ENOMEM;
+				r = dir ? rpg_add_view(ar, l, dir, strchr(d->view, '/') + 1, &rpg_tlist_ops, 0, d) : -ENOMEM;
 			} else if (pass == 2 && l->kind == RPG_K_SAY) {
 				unsigned rs = rpg_say_recsize(ar);
 				struct gfs_node *dir = rs >= SAY_MIN && l->len >= rs ? rpg_subdir(ar, "textboxes") : NULL;
