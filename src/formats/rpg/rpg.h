@@ -63,6 +63,8 @@ int rpg_check_name(struct gfs_archive *ar, const char *name, const struct rpg_lu
 int rpg_lump_read(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_buf *out);
 /* The lump of that name (ignoring case), or NULL. */
 struct rpg_lump *rpg_lump_named(struct rpg_model *m, const char *name);
+/* Is l named pat (ignoring case), or <archinym>pat when pat starts with '.'? */
+int rpg_lump_is(const struct rpg_model *m, const struct rpg_lump *l, const char *pat);
 /* Record size idx of BINSIZE.BIN, or legacy when it has none. */
 unsigned rpg_binsize(struct gfs_archive *ar, unsigned idx, unsigned legacy);
 /* len bytes at off of the lump's current content (-EBADMSG past its end). */

@@ -47,10 +47,8 @@
 #define MASTER_COLOURS 256
 #define MASTER_BYTES (MASTER_COLOURS * 3)
 #define MASTERS_HDR_MIN 4
-#define FONT_GLYPHS 256
 #define FONT_GLYPH_BYTES 8
-#define FONT_BYTES (FONT_GLYPHS * FONT_GLYPH_BYTES)
-#define FONT_W 128
+#define FONT_W 128		/* 16 x 16 glyphs of 8 x 8: 2048 bytes */
 #define FONT_H 128
 #define PNG_CTYPE_AT 25		/* IHDR colour type: signature 8, length 4, "IHDR" 4, w 4, h 4, depth 1 */
 #define PNG_CTYPE_PALETTE 3
@@ -62,39 +60,34 @@ struct rpg_gfx {
 	const char *lump;	/* ".PT4": after the archinym; else the whole name */
 	int type;		/* G_* */
 	const char *view;	/* directory (pages, sprites, masters) or file */
-	unsigned w, h, frames;	/* sprites */
+	unsigned w, h, frames;	/* images: a frame's size, frames a record */
+	unsigned bits;		/* images: bits a pixel */
+	unsigned hdr;		/* images: bytes before the first record */
 };
 
 static const struct rpg_gfx rpg_gfxs[] = {
-	{ ".TIL", G_PAGES, "tilesets", PAGE_W, PAGE_H, 1 },
-	{ ".MXS", G_PAGES, "backdrops", PAGE_W, PAGE_H, 1 },
-	{ ".PT0", G_SPRITE, "sprites/heroes", 32, 40, 8 },
-	{ ".PT1", G_SPRITE, "sprites/small-enemies", 34, 34, 1 },
-	{ ".PT2", G_SPRITE, "sprites/medium-enemies", 50, 50, 1 },
-	{ ".PT3", G_SPRITE, "sprites/large-enemies", 80, 80, 1 },
-	{ ".PT4", G_SPRITE, "sprites/walkabouts", 20, 20, 8 },
-	{ ".PT5", G_SPRITE, "sprites/weapons", 24, 24, 2 },
-	{ ".PT6", G_SPRITE, "sprites/attacks", 50, 50, 3 },
-	{ ".PT7", G_SPRITE, "sprites/box-borders", 16, 16, 16 },
-	{ ".PT8", G_SPRITE, "sprites/portraits", 50, 50, 1 },
-	{ "PALETTES.BIN", G_MASTERS, "palettes", 0, 0, 0 },
-	{ ".MAS", G_MAS, "palettes/legacy-master.txt", 0, 0, 0 },
-	{ ".PAL", G_PAL16, "palettes/16-colour.csv", 0, 0, 0 },
-	{ ".FNT", G_FONT, "font.png", 0, 0, 0 },
+	{ ".TIL", G_PAGES, "tilesets", PAGE_W, PAGE_H, 1, 8, 0 },
+	{ ".MXS", G_PAGES, "backdrops", PAGE_W, PAGE_H, 1, 8, 0 },
+	{ ".PT0", G_SPRITE, "sprites/heroes", 32, 40, 8, 4, 0 },
+	{ ".PT1", G_SPRITE, "sprites/small-enemies", 34, 34, 1, 4, 0 },
+	{ ".PT2", G_SPRITE, "sprites/medium-enemies", 50, 50, 1, 4, 0 },
+	{ ".PT3", G_SPRITE, "sprites/large-enemies", 80, 80, 1, 4, 0 },
+	{ ".PT4", G_SPRITE, "sprites/walkabouts", 20, 20, 8, 4, 0 },
+	{ ".PT5", G_SPRITE, "sprites/weapons", 24, 24, 2, 4, 0 },
+	{ ".PT6", G_SPRITE, "sprites/attacks", 50, 50, 3, 4, 0 },
+	{ ".PT7", G_SPRITE, "sprites/box-borders", 16, 16, 16, 4, 0 },
+	{ ".PT8", G_SPRITE, "sprites/portraits", 50, 50, 1, 4, 0 },
+	{ "PALETTES.BIN", G_MASTERS, "palettes", 0, 0, 0, 0, 0 },
+	{ ".MAS", G_MAS, "palettes/legacy-master.txt", 0, 0, 0, 0, 0 },
+	{ ".PAL", G_PAL16, "palettes/16-colour.csv", 0, 0, 0, 0, 0 },
+	{ ".FNT", G_FONT, "font.png", FONT_W, FONT_H, 1, 1, BSAVE_HDR },
 };
 
 static const struct rpg_gfx *rpg_gfx_of(struct rpg_model *m, const struct rpg_lump *l)
 {
-	size_t an = strlen(m->archinym);
-
-	for (size_t i = 0; i < sizeof(rpg_gfxs) / sizeof(rpg_gfxs[0]); i++) {
-		const char *s = rpg_gfxs[i].lump;
-
-		if (s[0] == '.' ? strlen(l->name) == an + strlen(s) && !strncasecmp(l->name, m->archinym, an) &&
-				  !strcasecmp(l->name + an, s)
-				: !strcasecmp(l->name, s))
+	for (size_t i = 0; i < sizeof(rpg_gfxs) / sizeof(rpg_gfxs[0]); i++)
+		if (rpg_lump_is(m, l, rpg_gfxs[i].lump))
 			return &rpg_gfxs[i];
-	}
 	return NULL;
 }
 
@@ -109,9 +102,10 @@ static struct rpg_lump *rpg_arch_lump(struct rpg_model *m, const char *ext)
 
 /* ---- layouts ------------------------------------------------------------------- */
 
-static size_t rpg_sprite_bytes(const struct rpg_gfx *g)
+/* Bytes of one record of an image lump (a page, a sprite set, the font). */
+static size_t rpg_image_bytes(const struct rpg_gfx *g)
 {
-	return (size_t)g->w * g->h / 2 * g->frames;
+	return (size_t)g->w * g->h * g->frames * g->bits / 8;
 }
 
 /* PAL: where the palettes start and how many whole ones; 0 when not a PAL. */
@@ -263,200 +257,106 @@ static int rpg_px_index(struct gfs_archive *ar, struct gfs_node *n, const uint8_
 	return 0;
 }
 
-/* The lump's content, and an EIO when record rec of size rs is not whole in it any more. */
-static int rpg_gfx_read(struct gfs_archive *ar, struct rpg_vpriv *v, size_t off, size_t size, struct gfs_buf *b)
-{
-	int r = v->l ? rpg_lump_read(ar, v->l, b) : -ENOENT;
+/* ---- images: Mode-X pages, 4-bit sprite sets, the font ------------------------ */
 
-	if (!r && (off > b->len || size > b->len - off))
-		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
-	return r;
-}
-
-/* ---- Mode-X pages: tilesets and backdrops ------------------------------------ */
-
-static size_t page_at(unsigned x, unsigned y)
-{
-	return (size_t)(x % 4) * (PAGE_BYTES / 4) + (size_t)y * (PAGE_W / 4) + x / 4;
-}
-
-static int rpg_page_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
-{
-	struct rpg_vpriv *v = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
-	uint8_t rgb[MASTER_BYTES], *idx = NULL;
-	int r = rpg_gfx_read(ar, v, v->rec * PAGE_BYTES, PAGE_BYTES, &b);
-
-	if (!r && !(idx = malloc(PAGE_BYTES)))
-		r = -ENOMEM;
-	if (!r) {
-		const uint8_t *pg = b.data + v->rec * PAGE_BYTES;
-
-		for (unsigned y = 0; y < PAGE_H; y++)
-			for (unsigned x = 0; x < PAGE_W; x++)
-				idx[y * PAGE_W + x] = pg[page_at(x, y)];
-		rpg_master_palette(ar, rgb);
-		r = gfs_png_encode_indexed(idx, PAGE_W, PAGE_H, rgb, MASTER_COLOURS, out);
-	}
-	free(idx);
-	gfs_buf_release(&b);
-	return r;
-}
-
-/*
- * A page written back: 320x200, any PNG colour type (master palettes hold
- * duplicates, so a pixel keeps its index while its colour is unchanged).
- */
-static int rpg_page_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
-{
-	struct rpg_vpriv *v = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
-	uint8_t rgb[MASTER_BYTES], *rgba = NULL;
-	int r = rpg_gfx_read(ar, v, v->rec * PAGE_BYTES, PAGE_BYTES, &b);
-
-	if (!r)
-		r = rpg_png_in(ar, n, data, len, PAGE_W, PAGE_H, 0, &rgba);
-	if (!r) {
-		uint8_t *pg = b.data + v->rec * PAGE_BYTES;
-
-		rpg_master_palette(ar, rgb);
-		for (unsigned y = 0; !r && y < PAGE_H; y++)
-			for (unsigned x = 0; !r && x < PAGE_W; x++)
-				r = rpg_px_index(ar, n, rgba, PAGE_W, x, y, rgb, MASTER_COLOURS, "master palette",
-						 pg[page_at(x, y)],
-						 &pg[page_at(x, y)]);
-	}
-	if (!r)
-		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
-	free(rgba);
-	gfs_buf_release(&b);
-	return r;
-}
-
-static const struct gfs_node_ops rpg_page_ops = {
-	.render = rpg_page_render,
-	.store = rpg_page_store,
-	.free = free,
+/* Where pixel (x, y) of an image's PNG lives in its record: byte, shift, mask. */
+struct rpg_px {
+	size_t at;
+	unsigned shift, mask;
 };
 
-/* ---- 4-bit sprite sets ---------------------------------------------------------- */
-
-/* Byte of pixel (x, y) of frame f in a record, and whether it is the high nibble. */
-static size_t sprite_at(const struct rpg_gfx *g, unsigned f, unsigned x, unsigned y)
+static struct rpg_px rpg_px_of(const struct rpg_gfx *g, unsigned x, unsigned y)
 {
-	return (size_t)f * g->w * g->h / 2 + (size_t)x * (g->h / 2) + y / 2;
+	switch (g->type) {
+	case G_PAGES:	/* plane x%4, then rows of 80 */
+		return (struct rpg_px){ (size_t)(x % 4) * (PAGE_BYTES / 4) + (size_t)y * (PAGE_W / 4) + x / 4, 0, 0xff };
+	case G_SPRITE:	/* frame x/w, column by column, two rows a byte (high nibble the upper) */
+		return (struct rpg_px){ (size_t)(x / g->w) * g->w * g->h / 2 + (size_t)(x % g->w) * (g->h / 2) + y / 2,
+					y % 2 ? 0 : 4, 0xf };
+	default:	/* font: 16 glyphs a row, a byte a column, bit y%8 row y%8 */
+		return (struct rpg_px){ (size_t)((y / 8) * 16 + x / 8) * FONT_GLYPH_BYTES + x % 8, y % 8, 1 };
+	}
 }
 
-static int rpg_sprite_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+static const uint8_t font_rgb[6] = { 0, 0, 0, 255, 255, 255 };
+
+/* The colours record rec of image g is shown in: how many, and what they are called. */
+static unsigned rpg_image_palette(struct gfs_archive *ar, const struct rpg_gfx *g, size_t rec, uint8_t *rgb,
+				  const char **what)
+{
+	switch (g->type) {
+	case G_PAGES:
+		rpg_master_palette(ar, rgb);
+		*what = "master palette";
+		return MASTER_COLOURS;
+	case G_SPRITE:
+		rpg_sprite_palette(ar, g, rec, rgb);
+		*what = "sprite's palette";
+		return PAL16_COLOURS;
+	default:
+		memcpy(rgb, font_rgb, sizeof(font_rgb));
+		*what = "palette (black, white)";
+		return 2;
+	}
+}
+
+static int rpg_image_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct rpg_vpriv *v = n->priv;
 	const struct rpg_gfx *g = v->desc;
-	size_t rb = rpg_sprite_bytes(g), sw = (size_t)g->w * g->frames;
-	uint8_t rgb[3 * PAL16_COLOURS], *rec = malloc(rb), *idx = malloc(sw * g->h);
+	size_t rb = rpg_image_bytes(g), iw = (size_t)g->w * g->frames;
+	uint8_t rgb[MASTER_BYTES], *rec = malloc(rb), *idx = malloc(iw * g->h);
+	const char *what;
+	unsigned nc;
 	int r = !rec || !idx ? -ENOMEM : v->l ? 0 : -ENOENT;
 
-	/* only this record's bytes: a stat walk of many sets reads no lump whole */
-	if (!r && rpg_lump_range(ar, v->l, (uint64_t)v->rec * rb, rb, rec))
+	/* only this record's bytes: a stat walk of many sprite sets reads no lump whole */
+	if (!r && rpg_lump_range(ar, v->l, g->hdr + (uint64_t)v->rec * rb, rb, rec))
 		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
 	if (!r) {
-		for (unsigned f = 0; f < g->frames; f++)
-			for (unsigned x = 0; x < g->w; x++)
-				for (unsigned y = 0; y < g->h; y++) {
-					uint8_t c = rec[sprite_at(g, f, x, y)];
+		for (unsigned y = 0; y < g->h; y++)
+			for (unsigned x = 0; x < iw; x++) {
+				struct rpg_px p = rpg_px_of(g, x, y);
 
-					idx[(size_t)y * sw + (size_t)f * g->w + x] = y % 2 ? c & 15 : c >> 4;
-				}
-		rpg_sprite_palette(ar, g, v->rec, rgb);
-		r = gfs_png_encode_indexed(idx, (uint32_t)sw, g->h, rgb, PAL16_COLOURS, out);
+				idx[(size_t)y * iw + x] = (uint8_t)(rec[p.at] >> p.shift & p.mask);
+			}
+		nc = rpg_image_palette(ar, g, v->rec, rgb, &what);
+		r = gfs_png_encode_indexed(idx, (uint32_t)iw, g->h, rgb, nc, out);
 	}
 	free(rec);
 	free(idx);
 	return r;
 }
 
-static int rpg_sprite_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+/*
+ * An image written back: the exact size; sprites and the font palette-
+ * indexed (pages may be any PNG: master palettes hold duplicates, so a
+ * pixel keeps its index while its colour is unchanged).
+ */
+static int rpg_image_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_vpriv *v = n->priv;
 	const struct rpg_gfx *g = v->desc;
 	struct gfs_buf b = GFS_BUF_INIT;
-	size_t rb = rpg_sprite_bytes(g), sw = (size_t)g->w * g->frames;
-	uint8_t rgb[3 * PAL16_COLOURS], *rgba = NULL;
-	int r = rpg_gfx_read(ar, v, v->rec * rb, rb, &b);
+	size_t rb = rpg_image_bytes(g), iw = (size_t)g->w * g->frames, off = g->hdr + v->rec * rb;
+	uint8_t rgb[MASTER_BYTES], *rgba = NULL;
+	const char *what;
+	unsigned nc;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
+	if (!r && (off > b.len || rb > b.len - off))
+		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
 	if (!r)
-		r = rpg_png_in(ar, n, data, len, (uint32_t)sw, g->h, 1, &rgba);
-	if (!r) {
-		uint8_t *rec = b.data + v->rec * rb;
+		r = rpg_png_in(ar, n, data, len, (uint32_t)iw, g->h, g->type != G_PAGES, &rgba);
+	nc = r ? 0 : rpg_image_palette(ar, g, v->rec, rgb, &what);
+	for (unsigned y = 0; !r && y < g->h; y++)
+		for (unsigned x = 0; !r && x < iw; x++) {
+			struct rpg_px p = rpg_px_of(g, x, y);
+			uint8_t *c = b.data + off + p.at, px = 0;
 
-		rpg_sprite_palette(ar, g, v->rec, rgb);
-		for (unsigned f = 0; !r && f < g->frames; f++)
-			for (unsigned x = 0; !r && x < g->w; x++)
-				for (unsigned y = 0; !r && y < g->h; y++) {
-					uint8_t *c = &rec[sprite_at(g, f, x, y)], px;
-					unsigned old = y % 2 ? *c & 15u : *c >> 4u;
-
-					r = rpg_px_index(ar, n, rgba, (uint32_t)sw, f * g->w + x, y, rgb, PAL16_COLOURS,
-							 "sprite's palette", old, &px);
-					if (!r)
-						*c = (uint8_t)(y % 2 ? (*c & 0xf0) | px : (*c & 0x0f) | px << 4);
-				}
-	}
-	if (!r)
-		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
-	free(rgba);
-	gfs_buf_release(&b);
-	return r;
-}
-
-static const struct gfs_node_ops rpg_sprite_ops = {
-	.render = rpg_sprite_render,
-	.store = rpg_sprite_store,
-	.free = free,
-};
-
-/* ---- the font ------------------------------------------------------------------- */
-
-static const uint8_t font_rgb[6] = { 0, 0, 0, 255, 255, 255 };
-
-static size_t font_at(unsigned x, unsigned y)
-{
-	return BSAVE_HDR + (size_t)((y / 8) * 16 + x / 8) * FONT_GLYPH_BYTES + x % 8;
-}
-
-static int rpg_font_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
-{
-	struct rpg_vpriv *v = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
-	uint8_t *idx = malloc(FONT_W * FONT_H);
-	int r = idx ? rpg_gfx_read(ar, v, 0, BSAVE_HDR + FONT_BYTES, &b) : -ENOMEM;
-
-	if (!r) {
-		for (unsigned y = 0; y < FONT_H; y++)
-			for (unsigned x = 0; x < FONT_W; x++)
-				idx[y * FONT_W + x] = b.data[font_at(x, y)] >> (y % 8) & 1;
-		r = gfs_png_encode_indexed(idx, FONT_W, FONT_H, font_rgb, 2, out);
-	}
-	free(idx);
-	gfs_buf_release(&b);
-	return r;
-}
-
-static int rpg_font_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
-{
-	struct rpg_vpriv *v = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
-	uint8_t *rgba = NULL;
-	int r = rpg_gfx_read(ar, v, 0, BSAVE_HDR + FONT_BYTES, &b);
-
-	if (!r)
-		r = rpg_png_in(ar, n, data, len, FONT_W, FONT_H, 1, &rgba);
-	for (unsigned y = 0; !r && y < FONT_H; y++)
-		for (unsigned x = 0; !r && x < FONT_W; x++) {
-			uint8_t *c = &b.data[font_at(x, y)], px;
-
-			r = rpg_px_index(ar, n, rgba, FONT_W, x, y, font_rgb, 2, "palette", *c >> (y % 8) & 1, &px);
+			r = rpg_px_index(ar, n, rgba, (uint32_t)iw, x, y, rgb, nc, what, *c >> p.shift & p.mask, &px);
 			if (!r)
-				*c = (uint8_t)((*c & ~(1u << (y % 8))) | (unsigned)px << (y % 8));
+				*c = (uint8_t)((*c & ~(p.mask << p.shift)) | (unsigned)px << p.shift);
 		}
 	if (!r)
 		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
@@ -465,9 +365,9 @@ static int rpg_font_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 	return r;
 }
 
-static const struct gfs_node_ops rpg_font_ops = {
-	.render = rpg_font_render,
-	.store = rpg_font_store,
+static const struct gfs_node_ops rpg_image_ops = {
+	.render = rpg_image_render,
+	.store = rpg_image_store,
 	.free = free,
 };
 
@@ -637,9 +537,8 @@ static size_t rpg_gfx_count(const struct rpg_gfx *g, const uint8_t *head, size_t
 
 	switch (g->type) {
 	case G_PAGES:
-		return (size_t)(len / PAGE_BYTES);
 	case G_SPRITE:
-		return (size_t)(len / rpg_sprite_bytes(g));
+		return (size_t)(len / rpg_image_bytes(g));
 	case G_MASTERS:
 		return rpg_masters_layout(head, headlen, len, &hdr, &rs, &count) ? count : 0;
 	case G_MAS:
@@ -647,7 +546,7 @@ static size_t rpg_gfx_count(const struct rpg_gfx *g, const uint8_t *head, size_t
 	case G_PAL16:
 		return rpg_pal16_layout(head, headlen, len, &hdr, &count);
 	case G_FONT:
-		return headlen && head[0] == BSAVE_MAGIC && len >= BSAVE_HDR + FONT_BYTES;
+		return headlen && head[0] == BSAVE_MAGIC && len >= g->hdr + rpg_image_bytes(g);
 	}
 	return 0;
 }
@@ -675,8 +574,8 @@ int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l)
 	const struct rpg_gfx *g;
 	size_t count = rpg_gfx_views(ar, l, &g);
 	const struct gfs_node_ops *ops[] = {
-		[G_PAGES] = &rpg_page_ops, [G_SPRITE] = &rpg_sprite_ops, [G_MASTERS] = &rpg_rgb_ops,
-		[G_MAS] = &rpg_rgb_ops, [G_PAL16] = &rpg_pal16_ops, [G_FONT] = &rpg_font_ops,
+		[G_PAGES] = &rpg_image_ops, [G_SPRITE] = &rpg_image_ops, [G_MASTERS] = &rpg_rgb_ops,
+		[G_MAS] = &rpg_rgb_ops, [G_PAL16] = &rpg_pal16_ops, [G_FONT] = &rpg_image_ops,
 	};
 	int single = count && (g->type == G_MAS || g->type == G_PAL16 || g->type == G_FONT);
 	const char *slash = single ? strrchr(g->view, '/') : NULL, *file = slash ? slash + 1 : g->view;

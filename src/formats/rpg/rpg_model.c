@@ -165,6 +165,16 @@ struct rpg_lump *rpg_lump_named(struct rpg_model *m, const char *name)
 	return NULL;
 }
 
+int rpg_lump_is(const struct rpg_model *m, const struct rpg_lump *l, const char *pat)
+{
+	size_t an = strlen(m->archinym);
+
+	if (pat[0] != '.')
+		return !strcasecmp(l->name, pat);
+	return strlen(l->name) == an + strlen(pat) && !strncasecmp(l->name, m->archinym, an) &&
+	       !strcasecmp(l->name + an, pat);
+}
+
 unsigned rpg_binsize(struct gfs_archive *ar, unsigned idx, unsigned legacy)
 {
 	struct rpg_lump *l = rpg_lump_named(ar->priv, "BINSIZE.BIN");

@@ -603,12 +603,10 @@ static struct gfs_node *rpg_map_dir(struct gfs_archive *ar, long map)
 	if (!maps && !(maps = gfs_node_new_dir(ar, ar->root, "maps")))
 		return NULL;
 	for (size_t i = 0; i < m->n; i++) {
-		size_t an = strlen(m->archinym);
 		struct rpg_lump *l = m->lumps[i];
 		struct gfs_buf b = GFS_BUF_INIT;
 
-		if (strlen(l->name) == an + 3 && !strncasecmp(l->name, m->archinym, an) &&
-		    !strcasecmp(l->name + an, ".MN") && !rpg_lump_read(ar, l, &b) && (size_t)(map + 1) * 80 <= b.len) {
+		if (rpg_lump_is(m, l, ".MN") && !rpg_lump_read(ar, l, &b) && (size_t)(map + 1) * 80 <= b.len) {
 			const uint8_t *rec = b.data + map * 80;
 			size_t len = rec[0] > 39 ? 39 : rec[0];
 			int dash = 0;
@@ -638,32 +636,12 @@ static struct gfs_node *rpg_map_dir(struct gfs_archive *ar, long map)
 
 static const struct rpg_namelist *rpg_namelist_of(struct rpg_model *m, const struct rpg_lump *l)
 {
-	size_t an = strlen(m->archinym);
-
-	for (size_t i = 0; i < sizeof(rpg_namelists) / sizeof(rpg_namelists[0]); i++) {
-		const char *s = rpg_namelists[i].lump;
-
-		if (s[0] == '.' ? strlen(l->name) == an + strlen(s) && !strncasecmp(l->name, m->archinym, an) &&
-				  !strcasecmp(l->name + an, s)
-				: !strcasecmp(l->name, s))
+	for (size_t i = 0; i < sizeof(rpg_namelists) / sizeof(rpg_namelists[0]); i++)
+		if (rpg_lump_is(m, l, rpg_namelists[i].lump))
 			return &rpg_namelists[i];
-	}
 	return NULL;
 }
 
-/* Is l <archinym><ext>? */
-static int rpg_is_arch(struct rpg_model *m, const struct rpg_lump *l, const char *ext)
-{
-	size_t an = strlen(m->archinym);
-
-	return strlen(l->name) == an + strlen(ext) && !strncasecmp(l->name, m->archinym, an) &&
-	       !strcasecmp(l->name + an, ext);
-}
-
-static int rpg_is_say(struct rpg_model *m, const struct rpg_lump *l)
-{
-	return rpg_is_arch(m, l, ".SAY");
-}
 
 int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l)
 {
@@ -671,9 +649,9 @@ int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l)
 
 	if (rpg_namelist_of(m, l))
 		return RPG_K_NAMES;
-	if (rpg_is_say(m, l))
+	if (rpg_lump_is(m, l, ".SAY"))
 		return RPG_K_SAY;
-	if (rpg_is_arch(m, l, ".STT") && l->len >= STT_SLOT)
+	if (rpg_lump_is(m, l, ".STT") && l->len >= STT_SLOT)
 		return RPG_K_STT;
 	if (rpg_gfx_kind(ar, l))
 		return RPG_K_GFX;
