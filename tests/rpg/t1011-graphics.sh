@@ -1,11 +1,12 @@
 #!/bin/sh
-# A game's graphics and global strings: sprites/<kind>/NNN.png (PT0-PT8, frames side by side,
-# in the set's default 16-colour palette), palettes/ (PALETTES.BIN and MAS
-# as text, PAL as CSV), font.png (FNT), strings.txt (STT).  Generated games (new and old
-# layout): golden listing, pixels and palettes, unchanged write-back, one
-# pixel, one glyph bit, one palette entry and one master colour edited
-# and a string (exactly those bytes change), bad PNGs and values refused with EINVAL
-# and nothing changed; then every graphics view of the corpus written back.
+# A game's graphics and global strings: sprites/<kind>/NNN.png (PT0-PT8,
+# frames side by side, in the set's default 16-colour palette), palettes/
+# (PALETTES.BIN and MAS as text, PAL and DEFPALn.BIN as CSV), font.png
+# (FNT), strings.txt (STT).  Generated games (new and old layout): golden
+# listing, pixels and palettes, unchanged write-back; a pixel, a glyph bit,
+# a palette entry, a master colour, a default palette and a string edited
+# (exactly those bytes change); bad PNGs and values refused with EINVAL and
+# nothing changed; then every graphics view of the corpus written back.
 . "$top_srcdir/tests/lib.sh"
 RPG="python3 $top_srcdir/tests/rpgtool.py"
 GFX="python3 $top_srcdir/tests/rpg/gfxgame.py"
@@ -15,7 +16,7 @@ for layout in new old; do
 	$GFX mkgame g.rpg $layout
 	cp g.rpg orig.rpg
 	gfs_mount g.rpg m || fail "mount $layout"
-	if [ $layout = new ]; then pals="16-colour.csv master-00.txt master-01.txt"; else pals="16-colour.csv legacy-master.txt"; fi
+	if [ $layout = new ]; then pals="16-colour.csv default-walkabouts.csv master-00.txt master-01.txt"; else pals="16-colour.csv legacy-master.txt"; fi
 	check_eq "attacks/000.png box-borders/000.png heroes/000.png heroes/001.png large-enemies/000.png medium-enemies/000.png portraits/000.png small-enemies/000.png small-enemies/001.png walkabouts/000.png walkabouts/001.png walkabouts/002.png weapons/000.png" \
 		"$(cd m/sprites && find . -type f | sed 's|^\./||' | sort | tr '\n' ' ' | sed 's/ $//')" "$layout: sprites/"
 	check_eq "$pals" "$(ls m/palettes | tr '\n' ' ' | sed 's/ $//')" "$layout: palettes/"
@@ -90,6 +91,10 @@ PY
 	sed -i "6s/.*/$new_line/" m/palettes/$mv_view || fail "$layout: sed $mv_view"
 	check_eq "$new_line" "$(sed -n 6p m/palettes/$mv_view)" "$layout: re-rendered master colour"
 	sed -i 's/^1\tMP$/1\tMana/' m/strings.txt || fail "$layout: sed strings.txt"
+	if [ $layout = new ]; then
+		printf 'set,palette\n0,2\n1,-1\n2,9\n' | diff -u - m/palettes/default-walkabouts.csv || fail "$layout: default palettes"
+		sed -i 's/^1,-1$/1,4/' m/palettes/default-walkabouts.csv || fail "$layout: sed default-walkabouts.csv"
+	fi
 
 	# bad edits: EINVAL, the archive stays
 	gfs_umount m || fail "unmount $layout"
@@ -121,6 +126,11 @@ t.png_write('odd.png', w, h, rows, plte[:3] + b'\x01\x02\x03' + plte[6:])" || fa
 	check_eq EINVAL "$(errno_of "s=open('m/strings.txt').read().replace('0\tHP', '0\tHit Points!', 1); f=open('m/strings.txt','w'); f.write(s); f.close()")" "$layout: string too long"
 	grep -q "strings.txt: line 1: longer than 10 characters" m/.gamefs.log || fail "$layout: log of the long string"
 	check_eq EINVAL "$(errno_of "s=open('m/strings.txt').read().replace('25\t', '24\t', 1); f=open('m/strings.txt','w'); f.write(s); f.close()")" "$layout: string index moved"
+	if [ $layout = new ]; then
+		check_eq EINVAL "$(errno_of "f=open('m/palettes/default-walkabouts.csv','w'); f.write('set,palette\n0,2\n2,4\n1,9\n'); f.close()")" "$layout: sets moved"
+		check_eq EINVAL "$(errno_of "f=open('m/palettes/default-walkabouts.csv','w'); f.write('set,palette\n0,2\n1,4\n'); f.close()")" "$layout: a set less"
+		check_eq EINVAL "$(errno_of "f=open('m/palettes/default-walkabouts.csv','w'); f.write('set,palette\n0,2\n1,40000\n2,9\n'); f.close()")" "$layout: palette 40000"
+	fi
 	gfs_umount m || fail "unmount bad $layout"
 	cmp g.rpg good.rpg || fail "$layout: refused edits changed the archive"
 
@@ -155,6 +165,8 @@ assert a['GAMEFS.FNT'] != want['GAMEFS.FNT'] and a['GAMEFS.PT4'] != want['GAMEFS
 s = bytearray(a['GAMEFS.STT'])
 s[11:22] = bytes([4]) + b'Mana' + bytes(6)      # length, text, zeros to the maximum (10)
 want['GAMEFS.STT'] = bytes(s)
+if new:
+    want['DEFPAL4.BIN'] = struct.pack('<3h', 2, 4, 9)
 for k in a:
     assert b[k] == want[k], k
 assert list(a) == list(b)

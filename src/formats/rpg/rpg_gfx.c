@@ -16,6 +16,8 @@
  *   palettes/16-colour.csv  <arch>.PAL: a header (int16 4444, int16 last
  *                       palette, 12 zeros; or an old BSAVE header), then
  *                       16 master-palette indices a palette
+ *   palettes/default-<kind>.csv  DEFPALn.BIN: an int16 a sprite set, its
+ *                       16-colour palette; "set,palette" rows
  *   font.png            <arch>.FNT: BSAVE header, 256 glyphs of 8 bytes, a
  *                       byte a column, bit y row y (LSB on top): 128x128,
  *                       16 glyphs a row
@@ -54,7 +56,7 @@
 #define PNG_CTYPE_PALETTE 3
 #define GEN_MASTER_PALETTE 78
 
-enum { G_PAGES, G_SPRITE, G_MASTERS, G_MAS, G_PAL16, G_FONT };
+enum { G_PAGES, G_SPRITE, G_MASTERS, G_MAS, G_PAL16, G_FONT, G_DEFPAL };
 
 struct rpg_gfx {
 	const char *lump;	/* ".PT4": after the archinym; else the whole name */
@@ -81,6 +83,15 @@ static const struct rpg_gfx rpg_gfxs[] = {
 	{ ".MAS", G_MAS, "palettes/legacy-master.txt", 0, 0, 0, 0, 0 },
 	{ ".PAL", G_PAL16, "palettes/16-colour.csv", 0, 0, 0, 0, 0 },
 	{ ".FNT", G_FONT, "font.png", FONT_W, FONT_H, 1, 1, BSAVE_HDR },
+	{ "DEFPAL0.BIN", G_DEFPAL, "palettes/default-heroes.csv", 0, 0, 0, 0, 0 },
+	{ "DEFPAL1.BIN", G_DEFPAL, "palettes/default-small-enemies.csv", 0, 0, 0, 0, 0 },
+	{ "DEFPAL2.BIN", G_DEFPAL, "palettes/default-medium-enemies.csv", 0, 0, 0, 0, 0 },
+	{ "DEFPAL3.BIN", G_DEFPAL, "palettes/default-large-enemies.csv", 0, 0, 0, 0, 0 },
+	{ "DEFPAL4.BIN", G_DEFPAL, "palettes/default-walkabouts.csv", 0, 0, 0, 0, 0 },
+	{ "DEFPAL5.BIN", G_DEFPAL, "palettes/default-weapons.csv", 0, 0, 0, 0, 0 },
+	{ "DEFPAL6.BIN", G_DEFPAL, "palettes/default-attacks.csv", 0, 0, 0, 0, 0 },
+	{ "DEFPAL7.BIN", G_DEFPAL, "palettes/default-box-borders.csv", 0, 0, 0, 0, 0 },
+	{ "DEFPAL8.BIN", G_DEFPAL, "palettes/default-portraits.csv", 0, 0, 0, 0, 0 },
 };
 
 static const struct rpg_gfx *rpg_gfx_of(struct rpg_model *m, const struct rpg_lump *l)
@@ -528,6 +539,62 @@ static const struct gfs_node_ops rpg_pal16_ops = {
 	.free = free,
 };
 
+/* ---- default palettes as CSV ------------------------------------------------------ */
+
+static const char *const defpal_cols[] = { "set", "palette" };
+
+static int rpg_defpal_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r)
+		r = gfs_buf_adds(out, "set,palette\n");
+	for (size_t i = 0; !r && 2 * i + 2 <= b.len; i++)
+		r = gfs_buf_printf(out, "%zu,%d\n", i, (int16_t)gfs_le16(b.data + 2 * i));
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int rpg_defpal_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct gfs_grid g;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (r || (r = gfs_grid_parse(ar, n->name, data, len, 2, defpal_cols, &g)))
+		goto out;
+	if (g.nrows != b.len / 2)
+		r = gfs_err(ar, -EINVAL, "%s: %zu rows, want one a sprite set (%zu)", n->name, g.nrows, b.len / 2);
+	for (size_t i = 0; !r && i < g.nrows; i++) {
+		int64_t set, pal;
+
+		if ((r = gfs_grid_int(ar, &g, i, 0, 0, INT64_MAX, &set)))
+			break;
+		if ((size_t)set != i) {
+			r = gfs_grid_err(ar, &g, i, 0, "sets are neither added, removed nor moved");
+			break;
+		}
+		if (!(r = gfs_grid_int(ar, &g, i, 1, INT16_MIN, INT16_MAX, &pal)) &&
+		    pal != (int16_t)gfs_le16(b.data + 2 * i))
+			gfs_put_u16le(b.data + 2 * i, (uint16_t)pal);
+	}
+	gfs_grid_release(&g);
+	if (!r)
+		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+out:
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_defpal_ops = {
+	.render = rpg_defpal_render,
+	.store = rpg_defpal_store,
+	.free = free,
+};
+
 /* ---- which lumps, and their views ----------------------------------------------- */
 
 /* How many views l has (records, pages, palettes); 0: none.  head: its first bytes. */
@@ -547,6 +614,8 @@ static size_t rpg_gfx_count(const struct rpg_gfx *g, const uint8_t *head, size_t
 		return rpg_pal16_layout(head, headlen, len, &hdr, &count);
 	case G_FONT:
 		return headlen && head[0] == BSAVE_MAGIC && len >= g->hdr + rpg_image_bytes(g);
+	case G_DEFPAL:
+		return len >= 2;
 	}
 	return 0;
 }
@@ -576,8 +645,9 @@ int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l)
 	const struct gfs_node_ops *ops[] = {
 		[G_PAGES] = &rpg_image_ops, [G_SPRITE] = &rpg_image_ops, [G_MASTERS] = &rpg_rgb_ops,
 		[G_MAS] = &rpg_rgb_ops, [G_PAL16] = &rpg_pal16_ops, [G_FONT] = &rpg_image_ops,
+		[G_DEFPAL] = &rpg_defpal_ops,
 	};
-	int single = count && (g->type == G_MAS || g->type == G_PAL16 || g->type == G_FONT);
+	int single = count && g->type != G_PAGES && g->type != G_SPRITE && g->type != G_MASTERS;
 	const char *slash = single ? strrchr(g->view, '/') : NULL, *file = slash ? slash + 1 : g->view;
 	struct gfs_node *dir;
 	char path[64];
