@@ -4,6 +4,8 @@
 Written from ohrrpgce-lumps.md section 3, not from gamefs's C code:
   gfxgame.py mkgame OUT old|new     rpgtool's game plus PT0-PT8, PAL, DEFPAL4.BIN,
                                     MAS (old) or PALETTES.BIN with two palettes (new), FNT, STT
+  gfxgame.py mkrgfx OUT              the new game with WALKABOUTS.RGFX (3 spritesets of 2
+                                    20x20 frames, the third not 16-colour) instead of PT4
   gfxgame.py png-index FILE.png     width height, then each row as hex indices, then PLTE hex
   gfxgame.py png-poke IN OUT X Y I  IN (palette PNG) with pixel X,Y set to index I, written
                                     as an 8-bit palette PNG with IN's PLTE
@@ -97,6 +99,34 @@ def make(out, old):
             f.write(rpgtool.lump_bytes(name, body))
 
 
+def rgfx_pixels(k, f):
+    """spriteset k, frame f: 20x20 row-major indices; spriteset 2 has an index a 16-colour sprite cannot hold"""
+    px = bytearray(((x + 2 * y + 3 * f + k) // 3) % 16 for y in range(20) for x in range(20))
+    if k == 2:
+        px[5] = 200
+    return px
+
+
+def rgfx_doc(pixels=rgfx_pixels):
+    table = ['rgfx', 'version', 'spritesets', 'spriteset', 'frameset', 'w', 'h', 'format', 'bits', 'frame',
+             'id', 'image']
+    sets = [('spriteset', 1, k, [('frameset', 0, None, [('w', 1, 20, []), ('h', 1, 20, []), ('format', 1, 0, []),
+                                                         ('bits', 1, 8, [])] +
+                                  [('frame', 0, None, [('id', 1, fid, []), ('image', 6, bytes(pixels(k, f)), [])])
+                                   for f, fid in enumerate((0, 100))])])
+            for k in range(3)]
+    return rpgtool.reld_encode(('rgfx', 0, None, [('version', 1, 1, []), ('spritesets', 0, None, sets)]), table)
+
+
+def make_rgfx(out):
+    """a new game whose walkabouts are WALKABOUTS.RGFX (no PT4)"""
+    make(out, False)
+    lumps = [(n, b) for n, b in rpgtool.read_lumps(out) if n != 'GAMEFS.PT4'] + [('WALKABOUTS.RGFX', rgfx_doc())]
+    with open(out, 'wb') as f:
+        for name, body in lumps:
+            f.write(rpgtool.lump_bytes(name, body))
+
+
 def png_chunks(path):
     d = open(path, 'rb').read()
     assert d[:8] == b'\x89PNG\r\n\x1a\n'
@@ -137,6 +167,8 @@ def main(argv):
     cmd = argv[1]
     if cmd == 'mkgame':
         make(argv[2], argv[3] == 'old')
+    elif cmd == 'mkrgfx':
+        make_rgfx(argv[2])
     elif cmd == 'png-index':
         w, h, rows, plte = png_index(argv[2])
         print(w, h)

@@ -2,7 +2,7 @@
 # A game's graphics and global strings: sprites/<kind>/NNN.png (PT0-PT8,
 # frames side by side, in the set's default 16-colour palette), palettes/
 # (PALETTES.BIN and MAS as text, PAL and DEFPALn.BIN as CSV), font.png
-# (FNT), strings.txt (STT).  Generated games (new and old layout): golden
+# (FNT), strings.txt (STT), rgfx spritesets as PNG.  Generated games (new and old layout): golden
 # listing, pixels and palettes, unchanged write-back; a pixel, a glyph bit,
 # a palette entry, a master colour, a default palette and a string edited
 # (exactly those bytes change); bad PNGs and values refused with EINVAL and
@@ -175,6 +175,62 @@ PY
 	rm -f g.rpg orig.rpg good.rpg
 done
 
+# rgfx: each spriteset of WALKABOUTS.RGFX as sprites/walkabouts/NNN.png
+# beside its RELOAD text; a pixel written back changes that byte only
+$GFX mkrgfx g.rpg
+cp g.rpg orig.rpg
+gfs_mount g.rpg m || fail "mount rgfx"
+check_eq "000.png 001.png" "$(ls m/sprites/walkabouts | tr '\n' ' ' | sed 's/ $//')" "rgfx: spritesets shown"
+[ -f m/reload/walkabouts.rgfx.txt ] || fail "rgfx: its RELOAD text"
+grep -q "WALKABOUTS.RGFX: spriteset not shown as PNG: spriteset 2 frame 0: index 200 in a 16-colour sprite" m/.gamefs.log ||
+	fail "rgfx: log of the set not shown: $(cat m/.gamefs.log)"
+$GFX png-index m/sprites/walkabouts/001.png >rg.txt || fail "rgfx: read PNG"
+python3 - "$top_srcdir/tests" <<'PY' || fail "rgfx: pixels"
+import sys
+sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[1] + '/rpg')
+import gfxgame as g
+lines = open('rg.txt').read().split('\n')
+assert lines[0] == '40 20', lines[0]
+for y in range(20):
+    want = b''.join(bytes(g.rgfx_pixels(1, f)[y * 20:(y + 1) * 20]) for f in range(2))
+    assert bytes.fromhex(lines[1 + y]) == want, y
+PY
+cat m/sprites/walkabouts/000.png >same.bin && cp same.bin m/sprites/walkabouts/000.png || fail "rgfx: write back"
+cmp g.rpg orig.rpg || fail "rgfx: unchanged PNG changed the archive"
+$GFX png-poke m/sprites/walkabouts/001.png poke.png 25 7 12 || fail "rgfx: png-poke"
+cp poke.png m/sprites/walkabouts/001.png || fail "rgfx: cp poked PNG"
+grep -q "^          image = base64:" m/reload/walkabouts.rgfx.txt || fail "rgfx: text re-rendered"
+gfs_umount m || fail "unmount rgfx"
+cp g.rpg good.rpg
+gfs_mount g.rpg m || fail "remount rgfx"
+$GFX png-rgb-copy m/sprites/walkabouts/000.png rgb.png || fail "png-rgb-copy"
+check_eq EINVAL "$(errno_of "f=open('m/sprites/walkabouts/000.png','wb'); f.write(open('rgb.png','rb').read()); f.close()")" "rgfx: RGB PNG"
+check_eq EINVAL "$(errno_of "f=open('m/sprites/walkabouts/000.png','wb'); f.write(open('poke.png','rb').read()[:60]); f.close()")" "rgfx: cut PNG"
+python3 -c "
+import sys; sys.path.insert(0, '$top_srcdir/tests'); import rpgtool as t
+t.png_write('small.png', 20, 20, [bytes(20)] * 20, bytes(48))"
+check_eq EINVAL "$(errno_of "f=open('m/sprites/walkabouts/000.png','wb'); f.write(open('small.png','rb').read()); f.close()")" "rgfx: one frame"
+gfs_umount m || fail "unmount rgfx bad"
+cmp g.rpg good.rpg || fail "rgfx: refused PNGs changed the archive"
+python3 - "$top_srcdir/tests" orig.rpg g.rpg <<'PY' || fail "rgfx: bytes after the edit"
+import sys
+sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[1] + '/rpg')
+import rpgtool as t, gfxgame as g
+a, b = dict(t.read_lumps(sys.argv[2])), dict(t.read_lumps(sys.argv[3]))
+def px(k, f):
+    p = g.rgfx_pixels(k, f)
+    if (k, f) == (1, 1):
+        assert p[7 * 20 + 5] != 12
+        p[7 * 20 + 5] = 12
+    return p
+want = g.rgfx_doc(px)
+assert b['WALKABOUTS.RGFX'] == want and a['WALKABOUTS.RGFX'] != want
+assert sum(x != y for x, y in zip(a['WALKABOUTS.RGFX'], want)) == 1
+for k in a:
+    assert k == 'WALKABOUTS.RGFX' or a[k] == b[k], k
+PY
+rm -f g.rpg orig.rpg good.rpg
+
 # a lump too short for one record, a PAL without a known header, a FNT
 # without its BSAVE byte: no view, no crash; the raw lumps stay
 $RPG mkgame g.rpg
@@ -202,11 +258,12 @@ for f in "$dir"/*.rpg; do
 	b=$(basename "$f")
 	cp "$f" "$b" && chmod 644 "$b"
 	gfs_mount "$b" m -o commit=unmount || fail "mount $b"
-	for v in $(cd m && find sprites palettes font.png strings.txt tilesets backdrops -type f 2>/dev/null | sort); do
+	(cd m && find sprites palettes font.png strings.txt tilesets backdrops -type f 2>/dev/null | sort) >views.txt
+	while IFS= read -r v; do
 		cat "m/$v" >view.bin
 		cp view.bin "m/$v" || fail "$b: write back $v"
 		n=$((n + 1))
-	done
+	done <views.txt
 	gfs_umount m || fail "unmount $b"
 	cmp "$f" "$b" || fail "$b: a graphics view written back unchanged changed the archive"
 	rm -f "$b"

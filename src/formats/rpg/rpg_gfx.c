@@ -18,6 +18,10 @@
  *                       16 master-palette indices a palette
  *   palettes/default-<kind>.csv  DEFPALn.BIN: an int16 a sprite set, its
  *                       16-colour palette; "set,palette" rows
+ *   sprites/<kind>/NNN.png, backdrops/NNN.png  <KIND>.RGFX (RELOAD): each
+ *                       spriteset's first frameset, 8-bit w x h frames,
+ *                       named by the spriteset's id; written back in place
+ *                       (same sizes, so the document keeps its layout)
  *   font.png            <arch>.FNT: BSAVE header, 256 glyphs of 8 bytes, a
  *                       byte a column, bit y row y (LSB on top): 128x128,
  *                       16 glyphs a row
@@ -36,6 +40,7 @@
 #include "rpg.h"
 #include "gfs_grid.h"
 #include "gfs_codec.h"
+#include "reload.h"
 
 #define BSAVE_HDR 7
 #define BSAVE_MAGIC 0xfd
@@ -56,7 +61,7 @@
 #define PNG_CTYPE_PALETTE 3
 #define GEN_MASTER_PALETTE 78
 
-enum { G_PAGES, G_SPRITE, G_MASTERS, G_MAS, G_PAL16, G_FONT, G_DEFPAL };
+enum { G_PAGES, G_SPRITE, G_MASTERS, G_MAS, G_PAL16, G_FONT, G_DEFPAL, G_RGFX };
 
 struct rpg_gfx {
 	const char *lump;	/* ".PT4": after the archinym; else the whole name */
@@ -65,33 +70,42 @@ struct rpg_gfx {
 	unsigned w, h, frames;	/* images: a frame's size, frames a record */
 	unsigned bits;		/* images: bits a pixel */
 	unsigned hdr;		/* images: bytes before the first record */
+	char defpal;		/* sprites: n of DEFPALn.BIN ('-': none, palette 0); 0: the master palette */
 };
 
 static const struct rpg_gfx rpg_gfxs[] = {
-	{ ".TIL", G_PAGES, "tilesets", PAGE_W, PAGE_H, 1, 8, 0 },
-	{ ".MXS", G_PAGES, "backdrops", PAGE_W, PAGE_H, 1, 8, 0 },
-	{ ".PT0", G_SPRITE, "sprites/heroes", 32, 40, 8, 4, 0 },
-	{ ".PT1", G_SPRITE, "sprites/small-enemies", 34, 34, 1, 4, 0 },
-	{ ".PT2", G_SPRITE, "sprites/medium-enemies", 50, 50, 1, 4, 0 },
-	{ ".PT3", G_SPRITE, "sprites/large-enemies", 80, 80, 1, 4, 0 },
-	{ ".PT4", G_SPRITE, "sprites/walkabouts", 20, 20, 8, 4, 0 },
-	{ ".PT5", G_SPRITE, "sprites/weapons", 24, 24, 2, 4, 0 },
-	{ ".PT6", G_SPRITE, "sprites/attacks", 50, 50, 3, 4, 0 },
-	{ ".PT7", G_SPRITE, "sprites/box-borders", 16, 16, 16, 4, 0 },
-	{ ".PT8", G_SPRITE, "sprites/portraits", 50, 50, 1, 4, 0 },
-	{ "PALETTES.BIN", G_MASTERS, "palettes", 0, 0, 0, 0, 0 },
-	{ ".MAS", G_MAS, "palettes/legacy-master.txt", 0, 0, 0, 0, 0 },
-	{ ".PAL", G_PAL16, "palettes/16-colour.csv", 0, 0, 0, 0, 0 },
-	{ ".FNT", G_FONT, "font.png", FONT_W, FONT_H, 1, 1, BSAVE_HDR },
-	{ "DEFPAL0.BIN", G_DEFPAL, "palettes/default-heroes.csv", 0, 0, 0, 0, 0 },
-	{ "DEFPAL1.BIN", G_DEFPAL, "palettes/default-small-enemies.csv", 0, 0, 0, 0, 0 },
-	{ "DEFPAL2.BIN", G_DEFPAL, "palettes/default-medium-enemies.csv", 0, 0, 0, 0, 0 },
-	{ "DEFPAL3.BIN", G_DEFPAL, "palettes/default-large-enemies.csv", 0, 0, 0, 0, 0 },
-	{ "DEFPAL4.BIN", G_DEFPAL, "palettes/default-walkabouts.csv", 0, 0, 0, 0, 0 },
-	{ "DEFPAL5.BIN", G_DEFPAL, "palettes/default-weapons.csv", 0, 0, 0, 0, 0 },
-	{ "DEFPAL6.BIN", G_DEFPAL, "palettes/default-attacks.csv", 0, 0, 0, 0, 0 },
-	{ "DEFPAL7.BIN", G_DEFPAL, "palettes/default-box-borders.csv", 0, 0, 0, 0, 0 },
-	{ "DEFPAL8.BIN", G_DEFPAL, "palettes/default-portraits.csv", 0, 0, 0, 0, 0 },
+	{ ".TIL", G_PAGES, "tilesets", PAGE_W, PAGE_H, 1, 8, 0, 0 },
+	{ ".MXS", G_PAGES, "backdrops", PAGE_W, PAGE_H, 1, 8, 0, 0 },
+	{ ".PT0", G_SPRITE, "sprites/heroes", 32, 40, 8, 4, 0, '0' },
+	{ ".PT1", G_SPRITE, "sprites/small-enemies", 34, 34, 1, 4, 0, '1' },
+	{ ".PT2", G_SPRITE, "sprites/medium-enemies", 50, 50, 1, 4, 0, '2' },
+	{ ".PT3", G_SPRITE, "sprites/large-enemies", 80, 80, 1, 4, 0, '3' },
+	{ ".PT4", G_SPRITE, "sprites/walkabouts", 20, 20, 8, 4, 0, '4' },
+	{ ".PT5", G_SPRITE, "sprites/weapons", 24, 24, 2, 4, 0, '5' },
+	{ ".PT6", G_SPRITE, "sprites/attacks", 50, 50, 3, 4, 0, '6' },
+	{ ".PT7", G_SPRITE, "sprites/box-borders", 16, 16, 16, 4, 0, '7' },
+	{ ".PT8", G_SPRITE, "sprites/portraits", 50, 50, 1, 4, 0, '8' },
+	{ "PALETTES.BIN", G_MASTERS, "palettes", 0, 0, 0, 0, 0, 0 },
+	{ ".MAS", G_MAS, "palettes/legacy-master.txt", 0, 0, 0, 0, 0, 0 },
+	{ ".PAL", G_PAL16, "palettes/16-colour.csv", 0, 0, 0, 0, 0, 0 },
+	{ ".FNT", G_FONT, "font.png", FONT_W, FONT_H, 1, 1, BSAVE_HDR, 0 },
+	{ "DEFPAL0.BIN", G_DEFPAL, "palettes/default-heroes.csv", 0, 0, 0, 0, 0, 0 },
+	{ "DEFPAL1.BIN", G_DEFPAL, "palettes/default-small-enemies.csv", 0, 0, 0, 0, 0, 0 },
+	{ "DEFPAL2.BIN", G_DEFPAL, "palettes/default-medium-enemies.csv", 0, 0, 0, 0, 0, 0 },
+	{ "DEFPAL3.BIN", G_DEFPAL, "palettes/default-large-enemies.csv", 0, 0, 0, 0, 0, 0 },
+	{ "DEFPAL4.BIN", G_DEFPAL, "palettes/default-walkabouts.csv", 0, 0, 0, 0, 0, 0 },
+	{ "DEFPAL5.BIN", G_DEFPAL, "palettes/default-weapons.csv", 0, 0, 0, 0, 0, 0 },
+	{ "DEFPAL6.BIN", G_DEFPAL, "palettes/default-attacks.csv", 0, 0, 0, 0, 0, 0 },
+	{ "DEFPAL7.BIN", G_DEFPAL, "palettes/default-box-borders.csv", 0, 0, 0, 0, 0, 0 },
+	{ "DEFPAL8.BIN", G_DEFPAL, "palettes/default-portraits.csv", 0, 0, 0, 0, 0, 0 },
+	{ "HEROES.RGFX", G_RGFX, "sprites/heroes", 0, 0, 0, 8, 0, '0' },
+	{ "ENEMIES.RGFX", G_RGFX, "sprites/enemies", 0, 0, 0, 8, 0, '-' },
+	{ "WALKABOUTS.RGFX", G_RGFX, "sprites/walkabouts", 0, 0, 0, 8, 0, '4' },
+	{ "WEAPONS.RGFX", G_RGFX, "sprites/weapons", 0, 0, 0, 8, 0, '5' },
+	{ "ATTACKS.RGFX", G_RGFX, "sprites/attacks", 0, 0, 0, 8, 0, '6' },
+	{ "BOXBORDERS.RGFX", G_RGFX, "sprites/box-borders", 0, 0, 0, 8, 0, '7' },
+	{ "PORTRAITS.RGFX", G_RGFX, "sprites/portraits", 0, 0, 0, 8, 0, '8' },
+	{ "BACKDROPS.RGFX", G_RGFX, "backdrops", 0, 0, 0, 8, 0, 0 },
 };
 
 static const struct rpg_gfx *rpg_gfx_of(struct rpg_model *m, const struct rpg_lump *l)
@@ -192,7 +206,7 @@ static void rpg_sprite_palette(struct gfs_archive *ar, const struct rpg_gfx *g, 
 
 	for (int i = 0; i < PAL16_COLOURS; i++)
 		idx[i] = (uint8_t)i;
-	snprintf(nm, sizeof(nm), "DEFPAL%c.BIN", g->lump[3]);
+	snprintf(nm, sizeof(nm), "DEFPAL%c.BIN", g->defpal);
 	if ((l = rpg_lump_named(m, nm)) && !rpg_lump_read(ar, l, &b) && b.len >= 2 * set + 2 &&
 	    (int16_t)gfs_le16(b.data + 2 * set) > 0)
 		pal = (size_t)(int16_t)gfs_le16(b.data + 2 * set);
@@ -381,6 +395,209 @@ static const struct gfs_node_ops rpg_image_ops = {
 	.store = rpg_image_store,
 	.free = free,
 };
+
+/* ---- rgfx sprite sets: RELOAD rgfx/spritesets/spriteset/frameset/frame/image ---- */
+
+#define RGFX_MAX_FRAMES 64
+
+/* The first frameset of the want-th spriteset of an rgfx document, as a walk finds it. */
+struct rgfx_set {
+	size_t want, seen;		/* spritesets: the one wanted, how many met */
+	int in_sets, in_set, in_frameset, framesets, too_many;
+	int64_t id, w, h, bits;
+	size_t nframes, off[RGFX_MAX_FRAMES], len[RGFX_MAX_FRAMES];
+};
+
+static int rgfx_is(const struct reld_node *n, const char *name)
+{
+	return n->namelen == strlen(name) && !memcmp(n->name, name, n->namelen);
+}
+
+static int rgfx_visit(void *ctx, const struct reld_node *n)
+{
+	struct rgfx_set *s = ctx;
+	int isint = n->type >= 1 && n->type <= 4;
+
+	if (n->depth == 1)
+		s->in_sets = rgfx_is(n, "spritesets");
+	if (n->depth <= 2)
+		s->in_set = s->in_frameset = 0;
+	if (n->depth == 2 && s->in_sets && rgfx_is(n, "spriteset")) {
+		s->in_set = s->seen++ == s->want;
+		if (s->in_set)
+			s->id = isint ? n->i : -1;
+	} else if (n->depth == 3 && s->in_set) {
+		s->in_frameset = rgfx_is(n, "frameset") && s->framesets++ == 0;
+	} else if (n->depth == 4 && s->in_frameset && isint) {
+		if (rgfx_is(n, "w"))
+			s->w = n->i;
+		else if (rgfx_is(n, "h"))
+			s->h = n->i;
+		else if (rgfx_is(n, "bits"))
+			s->bits = n->i;
+	} else if (n->depth == 5 && s->in_frameset && n->type == 6 && rgfx_is(n, "image")) {
+		if (s->nframes == RGFX_MAX_FRAMES) {
+			s->too_many = 1;
+		} else {
+			s->off[s->nframes] = n->off;
+			s->len[s->nframes++] = n->len;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Find spriteset want of the document and check it can be a PNG: 8 bits,
+ * every frame w x h, indices within the colours it is shown in.  0, or
+ * -EBADMSG with why in err; *count gets how many spritesets there are.
+ */
+static int rgfx_find(const struct rpg_gfx *g, const uint8_t *bin, size_t len, size_t want, struct rgfx_set *s,
+		     size_t *count, char *err, size_t errlen)
+{
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	s->want = want;
+	if ((r = reld_walk(bin, len, rgfx_visit, s, err, errlen)))
+		return r;
+	if (count)
+		*count = s->seen;
+	if (want >= s->seen)
+		return snprintf(err, errlen, "no spriteset %zu", want), -EBADMSG;
+	if (s->bits != 8 || s->w <= 0 || s->h <= 0 || s->w > PAGE_W * 4 || s->h > PAGE_H * 4 || !s->nframes ||
+	    s->too_many)
+		return snprintf(err, errlen, "spriteset %zu: not %d or fewer 8-bit frames of a sane size", want,
+				RGFX_MAX_FRAMES), -EBADMSG;
+	for (size_t f = 0; f < s->nframes; f++) {
+		if (s->len[f] != (size_t)(s->w * s->h))
+			return snprintf(err, errlen, "spriteset %zu frame %zu: %zu bytes, not %lldx%lld", want, f,
+					s->len[f], (long long)s->w, (long long)s->h), -EBADMSG;
+		for (size_t i = 0; g->defpal && i < s->len[f]; i++)
+			if (bin[s->off[f] + i] >= PAL16_COLOURS)
+				return snprintf(err, errlen, "spriteset %zu frame %zu: index %u in a 16-colour sprite",
+						want, f, bin[s->off[f] + i]), -EBADMSG;
+	}
+	return 0;
+}
+
+static unsigned rgfx_palette(struct gfs_archive *ar, const struct rpg_gfx *g, const struct rgfx_set *s, uint8_t *rgb,
+			     const char **what)
+{
+	if (!g->defpal) {
+		rpg_master_palette(ar, rgb);
+		*what = "master palette";
+		return MASTER_COLOURS;
+	}
+	rpg_sprite_palette(ar, g, s->id >= 0 ? (size_t)s->id : 0, rgb);
+	*what = "sprite's palette";
+	return PAL16_COLOURS;
+}
+
+/* The lump and its spriteset rec: EIO when it is no longer one that shows as a PNG. */
+static int rgfx_read(struct gfs_archive *ar, struct rpg_vpriv *v, struct gfs_buf *b, struct rgfx_set *s)
+{
+	char err[160];
+	int r = v->l ? rpg_lump_read(ar, v->l, b) : -ENOENT;
+
+	if (!r && (r = rgfx_find(v->desc, b->data, b->len, v->rec, s, NULL, err, sizeof(err))) && r != -ENOMEM)
+		r = gfs_err(ar, -EIO, "lump %s: %s", v->l->name, err);
+	return r;
+}
+
+static int rpg_rgfx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct rgfx_set *s = malloc(sizeof(*s));
+	uint8_t rgb[MASTER_BYTES], *idx = NULL;
+	const char *what;
+	int r = s ? rgfx_read(ar, v, &b, s) : -ENOMEM;
+
+	if (!r && !(idx = malloc(s->len[0] * s->nframes)))
+		r = -ENOMEM;
+	if (!r) {
+		size_t w = (size_t)s->w, iw = w * s->nframes;
+		unsigned nc = rgfx_palette(ar, v->desc, s, rgb, &what);
+
+		for (size_t f = 0; f < s->nframes; f++)
+			for (size_t y = 0; y < (size_t)s->h; y++)
+				memcpy(idx + y * iw + f * w, b.data + s->off[f] + y * w, w);
+		r = gfs_png_encode_indexed(idx, (uint32_t)iw, (uint32_t)s->h, rgb, nc, out);
+	}
+	free(idx);
+	free(s);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int rpg_rgfx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct rgfx_set *s = malloc(sizeof(*s));
+	uint8_t rgb[MASTER_BYTES], *rgba = NULL;
+	const char *what;
+	unsigned nc = 0;
+	int r = s ? rgfx_read(ar, v, &b, s) : -ENOMEM;
+
+	if (!r)
+		r = rpg_png_in(ar, n, data, len, (uint32_t)(s->w * (int64_t)s->nframes), (uint32_t)s->h, 1, &rgba);
+	if (!r)
+		nc = rgfx_palette(ar, v->desc, s, rgb, &what);
+	for (size_t f = 0; !r && f < s->nframes; f++)
+		for (uint32_t y = 0; !r && y < (uint32_t)s->h; y++)
+			for (uint32_t x = 0; !r && x < (uint32_t)s->w; x++) {
+				uint8_t *c = b.data + s->off[f] + (size_t)y * (size_t)s->w + x;
+
+				r = rpg_px_index(ar, n, rgba, (uint32_t)(s->w * (int64_t)s->nframes),
+						 (uint32_t)(f * (size_t)s->w) + x, y, rgb, nc, what, *c, c);
+			}
+	if (!r)
+		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+	free(rgba);
+	free(s);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_rgfx_ops = {
+	.render = rpg_rgfx_render,
+	.store = rpg_rgfx_store,
+	.free = free,
+};
+
+/* Add the PNG view of every spriteset of an rgfx lump that can be one. */
+static int rpg_rgfx_build(struct gfs_archive *ar, struct rpg_lump *l, const struct rpg_gfx *g)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct rgfx_set *s = malloc(sizeof(*s));
+	struct gfs_node *dir = NULL;
+	size_t count = 0;
+	char err[160];
+	int r = s ? rpg_lump_read(ar, l, &b) : -ENOMEM;
+
+	if (!r && rgfx_find(g, b.data, b.len, 0, s, &count, err, sizeof(err)) == -ENOMEM)
+		r = -ENOMEM;
+	for (size_t k = 0; !r && k < count; k++) {
+		char nm[32];
+
+		if ((r = rgfx_find(g, b.data, b.len, k, s, NULL, err, sizeof(err)))) {
+			if (r != -ENOMEM)
+				gfs_warn(ar, "lump %s: spriteset not shown as PNG: %s", l->name, err);
+			r = r == -ENOMEM ? r : 0;
+			continue;
+		}
+		if (!dir && !(dir = rpg_subdir(ar, g->view))) {
+			r = -ENOMEM;
+			break;
+		}
+		snprintf(nm, sizeof(nm), "%03lld.png", (long long)s->id);
+		r = rpg_add_view(ar, l, dir, nm, &rpg_rgfx_ops, k, g);
+	}
+	free(s);
+	gfs_buf_release(&b);
+	return r;
+}
 
 /* ---- master palettes as text ----------------------------------------------------- */
 
@@ -616,6 +833,8 @@ static size_t rpg_gfx_count(const struct rpg_gfx *g, const uint8_t *head, size_t
 		return headlen && head[0] == BSAVE_MAGIC && len >= g->hdr + rpg_image_bytes(g);
 	case G_DEFPAL:
 		return len >= 2;
+	case G_RGFX:
+		return len >= 4 && !memcmp(head, RELD_MAGIC, 4);
 	}
 	return 0;
 }
@@ -635,7 +854,8 @@ int rpg_gfx_kind(struct gfs_archive *ar, struct rpg_lump *l)
 {
 	const struct rpg_gfx *g;
 
-	return rpg_gfx_views(ar, l, &g) ? RPG_K_GFX : RPG_K_NONE;
+	/* an rgfx lump is a RELOAD lump (reload/ text) whose PNGs rpg_gfx_build adds */
+	return rpg_gfx_views(ar, l, &g) && g->type != G_RGFX ? RPG_K_GFX : RPG_K_NONE;
 }
 
 int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l)
@@ -655,6 +875,8 @@ int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l)
 
 	if (!count)
 		return 0;
+	if (g->type == G_RGFX)
+		return rpg_rgfx_build(ar, l, g);
 	/* a directory of records (g->view), or one file (g->view, maybe under a directory) */
 	snprintf(path, sizeof(path), "%.*s", single ? (int)(file - g->view) : (int)strlen(g->view), g->view);
 	if (!(dir = rpg_subdir(ar, path)))

@@ -725,7 +725,7 @@ int rpg_views_build(struct gfs_archive *ar)
 							 letter == 'P' ? "walls" : "foes", k);
 					r = rpg_add_view(ar, l, dir, nm, &rpg_layer_ops, k, NULL);
 				}
-			} else if (pass == 5 && l->kind == RPG_K_GFX) {
+			} else if (pass == 5 && (l->kind == RPG_K_GFX || l->kind == RPG_K_RELOAD)) {
 				r = rpg_gfx_build(ar, l);
 			} else if (pass == 4 && l->kind == RPG_K_RELOAD) {
 				struct gfs_node *dir;
