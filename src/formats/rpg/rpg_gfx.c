@@ -400,12 +400,20 @@ static const struct gfs_node_ops rpg_image_ops = {
 
 #define RGFX_MAX_FRAMES 64
 
-/* The first frameset of the want-th spriteset of an rgfx document, as a walk finds it. */
+/*
+ * The first frameset of a spriteset of an rgfx document, as a walk finds
+ * it: the want-th one, or (each set) every one in turn, handed to each()
+ * as the walk leaves it.
+ */
 struct rgfx_set {
 	size_t want, seen;		/* spritesets: the one wanted, how many met */
 	int in_sets, in_set, in_frameset, framesets, too_many;
 	int64_t id, w, h, bits;
 	size_t nframes, off[RGFX_MAX_FRAMES], len[RGFX_MAX_FRAMES];
+	const struct rpg_gfx *g;
+	const uint8_t *bin;
+	int (*each)(struct rgfx_set *s, size_t k, const char *why);	/* why: NULL when it shows */
+	void *ctx;
 };
 
 static int rgfx_is(const struct reld_node *n, const char *name)
@@ -413,19 +421,54 @@ static int rgfx_is(const struct reld_node *n, const char *name)
 	return n->namelen == strlen(name) && !memcmp(n->name, name, n->namelen);
 }
 
+/* Can spriteset k (s holds it) be a PNG: 8 bits, every frame w x h, indices within its colours? */
+static int rgfx_check(const struct rgfx_set *s, size_t k, char *err, size_t errlen)
+{
+	if (s->bits != 8 || s->w <= 0 || s->h <= 0 || s->w > PAGE_W * 4 || s->h > PAGE_H * 4 || !s->nframes ||
+	    s->too_many)
+		return snprintf(err, errlen, "spriteset %zu: not %d or fewer 8-bit frames of a sane size", k,
+				RGFX_MAX_FRAMES), -EBADMSG;
+	for (size_t f = 0; f < s->nframes; f++) {
+		if (s->len[f] != (size_t)(s->w * s->h))
+			return snprintf(err, errlen, "spriteset %zu frame %zu: %zu bytes, not %lldx%lld", k, f,
+					s->len[f], (long long)s->w, (long long)s->h), -EBADMSG;
+		for (size_t i = 0; s->g->defpal && i < s->len[f]; i++)
+			if (s->bin[s->off[f] + i] >= PAL16_COLOURS)
+				return snprintf(err, errlen, "spriteset %zu frame %zu: index %u in a 16-colour sprite",
+						k, f, s->bin[s->off[f] + i]), -EBADMSG;
+	}
+	return 0;
+}
+
+static int rgfx_close(struct rgfx_set *s)
+{
+	char err[160];
+
+	s->in_set = 0;
+	return s->each(s, s->seen - 1, rgfx_check(s, s->seen - 1, err, sizeof(err)) ? err : NULL);
+}
+
 static int rgfx_visit(void *ctx, const struct reld_node *n)
 {
 	struct rgfx_set *s = ctx;
-	int isint = n->type >= 1 && n->type <= 4;
+	int isint = n->type >= 1 && n->type <= 4, r;
 
 	if (n->depth == 1)
 		s->in_sets = rgfx_is(n, "spritesets");
-	if (n->depth <= 2)
+	if (n->depth <= 2) {
+		if (s->in_set && s->each && (r = rgfx_close(s)))
+			return r;
 		s->in_set = s->in_frameset = 0;
+	}
 	if (n->depth == 2 && s->in_sets && rgfx_is(n, "spriteset")) {
-		s->in_set = s->seen++ == s->want;
-		if (s->in_set)
+		s->in_set = s->each || s->seen == s->want;
+		s->seen++;
+		if (s->in_set) {
 			s->id = isint ? n->i : -1;
+			s->w = s->h = s->bits = 0;
+			s->nframes = 0;
+			s->framesets = s->too_many = 0;
+		}
 	} else if (n->depth == 3 && s->in_set) {
 		s->in_frameset = rgfx_is(n, "frameset") && s->framesets++ == 0;
 	} else if (n->depth == 4 && s->in_frameset && isint) {
@@ -447,37 +490,27 @@ static int rgfx_visit(void *ctx, const struct reld_node *n)
 }
 
 /*
- * Find spriteset want of the document and check it can be a PNG: 8 bits,
- * every frame w x h, indices within the colours it is shown in.  0, or
- * -EBADMSG with why in err; *count gets how many spritesets there are.
+ * Walk an rgfx document for spriteset want (each NULL), or for every
+ * spriteset (each called for each).  0, or -EBADMSG with why in err.
  */
-static int rgfx_find(const struct rpg_gfx *g, const uint8_t *bin, size_t len, size_t want, struct rgfx_set *s,
-		     size_t *count, char *err, size_t errlen)
+static int rgfx_walk(const struct rpg_gfx *g, const uint8_t *bin, size_t len, size_t want, struct rgfx_set *s,
+		     int (*each)(struct rgfx_set *, size_t, const char *), void *ctx, char *err, size_t errlen)
 {
 	int r;
 
 	memset(s, 0, sizeof(*s));
 	s->want = want;
+	s->g = g;
+	s->bin = bin;
+	s->each = each;
+	s->ctx = ctx;
 	if ((r = reld_walk(bin, len, rgfx_visit, s, err, errlen)))
 		return r;
-	if (count)
-		*count = s->seen;
+	if (each)
+		return s->in_set ? rgfx_close(s) : 0;
 	if (want >= s->seen)
 		return snprintf(err, errlen, "no spriteset %zu", want), -EBADMSG;
-	if (s->bits != 8 || s->w <= 0 || s->h <= 0 || s->w > PAGE_W * 4 || s->h > PAGE_H * 4 || !s->nframes ||
-	    s->too_many)
-		return snprintf(err, errlen, "spriteset %zu: not %d or fewer 8-bit frames of a sane size", want,
-				RGFX_MAX_FRAMES), -EBADMSG;
-	for (size_t f = 0; f < s->nframes; f++) {
-		if (s->len[f] != (size_t)(s->w * s->h))
-			return snprintf(err, errlen, "spriteset %zu frame %zu: %zu bytes, not %lldx%lld", want, f,
-					s->len[f], (long long)s->w, (long long)s->h), -EBADMSG;
-		for (size_t i = 0; g->defpal && i < s->len[f]; i++)
-			if (bin[s->off[f] + i] >= PAL16_COLOURS)
-				return snprintf(err, errlen, "spriteset %zu frame %zu: index %u in a 16-colour sprite",
-						want, f, bin[s->off[f] + i]), -EBADMSG;
-	}
-	return 0;
+	return rgfx_check(s, want, err, errlen);
 }
 
 static unsigned rgfx_palette(struct gfs_archive *ar, const struct rpg_gfx *g, const struct rgfx_set *s, uint8_t *rgb,
@@ -499,7 +532,7 @@ static int rgfx_read(struct gfs_archive *ar, struct rpg_vpriv *v, struct gfs_buf
 	char err[160];
 	int r = v->l ? rpg_lump_read(ar, v->l, b) : -ENOENT;
 
-	if (!r && (r = rgfx_find(v->desc, b->data, b->len, v->rec, s, NULL, err, sizeof(err))) && r != -ENOMEM)
+	if (!r && (r = rgfx_walk(v->desc, b->data, b->len, v->rec, s, NULL, NULL, err, sizeof(err))) && r != -ENOMEM)
 		r = gfs_err(ar, -EIO, "lump %s: %s", v->l->name, err);
 	return r;
 }
@@ -566,34 +599,39 @@ static const struct gfs_node_ops rpg_rgfx_ops = {
 	.free = free,
 };
 
-/* Add the PNG view of every spriteset of an rgfx lump that can be one. */
+struct rgfx_build {
+	struct gfs_archive *ar;
+	struct rpg_lump *l;
+	struct gfs_node *dir;
+};
+
+static int rgfx_add(struct rgfx_set *s, size_t k, const char *why)
+{
+	struct rgfx_build *bd = s->ctx;
+	char nm[32];
+
+	if (why) {
+		gfs_warn(bd->ar, "lump %s: spriteset not shown as PNG: %s", bd->l->name, why);
+		return 0;
+	}
+	if (!bd->dir && !(bd->dir = rpg_subdir(bd->ar, s->g->view)))
+		return -ENOMEM;
+	snprintf(nm, sizeof(nm), "%03lld.png", (long long)s->id);
+	return rpg_add_view(bd->ar, bd->l, bd->dir, nm, &rpg_rgfx_ops, k, s->g);
+}
+
+/* Add the PNG view of every spriteset of an rgfx lump that can be one (one walk). */
 static int rpg_rgfx_build(struct gfs_archive *ar, struct rpg_lump *l, const struct rpg_gfx *g)
 {
 	struct gfs_buf b = GFS_BUF_INIT;
 	struct rgfx_set *s = malloc(sizeof(*s));
-	struct gfs_node *dir = NULL;
-	size_t count = 0;
+	struct rgfx_build bd = { ar, l, NULL };
 	char err[160];
 	int r = s ? rpg_lump_read(ar, l, &b) : -ENOMEM;
 
-	if (!r && rgfx_find(g, b.data, b.len, 0, s, &count, err, sizeof(err)) == -ENOMEM)
-		r = -ENOMEM;
-	for (size_t k = 0; !r && k < count; k++) {
-		char nm[32];
-
-		if ((r = rgfx_find(g, b.data, b.len, k, s, NULL, err, sizeof(err)))) {
-			if (r != -ENOMEM)
-				gfs_warn(ar, "lump %s: spriteset not shown as PNG: %s", l->name, err);
-			r = r == -ENOMEM ? r : 0;
-			continue;
-		}
-		if (!dir && !(dir = rpg_subdir(ar, g->view))) {
-			r = -ENOMEM;
-			break;
-		}
-		snprintf(nm, sizeof(nm), "%03lld.png", (long long)s->id);
-		r = rpg_add_view(ar, l, dir, nm, &rpg_rgfx_ops, k, g);
-	}
+	/* a document that does not walk has no views (its RELOAD text says why) */
+	if (!r && (r = rgfx_walk(g, b.data, b.len, 0, s, rgfx_add, &bd, err, sizeof(err))) == -EBADMSG)
+		r = 0;
 	free(s);
 	gfs_buf_release(&b);
 	return r;
