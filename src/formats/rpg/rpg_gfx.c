@@ -905,16 +905,18 @@ int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l)
 		[G_MAS] = &rpg_rgb_ops, [G_PAL16] = &rpg_pal16_ops, [G_FONT] = &rpg_image_ops,
 		[G_DEFPAL] = &rpg_defpal_ops,
 	};
-	int single = count && g->type != G_PAGES && g->type != G_SPRITE && g->type != G_MASTERS;
-	const char *slash = single ? strrchr(g->view, '/') : NULL, *file = slash ? slash + 1 : g->view;
+	const char *slash, *file;
 	struct gfs_node *dir;
 	char path[64];
-	int r = 0;
+	int single, r = 0;
 
 	if (!count)
 		return 0;
 	if (g->type == G_RGFX)
 		return rpg_rgfx_build(ar, l, g);
+	single = g->type != G_PAGES && g->type != G_SPRITE && g->type != G_MASTERS;
+	slash = single ? strrchr(g->view, '/') : NULL;
+	file = slash ? slash + 1 : g->view;
 	/* a directory of records (g->view), or one file (g->view, maybe under a directory) */
 	snprintf(path, sizeof(path), "%.*s", single ? (int)(file - g->view) : (int)strlen(g->view), g->view);
 	if (!(dir = rpg_subdir(ar, path)))
