@@ -6,8 +6,9 @@
 Before (the flat tree of lumps): a lump is opaque unless it is printable
 text (ASCII 0x20-0x7e, tab, CR, LF).  After: an opaque lump that gamefs
 decodes (`gamefs check` counts the lumps with a decoded view: names, text
-boxes, maps, RELOAD text) is readable through its views; the rest is only
-reachable raw in lumps/.  Prints files and bytes per game.
+boxes, global strings, maps, RELOAD text, tilesets, sprites, palettes, the
+font) is readable through its views; the rest is only reachable raw in
+lumps/.  Prints files and bytes per game.
 """
 import os
 import re

@@ -12,7 +12,7 @@ for layout in new old; do
 	cp g.rpg orig.rpg
 	$RPG game g.rpg || fail "rpgtool: not a game"
 	gfs_mount g.rpg m || fail "mount $layout"
-	check_eq "browse.txt lumps maps names reload textboxes tilesets" "$(ls m | tr '\n' ' ' | sed 's/ $//')" "$layout: root"
+	check_eq "browse.txt lumps maps names palettes reload textboxes tilesets" "$(ls m | tr '\n' ' ' | sed 's/ $//')" "$layout: root"
 	check_eq "general.txt" "$(ls -U m/reload | tr '\n' ' ' | sed 's/ $//')" \
 		"$layout: reload/ holds the valid documents only"
 	check_eq "$($RPG list g.rpg | cut -f1 | tr '\n' ' ')" "$(ls -U m/lumps | tr '\n' ' ')" "$layout: lump order"

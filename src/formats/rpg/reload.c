@@ -119,6 +119,8 @@ struct rdec {
 	struct gfs_buf *out;
 	char *err;
 	size_t errlen;
+	int (*visit)(void *ctx, const struct reld_node *n);
+	void *ctx;
 };
 
 static int ident_start(int c)
@@ -223,6 +225,7 @@ static int dec_node(struct rdec *d, size_t *pos, size_t end, unsigned depth)
 	uint32_t size;
 	int64_t name, nkids;
 	uint8_t type;
+	struct reld_node node = { 0 };
 	int r = 0;
 
 	if (depth >= RELD_MAX_DEPTH)
@@ -242,6 +245,10 @@ static int dec_node(struct rdec *d, size_t *pos, size_t end, unsigned depth)
 	if (*pos >= end)
 		return reld_fail(d->err, d->errlen, -EBADMSG, "at 0x%zx: node type cut off", *pos);
 	type = d->p[(*pos)++];
+	node.depth = depth;
+	node.name = d->names[name].s;
+	node.namelen = d->names[name].len;
+	node.type = type;
 	if (d->out) {
 		for (unsigned i = 0; !r && i < depth; i++)
 			r = gfs_buf_adds(d->out, "  ");
@@ -262,6 +269,7 @@ static int dec_node(struct rdec *d, size_t *pos, size_t end, unsigned depth)
 		if (w < 8 && (v & ((int64_t)1 << (w * 8 - 1))))
 			v -= (int64_t)1 << (w * 8);
 		*pos += w;
+		node.i = v;
 		want = v >= INT8_MIN && v <= INT8_MAX ? 1 : v >= INT16_MIN && v <= INT16_MAX ? 2 :
 		       v >= INT32_MIN && v <= INT32_MAX ? 4 : 8;
 		if (d->out) {
@@ -283,11 +291,13 @@ static int dec_node(struct rdec *d, size_t *pos, size_t end, unsigned depth)
 		if (d->out && !(r = gfs_buf_adds(d->out, " = ")))
 			r = binary_heavy(d->p + *pos, (size_t)n) ? put_base64(d->out, d->p + *pos, (size_t)n)
 								  : put_quoted(d->out, d->p + *pos, (size_t)n);
+		node.off = *pos;
+		node.len = (size_t)n;
 		*pos += (size_t)n;
 	} else if (type != 0) {
 		return reld_fail(d->err, d->errlen, -EBADMSG, "at 0x%zx: unknown node type %u", *pos - 1, type);
 	}
-	if (r || (d->out && (r = gfs_buf_addc(d->out, '\n'))))
+	if (r || (d->out && (r = gfs_buf_addc(d->out, '\n'))) || (d->visit && (r = d->visit(d->ctx, &node))))
 		return r;
 	if (vli_get(d->p, end, pos, &nkids) || nkids < 0 || (uint64_t)nkids > end - *pos)
 		return reld_fail(d->err, d->errlen, -EBADMSG, "at 0x%zx: bad child count", *pos);
@@ -300,9 +310,10 @@ static int dec_node(struct rdec *d, size_t *pos, size_t end, unsigned depth)
 	return 0;
 }
 
-int reld_to_text(const uint8_t *bin, size_t len, struct gfs_buf *out, char *err, size_t errlen)
+static int reld_decode(const uint8_t *bin, size_t len, struct gfs_buf *out, int (*visit)(void *, const struct reld_node *),
+		       void *ctx, char *err, size_t errlen)
 {
-	struct rdec d = { bin, len, NULL, 0, out, err, errlen };
+	struct rdec d = { bin, len, NULL, 0, out, err, errlen, visit, ctx };
 	size_t pos, tab;
 	int64_t count;
 	int r;
@@ -374,6 +385,17 @@ int reld_to_text(const uint8_t *bin, size_t len, struct gfs_buf *out, char *err,
 out:
 	free(d.names);
 	return r;
+}
+
+int reld_to_text(const uint8_t *bin, size_t len, struct gfs_buf *out, char *err, size_t errlen)
+{
+	return reld_decode(bin, len, out, NULL, NULL, err, errlen);
+}
+
+int reld_walk(const uint8_t *bin, size_t len, int (*visit)(void *ctx, const struct reld_node *n), void *ctx,
+	      char *err, size_t errlen)
+{
+	return reld_decode(bin, len, NULL, visit, ctx, err, errlen);
 }
 
 /* ---- text -> binary ------------------------------------------------------- */

@@ -43,6 +43,22 @@ int reld_magic(const uint8_t *p, size_t len);
  * would not give the same bytes back.
  */
 int reld_to_text(const uint8_t *bin, size_t len, struct gfs_buf *out, char *err, size_t errlen);
+/* A node as reld_walk() meets it. */
+struct reld_node {
+	unsigned depth;			/* 0 for the root */
+	const uint8_t *name;		/* into the document's string table (NULL: unnamed) */
+	size_t namelen;
+	unsigned type;			/* 0 null, 1-4 int, 5 double, 6 byte string */
+	int64_t i;			/* an int's value */
+	size_t off, len;		/* a byte string's bytes in the document */
+};
+/*
+ * Visit every node of a canonical document in stored order (pre-order),
+ * checking it as reld_to_text() does; a non-zero return of visit stops the
+ * walk and is returned.
+ */
+int reld_walk(const uint8_t *bin, size_t len, int (*visit)(void *ctx, const struct reld_node *n), void *ctx,
+	      char *err, size_t errlen);
 /* Text -> binary document (appended to out); -EINVAL with "line N: ..." in err. */
 int reld_from_text(const uint8_t *txt, size_t len, struct gfs_buf *out, char *err, size_t errlen);
 

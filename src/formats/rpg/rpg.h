@@ -5,7 +5,11 @@
  *   reload.c     RELOAD binary <-> text (pure bytes)
  *   rpg_model.c  the lump index of a lumped file, each lump's current
  *                content, the name rules, save and committed
- *   rpg_views.c  decoded views of lumps (reload/ ...)
+ *   rpg_gfx.c    graphics views: tilesets/, backdrops/, sprites/, palettes/,
+ *                font.png
+ *   rpg_views.c  the other decoded views (reload/, names/, maps/,
+ *                strings.txt ...) and
+ *                which lump gets which
  *   rpg.c        the driver: bid, load (builds the tree), tree operations
  */
 #ifndef GFS_RPG_H
@@ -27,7 +31,7 @@ struct rpg_lump {
 	int kind;			/* RPG_K_*: which views it has */
 };
 
-enum { RPG_K_NONE, RPG_K_RELOAD, RPG_K_NAMES, RPG_K_SAY, RPG_K_MAP, RPG_K_PAGES };
+enum { RPG_K_NONE, RPG_K_RELOAD, RPG_K_NAMES, RPG_K_SAY, RPG_K_MAP, RPG_K_GFX, RPG_K_STT };
 
 /* priv of every decoded view node */
 struct rpg_vpriv {
@@ -59,6 +63,8 @@ int rpg_check_name(struct gfs_archive *ar, const char *name, const struct rpg_lu
 int rpg_lump_read(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_buf *out);
 /* The lump of that name (ignoring case), or NULL. */
 struct rpg_lump *rpg_lump_named(struct rpg_model *m, const char *name);
+/* Is l named pat (ignoring case), or <archinym>pat when pat starts with '.'? */
+int rpg_lump_is(const struct rpg_model *m, const struct rpg_lump *l, const char *pat);
 /* Record size idx of BINSIZE.BIN, or legacy when it has none. */
 unsigned rpg_binsize(struct gfs_archive *ar, unsigned idx, unsigned legacy);
 /* len bytes at off of the lump's current content (-EBADMSG past its end). */
@@ -67,9 +73,24 @@ int rpg_lump_range(struct gfs_archive *ar, struct rpg_lump *l, uint64_t off, siz
 int rpg_lump_set(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *data, size_t len);
 /* Node ops of a raw lump that has decoded views (its content can change under it). */
 extern const struct gfs_node_ops rpg_lump_ops;
+/* Set the lump to bin unless it already holds exactly that. */
+int rpg_set_if_changed(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *bin, size_t len);
+/* GEN (BSAVE + int16s) field idx, or -1 when the lump is too short. */
+long rpg_gen(struct gfs_archive *ar, struct rpg_model *m, unsigned idx);
+/* The directory at path ("a/b") under the root, made when missing; NULL on ENOMEM. */
+struct gfs_node *rpg_subdir(struct gfs_archive *ar, const char *path);
+/* A decoded view of l named name (made unique) in dir; priv a new struct rpg_vpriv. */
+int rpg_add_view(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, const char *name,
+		 const struct gfs_node_ops *ops, size_t rec, const void *desc);
 int rpg_save(struct gfs_archive *ar, struct gfs_writer *w);
 void rpg_committed(struct gfs_archive *ar);
 void rpg_free(struct gfs_archive *ar);
+
+/* ---- rpg_gfx.c ---- */
+/* Is l a graphics lump with views (RPG_K_GFX), judged at load from its name and head? */
+int rpg_gfx_kind(struct gfs_archive *ar, struct rpg_lump *l);
+/* Make the views of a graphics lump. */
+int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l);
 
 /* ---- rpg_views.c ---- */
 /* Which views a lump of a game has (RPG_K_*); reads RELOAD lumps whole. */

@@ -10,6 +10,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -164,6 +165,16 @@ struct rpg_lump *rpg_lump_named(struct rpg_model *m, const char *name)
 	return NULL;
 }
 
+int rpg_lump_is(const struct rpg_model *m, const struct rpg_lump *l, const char *pat)
+{
+	size_t an = strlen(m->archinym);
+
+	if (pat[0] != '.')
+		return !strcasecmp(l->name, pat);
+	return strlen(l->name) == an + strlen(pat) && !strncasecmp(l->name, m->archinym, an) &&
+	       !strcasecmp(l->name + an, pat);
+}
+
 unsigned rpg_binsize(struct gfs_archive *ar, unsigned idx, unsigned legacy)
 {
 	struct rpg_lump *l = rpg_lump_named(ar->priv, "BINSIZE.BIN");
@@ -292,3 +303,82 @@ void rpg_free(struct gfs_archive *ar)
 	free(m);
 	ar->priv = NULL;
 }
+
+/* ---- plumbing of the decoded views ---- */
+
+/* Set the lump to bin unless it already holds exactly that. */
+int rpg_set_if_changed(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *bin, size_t len)
+{
+	struct gfs_buf old = GFS_BUF_INIT;
+	int r = rpg_lump_read(ar, l, &old);
+
+	if (!r && (old.len != len || (len && memcmp(old.data, bin, len))))
+		r = rpg_lump_set(ar, l, bin, len);
+	gfs_buf_release(&old);
+	return r;
+}
+
+/* GEN (BSAVE + int16s) field idx, or -1 when the lump is too short. */
+long rpg_gen(struct gfs_archive *ar, struct rpg_model *m, unsigned idx)
+{
+	char nm[RPG_NAME_MAX + 8];
+	struct rpg_lump *l;
+	struct gfs_buf b = GFS_BUF_INIT;
+	long v = -1;
+
+	snprintf(nm, sizeof(nm), "%s.GEN", m->archinym);
+	l = rpg_lump_named(m, nm);
+	if (l && !rpg_lump_read(ar, l, &b) && b.len >= 7 + 2 * (size_t)idx + 2)
+		v = (int16_t)gfs_le16(b.data + 7 + 2 * idx);
+	gfs_buf_release(&b);
+	return v;
+}
+
+struct gfs_node *rpg_subdir(struct gfs_archive *ar, const char *path)
+{
+	struct gfs_node *d = ar->root;
+	char part[64];
+
+	while (d && *path) {
+		size_t n = strcspn(path, "/");
+		struct gfs_node *c;
+
+		if (n >= sizeof(part))
+			return NULL;
+		memcpy(part, path, n);
+		part[n] = 0;
+		c = gfs_node_child(ar, d, part);
+		d = c ? c : gfs_node_new_dir(ar, d, part);
+		path += n + (path[n] == '/');
+	}
+	return d;
+}
+
+int rpg_add_view(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, const char *name,
+		 const struct gfs_node_ops *ops, size_t rec, const void *desc)
+{
+	struct rpg_vpriv *v = calloc(1, sizeof(*v));
+	struct gfs_node **vs = realloc(l->views, (l->nviews + 1) * sizeof(*vs));
+	char *un = gfs_unique_name(dir, name);
+	struct gfs_node *n;
+
+	if (vs)
+		l->views = vs;
+	if (!v || !vs || !un) {
+		free(v);
+		free(un);
+		return -ENOMEM;
+	}
+	v->l = l;
+	v->rec = rec;
+	v->desc = desc;
+	n = gfs_node_new_file(ar, dir, un, 0644, ops, v);
+	free(un);
+	if (!n) {
+		free(v);
+		return -ENOMEM;
+	}
+	l->views[l->nviews++] = n;
+	return 0;
+}
+

@@ -6,11 +6,11 @@
  *   names/<kind>.txt   one line per record, "id<TAB>name": items, heroes,
  *                      enemies, attacks, shops, tags, maps, songs, sfx
  *   browse.txt         BROWSE.TXT: the long name and the about line
+ *   strings.txt        <arch>.STT: "index<TAB>text", the known global strings
  *   textboxes/NNNN.txt each SAY record: its 8 lines, then its 2 choices
- *   tilesets/NN.png    TIL pages, backdrops/NN.png MXS pages: 320x200 PNG in
- *                      the master palette
  *   maps/NN-name/      tiles-L.csv (.T##), walls.csv (.P##), foes.csv (.E##),
  *                      zones.txt (.Z##, RELOAD text)
+ * Graphics (tilesets/, sprites/, palettes/, font.png) are rpg_gfx.c's.
  *
  * Text is the game font's glyph numbers: printable ASCII as itself, "\\"
  * as \\, every other byte as \xHH.  Writing a view back patches only the
@@ -222,18 +222,6 @@ static int rpg_reload_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 	return r;
 }
 
-/* Set the lump to bin unless it already holds exactly that. */
-static int rpg_set_if_changed(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *bin, size_t len)
-{
-	struct gfs_buf old = GFS_BUF_INIT;
-	int r = rpg_lump_read(ar, l, &old);
-
-	if (!r && (old.len != len || (len && memcmp(old.data, bin, len))))
-		r = rpg_lump_set(ar, l, bin, len);
-	gfs_buf_release(&old);
-	return r;
-}
-
 static int rpg_reload_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_vpriv *v = n->priv;
@@ -264,46 +252,60 @@ static unsigned rpg_nl_recsize(struct gfs_archive *ar, const struct rpg_namelist
 	return rs ? rs : d->recsize;
 }
 
-static int rpg_names_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+/*
+ * A list view, one line a text field: "id<TAB>text".  Its lines over the
+ * lump's current length: the records of a name list, the known strings of
+ * STT.  Lines are neither added, removed nor moved.
+ */
+struct rpg_tline {
+	size_t id;		/* shown before the tab */
+	size_t off;		/* of the record the field is in */
+	struct rpg_tfield f;
+};
+
+/* The lines of view n over a lump of len bytes: *lines malloc'd (NULL when none). */
+static int rpg_tlines(struct gfs_archive *ar, struct gfs_node *n, size_t len, struct rpg_tline **lines, size_t *count);
+
+static int rpg_tlist_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct rpg_vpriv *v = n->priv;
-	const struct rpg_namelist *d = v->desc;
 	struct gfs_buf b = GFS_BUF_INIT;
-	unsigned rs = rpg_nl_recsize(ar, d);
+	struct rpg_tline *ls = NULL;
+	size_t nl = 0;
 	uint8_t txt[256];
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
-	if (!r && rs < tf_end(&d->f))
-		r = gfs_err(ar, -EIO, "lump %s: records of %u bytes cannot hold the name", v->l->name, rs);
-	for (size_t i = 0; !r && rs && (i + 1) * rs <= b.len; i++) {
-		size_t len = tf_get(&d->f, b.data + i * rs, txt);
+	if (!r)
+		r = rpg_tlines(ar, n, b.len, &ls, &nl);
+	for (size_t i = 0; !r && i < nl; i++) {
+		size_t len = tf_get(&ls[i].f, b.data + ls[i].off, txt);
 
-		r = gfs_buf_printf(out, "%zu\t", i);
+		r = gfs_buf_printf(out, "%zu\t", ls[i].id);
 		if (!r)
 			r = put_text(out, txt, len);
 		if (!r)
 			r = gfs_buf_addc(out, '\n');
 	}
+	free(ls);
 	gfs_buf_release(&b);
 	return r;
 }
 
-static int rpg_names_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+static int rpg_tlist_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_vpriv *v = n->priv;
-	const struct rpg_namelist *d = v->desc;
 	struct gfs_buf b = GFS_BUF_INIT;
-	unsigned rs = rpg_nl_recsize(ar, d);
+	struct rpg_tline *ls = NULL;
 	const char *p = (const char *)data, *end = p + len;
-	size_t rec = 0, nrec;
+	size_t k = 0, nl = 0;
 	unsigned line = 0;
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
-	if (r)
-		goto out;
-	nrec = rs ? b.len / rs : 0;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *le = nl ? nl : end, *tab;
+	if (!r)
+		r = rpg_tlines(ar, n, b.len, &ls, &nl);
+	while (!r && p < end) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p)), *le = eol ? eol : end, *tab;
+		const struct rpg_tfield *f;
 		uint8_t old[256], txt[256];
 		size_t olen, tlen;
 		char *ep;
@@ -315,46 +317,91 @@ static int rpg_names_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 			le--;
 		tab = memchr(p, '\t', (size_t)(le - p));
 		if (!tab) {
-			r = gfs_err(ar, -EINVAL, "%s: line %u: want ID<TAB>NAME", n->name, line);
-			goto out;
+			r = gfs_err(ar, -EINVAL, "%s: line %u: want ID<TAB>TEXT", n->name, line);
+			break;
+		}
+		if (k >= nl) {
+			r = gfs_err(ar, -EINVAL, "%s: line %u: the lump has %zu lines' worth", n->name, line, nl);
+			break;
 		}
 		errno = 0;
 		id = strtoul(p, &ep, 10);
-		if (ep != tab || ep == p || errno || id != rec) {
+		if (ep != tab || ep == p || errno || id != ls[k].id) {
 			r = gfs_err(ar, -EINVAL, "%s: line %u: want record %zu (records are neither added, removed nor moved)",
-				    n->name, line, rec);
-			goto out;
+				    n->name, line, ls[k].id);
+			break;
 		}
-		if (rec >= nrec) {
-			r = gfs_err(ar, -EINVAL, "%s: line %u: the lump has %zu records", n->name, line, nrec);
-			goto out;
-		}
-		e = get_text(tab + 1, le, txt, d->f.max, &tlen);
+		f = &ls[k].f;
+		e = get_text(tab + 1, le, txt, f->max, &tlen);
 		if (e) {
 			r = gfs_err(ar, -EINVAL, e == -2 ? "%s: line %u: longer than %u characters" :
 				    "%s: line %u: a byte outside printable ASCII, or a bad escape (\\\\ or \\xHH)",
-				    n->name, line, d->f.max);
-			goto out;
+				    n->name, line, f->max);
+			break;
 		}
-		olen = tf_get(&d->f, b.data + rec * rs, old);
+		olen = tf_get(f, b.data + ls[k].off, old);
 		if (olen != tlen || memcmp(old, txt, tlen))
-			tf_put(&d->f, b.data + rec * rs, txt, tlen);
-		rec++;
-		p = nl ? nl + 1 : end;
+			tf_put(f, b.data + ls[k].off, txt, tlen);
+		k++;
+		p = eol ? eol + 1 : end;
 	}
-	if (rec != nrec) {
-		r = gfs_err(ar, -EINVAL, "%s: %zu lines, want one per record (%zu)", n->name, rec, nrec);
-		goto out;
-	}
-	r = rpg_set_if_changed(ar, v->l, b.data, b.len);
-out:
+	if (!r && k != nl)
+		r = gfs_err(ar, -EINVAL, "%s: %zu lines, want %zu", n->name, k, nl);
+	if (!r)
+		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+	free(ls);
 	gfs_buf_release(&b);
 	return r;
 }
 
-static const struct gfs_node_ops rpg_names_ops = {
-	.render = rpg_names_render,
-	.store = rpg_names_store,
+/* ---- global strings ----------------------------------------------------------- */
+
+/*
+ * STT: string i at byte i * 11, a length byte then up to max bytes (a long
+ * string runs into the following slots).  The known strings, as runs of
+ * count indices step apart sharing one maximum (globalstredit.bas's menu).
+ */
+#define STT_SLOT 11
+static const struct { uint16_t first, count, step, max; } stt_runs[] = {
+	{ 0, 9, 1, 10 }, { 25, 7, 1, 10 }, { 33, 6, 1, 10 }, { 39, 2, 1, 8 }, { 41, 14, 1, 10 },
+	{ 55, 1, 1, 20 }, { 57, 18, 1, 10 }, { 75, 3, 2, 20 }, { 81, 1, 1, 10 }, { 82, 1, 1, 20 },
+	{ 84, 1, 1, 10 }, { 85, 7, 2, 20 }, { 99, 1, 1, 10 }, { 100, 5, 2, 20 }, { 110, 1, 1, 10 },
+	{ 111, 3, 3, 30 }, { 120, 2, 2, 20 }, { 124, 3, 1, 10 }, { 130, 1, 1, 30 }, { 133, 10, 2, 20 },
+	{ 153, 7, 1, 10 }, { 160, 1, 1, 20 }, { 162, 4, 3, 30 }, { 174, 64, 2, 14 }, { 302, 2, 3, 30 },
+	{ 308, 1, 1, 10 }, { 309, 1, 1, 30 }, { 313, 1, 1, 10 }, { 314, 8, 2, 20 }, { 330, 1, 1, 16 },
+};
+#define STT_STRINGS 186
+
+static int rpg_tlines(struct gfs_archive *ar, struct gfs_node *n, size_t len, struct rpg_tline **lines, size_t *count)
+{
+	struct rpg_vpriv *v = n->priv;
+	const struct rpg_namelist *d = v->desc;
+	size_t rs = d ? rpg_nl_recsize(ar, d) : 0, cap = d ? len / rs : STT_STRINGS;
+
+	*count = 0;
+	if (d && rs < tf_end(&d->f))
+		return gfs_err(ar, -EIO, "lump %s: records of %zu bytes cannot hold the name", v->l->name, rs);
+	if (cap && !(*lines = calloc(cap, sizeof(**lines))))
+		return -ENOMEM;
+	if (d) {
+		for (size_t i = 0; i < cap; i++)
+			(*lines)[i] = (struct rpg_tline){ i, i * rs, d->f };
+		*count = cap;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(stt_runs) / sizeof(stt_runs[0]); i++)
+		for (size_t j = 0; j < stt_runs[i].count; j++) {
+			size_t id = stt_runs[i].first + j * stt_runs[i].step;
+
+			if (id * STT_SLOT + 1 + stt_runs[i].max <= len)
+				(*lines)[(*count)++] = (struct rpg_tline){ id, id * STT_SLOT, { TS_BYTE, 0, 1, stt_runs[i].max } };
+		}
+	return 0;
+}
+
+static const struct gfs_node_ops rpg_tlist_ops = {
+	.render = rpg_tlist_render,
+	.store = rpg_tlist_store,
 	.free = free,
 };
 
@@ -556,12 +603,10 @@ static struct gfs_node *rpg_map_dir(struct gfs_archive *ar, long map)
 	if (!maps && !(maps = gfs_node_new_dir(ar, ar->root, "maps")))
 		return NULL;
 	for (size_t i = 0; i < m->n; i++) {
-		size_t an = strlen(m->archinym);
 		struct rpg_lump *l = m->lumps[i];
 		struct gfs_buf b = GFS_BUF_INIT;
 
-		if (strlen(l->name) == an + 3 && !strncasecmp(l->name, m->archinym, an) &&
-		    !strcasecmp(l->name + an, ".MN") && !rpg_lump_read(ar, l, &b) && (size_t)(map + 1) * 80 <= b.len) {
+		if (rpg_lump_is(m, l, ".MN") && !rpg_lump_read(ar, l, &b) && (size_t)(map + 1) * 80 <= b.len) {
 			const uint8_t *rec = b.data + map * 80;
 			size_t len = rec[0] > 39 ? 39 : rec[0];
 			int dash = 0;
@@ -587,169 +632,16 @@ static struct gfs_node *rpg_map_dir(struct gfs_archive *ar, long map)
 	return gfs_node_new_dir(ar, maps, nm);
 }
 
-/* ---- Mode-X pages: tilesets and backdrops ------------------------------------ */
-
-#define PAGE_W 320
-#define PAGE_H 200
-#define PAGE_BYTES (PAGE_W * PAGE_H)
-
-/* The game's master palette: PALETTES.BIN record gen(78), else the legacy MAS, else grey. */
-static long rpg_gen(struct gfs_archive *ar, struct rpg_model *m, unsigned idx);
-
-static void rpg_master_palette(struct gfs_archive *ar, uint8_t *rgb)
-{
-	struct rpg_model *m = ar->priv;
-	struct rpg_lump *l = rpg_lump_named(m, "PALETTES.BIN");
-	struct gfs_buf b = GFS_BUF_INIT;
-	char nm[RPG_NAME_MAX + 8];
-
-	for (int i = 0; i < 256 * 3; i++)
-		rgb[i] = (uint8_t)(i / 3);
-	if (l && !rpg_lump_read(ar, l, &b) && b.len >= 4) {
-		unsigned hs = gfs_le16(b.data), rs = gfs_le16(b.data + 2);
-		long sel = rpg_gen(ar, m, 78);
-		uint64_t at = hs + (uint64_t)(sel > 0 ? sel : 0) * rs;
-
-		if (rs >= 768 && at + 768 <= b.len) {
-			memcpy(rgb, b.data + at, 768);
-			gfs_buf_release(&b);
-			return;
-		}
-	}
-	gfs_buf_release(&b);
-	snprintf(nm, sizeof(nm), "%s.MAS", m->archinym);
-	if ((l = rpg_lump_named(m, nm)) && !rpg_lump_read(ar, l, &b) && b.len >= 7 + 1536)
-		for (int i = 0; i < 768; i++) {
-			unsigned v = gfs_le16(b.data + 7 + 2 * i) & 63;
-
-			rgb[i] = (uint8_t)(v ? v * 4 + 3 : 0);
-		}
-	gfs_buf_release(&b);
-}
-
-static size_t page_at(unsigned x, unsigned y)
-{
-	return (size_t)(x % 4) * (PAGE_BYTES / 4) + (size_t)y * (PAGE_W / 4) + x / 4;
-}
-
-static int rpg_page_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
-{
-	struct rpg_vpriv *v = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
-	uint8_t rgb[768], *idx = NULL;
-	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
-
-	if (!r && (v->rec + 1) * PAGE_BYTES > b.len)
-		r = gfs_err(ar, -EIO, "lump %s: page %zu is not in the lump any more", v->l->name, v->rec);
-	if (!r && !(idx = malloc(PAGE_BYTES)))
-		r = -ENOMEM;
-	if (!r) {
-		const uint8_t *pg = b.data + v->rec * PAGE_BYTES;
-
-		for (unsigned y = 0; y < PAGE_H; y++)
-			for (unsigned x = 0; x < PAGE_W; x++)
-				idx[y * PAGE_W + x] = pg[page_at(x, y)];
-		rpg_master_palette(ar, rgb);
-		r = gfs_png_encode_indexed(idx, PAGE_W, PAGE_H, rgb, 256, out);
-	}
-	free(idx);
-	gfs_buf_release(&b);
-	return r;
-}
-
-/*
- * A PNG written back: 320x200; a pixel keeps its index when its colour is
- * still the one that index shows, else takes the one palette index of
- * exactly its colour; a colour the palette lacks, or holds twice, is EINVAL.
- */
-static int rpg_page_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
-{
-	struct rpg_vpriv *v = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
-	uint8_t rgb[768], *rgba = NULL;
-	uint32_t w = 0, h = 0;
-	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
-
-	if (!r && (v->rec + 1) * PAGE_BYTES > b.len)
-		r = gfs_err(ar, -EIO, "lump %s: page %zu is not in the lump any more", v->l->name, v->rec);
-	if (!r && (gfs_png_size(data, len, &w, &h) || w != PAGE_W || h != PAGE_H))
-		r = gfs_err(ar, -EINVAL, "%s: want a %ux%u PNG", n->name, PAGE_W, PAGE_H);
-	if (!r && (r = gfs_png_decode(data, len, PAGE_W, PAGE_H, &rgba, &w, &h)) != 0 && r != -ENOMEM)
-		r = gfs_err(ar, -EINVAL, "%s: the PNG does not decode", n->name);
-	if (!r) {
-		uint8_t *pg = b.data + v->rec * PAGE_BYTES;
-
-		rpg_master_palette(ar, rgb);
-		for (unsigned y = 0; !r && y < PAGE_H; y++)
-			for (unsigned x = 0; !r && x < PAGE_W; x++) {
-				const uint8_t *px = rgba + ((size_t)y * PAGE_W + x) * 4;
-				size_t at = page_at(x, y);
-				int found = -1, count = 0;
-
-				if (!memcmp(rgb + 3 * pg[at], px, 3))
-					continue;
-				for (int i = 0; i < 256; i++)
-					if (!memcmp(rgb + 3 * i, px, 3)) {
-						found = i;
-						count++;
-					}
-				if (count != 1)
-					r = gfs_err(ar, -EINVAL, "%s: pixel %u,%u: colour #%02x%02x%02x %s the master palette",
-						    n->name, x, y, px[0], px[1], px[2], count ? "is twice in" : "is not in");
-				else
-					pg[at] = (uint8_t)found;
-			}
-	}
-	if (!r)
-		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
-	free(rgba);
-	gfs_buf_release(&b);
-	return r;
-}
-
-static const struct gfs_node_ops rpg_page_ops = {
-	.render = rpg_page_render,
-	.store = rpg_page_store,
-	.free = free,
-};
-
-static const char *rpg_pages_dir(struct rpg_model *m, const struct rpg_lump *l)
-{
-	size_t an = strlen(m->archinym);
-
-	if (strlen(l->name) != an + 4 || strncasecmp(l->name, m->archinym, an) || l->len < PAGE_BYTES)
-		return NULL;
-	if (!strcasecmp(l->name + an, ".TIL"))
-		return "tilesets";
-	if (!strcasecmp(l->name + an, ".MXS"))
-		return "backdrops";
-	return NULL;
-}
-
 /* ---- which lumps, and the tree ------------------------------------------- */
 
 static const struct rpg_namelist *rpg_namelist_of(struct rpg_model *m, const struct rpg_lump *l)
 {
-	size_t an = strlen(m->archinym);
-
-	for (size_t i = 0; i < sizeof(rpg_namelists) / sizeof(rpg_namelists[0]); i++) {
-		const char *s = rpg_namelists[i].lump;
-
-		if (s[0] == '.' ? strlen(l->name) == an + strlen(s) && !strncasecmp(l->name, m->archinym, an) &&
-				  !strcasecmp(l->name + an, s)
-				: !strcasecmp(l->name, s))
+	for (size_t i = 0; i < sizeof(rpg_namelists) / sizeof(rpg_namelists[0]); i++)
+		if (rpg_lump_is(m, l, rpg_namelists[i].lump))
 			return &rpg_namelists[i];
-	}
 	return NULL;
 }
 
-static int rpg_is_say(struct rpg_model *m, const struct rpg_lump *l)
-{
-	size_t an = strlen(m->archinym);
-
-	return strlen(l->name) == an + 4 && !strncasecmp(l->name, m->archinym, an) &&
-	       !strcasecmp(l->name + an, ".SAY");
-}
 
 int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l)
 {
@@ -757,10 +649,12 @@ int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l)
 
 	if (rpg_namelist_of(m, l))
 		return RPG_K_NAMES;
-	if (rpg_is_say(m, l))
+	if (rpg_lump_is(m, l, ".SAY"))
 		return RPG_K_SAY;
-	if (rpg_pages_dir(m, l))
-		return RPG_K_PAGES;
+	if (rpg_lump_is(m, l, ".STT") && l->len >= STT_SLOT)
+		return RPG_K_STT;
+	if (rpg_gfx_kind(ar, l))
+		return RPG_K_GFX;
 	{
 		char letter;
 		uint8_t hdr[MAP_HDR];
@@ -775,58 +669,25 @@ int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l)
 	return RPG_K_NONE;
 }
 
-static struct gfs_node *rpg_subdir(struct gfs_archive *ar, const char *name)
-{
-	struct gfs_node *d = gfs_node_child(ar, ar->root, name);
-
-	return d ? d : gfs_node_new_dir(ar, ar->root, name);
-}
-
-static int rpg_add_view(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, const char *name,
-			const struct gfs_node_ops *ops, size_t rec, const void *desc)
-{
-	struct rpg_vpriv *v = calloc(1, sizeof(*v));
-	struct gfs_node **vs = realloc(l->views, (l->nviews + 1) * sizeof(*vs));
-	char *un = gfs_unique_name(dir, name);
-	struct gfs_node *n;
-
-	if (vs)
-		l->views = vs;
-	if (!v || !vs || !un) {
-		free(v);
-		free(un);
-		return -ENOMEM;
-	}
-	v->l = l;
-	v->rec = rec;
-	v->desc = desc;
-	n = gfs_node_new_file(ar, dir, un, 0644, ops, v);
-	free(un);
-	if (!n) {
-		free(v);
-		return -ENOMEM;
-	}
-	l->views[l->nviews++] = n;
-	return 0;
-}
-
 int rpg_views_build(struct gfs_archive *ar)
 {
 	struct rpg_model *m = ar->priv;
 	int r = 0;
 
-	/* the order of the tree: browse.txt, names/, textboxes/, maps/, reload/, tilesets/, backdrops/ */
+	/* the order of the tree: browse.txt, strings.txt, names/, textboxes/, maps/, reload/, then graphics */
 	for (int pass = 0; pass < 6 && !r; pass++)
 		for (size_t i = 0; i < m->n && !r; i++) {
 			struct rpg_lump *l = m->lumps[i];
 			const struct rpg_namelist *d = l->kind == RPG_K_NAMES ? rpg_namelist_of(m, l) : NULL;
 
 			if (pass == 0 && d && !strchr(d->view, '/')) {
-				r = rpg_add_view(ar, l, ar->root, d->view, &rpg_names_ops, 0, d);
+				r = rpg_add_view(ar, l, ar->root, d->view, &rpg_tlist_ops, 0, d);
+			} else if (pass == 0 && l->kind == RPG_K_STT) {
+				r = rpg_add_view(ar, l, ar->root, "strings.txt", &rpg_tlist_ops, 0, NULL);
 			} else if (pass == 1 && d && strchr(d->view, '/')) {
 				struct gfs_node *dir = rpg_subdir(ar, "names");
 
-				r = dir ? rpg_add_view(ar, l, dir, strchr(d->view, '/') + 1, &rpg_names_ops, 0, d) : -ENOMEM;
+				r = dir ? rpg_add_view(ar, l, dir, strchr(d->view, '/') + 1, &rpg_tlist_ops, 0, d) : -ENOMEM;
 			} else if (pass == 2 && l->kind == RPG_K_SAY) {
 				unsigned rs = rpg_say_recsize(ar);
 				struct gfs_node *dir = rs >= SAY_MIN && l->len >= rs ? rpg_subdir(ar, "textboxes") : NULL;
@@ -864,17 +725,8 @@ int rpg_views_build(struct gfs_archive *ar)
 							 letter == 'P' ? "walls" : "foes", k);
 					r = rpg_add_view(ar, l, dir, nm, &rpg_layer_ops, k, NULL);
 				}
-			} else if (pass == 5 && l->kind == RPG_K_PAGES) {
-				struct gfs_node *dir = rpg_subdir(ar, rpg_pages_dir(m, l));
-
-				for (size_t k = 0; dir && !r && (k + 1) * PAGE_BYTES <= l->len; k++) {
-					char nm[32];
-
-					snprintf(nm, sizeof(nm), "%02zu.png", k);
-					r = rpg_add_view(ar, l, dir, nm, &rpg_page_ops, k, NULL);
-				}
-				if (!dir)
-					r = -ENOMEM;
+			} else if (pass == 5 && (l->kind == RPG_K_GFX || l->kind == RPG_K_RELOAD)) {
+				r = rpg_gfx_build(ar, l);
 			} else if (pass == 4 && l->kind == RPG_K_RELOAD) {
 				struct gfs_node *dir;
 				char letter, *nm;
@@ -906,22 +758,6 @@ void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l)
 }
 
 /* ---- check ------------------------------------------------------------------- */
-
-/* GEN (BSAVE + int16s) field idx, or -1 when the lump is too short. */
-static long rpg_gen(struct gfs_archive *ar, struct rpg_model *m, unsigned idx)
-{
-	char nm[RPG_NAME_MAX + 8];
-	struct rpg_lump *l;
-	struct gfs_buf b = GFS_BUF_INIT;
-	long v = -1;
-
-	snprintf(nm, sizeof(nm), "%s.GEN", m->archinym);
-	l = rpg_lump_named(m, nm);
-	if (l && !rpg_lump_read(ar, l, &b) && b.len >= 7 + 2 * (size_t)idx + 2)
-		v = (int16_t)gfs_le16(b.data + 7 + 2 * idx);
-	gfs_buf_release(&b);
-	return v;
-}
 
 size_t rpg_views_check(struct gfs_archive *ar, FILE *out)
 {

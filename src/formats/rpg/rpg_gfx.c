@@ -1,0 +1,938 @@
+/*
+ * Graphics views of an OHRRPGCE game (specs/ohrrpgce-lumps.md section 3).
+ *
+ *   tilesets/NN.png     <arch>.TIL, backdrops/NN.png <arch>.MXS: Mode-X
+ *                       pages of 64000 bytes, plane x%4 then y*80 + x/4;
+ *                       320x200 PNG in the master palette
+ *   sprites/<kind>/NNN.png  <arch>.PT0-.PT8: records of frames of w x h
+ *                       4-bit pixels, each frame column by column, a byte
+ *                       two pixels one above the other (high nibble the
+ *                       upper); one PNG a record, its frames side by side,
+ *                       in the set's default 16-colour palette
+ *   palettes/master-NN.txt  PALETTES.BIN: int16 header size, int16 record
+ *                       size, records of 256 RGB triples
+ *   palettes/legacy-master.txt  <arch>.MAS: BSAVE header, 256 x 3 int16
+ *                       VGA values (0-63)
+ *   palettes/16-colour.csv  <arch>.PAL: a header (int16 4444, int16 last
+ *                       palette, 12 zeros; or an old BSAVE header), then
+ *                       16 master-palette indices a palette
+ *   palettes/default-<kind>.csv  DEFPALn.BIN: an int16 a sprite set, its
+ *                       16-colour palette; "set,palette" rows
+ *   sprites/<kind>/NNN.png, backdrops/NNN.png  <KIND>.RGFX (RELOAD): each
+ *                       spriteset's first frameset, 8-bit w x h frames,
+ *                       named by the spriteset's id; written back in place
+ *                       (same sizes, so the document keeps its layout)
+ *   font.png            <arch>.FNT: BSAVE header, 256 glyphs of 8 bytes, a
+ *                       byte a column, bit y row y (LSB on top): 128x128,
+ *                       16 glyphs a row
+ *
+ * Every view patches only its own record's bytes; headers, partial trailing
+ * records and junk past the data stay.  A PNG written back must be the exact
+ * size; a sprite or the font must be palette-indexed too; each pixel's
+ * colour must be exactly one of the view's palette (sprite palettes are
+ * shown with 16 distinct colours, so this is the index it had).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "rpg.h"
+#include "gfs_grid.h"
+#include "gfs_codec.h"
+#include "reload.h"
+
+#define BSAVE_HDR 7
+#define BSAVE_MAGIC 0xfd
+#define PAGE_W 320
+#define PAGE_H 200
+#define PAGE_BYTES (PAGE_W * PAGE_H)
+#define PAL16_MAGIC 4444
+#define PAL16_HDR 16
+#define PAL16_OLD_COUNT 100
+#define PAL16_COLOURS 16
+#define MASTER_COLOURS 256
+#define MASTER_BYTES (MASTER_COLOURS * 3)
+#define MASTERS_HDR_MIN 4
+#define FONT_GLYPH_BYTES 8
+#define FONT_W 128		/* 16 x 16 glyphs of 8 x 8: 2048 bytes */
+#define FONT_H 128
+#define PNG_CTYPE_AT 25		/* IHDR colour type: signature 8, length 4, "IHDR" 4, w 4, h 4, depth 1 */
+#define PNG_CTYPE_PALETTE 3
+#define GEN_MASTER_PALETTE 78
+
+enum { G_PAGES, G_SPRITE, G_MASTERS, G_MAS, G_PAL16, G_FONT, G_DEFPAL, G_RGFX };
+
+struct rpg_gfx {
+	const char *lump;	/* ".PT4": after the archinym; else the whole name */
+	int type;		/* G_* */
+	const char *view;	/* directory (pages, sprites, masters) or file */
+	unsigned w, h, frames;	/* images: a frame's size, frames a record */
+	unsigned bits;		/* images: bits a pixel */
+	unsigned hdr;		/* images: bytes before the first record */
+	char defpal;		/* sprites: n of DEFPALn.BIN ('-': none, palette 0); 0: the master palette */
+};
+
+static const struct rpg_gfx rpg_gfxs[] = {
+	{ ".TIL", G_PAGES, "tilesets", PAGE_W, PAGE_H, 1, 8, 0, 0 },
+	{ ".MXS", G_PAGES, "backdrops", PAGE_W, PAGE_H, 1, 8, 0, 0 },
+	{ ".PT0", G_SPRITE, "sprites/heroes", 32, 40, 8, 4, 0, '0' },
+	{ ".PT1", G_SPRITE, "sprites/small-enemies", 34, 34, 1, 4, 0, '1' },
+	{ ".PT2", G_SPRITE, "sprites/medium-enemies", 50, 50, 1, 4, 0, '2' },
+	{ ".PT3", G_SPRITE, "sprites/large-enemies", 80, 80, 1, 4, 0, '3' },
+	{ ".PT4", G_SPRITE, "sprites/walkabouts", 20, 20, 8, 4, 0, '4' },
+	{ ".PT5", G_SPRITE, "sprites/weapons", 24, 24, 2, 4, 0, '5' },
+	{ ".PT6", G_SPRITE, "sprites/attacks", 50, 50, 3, 4, 0, '6' },
+	{ ".PT7", G_SPRITE, "sprites/box-borders", 16, 16, 16, 4, 0, '7' },
+	{ ".PT8", G_SPRITE, "sprites/portraits", 50, 50, 1, 4, 0, '8' },
+	{ "PALETTES.BIN", G_MASTERS, "palettes", 0, 0, 0, 0, 0, 0 },
+	{ ".MAS", G_MAS, "palettes/legacy-master.txt", 0, 0, 0, 0, 0, 0 },
+	{ ".PAL", G_PAL16, "palettes/16-colour.csv", 0, 0, 0, 0, 0, 0 },
+	{ ".FNT", G_FONT, "font.png", FONT_W, FONT_H, 1, 1, BSAVE_HDR, 0 },
+	{ "DEFPAL0.BIN", G_DEFPAL, "palettes/default-heroes.csv", 0, 0, 0, 0, 0, 0 },
+	{ "DEFPAL1.BIN", G_DEFPAL, "palettes/default-small-enemies.csv", 0, 0, 0, 0, 0, 0 },
+	{ "DEFPAL2.BIN", G_DEFPAL, "palettes/default-medium-enemies.csv", 0, 0, 0, 0, 0, 0 },
+	{ "DEFPAL3.BIN", G_DEFPAL, "palettes/default-large-enemies.csv", 0, 0, 0, 0, 0, 0 },
+	{ "DEFPAL4.BIN", G_DEFPAL, "palettes/default-walkabouts.csv", 0, 0, 0, 0, 0, 0 },
+	{ "DEFPAL5.BIN", G_DEFPAL, "palettes/default-weapons.csv", 0, 0, 0, 0, 0, 0 },
+	{ "DEFPAL6.BIN", G_DEFPAL, "palettes/default-attacks.csv", 0, 0, 0, 0, 0, 0 },
+	{ "DEFPAL7.BIN", G_DEFPAL, "palettes/default-box-borders.csv", 0, 0, 0, 0, 0, 0 },
+	{ "DEFPAL8.BIN", G_DEFPAL, "palettes/default-portraits.csv", 0, 0, 0, 0, 0, 0 },
+	{ "HEROES.RGFX", G_RGFX, "sprites/heroes", 0, 0, 0, 8, 0, '0' },
+	{ "ENEMIES.RGFX", G_RGFX, "sprites/enemies", 0, 0, 0, 8, 0, '-' },
+	{ "WALKABOUTS.RGFX", G_RGFX, "sprites/walkabouts", 0, 0, 0, 8, 0, '4' },
+	{ "WEAPONS.RGFX", G_RGFX, "sprites/weapons", 0, 0, 0, 8, 0, '5' },
+	{ "ATTACKS.RGFX", G_RGFX, "sprites/attacks", 0, 0, 0, 8, 0, '6' },
+	{ "BOXBORDERS.RGFX", G_RGFX, "sprites/box-borders", 0, 0, 0, 8, 0, '7' },
+	{ "PORTRAITS.RGFX", G_RGFX, "sprites/portraits", 0, 0, 0, 8, 0, '8' },
+	{ "BACKDROPS.RGFX", G_RGFX, "backdrops", 0, 0, 0, 8, 0, 0 },
+};
+
+static const struct rpg_gfx *rpg_gfx_of(struct rpg_model *m, const struct rpg_lump *l)
+{
+	for (size_t i = 0; i < sizeof(rpg_gfxs) / sizeof(rpg_gfxs[0]); i++)
+		if (rpg_lump_is(m, l, rpg_gfxs[i].lump))
+			return &rpg_gfxs[i];
+	return NULL;
+}
+
+/* The lump named <archinym><ext> (ext ".PAL"), or NULL. */
+static struct rpg_lump *rpg_arch_lump(struct rpg_model *m, const char *ext)
+{
+	char nm[RPG_NAME_MAX + 16];
+
+	snprintf(nm, sizeof(nm), "%s%s", m->archinym, ext);
+	return rpg_lump_named(m, nm);
+}
+
+/* ---- layouts ------------------------------------------------------------------- */
+
+/* Bytes of one record of an image lump (a page, a sprite set, the font). */
+static size_t rpg_image_bytes(const struct rpg_gfx *g)
+{
+	return (size_t)g->w * g->h * g->frames * g->bits / 8;
+}
+
+/* PAL: where the palettes start and how many whole ones; 0 when not a PAL. */
+static int rpg_pal16_layout(const uint8_t *head, size_t headlen, uint64_t len, size_t *hdr, size_t *count)
+{
+	if (headlen >= 2 && len >= PAL16_HDR && gfs_le16(head) == PAL16_MAGIC)
+		*hdr = PAL16_HDR;
+	else if (headlen >= 1 && head[0] == BSAVE_MAGIC && len >= BSAVE_HDR + PAL16_OLD_COUNT * PAL16_COLOURS)
+		*hdr = BSAVE_HDR;
+	else
+		return 0;
+	*count = (size_t)((len - *hdr) / PAL16_COLOURS);
+	return 1;
+}
+
+/* PALETTES.BIN: header size, record size, whole records; 0 when unusable. */
+static int rpg_masters_layout(const uint8_t *head, size_t headlen, uint64_t len, size_t *hdr, size_t *rs,
+			      size_t *count)
+{
+	if (headlen < MASTERS_HDR_MIN || len < MASTERS_HDR_MIN)
+		return 0;
+	*hdr = gfs_le16(head);
+	*rs = gfs_le16(head + 2);
+	if (*hdr < MASTERS_HDR_MIN || *rs < MASTER_BYTES || *hdr > len)
+		return 0;
+	*count = (size_t)((len - *hdr) / *rs);
+	return 1;
+}
+
+/* ---- palettes used to draw ------------------------------------------------------ */
+
+/* The game's master palette: PALETTES.BIN record gen(78), else the legacy MAS, else grey. */
+static void rpg_master_palette(struct gfs_archive *ar, uint8_t *rgb)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *l = rpg_lump_named(m, "PALETTES.BIN");
+	struct gfs_buf b = GFS_BUF_INIT;
+	size_t hs, rs, count;
+
+	for (int i = 0; i < MASTER_BYTES; i++)
+		rgb[i] = (uint8_t)(i / 3);
+	if (l && !rpg_lump_read(ar, l, &b) && rpg_masters_layout(b.data, b.len, b.len, &hs, &rs, &count) && count) {
+		long sel = rpg_gen(ar, m, GEN_MASTER_PALETTE);
+
+		memcpy(rgb, b.data + hs + (sel > 0 && (size_t)sel < count ? (size_t)sel : 0) * rs, MASTER_BYTES);
+		gfs_buf_release(&b);
+		return;
+	}
+	gfs_buf_release(&b);
+	if ((l = rpg_arch_lump(m, ".MAS")) && !rpg_lump_read(ar, l, &b) && b.len >= BSAVE_HDR + 2 * MASTER_BYTES)
+		for (int i = 0; i < MASTER_BYTES; i++) {
+			unsigned v = gfs_le16(b.data + BSAVE_HDR + 2 * i) & 63;
+
+			rgb[i] = (uint8_t)(v ? v * 4 + 3 : 0);
+		}
+	gfs_buf_release(&b);
+}
+
+/*
+ * The 16 colours sprite set `set` of g is drawn in: PAL palette
+ * DEFPALn.BIN[set] (palette 0 when it has none) through the master palette.
+ * A colour already taken by a lower index is nudged in the low bits of
+ * blue, so each index has a colour of its own and a PNG maps back exactly.
+ */
+static void rpg_sprite_palette(struct gfs_archive *ar, const struct rpg_gfx *g, size_t set, uint8_t *rgb)
+{
+	struct rpg_model *m = ar->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct rpg_lump *l;
+	uint8_t master[MASTER_BYTES], idx[PAL16_COLOURS];
+	char nm[32];
+	size_t pal = 0, hdr, count;
+
+	for (int i = 0; i < PAL16_COLOURS; i++)
+		idx[i] = (uint8_t)i;
+	snprintf(nm, sizeof(nm), "DEFPAL%c.BIN", g->defpal);
+	if ((l = rpg_lump_named(m, nm)) && !rpg_lump_read(ar, l, &b) && b.len >= 2 * set + 2 &&
+	    (int16_t)gfs_le16(b.data + 2 * set) > 0)
+		pal = (size_t)(int16_t)gfs_le16(b.data + 2 * set);
+	gfs_buf_release(&b);
+	if ((l = rpg_arch_lump(m, ".PAL")) && !rpg_lump_read(ar, l, &b) &&
+	    rpg_pal16_layout(b.data, b.len, b.len, &hdr, &count) && count)
+		memcpy(idx, b.data + hdr + (pal < count ? pal : 0) * PAL16_COLOURS, PAL16_COLOURS);
+	gfs_buf_release(&b);
+	rpg_master_palette(ar, master);
+	for (int i = 0; i < PAL16_COLOURS; i++) {
+		uint8_t *c = rgb + 3 * i, blue = master[3 * idx[i] + 2];
+
+		memcpy(c, master + 3 * idx[i], 3);
+		for (unsigned nudge = 1; nudge < 256; nudge++) {
+			int taken = 0;
+
+			for (int j = 0; j < i && !taken; j++)
+				taken = !memcmp(rgb + 3 * j, c, 3);
+			if (!taken)
+				break;
+			c[2] = (uint8_t)(blue ^ nudge);
+		}
+	}
+}
+
+/* ---- PNG in and out --------------------------------------------------------------- */
+
+/*
+ * A PNG written to view n: exactly w x h, palette-indexed when indexed,
+ * decoded to RGBA (*rgba malloc'd); else EINVAL, and the log says why.
+ */
+static int rpg_png_in(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len,
+		      uint32_t w, uint32_t h, int indexed, uint8_t **rgba)
+{
+	uint32_t pw = 0, ph = 0;
+	int r;
+
+	if (gfs_png_size(data, len, &pw, &ph) || pw != w || ph != h)
+		return gfs_err(ar, -EINVAL, "%s: want a %ux%u PNG", n->name, w, h);
+	if (indexed && data[PNG_CTYPE_AT] != PNG_CTYPE_PALETTE)
+		return gfs_err(ar, -EINVAL, "%s: want a palette-indexed PNG (colour type 3), not type %u",
+			       n->name, data[PNG_CTYPE_AT]);
+	r = gfs_png_decode(data, len, w, h, rgba, &pw, &ph);
+	if (r && r != -ENOMEM)
+		r = gfs_err(ar, -EINVAL, "%s: the PNG does not decode", n->name);
+	return r;
+}
+
+/*
+ * The palette index of pixel (x, y)'s colour among ncolors: old when that
+ * index still has the colour, else the one index of exactly the colour;
+ * none or two: EINVAL naming the pixel and what palette.
+ */
+static int rpg_px_index(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *rgba, uint32_t w, uint32_t x,
+			uint32_t y, const uint8_t *rgb, unsigned ncolors, const char *what, unsigned old, uint8_t *out)
+{
+	const uint8_t *px = rgba + ((size_t)y * w + x) * 4;
+	int found = -1, count = 0;
+
+	if (old < ncolors && !memcmp(rgb + 3 * old, px, 3)) {
+		*out = (uint8_t)old;
+		return 0;
+	}
+	for (unsigned i = 0; i < ncolors; i++)
+		if (!memcmp(rgb + 3 * i, px, 3)) {
+			found = (int)i;
+			count++;
+		}
+	if (count != 1)
+		return gfs_err(ar, -EINVAL, "%s: pixel %u,%u: colour #%02x%02x%02x %s the %s", n->name, x, y,
+			       px[0], px[1], px[2], count ? "is twice in" : "is not in", what);
+	*out = (uint8_t)found;
+	return 0;
+}
+
+/* ---- images: Mode-X pages, 4-bit sprite sets, the font ------------------------ */
+
+/* Where pixel (x, y) of an image's PNG lives in its record: byte, shift, mask. */
+struct rpg_px {
+	size_t at;
+	unsigned shift, mask;
+};
+
+static struct rpg_px rpg_px_of(const struct rpg_gfx *g, unsigned x, unsigned y)
+{
+	switch (g->type) {
+	case G_PAGES:	/* plane x%4, then rows of 80 */
+		return (struct rpg_px){ (size_t)(x % 4) * (PAGE_BYTES / 4) + (size_t)y * (PAGE_W / 4) + x / 4, 0, 0xff };
+	case G_SPRITE:	/* frame x/w, column by column, two rows a byte (high nibble the upper) */
+		return (struct rpg_px){ (size_t)(x / g->w) * g->w * g->h / 2 + (size_t)(x % g->w) * (g->h / 2) + y / 2,
+					y % 2 ? 0 : 4, 0xf };
+	default:	/* font: 16 glyphs a row, a byte a column, bit y%8 row y%8 */
+		return (struct rpg_px){ (size_t)((y / 8) * 16 + x / 8) * FONT_GLYPH_BYTES + x % 8, y % 8, 1 };
+	}
+}
+
+static const uint8_t font_rgb[6] = { 0, 0, 0, 255, 255, 255 };
+
+/* The colours record rec of image g is shown in: how many, and what they are called. */
+static unsigned rpg_image_palette(struct gfs_archive *ar, const struct rpg_gfx *g, size_t rec, uint8_t *rgb,
+				  const char **what)
+{
+	switch (g->type) {
+	case G_PAGES:
+		rpg_master_palette(ar, rgb);
+		*what = "master palette";
+		return MASTER_COLOURS;
+	case G_SPRITE:
+		rpg_sprite_palette(ar, g, rec, rgb);
+		*what = "sprite's palette";
+		return PAL16_COLOURS;
+	default:
+		memcpy(rgb, font_rgb, sizeof(font_rgb));
+		*what = "palette (black, white)";
+		return 2;
+	}
+}
+
+static int rpg_image_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	const struct rpg_gfx *g = v->desc;
+	size_t rb = rpg_image_bytes(g), iw = (size_t)g->w * g->frames;
+	uint8_t rgb[MASTER_BYTES], *rec = malloc(rb), *idx = malloc(iw * g->h);
+	const char *what;
+	unsigned nc;
+	int r = !rec || !idx ? -ENOMEM : v->l ? 0 : -ENOENT;
+
+	/* only this record's bytes: a stat walk of many sprite sets reads no lump whole */
+	if (!r && rpg_lump_range(ar, v->l, g->hdr + (uint64_t)v->rec * rb, rb, rec))
+		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
+	if (!r) {
+		for (unsigned y = 0; y < g->h; y++)
+			for (unsigned x = 0; x < iw; x++) {
+				struct rpg_px p = rpg_px_of(g, x, y);
+
+				idx[(size_t)y * iw + x] = (uint8_t)(rec[p.at] >> p.shift & p.mask);
+			}
+		nc = rpg_image_palette(ar, g, v->rec, rgb, &what);
+		r = gfs_png_encode_indexed(idx, (uint32_t)iw, g->h, rgb, nc, out);
+	}
+	free(rec);
+	free(idx);
+	return r;
+}
+
+/*
+ * An image written back: the exact size; sprites and the font palette-
+ * indexed (pages may be any PNG: master palettes hold duplicates, so a
+ * pixel keeps its index while its colour is unchanged).
+ */
+static int rpg_image_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	const struct rpg_gfx *g = v->desc;
+	struct gfs_buf b = GFS_BUF_INIT;
+	size_t rb = rpg_image_bytes(g), iw = (size_t)g->w * g->frames, off = g->hdr + v->rec * rb;
+	uint8_t rgb[MASTER_BYTES], *rgba = NULL;
+	const char *what;
+	unsigned nc;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r && (off > b.len || rb > b.len - off))
+		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
+	if (!r)
+		r = rpg_png_in(ar, n, data, len, (uint32_t)iw, g->h, g->type != G_PAGES, &rgba);
+	nc = r ? 0 : rpg_image_palette(ar, g, v->rec, rgb, &what);
+	for (unsigned y = 0; !r && y < g->h; y++)
+		for (unsigned x = 0; !r && x < iw; x++) {
+			struct rpg_px p = rpg_px_of(g, x, y);
+			uint8_t *c = b.data + off + p.at, px = 0;
+
+			r = rpg_px_index(ar, n, rgba, (uint32_t)iw, x, y, rgb, nc, what, *c >> p.shift & p.mask, &px);
+			if (!r)
+				*c = (uint8_t)((*c & ~(p.mask << p.shift)) | (unsigned)px << p.shift);
+		}
+	if (!r)
+		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+	free(rgba);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_image_ops = {
+	.render = rpg_image_render,
+	.store = rpg_image_store,
+	.free = free,
+};
+
+/* ---- rgfx sprite sets: RELOAD rgfx/spritesets/spriteset/frameset/frame/image ---- */
+
+#define RGFX_MAX_FRAMES 64
+
+/*
+ * The first frameset of a spriteset of an rgfx document, as a walk finds
+ * it: the want-th one, or (each set) every one in turn, handed to each()
+ * as the walk leaves it.
+ */
+struct rgfx_set {
+	size_t want, seen;		/* spritesets: the one wanted, how many met */
+	int in_sets, in_set, in_frameset, framesets, too_many;
+	int64_t id, w, h, bits;
+	size_t nframes, off[RGFX_MAX_FRAMES], len[RGFX_MAX_FRAMES];
+	const struct rpg_gfx *g;
+	const uint8_t *bin;
+	int (*each)(struct rgfx_set *s, size_t k, const char *why);	/* why: NULL when it shows */
+	void *ctx;
+};
+
+static int rgfx_is(const struct reld_node *n, const char *name)
+{
+	return n->namelen == strlen(name) && !memcmp(n->name, name, n->namelen);
+}
+
+/* Can spriteset k (s holds it) be a PNG: 8 bits, every frame w x h, indices within its colours? */
+static int rgfx_check(const struct rgfx_set *s, size_t k, char *err, size_t errlen)
+{
+	if (s->bits != 8 || s->w <= 0 || s->h <= 0 || s->w > PAGE_W * 4 || s->h > PAGE_H * 4 || !s->nframes ||
+	    s->too_many)
+		return snprintf(err, errlen, "spriteset %zu: not %d or fewer 8-bit frames of a sane size", k,
+				RGFX_MAX_FRAMES), -EBADMSG;
+	for (size_t f = 0; f < s->nframes; f++) {
+		if (s->len[f] != (size_t)(s->w * s->h))
+			return snprintf(err, errlen, "spriteset %zu frame %zu: %zu bytes, not %lldx%lld", k, f,
+					s->len[f], (long long)s->w, (long long)s->h), -EBADMSG;
+		for (size_t i = 0; s->g->defpal && i < s->len[f]; i++)
+			if (s->bin[s->off[f] + i] >= PAL16_COLOURS)
+				return snprintf(err, errlen, "spriteset %zu frame %zu: index %u in a 16-colour sprite",
+						k, f, s->bin[s->off[f] + i]), -EBADMSG;
+	}
+	return 0;
+}
+
+static int rgfx_close(struct rgfx_set *s)
+{
+	char err[160];
+
+	s->in_set = 0;
+	return s->each(s, s->seen - 1, rgfx_check(s, s->seen - 1, err, sizeof(err)) ? err : NULL);
+}
+
+static int rgfx_visit(void *ctx, const struct reld_node *n)
+{
+	struct rgfx_set *s = ctx;
+	int isint = n->type >= 1 && n->type <= 4, r;
+
+	if (n->depth == 1)
+		s->in_sets = rgfx_is(n, "spritesets");
+	if (n->depth <= 2) {
+		if (s->in_set && s->each && (r = rgfx_close(s)))
+			return r;
+		s->in_set = s->in_frameset = 0;
+	}
+	if (n->depth == 2 && s->in_sets && rgfx_is(n, "spriteset")) {
+		s->in_set = s->each || s->seen == s->want;
+		s->seen++;
+		if (s->in_set) {
+			s->id = isint ? n->i : -1;
+			s->w = s->h = s->bits = 0;
+			s->nframes = 0;
+			s->framesets = s->too_many = 0;
+		}
+	} else if (n->depth == 3 && s->in_set) {
+		s->in_frameset = rgfx_is(n, "frameset") && s->framesets++ == 0;
+	} else if (n->depth == 4 && s->in_frameset && isint) {
+		if (rgfx_is(n, "w"))
+			s->w = n->i;
+		else if (rgfx_is(n, "h"))
+			s->h = n->i;
+		else if (rgfx_is(n, "bits"))
+			s->bits = n->i;
+	} else if (n->depth == 5 && s->in_frameset && n->type == 6 && rgfx_is(n, "image")) {
+		if (s->nframes == RGFX_MAX_FRAMES) {
+			s->too_many = 1;
+		} else {
+			s->off[s->nframes] = n->off;
+			s->len[s->nframes++] = n->len;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Walk an rgfx document for spriteset want (each NULL), or for every
+ * spriteset (each called for each).  0, or -EBADMSG with why in err.
+ */
+static int rgfx_walk(const struct rpg_gfx *g, const uint8_t *bin, size_t len, size_t want, struct rgfx_set *s,
+		     int (*each)(struct rgfx_set *, size_t, const char *), void *ctx, char *err, size_t errlen)
+{
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	s->want = want;
+	s->g = g;
+	s->bin = bin;
+	s->each = each;
+	s->ctx = ctx;
+	if ((r = reld_walk(bin, len, rgfx_visit, s, err, errlen)))
+		return r;
+	if (each)
+		return s->in_set ? rgfx_close(s) : 0;
+	if (want >= s->seen)
+		return snprintf(err, errlen, "no spriteset %zu", want), -EBADMSG;
+	return rgfx_check(s, want, err, errlen);
+}
+
+static unsigned rgfx_palette(struct gfs_archive *ar, const struct rpg_gfx *g, const struct rgfx_set *s, uint8_t *rgb,
+			     const char **what)
+{
+	if (!g->defpal) {
+		rpg_master_palette(ar, rgb);
+		*what = "master palette";
+		return MASTER_COLOURS;
+	}
+	rpg_sprite_palette(ar, g, s->id >= 0 ? (size_t)s->id : 0, rgb);
+	*what = "sprite's palette";
+	return PAL16_COLOURS;
+}
+
+/* The lump and its spriteset rec: EIO when it is no longer one that shows as a PNG. */
+static int rgfx_read(struct gfs_archive *ar, struct rpg_vpriv *v, struct gfs_buf *b, struct rgfx_set *s)
+{
+	char err[160];
+	int r = v->l ? rpg_lump_read(ar, v->l, b) : -ENOENT;
+
+	if (!r && (r = rgfx_walk(v->desc, b->data, b->len, v->rec, s, NULL, NULL, err, sizeof(err))) && r != -ENOMEM)
+		r = gfs_err(ar, -EIO, "lump %s: %s", v->l->name, err);
+	return r;
+}
+
+static int rpg_rgfx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct rgfx_set *s = malloc(sizeof(*s));
+	uint8_t rgb[MASTER_BYTES], *idx = NULL;
+	const char *what;
+	int r = s ? rgfx_read(ar, v, &b, s) : -ENOMEM;
+
+	if (!r && !(idx = malloc(s->len[0] * s->nframes)))
+		r = -ENOMEM;
+	if (!r) {
+		size_t w = (size_t)s->w, iw = w * s->nframes;
+		unsigned nc = rgfx_palette(ar, v->desc, s, rgb, &what);
+
+		for (size_t f = 0; f < s->nframes; f++)
+			for (size_t y = 0; y < (size_t)s->h; y++)
+				memcpy(idx + y * iw + f * w, b.data + s->off[f] + y * w, w);
+		r = gfs_png_encode_indexed(idx, (uint32_t)iw, (uint32_t)s->h, rgb, nc, out);
+	}
+	free(idx);
+	free(s);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int rpg_rgfx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct rgfx_set *s = malloc(sizeof(*s));
+	uint8_t rgb[MASTER_BYTES], *rgba = NULL;
+	const char *what;
+	unsigned nc = 0;
+	int r = s ? rgfx_read(ar, v, &b, s) : -ENOMEM;
+
+	if (!r)
+		r = rpg_png_in(ar, n, data, len, (uint32_t)(s->w * (int64_t)s->nframes), (uint32_t)s->h, 1, &rgba);
+	if (!r)
+		nc = rgfx_palette(ar, v->desc, s, rgb, &what);
+	for (size_t f = 0; !r && f < s->nframes; f++)
+		for (uint32_t y = 0; !r && y < (uint32_t)s->h; y++)
+			for (uint32_t x = 0; !r && x < (uint32_t)s->w; x++) {
+				uint8_t *c = b.data + s->off[f] + (size_t)y * (size_t)s->w + x;
+
+				r = rpg_px_index(ar, n, rgba, (uint32_t)(s->w * (int64_t)s->nframes),
+						 (uint32_t)(f * (size_t)s->w) + x, y, rgb, nc, what, *c, c);
+			}
+	if (!r)
+		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+	free(rgba);
+	free(s);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_rgfx_ops = {
+	.render = rpg_rgfx_render,
+	.store = rpg_rgfx_store,
+	.free = free,
+};
+
+struct rgfx_build {
+	struct gfs_archive *ar;
+	struct rpg_lump *l;
+	struct gfs_node *dir;
+};
+
+static int rgfx_add(struct rgfx_set *s, size_t k, const char *why)
+{
+	struct rgfx_build *bd = s->ctx;
+	char nm[32];
+
+	if (why) {
+		gfs_warn(bd->ar, "lump %s: spriteset not shown as PNG: %s", bd->l->name, why);
+		return 0;
+	}
+	if (!bd->dir && !(bd->dir = rpg_subdir(bd->ar, s->g->view)))
+		return -ENOMEM;
+	snprintf(nm, sizeof(nm), "%03lld.png", (long long)s->id);
+	return rpg_add_view(bd->ar, bd->l, bd->dir, nm, &rpg_rgfx_ops, k, s->g);
+}
+
+/* Add the PNG view of every spriteset of an rgfx lump that can be one (one walk). */
+static int rpg_rgfx_build(struct gfs_archive *ar, struct rpg_lump *l, const struct rpg_gfx *g)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct rgfx_set *s = malloc(sizeof(*s));
+	struct rgfx_build bd = { ar, l, NULL };
+	char err[160];
+	int r = s ? rpg_lump_read(ar, l, &b) : -ENOMEM;
+
+	/* a document that does not walk has no views (its RELOAD text says why) */
+	if (!r && (r = rgfx_walk(g, b.data, b.len, 0, s, rgfx_add, &bd, err, sizeof(err))) == -EBADMSG)
+		r = 0;
+	free(s);
+	gfs_buf_release(&b);
+	return r;
+}
+
+/* ---- master palettes as text ----------------------------------------------------- */
+
+/*
+ * "III<TAB>R G B", one line a colour: PALETTES.BIN's bytes (0-255), or
+ * MAS's int16 words (VGA 0-63, shown as stored).
+ */
+struct rpg_rgb_layout {
+	size_t off;		/* of the first value in the lump */
+	unsigned width;		/* bytes a value: 1 or 2 */
+};
+
+static int rpg_rgb_layout(struct gfs_archive *ar, struct rpg_vpriv *v, struct gfs_buf *b,
+			  struct rpg_rgb_layout *lay)
+{
+	const struct rpg_gfx *g = v->desc;
+	size_t hs, rs, count;
+	int r = v->l ? rpg_lump_read(ar, v->l, b) : -ENOENT;
+
+	if (r)
+		return r;
+	if (g->type == G_MAS) {
+		lay->off = BSAVE_HDR;
+		lay->width = 2;
+	} else if (rpg_masters_layout(b->data, b->len, b->len, &hs, &rs, &count) && v->rec < count) {
+		lay->off = hs + v->rec * rs;
+		lay->width = 1;
+	} else {
+		return gfs_err(ar, -EIO, "lump %s: palette %zu is not in the lump any more", v->l->name, v->rec);
+	}
+	if (lay->off > b->len || (size_t)MASTER_BYTES * lay->width > b->len - lay->off)
+		return gfs_err(ar, -EIO, "lump %s: palette %zu is not in the lump any more", v->l->name, v->rec);
+	return 0;
+}
+
+static long rpg_rgb_get(const struct rpg_rgb_layout *lay, const uint8_t *d, size_t i)
+{
+	return lay->width == 1 ? d[lay->off + i] : (long)(int16_t)gfs_le16(d + lay->off + 2 * i);
+}
+
+static int rpg_rgb_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct rpg_rgb_layout lay;
+	int r = rpg_rgb_layout(ar, n->priv, &b, &lay);
+
+	for (size_t i = 0; !r && i < MASTER_COLOURS; i++)
+		r = gfs_buf_printf(out, "%zu\t%ld %ld %ld\n", i, rpg_rgb_get(&lay, b.data, 3 * i),
+				   rpg_rgb_get(&lay, b.data, 3 * i + 1), rpg_rgb_get(&lay, b.data, 3 * i + 2));
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int rpg_rgb_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct gfs_buf b = GFS_BUF_INIT, text = GFS_BUF_INIT;
+	struct rpg_rgb_layout lay;
+	size_t i = 0;
+	char *p, *line;
+	int r = rpg_rgb_layout(ar, n->priv, &b, &lay);
+
+	if (!r && !(r = gfs_buf_add(&text, data, len)))
+		r = gfs_buf_addc(&text, 0);
+	if (!r && memchr(data, 0, len))
+		r = gfs_err(ar, -EINVAL, "%s: a NUL byte in the text", n->name);
+	p = r ? NULL : (char *)text.data;
+	while (!r && (line = gfs_next_word(&p, "\n"))) {
+		long id, c[3], lo = lay.width == 1 ? 0 : INT16_MIN, hi = lay.width == 1 ? 255 : INT16_MAX;
+		char tail;
+
+		if (sscanf(line, "%ld %ld %ld %ld %c", &id, &c[0], &c[1], &c[2], &tail) != 4 || id != (long)i ||
+		    i >= MASTER_COLOURS) {
+			r = gfs_err(ar, -EINVAL, "%s: line %zu: want \"%zu<TAB>R G B\" (256 lines, colours in order)",
+				    n->name, i + 1, i);
+			break;
+		}
+		for (int k = 0; !r && k < 3; k++) {
+			size_t at = lay.off + (3 * i + (size_t)k) * lay.width;
+
+			if (c[k] < lo || c[k] > hi)
+				r = gfs_err(ar, -EINVAL, "%s: line %zu: %ld is not in %ld..%ld", n->name, i + 1, c[k],
+					    lo, hi);
+			else if (c[k] == rpg_rgb_get(&lay, b.data, 3 * i + (size_t)k))
+				continue;
+			else if (lay.width == 1)
+				b.data[at] = (uint8_t)c[k];
+			else
+				gfs_put_u16le(b.data + at, (uint16_t)c[k]);
+		}
+		i++;
+	}
+	if (!r && i != MASTER_COLOURS)
+		r = gfs_err(ar, -EINVAL, "%s: %zu lines, want %d", n->name, i, MASTER_COLOURS);
+	if (!r)
+		r = rpg_set_if_changed(ar, ((struct rpg_vpriv *)n->priv)->l, b.data, b.len);
+	gfs_buf_release(&text);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_rgb_ops = {
+	.render = rpg_rgb_render,
+	.store = rpg_rgb_store,
+	.free = free,
+};
+
+/* ---- 16-colour palettes as CSV --------------------------------------------------- */
+
+static int rpg_pal16_read(struct gfs_archive *ar, struct rpg_vpriv *v, struct gfs_buf *b, size_t *hdr,
+			  size_t *count)
+{
+	int r = v->l ? rpg_lump_read(ar, v->l, b) : -ENOENT;
+
+	if (!r && !rpg_pal16_layout(b->data, b->len, b->len, hdr, count))
+		r = gfs_err(ar, -EIO, "lump %s: not a 16-colour palette lump any more", v->l->name);
+	return r;
+}
+
+static int rpg_pal16_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	size_t hdr = 0, count = 0;
+	int r = rpg_pal16_read(ar, n->priv, &b, &hdr, &count);
+
+	if (!r)
+		r = gfs_grid_xheader(out, PAL16_COLOURS);
+	if (!r)
+		r = gfs_grid_render_u8(out, b.data + hdr, count * PAL16_COLOURS, PAL16_COLOURS);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int rpg_pal16_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct gfs_grid g;
+	size_t hdr = 0, count = 0;
+	int r = rpg_pal16_read(ar, n->priv, &b, &hdr, &count);
+
+	if (!r && !(r = gfs_grid_parse(ar, n->name, data, len, PAL16_COLOURS, NULL, &g))) {
+		if (g.nrows != count)
+			r = gfs_err(ar, -EINVAL, "%s: %zu rows, want one a palette (%zu)", n->name, g.nrows, count);
+		else
+			r = gfs_grid_u8(ar, &g, PAL16_COLOURS, count, b.data + hdr);
+		gfs_grid_release(&g);
+	}
+	if (!r)
+		r = rpg_set_if_changed(ar, ((struct rpg_vpriv *)n->priv)->l, b.data, b.len);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_pal16_ops = {
+	.render = rpg_pal16_render,
+	.store = rpg_pal16_store,
+	.free = free,
+};
+
+/* ---- default palettes as CSV ------------------------------------------------------ */
+
+static const char *const defpal_cols[] = { "set", "palette" };
+
+static int rpg_defpal_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r)
+		r = gfs_buf_adds(out, "set,palette\n");
+	for (size_t i = 0; !r && 2 * i + 2 <= b.len; i++)
+		r = gfs_buf_printf(out, "%zu,%d\n", i, (int16_t)gfs_le16(b.data + 2 * i));
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int rpg_defpal_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct gfs_grid g;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (r || (r = gfs_grid_parse(ar, n->name, data, len, 2, defpal_cols, &g)))
+		goto out;
+	if (g.nrows != b.len / 2)
+		r = gfs_err(ar, -EINVAL, "%s: %zu rows, want one a sprite set (%zu)", n->name, g.nrows, b.len / 2);
+	for (size_t i = 0; !r && i < g.nrows; i++) {
+		int64_t set, pal;
+
+		if ((r = gfs_grid_int(ar, &g, i, 0, 0, INT64_MAX, &set)))
+			break;
+		if ((size_t)set != i) {
+			r = gfs_grid_err(ar, &g, i, 0, "sets are neither added, removed nor moved");
+			break;
+		}
+		if (!(r = gfs_grid_int(ar, &g, i, 1, INT16_MIN, INT16_MAX, &pal)) &&
+		    pal != (int16_t)gfs_le16(b.data + 2 * i))
+			gfs_put_u16le(b.data + 2 * i, (uint16_t)pal);
+	}
+	gfs_grid_release(&g);
+	if (!r)
+		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+out:
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_defpal_ops = {
+	.render = rpg_defpal_render,
+	.store = rpg_defpal_store,
+	.free = free,
+};
+
+/* ---- which lumps, and their views ----------------------------------------------- */
+
+/* How many views l has (records, pages, palettes); 0: none.  head: its first bytes. */
+static size_t rpg_gfx_count(const struct rpg_gfx *g, const uint8_t *head, size_t headlen, uint64_t len)
+{
+	size_t hdr, rs, count;
+
+	switch (g->type) {
+	case G_PAGES:
+	case G_SPRITE:
+		return (size_t)(len / rpg_image_bytes(g));
+	case G_MASTERS:
+		return rpg_masters_layout(head, headlen, len, &hdr, &rs, &count) ? count : 0;
+	case G_MAS:
+		return headlen && head[0] == BSAVE_MAGIC && len >= BSAVE_HDR + 2 * MASTER_BYTES;
+	case G_PAL16:
+		return rpg_pal16_layout(head, headlen, len, &hdr, &count);
+	case G_FONT:
+		return headlen && head[0] == BSAVE_MAGIC && len >= g->hdr + rpg_image_bytes(g);
+	case G_DEFPAL:
+		return len >= 2;
+	case G_RGFX:
+		return len >= 4 && !memcmp(head, RELD_MAGIC, 4);
+	}
+	return 0;
+}
+
+static size_t rpg_gfx_views(struct gfs_archive *ar, struct rpg_lump *l, const struct rpg_gfx **g)
+{
+	uint8_t head[MASTERS_HDR_MIN];
+	size_t hl = l->len < sizeof(head) ? (size_t)l->len : sizeof(head);
+
+	*g = rpg_gfx_of(ar->priv, l);
+	if (!*g || gfs_pread(ar, head, hl, l->off))
+		return 0;
+	return rpg_gfx_count(*g, head, hl, l->len);
+}
+
+int rpg_gfx_kind(struct gfs_archive *ar, struct rpg_lump *l)
+{
+	const struct rpg_gfx *g;
+
+	/* an rgfx lump is a RELOAD lump (reload/ text) whose PNGs rpg_gfx_build adds */
+	return rpg_gfx_views(ar, l, &g) && g->type != G_RGFX ? RPG_K_GFX : RPG_K_NONE;
+}
+
+int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l)
+{
+	const struct rpg_gfx *g;
+	size_t count = rpg_gfx_views(ar, l, &g);
+	const struct gfs_node_ops *ops[] = {
+		[G_PAGES] = &rpg_image_ops, [G_SPRITE] = &rpg_image_ops, [G_MASTERS] = &rpg_rgb_ops,
+		[G_MAS] = &rpg_rgb_ops, [G_PAL16] = &rpg_pal16_ops, [G_FONT] = &rpg_image_ops,
+		[G_DEFPAL] = &rpg_defpal_ops,
+	};
+	const char *slash, *file;
+	struct gfs_node *dir;
+	char path[64];
+	int single, r = 0;
+
+	if (!count)
+		return 0;
+	if (g->type == G_RGFX)
+		return rpg_rgfx_build(ar, l, g);
+	single = g->type != G_PAGES && g->type != G_SPRITE && g->type != G_MASTERS;
+	slash = single ? strrchr(g->view, '/') : NULL;
+	file = slash ? slash + 1 : g->view;
+	/* a directory of records (g->view), or one file (g->view, maybe under a directory) */
+	snprintf(path, sizeof(path), "%.*s", single ? (int)(file - g->view) : (int)strlen(g->view), g->view);
+	if (!(dir = rpg_subdir(ar, path)))
+		return -ENOMEM;
+	if (single)
+		return rpg_add_view(ar, l, dir, file, ops[g->type], 0, g);
+	for (size_t k = 0; !r && k < count; k++) {
+		char nm[32];
+
+		if (g->type == G_PAGES)
+			snprintf(nm, sizeof(nm), "%02zu.png", k);
+		else if (g->type == G_SPRITE)
+			snprintf(nm, sizeof(nm), "%03zu.png", k);
+		else
+			snprintf(nm, sizeof(nm), "master-%02zu.txt", k);
+		r = rpg_add_view(ar, l, dir, nm, ops[g->type], k, g);
+	}
+	return r;
+}
