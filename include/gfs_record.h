@@ -153,4 +153,14 @@ int gfs_charset_byte(const uint16_t *charset, uint32_t cp);
 int gfs_hexz_render(struct gfs_buf *out, const uint8_t *p, size_t width);
 int gfs_hexz_parse(const char *v, uint8_t *p, size_t width);
 
+/*
+ * Calls fn with every number field of the record p[0..len) (UINT, SINT,
+ * HEX, ENUM, REF; those of list items too) and its value, the fixed part
+ * first, then each group's elements in order; stops at fn's first non-zero
+ * return and returns it.  -EBADMSG when the record does not fit.  (To find
+ * what refers to something without rendering every record.)
+ */
+int gfs_record_each(const struct gfs_record *rec, const uint8_t *p, size_t len,
+		    int (*fn)(void *ctx, const struct gfs_field *f, uint64_t v), void *ctx);
+
 #endif
