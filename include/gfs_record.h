@@ -242,4 +242,14 @@ int gfs_seq_parse(struct gfs_archive *ar, const char *view, const struct gfs_seq
 		  const uint8_t *old, size_t oldlen, const uint8_t *data, size_t len,
 		  const struct gfs_rec_refs *refs, struct gfs_buf *out);
 
+/*
+ * Calls fn with every number field of the record p[0..len) (UINT, SINT,
+ * HEX, ENUM, REF; those of list items too) and its value, the fixed part
+ * first, then each group's elements in order; stops at fn's first non-zero
+ * return and returns it.  -EBADMSG when the record does not fit.  (To find
+ * what refers to something without rendering every record.)
+ */
+int gfs_record_each(const struct gfs_record *rec, const uint8_t *p, size_t len,
+		    int (*fn)(void *ctx, const struct gfs_field *f, uint64_t v), void *ctx);
+
 #endif

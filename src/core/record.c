@@ -1210,3 +1210,50 @@ int gfs_seq_parse(struct gfs_archive *ar, const char *view, const struct gfs_seq
 	free(c);
 	return r;
 }
+
+/* ---- visiting the values ------------------------------------------------------ */
+
+static int gfs_fields_each(const struct gfs_record *rec, const uint8_t *base,
+			   int (*fn)(void *ctx, const struct gfs_field *f, uint64_t v), void *ctx)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < rec->nfields && !r; i++) {
+		const struct gfs_field *f = &rec->fields[i];
+
+		switch (f->kind) {
+		case GFS_FK_UINT: case GFS_FK_SINT: case GFS_FK_HEX: case GFS_FK_ENUM: case GFS_FK_REF:
+			r = fn(ctx, f, gfs_field_get(f, base));
+			break;
+		case GFS_FK_LIST:
+			for (size_t k = 0, n = gfs_group_count(f, base); k < n && !r; k++)
+				r = gfs_fields_each(f->group, base + f->off + k * f->group->size, fn, ctx);
+			break;
+		default:
+			break;
+		}
+	}
+	return r;
+}
+
+int gfs_record_each(const struct gfs_record *rec, const uint8_t *p, size_t len,
+		    int (*fn)(void *ctx, const struct gfs_field *f, uint64_t v), void *ctx)
+{
+	size_t pos = rec->size;
+	int r;
+
+	if (!gfs_record_span(rec, p, len))
+		return -EBADMSG;
+	r = gfs_fields_each(rec, p, fn, ctx);
+	for (size_t i = 0; i < rec->nfields && !r; i++) {
+		const struct gfs_field *f = &rec->fields[i];
+
+		if (f->kind != GFS_FK_GROUP)
+			continue;
+		for (size_t k = 0, n = gfs_group_count(f, p); k < n && !r; k++) {
+			r = gfs_fields_each(f->group, p + pos, fn, ctx);
+			pos += gfs_elem_size(f->group, p + pos, len - pos);
+		}
+	}
+	return r;
+}

@@ -56,14 +56,14 @@ drwxr-xr-x          0 backs/
 -rw-r--r--       3671 backs/0000.png
 drwxr-xr-x          0 sections/
 -rw-r--r--         95 sections/16-uielements.bin
--rw-r--r--         16 sections/19-equipslots.bin
--rw-r--r--         34 sections/33-tilesmeta.bin
+-rw-r--r--        195 sections/19-equipslots.ini
+-rw-r--r--        550 sections/33-tilesmeta.ini
 drwxr-xr-x          0 npcs/
--rw-r--r--         13 npcs/0000.bin
+-rw-r--r--        418 npcs/0000.ini
 drwxr-xr-x          0 dialogs/
--rw-r--r--         14 dialogs/0000.bin
+-rw-r--r--        321 dialogs/0000.ini
 drwxr-xr-x          0 quests/
--rw-r--r--         10 quests/0000.bin
+-rw-r--r--        350 quests/0000.ini
 -rw-r--r--          5 quests/0000.on_complete.tngs
 drwxr-xr-x          0 startup/
 -rw-r--r--         31 startup/index.csv
@@ -71,7 +71,7 @@ drwxr-xr-x          0 startup/
 -rw-r--r--          5 startup/0001.tngs
 drwxr-xr-x          0 objects/
 -rw-r--r--         26 objects/index.csv
--rw-r--r--        231 objects/0000.bin
+-rw-r--r--       1849 objects/0000.ini
 drwxr-xr-x          0 maps/
 drwxr-xr-x          0 maps/meadow/
 -rw-r--r--        410 maps/meadow/map.ini
@@ -127,7 +127,10 @@ for variant in "" "--raw" "--crc-comp" "--raw --crc-comp"; do
 		$P get g.tng "$k" >want || fail "get $k"
 		cmp want "$f" || fail "media $k differs ($variant)"
 	done
-	$P get g.tng npcs/0000 >want && cmp want m/npcs/0000.bin || fail "npc record"
+	# records are INI: the NPC's header fields by key, its title with the text
+	grep -qx 'title = 2 ; Hello there' m/npcs/0000.ini || fail "npc title ($variant)"
+	grep -qx 'speed = 100' m/npcs/0000.ini && grep -qx 'direction_change = 50' m/npcs/0000.ini ||
+		fail "npc record ($variant)"
 	$P get g.tng sections/16 >want && cmp want m/sections/16-uielements.bin || fail "raw section"
 	# texts: one per line, newline and backslash escaped
 	check_eq "Line with \\\\ backslash" "$(sed -n 4p m/lang/en/texts.txt)" "backslash escape"

@@ -2,8 +2,8 @@
 # Every edit kind survives unmount and reload with both CRCs right, the CRC
 # convention and deflate wrapping kept, map assets last, and every other
 # asset byte-identical: a sound replaced by a bigger one, a map cell, map.ini,
-# a translation, sprite maps (a frame changed, a direction added), raw
-# section records, an inflated record, an atlas PNG, header.ini.
+# a translation, sprite maps (a frame changed, a direction added), the
+# equipment slots (as INI, one fewer), an NPC (its INI), an atlas PNG, header.ini.
 . "$top_srcdir/tests/lib.sh"
 P="python3 $top_srcdir/tests/tng/tngpy.py"
 cd "$T" || exit 1
@@ -35,8 +35,9 @@ PY
 	sed -i 's/^Hello there$/Hello, modder\\nsecond line/' m/lang/en/texts.txt || fail "edit texts"
 	sed -i '0,/^frame = .*/s//frame = 0 0 9 9 8 8 0 0/' m/sprites/tiles/0001.txt || fail "edit sprite"
 	printf '\n[direction 1]\ndir = 4\nloop = 1\nwidth = 16\nheight = 16\nframe = 1 2 0 0 16 16 0 0\nframe = 0 0 4 4 8 8 4 4\n' >>m/sprites/ui/0000.txt || fail "add direction"
-	printf '\001\000\002\000\003\000\004\000\005\000\006\000' >m/sections/19-equipslots.bin || fail "raw section"
-	printf '\002\000\000\001\007\000\062\000\000\000\000\000\000' >m/npcs/0000.bin || fail "npc record"
+	printf '[slot 0]\nleft = 1\ntop = 2\n[slot 1]\nleft = 3\ntop = 4\n[slot 2]\nleft = 5\ntop = 6\n' \
+		>m/sections/19-equipslots.ini || fail "section records as INI"
+	sed -i 's/^speed = 100$/speed = 7/' m/npcs/0000.ini || fail "npc record"
 	cp m/atlases/0000.png m/atlases/0001.png || fail "replace atlas"
 	sed -i -e 's/^fps = .*/fps = 60/' -e 's/^id = .*/id = edited/' -e 's/^tile_width = .*/tile_width = 300/' m/header.ini || fail "edit header"
 	grep -q '^fps = 60$' m/header.ini || fail "header view after commit"
@@ -60,6 +61,7 @@ PY
 	$P get g.tng sounds/door | cmp - newsound || fail "new sound bytes"
 	$P get g.tng atlases/0000 >a0; $P get g.tng atlases/0001 | cmp - a0 || fail "atlas"
 	check_eq "2 0 0 1 7 0 50 0 0 0 0 0 0" "$($P get g.tng npcs/0000 | od -An -tu1 | tr -s ' ' | sed 's/^ //;s/ $//')" "npc bytes"
+	check_eq "1 0 2 0 3 0 4 0 5 0 6 0" "$($P get g.tng sections/19 | od -An -tu1 | tr -s ' ' | sed 's/^ //;s/ $//')" "equipment slots"
 	python3 - g.tng <<'PY' || fail "header bytes"
 import sys
 d = open(sys.argv[1], "rb").read()

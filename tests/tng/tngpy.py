@@ -8,8 +8,11 @@ C driver.
   tngpy.py write OUT [--raw] [--crc-comp] [--encrypted] [--sounds N]
                      [--sound-size B] [--movie-size B] [--bad KIND] [--full]
             --full adds the game logic: attributes, choosers, cutscenes,
-            crafting, default actions, NPCs and objects with event handlers,
-            a startup script with every opcode and every command
+            crafting, spawners, default actions, NPCs and objects with event
+            handlers (an object with a collision mask, sounds, required
+            attributes, modifiers and a sprite modifier), UI elements as the
+            document lays them out, a startup script with every opcode and
+            every command
   tngpy.py dump GAME            one line per asset: key, size, sha1
   tngpy.py get GAME KEY         the bytes of one asset (inflated if compressed)
   tngpy.py verify GAME          both CRCs; prints the conventions used
@@ -232,20 +235,28 @@ def full_logic(w, z):
     """The game logic sections of --full; returns the NPC, dialog and quest records."""
     say = bytes([48]) + u24(w.s("greet")) + bytes([38, 0, 0, 6, 12, 0])   # PUSHDLG greet; PUSH16 0; FNC2 dialog; END
     # attributes (25): a primary, a variable with an on-change handler, a calculated one
-    onchg = bytes([35]) + u24(w.s("gold")) + bytes([37, 100, 24, 3]) + u24(9) + bytes([44]) + u24(w.s("door")) + bytes([5, 8, 0])
+    onchg = bytes([35]) + u24(w.s("gold")) + bytes([37, 100, 24, 3]) + u24(17) + bytes([44]) + u24(w.s("door")) + bytes([5, 8, 0])
     expr = bytes([35]) + u24(w.s("hp")) + bytes([37, 2, 19, 0])
     attrs = (struct.pack("<HHB", 10, 5, 4) + u24(0) * 3 + u24(w.s("gold")) + struct.pack("<H", 3) +
              bytes([0]) + u24(w.s("hp")) + u24(2) +
              bytes([1]) + u24(w.s("gold")) + u24(3) + struct.pack("<i", 10) + u24(len(onchg)) + onchg +
              bytes([2]) + u24(w.s("power")) + u24(3) + struct.pack("<H", len(expr)) + expr)
     w.section(S_ATTRS, attrs)
-    # a chooser (22), a cutscene with a script (23), a crafting dialog (32)
-    chooser = u24(2) + bytes([0, 0, 0, 1]) + bytes([0, 1, 0, 2, 0, 3, 0]) + bytes(8) + bytes(8) + bytes(8)
+    # a chooser (22): two options, three UI sprites and a rectangle at position 13
+    chooser = (struct.pack("<5H", 10, 20, 4, 2, 2) +
+               bytes([1]) + struct.pack("<3H", 0, 0xFFFF, 0xFFFF) + bytes([0]) + u24(w.s("hp")) +
+               struct.pack("<i", 5) + bytes(8) + bytes([3, 0, 0, 0]) + struct.pack("<i", 1) +
+               bytes([13 | 0x80, 10, 20, 90, 80, 0, 0]) + bytes(24))
+    # a cutscene with a script (23), a crafting dialog (32)
     cut = (u24(0) + u24(w.s("theme")) + u24(0) + u24(0) + struct.pack("<HHH", 1, 0, 0) + u24(len(say)) +
            u24(0) + u24(10) + u24(10) + u24(300) + struct.pack("<I", 0xFF000000) + bytes([4, 0, 0]) + say)
     craft = u24(2) + u24(3) + u24(w.s("door")) + bytes([0xFF, 0xFF, 0xFF, 0, 1]) + struct.pack("<HH", 1, 0) + struct.pack("<32H", *([0, 0xFFFF] * 16))
-    for type_, name, blob in ((22, "class", chooser), (23, "intro_scene", cut), (32, "forge", craft)):
-        w.section(type_, bytearray(struct.pack("<QII", 0, 0, w.s(name))), [(0, w.asset(z(blob)))])
+    # a spawner (29): up to 5 NPCs every 30 s, one kind of NPC
+    spawner = (bytes([5]) + u24(3000) + struct.pack("<H", 1) + u24(w.s("hp")) + bytes([2]) +
+               struct.pack("<i", 3) + u24(0) + struct.pack("<i", 0) + bytes([2, 0, 0, 2, 0, 0]))
+    for type_, name, blob in ((22, "class", chooser), (23, "intro_scene", cut), (32, "forge", craft),
+                              (29, None, spawner)):
+        w.section(type_, bytearray(struct.pack("<QII", 0, 0, w.s(name) if name else 0)), [(0, w.asset(z(blob)))])
     # default actions (26): nine scripts, the name field is the range attribute
     d = bytearray()
     descs = []
@@ -312,9 +323,23 @@ def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size
     sprites(S_CHARS, [(2, 3)])
     sprites(S_PORTRAITS, [(1, 4)])
     media(S_BACKS, [(None, png(40, 30, 9))])
-    w.section(S_UIELEM, bytes(range(95)))
+    if full:
+        # UI elements (16) as the document lays them out: 10 colours, 6 fonts, 3 sounds, sprites
+        ui = (bytes([10]) + b"".join(struct.pack("<I", 0xFF000000 | i * 0x111111) for i in range(10)) +
+              bytes([6]) + b"".join(bytes([i, 12 + i]) + u24(w.s("main")) + bytes(2) for i in range(6)) +
+              bytes([3]) + u24(w.s("door")) + u24(0) + u24(w.s("door")) +
+              bytes([0, 0, 0, 2, 0, 0, 0xFF, 0xFF, 0xFF]))
+        w.section(S_UIELEM, ui)
+    else:
+        w.section(S_UIELEM, bytes(range(95)))
     w.section(S_EQUIP, struct.pack("<8H", 1, 2, 3, 4, 5, 6, 7, 8))
-    w.section(S_TILEMETA, bytes(range(34)))
+    if full:
+        # tiles meta (33): per tile, speed and sound of walking, swimming and flying on it
+        w.section(S_TILEMETA, struct.pack("<H", 0) + struct.pack("<H", 100) + u24(w.s("door")) +
+                  struct.pack("<H", 50) + u24(0) + struct.pack("<H", 300) + u24(0) +
+                  struct.pack("<H", 1) + struct.pack("<H", 80) + u24(w.s("door")) + bytes(10))
+    else:
+        w.section(S_TILEMETA, bytes(range(34)))
     if unknown:
         w.section(12, b"reserved bytes")
         w.section(77, b"a section type nobody knows")
@@ -328,10 +353,25 @@ def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size
         npc, dlg, q = full_logic(w, z)
         names = {S_DIALOGS: w.s("greet"), S_QUESTS: w.s("rescue")}
         first = every_opcode(w)
-        # on click: give the player one of these (PUSH16 3; PUSH8 1; FNC2 give)
-        obj = bytearray(obj)
-        obj[38] = 1
-        obj = bytes(obj) + bytes([0]) + u24(0) + u24(7) + bytes([38, 3, 0, 37, 1, 6, 34])
+        # an object with a 3x2 collision mask, a sound, a required attribute, a modifier and a
+        # sprite modifier; on click: give the player one of these (PUSH16 3; PUSH8 1; FNC2 give)
+        hdr = bytearray(39)
+        hdr[0:3] = u24(4)
+        struct.pack_into("<HH", hdr, 3, 3, 2)
+        hdr[7] = 0xFF
+        hdr[8:11] = bytes([2, 0, 0])
+        hdr[11:14] = u24(w.s("door"))
+        hdr[14:17] = u24(25)
+        struct.pack_into("<H", hdr, 17, 0xFFFF)
+        hdr[20:23] = bytes([0xFF, 0xFF, 0xFF])
+        hdr[26:29] = bytes([0xFF, 0xFF, 0xFF])
+        struct.pack_into("<I", hdr, 30, 0x10)
+        hdr[34:39] = bytes([1, 1, 1, 1, 1])
+        obj = (bytes(hdr) + bytes([0, 1, 0, 1, 1, 1]) + bytes([0xFF]) * 96 + u24(w.s("door")) +
+               bytes([0xFF]) * 96 + bytes([2]) + u24(w.s("hp")) + struct.pack("<i", 3) +
+               bytes([1]) + u24(w.s("gold")) + struct.pack("<i", -2) +
+               u24(0xFFFFFF) + bytes([2, 0, 0]) + bytes([0xFF]) * 117 +
+               bytes([0]) + u24(0) + u24(7) + bytes([38, 3, 0, 37, 1, 6, 34]))
     for type_, blob in ((S_NPCS, npc), (S_DIALOGS, dlg), (S_QUESTS, q)):
         d = bytearray(struct.pack("<QII", 0, 0, names.get(type_, 0)))
         w.section(type_, d, [(0, w.asset(z(blob)))])

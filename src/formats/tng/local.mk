@@ -2,12 +2,13 @@
 libgamefs_a_SOURCES += src/formats/tng/tng.c src/formats/tng/tng.h \
 	src/formats/tng/tng_model.c src/formats/tng/tng_map.c src/formats/tng/tng_sprite.c \
 	src/formats/tng/tng_view.c src/formats/tng/tng_save.c src/formats/tng/tng_crc.c \
-	src/formats/tng/tng_script.c src/formats/tng/tng_script.h src/formats/tng/tng_logic.c src/formats/tng/tng_handlers.c src/formats/tng/tng_media.c
+	src/formats/tng/tng_script.c src/formats/tng/tng_script.h src/formats/tng/tng_logic.c src/formats/tng/tng_handlers.c src/formats/tng/tng_media.c \
+	src/formats/tng/tng_records.c
 CORE_TESTS += \
 	tests/tng/t2001-generated.sh tests/tng/t2002-corpus.sh tests/tng/t2003-edits.sh \
 	tests/tng/t2004-bad-input.sh tests/tng/t2005-diff.sh tests/tng/t2006-layout.sh \
 	tests/tng/t2007-strips.sh tests/tng/t2008-map-bomb.sh tests/tng/t2009-atlas-checks.sh \
-	tests/tng/t2010-scripts.sh tests/tng/t2011-media.sh
+	tests/tng/t2010-scripts.sh tests/tng/t2011-media.sh tests/tng/t2012-records.sh
 EXTRA_DIST += tests/tng/tngpy.py src/formats/tng/MANUAL.mdoc
 
 # unit tests (TAP): the script codec (every opcode and command, random round trips, errors)
@@ -16,3 +17,10 @@ tests_unit_tngs_SOURCES = tests/tng/unit-tngs.c
 tests_unit_tngs_LDADD = $(GFS_LIBS)
 TESTS += tests/tng/unit-tngs.t
 EXTRA_DIST += tests/tng/unit-tngs.t
+
+# unit tests (TAP): the records as INI (random records of every kind round-trip, edits, errors)
+check_PROGRAMS += tests/unit-tngrec
+tests_unit_tngrec_SOURCES = tests/tng/unit-tngrec.c
+tests_unit_tngrec_LDADD = $(GFS_LIBS)
+TESTS += tests/tng/unit-tngrec.t
+EXTRA_DIST += tests/tng/unit-tngrec.t

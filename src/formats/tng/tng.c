@@ -8,8 +8,10 @@
  *   lang/<code>/speech/<name>.ogg (section 1), fonts/ music/ sounds/
  *   movies/ (2-5, named from the strings), atlases/ backs/ (6, 11: PNG),
  *   sprites/<cat>/<NNNN>.txt and <NNNN>-<dir>.png (7-10), maps/<name>/
- *   (34), <kind>/<NNNN>.bin (other compressed assets, inflated) and
- *   sections/<NN>-<kind>.bin (record data of every other section).
+ *   (34), scripts as assembly and records as INI (tng_logic.c:
+ *   <kind>/<NNNN>.ini, .tngs; sections/<NN>-<kind>.ini, attributes/), and
+ *   what has no table or does not decode raw: <kind>/<NNNN>.bin (inflated)
+ *   and sections/<NN>-<kind>.bin.
  * Stored assets are span nodes (served by pread); compressed ones are
  * inflated only when a view is read.
  */
@@ -629,6 +631,11 @@ static int tng_load(struct gfs_archive *ar)
 			gfs_warn(ar, "section %zu (%s): length %u is not a multiple of %u; shown raw",
 				 i, k->name, s->len, rs);
 			s->raw_bad = 1;
+		}
+		if (!s->raw_bad && (r = tng_logic_section(ar, t, i)) <= 0) {
+			if (r)
+				return r;
+			continue;	/* shown as INI */
 		}
 		dir = tng_dir(ar, ar->root, "sections");
 		snprintf(name, sizeof(name), "%02u-%s.bin", s->type, k->name);

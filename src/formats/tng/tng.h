@@ -5,10 +5,12 @@
  *   tng.c        probe, load, the tree, check (the driver)
  *   tng_view.c   render/store of every view      tng_save.c  the writer
  *   tng_media.c  media files created, renamed, removed
- *   tng_logic.c  scripts as assembly, their files and references
+ *   tng_logic.c  scripts as assembly, records as INI, their files, references
  *   tng_model.c  the model: sections, assets, their content, gaps, file CRC
  *   codecs: tng_script.c bytecode <-> assembly, tng_handlers.c the scripts'
- *   places inside records, tng_map.c, tng_sprite.c, tng_crc.c (CRC-32)
+ *   places inside records, tng_records.c records and sections <-> INI
+ *   (tables on the core record codec), tng_map.c, tng_sprite.c,
+ *   tng_crc.c (CRC-32)
  *
  * On disk:
  *   0   64-byte header (magic, id, sizes, counts, uid, CRC at 56, key at 60)
@@ -312,19 +314,58 @@ int tng_join(enum tng_rkind k, const uint8_t *pre, size_t prelen, const struct t
 void tng_handler_name(unsigned type, char *out, size_t outlen);
 int tng_handler_type(const char *name, size_t len);
 
+/*
+ * tng_records.c: records (22, 23, 28-32, 35) and sections (16, 19, 25, 33) as
+ * INI, tables on the core record codec; a record with scripts is given
+ * without them (its bytes before the scripts).  transports: header byte 42
+ * (section 33's record size).  Names come through nm (struct tngs_names).
+ */
+struct tngs_names;
+int tng_rec_known(unsigned type);
+/* Does p[0..len) decode, every byte in a field or group of the kind's table? */
+int tng_rec_decodes(unsigned type, unsigned transports, const uint8_t *p, size_t len);
+int tng_rec_render(unsigned type, unsigned transports, const uint8_t *p, size_t len,
+		   const struct tngs_names *nm, struct gfs_buf *out);
+/* The INI text[0..len) over the bytes old: the new bytes into out; -EINVAL with the view named. */
+int tng_rec_parse(struct gfs_archive *ar, const char *view, unsigned type, unsigned transports,
+		  const uint8_t *old, size_t oldlen, const uint8_t *text, size_t len,
+		  const struct tngs_names *nm, struct gfs_buf *out);
+/* Does a record (or section) of this type name v as a k (enum tngs_ref: a media name, an attribute)? */
+int tng_rec_refers(unsigned type, unsigned transports, const uint8_t *p, size_t len, int k,
+		   uint32_t v);
+/*
+ * Calls fn with the name of each attribute of section 25 (up to the first
+ * that does not decode); stops at fn's first non-zero return and returns it.
+ */
+int tng_attr_each(const uint8_t *p, size_t len, int (*fn)(uint32_t nameoff, void *ctx), void *ctx);
+/* Section 25's attributes and their scripts: kind 1 on change, 2 expression, 0 none. */
+int tng_attr_count(const uint8_t *p, size_t len, size_t *n);
+int tng_attr_script(const uint8_t *p, size_t len, size_t k, uint32_t *nameoff,
+		    const uint8_t **code, size_t *n);
+/* The section with attribute k's script replaced: -ENOENT (none), -E2BIG (too long). */
+int tng_attr_set_script(const uint8_t *p, size_t len, size_t k, const uint8_t *code, size_t n,
+			struct gfs_buf *out);
+
 /* tng_logic.c: the game logic as text */
 extern const struct gfs_node_ops tng_script_ops;	/* <kind>/<NNNN>.tngs, a whole asset */
-extern const struct gfs_node_ops tng_recbin_ops;	/* <kind>/<NNNN>.bin without its scripts */
+extern const struct gfs_node_ops tng_recini_ops;	/* <kind>/<NNNN>.ini: the record without its scripts */
 extern const struct gfs_node_ops tng_hscript_ops;	/* <kind>/<NNNN>.<handler>.tngs */
 enum tng_rkind tng_rkind_of(const struct tng *t, const struct tng_asset *a);
-/* The nodes of a record with scripts in dir: 0, 1 (it does not split: show it whole), or -errno. */
+extern const struct gfs_node_ops tng_secini_ops;	/* sections/<NN>-<kind>.ini, attributes/attributes.ini */
+extern const struct gfs_node_ops tng_ascript_ops;	/* attributes/<NAME>.on_change.tngs, .expression.tngs */
+/* The nodes of section si as INI (and its scripts): 0, 1 (it does not decode: show it raw), -errno. */
+int tng_logic_section(struct gfs_archive *ar, struct tng *t, size_t si);
+/* The nodes of a record in dir: 0, 1 (it does not decode: show it whole, as bytes), or -errno. */
 int tng_logic_nodes(struct gfs_archive *ar, struct tng *t, size_t ai, struct gfs_node *dir);
 int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
 		     struct gfs_node **out);
 int tng_logic_unlink(struct gfs_archive *ar, struct gfs_node *n);
 /* `gamefs check` of the scripts: warnings printed to out, their count returned. */
 size_t tng_logic_check(struct gfs_archive *ar, struct tng *t, FILE *out);
-/* Does a script refer to v as a k (enum tngs_ref)?  1 and its name in who, else 0. */
+/*
+ * Does a script, a record or a section refer to v as a k (enum tngs_ref)?
+ * 1 and its file in who, else 0.
+ */
 int tng_logic_referrer(struct gfs_archive *ar, struct tng *t, int k, uint32_t v, char *who,
 		       size_t wholen);
 

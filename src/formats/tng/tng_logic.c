@@ -6,10 +6,15 @@
  * assets, the whole inflated asset bytecode: <kind>/<NNNN>.tngs.  NPCs and
  * objects carry event handlers, quests and cutscenes one script each
  * (tng_handlers.c finds them): <kind>/<NNNN>.<handler>.tngs beside
- * <kind>/<NNNN>.bin, the record's other bytes; handler files are created
- * and removed here.  An edited script is assembled and its record put back
- * together, re-deflated at commit like any record.  `check` and the media
- * code walk every script through each_script().
+ * <kind>/<NNNN>.ini, the record's other fields (tng_records.c); handler
+ * files are created and removed here.  Records without scripts (choosers,
+ * spawners, dialogs, crafting) are <kind>/<NNNN>.ini alone, and sections
+ * 16, 19 and 33 sections/<NN>-<kind>.ini; section 25 is
+ * attributes/attributes.ini with each attribute's script as
+ * attributes/<name>.on_change.tngs or .expression.tngs.  An edited script
+ * or INI is parsed and its record put back together, re-deflated at commit
+ * like any record.  `check` and the media code walk every script through
+ * each_script(), and find what names a medium with tng_logic_referrer().
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,6 +34,8 @@ static unsigned ref_section(enum tngs_ref k)
 	case TNGS_CUTSCENE: return 23;
 	case TNGS_DIALOG: return 30;
 	case TNGS_CRAFT: return 32;
+	case TNGS_MOVIE: return 5;
+	case TNGS_FONT: return 2;
 	default: return 0;
 	}
 }
@@ -52,31 +59,34 @@ static int ref_asset_is(const struct tng *t, const struct tng_asset *a, enum tng
 	}
 }
 
+struct attr_each {
+	struct tng *t;
+	int (*fn)(struct tng *t, uint32_t off, void *ctx);
+	void *ctx;
+};
+
+static int attr_each_one(uint32_t off, void *vctx)
+{
+	struct attr_each *e = vctx;
+
+	return e->fn(e->t, off, e->ctx);
+}
+
 /* Calls fn(t, nameoff, ctx) for each attribute's name in section 25; stops at non-zero. */
 static int each_attr(struct tng *t, int (*fn)(struct tng *t, uint32_t off, void *ctx), void *ctx)
 {
+	struct attr_each e = { t, fn, ctx };
+
 	for (size_t i = 0; i < t->nsecs; i++) {
-		size_t len, p = 19, n, r;
+		size_t len;
 		const uint8_t *d;
+		int rc;
 
 		if (t->secs[i].type != 25)
 			continue;
 		d = tng_sec_data(t, i, &len);
-		if (len < 19)
-			continue;
-		n = gfs_le16(d + 17);
-		for (r = 0; r < n && p + 7 <= len; r++) {
-			int rc = fn(t, gfs_le24(d + p + 1), ctx);
-
-			if (rc)
-				return rc;
-			switch (d[p]) {
-			case 0: p += 7; break;
-			case 1: case 3: p = p + 14 <= len ? p + 14 + gfs_le24(d + p + 11) : len; break;
-			case 2: case 4: p = p + 9 <= len ? p + 9 + gfs_le16(d + p + 7) : len; break;
-			default: return 0;	/* unknown record: the rest cannot be found */
-			}
-		}
+		if ((rc = tng_attr_each(d, len, attr_each_one, &e)))
+			return rc;
 	}
 	return 0;
 }
@@ -172,6 +182,11 @@ static const char *names_name(void *ctx, enum tngs_ref k, uint32_t v)
 			return NULL;
 		return tng_string_at(t, v, &n);
 	}
+	if (k == TNGS_STRING) {
+		const char *s = tng_string_at(t, v, &n);
+
+		return s && !s[-1] ? s : NULL;	/* a string's start */
+	}
 	for (size_t i = 0; i < t->nassets; i++)
 		if (t->assets[i].nameoff == v && ref_asset_is(t, &t->assets[i], k))
 			return tng_string_at(t, v, &n);
@@ -192,6 +207,22 @@ static int names_find(void *ctx, enum tngs_ref k, const char *s, uint32_t *v)
 			return -1;
 		*v = f.found;
 		return 0;
+	}
+	if (k == TNGS_STRING && t->strsec >= 0) {
+		const uint8_t *p = tng_sec_data(t, (size_t)t->strsec, &n);
+
+		for (size_t i = 0, e; i < n; i = e + 1) {
+			const uint8_t *nul = memchr(p + i, 0, n - i);
+
+			if (!nul)
+				break;
+			e = (size_t)(nul - p);
+			if (e - i == slen && !memcmp(p + i, s, slen) && i <= 0xffffff) {
+				*v = (uint32_t)i;
+				return 0;
+			}
+		}
+		return -1;
 	}
 	for (size_t i = 0; i < t->nassets; i++) {
 		const struct tng_asset *a = &t->assets[i];
@@ -375,47 +406,317 @@ static int rec_store(struct gfs_archive *ar, struct gfs_node *n, struct tng_ref 
 	return 0;
 }
 
-static int tng_recbin_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+/* What record INI views say when their record no longer decodes. */
+static int rec_gone(struct gfs_archive *ar, struct gfs_node *n)
 {
-	struct gfs_buf rec = GFS_BUF_INIT;
-	struct tng_split s;
-	int r = rec_load(ar, n->priv, &rec, &s);
+	return gfs_err(ar, -EIO, "%s/%s: the record no longer decodes", n->parent->name, n->name);
+}
 
-	if (!r) {
-		r = gfs_buf_add(out, rec.data, s.pre);
-		tng_split_release(&s);
+/*
+ * The record of an INI view and where its bytes before the scripts end
+ * (*prelen; all of it for a record without scripts); s is released by the
+ * caller (empty for a record without scripts).
+ */
+static int recini_load(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *rec,
+		       struct tng_split *s, size_t *prelen)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng_asset *a = &ref->t->assets[ref->asset];
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	if (tng_rkind_of(ref->t, a) != TNG_R_NONE) {
+		if ((r = rec_load(ar, ref, rec, s)))
+			return r == -EIO ? rec_gone(ar, n) : r;
+		*prelen = s->pre;
+		return 0;
 	}
-	gfs_buf_release(&rec);
+	r = tng_asset_content(ar, ref->t, a, TNG_ZASSET_MAX, rec);
+	*prelen = rec->len;
 	return r;
 }
 
-static int tng_recbin_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
-			    size_t len)
+static int tng_recini_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct tng_ref *ref = n->priv;
-	enum tng_rkind k = tng_rkind_of(ref->t, &ref->t->assets[ref->asset]);
 	struct gfs_buf rec = GFS_BUF_INIT;
+	struct tng_namectx nc;
+	struct tngs_names nm;
 	struct tng_split s;
-	size_t want = tng_rec_prefix(k, data, len);
-	int r;
+	size_t pre;
+	int r = recini_load(ar, n, &rec, &s, &pre);
 
-	if (want != len)
-		return gfs_err(ar, -EINVAL, "%s/%s: %zu bytes, but the counts in them make %zu "
-			       "(the scripts are in the .tngs files)", n->parent->name, n->name, len,
-			       want);
-	if ((r = rec_load(ar, ref, &rec, &s)))
-		return r;
-	r = rec_store(ar, n, ref, data, len, s.h, s.nh, rec.data + s.tail, rec.len - s.tail);
+	if (!r) {
+		tng_names(ar, ref->t, &nc, &nm);
+		r = tng_rec_render(ref->t->secs[ref->sec].type, ref->t->hdr[TNG_OFF_TRANSPORTS],
+				   rec.data, pre, &nm, out);
+		tng_names_release(&nc);
+		if (r == -EBADMSG)
+			r = rec_gone(ar, n);
+	}
 	tng_split_release(&s);
 	gfs_buf_release(&rec);
 	return r;
 }
 
-const struct gfs_node_ops tng_recbin_ops = {
-	.render = tng_recbin_render,
-	.store = tng_recbin_store,
+static int tng_recini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
+			    size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng_asset *a = &ref->t->assets[ref->asset];
+	enum tng_rkind k = tng_rkind_of(ref->t, a);
+	struct gfs_buf rec = GFS_BUF_INIT, *nb = gfs_buf_new(), view = GFS_BUF_INIT;
+	struct tng_namectx nc;
+	struct tngs_names nm;
+	struct tng_split s;
+	size_t pre;
+	int r = nb ? recini_load(ar, n, &rec, &s, &pre) : -ENOMEM;
+
+	if (!nb) {
+		memset(&s, 0, sizeof(s));
+	} else if (!r) {
+		r = gfs_buf_printf(&view, "%s/%s", n->parent->name, n->name);
+		tng_names(ar, ref->t, &nc, &nm);
+		if (!r)
+			r = tng_rec_parse(ar, (const char *)view.data, ref->t->secs[ref->sec].type,
+					  ref->t->hdr[TNG_OFF_TRANSPORTS], rec.data, pre, data, len, &nm, nb);
+		tng_names_release(&nc);
+	}
+	if (!r && k != TNG_R_NONE) {
+		/* the table and the scripts' places agree on where the scripts start */
+		if (tng_rec_prefix(k, nb->data, nb->len) != nb->len)
+			r = gfs_err(ar, -EINVAL, "%s: the counts do not match the record", view.data);
+		else
+			r = rec_store(ar, n, ref, nb->data, nb->len, s.h, s.nh, rec.data + s.tail,
+				      rec.len - s.tail);
+	} else if (!r && nb->len > TNG_ZASSET_MAX) {
+		r = gfs_err(ar, -EINVAL, "%s: the record would be %zu bytes, over the %zu-byte limit",
+			    view.data, nb->len, TNG_ZASSET_MAX);
+	} else if (!r) {
+		tng_set_pending(ar, n, nb);
+		nb = NULL;
+	}
+	gfs_buf_free(nb);
+	gfs_buf_release(&view);
+	tng_split_release(&s);
+	gfs_buf_release(&rec);
+	return r;
+}
+
+const struct gfs_node_ops tng_recini_ops = {
+	.render = tng_recini_render,
+	.store = tng_recini_store,
 	.free = tng_ref_free,
 };
+
+/* ---- sections as INI: sections/NN-kind.ini, attributes/attributes.ini and scripts ---- */
+
+static int tng_secini_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng_namectx nc;
+	struct tngs_names nm;
+	size_t len;
+	const uint8_t *d = tng_sec_data(ref->t, ref->sec, &len);
+	int r;
+
+	tng_names(ar, ref->t, &nc, &nm);
+	r = tng_rec_render(ref->t->secs[ref->sec].type, ref->t->hdr[TNG_OFF_TRANSPORTS], d, len, &nm,
+			   out);
+	tng_names_release(&nc);
+	return r == -EBADMSG ? gfs_err(ar, -EIO, "%s: the section no longer decodes", n->name) : r;
+}
+
+/* Section si's data becomes nb (taken) unless it is what the section holds. */
+static void sec_replace(struct tng *t, size_t si, struct gfs_buf *nb)
+{
+	size_t len;
+	const uint8_t *d = tng_sec_data(t, si, &len);
+
+	if (len == nb->len && (!len || !memcmp(d, nb->data, len))) {
+		gfs_buf_free(nb);
+		return;
+	}
+	gfs_buf_free(t->secs[si].edit);
+	t->secs[si].edit = nb;
+	t->secs[si].raw_bad = 0;
+}
+
+static int attr_script_nodes(struct gfs_archive *ar, struct tng *t, size_t si, struct gfs_node *dir);
+
+static int tng_secini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
+			    size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	unsigned type = t->secs[ref->sec].type;
+	struct gfs_buf *nb = gfs_buf_new(), view = GFS_BUF_INIT;
+	struct tng_namectx nc;
+	struct tngs_names nm;
+	size_t slen;
+	const uint8_t *d = tng_sec_data(t, ref->sec, &slen);
+	int r = nb ? gfs_buf_printf(&view, "%s/%s", n->parent->name, n->name) : -ENOMEM;
+
+	if (!r) {
+		tng_names(ar, t, &nc, &nm);
+		r = tng_rec_parse(ar, (const char *)view.data, type, t->hdr[TNG_OFF_TRANSPORTS], d, slen,
+				  data, len, &nm, nb);
+		tng_names_release(&nc);
+	}
+	if (!r && nb->len > 0xffffff)
+		r = gfs_err(ar, -EINVAL, "%s: the section would be %zu bytes, over the 16 MiB limit",
+			    view.data, nb->len);
+	gfs_buf_release(&view);
+	if (r) {
+		gfs_buf_free(nb);
+		return r;
+	}
+	sec_replace(t, ref->sec, nb);
+	if (type == 25 && (r = attr_script_nodes(ar, t, ref->sec, n->parent)))
+		return r;
+	gfs_tree_invalidate(ar);
+	return 0;
+}
+
+const struct gfs_node_ops tng_secini_ops = {
+	.render = tng_secini_render,
+	.store = tng_secini_store,
+	.free = tng_ref_free,
+};
+
+static int tng_ascript_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	size_t len, cn;
+	const uint8_t *d = tng_sec_data(ref->t, ref->sec, &len), *code;
+	uint32_t name;
+
+	if (tng_attr_script(d, len, (size_t)ref->sub, &name, &code, &cn) <= 0)
+		return gfs_err(ar, -EIO, "%s: the attribute no longer has a script", n->name);
+	return script_text(ar, ref->t, code, cn, out);
+}
+
+static int tng_ascript_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
+			     size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	struct gfs_buf code = GFS_BUF_INIT, *nb = gfs_buf_new();
+	size_t slen;
+	const uint8_t *d = tng_sec_data(ref->t, ref->sec, &slen);
+	int r = nb ? script_code(ar, n, ref->t, (const char *)data, len, &code) : -ENOMEM;
+
+	if (!r)
+		r = tng_attr_set_script(d, slen, (size_t)ref->sub, code.data, code.len, nb);
+	if (r == -E2BIG)
+		r = gfs_err(ar, -EINVAL, "%s/%s: %zu bytes of bytecode is more than the attribute's "
+			    "length field holds", n->parent->name, n->name, code.len);
+	else if (r == -ENOENT || r == -EBADMSG)
+		r = gfs_err(ar, -EIO, "%s: the attribute no longer has a script", n->name);
+	if (!r && nb->len > 0xffffff)
+		r = gfs_err(ar, -EINVAL, "%s/%s: the section would be over the 16 MiB limit",
+			    n->parent->name, n->name);
+	gfs_buf_release(&code);
+	if (r) {
+		gfs_buf_free(nb);
+		return r;
+	}
+	sec_replace(ref->t, ref->sec, nb);
+	return 0;
+}
+
+const struct gfs_node_ops tng_ascript_ops = {
+	.render = tng_ascript_render,
+	.store = tng_ascript_store,
+	.free = tng_ref_free,
+};
+
+/* "NAME.on_change.tngs" or "NAME.expression.tngs" of attribute k (of kind sk), NULL: no memory. */
+static char *attr_script_name(struct tng *t, struct gfs_node *dir, size_t k, uint32_t nameoff,
+			      int sk)
+{
+	size_t n = 0;
+	const char *s = nameoff ? tng_string_at(t, nameoff, &n) : NULL;
+	struct gfs_buf b = GFS_BUF_INIT;
+	char *u = NULL;
+
+	if (s && n && n < 200)
+		gfs_buf_printf(&b, "%.*s.%s.tngs", (int)n, s, sk == 1 ? "on_change" : "expression");
+	else
+		gfs_buf_printf(&b, "%04zu.%s.tngs", k, sk == 1 ? "on_change" : "expression");
+	if (b.data)
+		u = gfs_unique_name(dir, (const char *)b.data);
+	gfs_buf_release(&b);
+	return u;
+}
+
+/* The script files of section si's attributes in dir (made anew: attributes may have changed). */
+static int attr_script_nodes(struct gfs_archive *ar, struct tng *t, size_t si, struct gfs_node *dir)
+{
+	size_t len, cnt;
+	const uint8_t *d = tng_sec_data(t, si, &len);
+	int r = 0;
+
+	for (size_t i = dir->nkids; i-- > 0;)
+		if (gfs_node_get_ops(dir->kids[i]) == &tng_ascript_ops)
+			gfs_node_remove(ar, dir->kids[i]);
+	if (tng_attr_count(d, len, &cnt))
+		return 0;
+	for (size_t k = 0; k < cnt && !r; k++) {
+		const uint8_t *code;
+		size_t cn;
+		uint32_t nameoff;
+		int sk = tng_attr_script(d, len, k, &nameoff, &code, &cn);
+		struct tng_ref *ref;
+		char *name;
+
+		if (sk <= 0)
+			continue;
+		name = attr_script_name(t, dir, k, nameoff, sk);
+		ref = name ? tng_ref_new(t, (size_t)-1, si, (int)k) : NULL;
+		if (!ref || !gfs_node_new_file(ar, dir, name, 0644, &tng_ascript_ops, ref)) {
+			tng_ref_release(ref);
+			r = -ENOMEM;
+		}
+		free(name);
+	}
+	return r;
+}
+
+int tng_logic_section(struct gfs_archive *ar, struct tng *t, size_t si)
+{
+	struct tng_sec *s = &t->secs[si];
+	const struct tng_kind *k = tng_kind_of(s->type);
+	size_t len;
+	const uint8_t *d = tng_sec_data(t, si, &len);
+	struct gfs_node *dir;
+	struct tng_ref *ref;
+	char name[64], *u;
+
+	if (!tng_rec_known(s->type) || !tng_rec_decodes(s->type, t->hdr[TNG_OFF_TRANSPORTS], d, len))
+		return 1;
+	if (s->type == 25) {
+		u = gfs_unique_name(ar->root, k->name);
+		dir = u ? gfs_node_new_dir(ar, ar->root, u) : NULL;
+		free(u);
+		snprintf(name, sizeof name, "%s.ini", k->name);
+	} else {
+		dir = gfs_node_child(ar, ar->root, "sections");
+		if (!dir || !S_ISDIR(dir->mode))
+			dir = gfs_node_new_dir(ar, ar->root, "sections");
+		snprintf(name, sizeof name, "%02u-%s.ini", s->type, k->name);
+	}
+	if (!dir)
+		return -ENOMEM;
+	u = gfs_unique_name(dir, name);
+	ref = u ? tng_ref_new(t, (size_t)-1, si, 0) : NULL;
+	if (!ref || !gfs_node_new_file(ar, dir, u, 0644, &tng_secini_ops, ref)) {
+		tng_ref_release(ref);
+		free(u);
+		return -ENOMEM;
+	}
+	free(u);
+	return s->type == 25 ? attr_script_nodes(ar, t, si, dir) : 0;
+}
 
 /* A handler node's sub: its type and which of that type it is. */
 #define HSUB(type, occ)	((int)((unsigned)(type) | (unsigned)(occ) << 8))
@@ -573,6 +874,7 @@ int tng_logic_nodes(struct gfs_archive *ar, struct tng *t, size_t ai, struct gfs
 {
 	struct tng_asset *a = &t->assets[ai];
 	enum tng_rkind k = tng_rkind_of(t, a);
+	unsigned type = t->secs[a->sec].type;
 	struct gfs_buf rec = GFS_BUF_INIT;
 	struct tng_split s;
 	struct tng_ref *ref;
@@ -580,18 +882,27 @@ int tng_logic_nodes(struct gfs_archive *ar, struct tng *t, size_t ai, struct gfs
 	char name[32];
 	int r;
 
-	if (k == TNG_R_NONE || k == TNG_R_WHOLE)
+	if (k == TNG_R_WHOLE || !tng_rec_known(type))
 		return 1;
 	/* listing a directory inflates its records: a bomb costs at most TNG_SPLIT_MAX here */
 	r = tng_asset_content(ar, t, a, TNG_SPLIT_MAX, &rec);
-	if (!r)
+	memset(&s, 0, sizeof(s));
+	if (!r && k != TNG_R_NONE)
 		r = tng_split(k, rec.data, rec.len, &s);
+	else if (!r)
+		s.pre = s.tail = rec.len;
+	/* a record with bytes past its scripts, or bytes no key shows: whole, as bytes */
+	if (!r && (s.tail != rec.len ||
+		   !tng_rec_decodes(type, t->hdr[TNG_OFF_TRANSPORTS], rec.data, s.pre)))
+		r = 1;
 	gfs_buf_release(&rec);
-	if (r)
+	if (r) {
+		tng_split_release(&s);
 		return r == -ENOMEM ? r : 1;	/* does not split: shown whole, as bytes */
-	snprintf(name, sizeof name, "%04u.bin", a->num);
+	}
+	snprintf(name, sizeof name, "%04u.ini", a->num);
 	ref = tng_ref_new(t, ai, a->sec, 0);
-	a->node = ref ? gfs_node_new_file(ar, dir, name, 0644, &tng_recbin_ops, ref) : NULL;
+	a->node = ref ? gfs_node_new_file(ar, dir, name, 0644, &tng_recini_ops, ref) : NULL;
 	if (!a->node) {
 		tng_ref_release(ref);
 		r = -ENOMEM;
@@ -613,7 +924,7 @@ static long record_in(struct tng *t, struct gfs_node *dir, unsigned long num)
 		struct tng_asset *a = &t->assets[i];
 
 		if (a->num == num && a->node && a->node->parent == dir &&
-		    gfs_node_get_ops(a->node) == &tng_recbin_ops && tng_rkind_lists(tng_rkind_of(t, a)))
+		    gfs_node_get_ops(a->node) == &tng_recini_ops && tng_rkind_lists(tng_rkind_of(t, a)))
 			return (long)i;
 	}
 	return -1;
@@ -808,6 +1119,29 @@ static int each_script(struct gfs_archive *ar, struct tng *t,
 		}
 		gfs_buf_release(&rec);
 	}
+	for (size_t si = 0; si < t->nsecs && !r; si++) {	/* attributes' on-change and expressions */
+		size_t len, cnt, cn, n;
+		const uint8_t *d = tng_sec_data(t, si, &len), *code;
+		uint32_t nameoff;
+		const char *s;
+		char name[300];
+		int sk;
+
+		if (t->secs[si].type != 25 || tng_attr_count(d, len, &cnt))
+			continue;
+		for (size_t k = 0; k < cnt && !r; k++) {
+			if ((sk = tng_attr_script(d, len, k, &nameoff, &code, &cn)) <= 0)
+				continue;
+			s = nameoff ? tng_string_at(t, nameoff, &n) : NULL;
+			if (s && n && n < 200)
+				snprintf(name, sizeof name, "attributes/%.*s.%s.tngs", (int)n, s,
+					 sk == 1 ? "on_change" : "expression");
+			else
+				snprintf(name, sizeof name, "attributes/%04zu.%s.tngs", k,
+					 sk == 1 ? "on_change" : "expression");
+			r = fn(ctx, name, code, cn);
+		}
+	}
 	return r;
 }
 
@@ -867,6 +1201,45 @@ int tng_logic_referrer(struct gfs_archive *ar, struct tng *t, int k, uint32_t v,
 		       char *who, size_t wholen)
 {
 	struct referrer f = { (enum tngs_ref)k, v, who, wholen };
+	unsigned tr = t->hdr[TNG_OFF_TRANSPORTS];
 
-	return each_script(ar, t, find_referrer, &f);
+	if (each_script(ar, t, find_referrer, &f))
+		return 1;
+	/* the records' and sections' fields */
+	for (size_t ai = 0; ai < t->nassets; ai++) {
+		struct tng_asset *a = &t->assets[ai];
+		unsigned type = t->secs[a->sec].type;
+		enum tng_rkind rk = tng_rkind_of(t, a);
+		struct gfs_buf rec = GFS_BUF_INIT;
+		struct tng_split s = { 0 };
+		int hit;
+
+		if (a->gone || a->kind != TNG_A_ZBIN || !tng_rec_known(type) || rk == TNG_R_WHOLE ||
+		    tng_asset_content(ar, t, a, TNG_ZASSET_MAX, &rec) ||
+		    (rk != TNG_R_NONE && tng_split(rk, rec.data, rec.len, &s))) {
+			gfs_buf_release(&rec);
+			continue;
+		}
+		hit = tng_rec_refers(type, tr, rec.data, rk != TNG_R_NONE ? s.pre : rec.len, k, v);
+		tng_split_release(&s);
+		gfs_buf_release(&rec);
+		if (hit) {
+			snprintf(who, wholen, "%s/%04u.ini", tng_kind_of(type)->name, a->num);
+			return 1;
+		}
+	}
+	for (size_t si = 0; si < t->nsecs; si++) {
+		unsigned type = t->secs[si].type;
+		size_t len;
+		const uint8_t *d = tng_sec_data(t, si, &len);
+
+		if (tng_rec_known(type) && tng_rec_refers(type, tr, d, len, k, v)) {
+			if (type == 25)
+				snprintf(who, wholen, "attributes/attributes.ini");
+			else
+				snprintf(who, wholen, "sections/%02u-%s.ini", type, tng_kind_of(type)->name);
+			return 1;
+		}
+	}
+	return 0;
 }

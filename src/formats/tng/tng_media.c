@@ -4,7 +4,8 @@
  * asset with a new name in the strings section (made when its content is
  * first stored, so a refused one changes nothing); renaming changes the name;
  * removing drops the descriptor (the bytes go at the next commit).  What a
- * script or a map still refers to by its name cannot be removed or renamed.
+ * script, a record or a map still refers to by its name cannot be removed or
+ * renamed.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -46,16 +47,23 @@ static int media_stem(struct gfs_archive *ar, const struct tng *t, size_t si, co
 	return 0;
 }
 
-/* What scripts call a media asset of this section type, or -1 (nothing does). */
+/* What scripts and records call a media asset of this section type, or -1 (nothing does). */
 static int media_ref_kind(unsigned type)
 {
-	return type == 3 ? TNGS_MUSIC : type == 4 ? TNGS_SOUND : type == 1 ? TNGS_SPEECH : -1;
+	switch (type) {
+	case 1: return TNGS_SPEECH;
+	case 2: return TNGS_FONT;
+	case 3: return TNGS_MUSIC;
+	case 4: return TNGS_SOUND;
+	case 5: return TNGS_MOVIE;
+	default: return -1;
+	}
 }
 
 /*
  * Does something refer to asset a by its name, a name no other asset of its
- * kind has?  1 with who, else 0.  Scripts are searched, and maps for their
- * music.
+ * kind has?  1 with who, else 0.  Scripts, records and sections are
+ * searched, and maps for their music.
  */
 static int media_referrer(struct gfs_archive *ar, struct tng *t, struct tng_asset *a, char *who,
 			  size_t wholen)
@@ -160,7 +168,7 @@ int tng_media_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	}
 	a = &t->assets[ref->asset];
 	if (media_referrer(ar, t, a, who, sizeof who))
-		return gfs_err(ar, -EBUSY, "%s: %s plays it; change that first", n->name, who);
+		return gfs_err(ar, -EBUSY, "%s: %s refers to it; change that first", n->name, who);
 	if ((r = tng_asset_drop(t, ref->asset)))
 		return r;
 	ar->changed = 1;

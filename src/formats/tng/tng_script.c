@@ -86,12 +86,25 @@ static const struct {
 /* Sprite categories: section type - 7. */
 static const char *const sprcat[] = { "ui", "tiles", "chars", "portraits", "backs" };
 #define NSPRCAT (sizeof sprcat / sizeof sprcat[0])
-#define OBJ_CAT 2
+#define OBJ_CAT TNGS_OBJ_CAT
 
 static const char *const refword[TNGS_NREFS] = {
 	"music", "sound", "speech", "chooser", "cutscene", "dialog", "crafting ruleset",
-	"quest", "text", "map", "attribute", "sprite",
+	"quest", "text", "map", "attribute", "sprite", "movie", "font", "string",
 };
+
+const char *tngs_sprcat_name(unsigned cat)
+{
+	return cat < NSPRCAT ? sprcat[cat] : NULL;
+}
+
+int tngs_sprcat(const char *s)
+{
+	for (unsigned i = 0; i < NSPRCAT; i++)
+		if (!strcmp(sprcat[i], s))
+			return (int)i;
+	return -1;
+}
 
 const char *tngs_cmd_name(unsigned cmd)
 {

@@ -35,7 +35,9 @@
 /* What a reference operand names. */
 enum tngs_ref {
 	TNGS_MUSIC, TNGS_SOUND, TNGS_SPEECH, TNGS_CHOOSER, TNGS_CUTSCENE, TNGS_DIALOG,
-	TNGS_CRAFT, TNGS_QUEST, TNGS_TEXT, TNGS_MAP, TNGS_ATTR, TNGS_SPRITE, TNGS_NREFS
+	TNGS_CRAFT, TNGS_QUEST, TNGS_TEXT, TNGS_MAP, TNGS_ATTR, TNGS_SPRITE,
+	/* named by records only (no opcode pushes them): a movie, a font, any string of section 0 */
+	TNGS_MOVIE, TNGS_FONT, TNGS_STRING, TNGS_NREFS
 };
 
 /*
@@ -82,6 +84,11 @@ int tngs_asm(const char *text, size_t len, const struct tngs_names *nm, struct g
  * or 0 when it does not.
  */
 size_t tngs_refers(const uint8_t *code, size_t len, enum tngs_ref k, uint32_t v);
+
+/* Sprite category cat's name (ui, tiles, chars, portraits, backs), or NULL; the category named s, or -1. */
+const char *tngs_sprcat_name(unsigned cat);
+int tngs_sprcat(const char *s);
+#define TNGS_OBJ_CAT 2		/* the category of a bare object sprite index */
 
 /* The name of command cmd, or NULL; its stack arity (a map counts 2). */
 const char *tngs_cmd_name(unsigned cmd);

@@ -1,0 +1,1 @@
+# placeholder: the TAP driver runs tests/unit-tngrec through tests/run-unit.sh
