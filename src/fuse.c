@@ -34,6 +34,7 @@
 struct gfs_handle {
 	struct gfs_node *node;
 	int writable;
+	int append;			/* O_APPEND: every write goes to the end we hold */
 	struct gfs_buf *snap;		/* a read-only open's copy of a render */
 };
 
@@ -599,7 +600,17 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 		return gfs_open_snapshot(ar, n, fi);
 	else if (!n->edit && gfs_node_size(ar, n, &size))
 		return -EIO;	/* a view that cannot be produced */
-	return gfs_attach(n, fi, writable);
+	r = gfs_attach(n, fi, writable);
+	if (!r && writable && (fi->flags & O_APPEND)) {
+		/*
+		 * The kernel appends at the size it last heard, which a view
+		 * drawn anew after a commit (a comment added) may have changed:
+		 * append at the end of what we hold, past its page cache.
+		 */
+		((struct gfs_handle *)(uintptr_t)fi->fh)->append = 1;
+		fi->direct_io = 1;
+	}
+	return r;
 }
 
 static int gfs_op_open(const char *path, struct fuse_file_info *fi)
@@ -761,6 +772,13 @@ static int gfs_op_write_locked(const char *path, const char *buf, size_t size, o
 
 	if (!h->writable)
 		return -EBADF;
+	if (h->append) {
+		uint64_t end;
+
+		if (gfs_node_size(gfs_ar(), h->node, &end))
+			return -EIO;
+		off = (off_t)end;
+	}
 	n = gfs_node_write(gfs_ar(), h->node, buf, size, (uint64_t)off);
 	return (int)n;
 }

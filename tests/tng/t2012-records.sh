@@ -252,4 +252,15 @@ bad_edit sections/16-uielements.ini "b'[font 0]\\nsize = 256\\n'" "font size" \
 	"sections/16-uielements.ini: line 2: size: '256'"
 gfs_umount m || fail "umount after bad edits"
 cmp edited.tng f.tng || fail "bad edits changed the game"
+
+# a view drawn anew longer than it was written (the text's comment comes
+# back) and appended to at once: the append goes to the end of the new view,
+# not to the size the kernel last heard
+n0=$(wc -l <gamefs.log)
+gfs_mount f.tng m || fail "mount for the append"
+sed -i 's/^title = 4 ; .*$/title = 3/' m/dialogs/0000.ini || fail "sed the title"
+printf '; a note\n' >>m/dialogs/0000.ini || fail "append at once"
+gfs_umount m || fail "umount after the append"
+tail -n +$((n0 + 1)) gamefs.log | grep refused && fail "the append was refused"
+"$GAMEFS" cat f.tng dialogs/0000.ini | grep -q '^title = 3 ; ' || fail "the title after the append"
 echo ok
