@@ -1275,7 +1275,10 @@ int tng_rec_known(unsigned type)
 	return r == 0;
 }
 
-int tng_rec_decodes(unsigned type, unsigned transports, const uint8_t *p, size_t len)
+/* The record p[0..len) laid out for its kind's table, handed to fn (NULL: only decode it). */
+static int with_view(unsigned type, unsigned transports, const uint8_t *p, size_t len,
+		     int (*fn)(const struct rkind *k, const uint8_t *vp, size_t vlen, void *ctx),
+		     void *ctx)
 {
 	struct gfs_buf v = GFS_BUF_INIT;
 	struct rkind k;
@@ -1285,28 +1288,37 @@ int tng_rec_decodes(unsigned type, unsigned transports, const uint8_t *p, size_t
 
 	if (!r)
 		r = view_bytes(&k, p, len, &v, &vp, &vlen);
+	if (!r && fn)
+		r = fn(&k, vp, vlen, ctx);
 	gfs_buf_release(&v);
 	kind_release(&k);
-	return r == 0;
+	return r;
+}
+
+int tng_rec_decodes(unsigned type, unsigned transports, const uint8_t *p, size_t len)
+{
+	return with_view(type, transports, p, len, NULL, NULL) == 0;
+}
+
+struct render_ctx {
+	const struct tngs_names *nm;
+	struct gfs_buf *out;
+};
+
+static int render_view(const struct rkind *k, const uint8_t *vp, size_t vlen, void *ctx)
+{
+	struct render_ctx *c = ctx;
+	struct gfs_rec_refs refs = { ref_fmt, ref_parse, NULL, (void *)c->nm };
+
+	return gfs_record_render(k->rec, vp, vlen, &refs, c->out);
 }
 
 int tng_rec_render(unsigned type, unsigned transports, const uint8_t *p, size_t len,
 		   const struct tngs_names *nm, struct gfs_buf *out)
 {
-	struct gfs_rec_refs refs = { ref_fmt, ref_parse, NULL, (void *)nm };
-	struct gfs_buf v = GFS_BUF_INIT;
-	struct rkind k;
-	const uint8_t *vp;
-	size_t vlen;
-	int r = kind_of(type, transports, &k);
+	struct render_ctx c = { nm, out };
 
-	if (!r)
-		r = view_bytes(&k, p, len, &v, &vp, &vlen);
-	if (!r)
-		r = gfs_record_render(k.rec, vp, vlen, &refs, out);
-	gfs_buf_release(&v);
-	kind_release(&k);
-	return r;
+	return with_view(type, transports, p, len, render_view, &c);
 }
 
 int tng_rec_parse(struct gfs_archive *ar, const char *view, unsigned type, unsigned transports,
@@ -1359,23 +1371,17 @@ static int refers_field(void *ctx, const struct gfs_field *f, uint64_t v)
 	return f->ref == RR_COND && w->ref == (RR_NAME | TNGS_ATTR) && (v & 0xff) == 0 && v >> 8 == w->v;
 }
 
+static int refers_view(const struct rkind *k, const uint8_t *vp, size_t vlen, void *ctx)
+{
+	return gfs_record_each(k->rec, vp, vlen, refers_field, ctx);
+}
+
 int tng_rec_refers(unsigned type, unsigned transports, const uint8_t *p, size_t len, int k,
 		   uint32_t v)
 {
 	struct refers w = { RR_NAME | k, v };
-	struct gfs_buf vb = GFS_BUF_INIT;
-	struct rkind rk;
-	const uint8_t *vp;
-	size_t vlen;
-	int r = kind_of(type, transports, &rk);
 
-	if (!r)
-		r = view_bytes(&rk, p, len, &vb, &vp, &vlen);
-	if (!r)
-		r = gfs_record_each(rk.rec, vp, vlen, refers_field, &w);
-	gfs_buf_release(&vb);
-	kind_release(&rk);
-	return r > 0;
+	return with_view(type, transports, p, len, refers_view, &w) > 0;
 }
 
 /* ---- attribute scripts ----------------------------------------------------------- */
