@@ -17,16 +17,6 @@
 #include "formats/tng/tng_script.h"
 #include "../tap.h"
 
-static unsigned long long seed = 0x9e3779b97f4a7c15ULL;
-
-static unsigned rnd(void)
-{
-	seed ^= seed << 13;
-	seed ^= seed >> 7;
-	seed ^= seed << 17;
-	return (unsigned)(seed >> 11);
-}
-
 /* A small game's names: value -> name per kind (string offsets are the values). */
 static const struct {
 	enum tngs_ref kind;
@@ -41,27 +31,7 @@ static const struct {
 };
 static const char *const texts[] = { "Title", "Hello there", "Line\nbreak", "x;y" };
 
-static const char *t_name(void *ctx, enum tngs_ref k, uint32_t v)
-{
-	(void)ctx;
-	if (k == TNGS_TEXT)
-		return v < 4 ? texts[v] : NULL;
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (names[i].kind == k && names[i].v == v)
-			return names[i].name;
-	return NULL;
-}
-
-static int t_find(void *ctx, enum tngs_ref k, const char *s, uint32_t *v)
-{
-	(void)ctx;
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (names[i].kind == k && !strcmp(names[i].name, s)) {
-			*v = names[i].v;
-			return 0;
-		}
-	return -1;
-}
+#include "names.h"
 
 static int t_exists(void *ctx, enum tngs_ref k, uint32_t v)
 {

@@ -14,16 +14,6 @@
 #include "formats/zzt/zzt.h"
 #include "../tap.h"
 
-static unsigned long long seed = 0x9e3779b97f4a7c15ULL;
-
-static unsigned rnd(void)
-{
-	seed ^= seed << 13;
-	seed ^= seed >> 7;
-	seed ^= seed << 17;
-	return (unsigned)(seed >> 11);
-}
-
 static void quiet(const char *msg)
 {
 	(void)msg;

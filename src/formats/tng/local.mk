@@ -13,14 +13,14 @@ EXTRA_DIST += tests/tng/tngpy.py src/formats/tng/MANUAL.mdoc
 
 # unit tests (TAP): the script codec (every opcode and command, random round trips, errors)
 check_PROGRAMS += tests/unit-tngs
-tests_unit_tngs_SOURCES = tests/tng/unit-tngs.c
+tests_unit_tngs_SOURCES = tests/tng/unit-tngs.c tests/tng/names.h
 tests_unit_tngs_LDADD = $(GFS_LIBS)
 TESTS += tests/tng/unit-tngs.t
 EXTRA_DIST += tests/tng/unit-tngs.t
 
 # unit tests (TAP): the records as INI (random records of every kind round-trip, edits, errors)
 check_PROGRAMS += tests/unit-tngrec
-tests_unit_tngrec_SOURCES = tests/tng/unit-tngrec.c
+tests_unit_tngrec_SOURCES = tests/tng/unit-tngrec.c tests/tng/names.h
 tests_unit_tngrec_LDADD = $(GFS_LIBS)
 TESTS += tests/tng/unit-tngrec.t
 EXTRA_DIST += tests/tng/unit-tngrec.t
