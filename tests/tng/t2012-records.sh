@@ -26,23 +26,23 @@ drwxr-xr-x          0 attributes/
 -rw-r--r--         69 attributes/gold.on_change.tngs
 -rw-r--r--         29 attributes/power.expression.tngs
 drwxr-xr-x          0 choosers/
--rw-r--r--        758 choosers/0000.ini
+-rw-r--r--        758 choosers/class.ini
 drwxr-xr-x          0 cutscenes/
--rw-r--r--        391 cutscenes/0000.ini
--rw-r--r--         43 cutscenes/0000.script.tngs
+-rw-r--r--        391 cutscenes/intro_scene.ini
+-rw-r--r--         43 cutscenes/intro_scene.script.tngs
 drwxr-xr-x          0 crafts/
--rw-r--r--        778 crafts/0000.ini
+-rw-r--r--        778 crafts/forge.ini
 drwxr-xr-x          0 spawners/
 -rw-r--r--        414 spawners/0000.ini
 drwxr-xr-x          0 npcs/
--rw-r--r--        567 npcs/0000.ini
--rw-r--r--         43 npcs/0000.on_click.tngs
--rw-r--r--         35 npcs/0000.on_timer.tngs
+-rw-r--r--        567 npcs/guard.ini
+-rw-r--r--         43 npcs/guard.on_click.tngs
+-rw-r--r--         35 npcs/guard.on_timer.tngs
 drwxr-xr-x          0 dialogs/
--rw-r--r--        458 dialogs/0000.ini
+-rw-r--r--        458 dialogs/greet.ini
 drwxr-xr-x          0 quests/
--rw-r--r--        350 quests/0000.ini
--rw-r--r--         31 quests/0000.on_complete.tngs
+-rw-r--r--        350 quests/rescue.ini
+-rw-r--r--         31 quests/rescue.on_complete.tngs
 drwxr-xr-x          0 objects/
 -rw-r--r--         26 objects/index.csv
 -rw-r--r--       2469 objects/0000.ini
@@ -71,7 +71,7 @@ provide_value = 0
 speech = 
 text = 5 ; Bye
 GOLD
-"$GAMEFS" cat f.tng dialogs/0000.ini | diff -u golden - || fail "dialogs/0000.ini"
+"$GAMEFS" cat f.tng dialogs/greet.ini | diff -u golden - || fail "dialogs/greet.ini"
 cat >golden <<'GOLD'
 [option 1]
 position = 13
@@ -85,9 +85,9 @@ require2_value = 0
 provide = 
 provide_value = 0
 GOLD
-"$GAMEFS" cat f.tng choosers/0000.ini | sed -n '/^\[option 1\]/,$p' | diff -u golden - || fail "chooser option 1"
+"$GAMEFS" cat f.tng choosers/class.ini | sed -n '/^\[option 1\]/,$p' | diff -u golden - || fail "chooser option 1"
 check_eq "area = ui/0 -1 -1|require1 = hp|provide = local:b" \
-	"$("$GAMEFS" cat f.tng choosers/0000.ini | grep -E '^(require1|provide|area) = .' | head -3 | paste -sd'|')" \
+	"$("$GAMEFS" cat f.tng choosers/class.ini | grep -E '^(require1|provide|area) = .' | head -3 | paste -sd'|')" \
 	"chooser option 0: an attribute, a local variable, three UI sprites"
 check_eq "row = 0 1 0|row = 1 1 1" "$("$GAMEFS" cat f.tng objects/0000.ini | grep '^row' | paste -sd'|')" \
 	"object collision mask"
@@ -109,21 +109,21 @@ check_eq EBUSY "$(errno_of "os.rename('m/fonts/main.sfn', 'm/fonts/other.sfn')")
 grep -qF "main.sfn: sections/16-uielements.ini refers to it by its name" gamefs.log ||
 	fail "the log names section 16"
 printf '\n[answer 1]\nrequire_attribute = gold\nrequire_relation = ge\nrequire_value = 7\nspeech = voice_bye\ntext = 2\n' \
-	>>m/dialogs/0000.ini || fail "a new answer option"
-sed -i -e 's/^title = 2 ; Hello there$/title = 4/' -e 's/^text = 5 ; Bye$/text = 1/' m/dialogs/0000.ini ||
+	>>m/dialogs/greet.ini || fail "a new answer option"
+sed -i -e 's/^title = 2 ; Hello there$/title = 4/' -e 's/^text = 5 ; Bye$/text = 1/' m/dialogs/greet.ini ||
 	fail "sed dialog"
-grep -qx 'text = 1 ; English' m/dialogs/0000.ini || fail "the edited dialog reads back with its text"
-sed -i -e 's/^speed = 100$/speed = 150/' -e '/^\[item 0\]$/,/^$/d' m/npcs/0000.ini || fail "sed npc"
-grep -q '^\[item' m/npcs/0000.ini && fail "the NPC's item is still there"
-cat m/npcs/0000.on_click.tngs >/dev/null || fail "the NPC's handler after its INI edit"
-printf '\tPUSH8 4\n\tEND\n' >m/npcs/0000.on_touch.tngs || fail "a new handler after the INI edit"
-sed -i 's/^area = rect 10 20 90 80$/area = rect 5 6 95 96/' m/choosers/0000.ini || fail "sed chooser"
+grep -qx 'text = 1 ; English' m/dialogs/greet.ini || fail "the edited dialog reads back with its text"
+sed -i -e 's/^speed = 100$/speed = 150/' -e '/^\[item 0\]$/,/^$/d' m/npcs/guard.ini || fail "sed npc"
+grep -q '^\[item' m/npcs/guard.ini && fail "the NPC's item is still there"
+cat m/npcs/guard.on_click.tngs >/dev/null || fail "the NPC's handler after its INI edit"
+printf '\tPUSH8 4\n\tEND\n' >m/npcs/guard.on_touch.tngs || fail "a new handler after the INI edit"
+sed -i 's/^area = rect 10 20 90 80$/area = rect 5 6 95 96/' m/choosers/class.ini || fail "sed chooser"
 sed -i -e 's/^ingredient3 = none$/ingredient3 = 2 chars\/0/' -e 's/^order = matters$/order = irrelevant/' \
-	m/crafts/0000.ini || fail "sed craft"
+	m/crafts/forge.ini || fail "sed craft"
 printf '\n[subtitle 0]\nstart = 10\nend = 200\ncolor = 0xffffffff\nx = 50\ny = 90\nalign = center\nfont = main\ntext = 2\n' \
-	>>m/cutscenes/0000.ini || fail "a new subtitle"
+	>>m/cutscenes/intro_scene.ini || fail "a new subtitle"
 sed -i 's/^max_npcs = 5$/max_npcs = 9/' m/spawners/0000.ini || fail "sed spawner"
-sed -i 's/^global = 0$/global = 1/' m/quests/0000.ini || fail "sed quest"
+sed -i 's/^global = 0$/global = 1/' m/quests/rescue.ini || fail "sed quest"
 python3 - m/objects/0000.ini <<'PY' || fail "object mask and sound"
 import sys
 t = open(sys.argv[1]).read()
@@ -222,22 +222,22 @@ bad_edit() { # FILE PYTHON-BYTES WHAT LOG
 	check_eq "$before" "$(md5sum <"m/$1")" "$3: reads back its last good content"
 	grep -qF "$4" gamefs.log || fail "$3: the log does not say [$4]: $(tail -n 3 gamefs.log)"
 }
-bad_edit npcs/0000.ini "b'[npc]\\nbehaviour = 1\\nspeed = 70000\\n'" "NPC speed out of range" \
-	"npcs/0000.ini: line 3: speed: '70000' is not in 0..65535"
-bad_edit npcs/0000.ini "b'[npc]\\nmood = 3\\n'" "unknown key" "npcs/0000.ini: line 2: unknown key mood in [npc]"
-bad_edit npcs/0000.ini "b'[npc]\\n[weapon 0]\\nsprite = chars/0\\n'" "unknown section" \
-	"npcs/0000.ini: line 3: unknown section [weapon 0]"
-bad_edit dialogs/0000.ini "b'[dialog]\\ntitle = 99\\n'" "text index that is not there" \
-	"dialogs/0000.ini: line 2: title: '99' is not a text index"
-bad_edit dialogs/0000.ini "b'[dialog]\\nportrait = chars/9\\n'" "sprite that is not there" \
-	"dialogs/0000.ini: line 2: portrait: 'chars/9' is not a sprite"
-bad_edit dialogs/0000.ini "b'[answer 3]\\ntext = 1\\n'" "answer out of order" "[answer 3] out of order"
-bad_edit crafts/0000.ini "b'[craft]\\nsound = gong\\n'" "sound that is not there" \
-	"crafts/0000.ini: line 2: sound: 'gong' is not the name of a sound"
-bad_edit crafts/0000.ini "b'[recipe 0]\\ningredient0 = 70000 chars/0\\n'" "ingredient quantity" \
-	"crafts/0000.ini: line 2: ingredient0"
-bad_edit choosers/0000.ini "b'[option 0]\\nposition = 14\\n'" "chooser position" \
-	"choosers/0000.ini: line 2: position: '14' is not in 0..13"
+bad_edit npcs/guard.ini "b'[npc]\\nbehaviour = 1\\nspeed = 70000\\n'" "NPC speed out of range" \
+	"npcs/guard.ini: line 3: speed: '70000' is not in 0..65535"
+bad_edit npcs/guard.ini "b'[npc]\\nmood = 3\\n'" "unknown key" "npcs/guard.ini: line 2: unknown key mood in [npc]"
+bad_edit npcs/guard.ini "b'[npc]\\n[weapon 0]\\nsprite = chars/0\\n'" "unknown section" \
+	"npcs/guard.ini: line 3: unknown section [weapon 0]"
+bad_edit dialogs/greet.ini "b'[dialog]\\ntitle = 99\\n'" "text index that is not there" \
+	"dialogs/greet.ini: line 2: title: '99' is not a text index"
+bad_edit dialogs/greet.ini "b'[dialog]\\nportrait = chars/9\\n'" "sprite that is not there" \
+	"dialogs/greet.ini: line 2: portrait: 'chars/9' is not a sprite"
+bad_edit dialogs/greet.ini "b'[answer 3]\\ntext = 1\\n'" "answer out of order" "[answer 3] out of order"
+bad_edit crafts/forge.ini "b'[craft]\\nsound = gong\\n'" "sound that is not there" \
+	"crafts/forge.ini: line 2: sound: 'gong' is not the name of a sound"
+bad_edit crafts/forge.ini "b'[recipe 0]\\ningredient0 = 70000 chars/0\\n'" "ingredient quantity" \
+	"crafts/forge.ini: line 2: ingredient0"
+bad_edit choosers/class.ini "b'[option 0]\\nposition = 14\\n'" "chooser position" \
+	"choosers/class.ini: line 2: position: '14' is not in 0..13"
 bad_edit objects/0000.ini "b'[mask 0]\\nrow = 1 1\\n[mask 1]\\nrow = 1\\n'" "mask rows of two lengths" \
 	"objects/0000.ini: [mask 1] has 1 cells, [mask 0] 2"
 bad_edit attributes/attributes.ini "b'[attribute 0]\\ndefault = 5\\n'" "default of a primary attribute" \
@@ -258,9 +258,9 @@ cmp edited.tng f.tng || fail "bad edits changed the game"
 # not to the size the kernel last heard
 n0=$(wc -l <gamefs.log)
 gfs_mount f.tng m || fail "mount for the append"
-sed -i 's/^title = 4 ; .*$/title = 3/' m/dialogs/0000.ini || fail "sed the title"
-printf '; a note\n' >>m/dialogs/0000.ini || fail "append at once"
+sed -i 's/^title = 4 ; .*$/title = 3/' m/dialogs/greet.ini || fail "sed the title"
+printf '; a note\n' >>m/dialogs/greet.ini || fail "append at once"
 gfs_umount m || fail "umount after the append"
 tail -n +$((n0 + 1)) gamefs.log | grep refused && fail "the append was refused"
-"$GAMEFS" cat f.tng dialogs/0000.ini | grep -q '^title = 3 ; ' || fail "the title after the append"
+"$GAMEFS" cat f.tng dialogs/greet.ini | grep -q '^title = 3 ; ' || fail "the title after the append"
 echo ok

@@ -351,7 +351,7 @@ def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size
     obj = bytes(39) + bytes(96) + bytes(96)
     if full:
         npc, dlg, q = full_logic(w, z)
-        names = {S_DIALOGS: w.s("greet"), S_QUESTS: w.s("rescue")}
+        names = {S_NPCS: w.s("guard"), S_DIALOGS: w.s("greet"), S_QUESTS: w.s("rescue")}
         first = every_opcode(w)
         # an object with a 3x2 collision mask, a sound, a required attribute, a modifier and a
         # sprite modifier; on click: give the player one of these (PUSH16 3; PUSH8 1; FNC2 give)

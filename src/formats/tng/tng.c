@@ -9,8 +9,8 @@
  *   movies/ (2-5, named from the strings), atlases/ backs/ (6, 11: PNG),
  *   sprites/<cat>/<NNNN>.txt and <NNNN>-<dir>.png (7-10), maps/<name>/
  *   (34), scripts as assembly and records as INI (tng_logic.c:
- *   <kind>/<NNNN>.ini, .tngs; sections/<NN>-<kind>.ini, attributes/), and
- *   what has no table or does not decode raw: <kind>/<NNNN>.bin (inflated)
+ *   <kind>/<record>.ini, .tngs; sections/<NN>-<kind>.ini, attributes/), and
+ *   what has no table or does not decode raw: <kind>/<record>.bin (inflated)
  *   and sections/<NN>-<kind>.bin.
  * Stored assets are span nodes (served by pread); compressed ones are
  * inflated only when a view is read.
@@ -487,7 +487,8 @@ static int tng_flat_node(struct gfs_archive *ar, struct tng *t, struct tng_asset
 				gfs_node_set_ino(a->node, a->ino);
 			return 0;
 		}
-		snprintf(name, sizeof(name), "%04u.%s", a->num, rk == TNG_R_WHOLE ? "tngs" : "bin");
+		tng_rec_stem(t, a, name, sizeof(name) - 8);
+		strcat(name, rk == TNG_R_WHOLE ? ".tngs" : ".bin");
 		a->node = tng_file(ar, dir, name, 0644, rk == TNG_R_WHOLE ? &tng_script_ops : &tng_zbin_ops,
 				   tng_ref_new(t, ai, a->sec, 0));
 		break;
@@ -642,6 +643,9 @@ static int tng_load(struct gfs_archive *ar)
 		if (!tng_file(ar, dir, name, 0644, &tng_raw_ops, tng_ref_new(t, (size_t)-1, i, 0)))
 			return -ENOMEM;
 	}
+	r = tng_stems_mark(t);	/* before any record directory is listed */
+	if (r)
+		return r;
 	{
 		uint64_t gaps = 0;
 

@@ -128,6 +128,7 @@ struct tng_asset {
 	struct gfs_node *lazy_dir;	/* node not made yet: made when this directory is first used */
 	unsigned num;			/* number in its kind (for names) */
 	uint32_t nameoff;		/* its name in the strings section, or 0 */
+	uint8_t named;			/* a record whose files are named by nameoff (tng_rec_stem) */
 	uint64_t ino;			/* inode its lazily made node gets (reserved at load) */
 	int gone;			/* removed: no descriptor, its bytes dropped at save */
 	/* save scratch */
@@ -217,6 +218,8 @@ int tng_map_build(const uint8_t *hdr, const struct gfs_buf *par, unsigned npar,
 /* tng_model.c */
 const uint8_t *tng_sec_data(struct tng *t, size_t i, size_t *len);
 const char *tng_string_at(struct tng *t, uint32_t off, size_t *len);
+/* The column name of the descriptor's name field in sections 24, 26, 31; NULL: it is a name. */
+const char *tng_index_field(unsigned type);
 int tng_asset_content(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
 		      size_t max, struct gfs_buf *out);
 int tng_stored_equal(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
@@ -282,7 +285,6 @@ extern const struct gfs_node_ops tng_layer_ops;
 extern const struct gfs_node_ops tng_lang_ops;
 extern const struct gfs_node_ops tng_index_ops;
 extern const struct gfs_node_ops tng_gaps_ops;
-const char *tng_index_field(unsigned type);
 
 /* tng_handlers.c: the scripts inside records */
 enum tng_rkind {
@@ -347,9 +349,17 @@ int tng_attr_set_script(const uint8_t *p, size_t len, size_t k, const uint8_t *c
 			struct gfs_buf *out);
 
 /* tng_logic.c: the game logic as text */
+/*
+ * Record files are named by the record's name (its descriptor's string)
+ * where that is a plain word (printable ASCII, no blank, '.', '/' or '\\',
+ * not all digits, at most 64 bytes) no other record of its kind has, else
+ * by the record's number NNNN.  Marked once at load (a->named).
+ */
+int tng_stems_mark(struct tng *t);
+void tng_rec_stem(struct tng *t, const struct tng_asset *a, char *out, size_t outlen);
 extern const struct gfs_node_ops tng_script_ops;	/* <kind>/<NNNN>.tngs, a whole asset */
-extern const struct gfs_node_ops tng_recini_ops;	/* <kind>/<NNNN>.ini: the record without its scripts */
-extern const struct gfs_node_ops tng_hscript_ops;	/* <kind>/<NNNN>.<handler>.tngs */
+extern const struct gfs_node_ops tng_recini_ops;	/* <kind>/<record>.ini: the record without its scripts */
+extern const struct gfs_node_ops tng_hscript_ops;	/* <kind>/<record>.<handler>.tngs */
 enum tng_rkind tng_rkind_of(const struct tng *t, const struct tng_asset *a);
 extern const struct gfs_node_ops tng_secini_ops;	/* sections/<NN>-<kind>.ini, attributes/attributes.ini */
 extern const struct gfs_node_ops tng_ascript_ops;	/* attributes/<NAME>.on_change.tngs, .expression.tngs */

@@ -5,16 +5,18 @@
  * Startup scripts (section 24) and default actions (section 26) are script
  * assets, the whole inflated asset bytecode: <kind>/<NNNN>.tngs.  NPCs and
  * objects carry event handlers, quests and cutscenes one script each
- * (tng_handlers.c finds them): <kind>/<NNNN>.<handler>.tngs beside
- * <kind>/<NNNN>.ini, the record's other fields (tng_records.c); handler
+ * (tng_handlers.c finds them): <kind>/<record>.<handler>.tngs beside
+ * <kind>/<record>.ini, the record's other fields (tng_records.c); handler
  * files are created and removed here.  Records without scripts (choosers,
- * spawners, dialogs, crafting) are <kind>/<NNNN>.ini alone, and sections
+ * spawners, dialogs, crafting) are <kind>/<record>.ini alone, and sections
  * 16, 19 and 33 sections/<NN>-<kind>.ini; section 25 is
  * attributes/attributes.ini with each attribute's script as
  * attributes/<name>.on_change.tngs or .expression.tngs.  An edited script
  * or INI is parsed and its record put back together, re-deflated at commit
  * like any record.  `check` and the media code walk every script through
  * each_script(), and find what names a medium with tng_logic_referrer().
+ * <record> is the record's name where it makes a file name, else its
+ * number (tng_rec_stem()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -355,7 +357,7 @@ const struct gfs_node_ops tng_script_ops = {
 	.free = tng_ref_free,
 };
 
-/* ---- records with scripts inside: <kind>/<NNNN>.bin + <kind>/<NNNN>.<handler>.tngs ---- */
+/* ---- records with scripts inside: <kind>/<record>.bin + <kind>/<record>.<handler>.tngs ---- */
 
 enum tng_rkind tng_rkind_of(const struct tng *t, const struct tng_asset *a)
 {
@@ -837,20 +839,97 @@ const struct gfs_node_ops tng_hscript_ops = {
 	.free = tng_ref_free,
 };
 
-/* "NNNN.on_click.tngs", "NNNN.on_click-2.tngs" (second of its type), "NNNN.on_complete.tngs". */
-static void hscript_name(enum tng_rkind k, unsigned num, int sub, char *out, size_t outlen)
+/* ---- record file names: the record's name, else its number ---- */
+
+#define STEM_MAX	64
+
+/* Can s[0..n) name a record's files: printable ASCII without blank, '.', '/', '\\', not all digits? */
+static int stem_ok(const char *s, size_t n)
+{
+	int digits = 1;
+
+	if (!n || n > STEM_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c <= ' ' || c >= 0x7f || c == '.' || c == '/' || c == '\\')
+			return 0;
+		digits &= c >= '0' && c <= '9';
+	}
+	return !digits;
+}
+
+struct stem_key {
+	unsigned type;
+	const char *s;
+	size_t n, ai;
+};
+
+static int stem_cmp(const void *x, const void *y)
+{
+	const struct stem_key *a = x, *b = y;
+	int c;
+
+	if (a->type != b->type)
+		return a->type < b->type ? -1 : 1;
+	c = memcmp(a->s, b->s, a->n < b->n ? a->n : b->n);
+	return c ? c : (a->n > b->n) - (a->n < b->n);
+}
+
+int tng_stems_mark(struct tng *t)
+{
+	struct stem_key *k = malloc((t->nassets ? t->nassets : 1) * sizeof(*k));
+	size_t n = 0;
+
+	if (!k)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nassets; i++) {
+		struct tng_asset *a = &t->assets[i];
+		unsigned type = t->secs[a->sec].type;
+		const char *s;
+		size_t len = 0;
+
+		a->named = 0;
+		if (a->kind == TNG_A_ZBIN && !tng_index_field(type) && a->nameoff &&
+		    (s = tng_string_at(t, a->nameoff, &len)) && stem_ok(s, len))
+			k[n++] = (struct stem_key){ type, s, len, i };
+	}
+	qsort(k, n, sizeof(*k), stem_cmp);
+	for (size_t i = 0, j; i < n; i = j) {	/* a name two records of a kind share names neither */
+		for (j = i + 1; j < n && !stem_cmp(&k[i], &k[j]); j++)
+			;
+		t->assets[k[i].ai].named = j == i + 1;
+	}
+	free(k);
+	return 0;
+}
+
+void tng_rec_stem(struct tng *t, const struct tng_asset *a, char *out, size_t outlen)
+{
+	size_t n = 0;
+	const char *s = a->named ? tng_string_at(t, a->nameoff, &n) : NULL;
+
+	if (s)
+		snprintf(out, outlen, "%.*s", (int)n, s);
+	else
+		snprintf(out, outlen, "%04u", a->num);
+}
+
+/* "STEM.on_click.tngs", "STEM.on_click-2.tngs" (second of its type), "STEM.on_complete.tngs". */
+static void hscript_name(enum tng_rkind k, const char *stem, int sub, char *out, size_t outlen)
 {
 	char h[32];
 
 	if (!tng_rkind_lists(k)) {
-		snprintf(out, outlen, "%04u.%s.tngs", num, k == TNG_R_QUEST ? "on_complete" : "script");
+		snprintf(out, outlen, "%s.%s.tngs", stem, k == TNG_R_QUEST ? "on_complete" : "script");
 		return;
 	}
 	tng_handler_name(HTYPE(sub), h, sizeof h);
 	if (HOCC(sub))
-		snprintf(out, outlen, "%04u.%s-%u.tngs", num, h, HOCC(sub) + 1);
+		snprintf(out, outlen, "%s.%s-%u.tngs", stem, h, HOCC(sub) + 1);
 	else
-		snprintf(out, outlen, "%04u.%s.tngs", num, h);
+		snprintf(out, outlen, "%s.%s.tngs", stem, h);
 }
 
 static struct gfs_node *hscript_node(struct gfs_archive *ar, struct tng *t, size_t ai,
@@ -859,11 +938,12 @@ static struct gfs_node *hscript_node(struct gfs_archive *ar, struct tng *t, size
 	struct tng_asset *a = &t->assets[ai];
 	struct tng_ref *ref = tng_ref_new(t, ai, a->sec, sub);
 	struct gfs_node *n;
-	char name[64];
+	char stem[STEM_MAX + 8], name[STEM_MAX + 64];
 
 	if (!ref)
 		return NULL;
-	hscript_name(tng_rkind_of(t, a), a->num, sub, name, sizeof name);
+	tng_rec_stem(t, a, stem, sizeof stem);
+	hscript_name(tng_rkind_of(t, a), stem, sub, name, sizeof name);
 	n = gfs_node_new_file(ar, dir, name, 0644, &tng_hscript_ops, ref);
 	if (!n)
 		tng_ref_release(ref);
@@ -879,7 +959,7 @@ int tng_logic_nodes(struct gfs_archive *ar, struct tng *t, size_t ai, struct gfs
 	struct tng_split s;
 	struct tng_ref *ref;
 	unsigned occ[256] = { 0 };
-	char name[32];
+	char name[STEM_MAX + 8];
 	int r;
 
 	if (k == TNG_R_WHOLE || !tng_rec_known(type))
@@ -900,7 +980,8 @@ int tng_logic_nodes(struct gfs_archive *ar, struct tng *t, size_t ai, struct gfs
 		tng_split_release(&s);
 		return r == -ENOMEM ? r : 1;	/* does not split: shown whole, as bytes */
 	}
-	snprintf(name, sizeof name, "%04u.ini", a->num);
+	tng_rec_stem(t, a, name, sizeof name - 4);
+	strcat(name, ".ini");
 	ref = tng_ref_new(t, ai, a->sec, 0);
 	a->node = ref ? gfs_node_new_file(ar, dir, name, 0644, &tng_recini_ops, ref) : NULL;
 	if (!a->node) {
@@ -917,46 +998,51 @@ int tng_logic_nodes(struct gfs_archive *ar, struct tng *t, size_t ai, struct gfs
 	return r;
 }
 
-/* The asset of the record numbered num in dir's section kind, with scripts in lists. */
-static long record_in(struct tng *t, struct gfs_node *dir, unsigned long num)
+/* The asset of the record in dir whose files are named stem[0..sl), with scripts in lists; -1: none. */
+static long record_in(struct tng *t, struct gfs_node *dir, const char *stem, size_t sl)
 {
+	char mine[STEM_MAX + 8];
+
 	for (size_t i = 0; i < t->nassets; i++) {
 		struct tng_asset *a = &t->assets[i];
 
-		if (a->num == num && a->node && a->node->parent == dir &&
-		    gfs_node_get_ops(a->node) == &tng_recini_ops && tng_rkind_lists(tng_rkind_of(t, a)))
+		if (!a->node || a->node->parent != dir || gfs_node_get_ops(a->node) != &tng_recini_ops ||
+		    !tng_rkind_lists(tng_rkind_of(t, a)))
+			continue;
+		tng_rec_stem(t, a, mine, sizeof mine);
+		if (strlen(mine) == sl && !memcmp(mine, stem, sl))
 			return (long)i;
 	}
 	return -1;
 }
 
-/* Creating NNNN.<handler>.tngs adds an event handler (END until written). */
+/* Creating STEM.<handler>.tngs beside STEM.ini adds an event handler (END until written). */
 int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
 		     struct gfs_node **out)
 {
 	struct tng *t = ar->priv;
-	size_t len = strlen(name), i;
-	unsigned long num = 0;
-	const char *dot;
+	size_t len = strlen(name), i, sl;
+	const char *dot = strchr(name, '.');
 	struct gfs_buf rec = GFS_BUF_INIT;
 	struct tng_split s;
 	struct tng_hand *h;
 	static const uint8_t end = 0;
 	struct tng_ref ref = { t, 0, 0, 0 };
-	long ai;
+	long ai = -1;
 	int type, r;
 
-	for (i = 0; i < len && name[i] >= '0' && name[i] <= '9'; i++)
-		num = num * 10 + (unsigned long)(name[i] - '0');
-	if (i != 4 || name[4] != '.' || len < 10 || strcmp(name + len - 5, ".tngs") ||
-	    (ai = record_in(t, dir, num)) < 0)
+	sl = dot ? (size_t)(dot - name) : len;
+	if (!dot || len < sl + 7 || strcmp(name + len - 5, ".tngs") ||
+	    (ai = record_in(t, dir, name, sl)) < 0)
 		return gfs_err(ar, -EPERM, "%s: only media (in fonts, music, sounds, movies, speech) "
-			       "and NNNN.<handler>.tngs of an NPC or object can be created", name);
-	dot = name + 5;
-	if ((type = tng_handler_type(dot, len - 10)) < 0)
+			       "and RECORD.<handler>.tngs beside an NPC's or object's RECORD.ini can be "
+			       "created", name);
+	dot++;
+	len -= sl + 1;
+	if ((type = tng_handler_type(dot, len - 5)) < 0)
 		return gfs_err(ar, -EINVAL, "%s: no event handler '%.*s' (on_click, on_touch, "
 			       "on_leave, on_approach, on_action1-9, on_using1-3, on_timer, on_sell, "
-			       "on_buy)", name, (int)(len - 10), dot);
+			       "on_buy)", name, (int)(len - 5), dot);
 	ref.asset = (size_t)ai;
 	ref.sec = t->assets[ai].sec;
 	if ((r = rec_load(ar, &ref, &rec, &s)))
@@ -984,7 +1070,7 @@ int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *n
 	return 0;
 }
 
-/* Removing NNNN.<handler>.tngs removes that event handler. */
+/* Removing RECORD.<handler>.tngs removes that event handler. */
 int tng_logic_unlink(struct gfs_archive *ar, struct gfs_node *n)
 {
 	struct tng_ref *ref = n->priv;
@@ -996,7 +1082,7 @@ int tng_logic_unlink(struct gfs_archive *ar, struct gfs_node *n)
 
 	if (gfs_node_get_ops(n) != &tng_hscript_ops ||
 	    !tng_rkind_lists(k = tng_rkind_of(ref->t, &ref->t->assets[ref->asset])))
-		return gfs_err(ar, -EPERM, "%s: only media and event handlers (NNNN.on_*.tngs) can "
+		return gfs_err(ar, -EPERM, "%s: only media and event handlers (RECORD.on_*.tngs) can "
 			       "be removed", n->name);
 	if ((r = rec_load(ar, ref, &rec, &s)))
 		return r;
@@ -1095,23 +1181,24 @@ static int each_script(struct gfs_archive *ar, struct tng *t,
 		struct gfs_buf rec = GFS_BUF_INIT;
 		struct tng_split s;
 		unsigned occ[256] = { 0 };
-		char name[128], file[64];
+		char name[STEM_MAX + 128], file[STEM_MAX + 64], stem[STEM_MAX + 8];
 
 		if (k == TNG_R_NONE || a->gone || tng_asset_content(ar, t, a, TNG_ZASSET_MAX, &rec)) {
 			gfs_buf_release(&rec);
 			continue;
 		}
+		tng_rec_stem(t, a, stem, sizeof stem);
 		if (k == TNG_R_WHOLE) {
-			snprintf(name, sizeof name, "%s/%04u.tngs", kind, a->num);
+			snprintf(name, sizeof name, "%s/%s.tngs", kind, stem);
 			r = fn(ctx, name, rec.data, rec.len);
 		} else if (tng_split(k, rec.data, rec.len, &s)) {
-			snprintf(name, sizeof name, "%s/%04u.bin", kind, a->num);
+			snprintf(name, sizeof name, "%s/%s.bin", kind, stem);
 			r = fn(ctx, name, NULL, 0);
 		} else {
 			for (size_t i = 0; i < s.nh && !r; i++) {
 				int sub = tng_rkind_lists(k) ? HSUB(s.h[i].type, occ[s.h[i].type]++) : 0;
 
-				hscript_name(k, a->num, sub, file, sizeof file);
+				hscript_name(k, stem, sub, file, sizeof file);
 				snprintf(name, sizeof name, "%s/%s", kind, file);
 				r = fn(ctx, name, s.h[i].code, s.h[i].len);
 			}
@@ -1224,7 +1311,10 @@ int tng_logic_referrer(struct gfs_archive *ar, struct tng *t, int k, uint32_t v,
 		tng_split_release(&s);
 		gfs_buf_release(&rec);
 		if (hit) {
-			snprintf(who, wholen, "%s/%04u.ini", tng_kind_of(type)->name, a->num);
+			char stem[STEM_MAX + 8];
+
+			tng_rec_stem(t, a, stem, sizeof stem);
+			snprintf(who, wholen, "%s/%s.ini", tng_kind_of(type)->name, stem);
 			return 1;
 		}
 	}

@@ -103,6 +103,17 @@ const char *tng_string_at(struct tng *t, uint32_t off, size_t *len)
 	return (const char *)p + off;
 }
 
+/* The column name of the descriptor's last field, for sections that use it (else it is a name). */
+const char *tng_index_field(unsigned type)
+{
+	switch (type) {
+	case 24: return "interval";
+	case 26: return "range_attribute";
+	case 31: return "sprite_index";
+	default: return NULL;
+	}
+}
+
 struct tng_ref *tng_ref_new(struct tng *t, size_t asset, size_t sec, int sub)
 {
 	struct tng_ref *r = t->refpool_used < t->refpool_len ? &t->refpool[t->refpool_used++]

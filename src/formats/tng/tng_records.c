@@ -581,7 +581,7 @@ static const struct gfs_field cutscene_fields[] = {
 	F_GROUP("subtitle", subtitle_rec, 16, 2),
 };
 static const struct gfs_record cutscene_rec = {
-	"cutscene", COMMENT_REFS "; times in 1/100 s; colors 0xAABBGGRR; the script is NNNN.script.tngs\n",
+	"cutscene", COMMENT_REFS "; times in 1/100 s; colors 0xAABBGGRR; the script is its .script.tngs\n",
 	21, cutscene_fields, NF(cutscene_fields)
 };
 
@@ -592,7 +592,7 @@ static const struct gfs_field quest_fields[] = {
 	F_TEXT("title", 1), F_TEXT("text", 4),
 };
 static const struct gfs_record quest_rec = {
-	"quest", COMMENT_REFS "; the on-complete script is NNNN.on_complete.tngs\n", 10, quest_fields,
+	"quest", COMMENT_REFS "; the on-complete script is its .on_complete.tngs\n", 10, quest_fields,
 	NF(quest_fields)
 };
 

@@ -1201,17 +1201,6 @@ const struct gfs_node_ops tng_lang_ops = {
 	.free = tng_ref_free,
 };
 
-/* The column name of the descriptor's last field, for sections that use it. */
-const char *tng_index_field(unsigned type)
-{
-	switch (type) {
-	case 24: return "interval";
-	case 26: return "range_attribute";
-	case 31: return "sprite_index";
-	default: return NULL;
-	}
-}
-
 static int tng_index_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct tng_ref *ref = n->priv;
