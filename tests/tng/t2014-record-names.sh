@@ -3,7 +3,7 @@
 # of its kind has; anything else (a name two records share, all digits, a
 # dot, a slash, a blank, non-ASCII, none) falls back to the record's number.
 # Scripts follow their record's name, a new handler is created beside it,
-# removing it works by that name, and messages name the files by it.
+# removing it works by that name, and messages (check's too) name the files by it.
 . "$top_srcdir/tests/lib.sh"
 cd "$T" || exit 1
 
@@ -50,5 +50,11 @@ gfs_mount n.tng m || fail "mount 2"
 rm m/npcs/guard.on_click.tngs || fail "remove guard's handler"
 gfs_umount m || fail "umount 2"
 check_eq "guard.ini 0001.ini 0001.on_touch.tngs" "$(names npcs)" "after removing a handler"
+# check: every reference of every record resolves, else a warning names file, line and field
 "$GAMEFS" check n.tng >check.out || fail "check: $(cat check.out)"
+grep -qx 'warning: dialogs/greet.ini line 6: text = #0: a reference to something the game does not have' \
+	check.out || fail "check names the dialog's text that is not there: $(cat check.out)"
+grep -qx 'warning: dialogs/0001.ini line 8: portrait = #ui/0: a reference to something the game does not have' \
+	check.out || fail "check names the portrait that is not there"
+grep -q '^records and sections as INI: 12, references checked$' check.out || fail "records checked"
 exit 0

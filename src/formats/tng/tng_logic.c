@@ -1232,6 +1232,61 @@ static int each_script(struct gfs_archive *ar, struct tng *t,
 	return r;
 }
 
+/*
+ * Calls fn with every record and section shown as INI: the name of its
+ * file, its section type and the bytes its table covers (a record's bytes
+ * before its scripts); stops at fn's first non-zero return, which it returns.
+ */
+static int each_table(struct gfs_archive *ar, struct tng *t,
+		      int (*fn)(void *ctx, const char *name, unsigned type, const uint8_t *p,
+				size_t len), void *ctx)
+{
+	char name[STEM_MAX + 64];
+	int r = 0;
+
+	for (size_t ai = 0; ai < t->nassets && !r; ai++) {
+		struct tng_asset *a = &t->assets[ai];
+		unsigned type = t->secs[a->sec].type;
+		enum tng_rkind rk = tng_rkind_of(t, a);
+		struct gfs_buf rec = GFS_BUF_INIT;
+		struct tng_split s = { 0 };
+		size_t pre;
+
+		if (a->gone || a->kind != TNG_A_ZBIN || !tng_rec_known(type) || rk == TNG_R_WHOLE ||
+		    tng_asset_content(ar, t, a, TNG_ZASSET_MAX, &rec) ||
+		    (rk != TNG_R_NONE && tng_split(rk, rec.data, rec.len, &s))) {
+			gfs_buf_release(&rec);
+			continue;
+		}
+		pre = rk != TNG_R_NONE ? s.pre : rec.len;
+		if (s.tail == rec.len || rk == TNG_R_NONE) {	/* else shown whole, as bytes */
+			char stem[STEM_MAX + 8];
+
+			tng_rec_stem(t, a, stem, sizeof stem);
+			snprintf(name, sizeof name, "%s/%s.ini", tng_kind_of(type)->name, stem);
+			if (tng_rec_decodes(type, t->hdr[TNG_OFF_TRANSPORTS], rec.data, pre))
+				r = fn(ctx, name, type, rec.data, pre);
+		}
+		tng_split_release(&s);
+		gfs_buf_release(&rec);
+	}
+	for (size_t si = 0; si < t->nsecs && !r; si++) {
+		unsigned type = t->secs[si].type;
+		size_t len;
+		const uint8_t *d = tng_sec_data(t, si, &len);
+
+		if (tng_kind_of(type)->view != TNG_V_RAW || !tng_rec_known(type) || t->secs[si].raw_bad ||
+		    !tng_rec_decodes(type, t->hdr[TNG_OFF_TRANSPORTS], d, len))
+			continue;	/* shown as bytes */
+		if (type == 25)
+			snprintf(name, sizeof name, "attributes/attributes.ini");
+		else
+			snprintf(name, sizeof name, "sections/%02u-%s.ini", type, tng_kind_of(type)->name);
+		r = fn(ctx, name, type, d, len);
+	}
+	return r;
+}
+
 struct check_each {
 	struct gfs_archive *ar;
 	struct tng *t;
@@ -1250,14 +1305,64 @@ static int check_each(void *vctx, const char *name, const uint8_t *code, size_t 
 	return 0;
 }
 
+struct check_table {
+	struct check_ctx *c;
+	const struct tngs_names *nm;
+	unsigned transports;
+	size_t tables;
+};
+
+/* Warn of every field of a record or section whose reference does not resolve (shown #...). */
+static int check_table(void *vctx, const char *name, unsigned type, const uint8_t *p, size_t len)
+{
+	struct check_table *k = vctx;
+	struct gfs_buf text = GFS_BUF_INIT;
+	const char *q, *end, *nl;
+	unsigned line = 0;
+
+	k->tables++;
+	if (tng_rec_render(type, k->transports, p, len, k->nm, &text)) {
+		if (k->c->warnings++ < 100)
+			fprintf(k->c->out, "warning: %s: the record does not decode\n", name);
+		gfs_buf_release(&text);
+		return 0;
+	}
+	for (q = (const char *)text.data, end = q + text.len; q < end; q = nl + 1) {
+		const char *v;
+
+		nl = memchr(q, '\n', (size_t)(end - q));
+		if (!nl)
+			nl = end;
+		line++;
+		if (*q == ';' || *q == '[' || !(v = memchr(q, '=', (size_t)(nl - q))))
+			continue;
+		for (v++; v < nl && *v != ';'; v++)	/* a value (or list item) starting with # */
+			if (*v == '#' && (v[-1] == ' ' || v[-1] == ',' || v[-1] == '='))
+				break;
+		if (v < nl && *v == '#' && k->c->warnings++ < 100)
+			fprintf(k->c->out, "warning: %s line %u: %.*s: a reference to something the "
+				"game does not have\n", name, line, (int)(nl - q), q);
+	}
+	gfs_buf_release(&text);
+	return 0;
+}
+
 size_t tng_logic_check(struct gfs_archive *ar, struct tng *t, FILE *out)
 {
 	struct check_ctx c = { out, 0, 0, 0, 0 };
 	struct check_each e = { ar, t, &c };
 
+	struct tng_namectx nc;
+	struct tngs_names nm;
+	struct check_table k = { &c, &nm, t->hdr[TNG_OFF_TRANSPORTS], 0 };
+
 	each_script(ar, t, check_each, &e);
 	fprintf(out, "scripts: %zu, %zu instructions, highest command %u\n", c.scripts, c.insns,
 		c.maxcmd);
+	tng_names(ar, t, &nc, &nm);
+	each_table(ar, t, check_table, &k);
+	tng_names_release(&nc);
+	fprintf(out, "records and sections as INI: %zu, references checked\n", k.tables);
 	if (c.maxcmd > t->hdr[TNG_OFF_MAXCMD] && c.warnings++ < 100)
 		fprintf(out, "warning: header byte 43 says the highest command is %u, the scripts "
 			"use %u\n", t->hdr[TNG_OFF_MAXCMD], c.maxcmd);
@@ -1284,52 +1389,29 @@ static int find_referrer(void *vctx, const char *name, const uint8_t *code, size
 	return 1;
 }
 
+struct table_referrer {
+	struct referrer *f;
+	unsigned transports;
+};
+
+static int find_table_referrer(void *vctx, const char *name, unsigned type, const uint8_t *p,
+			       size_t len)
+{
+	struct table_referrer *c = vctx;
+
+	if (!tng_rec_refers(type, c->transports, p, len, c->f->k, c->f->v))
+		return 0;
+	snprintf(c->f->who, c->f->wholen, "%s", name);
+	return 1;
+}
+
 int tng_logic_referrer(struct gfs_archive *ar, struct tng *t, int k, uint32_t v,
 		       char *who, size_t wholen)
 {
 	struct referrer f = { (enum tngs_ref)k, v, who, wholen };
-	unsigned tr = t->hdr[TNG_OFF_TRANSPORTS];
+	struct table_referrer c = { &f, t->hdr[TNG_OFF_TRANSPORTS] };
 
 	if (each_script(ar, t, find_referrer, &f))
 		return 1;
-	/* the records' and sections' fields */
-	for (size_t ai = 0; ai < t->nassets; ai++) {
-		struct tng_asset *a = &t->assets[ai];
-		unsigned type = t->secs[a->sec].type;
-		enum tng_rkind rk = tng_rkind_of(t, a);
-		struct gfs_buf rec = GFS_BUF_INIT;
-		struct tng_split s = { 0 };
-		int hit;
-
-		if (a->gone || a->kind != TNG_A_ZBIN || !tng_rec_known(type) || rk == TNG_R_WHOLE ||
-		    tng_asset_content(ar, t, a, TNG_ZASSET_MAX, &rec) ||
-		    (rk != TNG_R_NONE && tng_split(rk, rec.data, rec.len, &s))) {
-			gfs_buf_release(&rec);
-			continue;
-		}
-		hit = tng_rec_refers(type, tr, rec.data, rk != TNG_R_NONE ? s.pre : rec.len, k, v);
-		tng_split_release(&s);
-		gfs_buf_release(&rec);
-		if (hit) {
-			char stem[STEM_MAX + 8];
-
-			tng_rec_stem(t, a, stem, sizeof stem);
-			snprintf(who, wholen, "%s/%s.ini", tng_kind_of(type)->name, stem);
-			return 1;
-		}
-	}
-	for (size_t si = 0; si < t->nsecs; si++) {
-		unsigned type = t->secs[si].type;
-		size_t len;
-		const uint8_t *d = tng_sec_data(t, si, &len);
-
-		if (tng_rec_known(type) && tng_rec_refers(type, tr, d, len, k, v)) {
-			if (type == 25)
-				snprintf(who, wholen, "attributes/attributes.ini");
-			else
-				snprintf(who, wholen, "sections/%02u-%s.ini", type, tng_kind_of(type)->name);
-			return 1;
-		}
-	}
-	return 0;
+	return each_table(ar, t, find_table_referrer, &c);	/* the records' and sections' fields */
 }
