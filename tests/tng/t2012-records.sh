@@ -19,7 +19,11 @@ cp f.tng orig.tng
 cat >golden <<'GOLD'
 drwxr-xr-x          0 sections/
 -rw-r--r--        958 sections/16-uielements.ini
+-rw-r--r--       1251 sections/17-mainmenu.ini
+-rw-r--r--        984 sections/18-hud.ini
 -rw-r--r--        195 sections/19-equipslots.ini
+-rw-r--r--        613 sections/20-alerts.ini
+-rw-r--r--        609 sections/21-credits.ini
 -rw-r--r--        494 sections/33-tilesmeta.ini
 drwxr-xr-x          0 attributes/
 -rw-r--r--        756 attributes/attributes.ini
@@ -95,7 +99,7 @@ check_eq "row = 0 1 0|row = 1 1 1" "$("$GAMEFS" cat f.tng objects/0000.ini | gre
 # every view written back unchanged: the same game, byte for byte
 gfs_mount f.tng m || fail "mount"
 find m -type f -perm -u+w ! -name '.*' >views
-check_eq 80 "$(wc -l <views | tr -d ' ')" "editable files of the full game"
+check_eq 85 "$(wc -l <views | tr -d ' ')" "editable files of the full game"
 while read -r f; do
 	cat "$f" >same && cp same "$f" || fail "copy back $f"
 done <views
