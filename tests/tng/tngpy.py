@@ -7,13 +7,15 @@ C driver.
 
   tngpy.py write OUT [--raw] [--crc-comp] [--encrypted] [--sounds N]
                      [--sound-size B] [--movie-size B] [--bad KIND] [--full]
+                     [--short-menu]
             --full adds the game logic: attributes, choosers, cutscenes,
             crafting, spawners, default actions, NPCs and objects with event
             handlers (an object with a collision mask, sounds, required
             attributes, modifiers and a sprite modifier), UI elements as the
             document lays them out, a startup script with every opcode and
             every command; the main menu, HUD, alerts, credits and a
-            character option group
+            character option group; --short-menu: the main menu disabled
+            (section 17 only the intro cutscene, 3 bytes)
   tngpy.py dump GAME            one line per asset: key, size, sha1
   tngpy.py get GAME KEY         the bytes of one asset (inflated if compressed)
   tngpy.py verify GAME          both CRCs; prints the conventions used
@@ -313,7 +315,7 @@ def full_logic(w, z):
 
 
 def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size=900, bad=None,
-         dedup=False, unknown=False, gaps=False, full=False):
+         dedup=False, unknown=False, gaps=False, full=False, short_menu=False):
     w = Writer(raw, crc_comp)
     z = lambda b: deflate(b, raw)
     texts = {"en": ["Fixture Game", "English", "Hello there", "Line with \\ backslash",
@@ -366,7 +368,7 @@ def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size
               bytes([3]) + u24(w.s("door")) + u24(0) + u24(w.s("door")) +
               bytes([0, 0, 0, 2, 0, 0, 0xFF, 0xFF, 0xFF]))
         w.section(S_UIELEM, ui)
-        w.section(S_MAINMENU, main_menu(w))
+        w.section(S_MAINMENU, u24(w.s("intro_scene")) if short_menu else main_menu(w))
         w.section(S_HUD, hud(w))
     else:
         w.section(S_UIELEM, bytes(range(95)))
@@ -635,6 +637,8 @@ def main(argv):
                 opts["gaps"] = True
             elif o == "--full":
                 opts["full"] = True
+            elif o == "--short-menu":
+                opts["short_menu"] = True
             elif o == "--encrypted":
                 opts["enc"] = 0xDEADBEEF
             elif o in ("--sounds", "--sound-size", "--movie-size"):
