@@ -2,9 +2,10 @@
  * tng_records.c - TirNanoG records and sections as INI: one table a kind on
  * the core record codec (gfs_record.h), references by name.
  *
- * Compressed records (choosers 22, cutscenes 23, NPCs 28, spawners 29,
- * dialogs 30, objects 31, crafting 32, quests 35) and the sections UI
- * elements 16, equipment slots 19, attributes 25 and tiles meta 33.  A
+ * Compressed records (choosers 22, cutscenes 23, character options 27,
+ * NPCs 28, spawners 29, dialogs 30, objects 31, crafting 32, quests 35)
+ * and the sections UI elements 16, main menu 17, HUD 18, equipment slots
+ * 19, alerts 20, credits 21, attributes 25 and tiles meta 33.  A
  * record with scripts is given without them (its bytes before the scripts,
  * tng_handlers.c): the scripts are files of their own, and the counts and
  * lengths that belong to them are not keys here.
@@ -16,7 +17,11 @@
  *   objects      the collision mask (width x height bytes) as rows of
  *                cells, last; the two 32-sprite blocks in the fixed part
  *   16           its three counted lists with their counts up front
+ *   17           two tables: 141 bytes (the full menu), 3 (the intro alone)
  *   19, 33       a record count up front (the section is an array)
+ *   20           as it is, refused with fewer than 3 alerts
+ *   21           a count of the categories after the 24 bytes (they run
+ *                to the section's end); each category ends in a list
  *   25           each attribute as kind, name, title, default; its script
  *                stays in the section, found by the attribute's place
  *                (or, when attributes were added or removed, its name)
