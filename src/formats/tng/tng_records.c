@@ -59,6 +59,7 @@ enum rref {
 	RR_AREA,	/* chooser option: three UI sprites, or a rectangle */
 	RR_INGR,	/* crafting ingredient: u16 quantity, u16 object sprite */
 	RR_CREDIT,	/* u8 credits category letter */
+	RR_AUTHOR,	/* a u24 string offset in a list: 0 as #0, not empty */
 	RR_NAME = 0x100	/* | enum tngs_ref: a u24 string offset named in that kind */
 };
 
@@ -430,6 +431,8 @@ static int ref_fmt(void *ctx, int ref, uint64_t v, struct gfs_buf *out)
 	case RR_CREDIT:
 		return v && strchr(CREDIT_CATS, (int)v) ? gfs_buf_addc(out, (uint8_t)v) :
 		       gfs_buf_printf(out, "#%u", (unsigned)v);
+	case RR_AUTHOR:
+		return v ? name_fmt(nm, TNGS_STRING, (uint32_t)v, out) : gfs_buf_adds(out, "#0");
 	default:
 		return gfs_buf_add_dec(out, v);
 	}
@@ -489,6 +492,8 @@ static int ref_parse(void *ctx, int ref, const char *s, uint64_t *v)
 			return -EINVAL;
 		*v = (uint8_t)s[0];
 		return 0;
+	case RR_AUTHOR:
+		return name_parse(nm, TNGS_STRING, s, v);
 	default:
 		return -EINVAL;
 	}
@@ -874,7 +879,9 @@ static const struct gfs_record alerts_rec = {
  * bytes and a u32 count of categories, then the categories.
  */
 #define CREDITS_HDR	24
-static const struct gfs_field author_fields[] = { F_STRING("author", 0) };
+static const struct gfs_field author_fields[] = {
+	F_R("author", 0, 3, RR_AUTHOR, W_NAME("a string of strings.txt")),
+};
 static const struct gfs_record author_rec = { "author", NULL, 3, author_fields, NF(author_fields) };
 
 static const struct gfs_field credcat_fields[] = {
@@ -1166,7 +1173,7 @@ static int credits_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v
 	return r ? r : gfs_buf_add(out, v + CREDITS_HDR + 4, vlen - CREDITS_HDR - 4);
 }
 
-/* Section 20: as it is; the game wants at least 3 alerts. */
+/* Section 20: as it is; the game wants at least 3 alerts, a view cannot take them below. */
 static int alerts_to_view(const uint8_t *p, size_t len, struct gfs_buf *v)
 {
 	return gfs_buf_add(v, p, len);
@@ -1175,8 +1182,9 @@ static int alerts_to_view(const uint8_t *p, size_t len, struct gfs_buf *v)
 static int alerts_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
 			    struct gfs_buf *out, char *why, size_t wl)
 {
-	(void)old, (void)oldlen;
-	if (vlen <= ALERTS_N || v[ALERTS_N] < ALERTS_MIN) {
+	/* (a section that had fewer keeps them: a view written back unchanged changes nothing) */
+	if (vlen <= ALERTS_N || (v[ALERTS_N] < ALERTS_MIN &&
+				 (oldlen <= ALERTS_N || v[ALERTS_N] != old[ALERTS_N]))) {
 		snprintf(why, wl, "%u alerts, want at least %u", vlen > ALERTS_N ? v[ALERTS_N] : 0,
 			 ALERTS_MIN);
 		return -EINVAL;
@@ -1405,64 +1413,39 @@ struct rkind {
 	struct tmeta_tab *tmp;		/* a table made for this use */
 };
 
+#define RK(r)			{ .rec = &(r) }
+#define RK_VIEW(r, to, from)	{ .rec = &(r), .to_view = to, .from_view = from }
+
+/* The kind of each section type with a table (section 33's is made for its transports). */
+static const struct rkind rkinds[] = {
+	[T_UIELEM] = RK_VIEW(uielem_rec, ui_to_view, ui_from_view),
+	[T_MAINMENU] = { .rec = &mainmenu_rec, .alt = &intro_rec, .alt_len = MAINMENU_SHORT },
+	[T_HUD] = RK(hud_rec),
+	[T_EQUIP] = { .rec = &equip_rec, .array = EQUIP_REC },
+	[T_ALERTS] = RK_VIEW(alerts_rec, alerts_to_view, alerts_from_view),
+	[T_CREDITS] = RK_VIEW(credits_rec, credits_to_view, credits_from_view),
+	[22] = RK(chooser_rec), [23] = RK(cutscene_rec),
+	[T_ATTRS] = RK_VIEW(attrs_rec, attr_to_view, attr_from_view),
+	[T_CHAROPTS] = RK(charopt_rec), [28] = RK(npc_rec), [29] = RK(spawner_rec),
+	[30] = RK(dialog_rec), [31] = RK_VIEW(object_rec, obj_to_view, obj_from_view),
+	[32] = RK(craft_rec), [34] = RK(quest_rec), [35] = RK(quest_rec),
+};
+
 static int kind_of(unsigned type, unsigned transports, struct rkind *k)
 {
 	memset(k, 0, sizeof(*k));
-	switch (type) {
-	case 22: k->rec = &chooser_rec; break;
-	case 23: k->rec = &cutscene_rec; break;
-	case 28: k->rec = &npc_rec; break;
-	case 29: k->rec = &spawner_rec; break;
-	case 30: k->rec = &dialog_rec; break;
-	case 31:
-		k->rec = &object_rec;
-		k->to_view = obj_to_view;
-		k->from_view = obj_from_view;
-		break;
-	case 32: k->rec = &craft_rec; break;
-	case 34: case 35: k->rec = &quest_rec; break;
-	case T_UIELEM:
-		k->rec = &uielem_rec;
-		k->to_view = ui_to_view;
-		k->from_view = ui_from_view;
-		break;
-	case T_MAINMENU:
-		k->rec = &mainmenu_rec;
-		k->alt = &intro_rec;
-		k->alt_len = MAINMENU_SHORT;
-		break;
-	case T_HUD: k->rec = &hud_rec; break;
-	case T_ALERTS:
-		k->rec = &alerts_rec;
-		k->to_view = alerts_to_view;
-		k->from_view = alerts_from_view;
-		break;
-	case T_CREDITS:
-		k->rec = &credits_rec;
-		k->to_view = credits_to_view;
-		k->from_view = credits_from_view;
-		break;
-	case T_CHAROPTS: k->rec = &charopt_rec; break;
-	case T_EQUIP:
-		k->rec = &equip_rec;
-		k->array = EQUIP_REC;
-		break;
-	case T_ATTRS:
-		k->rec = &attrs_rec;
-		k->to_view = attr_to_view;
-		k->from_view = attr_from_view;
-		break;
-	case T_TILESMETA:
+	if (type == T_TILESMETA) {
 		if (!transports || transports > TMETA_MAXT)
 			return -EBADMSG;
 		if (!(k->tmp = tmeta_tab(transports)))
 			return -ENOMEM;
 		k->rec = &k->tmp->rec;
 		k->array = 2 + 5 * (size_t)transports;
-		break;
-	default:
-		return -ENOENT;
+		return 0;
 	}
+	if (type >= NF(rkinds) || !rkinds[type].rec)
+		return -ENOENT;
+	*k = rkinds[type];
 	return 0;
 }
 
