@@ -215,6 +215,16 @@ COMMANDS = {5: 0, 6: 1, 7: 1, 8: 1, 9: 1, 10: 1, 11: 1, 12: 2, 13: 3, 14: 2, 15:
             42: 1, 43: 1}
 
 
+def compare(old_path, new_path):
+    """For the edit tests: the items of two games, a string's offset in the first, same(key, want)."""
+    o = Reader(open(old_path, "rb").read())
+    old, new = dict(o.items()), dict(Reader(open(new_path, "rb").read()).items())
+
+    def same(key, want):
+        assert new[key] == bytes(want), (key, old[key].hex(), new[key].hex(), bytes(want).hex())
+    return old, new, lambda name: o.strings.index(b"\0" + name.encode() + b"\0") + 1, same
+
+
 def every_opcode(w):
     """A script with every opcode (0-51) and every command, references by real names."""
     a = lambda name: u24(w.s(name))
