@@ -27,12 +27,15 @@
  * elements keep their bytes, new ones start as zeros.  An element section
  * counts when it has a key line.  Groups are one level deep.
  *
- * An element of a group may end in a list (GFS_FK_LIST, at most one, at
- * off = the element's size): count_width bytes at count_off of the
- * element count its items, each an element of the record group; the list
- * renders on one line, "key = 1,2 3,4" (items apart by spaces, the fields
- * of an item by commas), and an element then spans its size plus its
- * items.  A list written anew replaces all the items.
+ * An element of a group may end in lists (GFS_FK_LIST, off = the element's
+ * size): count_width bytes at count_off of the element count a list's
+ * items, each an element of the record group; the lists follow the
+ * element's fixed part one after another, in field order (the first at
+ * off, each other where the one before it ends).  A list renders on one
+ * line, "key = 1,2 3,4" (items apart by spaces, the fields of an item by
+ * commas), and an element spans its size plus the items of all its lists.
+ * A list written anew replaces all its items (and moves the lists after
+ * it); the other lists keep theirs.
  *
  * A field of the fixed part may open a new section (field->section): it and
  * the fields after it render under "[section]" after a blank line, and the

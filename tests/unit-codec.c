@@ -285,6 +285,78 @@ static void test_record_list(void)
 	gfs_buf_release(&out);
 }
 
+/* An element that ends in three lists, one after another, each with its own count. */
+static const struct gfs_field w_fields[] = { { .key = "w", .kind = GFS_FK_UINT, .off = 0, .width = 2 } };
+static const struct gfs_record w16 = { .section = "w", .size = 2, .fields = w_fields, .nfields = 1 };
+static const struct gfs_field opt_fields[] = {
+	{ .key = "id", .kind = GFS_FK_UINT, .off = 0, .width = 1 },
+	{ .key = "pts", .kind = GFS_FK_LIST, .off = 4, .group = &pt, .count_off = 1, .count_width = 1,
+	  .want = "an x,y pair" },
+	{ .key = "words", .kind = GFS_FK_LIST, .off = 4, .group = &w16, .count_off = 2, .count_width = 1 },
+	{ .key = "refs", .kind = GFS_FK_LIST, .off = 4, .group = &pt, .count_off = 3, .count_width = 1 },
+};
+static const struct gfs_record opt = { .section = "opt", .size = 4, .fields = opt_fields, .nfields = 4 };
+static const struct gfs_field opts_fields[] = {
+	{ .key = "opts", .kind = GFS_FK_GROUP, .group = &opt, .count_off = 0, .count_width = 1 },
+};
+static const struct gfs_record opts = { .section = "set", .size = 1, .fields = opts_fields, .nfields = 1 };
+
+static int sum_fields(void *ctx, const struct gfs_field *f, uint64_t v)
+{
+	(void)f;
+	*(uint64_t *)ctx += v;
+	return 0;
+}
+
+static void test_record_lists(void)
+{
+	/* two options: id 1 with pts (1,2), words 0x0304 0x0506, refs (7,8); id 9 with none; a tail */
+	static const uint8_t old[] = { 2, 1, 1, 2, 1, 1, 2, 4, 3, 6, 5, 7, 8, 9, 0, 0, 0, 'T' };
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT, back = GFS_BUF_INIT;
+	const char *want = "[set]\n\n[opt 0]\nid = 1\npts = 1,2\nwords = 772 1286\nrefs = 7,8\n\n"
+			   "[opt 1]\nid = 9\npts =\nwords =\nrefs =\n";
+	uint64_t sum = 0;
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_record_span(&opts, old, sizeof(old)) == 17, "span: three lists an element");
+	ok(gfs_record_span(&opts, old, 12) == 0, "the last list past the end does not fit");
+	ok(gfs_record_each(&opts, old, sizeof(old), sum_fields, &sum) == 0 &&
+	   sum == 1 + 1 + 2 + 772 + 1286 + 7 + 8 + 9, "each visits the items of every list: %llu",
+	   (unsigned long long)sum);
+	ok(gfs_record_render(&opts, old, sizeof(old), NULL, &out) == 0 && !strcmp((char *)out.data, want),
+	   "render:\n%s", (char *)out.data);
+	ok(gfs_record_parse(&ar, "o.ini", &opts, old, sizeof(old), out.data, out.len, NULL, &back) == 0 &&
+	   back.len == sizeof(old) && !memcmp(back.data, old, sizeof(old)), "unchanged view, same bytes");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "o.ini", &opts, old, sizeof(old),
+			    S("[opt 0]\nid = 1\npts = 1,2 3,4\nwords = 772 1286\nrefs = 7,8\n[opt 1]\nid = 9\n"),
+			    NULL, &back) == 0 && back.len == sizeof(old) + 2 &&
+	   !memcmp(back.data, "\x02\x01\x02\x02\x01\x01\x02\x03\x04\x04\x03\x06\x05\x07\x08\x09\0\0\0T", 20),
+	   "the first list grows, the others move along");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "o.ini", &opts, old, sizeof(old),
+			    S("[opt 0]\nid = 1\nwords = 5\n[opt 1]\nid = 9\n"), NULL, &back) == 0 &&
+	   back.len == sizeof(old) - 2 &&
+	   !memcmp(back.data, "\x02\x01\x01\x01\x01\x01\x02\x05\x00\x07\x08\x09\0\0\0T", 16),
+	   "the middle list shrinks, the one after it kept");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "o.ini", &opts, old, sizeof(old),
+			    S("[opt 0]\nid = 1\nrefs =\n[opt 1]\nid = 9\nrefs = 1,1 2,2\npts = 3,3\n"), NULL,
+			    &back) == 0 && back.len == sizeof(old) + 4 &&
+	   !memcmp(back.data, "\x02\x01\x01\x02\x00\x01\x02\x04\x03\x06\x05\x09\x01\x00\x02\x03\x03\x01\x01"
+		   "\x02\x02T", 22), "the last list emptied; lists of an element set in any order");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "o.ini", &opts, old, sizeof(old), S("[opt 0]\nid = 1\nwords = 1 x\n"),
+			    NULL, &back) == -EINVAL && strstr(ar.err, "line 3: w: 'x'"), "a bad item: %s", ar.err);
+	ok(gfs_record_parse(&ar, "o.ini", &opts, old, sizeof(old), S("[opt 0]\nid = 1\nrefs = 1\n"),
+			    NULL, &back) == -EINVAL && strstr(ar.err, "line 3: refs: '1' is not an item"),
+	   "an item of one field where two are wanted: %s", ar.err);
+	gfs_buf_release(&back);
+	gfs_buf_release(&out);
+}
+
 int main(void)
 {
 	test_u24();
@@ -293,5 +365,6 @@ int main(void)
 	test_record();
 	test_record_sections();
 	test_record_list();
+	test_record_lists();
 	return done_testing();
 }

@@ -257,22 +257,7 @@ static int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 		return gfs_pstr_render(f, p, out);
 	case GFS_FK_HEXZ:
 		return gfs_hexz_render(out, p, f->width);
-	case GFS_FK_LIST: {
-		size_t n = gfs_group_count(f, base);
-		int r = 0;
-
-		for (size_t k = 0; k < n && !r; k++) {
-			const uint8_t *item = base + f->off + k * f->group->size;
-
-			for (size_t j = 0; j < f->group->nfields && !r; j++) {
-				if (k || j)
-					r = gfs_buf_addc(out, j ? ',' : ' ');
-				if (!r)
-					r = gfs_field_render(&f->group->fields[j], item, refs, out);
-			}
-		}
-		return r;
-	}
+	case GFS_FK_LIST:	/* gfs_list_render(): where its items are depends on the element */
 	case GFS_FK_GROUP:
 		return 0;
 	default:
@@ -300,6 +285,50 @@ static int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 	return gfs_buf_printf(out, "%llu", (unsigned long long)v);
 }
 
+/*
+ * Where the items of the LIST field f of the element base (of rec) start:
+ * the first list at its off (the element's size), each other one where the
+ * list before it ends.
+ */
+static size_t gfs_list_at(const struct gfs_record *rec, const struct gfs_field *f, const uint8_t *base)
+{
+	size_t at = SIZE_MAX;
+
+	for (size_t i = 0; i < rec->nfields; i++) {
+		const struct gfs_field *l = &rec->fields[i];
+
+		if (l->kind != GFS_FK_LIST)
+			continue;
+		if (at == SIZE_MAX)
+			at = l->off;
+		if (l == f)
+			break;
+		at += gfs_group_count(l, base) * l->group->size;
+	}
+	return at;
+}
+
+/* The items of the LIST field f of the element base on one line. */
+static int gfs_list_render(const struct gfs_record *rec, const struct gfs_field *f, const uint8_t *base,
+			   const struct gfs_rec_refs *refs, struct gfs_buf *out)
+{
+	const uint8_t *items = base + gfs_list_at(rec, f, base);
+	size_t n = gfs_group_count(f, base);
+	int r = 0;
+
+	for (size_t k = 0; k < n && !r; k++) {
+		const uint8_t *item = items + k * f->group->size;
+
+		for (size_t j = 0; j < f->group->nfields && !r; j++) {
+			if (k || j)
+				r = gfs_buf_addc(out, j ? ',' : ' ');
+			if (!r)
+				r = gfs_field_render(&f->group->fields[j], item, refs, out);
+		}
+	}
+	return r;
+}
+
 static int gfs_fields_render(const struct gfs_record *rec, const uint8_t *base,
 			     const struct gfs_rec_refs *refs, struct gfs_buf *out)
 {
@@ -322,7 +351,8 @@ static int gfs_fields_render(const struct gfs_record *rec, const uint8_t *base,
 			r = gfs_buf_printf(out, "%s = ", f->key);
 		at = out->len;
 		if (!r)
-			r = gfs_field_render(f, base, refs, out);
+			r = f->kind == GFS_FK_LIST ? gfs_list_render(rec, f, base, refs, out) :
+			    gfs_field_render(f, base, refs, out);
 		if (!r && out->len == at && (f->kind == GFS_FK_HEXZ || f->kind == GFS_FK_LIST))
 			out->len--;	/* "key =": nothing after the = */
 		if (!r)
@@ -331,29 +361,38 @@ static int gfs_fields_render(const struct gfs_record *rec, const uint8_t *base,
 	return r;
 }
 
-/* The LIST field of rec, or NULL. */
-static const struct gfs_field *gfs_record_list(const struct gfs_record *rec)
+/* Does rec (an element) end in lists? */
+static int gfs_record_list(const struct gfs_record *rec)
 {
 	for (size_t i = 0; i < rec->nfields; i++)
 		if (rec->fields[i].kind == GFS_FK_LIST)
-			return &rec->fields[i];
-	return NULL;
+			return 1;
+	return 0;
 }
 
-/* Bytes of the element p[0..avail) of rec (its fixed part and its list); SIZE_MAX if it does not fit. */
+/* Bytes of the element p[0..avail) of rec (its fixed part and its lists); SIZE_MAX if it does not fit. */
 static size_t gfs_elem_size(const struct gfs_record *rec, const uint8_t *p, size_t avail)
 {
-	const struct gfs_field *l = gfs_record_list(rec);
-	size_t n;
+	size_t at = rec->size;
+	int first = 1;
 
 	if (avail < rec->size)
 		return SIZE_MAX;
-	if (!l)
-		return rec->size;
-	n = gfs_group_count(l, p);
-	if (n > (avail - rec->size) / l->group->size)
-		return SIZE_MAX;
-	return rec->size + n * l->group->size;
+	for (size_t i = 0; i < rec->nfields; i++) {
+		const struct gfs_field *l = &rec->fields[i];
+		size_t n;
+
+		if (l->kind != GFS_FK_LIST)
+			continue;
+		if (first)
+			at = l->off;
+		first = 0;
+		n = gfs_group_count(l, p);
+		if (at > avail || n > (avail - at) / l->group->size)
+			return SIZE_MAX;
+		at += n * l->group->size;
+	}
+	return at;
 }
 
 size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t len)
@@ -519,22 +558,24 @@ number:
 	return 0;
 }
 
-/* Parse a LIST value into the element buffer e (its list replaced, its count set). */
-static int gfs_list_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, struct gfs_buf *e,
-			  const char *value, unsigned line)
+/* Parse a LIST value into the element buffer e of rec (that list's items replaced, its count set). */
+static int gfs_list_parse(struct gfs_rec_ctx *c, const struct gfs_record *rec, const struct gfs_field *f,
+			  struct gfs_buf *e, const char *value, unsigned line)
 {
 	const struct gfs_record *it = f->group;
 	uint64_t cmax = f->count_width >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * f->count_width)) - 1;
+	size_t at = gfs_list_at(rec, f, e->data), end = at + gfs_group_count(f, e->data) * it->size;
+	struct gfs_buf ne = GFS_BUF_INIT;
 	char *copy = strdup(value), *rest = copy, *tok;
 	uint64_t n = 0;
 	int r;
 
 	if (!copy)
 		return -ENOMEM;
-	r = gfs_buf_set_len(e, f->off);
+	r = gfs_buf_add(&ne, e->data, at);
 	while (!r && (tok = gfs_next_word(&rest, " \t"))) {
 		char *part = tok;
-		size_t at = e->len, commas = 0;
+		size_t pos = ne.len, commas = 0;
 
 		for (char *q = tok; *q; q++)
 			commas += *q == ',';
@@ -549,22 +590,29 @@ static int gfs_list_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, stru
 				    line, f->key, (unsigned long long)cmax);
 			break;
 		}
-		r = gfs_buf_set_len(e, at + it->size);
+		r = gfs_buf_set_len(&ne, pos + it->size);
 		if (r)
 			break;
-		memset(e->data + at, 0, it->size);
+		memset(ne.data + pos, 0, it->size);
 		for (size_t k = 0; k < it->nfields && !r; k++) {
 			char *comma = strchr(part, ',');
 
 			if (comma)
 				*comma = 0;
-			r = gfs_field_parse(c, &it->fields[k], e->data + at, part, line);
+			r = gfs_field_parse(c, &it->fields[k], ne.data + pos, part, line);
 			part = comma ? comma + 1 : part;
 		}
 	}
 	free(copy);
-	if (!r)
-		gfs_le_put(e->data + f->count_off, f->count_width, n);
+	if (!r)	/* the lists after this one */
+		r = gfs_buf_add(&ne, e->data + end, e->len - end);
+	if (!r) {
+		gfs_le_put(ne.data + f->count_off, f->count_width, n);
+		gfs_buf_release(e);
+		*e = ne;
+	} else {
+		gfs_buf_release(&ne);
+	}
 	return r;
 }
 
@@ -657,11 +705,11 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 			       section);
 	if (f->kind == GFS_FK_LIST) {
 		gfs_buf_set_len(&c->tmp, 0);
-		if (!elem || gfs_field_render(f, base, c->refs, &c->tmp))
+		if (!elem || gfs_list_render(rec, f, base, c->refs, &c->tmp))
 			return -EINVAL;
 		if (!strcmp(c->tmp.data ? (const char *)c->tmp.data : "", value))
 			return 0;
-		return gfs_list_parse(c, f, elem, value, line);
+		return gfs_list_parse(c, rec, f, elem, value, line);
 	}
 	return gfs_field_parse(c, f, base, value, line);
 }
@@ -1227,7 +1275,8 @@ static int gfs_fields_each(const struct gfs_record *rec, const uint8_t *base,
 			break;
 		case GFS_FK_LIST:
 			for (size_t k = 0, n = gfs_group_count(f, base); k < n && !r; k++)
-				r = gfs_fields_each(f->group, base + f->off + k * f->group->size, fn, ctx);
+				r = gfs_fields_each(f->group, base + gfs_list_at(rec, f, base) +
+						    k * f->group->size, fn, ctx);
 			break;
 		default:
 			break;

@@ -7,12 +7,15 @@ C driver.
 
   tngpy.py write OUT [--raw] [--crc-comp] [--encrypted] [--sounds N]
                      [--sound-size B] [--movie-size B] [--bad KIND] [--full]
+                     [--short-menu]
             --full adds the game logic: attributes, choosers, cutscenes,
             crafting, spawners, default actions, NPCs and objects with event
             handlers (an object with a collision mask, sounds, required
             attributes, modifiers and a sprite modifier), UI elements as the
             document lays them out, a startup script with every opcode and
-            every command
+            every command; the main menu, HUD, alerts, credits and a
+            character option group; --short-menu: the main menu disabled
+            (section 17 only the intro cutscene, 3 bytes)
   tngpy.py dump GAME            one line per asset: key, size, sha1
   tngpy.py get GAME KEY         the bytes of one asset (inflated if compressed)
   tngpy.py verify GAME          both CRCs; prints the conventions used
@@ -28,6 +31,7 @@ MAGIC = b"#!/usr/bin/tngp\n"
 S_STRINGS, S_LANG, S_FONTS, S_MUSIC, S_SOUNDS, S_MOVIES, S_ATLASES = 0, 1, 2, 3, 4, 5, 6
 S_UI, S_TILES, S_CHARS, S_PORTRAITS, S_BACKS = 7, 8, 9, 10, 11
 S_UIELEM, S_EQUIP, S_ATTRS, S_NPCS, S_DIALOGS, S_TILEMETA, S_MAPS, S_QUESTS = 16, 19, 25, 28, 30, 33, 34, 35
+S_MAINMENU, S_HUD, S_ALERTS, S_CREDITS, S_CHAROPTS = 17, 18, 20, 21, 27
 ASSET_TYPES = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 22, 23, 24, 26, 27, 28, 29, 30, 31, 32, 34, 35}
 STORED = {2, 3, 4, 5, 6, 11}
 KIND = {2: "fonts", 3: "music", 4: "sounds", 5: "movies", 6: "atlases", 7: "ui", 8: "tiles",
@@ -211,6 +215,16 @@ COMMANDS = {5: 0, 6: 1, 7: 1, 8: 1, 9: 1, 10: 1, 11: 1, 12: 2, 13: 3, 14: 2, 15:
             42: 1, 43: 1}
 
 
+def compare(old_path, new_path):
+    """For the edit tests: the items of two games, a string's offset in the first, same(key, want)."""
+    o = Reader(open(old_path, "rb").read())
+    old, new = dict(o.items()), dict(Reader(open(new_path, "rb").read()).items())
+
+    def same(key, want):
+        assert new[key] == bytes(want), (key, old[key].hex(), new[key].hex(), bytes(want).hex())
+    return old, new, lambda name: o.strings.index(b"\0" + name.encode() + b"\0") + 1, same
+
+
 def every_opcode(w):
     """A script with every opcode (0-51) and every command, references by real names."""
     a = lambda name: u24(w.s(name))
@@ -229,6 +243,40 @@ def every_opcode(w):
     A, B = 18, 18 + len(body)
     head = bytes([37, 1, 1, 2]) + u24(A) + u24(B) + bytes([3]) + u24(B) + bytes([2]) + u24(A)
     return head + body + bytes([0])
+
+
+def main_menu(w):
+    """Section 17 at its full length (141 bytes): three parallaxes, five buttons."""
+    none = bytes([0xFF, 0xFF, 0xFF])
+    par = (struct.pack("<hhH", -2, 0, 10) + bytes([1, 0, 0]) + struct.pack("<hhH", 1, 1, 20) + bytes([1, 1, 0]) +
+           struct.pack("<hhH", 0, 0, 0) + none)
+    buttons = b"".join(struct.pack("<I", 0xFF202020 + i) + bytes([0, 0, 0]) + (none if i % 2 else bytes([0, 0, 0])) +
+                       none for i in range(5))
+    m = (u24(w.s("intro_scene")) + u24(w.s("theme")) + u24(0) + bytes([4, 0, 0, 3]) + par +
+         bytes([0, 0, 0, 1]) + struct.pack("<II", 0xFF00FFFF, 0x80000000) + bytes([1, 16]) + u24(w.s("main")) +
+         u24(w.s("example.org")) + struct.pack("<H", 4) + bytes([0, 12]) + u24(w.s("main")) + bytes([5]) +
+         buttons + struct.pack("<II", 0xFF00C000, 0x40000000))
+    assert len(m) == 141
+    return m
+
+
+def hud(w):
+    """Section 18: 51 bytes and two progress bars."""
+    h = (bytes([0, 0, 0]) * 4 + bytes([8, 32, 32, 4, 4, 2, 6, 1]) + bytes([0xFF] * 6) + bytes([0, 0, 0]) * 2 +
+         bytes([40, 40, 10, 10, 0, 10]) + u24(w.s("main")) + bytes([0, 0, 0]) * 3 + bytes([2]) +
+         bytes([0]) + struct.pack("<HH", 10, 20) + u24(w.s("hp")) + u24(w.s("power")) + bytes([0, 0, 0]) + bytes([0xFF] * 3) +
+         bytes([1]) + struct.pack("<HH", 10, 30) + u24(w.s("gold")) + u24(0) + bytes([0, 0, 0]) * 2)
+    assert len(h) == 51 + 2 * 17
+    return h
+
+
+def char_options(w):
+    """A character option group (27): two options, the first with two attributes, an item, two sprites."""
+    return (u24(2) + bytes([2, 0, 0, 2]) +
+            u24(3) + u24(4) + bytes([2, 1, 2]) + bytes([0]) + u24(w.s("hp")) + struct.pack("<i", 5) +
+            bytes([0xFF]) + u24(w.s("gold")) + struct.pack("<i", -1) + bytes([3, 2, 0, 0]) +
+            bytes([2, 0, 0, 3, 0, 0]) +
+            u24(5) + u24(0xFFFFFF) + bytes([0, 0, 1]) + bytes([2, 0, 0]))
 
 
 def full_logic(w, z):
@@ -255,7 +303,7 @@ def full_logic(w, z):
     spawner = (bytes([5]) + u24(3000) + struct.pack("<H", 1) + u24(w.s("hp")) + bytes([2]) +
                struct.pack("<i", 3) + u24(0) + struct.pack("<i", 0) + bytes([2, 0, 0, 2, 0, 0]))
     for type_, name, blob in ((22, "class", chooser), (23, "intro_scene", cut), (32, "forge", craft),
-                              (29, None, spawner)):
+                              (29, None, spawner), (S_CHAROPTS, "face", char_options(w))):
         w.section(type_, bytearray(struct.pack("<QII", 0, 0, w.s(name) if name else 0)), [(0, w.asset(z(blob)))])
     # default actions (26): nine scripts, the name field is the range attribute
     d = bytearray()
@@ -277,7 +325,7 @@ def full_logic(w, z):
 
 
 def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size=900, bad=None,
-         dedup=False, unknown=False, gaps=False, full=False):
+         dedup=False, unknown=False, gaps=False, full=False, short_menu=False):
     w = Writer(raw, crc_comp)
     z = lambda b: deflate(b, raw)
     texts = {"en": ["Fixture Game", "English", "Hello there", "Line with \\ backslash",
@@ -330,9 +378,21 @@ def game(raw=False, crc_comp=False, enc=0, nsounds=3, sound_size=300, movie_size
               bytes([3]) + u24(w.s("door")) + u24(0) + u24(w.s("door")) +
               bytes([0, 0, 0, 2, 0, 0, 0xFF, 0xFF, 0xFF]))
         w.section(S_UIELEM, ui)
+        w.section(S_MAINMENU, u24(w.s("intro_scene")) if short_menu else main_menu(w))
+        w.section(S_HUD, hud(w))
     else:
         w.section(S_UIELEM, bytes(range(95)))
     w.section(S_EQUIP, struct.pack("<8H", 1, 2, 3, 4, 5, 6, 7, 8))
+    if full:
+        # alerts (20): a font, times, four alerts; credits (21): 24 bytes, three categories
+        w.section(S_ALERTS, bytes([0, 14]) + u24(w.s("main")) + struct.pack("<3H", 300, 50, 250) + bytes([4]) +
+                  b"".join(struct.pack("<I", 0xFF0000FF + i) + u24(w.s("door") if i % 2 else 0) + u24(i)
+                           for i in range(4)))
+        w.section(S_CREDITS, u24(w.s("theme")) + bytes([4, 0, 0]) + struct.pack("<I", 0xFFFFFFFF) +
+                  bytes([1, 20]) + u24(w.s("main")) + struct.pack("<I", 0xFFC0C0C0) + bytes([0, 12]) +
+                  u24(w.s("main")) +
+                  b"g" + struct.pack("<H", 2) + u24(w.s("alice")) + u24(w.s("bob")) +
+                  b"c" + struct.pack("<H", 1) + u24(w.s("carol")) + b"m" + struct.pack("<H", 0))
     if full:
         # tiles meta (33): per tile, speed and sound of walking, swimming and flying on it
         w.section(S_TILEMETA, struct.pack("<H", 0) + struct.pack("<H", 100) + u24(w.s("door")) +
@@ -587,6 +647,8 @@ def main(argv):
                 opts["gaps"] = True
             elif o == "--full":
                 opts["full"] = True
+            elif o == "--short-menu":
+                opts["short_menu"] = True
             elif o == "--encrypted":
                 opts["enc"] = 0xDEADBEEF
             elif o in ("--sounds", "--sound-size", "--movie-size"):

@@ -74,7 +74,33 @@ static void make(unsigned type, unsigned tr, struct gfs_buf *b)
 		gfs_buf_addc(b, (uint8_t)d);
 		fill(b, d * 3 + (rnd() % 4) * 3);
 		break;
+	case 17: fill(b, rnd() % 2 ? 3 : 141); break;
+	case 18: fill(b, 51 + a * 17); b->data[50] = (uint8_t)a; break;
 	case 19: fill(b, a * 4); break;
+	case 20: fill(b, 12 + (3 + a) * 10); b->data[11] = (uint8_t)(3 + a); break;
+	case 21:
+		fill(b, 24);
+		for (unsigned k = 0; k < a; k++) {
+			unsigned n = rnd() % 4;
+
+			gfs_buf_addc(b, (uint8_t)"gcdafmsvtpx"[rnd() % 11]);
+			gfs_buf_add_u16le(b, (uint16_t)n);
+			fill(b, 3 * n);
+		}
+		break;
+	case 27:
+		fill(b, 7);
+		b->data[6] = (uint8_t)a;
+		for (unsigned k = 0; k < a; k++) {
+			unsigned na = rnd() % 3, ni = rnd() % 3, ns = rnd() % 3;
+
+			fill(b, 6);
+			gfs_buf_addc(b, (uint8_t)na);
+			gfs_buf_addc(b, (uint8_t)ni);
+			gfs_buf_addc(b, (uint8_t)ns);
+			fill(b, na * 8 + ni * 4 + ns * 3);
+		}
+		break;
 	case 22: fill(b, 10 + a * 31); put16(b, 8, a); break;
 	case 23:
 		fill(b, 21 + a * 19 + c * 6 + d * 27);
@@ -128,7 +154,7 @@ static void make(unsigned type, unsigned tr, struct gfs_buf *b)
 	}
 }
 
-static const unsigned types[] = { 16, 19, 22, 23, 25, 28, 29, 30, 31, 32, 33, 35 };
+static const unsigned types[] = { 16, 17, 18, 19, 20, 21, 22, 23, 25, 27, 28, 29, 30, 31, 32, 33, 35 };
 #define NTYPES (sizeof types / sizeof types[0])
 
 /* parse(render(p)) over p: 0 when it gives p back; the view in text. */

@@ -317,7 +317,7 @@ void tng_handler_name(unsigned type, char *out, size_t outlen);
 int tng_handler_type(const char *name, size_t len);
 
 /*
- * tng_records.c: records (22, 23, 28-32, 35) and sections (16, 19, 25, 33) as
+ * tng_records.c: records (22, 23, 27-32, 35) and sections (16-21, 25, 33) as
  * INI, tables on the core record codec; a record with scripts is given
  * without them (its bytes before the scripts).  transports: header byte 42
  * (section 33's record size).  Names come through nm (struct tngs_names).

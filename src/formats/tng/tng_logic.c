@@ -9,7 +9,7 @@
  * <kind>/<record>.ini, the record's other fields (tng_records.c); handler
  * files are created and removed here.  Records without scripts (choosers,
  * spawners, dialogs, crafting) are <kind>/<record>.ini alone, and sections
- * 16, 19 and 33 sections/<NN>-<kind>.ini; section 25 is
+ * 16-21 and 33 sections/<NN>-<kind>.ini; section 25 is
  * attributes/attributes.ini with each attribute's script as
  * attributes/<name>.on_change.tngs or .expression.tngs.  An edited script
  * or INI is parsed and its record put back together, re-deflated at commit

@@ -2,9 +2,10 @@
  * tng_records.c - TirNanoG records and sections as INI: one table a kind on
  * the core record codec (gfs_record.h), references by name.
  *
- * Compressed records (choosers 22, cutscenes 23, NPCs 28, spawners 29,
- * dialogs 30, objects 31, crafting 32, quests 35) and the sections UI
- * elements 16, equipment slots 19, attributes 25 and tiles meta 33.  A
+ * Compressed records (choosers 22, cutscenes 23, character options 27,
+ * NPCs 28, spawners 29, dialogs 30, objects 31, crafting 32, quests 35)
+ * and the sections UI elements 16, main menu 17, HUD 18, equipment slots
+ * 19, alerts 20, credits 21, attributes 25 and tiles meta 33.  A
  * record with scripts is given without them (its bytes before the scripts,
  * tng_handlers.c): the scripts are files of their own, and the counts and
  * lengths that belong to them are not keys here.
@@ -16,7 +17,11 @@
  *   objects      the collision mask (width x height bytes) as rows of
  *                cells, last; the two 32-sprite blocks in the fixed part
  *   16           its three counted lists with their counts up front
+ *   17           two tables: 141 bytes (the full menu), 3 (the intro alone)
  *   19, 33       a record count up front (the section is an array)
+ *   20           as it is, refused with fewer than 3 alerts
+ *   21           a count of the categories after the 24 bytes (they run
+ *                to the section's end); each category ends in a list
  *   25           each attribute as kind, name, title, default; its script
  *                stays in the section, found by the attribute's place
  *                (or, when attributes were added or removed, its name)
@@ -53,6 +58,8 @@ enum rref {
 	RR_COND,	/* chooser: u8 type, u24 attribute */
 	RR_AREA,	/* chooser option: three UI sprites, or a rectangle */
 	RR_INGR,	/* crafting ingredient: u16 quantity, u16 object sprite */
+	RR_CREDIT,	/* u8 credits category letter */
+	RR_AUTHOR,	/* a u24 string offset in a list: 0 as #0, not empty */
 	RR_NAME = 0x100	/* | enum tngs_ref: a u24 string offset named in that kind */
 };
 
@@ -247,6 +254,9 @@ static unsigned fixcat(int ref)
 	return ref == RR_UISPR ? 0 : ref == RR_TILESPR ? 1 : TNGS_OBJ_CAT;
 }
 
+/* The letters of the credits' categories (section 21). */
+#define CREDIT_CATS "gcdafmsvtp"
+
 static const char *const relname[] = { "eq", "ne", "ge", "gt", "le", "lt" };
 #define REL_SET 0xffu
 
@@ -418,6 +428,11 @@ static int ref_fmt(void *ctx, int ref, uint64_t v, struct gfs_buf *out)
 		return area_fmt(nm, v, out);
 	case RR_INGR:
 		return ingr_fmt(nm, (uint32_t)v, out);
+	case RR_CREDIT:
+		return v && strchr(CREDIT_CATS, (int)v) ? gfs_buf_addc(out, (uint8_t)v) :
+		       gfs_buf_printf(out, "#%u", (unsigned)v);
+	case RR_AUTHOR:
+		return v ? name_fmt(nm, TNGS_STRING, (uint32_t)v, out) : gfs_buf_adds(out, "#0");
 	default:
 		return gfs_buf_add_dec(out, v);
 	}
@@ -470,6 +485,15 @@ static int ref_parse(void *ctx, int ref, const char *s, uint64_t *v)
 		return area_parse(nm, s, v);
 	case RR_INGR:
 		return ingr_parse(nm, s, v);
+	case RR_CREDIT:
+		if (*s == '#')
+			return num(s + 1, 0, 255, v);
+		if (!s[0] || s[1] || !strchr(CREDIT_CATS, s[0]))
+			return -EINVAL;
+		*v = (uint8_t)s[0];
+		return 0;
+	case RR_AUTHOR:
+		return name_parse(nm, TNGS_STRING, s, v);
 	default:
 		return -EINVAL;
 	}
@@ -768,6 +792,144 @@ static const struct gfs_record uielem_rec = {
 	"one per record\n", 7, uielem_fields, NF(uielem_fields)
 };
 
+/* A font: style, size and the font, three keys. */
+#define F_FONT3(k, o)	F_U(k "_style", o, 1), F_U(k "_size", (o) + 1, 1), F_FONT(k, (o) + 2)
+#define F_STRING(k, o)	F_R(k, o, 3, RR_NAME | TNGS_STRING, W_NAME("a string of strings.txt"))
+#define F_CUTSCENE(k, o) F_R(k, o, 3, RR_NAME | TNGS_CUTSCENE, W_NAME("a cutscene of cutscenes/"))
+
+/*
+ * Section 17, the main menu: 3 bytes (the intro cutscene alone) or 141.
+ * Its three parallaxes and five buttons are fixed parts of it, one section
+ * each; the counts before them (3 and 5) are kept.
+ */
+static const struct gfs_field intro_fields[] = { F_CUTSCENE("intro", 0) };
+static const struct gfs_record intro_rec = {
+	"mainmenu", "; the main menu is disabled: only the intro cutscene\n", 3, intro_fields,
+	NF(intro_fields)
+};
+
+#define MM_PARALLAX(n, o) \
+	{ .key = "dx", .kind = GFS_FK_SINT, .off = o, .width = 2, .section = "parallax " #n }, \
+	F_S("dy", (o) + 2, 2), F_U("time", (o) + 4, 2), F_SPR("sprite", (o) + 6)
+#define MM_BUTTON(n, o) \
+	{ .key = "color", .kind = GFS_FK_HEX, .off = o, .width = 4, .section = "button " #n }, \
+	F_SPR("left", (o) + 4), F_SPR("background", (o) + 7), F_SPR("right", (o) + 10)
+
+static const struct gfs_field mainmenu_fields[] = {
+	F_CUTSCENE("intro", 0), F_MUSIC("music", 3), F_MOVIE("movie", 6), F_SPR("background", 9),
+	F_SPR("title_sprite", 40),
+	{ .key = "show_title", .kind = GFS_FK_UINT, .off = 43, .width = 1, .bits = 1 },
+	{ .key = "no_crop", .kind = GFS_FK_UINT, .off = 43, .width = 1, .shift = 1, .bits = 1,
+	  .note = "1: the background image or movie is not cropped" },
+	F_H("title_color", 44, 4), F_H("title_shadow", 48, 4), F_FONT3("title_font", 52),
+	F_STRING("url", 57), F_U("button_padding", 60, 2), F_FONT3("button_font", 62),
+	F_H("graph_color", 133, 4), F_H("graph_background", 137, 4),
+	MM_PARALLAX(0, 13), MM_PARALLAX(1, 22), MM_PARALLAX(2, 31),
+	MM_BUTTON(0, 68), MM_BUTTON(1, 81), MM_BUTTON(2, 94), MM_BUTTON(3, 107), MM_BUTTON(4, 120),
+};
+static const struct gfs_record mainmenu_rec = {
+	"mainmenu", COMMENT_REFS "; colors 0xAABBGGRR; [parallax N]: dx, dy, time and sprite of each "
+	"background layer;\n; [button N]: the buttons' colors and sprites\n", 141, mainmenu_fields,
+	NF(mainmenu_fields)
+};
+
+/* Section 18, the HUD: 51 bytes, then progress bars of 17 bytes. */
+static const struct gfs_field bar_fields[] = {
+	F_U("type", 0, 1), F_U("left", 1, 2), F_U("top", 3, 2), F_ATTR("value", 5), F_ATTR("max", 8),
+	F_SPR("sprite", 11), F_SPR("background", 14),
+};
+static const struct gfs_record bar_rec = { "progressbar", NULL, 17, bar_fields, NF(bar_fields) };
+
+static const struct gfs_field hud_fields[] = {
+	F_SPR("navigator", 0), F_SPR("action_buttons", 3), F_SPR("itembar_background", 6),
+	F_SPR("itembar_foreground", 9), F_U("items", 12, 1), F_U("item_width", 13, 1),
+	F_U("item_height", 14, 1), F_U("item_left", 15, 1), F_U("item_top", 16, 1),
+	F_U("item_gap", 17, 1), F_U("item_handheld_gap", 18, 1),
+	{ .key = "combined", .kind = GFS_FK_UINT, .off = 19, .width = 1,
+	  .note = "0: the status bar is not combined with the item bar" },
+	F_SPR("statusbar_background", 20), F_SPR("statusbar_foreground", 23),
+	F_SPR("inventory_icon", 26), F_SPR("inventory_pressed", 29), F_U("slot_width", 32, 1),
+	F_U("slot_height", 33, 1), F_U("slot_left", 34, 1), F_U("slot_top", 35, 1),
+	F_FONT3("items_font", 36), F_SPR("slot_background", 41), F_SPR("slot_selected", 44),
+	F_SPR("equipment_background", 47), F_GROUP("progressbar", bar_rec, 50, 1),
+};
+static const struct gfs_record hud_rec = {
+	"hud", COMMENT_REFS "; [progressbar N]: one per bar; value and max are attributes\n", 51,
+	hud_fields, NF(hud_fields)
+};
+
+/* Section 20, alerts: 12 bytes, then alerts of 10 bytes (at least 3). */
+#define ALERTS_N	11
+#define ALERTS_MIN	3
+static const struct gfs_field alert_fields[] = { F_H("color", 0, 4), F_SOUND("sound", 4), F_TEXT("text", 7) };
+static const struct gfs_record alert_rec = { "alert", NULL, 10, alert_fields, NF(alert_fields) };
+
+static const struct gfs_field alerts_fields[] = {
+	F_FONT3("font", 0), F_U("display_time", 5, 2), F_U("fade_in_end", 7, 2),
+	F_U("fade_out_start", 9, 2), F_GROUP("alert", alert_rec, ALERTS_N, 1),
+};
+static const struct gfs_record alerts_rec = {
+	"alerts", COMMENT_REFS "; times in 1/100 s; colors 0xAABBGGRR; [alert N]: one per alert, "
+	"at least 3\n", 12, alerts_fields, NF(alerts_fields)
+};
+
+/*
+ * Section 21, credits: 24 bytes, then categories to the section's end (a
+ * letter, a u16 count, the authors' u24 strings).  As view bytes, the 24
+ * bytes and a u32 count of categories, then the categories.
+ */
+#define CREDITS_HDR	24
+static const struct gfs_field author_fields[] = {
+	F_R("author", 0, 3, RR_AUTHOR, W_NAME("a string of strings.txt")),
+};
+static const struct gfs_record author_rec = { "author", NULL, 3, author_fields, NF(author_fields) };
+
+static const struct gfs_field credcat_fields[] = {
+	F_R("category", 0, 1, RR_CREDIT, "a category letter: " CREDIT_CATS " (#N for another byte)"),
+	{ .key = "authors", .kind = GFS_FK_LIST, .off = 3, .group = &author_rec, .count_off = 1,
+	  .count_width = 2, .want = W_NAME("a string of strings.txt") },
+};
+static const struct gfs_record credcat_rec = {
+	"category", NULL, 3, credcat_fields, NF(credcat_fields)
+};
+
+static const struct gfs_field credits_fields[] = {
+	F_MUSIC("music", 0), F_SPR("background", 3), F_H("header_color", 6, 4),
+	F_FONT3("header_font", 10), F_H("names_color", 15, 4), F_FONT3("names_font", 19),
+	F_GROUP("category", credcat_rec, CREDITS_HDR, 4),
+};
+static const struct gfs_record credits_rec = {
+	"credits", COMMENT_REFS "; colors 0xAABBGGRR; [category N]: a category (" CREDIT_CATS ") and "
+	"its authors, names of strings.txt\n", CREDITS_HDR + 4, credits_fields, NF(credits_fields)
+};
+
+/*
+ * Character options (27): a 7-byte header, options of 9 bytes each
+ * followed by three lists: attributes, inventory items, animation sprites.
+ */
+static const struct gfs_field citem_fields[] = { F_U("quantity", 0, 1), F_SPR("sprite", 1) };
+static const struct gfs_record citem_rec = { "item", NULL, 4, citem_fields, NF(citem_fields) };
+
+static const struct gfs_field copt_fields[] = {
+	F_TEXT("name", 0), F_TEXT("description", 3),
+	{ .key = "attributes", .kind = GFS_FK_LIST, .off = 9, .group = &nattr_rec, .count_off = 6,
+	  .count_width = 1, .want = "RELATION,ATTRIBUTE,VALUE" },
+	{ .key = "items", .kind = GFS_FK_LIST, .off = 9, .group = &citem_rec, .count_off = 7,
+	  .count_width = 1, .want = "QUANTITY,CATEGORY/INDEX" },
+	{ .key = "sprites", .kind = GFS_FK_LIST, .off = 9, .group = &sprite_rec, .count_off = 8,
+	  .count_width = 1, .want = W_SPR },
+};
+static const struct gfs_record copt_rec = { "option", NULL, 9, copt_fields, NF(copt_fields) };
+
+static const struct gfs_field charopt_fields[] = {
+	F_TEXT("name", 0), F_SPR("palettes", 3), F_GROUP("option", copt_rec, 6, 1),
+};
+static const struct gfs_record charopt_rec = {
+	"charoption", COMMENT_REFS "; [option N]: one per option; attributes = RELATION,ATTRIBUTE,VALUE "
+	"...;\n; items = QUANTITY,SPRITE ...; sprites = SPRITE ... (the last the portrait)\n", 7,
+	charopt_fields, NF(charopt_fields)
+};
+
 /* Sections 19 and 33, arrays of records: as view bytes, a u32 record count first. */
 static const struct gfs_field slot_fields[] = { F_U("left", 0, 2), F_U("top", 2, 2) };
 static const struct gfs_record slot_rec = { "slot", NULL, 4, slot_fields, NF(slot_fields) };
@@ -983,6 +1145,53 @@ static int array_to_view(const uint8_t *p, size_t len, size_t recsize, struct gf
 	return r ? r : gfs_buf_add(v, p, len);
 }
 
+/* Section 21: the 24 bytes, a u32 count of categories, the categories as they are. */
+static int credits_to_view(const uint8_t *p, size_t len, struct gfs_buf *v)
+{
+	size_t at = CREDITS_HDR, n = 0;
+	int r;
+
+	if (len < CREDITS_HDR)
+		return -EBADMSG;
+	while (at < len) {
+		if (len - at < 3 || gfs_le16(p + at + 1) > (len - at - 3) / 3)
+			return -EBADMSG;
+		at += 3 + 3 * (size_t)gfs_le16(p + at + 1);
+		n++;
+	}
+	r = gfs_buf_add(v, p, CREDITS_HDR);
+	r = r ? r : gfs_buf_add_u32le(v, (uint32_t)n);
+	return r ? r : gfs_buf_add(v, p + CREDITS_HDR, len - CREDITS_HDR);
+}
+
+static int credits_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
+			     struct gfs_buf *out, char *why, size_t wl)
+{
+	int r = gfs_buf_add(out, v, CREDITS_HDR);
+
+	(void)old, (void)oldlen, (void)why, (void)wl;
+	return r ? r : gfs_buf_add(out, v + CREDITS_HDR + 4, vlen - CREDITS_HDR - 4);
+}
+
+/* Section 20: as it is; the game wants at least 3 alerts, a view cannot take them below. */
+static int alerts_to_view(const uint8_t *p, size_t len, struct gfs_buf *v)
+{
+	return gfs_buf_add(v, p, len);
+}
+
+static int alerts_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
+			    struct gfs_buf *out, char *why, size_t wl)
+{
+	/* (a section that had fewer keeps them: a view written back unchanged changes nothing) */
+	if (vlen <= ALERTS_N || (v[ALERTS_N] < ALERTS_MIN &&
+				 (oldlen <= ALERTS_N || v[ALERTS_N] != old[ALERTS_N]))) {
+		snprintf(why, wl, "%u alerts, want at least %u", vlen > ALERTS_N ? v[ALERTS_N] : 0,
+			 ALERTS_MIN);
+		return -EINVAL;
+	}
+	return gfs_buf_add(out, v, vlen);
+}
+
 /* Section 25: where attribute records start and end; -EBADMSG for an unknown kind. */
 static size_t attr_size(const uint8_t *p, size_t left)
 {
@@ -1144,7 +1353,13 @@ static int attr_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, s
 /* ---- kinds ---------------------------------------------------------------- */
 
 #define T_UIELEM	16
+#define T_MAINMENU	17
+#define T_HUD		18
 #define T_EQUIP		19
+#define T_ALERTS	20
+#define T_CREDITS	21
+#define T_CHAROPTS	27
+#define MAINMENU_SHORT	3
 #define T_ATTRS		25
 #define T_TILESMETA	33
 #define EQUIP_REC	4
@@ -1189,6 +1404,8 @@ static struct tmeta_tab *tmeta_tab(unsigned t)
 /* What a kind is made of. */
 struct rkind {
 	const struct gfs_record *rec;
+	const struct gfs_record *alt;	/* the table of a record alt_len bytes long (section 17) */
+	size_t alt_len;
 	int (*to_view)(const uint8_t *p, size_t len, struct gfs_buf *v);
 	int (*from_view)(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
 			 struct gfs_buf *out, char *why, size_t wl);
@@ -1196,47 +1413,39 @@ struct rkind {
 	struct tmeta_tab *tmp;		/* a table made for this use */
 };
 
+#define RK(r)			{ .rec = &(r) }
+#define RK_VIEW(r, to, from)	{ .rec = &(r), .to_view = to, .from_view = from }
+
+/* The kind of each section type with a table (section 33's is made for its transports). */
+static const struct rkind rkinds[] = {
+	[T_UIELEM] = RK_VIEW(uielem_rec, ui_to_view, ui_from_view),
+	[T_MAINMENU] = { .rec = &mainmenu_rec, .alt = &intro_rec, .alt_len = MAINMENU_SHORT },
+	[T_HUD] = RK(hud_rec),
+	[T_EQUIP] = { .rec = &equip_rec, .array = EQUIP_REC },
+	[T_ALERTS] = RK_VIEW(alerts_rec, alerts_to_view, alerts_from_view),
+	[T_CREDITS] = RK_VIEW(credits_rec, credits_to_view, credits_from_view),
+	[22] = RK(chooser_rec), [23] = RK(cutscene_rec),
+	[T_ATTRS] = RK_VIEW(attrs_rec, attr_to_view, attr_from_view),
+	[T_CHAROPTS] = RK(charopt_rec), [28] = RK(npc_rec), [29] = RK(spawner_rec),
+	[30] = RK(dialog_rec), [31] = RK_VIEW(object_rec, obj_to_view, obj_from_view),
+	[32] = RK(craft_rec), [34] = RK(quest_rec), [35] = RK(quest_rec),
+};
+
 static int kind_of(unsigned type, unsigned transports, struct rkind *k)
 {
 	memset(k, 0, sizeof(*k));
-	switch (type) {
-	case 22: k->rec = &chooser_rec; break;
-	case 23: k->rec = &cutscene_rec; break;
-	case 28: k->rec = &npc_rec; break;
-	case 29: k->rec = &spawner_rec; break;
-	case 30: k->rec = &dialog_rec; break;
-	case 31:
-		k->rec = &object_rec;
-		k->to_view = obj_to_view;
-		k->from_view = obj_from_view;
-		break;
-	case 32: k->rec = &craft_rec; break;
-	case 34: case 35: k->rec = &quest_rec; break;
-	case T_UIELEM:
-		k->rec = &uielem_rec;
-		k->to_view = ui_to_view;
-		k->from_view = ui_from_view;
-		break;
-	case T_EQUIP:
-		k->rec = &equip_rec;
-		k->array = EQUIP_REC;
-		break;
-	case T_ATTRS:
-		k->rec = &attrs_rec;
-		k->to_view = attr_to_view;
-		k->from_view = attr_from_view;
-		break;
-	case T_TILESMETA:
+	if (type == T_TILESMETA) {
 		if (!transports || transports > TMETA_MAXT)
 			return -EBADMSG;
 		if (!(k->tmp = tmeta_tab(transports)))
 			return -ENOMEM;
 		k->rec = &k->tmp->rec;
 		k->array = 2 + 5 * (size_t)transports;
-		break;
-	default:
-		return -ENOENT;
+		return 0;
 	}
+	if (type >= NF(rkinds) || !rkinds[type].rec)
+		return -ENOENT;
+	*k = rkinds[type];
 	return 0;
 }
 
@@ -1246,12 +1455,14 @@ static void kind_release(struct rkind *k)
 }
 
 /* The view bytes of p: v filled (its data may be p itself, not owned: *alias). */
-static int view_bytes(const struct rkind *k, const uint8_t *p, size_t len, struct gfs_buf *v,
+static int view_bytes(struct rkind *k, const uint8_t *p, size_t len, struct gfs_buf *v,
 		      const uint8_t **vp, size_t *vlen)
 {
 	size_t span;
 	int r;
 
+	if (k->alt && len == k->alt_len)
+		k->rec = k->alt;
 	if (k->array || k->to_view) {
 		r = k->array ? array_to_view(p, len, k->array, v) : k->to_view(p, len, v);
 		if (r)
