@@ -57,4 +57,18 @@ grep -qx 'warning: dialogs/greet.ini line 6: text = #0: a reference to something
 grep -qx 'warning: dialogs/0001.ini line 8: portrait = #ui/0: a reference to something the game does not have' \
 	check.out || fail "check names the portrait that is not there"
 grep -q '^records and sections as INI: 12, references checked$' check.out || fail "records checked"
+
+# the example of gamefs-formats.5: a dialog and a script of the full game edited with sed
+python3 "$top_srcdir/tests/tng/tngpy.py" write game.tng --full || fail "write --full"
+gfs_mount game.tng g || fail "mount the full game"
+check_eq "$(printf 'text = 3 ; Line with \\ backslash\ntext = 5 ; Bye')" "$(grep '^text' g/dialogs/greet.ini)" \
+	"the manual's dialog"
+sed -i 's/^text = 5 ; Bye$/text = 1/' g/dialogs/greet.ini || fail "sed the dialog"
+check_eq "$(printf '\tPUSHDLG greet\n\tPUSH16 0\n\tFNC2 dialog\n\tEND')" "$(cat g/npcs/guard.on_click.tngs)" \
+	"the manual's script"
+sed -i 's/PUSH16 0/PUSH16 300/' g/npcs/guard.on_click.tngs || fail "sed the script"
+gfs_umount g || fail "umount the full game"
+"$GAMEFS" cat game.tng dialogs/greet.ini | grep -qx 'text = 1 ; English' || fail "the dialog after the commit"
+"$GAMEFS" cat game.tng npcs/guard.on_click.tngs | grep -qx '	PUSH16 300' || fail "the script after the commit"
+"$GAMEFS" check game.tng >check.out || fail "check after the manual's edits: $(cat check.out)"
 exit 0
