@@ -504,8 +504,7 @@ static const struct gfs_node_ops rpg_say_ops = {
 #define MAP_HDR 11
 #define MAP_MAX_LAYERS 16
 
-/* Map number and lump letter (T, P, E, Z...) of <arch>.<X><NN> or <N>.<X>; -1 if none. */
-static long rpg_map_of(struct rpg_model *m, const char *name, char *letter)
+long rpg_map_of(struct rpg_model *m, const char *name, char *letter)
 {
 	size_t an = strlen(m->archinym), nl = strlen(name);
 	const char *dot = strrchr(name, '.');
@@ -527,8 +526,7 @@ static long rpg_map_of(struct rpg_model *m, const char *name, char *letter)
 	return -1;
 }
 
-/* w, h and layer count of a .T/.P/.E lump from its header; 0 when unusable. */
-static int rpg_map_dims(const uint8_t *hdr, uint64_t len, unsigned *w, unsigned *h, unsigned *layers)
+int rpg_map_dims(const uint8_t *hdr, uint64_t len, unsigned *w, unsigned *h, unsigned *layers)
 {
 	int16_t sw = (int16_t)gfs_le16(hdr + 7), sh = (int16_t)gfs_le16(hdr + 9);
 	uint64_t cells;
@@ -655,6 +653,8 @@ int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l)
 		return RPG_K_STT;
 	if (rpg_gfx_kind(ar, l))
 		return RPG_K_GFX;
+	if (rpg_maps_kind(ar, l))
+		return RPG_K_REC;
 	{
 		char letter;
 		uint8_t hdr[MAP_HDR];
@@ -698,7 +698,7 @@ int rpg_views_build(struct gfs_archive *ar)
 					snprintf(nm, sizeof(nm), "%04zu.txt", k);
 					r = rpg_add_view(ar, l, dir, nm, &rpg_say_ops, k, NULL);
 				}
-			} else if (pass == 3 && (l->kind == RPG_K_MAP || l->kind == RPG_K_RELOAD)) {
+			} else if (pass == 3 && (l->kind == RPG_K_MAP || l->kind == RPG_K_RELOAD || l->kind == RPG_K_REC)) {
 				char letter;
 				long map = rpg_map_of(m, l->name, &letter);
 				uint8_t hdr[MAP_HDR];
@@ -709,8 +709,9 @@ int rpg_views_build(struct gfs_archive *ar)
 					continue;
 				if (!(dir = rpg_map_dir(ar, map)))
 					return -ENOMEM;
-				if (l->kind == RPG_K_RELOAD) {
-					r = rpg_add_view(ar, l, dir, "zones.txt", &rpg_reload_ops, 0, NULL);
+				if (l->kind == RPG_K_RELOAD || l->kind == RPG_K_REC) {
+					r = l->kind == RPG_K_REC ? rpg_maps_build(ar, l, dir, map) :
+					    rpg_add_view(ar, l, dir, "zones.txt", &rpg_reload_ops, 0, NULL);
 					continue;
 				}
 				if ((r = gfs_pread(ar, hdr, MAP_HDR, l->off)) || !rpg_map_dims(hdr, l->len, &w, &h, &layers))
@@ -725,6 +726,8 @@ int rpg_views_build(struct gfs_archive *ar)
 							 letter == 'P' ? "walls" : "foes", k);
 					r = rpg_add_view(ar, l, dir, nm, &rpg_layer_ops, k, NULL);
 				}
+				if (!r && letter == 'T')
+					r = rpg_maps_build(ar, l, dir, map);
 			} else if (pass == 5 && (l->kind == RPG_K_GFX || l->kind == RPG_K_RELOAD)) {
 				r = rpg_gfx_build(ar, l);
 			} else if (pass == 4 && l->kind == RPG_K_RELOAD) {
@@ -740,7 +743,7 @@ int rpg_views_build(struct gfs_archive *ar)
 				free(nm);
 			}
 		}
-	return r;
+	return r ? r : rpg_maps_build_game(ar);
 }
 
 void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l)
@@ -820,5 +823,5 @@ size_t rpg_views_check(struct gfs_archive *ar, FILE *out)
 			warn++;
 		}
 	}
-	return warn;
+	return warn + rpg_maps_check(ar, out);
 }
