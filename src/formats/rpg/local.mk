@@ -28,4 +28,4 @@ CORE_TESTS += \
 	tests/rpg/t1010-rpg-tilesets.sh \
 	tests/rpg/t1011-graphics.sh \
 	tests/rpg/t1012-rpg-npcs-doors.sh
-EXTRA_DIST += tests/rpgtool.py tests/rpg/opaque-share.py tests/rpg/gfxgame.py
+EXTRA_DIST += tests/rpgtool.py tests/rpg/opaque-share.py tests/rpg/gfxgame.py tests/rpg/rpglib.sh
