@@ -20,7 +20,8 @@ gamefs's C code:
                                     slice tree; "old" gives the BSAVE-stamped old layout;
                                     MAPS (2 or more): that many maps, each with NPC
                                     instances (.L: 5 arrays old, 6 new), NPC types (.N),
-                                    door links (.D), and the DOX, MAP, FIXBITS lumps
+                                    door links (.D), and the DOX, MAP (FIXBITS, GLOBALNPCS1.N
+                                    new) lumps
 
 RELOAD facts (ohrrpgce-lumps.md section 1): "RELD", version 1, int32 header
 size 13, int32 string table offset; nodes in pre-order: int32 content size,
@@ -384,7 +385,7 @@ def make_game(out, old, nmaps=0):
         lumps += [('GAMEFS.DOX', dox_lump(nmaps)),
                   ('GAMEFS.MAP', b''.join(map_rec(m, msz, old) for m in range(nmaps)))]
         if not old:
-            lumps.append(('FIXBITS.BIN', b'\x03\x00\x10\x01'))
+            lumps += [('FIXBITS.BIN', b'\x03\x00\x10\x01'), ('GLOBALNPCS1.N', npc_types(7, nsz, 3))]
     if not old:
         lumps.append(('BINSIZE.BIN', binsize))
     with open(out, 'wb') as f:

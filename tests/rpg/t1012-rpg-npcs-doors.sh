@@ -1,8 +1,8 @@
 #!/bin/sh
 # A map's records: npcs.csv (.L, 5 arrays old, 6 new), npc-types.csv (.N,
 # record size from BINSIZE), doors.csv (its DOX record), door-links.csv
-# (.D), map.ini (its MAP record); game/gen.ini, binsize.ini, fixbits.ini
-# read-only.  Generated games (old and new layout, 3 maps): golden listing,
+# (.D), map.ini (its MAP record); game/global-npc-types.csv (GLOBALNPCS1.N);
+# game/gen.ini, binsize.ini, fixbits.ini read-only.  Generated games (old and new layout, 3 maps): golden listing,
 # unchanged write-back gives the same archive; sed edits change exactly the
 # intended int16s (an NPC moved, one removed, one added into a free slot, a
 # door, a link, an NPC type, a map field, a layer name); bad edits are
@@ -22,7 +22,7 @@ for layout in old new; do
 	gfs_mount g.rpg m || fail "mount $layout"
 	check_eq "door-links.csv doors.csv map.ini npc-types.csv npcs.csv" \
 		"$(cd m/maps/02-map-2 && ls npc* door* map.ini | sort | tr '\n' ' ' | sed 's/ $//')" "$layout: map 2 files"
-	gd="gen.ini"; [ $layout = new ] && gd="binsize.ini fixbits.ini gen.ini"
+	gd="gen.ini"; [ $layout = new ] && gd="binsize.ini fixbits.ini gen.ini global-npc-types.csv"
 	check_eq "$gd" "$(ls m/game | tr '\n' ' ' | sed 's/ $//')" "$layout: game/"
 	check_eq "-r--r--r--" "$(stat -c %A m/game/gen.ini)" "$layout: gen.ini read-only"
 	check_eq "last_map = 2" "$(grep '^last_map' m/game/gen.ini)" "$layout: gen.ini named field"
@@ -70,7 +70,8 @@ X
 		check_eq "" "$(grep '^layer1_name' m/maps/00-town/map.ini)" "$layout: a 40-byte record has no layer names"
 	fi
 	# every view written back unchanged: nothing changes
-	for v in m/maps/*/npcs.csv m/maps/*/npc-types.csv m/maps/*/doors.csv m/maps/*/door-links.csv m/maps/*/map.ini; do
+	[ $layout = new ] && { check_eq "1,10,11,12,1,14" "$(sed -n 3p m/game/global-npc-types.csv | cut -d, -f1-6)" "$layout: global NPC type 1"; }
+	for v in $(ls m/game/*.csv 2>/dev/null) m/maps/*/npcs.csv m/maps/*/npc-types.csv m/maps/*/doors.csv m/maps/*/door-links.csv m/maps/*/map.ini; do
 		cat "$v" >v.bin && cp v.bin "$v" || fail "$layout: write back $v"
 	done
 	cmp g.rpg orig.rpg || fail "$layout: unchanged write-back changed the archive"
@@ -152,6 +153,7 @@ PY
 	cp g.rpg orig.rpg
 	gfs_mount g.rpg m || fail "remount $layout"
 	echo "7,99,3,9,0,0$p0" >>m/maps/00-town/npcs.csv || fail "$layout: add a bad NPC"
+	[ $layout = new ] && { echo "8,1,1,3,0,0,1" >>m/maps/00-town/npcs.csv || fail "$layout: add a bad global NPC"; }
 	sed -i -e 's/^0,0,1,1,8,0$/0,0,1,9,8,0/' -e 's/^1,1,0,2,0,-3$/1,1,5,2,0,-3/' m/maps/00-town/door-links.csv || fail "$layout: bad links"
 	gfs_umount m || fail "unmount $layout"
 	"$GAMEFS" check g.rpg >check.out || fail "$layout: check exit status $?"
@@ -159,6 +161,9 @@ PY
 	cat >want <<'X'
 warning: map 0: GAMEFS.L00 slot 7 is NPC 9, GAMEFS.N00 has 4
 warning: map 0: GAMEFS.L00 slot 7 at 99,3 is outside the 20x12 map
+X
+	[ $layout = new ] && echo "warning: map 0: GAMEFS.L00 slot 8 is NPC 3, GLOBALNPCS1.N has 3" >>want
+	cat >>want <<'X'
 warning: map 0: GAMEFS.D00 link 0: map 9 does not exist
 warning: map 0: GAMEFS.D00 link 1: door 5 of map 2 does not exist
 X
@@ -167,5 +172,5 @@ X
 done
 
 # the corpus: every record view written back unchanged: the same archive
-rpg_corpus_writeback "record view" maps -type f \( -name 'npc*.csv' -o -name 'door*.csv' -o -name map.ini \)
+rpg_corpus_writeback "record view" maps game -type f \( -name '*npc*.csv' -o -name 'door*.csv' -o -name map.ini \)
 echo "ok: $n corpus record views round-trip"

@@ -7,6 +7,7 @@
  *   maps/NN-name/doors.csv       the map's DOX record: its 100 doors
  *   maps/NN-name/door-links.csv  .D##: the 200 door links
  *   maps/NN-name/map.ini         the map's MAP record (a gfs_record table)
+ *   game/global-npc-types.csv    GLOBALNPCS1.N, as npc-types.csv
  *   game/gen.ini, game/binsize.ini, game/fixbits.ini   read-only
  *
  * The CSV views are int16 tables: a lump of int16 arrays (one a column) or
@@ -106,13 +107,17 @@ static void i16_put(uint8_t *p, const struct i16geo *g, size_t r, size_t c, int1
 	gfs_put_u16le(p + g->base + r * g->rstep + c * g->cstep, (uint16_t)v);
 }
 
-/* "maps/00-town/npcs.csv": the view's path, for messages. */
+/* "maps/00-town/npcs.csv": the view's path under the root, for messages. */
 static const char *vpath(struct gfs_node *n, char *buf, size_t size)
 {
-	if (n->parent && n->parent->parent && n->parent->parent->parent)
-		snprintf(buf, size, "%s/%s/%s", n->parent->parent->name, n->parent->name, n->name);
-	else
-		snprintf(buf, size, "%s", n->name);
+	const struct gfs_node *up[8];
+	size_t k = 0, len = 0;
+
+	for (const struct gfs_node *p = n; p && p->parent && k < 8; p = p->parent)
+		up[k++] = p;
+	buf[0] = 0;
+	while (k-- && len < size)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "/" : "", up[k]->name);
 	return buf;
 }
 
@@ -418,7 +423,9 @@ static const struct gamerec *gamerec_of(struct rpg_model *m, const struct rpg_lu
 	return NULL;
 }
 
-/* The table of .L/.N/.D lump l (map number in *map), or -1. */
+#define GLOBAL_NPCS "GLOBALNPCS1.N"	/* the global NPC pool: .N's format */
+
+/* The table of .L/.N/.D lump l (map number in *map; -1 for the global NPCs), or -1. */
 static int maptab_of(struct gfs_archive *ar, struct rpg_lump *l, long *map)
 {
 	char letter;
@@ -426,7 +433,7 @@ static int maptab_of(struct gfs_archive *ar, struct rpg_lump *l, long *map)
 	int t;
 
 	if ((*map = rpg_map_of(ar->priv, l->name, &letter)) < 0)
-		return -1;
+		return rpg_lump_is(ar->priv, l, GLOBAL_NPCS) && i16_geo(ar, T_NTYPES, 0, l->len, &g) ? T_NTYPES : -1;
 	t = letter == 'L' ? T_NPCS : letter == 'N' ? T_NTYPES : letter == 'D' ? T_LINKS : -1;
 	return t >= 0 && i16_geo(ar, t, 0, l->len, &g) ? t : -1;
 }
@@ -481,13 +488,16 @@ int rpg_maps_build_game(struct gfs_archive *ar)
 	for (size_t i = 0; i < m->n && !r; i++) {
 		struct rpg_lump *l = m->lumps[i];
 		const struct gamerec *d = l->kind == RPG_K_REC ? gamerec_of(m, l) : NULL;
+		int npcs = l->kind == RPG_K_REC && rpg_lump_is(m, l, GLOBAL_NPCS);
 		struct gfs_node *dir;
 
-		if (!d)
+		if (!d && !npcs)
 			continue;
 		if (!(dir = rpg_subdir(ar, "game")))
 			return -ENOMEM;
-		if (!(r = rpg_add_view(ar, l, dir, d->view, &game_ops, 0, d)))
+		if (npcs)
+			r = rpg_add_view(ar, l, dir, "global-npc-types.csv", &i16_ops, 0, &i16tabs[T_NTYPES]);
+		else if (!(r = rpg_add_view(ar, l, dir, d->view, &game_ops, 0, d)))
 			l->views[l->nviews - 1]->mode = S_IFREG | 0444;
 	}
 	return r;
@@ -538,14 +548,19 @@ size_t rpg_maps_check(struct gfs_archive *ar, FILE *out)
 		if (t == T_NPCS) {
 			uint8_t hdr[11];
 			unsigned w = 0, h = 0, layers;
-			size_t ntypes = 0;
-			int dims = 0, types = 0;
+			struct rpg_lump *gl = rpg_lump_named(m, GLOBAL_NPCS), *nl = map_lump(m, map, 'N', RPG_K_REC);
+			size_t ntypes = 0, nglobal = 0;
+			int dims = 0, types = 0, globals = 0;
 
 			if ((o = map_lump(m, map, 'T', RPG_K_MAP)) && !rpg_lump_range(ar, o, 0, sizeof(hdr), hdr))
 				dims = rpg_map_dims(hdr, o->len, &w, &h, &layers);
-			if ((o = map_lump(m, map, 'N', RPG_K_REC)) && i16_geo(ar, T_NTYPES, 0, o->len, &gn)) {
+			if (nl && i16_geo(ar, T_NTYPES, 0, nl->len, &gn)) {
 				ntypes = gn.rows;
 				types = 1;
+			}
+			if (gl && gl->kind == RPG_K_REC && i16_geo(ar, T_NTYPES, 0, gl->len, &gn)) {
+				nglobal = gn.rows;
+				globals = 1;
 			}
 			for (size_t s = 0; s < g.rows; s++) {
 				long x = i16_get(b.data, &g, s, 0), y = i16_get(b.data, &g, s, 1) - 1;
@@ -554,9 +569,10 @@ size_t rpg_maps_check(struct gfs_archive *ar, FILE *out)
 
 				if (id == -1)
 					continue;
-				if (types && !global && (id < 0 || (size_t)id >= ntypes)) {
+				if (global ? globals && (id < 0 || (size_t)id >= nglobal) :
+					     types && (id < 0 || (size_t)id >= ntypes)) {
 					fprintf(out, "warning: map %ld: %s slot %zu is NPC %ld, %s has %zu\n", map,
-						l->name, s, id, o->name, ntypes);
+						l->name, s, id, global ? gl->name : nl->name, global ? nglobal : ntypes);
 					warn++;
 				}
 				if (dims && (x < 0 || y < 0 || x >= (long)w || y >= (long)h)) {
