@@ -9,7 +9,8 @@
  *   strings.txt        <arch>.STT: "index<TAB>text", the known global strings
  *   textboxes/NNNN.txt each SAY record: its 8 lines, then its 2 choices
  *   maps/NN-name/      tiles-L.csv (.T##), walls.csv (.P##), foes.csv (.E##),
- *                      zones.txt (.Z##, RELOAD text)
+ *                      zones.txt (.Z##, RELOAD text); the record views there
+ *                      and in game/ are rpg_maps.c's
  * Graphics (tilesets/, sprites/, palettes/, font.png) are rpg_gfx.c's.
  *
  * Text is the game font's glyph numbers: printable ASCII as itself, "\\"
