@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/rpg.sh [LUMPS] [MIB] - OHRRPGCE lumped file benchmark.
+# bench/rpg.sh [LUMPS] [MIB] [MAPS] - OHRRPGCE lumped file benchmark.
 # Makes a large lumped file with the project's test writer, then measures, in
 # one run: mount-to-listing time against a tiny file, a stat walk, sequential
 # read of the largest lump through the mount against `cat` of the archive
