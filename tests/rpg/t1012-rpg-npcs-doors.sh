@@ -106,6 +106,8 @@ X
 	bad map.ini "[map]
 no_such_field = 1
 " "an unknown key"
+	[ $layout = new ] && bad map.ini "$(sed 's/^layer1_name = .*/layer1_name = xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx/' m/maps/00-town/map.ini)
+" "a layer name of 41 characters"
 	check_eq EACCES "$(errno_of "open('m/game/gen.ini','w')")" "$layout: gen.ini read-only"
 	cmp g.rpg orig.rpg || fail "$layout: refused edits changed the archive"
 
