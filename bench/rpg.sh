@@ -1,22 +1,84 @@
 #!/bin/sh
-# bench/rpg.sh [LUMPS] [MIB] - OHRRPGCE lumped file benchmark.
+# bench/rpg.sh [LUMPS] [MIB] [MAPS] - OHRRPGCE lumped file benchmark.
 # Makes a large lumped file with the project's test writer, then measures, in
 # one run: mount-to-listing time against a tiny file, a stat walk, sequential
 # read of the largest lump through the mount against `cat` of the archive
 # (first read and repeated read), 2000 random 4 KiB reads of that lump
 # against the same reads of the archive file, commit time of a 1 KiB edit
 # against `cp` of the archive, and the daemon's peak memory (VmHWM).
+# Then two generated games of MAPS maps (default 50; every map with its
+# layers, NPCs, NPC types, doors, links and MAP record), the second with an
+# NPC, a door link and a tile changed: a stat walk of a mounted game, and
+# `diff -r` of the two mounted games against `diff -r` of their trees
+# extracted to disk (DESIGN.md section 6: within 2x).  `bench/rpg.sh maps
+# [MAPS]` runs only that part.
 # Figures are medians of BENCH_RUNS runs with their spread (min..max) and
 # the load average at the start and the end (see lib.sh); nothing is
 # asserted.
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 GAMEFS=${GAMEFS:-$here/_build/gamefs}
+ONLY_MAPS=
+if [ "${1:-}" = maps ]; then ONLY_MAPS=1; MAPS=${2:-50}; else MAPS=${3:-50}; fi
 LUMPS=${1:-5000}
 MIB=${2:-500}
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/gamefs-bench.XXXXXX")
-trap 'fusermount3 -u "$W/m" 2>/dev/null || :; fusermount3 -u "$W/t" 2>/dev/null || :; rm -rf "$W" "$BENCH_SPREAD"' EXIT
+trap 'for d in m t ma mb; do fusermount3 -u "$W/$d" 2>/dev/null || :; done; rm -rf "$W" "$BENCH_SPREAD"' EXIT
 . "$here/bench/lib.sh"
+
+# two MAPS-map games, the second with an NPC moved, a door link and a tile changed
+maps_bench() {
+	python3 "$here/tests/rpgtool.py" mkgame "$W/a.rpg" new "$MAPS"
+	python3 - "$here/tests" "$W/a.rpg" "$W/b.rpg" <<'PY'
+import struct, sys
+sys.path.insert(0, sys.argv[1])
+import rpgtool as t
+lumps = t.read_lumps(sys.argv[2])
+out = []
+for name, body in lumps:
+    b = bytearray(body)
+    if name == 'GAMEFS.L07':
+        b[7:9] = struct.pack('<h', 9)          # slot 0 x
+    elif name == 'GAMEFS.D20':
+        b[7 + 1200:7 + 1202] = struct.pack('<h', 5)   # link 0 tag1
+    elif name == 'GAMEFS.T33':
+        b[11 + 45] ^= 1
+    out.append(t.lump_bytes(name, bytes(b)))
+open(sys.argv[3], 'wb').write(b''.join(out))
+PY
+	mkdir -p "$W/ma" "$W/mb"
+	"$GAMEFS" "$W/a.rpg" "$W/ma"
+	"$GAMEFS" "$W/b.rpg" "$W/mb"
+	cp -r "$W/ma" "$W/ta"
+	cp -r "$W/mb" "$W/tb"
+	mentries=$(find "$W/ma" | wc -l)
+	unmount "$W/ma"
+	unmount "$W/mb"
+	mload0=$(loadavg)
+	mwalk=$(med_fresh "$W/a.rpg" "$W/ma" walk "$W/ma"); mwalk_sp=$(spread)
+	difq() { diff -r "$1" "$2" >/dev/null || :; }
+	dtree=$(med difq "$W/ta" "$W/tb"); dtree_sp=$(spread)
+	_i=0
+	dmnt=$(while [ "$_i" -lt "$RUNS" ]; do
+		"$GAMEFS" "$W/a.rpg" "$W/ma"
+		"$GAMEFS" "$W/b.rpg" "$W/mb"
+		timed difq "$W/ma" "$W/mb"
+		unmount "$W/ma"
+		unmount "$W/mb"
+		sleep 0.3
+		_i=$((_i + 1))
+	done | median); dmnt_sp=$(spread)
+	mload1=$(loadavg)
+	echo "two $MAPS-map games, $mentries entries each, $(nproc) cores; load average: $mload0 at the start, $mload1 at the end"
+	printf '%-44s %9s  %-22s %9s\n' "measure" "median" "spread" "ratio"
+	printf '%-44s %8ss  %-22s %9s\n' "stat walk of a mounted game (fresh mount)" "$mwalk" "$mwalk_sp" ""
+	printf '%-44s %8ss  %-22s %9s\n' "diff -r of the extracted trees" "$dtree" "$dtree_sp" ""
+	printf '%-44s %8ss  %-22s %8sx\n' "diff -r of the mounted games (fresh mounts)" "$dmnt" "$dmnt_sp" "$(ratio "$dmnt" "$dtree")"
+}
+if [ -n "$ONLY_MAPS" ]; then
+	maps_bench
+	exit 0
+fi
 
 python3 - "$W/big.rpg" "$LUMPS" "$MIB" <<'PY'
 import os, struct, sys
@@ -74,3 +136,5 @@ printf '%-44s %8ss  %-22s %8sx\n' "2000 random 4 KiB reads (time vs the archive)
 printf '%-44s %8ss  %-22s %9s\n' "cp of the archive (+ sync)" "$cp" "$cp_sp" ""
 printf '%-44s %8ss  %-22s %8sx\n' "commit of a 1 KiB edit (time vs cp)" "$commit" "$commit_sp" "$(ratio "$commit" "$cp")"
 printf '%-44s %7sKiB  %-22s %9s\n' "daemon peak memory (VmHWM)" "$hwm" "" ""
+echo
+maps_bench

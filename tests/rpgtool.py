@@ -15,8 +15,13 @@ gamefs's C code:
                                     "depth name type value" lines
   rpgtool.py png-rgb FILE.png       width height, then each row as hex RGB
   rpgtool.py png-set IN OUT X Y RRGGBB   IN as an RGB PNG with one pixel changed
-  rpgtool.py mkgame OUT [old]       a small game: BSAVE GEN, GENERAL.RELD, a zone map, a
-                                    slice tree; "old" gives the BSAVE-stamped old layout
+  rpgtool.py mkgame OUT [old|new] [MAPS]
+                                    a small game: BSAVE GEN, GENERAL.RELD, a zone map, a
+                                    slice tree; "old" gives the BSAVE-stamped old layout;
+                                    MAPS (2 or more): that many maps, each with NPC
+                                    instances (.L: 5 arrays old, 6 new), NPC types (.N),
+                                    door links (.D), and the DOX, MAP (FIXBITS, GLOBALNPCS1.N
+                                    new) lumps
 
 RELOAD facts (ohrrpgce-lumps.md section 1): "RELD", version 1, int32 header
 size 13, int32 string table offset; nodes in pre-order: int32 content size,
@@ -278,9 +283,68 @@ ITEM_SIZE = {True: 200, False: 480}
 SAY_SIZE = {True: 400, False: 422}
 
 
-def make_game(out, old):
+def i16s(vals):
+    return b''.join(struct.pack('<h', v) for v in vals)
+
+
+def npc_lump(m, old):
+    """.L: 7 ignored bytes, arrays of 300 int16: x, y+1, id+1, direction, frame (, pool)"""
+    cols = [[0] * 300 for _ in range(5 if old else 6)]
+    for s, (x, y, npc, d) in {0: (1, 2, 0, 2), 1: (3, 4, 1, 0), 5: (m % 16, 9, 2, 3)}.items():
+        cols[0][s], cols[1][s], cols[2][s], cols[3][s] = x, y + 1, npc + 1, d
+    cols[0][7], cols[1][7] = 5, 6                  # an unused slot with stale x, y: kept
+    if not old:
+        cols[5][5] = 1                             # global pool
+    hdr = b'\xfd\x99\x99\x00\x00\xb8\x0b' if old else bytes(7)
+    return hdr + b''.join(i16s(c) for c in cols)
+
+
+def npc_types(m, rs, count):
+    """.N: 7 ignored bytes, records of rs bytes (int16 fields, the rest kept)"""
+    recs = b''
+    for i in range(count):
+        words = [(i * 3 + k + m) % 50 for k in range(rs // 2)]
+        words[3] = 3 if i == 0 else 1
+        recs += i16s(words) + bytes(rs % 2)
+    return bytes(7) + recs
+
+
+def door_links(m, nmaps):
+    """.D: 7 ignored bytes, 5 arrays of 200 int16: source, dest, dest map, tag1, tag2"""
+    cols = [[-1] * 200] + [[0] * 200 for _ in range(4)]
+    cols[0][0], cols[1][0], cols[2][0], cols[3][0] = 0, 1, (m + 1) % nmaps, 7
+    cols[0][1], cols[1][1], cols[2][1], cols[4][1] = 1, 0, (m + nmaps - 1) % nmaps, -3
+    return b'\xfd\x99\x99\x00\x00\xd0\x07' + b''.join(i16s(c) for c in cols)
+
+
+def dox_lump(nmaps):
+    """one 600-byte record per map: 100 x, 100 y+1, 100 flags (bit 0 exists)"""
+    out = b''
+    for m in range(max(nmaps, 20)):
+        x, y, f = [0] * 100, [0] * 100, [0] * 100
+        if m < nmaps:
+            for d in range(2):
+                x[d], y[d], f[d] = d + 2, (m % 8) + 1, 1
+        out += i16s(x + y + f)
+    return out
+
+
+def map_rec(m, rs, old):
+    """MAP: int16 fields; layer names (new) as int16 length + 40 bytes at word 34 + 21 n"""
+    rec = bytearray(i16s([(m + k) % 7 for k in range(rs // 2)]) + bytes(rs % 2))
+    if not old:
+        for n in range(16):
+            rec[2 * (34 + 21 * n):2 * (34 + 21 * n) + 42] = bytes(42)
+        for n, name in enumerate([b'Ground', b'Roofs']):
+            off = 2 * (34 + 21 * n)
+            rec[off:off + 42] = struct.pack('<h', len(name)) + name + bytes(40 - len(name))
+    return bytes(rec)
+
+
+def make_game(out, old, nmaps=0):
     isz, ssz = ITEM_SIZE[old], SAY_SIZE[old]
-    binsize = struct.pack('<13h', 0, 64, 32, 34, 40, 0, 0, 0, ssz, 30, 636, 320, isz)
+    nsz, msz = (30, 40) if old or not nmaps else (38, 764)
+    binsize = struct.pack('<13h', 0, 64, 32, 34, msz, 0, 0, 0, ssz, nsz, 636, 320, isz)
     items = [item_rec(b'Sword', isz, 0x4141 if old else 0), item_rec(b'\x9dCure', isz, 0),
              item_rec(b'', isz, 0)]
     maps = [bytes([4]) + b'Town' + (b'\xee' * 75 if old else bytes(75)),
@@ -305,6 +369,23 @@ def make_game(out, old):
              ('GAMEFS.Z01', zone_reld()),
              ('PALETTES.BIN', struct.pack('<hh', 4, 768) + master_palette()),
              ('GAMEFS.TIL', modex(tileset_pixels()))]
+    if nmaps:
+        gen = bytearray(lumps[2][1])
+        gen[7:9] = struct.pack('<h', nmaps - 1)
+        lumps[2] = ('GAMEFS.GEN', bytes(gen))
+        lumps[8] = ('GAMEFS.MN', b''.join(maps) + b''.join(
+            bytes([len(b'Map %d' % m)]) + b'Map %d' % m + bytes(79 - len(b'Map %d' % m)) for m in range(2, nmaps)))
+        for m in range(nmaps):
+            nm = lambda c: 'GAMEFS.%c%02d' % (c, m) if m < 100 else '%d.%c' % (m, c)
+            if m >= 2:
+                lumps += [(nm('T'), map_lump(20, 10, 1, old, m)), (nm('P'), map_lump(20, 10, 1, old, m + 1)),
+                          (nm('E'), map_lump(20, 10, 1, old, m + 2))]
+            lumps += [(nm('L'), npc_lump(m, old)), (nm('N'), npc_types(m, nsz, 4 if m == 0 else 3)),
+                      (nm('D'), door_links(m, nmaps))]
+        lumps += [('GAMEFS.DOX', dox_lump(nmaps)),
+                  ('GAMEFS.MAP', b''.join(map_rec(m, msz, old) for m in range(nmaps)))]
+        if not old:
+            lumps += [('FIXBITS.BIN', b'\x03\x00\x10\x01'), ('GLOBALNPCS1.N', npc_types(7, nsz, 3))]
     if not old:
         lumps.append(('BINSIZE.BIN', binsize))
     with open(out, 'wb') as f:
@@ -367,7 +448,7 @@ def main(argv):
         rows[y] = bytes(row)
         png_write(argv[3], w, h, rows)
     elif cmd == 'mkgame':
-        make_game(argv[2], len(argv) > 3 and argv[3] == 'old')
+        make_game(argv[2], len(argv) > 3 and argv[3] == 'old', int(argv[4]) if len(argv) > 4 else 0)
     else:
         raise SystemExit(__doc__)
     return 0

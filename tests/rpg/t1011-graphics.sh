@@ -8,6 +8,7 @@
 # (exactly those bytes change); bad PNGs and values refused with EINVAL and
 # nothing changed; then every graphics view of the corpus written back.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/rpg/rpglib.sh"
 RPG="python3 $top_srcdir/tests/rpgtool.py"
 GFX="python3 $top_srcdir/tests/rpg/gfxgame.py"
 cd "$T" || exit 1
@@ -252,20 +253,5 @@ cmp g.rpg orig.rpg || fail "short lumps changed"
 rm -f g.rpg orig.rpg
 
 # the corpus: every graphics view and strings.txt written back unchanged: the same archive
-dir=$(corpus rpg) || exit 77
-n=0
-for f in "$dir"/*.rpg; do
-	b=$(basename "$f")
-	cp "$f" "$b" && chmod 644 "$b"
-	gfs_mount "$b" m -o commit=unmount || fail "mount $b"
-	(cd m && find sprites palettes font.png strings.txt tilesets backdrops -type f 2>/dev/null | sort) >views.txt
-	while IFS= read -r v; do
-		cat "m/$v" >view.bin
-		cp view.bin "m/$v" || fail "$b: write back $v"
-		n=$((n + 1))
-	done <views.txt
-	gfs_umount m || fail "unmount $b"
-	cmp "$f" "$b" || fail "$b: a graphics view written back unchanged changed the archive"
-	rm -f "$b"
-done
+rpg_corpus_writeback "graphics view" sprites palettes font.png strings.txt tilesets backdrops -type f
 echo "ok: $n corpus graphics views round-trip"

@@ -7,6 +7,8 @@
  *                content, the name rules, save and committed
  *   rpg_gfx.c    graphics views: tilesets/, backdrops/, sprites/, palettes/,
  *                font.png
+ *   rpg_maps.c   record views: a map's npcs.csv, npc-types.csv, doors.csv,
+ *                door-links.csv, map.ini; game/ (GEN, BINSIZE, FIXBITS)
  *   rpg_views.c  the other decoded views (reload/, names/, maps/,
  *                strings.txt ...) and
  *                which lump gets which
@@ -31,7 +33,7 @@ struct rpg_lump {
 	int kind;			/* RPG_K_*: which views it has */
 };
 
-enum { RPG_K_NONE, RPG_K_RELOAD, RPG_K_NAMES, RPG_K_SAY, RPG_K_MAP, RPG_K_GFX, RPG_K_STT };
+enum { RPG_K_NONE, RPG_K_RELOAD, RPG_K_NAMES, RPG_K_SAY, RPG_K_MAP, RPG_K_GFX, RPG_K_STT, RPG_K_REC };
 
 /* priv of every decoded view node */
 struct rpg_vpriv {
@@ -77,6 +79,12 @@ extern const struct gfs_node_ops rpg_lump_ops;
 int rpg_set_if_changed(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *bin, size_t len);
 /* GEN (BSAVE + int16s) field idx, or -1 when the lump is too short. */
 long rpg_gen(struct gfs_archive *ar, struct rpg_model *m, unsigned idx);
+#define RPG_MAP_HDR 11		/* .T/.P/.E: 7 ignored bytes, int16 width, height */
+#define RPG_MAP_MAX_LAYERS 16
+/* Map number and lump letter (T, P, E, L...) of <arch>.<X><NN> or <N>.<X>; -1 if none. */
+long rpg_map_of(struct rpg_model *m, const char *name, char *letter);
+/* w, h and layer count of a .T/.P/.E lump from its 11-byte header; 0 when unusable. */
+int rpg_map_dims(const uint8_t *hdr, uint64_t len, unsigned *w, unsigned *h, unsigned *layers);
 /* The directory at path ("a/b") under the root, made when missing; NULL on ENOMEM. */
 struct gfs_node *rpg_subdir(struct gfs_archive *ar, const char *path);
 /* A decoded view of l named name (made unique) in dir; priv a new struct rpg_vpriv. */
@@ -91,6 +99,16 @@ void rpg_free(struct gfs_archive *ar);
 int rpg_gfx_kind(struct gfs_archive *ar, struct rpg_lump *l);
 /* Make the views of a graphics lump. */
 int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l);
+
+/* ---- rpg_maps.c ---- */
+/* RPG_K_REC for .L/.N/.D, DOX, MAP, GEN, BINSIZE.BIN, FIXBITS.BIN that fit, else RPG_K_NONE. */
+int rpg_maps_kind(struct gfs_archive *ar, struct rpg_lump *l);
+/* In map dir: the views of RPG_K_REC lump l, or (l the map's .T) its DOX and MAP records. */
+int rpg_maps_build(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, long map);
+/* game/gen.ini, binsize.ini, fixbits.ini (read-only). */
+int rpg_maps_build_game(struct gfs_archive *ar);
+/* check: NPCs beyond .N or outside the map, door links to missing doors or maps. */
+size_t rpg_maps_check(struct gfs_archive *ar, FILE *out);
 
 /* ---- rpg_views.c ---- */
 /* Which views a lump of a game has (RPG_K_*); reads RELOAD lumps whole. */

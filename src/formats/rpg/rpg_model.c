@@ -334,6 +334,46 @@ long rpg_gen(struct gfs_archive *ar, struct rpg_model *m, unsigned idx)
 	return v;
 }
 
+long rpg_map_of(struct rpg_model *m, const char *name, char *letter)
+{
+	size_t an = strlen(m->archinym), nl = strlen(name);
+	const char *dot = strrchr(name, '.');
+	char *ep;
+	long v;
+
+	if (nl == an + 4 && !strncasecmp(name, m->archinym, an) && name[an] == '.' &&
+	    isdigit((unsigned char)name[an + 2]) && isdigit((unsigned char)name[an + 3])) {
+		*letter = (char)toupper((unsigned char)name[an + 1]);
+		return (name[an + 2] - '0') * 10 + (name[an + 3] - '0');
+	}
+	if (dot && dot[1] && !dot[2] && dot > name && isdigit((unsigned char)name[0])) {
+		v = strtol(name, &ep, 10);
+		if (ep == dot && v >= 100 && v < 100000) {
+			*letter = (char)toupper((unsigned char)dot[1]);
+			return v;
+		}
+	}
+	return -1;
+}
+
+int rpg_map_dims(const uint8_t *hdr, uint64_t len, unsigned *w, unsigned *h, unsigned *layers)
+{
+	int16_t sw = (int16_t)gfs_le16(hdr + 7), sh = (int16_t)gfs_le16(hdr + 9);
+	uint64_t cells;
+
+	if (len < RPG_MAP_HDR || sw <= 0 || sh <= 0)
+		return 0;
+	*w = (unsigned)sw;
+	*h = (unsigned)sh;
+	cells = (uint64_t)*w * *h;
+	if (cells > len - RPG_MAP_HDR)
+		return 0;
+	*layers = (unsigned)((len - RPG_MAP_HDR) / cells);
+	if (*layers > RPG_MAP_MAX_LAYERS)
+		*layers = RPG_MAP_MAX_LAYERS;
+	return 1;
+}
+
 struct gfs_node *rpg_subdir(struct gfs_archive *ar, const char *path)
 {
 	struct gfs_node *d = ar->root;

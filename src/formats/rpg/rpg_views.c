@@ -9,7 +9,8 @@
  *   strings.txt        <arch>.STT: "index<TAB>text", the known global strings
  *   textboxes/NNNN.txt each SAY record: its 8 lines, then its 2 choices
  *   maps/NN-name/      tiles-L.csv (.T##), walls.csv (.P##), foes.csv (.E##),
- *                      zones.txt (.Z##, RELOAD text)
+ *                      zones.txt (.Z##, RELOAD text); the record views there
+ *                      and in game/ are rpg_maps.c's
  * Graphics (tilesets/, sprites/, palettes/, font.png) are rpg_gfx.c's.
  *
  * Text is the game font's glyph numbers: printable ASCII as itself, "\\"
@@ -501,50 +502,7 @@ static const struct gfs_node_ops rpg_say_ops = {
 
 /* ---- map layers ------------------------------------------------------------ */
 
-#define MAP_HDR 11
-#define MAP_MAX_LAYERS 16
-
-/* Map number and lump letter (T, P, E, Z...) of <arch>.<X><NN> or <N>.<X>; -1 if none. */
-static long rpg_map_of(struct rpg_model *m, const char *name, char *letter)
-{
-	size_t an = strlen(m->archinym), nl = strlen(name);
-	const char *dot = strrchr(name, '.');
-	char *ep;
-	long v;
-
-	if (nl == an + 4 && !strncasecmp(name, m->archinym, an) && name[an] == '.' &&
-	    isdigit((unsigned char)name[an + 2]) && isdigit((unsigned char)name[an + 3])) {
-		*letter = (char)toupper((unsigned char)name[an + 1]);
-		return (name[an + 2] - '0') * 10 + (name[an + 3] - '0');
-	}
-	if (dot && dot[1] && !dot[2] && dot > name && isdigit((unsigned char)name[0])) {
-		v = strtol(name, &ep, 10);
-		if (ep == dot && v >= 100 && v < 100000) {
-			*letter = (char)toupper((unsigned char)dot[1]);
-			return v;
-		}
-	}
-	return -1;
-}
-
-/* w, h and layer count of a .T/.P/.E lump from its header; 0 when unusable. */
-static int rpg_map_dims(const uint8_t *hdr, uint64_t len, unsigned *w, unsigned *h, unsigned *layers)
-{
-	int16_t sw = (int16_t)gfs_le16(hdr + 7), sh = (int16_t)gfs_le16(hdr + 9);
-	uint64_t cells;
-
-	if (len < MAP_HDR || sw <= 0 || sh <= 0)
-		return 0;
-	*w = (unsigned)sw;
-	*h = (unsigned)sh;
-	cells = (uint64_t)*w * *h;
-	if (cells > len - MAP_HDR)
-		return 0;
-	*layers = (unsigned)((len - MAP_HDR) / cells);
-	if (*layers > MAP_MAX_LAYERS)
-		*layers = MAP_MAX_LAYERS;
-	return 1;
-}
+#define MAP_HDR RPG_MAP_HDR
 
 static int rpg_layer_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
@@ -655,6 +613,8 @@ int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l)
 		return RPG_K_STT;
 	if (rpg_gfx_kind(ar, l))
 		return RPG_K_GFX;
+	if (rpg_maps_kind(ar, l))
+		return RPG_K_REC;
 	{
 		char letter;
 		uint8_t hdr[MAP_HDR];
@@ -698,7 +658,7 @@ int rpg_views_build(struct gfs_archive *ar)
 					snprintf(nm, sizeof(nm), "%04zu.txt", k);
 					r = rpg_add_view(ar, l, dir, nm, &rpg_say_ops, k, NULL);
 				}
-			} else if (pass == 3 && (l->kind == RPG_K_MAP || l->kind == RPG_K_RELOAD)) {
+			} else if (pass == 3 && (l->kind == RPG_K_MAP || l->kind == RPG_K_RELOAD || l->kind == RPG_K_REC)) {
 				char letter;
 				long map = rpg_map_of(m, l->name, &letter);
 				uint8_t hdr[MAP_HDR];
@@ -709,8 +669,9 @@ int rpg_views_build(struct gfs_archive *ar)
 					continue;
 				if (!(dir = rpg_map_dir(ar, map)))
 					return -ENOMEM;
-				if (l->kind == RPG_K_RELOAD) {
-					r = rpg_add_view(ar, l, dir, "zones.txt", &rpg_reload_ops, 0, NULL);
+				if (l->kind == RPG_K_RELOAD || l->kind == RPG_K_REC) {
+					r = l->kind == RPG_K_REC ? rpg_maps_build(ar, l, dir, map) :
+					    rpg_add_view(ar, l, dir, "zones.txt", &rpg_reload_ops, 0, NULL);
 					continue;
 				}
 				if ((r = gfs_pread(ar, hdr, MAP_HDR, l->off)) || !rpg_map_dims(hdr, l->len, &w, &h, &layers))
@@ -725,6 +686,8 @@ int rpg_views_build(struct gfs_archive *ar)
 							 letter == 'P' ? "walls" : "foes", k);
 					r = rpg_add_view(ar, l, dir, nm, &rpg_layer_ops, k, NULL);
 				}
+				if (!r && letter == 'T')
+					r = rpg_maps_build(ar, l, dir, map);
 			} else if (pass == 5 && (l->kind == RPG_K_GFX || l->kind == RPG_K_RELOAD)) {
 				r = rpg_gfx_build(ar, l);
 			} else if (pass == 4 && l->kind == RPG_K_RELOAD) {
@@ -740,7 +703,7 @@ int rpg_views_build(struct gfs_archive *ar)
 				free(nm);
 			}
 		}
-	return r;
+	return r ? r : rpg_maps_build_game(ar);
 }
 
 void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l)
@@ -820,5 +783,5 @@ size_t rpg_views_check(struct gfs_archive *ar, FILE *out)
 			warn++;
 		}
 	}
-	return warn;
+	return warn + rpg_maps_check(ar, out);
 }

@@ -1,0 +1,610 @@
+/*
+ * rpg_maps.c - the record views of a game's maps and of its game-wide
+ * records (specs/ohrrpgce-lumps.md 2.2, 2.4, 5):
+ *
+ *   maps/NN-name/npcs.csv        .L##: one row per used NPC slot
+ *   maps/NN-name/npc-types.csv   .N##: one row per NPC definition
+ *   maps/NN-name/doors.csv       the map's DOX record: its 100 doors
+ *   maps/NN-name/door-links.csv  .D##: the 200 door links
+ *   maps/NN-name/map.ini         the map's MAP record (a gfs_record table)
+ *   game/global-npc-types.csv    GLOBALNPCS1.N, as npc-types.csv
+ *   game/gen.ini, game/binsize.ini, game/fixbits.ini   read-only
+ *
+ * The CSV views are int16 tables: a lump of int16 arrays (one a column) or
+ * of int16 records (one a row).  Writing one back patches only the int16s
+ * whose value changed; headers, the words of unused slots, trailing words
+ * and bytes stay.  Counts are fixed, but npcs.csv lists the used slots only
+ * (NPC id+1 not 0): a row with a new slot number (or none) fills a free
+ * slot, a slot whose row is gone is zeroed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rpg.h"
+#include "gfs_grid.h"
+#include "gfs_rd.h"
+#include "gfs_record.h"
+
+/* ---- int16 tables --------------------------------------------------------- */
+
+enum { T_NPCS, T_NTYPES, T_DOORS, T_LINKS };
+
+struct i16tab {
+	const char *view;		/* file name */
+	const char *const *cols;	/* the id column, then the data columns */
+	const int *bias;		/* stored = shown + bias[c] (data columns) */
+	int sparse;			/* rows only for slots whose column key is not 0 */
+	unsigned key;
+};
+
+static const char *const npc_cols[] = { "slot", "x", "y", "npc", "direction", "frame", "pool" };
+static const int npc_bias[] = { 0, 1, 1, 0, 0, 0 };
+static const char *const ntype_cols[] = {
+	"id", "picture", "palette", "movetype", "speed", "textbox", "facetype", "item", "pushtype",
+	"activation", "tag1", "tag2", "usetag", "script", "scriptarg", "vehicle", "defaultzone",
+	"defaultwallzone", "ignore_passmap", "pathfinding",
+};
+static const int zero_bias[19];
+static const char *const door_cols[] = { "door", "x", "y", "exists" };
+static const int door_bias[] = { 0, 1, 0 };
+static const char *const link_cols[] = { "link", "source", "dest", "map", "tag1", "tag2" };
+
+static const struct i16tab i16tabs[] = {
+	[T_NPCS] = { "npcs.csv", npc_cols, npc_bias, 1, 2 },
+	[T_NTYPES] = { "npc-types.csv", ntype_cols, zero_bias, 0, 0 },
+	[T_DOORS] = { "doors.csv", door_cols, door_bias, 0, 0 },
+	[T_LINKS] = { "door-links.csv", link_cols, zero_bias, 0, 0 },
+};
+
+#define L_SLOTS 300
+#define N_NAMED 19
+#define DOX_REC 600
+#define D_LINKS 200
+#define HDR7 7
+
+/* Where the table's int16s are: word (r, c) at base + r * rstep + c * cstep. */
+struct i16geo {
+	size_t base, rows, cols, rstep, cstep;
+};
+
+static unsigned rpg_n_recsize(struct gfs_archive *ar)
+{
+	unsigned rs = rpg_binsize(ar, 9, 30);
+
+	return rs ? rs : 30;
+}
+
+/* The geometry of table t over a lump of len bytes (rec: the map, for DOX); 0 when it does not fit. */
+static int i16_geo(struct gfs_archive *ar, int t, size_t rec, size_t len, struct i16geo *g)
+{
+	switch (t) {
+	case T_NPCS:
+		*g = (struct i16geo){ HDR7, L_SLOTS, len >= HDR7 + 6 * 2 * L_SLOTS ? 6 : 5, 2, 2 * L_SLOTS };
+		return len >= HDR7 + 5 * 2 * L_SLOTS;
+	case T_NTYPES: {
+		unsigned rs = rpg_n_recsize(ar);
+
+		*g = (struct i16geo){ HDR7, len >= HDR7 ? (len - HDR7) / rs : 0, rs / 2 < N_NAMED ? rs / 2 : N_NAMED, rs, 2 };
+		return len >= HDR7 + rs && g->cols > 0;
+	}
+	case T_DOORS:
+		*g = (struct i16geo){ rec * DOX_REC, 100, 3, 2, 200 };
+		return (rec + 1) * DOX_REC <= len;
+	default:
+		*g = (struct i16geo){ HDR7, D_LINKS, 5, 2, 2 * D_LINKS };
+		return len >= HDR7 + 5 * 2 * D_LINKS;
+	}
+}
+
+static int16_t i16_get(const uint8_t *p, const struct i16geo *g, size_t r, size_t c)
+{
+	return (int16_t)gfs_le16(p + g->base + r * g->rstep + c * g->cstep);
+}
+
+static void i16_put(uint8_t *p, const struct i16geo *g, size_t r, size_t c, int16_t v)
+{
+	gfs_put_u16le(p + g->base + r * g->rstep + c * g->cstep, (uint16_t)v);
+}
+
+/* "maps/00-town/npcs.csv": the view's path under the root, for messages. */
+static const char *vpath(struct gfs_node *n, char *buf, size_t size)
+{
+	const struct gfs_node *up[8];
+	size_t k = 0, len = 0;
+
+	for (const struct gfs_node *p = n; p && p->parent && k < 8; p = p->parent)
+		up[k++] = p;
+	buf[0] = 0;
+	while (k-- && len < size)
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "/" : "", up[k]->name);
+	return buf;
+}
+
+static int i16_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	const struct i16tab *tab = v->desc;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct i16geo g;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r && !i16_geo(ar, (int)(tab - i16tabs), v->rec, b.len, &g))
+		r = gfs_err(ar, -EIO, "lump %s: too short for %s now", v->l->name, tab->view);
+	for (size_t c = 0; !r && c <= g.cols; c++)
+		r = gfs_buf_printf(out, c ? ",%s" : "%s", tab->cols[c]);
+	if (!r)
+		r = gfs_buf_addc(out, '\n');
+	for (size_t i = 0; !r && i < g.rows; i++) {
+		if (tab->sparse && !i16_get(b.data, &g, i, tab->key))
+			continue;
+		r = gfs_buf_printf(out, "%zu", i);
+		for (size_t c = 0; !r && c < g.cols; c++)
+			r = gfs_buf_printf(out, ",%d", i16_get(b.data, &g, i, c) - tab->bias[c]);
+		if (!r)
+			r = gfs_buf_addc(out, '\n');
+	}
+	gfs_buf_release(&b);
+	return r;
+}
+
+/* Row i of the view into slot s: each column range-checked, patched where it changed. */
+static int i16_row(struct gfs_archive *ar, const struct gfs_grid *gr, size_t i, const struct i16tab *tab,
+		   const struct i16geo *g, uint8_t *p, size_t s)
+{
+	for (size_t c = 0; c < g->cols; c++) {
+		int64_t val;
+		int r = gfs_grid_int(ar, gr, i, c + 1, -32768 - tab->bias[c], 32767 - tab->bias[c], &val);
+
+		if (r)
+			return r;
+		if (tab->sparse && c == tab->key && val + tab->bias[c] == 0)
+			return gfs_grid_err(ar, gr, i, c + 1, "0 would empty the slot (delete the row instead)");
+		if (i16_get(p, g, s, c) != (int16_t)(val + tab->bias[c]))
+			i16_put(p, g, s, c, (int16_t)(val + tab->bias[c]));
+	}
+	return 0;
+}
+
+static int i16_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	const struct i16tab *tab = v->desc;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct gfs_grid gr;
+	struct i16geo g;
+	uint8_t *seen = NULL, *used = NULL;
+	char path[160];
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	vpath(n, path, sizeof(path));
+	if (!r && !i16_geo(ar, (int)(tab - i16tabs), v->rec, b.len, &g))
+		r = gfs_err(ar, -EIO, "lump %s: too short for %s now", v->l->name, tab->view);
+	if (r || (r = gfs_grid_parse(ar, path, data, len, g.cols + 1, tab->cols, &gr)) != 0) {
+		gfs_buf_release(&b);
+		return r;
+	}
+	if (tab->sparse ? gr.nrows > g.rows : gr.nrows != g.rows)
+		r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %s%zu (%s)", path, gr.nrows, tab->sparse ? "at most " : "",
+			    g.rows, tab->sparse ? "one a used slot" : "rows are neither added nor removed");
+	if (!r && (!(seen = calloc(g.rows, 1)) || !(used = calloc(g.rows, 1))))
+		r = -ENOMEM;
+	for (size_t s = 0; !r && tab->sparse && s < g.rows; s++)
+		used[s] = i16_get(b.data, &g, s, tab->key) != 0;
+	/* rows naming their slot first, then (sparse) the rows that leave it empty fill free slots */
+	for (int pass = 0; pass < 2 && !r; pass++)
+		for (size_t i = 0, fr = 0; !r && i < gr.nrows; i++) {
+			int64_t id;
+
+			if (tab->sparse && !gr.rows[i].cell[0][0]) {
+				if (!pass)
+					continue;
+				while (fr < g.rows && (used[fr] || seen[fr]))
+					fr++;
+				if (fr == g.rows) {
+					r = gfs_grid_err(ar, &gr, i, 0, "no free slot left");
+					break;
+				}
+				id = (int64_t)fr;
+			} else if (pass) {
+				continue;
+			} else if ((r = gfs_grid_int(ar, &gr, i, 0, 0, (int64_t)g.rows - 1, &id)) != 0) {
+				break;
+			} else if (!tab->sparse && (size_t)id != i) {
+				r = gfs_grid_err(ar, &gr, i, 0, "rows are in order, one a record (neither added, removed nor moved)");
+				break;
+			} else if (seen[id]) {
+				r = gfs_grid_err(ar, &gr, i, 0, "this slot has a row already");
+				break;
+			}
+			seen[id] = 1;
+			r = i16_row(ar, &gr, i, tab, &g, b.data, (size_t)id);
+		}
+	for (size_t s = 0; !r && tab->sparse && s < g.rows; s++)
+		for (size_t c = 0; used[s] && !seen[s] && c < g.cols; c++)
+			i16_put(b.data, &g, s, c, 0);
+	if (!r)
+		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+	free(seen);
+	free(used);
+	gfs_grid_release(&gr);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops i16_ops = {
+	.render = i16_render,
+	.store = i16_store,
+	.free = free,
+};
+
+/* ---- MAP records ------------------------------------------------------------ */
+
+#define W(k, w) { .key = k, .kind = GFS_FK_SINT, .off = 2 * (w), .width = 2 }
+#define LAYER(i, w, sect) { .key = "layer" #i "_tileset", .kind = GFS_FK_SINT, .off = 2 * (w), .width = 2, \
+			    .section = sect, .note = (i) == 0 ? "0: the map's tileset, n: tileset n-1" : NULL }, \
+			  { .key = "layer" #i "_name", .kind = GFS_FK_STR, .off = 2 * (34 + 21 * (i)) + 2, .width = 40 }
+
+static const struct gfs_field map_fields[] = {
+	W("tileset", 0), W("music", 1), W("minimap", 2), W("save_anywhere", 3), W("name_display_ticks", 4),
+	W("edge_mode", 5), W("edge_tile", 6), W("autorun_script", 7), W("autorun_arg", 8),
+	W("harm_damage", 9), W("harm_flash", 10), W("foot_offset", 11), W("after_battle_script", 12),
+	W("instead_of_battle_script", 13), W("each_step_script", 14), W("on_keypress_script", 15),
+	W("draw_order", 16), W("npc_state_mode", 17), W("tile_state_mode", 18),
+	{ .key = "layer_enable", .kind = GFS_FK_HEX, .off = 38, .width = 2, .note = "bit n: layer n shown" },
+	W("save_offset_x", 20), W("save_offset_y", 21), W("npc_count", 25), W("walkabout_layer", 31),
+	W("npc_move_zone", 32), W("npc_avoid_zone", 33), W("npc_obstruction", 378), W("menu_disabled", 379),
+	W("hero_move_zone", 380), W("hero_avoid_zone", 381),
+	LAYER(0, 22, "layers"), LAYER(1, 23, NULL), LAYER(2, 24, NULL), LAYER(3, 26, NULL),
+	LAYER(4, 27, NULL), LAYER(5, 28, NULL), LAYER(6, 29, NULL), LAYER(7, 30, NULL),
+	LAYER(8, 370, NULL), LAYER(9, 371, NULL), LAYER(10, 372, NULL), LAYER(11, 373, NULL),
+	LAYER(12, 374, NULL), LAYER(13, 375, NULL), LAYER(14, 376, NULL), LAYER(15, 377, NULL),
+};
+#define MAP_NFIELDS (sizeof(map_fields) / sizeof(map_fields[0]))
+
+static unsigned rpg_map_recsize(struct gfs_archive *ar)
+{
+	unsigned rs = rpg_binsize(ar, 4, 40);
+
+	return rs ? rs : 40;
+}
+
+/* The table of a record of rs bytes: the fields that fit in it (a dropped field's section moves on). */
+static void map_table(unsigned rs, struct gfs_field *f, struct gfs_record *rec)
+{
+	const char *sect = NULL;
+	size_t k = 0;
+
+	for (size_t i = 0; i < MAP_NFIELDS; i++) {
+		if (map_fields[i].section)
+			sect = map_fields[i].section;
+		if (map_fields[i].off + map_fields[i].width > rs)
+			continue;
+		f[k] = map_fields[i];
+		f[k].section = sect;
+		sect = NULL;
+		k++;
+	}
+	*rec = (struct gfs_record){ "map", "; the map's MAP record (specs/ohrrpgce-lumps.md 2.4)\n", rs, f, k };
+}
+
+static int map_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	unsigned rs = rpg_map_recsize(ar);
+	struct gfs_field f[MAP_NFIELDS];
+	struct gfs_record rec;
+	struct gfs_buf b = GFS_BUF_INIT;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r && (v->rec + 1) * rs > b.len)
+		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
+	map_table(rs, f, &rec);
+	if (!r)
+		r = gfs_record_render(&rec, b.data + v->rec * rs, rs, NULL, out);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int map_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	unsigned rs = rpg_map_recsize(ar);
+	struct gfs_field f[MAP_NFIELDS];
+	struct gfs_record rec;
+	struct gfs_buf b = GFS_BUF_INIT, out = GFS_BUF_INIT;
+	char path[160];
+	uint8_t *old;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r && (v->rec + 1) * rs > b.len)
+		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
+	map_table(rs, f, &rec);
+	if (!r)
+		r = gfs_record_parse(ar, vpath(n, path, sizeof(path)), &rec, b.data + v->rec * rs, rs, data, len,
+				     NULL, &out);
+	if (!r && out.len != rs)
+		r = gfs_err(ar, -EIO, "%s: the record came back %zu bytes, not %u", path, out.len, rs);
+	old = r ? NULL : b.data + v->rec * rs;
+	/* a layer name that changed gets its length word (the engine's int16 length + 40 bytes) */
+	for (size_t i = 0; old && i < rec.nfields; i++)
+		if (f[i].kind == GFS_FK_STR && memcmp(old + f[i].off, out.data + f[i].off, f[i].width))
+			gfs_put_u16le(out.data + f[i].off - 2,
+				      (uint16_t)strnlen((const char *)out.data + f[i].off, f[i].width));
+	if (old) {
+		memcpy(old, out.data, rs);
+		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+	}
+	gfs_buf_release(&out);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops map_ops = {
+	.render = map_render,
+	.store = map_store,
+	.free = free,
+};
+
+/* ---- game-wide records (read-only) ---------------------------------------- */
+
+struct named { unsigned idx; const char *key; };
+
+static const struct named gen_names[] = {
+	{ 0, "last_map" }, { 26, "last_pt0" }, { 27, "last_pt1" }, { 28, "last_pt2" }, { 29, "last_pt3" },
+	{ 30, "last_pt4" }, { 31, "last_pt5" }, { 32, "last_pt6" }, { 33, "last_tileset" },
+	{ 34, "last_attack" }, { 35, "last_hero" }, { 36, "last_enemy" }, { 37, "last_formation" },
+	{ 38, "last_palette" }, { 39, "last_textbox" }, { 40, "scripts" }, { 55, "last_vehicle" },
+	{ 56, "last_tag_name" }, { 77, "last_sfx" }, { 78, "master_palette" }, { 79, "last_master_palette" },
+	{ 80, "last_menu" }, { 81, "last_menu_item" }, { 82, "last_item" }, { 83, "last_box_border" },
+	{ 84, "last_portrait" }, { 95, "format_version" }, { 97, "last_shop" }, { 100, "backdrops" },
+	{ 172, "last_song" }, { 194, "resolution_x" }, { 195, "resolution_y" },
+	{ 220, "last_enemy_spriteset" }, { 235, "colour_32bit" }, { 0, NULL },
+};
+static const struct named binsize_names[] = {
+	{ 0, "attack" }, { 1, "stf" }, { 2, "songdata" }, { 3, "sfxdata" }, { 4, "map" }, { 5, "menus" },
+	{ 6, "menuitem" }, { 7, "uicolors" }, { 8, "say" }, { 9, "npc" }, { 10, "dt0" }, { 11, "dt1" },
+	{ 12, "itm" }, { 0, NULL },
+};
+static const struct named fixbits_names[] = { { 20, "num_elements" }, { 24, "wipe_gen" }, { 0, NULL } };
+
+/* A game-wide lump: int16 words after hdr bytes (bits 0: words; else each bit of the bytes). */
+struct gamerec {
+	const char *lump, *view, *section, *prefix, *comment;
+	unsigned hdr, bits;
+	const struct named *names;
+};
+
+static const struct gamerec gamerecs[] = {
+	{ ".GEN", "gen.ini", "gen", "gen", "; GEN: the game's general data, int16 fields (read-only here)", 7, 0, gen_names },
+	{ "BINSIZE.BIN", "binsize.ini", "binsize", "binsize", "; BINSIZE.BIN: record sizes in bytes (read-only)", 0, 0,
+	  binsize_names },
+	{ "FIXBITS.BIN", "fixbits.ini", "fixbits", "fixbit", "; FIXBITS.BIN: data fixes applied (read-only)", 0, 1,
+	  fixbits_names },
+};
+
+static int game_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	const struct gamerec *d = v->desc;
+	struct gfs_buf b = GFS_BUF_INIT;
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+	size_t cnt = !r && b.len >= d->hdr ? (d->bits ? (b.len - d->hdr) * 8 : (b.len - d->hdr) / 2) : 0;
+
+	if (!r)
+		r = gfs_buf_printf(out, "%s\n[%s]\n", d->comment, d->section);
+	for (size_t i = 0; !r && i < cnt; i++) {
+		const char *key = NULL;
+		long val = d->bits ? (b.data[d->hdr + i / 8] >> (i % 8)) & 1 : (int16_t)gfs_le16(b.data + d->hdr + 2 * i);
+
+		for (const struct named *k = d->names; k->key; k++)
+			if (k->idx == i)
+				key = k->key;
+		r = key ? gfs_buf_printf(out, "%s = %ld\n", key, val) : gfs_buf_printf(out, "%s.%03zu = %ld\n", d->prefix, i, val);
+	}
+	if (!r && b.len > d->hdr + (d->bits ? cnt / 8 : cnt * 2))
+		r = gfs_buf_printf(out, "; and %zu byte(s) after the last field\n", b.len - d->hdr - (d->bits ? cnt / 8 : cnt * 2));
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops game_ops = {
+	.render = game_render,
+	.free = free,
+};
+
+/* ---- which lumps, and the tree ---------------------------------------------- */
+
+static const struct gamerec *gamerec_of(struct rpg_model *m, const struct rpg_lump *l)
+{
+	for (size_t i = 0; i < sizeof(gamerecs) / sizeof(gamerecs[0]); i++)
+		if (rpg_lump_is(m, l, gamerecs[i].lump))
+			return &gamerecs[i];
+	return NULL;
+}
+
+#define GLOBAL_NPCS "GLOBALNPCS1.N"	/* the global NPC pool: .N's format */
+
+/* The table of .L/.N/.D lump l (map number in *map; -1 for the global NPCs), or -1. */
+static int maptab_of(struct gfs_archive *ar, struct rpg_lump *l, long *map)
+{
+	char letter;
+	struct i16geo g;
+	int t;
+
+	if ((*map = rpg_map_of(ar->priv, l->name, &letter)) < 0)
+		return rpg_lump_is(ar->priv, l, GLOBAL_NPCS) && i16_geo(ar, T_NTYPES, 0, l->len, &g) ? T_NTYPES : -1;
+	t = letter == 'L' ? T_NPCS : letter == 'N' ? T_NTYPES : letter == 'D' ? T_LINKS : -1;
+	return t >= 0 && i16_geo(ar, t, 0, l->len, &g) ? t : -1;
+}
+
+int rpg_maps_kind(struct gfs_archive *ar, struct rpg_lump *l)
+{
+	struct rpg_model *m = ar->priv;
+	long map;
+
+	if (gamerec_of(m, l) || maptab_of(ar, l, &map) >= 0 ||
+	    (rpg_lump_is(m, l, ".DOX") && l->len >= DOX_REC) ||
+	    (rpg_lump_is(m, l, ".MAP") && l->len >= rpg_map_recsize(ar)))
+		return RPG_K_REC;
+	return RPG_K_NONE;
+}
+
+/* A lump of the game named <archinym><suffix>, if it has these views. */
+static struct rpg_lump *rec_lump(struct rpg_model *m, const char *suffix)
+{
+	char nm[RPG_NAME_MAX + 8];
+	struct rpg_lump *l;
+
+	snprintf(nm, sizeof(nm), "%s%s", m->archinym, suffix);
+	l = rpg_lump_named(m, nm);
+	return l && l->kind == RPG_K_REC ? l : NULL;
+}
+
+int rpg_maps_build(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, long map)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *dox = rec_lump(m, ".DOX"), *mp = rec_lump(m, ".MAP");
+	long lm;
+	int t, r = 0;
+
+	if (l->kind == RPG_K_REC) {
+		t = maptab_of(ar, l, &lm);
+		return t >= 0 ? rpg_add_view(ar, l, dir, i16tabs[t].view, &i16_ops, 0, &i16tabs[t]) : 0;
+	}
+	/* the map's tile lump: its records of the game-wide DOX and MAP */
+	if (dox && (uint64_t)(map + 1) * DOX_REC <= dox->len)
+		r = rpg_add_view(ar, dox, dir, i16tabs[T_DOORS].view, &i16_ops, (size_t)map, &i16tabs[T_DOORS]);
+	if (!r && mp && (uint64_t)(map + 1) * rpg_map_recsize(ar) <= mp->len)
+		r = rpg_add_view(ar, mp, dir, "map.ini", &map_ops, (size_t)map, NULL);
+	return r;
+}
+
+int rpg_maps_build_game(struct gfs_archive *ar)
+{
+	struct rpg_model *m = ar->priv;
+	int r = 0;
+
+	for (size_t i = 0; i < m->n && !r; i++) {
+		struct rpg_lump *l = m->lumps[i];
+		const struct gamerec *d = l->kind == RPG_K_REC ? gamerec_of(m, l) : NULL;
+		int npcs = l->kind == RPG_K_REC && rpg_lump_is(m, l, GLOBAL_NPCS);
+		struct gfs_node *dir;
+
+		if (!d && !npcs)
+			continue;
+		if (!(dir = rpg_subdir(ar, "game")))
+			return -ENOMEM;
+		if (npcs)
+			r = rpg_add_view(ar, l, dir, "global-npc-types.csv", &i16_ops, 0, &i16tabs[T_NTYPES]);
+		else if (!(r = rpg_add_view(ar, l, dir, d->view, &game_ops, 0, d)))
+			l->views[l->nviews - 1]->mode = S_IFREG | 0444;
+	}
+	return r;
+}
+
+/* ---- check -------------------------------------------------------------------- */
+
+/* The map's lump <arch>.<letter><NN> (or <N>.<letter>) when it has the views of its kind. */
+static struct rpg_lump *map_lump(struct rpg_model *m, long map, char letter, int kind)
+{
+	char nm[RPG_NAME_MAX + 48];
+	struct rpg_lump *l;
+
+	if (map < 100)
+		snprintf(nm, sizeof(nm), "%s.%c%02ld", m->archinym, letter, map);
+	else
+		snprintf(nm, sizeof(nm), "%ld.%c", map, letter);
+	l = rpg_lump_named(m, nm);
+	return l && l->kind == kind ? l : NULL;
+}
+
+/* Does door d of map exist (a DOX record, bit 0 of its flags)? */
+static int door_exists(struct gfs_archive *ar, struct rpg_lump *dox, long map, long d)
+{
+	uint8_t w[2];
+
+	return dox && map >= 0 && d >= 0 && d < 100 &&
+	       !rpg_lump_range(ar, dox, (uint64_t)map * DOX_REC + 400 + 2 * (uint64_t)d, 2, w) && (w[0] & 1);
+}
+
+size_t rpg_maps_check(struct gfs_archive *ar, FILE *out)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *dox = rec_lump(m, ".DOX");
+	size_t warn = 0;
+
+	for (size_t i = 0; i < m->n; i++) {
+		struct rpg_lump *l = m->lumps[i], *o;
+		struct gfs_buf b = GFS_BUF_INIT;
+		struct i16geo g, gn;
+		long map;
+		int t = l->kind == RPG_K_REC ? maptab_of(ar, l, &map) : -1;
+
+		if ((t != T_NPCS && t != T_LINKS) || rpg_lump_read(ar, l, &b) || !i16_geo(ar, t, 0, b.len, &g)) {
+			gfs_buf_release(&b);
+			continue;
+		}
+		if (t == T_NPCS) {
+			uint8_t hdr[11];
+			unsigned w = 0, h = 0, layers;
+			struct rpg_lump *gl = rpg_lump_named(m, GLOBAL_NPCS), *nl = map_lump(m, map, 'N', RPG_K_REC);
+			size_t ntypes = 0, nglobal = 0;
+			int dims = 0, types = 0, globals = 0;
+
+			if ((o = map_lump(m, map, 'T', RPG_K_MAP)) && !rpg_lump_range(ar, o, 0, sizeof(hdr), hdr))
+				dims = rpg_map_dims(hdr, o->len, &w, &h, &layers);
+			if (nl && i16_geo(ar, T_NTYPES, 0, nl->len, &gn)) {
+				ntypes = gn.rows;
+				types = 1;
+			}
+			if (gl && gl->kind == RPG_K_REC && i16_geo(ar, T_NTYPES, 0, gl->len, &gn)) {
+				nglobal = gn.rows;
+				globals = 1;
+			}
+			for (size_t s = 0; s < g.rows; s++) {
+				long x = i16_get(b.data, &g, s, 0), y = i16_get(b.data, &g, s, 1) - 1;
+				long id = i16_get(b.data, &g, s, 2) - 1;
+				int global = g.cols > 5 && i16_get(b.data, &g, s, 5) != 0;
+
+				if (id == -1)
+					continue;
+				if (global ? globals && (id < 0 || (size_t)id >= nglobal) :
+					     types && (id < 0 || (size_t)id >= ntypes)) {
+					fprintf(out, "warning: map %ld: %s slot %zu is NPC %ld, %s has %zu\n", map,
+						l->name, s, id, global ? gl->name : nl->name, global ? nglobal : ntypes);
+					warn++;
+				}
+				if (dims && (x < 0 || y < 0 || x >= (long)w || y >= (long)h)) {
+					fprintf(out, "warning: map %ld: %s slot %zu at %ld,%ld is outside the %ux%u map\n",
+						map, l->name, s, x, y, w, h);
+					warn++;
+				}
+			}
+		} else {
+			for (size_t k = 0; k < g.rows; k++) {
+				long src = i16_get(b.data, &g, k, 0), dst = i16_get(b.data, &g, k, 1);
+				long dmap = i16_get(b.data, &g, k, 2);
+				int zero = 1;
+
+				for (size_t c = 0; c < g.cols; c++)
+					zero &= i16_get(b.data, &g, k, c) == 0;
+				if (src < 0 || zero)
+					continue;
+				if (!door_exists(ar, dox, map, src)) {
+					fprintf(out, "warning: map %ld: %s link %zu: door %ld does not exist\n", map, l->name, k, src);
+					warn++;
+				} else if (!map_lump(m, dmap, 'T', RPG_K_MAP)) {
+					fprintf(out, "warning: map %ld: %s link %zu: map %ld does not exist\n", map, l->name, k, dmap);
+					warn++;
+				} else if (!door_exists(ar, dox, dmap, dst)) {
+					fprintf(out, "warning: map %ld: %s link %zu: door %ld of map %ld does not exist\n", map,
+						l->name, k, dst, dmap);
+					warn++;
+				}
+			}
+		}
+		gfs_buf_release(&b);
+	}
+	return warn;
+}
