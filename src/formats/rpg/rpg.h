@@ -7,6 +7,8 @@
  *                content, the name rules, save and committed
  *   rpg_gfx.c    graphics views: tilesets/, backdrops/, sprites/, palettes/,
  *                font.png
+ *   rpg_scripts.c  scripts/: the HSP's lumps and sources, PLOTSCR.LST
+ *   rpg_records.c  per-record INI views (vehicles/, formations/, items/ ...)
  *   rpg_views.c  the other decoded views (reload/, names/, maps/,
  *                strings.txt ...) and
  *                which lump gets which
@@ -31,7 +33,7 @@ struct rpg_lump {
 	int kind;			/* RPG_K_*: which views it has */
 };
 
-enum { RPG_K_NONE, RPG_K_RELOAD, RPG_K_NAMES, RPG_K_SAY, RPG_K_MAP, RPG_K_GFX, RPG_K_STT };
+enum { RPG_K_NONE, RPG_K_RELOAD, RPG_K_NAMES, RPG_K_SAY, RPG_K_MAP, RPG_K_GFX, RPG_K_STT, RPG_K_SCRIPTS, RPG_K_REC };
 
 /* priv of every decoded view node */
 struct rpg_vpriv {
@@ -50,6 +52,17 @@ struct rpg_model {
 
 /* ---- rpg_model.c ---- */
 int rpg_name_char(int c);
+/* Read len bytes at off of a lumped file (0 or -errno). */
+typedef int (*rpg_read_fn)(void *ctx, uint8_t *buf, size_t len, uint64_t off);
+/* Called with each lump of an index: its name, data offset and length; non-zero stops. */
+typedef int (*rpg_lump_fn)(void *ctx, const char *name, uint64_t off, uint64_t len);
+/*
+ * Walk the lump index of a lumped file of end bytes read through rd (the
+ * archive, or a lump holding a lumped file): fn for each lump in order.
+ * -EBADMSG for a bad index, why saying what is wrong at byte *at.
+ */
+int rpg_index_walk(rpg_read_fn rd, void *rctx, uint64_t end, rpg_lump_fn fn, void *ctx,
+		   char *why, size_t whylen, uint64_t *at);
 /* Read the lump index of ar into a new model (ar->priv); no nodes made. */
 int rpg_index_load(struct gfs_archive *ar);
 int rpg_lump_append(struct rpg_model *m, struct rpg_lump *l);
@@ -91,6 +104,16 @@ void rpg_free(struct gfs_archive *ar);
 int rpg_gfx_kind(struct gfs_archive *ar, struct rpg_lump *l);
 /* Make the views of a graphics lump. */
 int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l);
+
+/* ---- rpg_scripts.c ---- */
+/* Has l read-only views under scripts/ (HSP, PLOTSCR.LST, LOOKUP1.BIN)? */
+int rpg_scripts_kind(struct gfs_archive *ar, struct rpg_lump *l);
+int rpg_scripts_build(struct gfs_archive *ar);
+
+/* ---- rpg_records.c ---- */
+/* Has l per-record INI views (a record lump with a known record size)? */
+int rpg_records_kind(struct gfs_archive *ar, struct rpg_lump *l);
+int rpg_records_build(struct gfs_archive *ar);
 
 /* ---- rpg_views.c ---- */
 /* Which views a lump of a game has (RPG_K_*); reads RELOAD lumps whole. */
