@@ -12,7 +12,7 @@ for layout in new old; do
 	cp g.rpg orig.rpg
 	$RPG game g.rpg || fail "rpgtool: not a game"
 	gfs_mount g.rpg m || fail "mount $layout"
-	check_eq "browse.txt lumps maps names palettes reload textboxes tilesets" "$(ls m | tr '\n' ' ' | sed 's/ $//')" "$layout: root"
+	check_eq "browse.txt items lumps maps names palettes reload textboxes tilesets" "$(ls m | tr '\n' ' ' | sed 's/ $//')" "$layout: root"
 	check_eq "general.txt" "$(ls -U m/reload | tr '\n' ' ' | sed 's/ $//')" \
 		"$layout: reload/ holds the valid documents only"
 	check_eq "$($RPG list g.rpg | cut -f1 | tr '\n' ' ')" "$(ls -U m/lumps | tr '\n' ' ')" "$layout: lump order"
@@ -109,14 +109,14 @@ $RPG list g.rpg | cut -f1 | grep -qx 'GENERAL.RELD\|GAMEFS.ITM' && fail "lumps n
 rm -f g.rpg
 
 # the corpus: every decoded view (RELOAD text, names, browse.txt, text
-# boxes) written back unchanged gives the same archive, byte for byte
+# boxes, records; scripts/ is read-only) written back unchanged gives the same archive, byte for byte
 dir=$(corpus rpg) || exit 77
 n=0 nr=0
 for f in "$dir"/*.rpg; do
 	b=$(basename "$f")
 	cp "$f" "$b" && chmod 644 "$b"
 	gfs_mount "$b" m -o commit=unmount || fail "mount $b"
-	for v in $(cd m && find . -type f ! -path './lumps/*' | sort); do
+	for v in $(cd m && find . -type f -perm -u+w ! -path './lumps/*' | sort); do
 		cat "m/$v" >view.txt
 		cp view.txt "m/$v" || fail "$b: write back $v"
 		n=$((n + 1))
