@@ -350,7 +350,8 @@ def records_game(out):
              ('ATTACK.BIN', words(32, 8) + words(32, 9)),
              ('MENUS.BIN', binstring(b'Main', 20, 0) + words(17, 10)),
              ('MENUITEM.BIN', struct.pack('<h', 1) + binstring(b'Items', 38, 0) + words(13, 11)),
-             ('UICOLORS.BIN', words(63, 12))]
+             ('UICOLORS.BIN', words(63, 12)),
+             ('DEFPASS.BIN', words(160, 13) + struct.pack('<h', 4444))]
     with open(out, 'wb') as f:
         for name, body in lumps:
             f.write(lump_bytes(name, body))

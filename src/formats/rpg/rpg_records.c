@@ -13,6 +13,7 @@
  *   attacks/NNN.ini          ATTACK.BIN (attack data from word 40 on)
  *   menus/NNN.ini            MENUS.BIN (name: int16 length, 20 bytes)
  *   menu-items/NNNN.ini      MENUITEM.BIN (caption: int16 length, 38 bytes)
+ *   default-walls/NNN.ini    DEFPASS.BIN, a tileset's default walls
  *   ui-colors/NN.ini         UICOLORS.BIN, one record a master palette
  *
  * Words the engine's loaders name have that name (loading.rbas, menus.bas;
@@ -123,6 +124,12 @@ static const struct rk_named rk_menuitem[] = {
 	INT("extra2", 31), INT("color", 32), INT("disabled_color", 33),
 };
 
+static const struct rk_named rk_defpass[] = {
+	{ "tile%u", 0, 160, 1, GFS_FK_SINT, 0,
+	  "tileN: wall bits 1 north, 2 east, 4 south, 8 west, 16 vehicle A, 32 vehicle B, 64 harm, 128 overhead" },
+	INTN("magic", 160, "magic: 4444 (0: an unused record)"),
+};
+
 static const struct rk_kind rk_kinds[] = {
 	{ ".TAP", "tile-animations", "tile-animation", -1, 80, 3, 0,
 	  "; the animation patterns of a tileset (lumps/*.TAP); opN: 0 end, 1 up, 2 down, 3 right, 4 left, 5 wait, 6 if tag\n",
@@ -142,6 +149,8 @@ static const struct rk_kind rk_kinds[] = {
 	  NN(rk_menus) },
 	{ "MENUITEM.BIN", "menu-items", "menu-item", 6, 0, 4, 0,
 	  "; a menu item (MENUITEM.BIN); the caption (words 1-20) is kept\n", NN(rk_menuitem) },
+	{ "DEFPASS.BIN", "default-walls", "default-walls", -1, 322, 3, 0,
+	  "; the default walls of a tileset's 160 tiles (DEFPASS.BIN)\n", NN(rk_defpass) },
 	{ "UICOLORS.BIN", "ui-colors", "ui-colors", 7, 0, 2, 0,
 	  "; the interface colours of a master palette (UICOLORS.BIN)\n", NULL, 0 },
 };
