@@ -88,6 +88,29 @@ gfs_umount m || fail "unmount after bad edits"
 cmp g.rpg good.rpg || fail "refused edits changed the archive"
 "$GAMEFS" check g.rpg >/dev/null || fail "check"
 
+# damaged lumps: an HSP that is not a lumped file, a SOURCE.LUMPED that is
+# not one, a record lump shorter than a record: no such views, the rest shown
+python3 - "$top_srcdir/tests" <<'PY' || fail "make damaged games"
+import sys
+sys.path.insert(0, sys.argv[1])
+import rpgtool as t
+for out, hsp in (('b1.rpg', b'HS\0\0\0\0\5abc'),
+                 ('b2.rpg', t.lump_bytes('HS', b'HamsterSpeak') + t.lump_bytes('SOURCE.LUMPED', b'X' * 60))):
+    with open(out, 'wb') as f:
+        for n, b in (('GAMEFS.GEN', t.gen_lump(False)), ('GAMEFS.HSP', hsp), ('PLOTSCR.LST', b'\1\0\x50\0' + b'z' * 41),
+                     ('GAMEFS.VEH', b'\xff' * 79), ('GAMEFS.FOR', b'\xff' * 80)):
+            f.write(t.lump_bytes(n, b))
+PY
+gfs_mount b1.rpg m || fail "mount b1"
+check_eq "formations/000.ini scripts/plotscr.txt" "$(cd m && find formations scripts vehicles -type f 2>/dev/null | sort | tr '\n' ' ' | sed 's/ $//')" "b1 views"
+check_eq "$(printf '1\tzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz')" "$(cat m/scripts/plotscr.txt)" "b1 plotscr.txt: a length past the record clamped"
+grep -q "GAMEFS.HSP: it is not a lumped file" m/.gamefs.log || fail "b1 log: $(cat m/.gamefs.log)"
+gfs_umount m || fail "unmount b1"
+gfs_mount b2.rpg m || fail "mount b2"
+check_eq "scripts/hsp/HS scripts/hsp/SOURCE.LUMPED scripts/plotscr.txt" "$(cd m && find scripts -type f | sort | tr '\n' ' ' | sed 's/ $//')" "b2 views"
+grep -q "its SOURCE.LUMPED is not a lumped file" m/.gamefs.log || fail "b2 log: $(cat m/.gamefs.log)"
+gfs_umount m || fail "unmount b2"
+
 # the corpus: every new view written back unchanged, the sources as the nested lumps
 dir=$(corpus rpg) || exit 77
 for game in "$dir"/*.rpg; do

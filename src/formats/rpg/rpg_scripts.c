@@ -203,30 +203,41 @@ static int scr_build_fn(void *ctx, const char *name, uint64_t off, uint64_t len)
 	return 0;
 }
 
-static int scr_build_hsp(struct gfs_archive *ar, struct rpg_lump *l)
+static int scr_none(void *ctx, const char *name, uint64_t off, uint64_t len)
 {
-	struct scr_reader rd = { ar, l, 0 };
-	struct scr_build hb = { ar, l, NULL, "scripts/hsp", &scr_hsp, 0, 0 };
-	struct scr_build sb = { ar, l, NULL, "scripts/source", &scr_source, 1, 0 };
+	(void)ctx;
+	(void)name;
+	(void)off;
+	(void)len;
+	return 0;
+}
+
+/* Views of each lump of the lumped file at [base, base + end) of b->l; none when its index is bad. */
+static int scr_build_dir(struct scr_build *b, uint64_t base, uint64_t end, const char *what)
+{
+	struct scr_reader rd = { b->ar, b->l, base };
 	char why[160];
-	uint64_t at, base, end;
-	int r = rpg_index_walk(scr_read, &rd, l->len, scr_build_fn, &hb, why, sizeof(why), &at);
+	uint64_t at;
+	int r = rpg_index_walk(scr_read, &rd, end, scr_none, NULL, why, sizeof(why), &at);
 
 	if (r == -EBADMSG) {
-		gfs_warn(ar, "lump %s: not a lumped file (byte %llu: %s): no scripts/ view", l->name,
-			 (unsigned long long)at, why);
+		gfs_warn(b->ar, "lump %s: %s is not a lumped file (byte %llu: %s): no %s", b->l->name, what,
+			 (unsigned long long)at, why, b->path);
 		return 0;
 	}
-	if (r || (r = scr_source_span(ar, l, &base, &end)) <= 0)
+	return r ? r : rpg_index_walk(scr_read, &rd, end, scr_build_fn, b, why, sizeof(why), &at);
+}
+
+static int scr_build_hsp(struct gfs_archive *ar, struct rpg_lump *l)
+{
+	struct scr_build hb = { ar, l, NULL, "scripts/hsp", &scr_hsp, 0, 0 };
+	struct scr_build sb = { ar, l, NULL, "scripts/source", &scr_source, 1, 0 };
+	uint64_t base, end;
+	int r = scr_build_dir(&hb, 0, l->len, "it");
+
+	if (r || !hb.dir || (r = scr_source_span(ar, l, &base, &end)) <= 0)
 		return r;
-	rd.base = base;
-	r = rpg_index_walk(scr_read, &rd, end, scr_build_fn, &sb, why, sizeof(why), &at);
-	if (r == -EBADMSG) {
-		gfs_warn(ar, "lump %s: its %s is not a lumped file (byte %llu: %s): no scripts/source/", l->name,
-			 SCR_SOURCE, (unsigned long long)at, why);
-		r = 0;
-	}
-	return r;
+	return scr_build_dir(&sb, base, end, "its " SCR_SOURCE);
 }
 
 int rpg_scripts_build(struct gfs_archive *ar)
