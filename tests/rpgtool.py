@@ -351,7 +351,8 @@ def records_game(out):
              ('MENUS.BIN', binstring(b'Main', 20, 0) + words(17, 10)),
              ('MENUITEM.BIN', struct.pack('<h', 1) + binstring(b'Items', 38, 0) + words(13, 11)),
              ('UICOLORS.BIN', words(63, 12)),
-             ('DEFPASS.BIN', words(160, 13) + struct.pack('<h', 4444))]
+             ('DEFPASS.BIN', words(160, 13) + struct.pack('<h', 4444)),
+             ('GAMEFS.DT1', bad_binstring(b'Slime', 16, 0) + words(143, 14))]
     with open(out, 'wb') as f:
         for name, body in lumps:
             f.write(lump_bytes(name, body))

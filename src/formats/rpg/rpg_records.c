@@ -9,6 +9,7 @@
  *   formations/NNN.ini       <arch>.FOR
  *   formation-sets/NNNN.ini  <arch>.EFS (formation set N+1)
  *   shop-stock/NNNN.ini      <arch>.STF, record = shop x 50 + slot
+ *   enemies/NNN.ini          <arch>.DT1 beyond the name
  *   items/NNN.ini            <arch>.ITM beyond the name and description
  *   attacks/NNN.ini          ATTACK.BIN (attack data from word 40 on)
  *   menus/NNN.ini            MENUS.BIN (name: int16 length, 20 bytes)
@@ -124,6 +125,31 @@ static const struct rk_named rk_menuitem[] = {
 	INT("extra2", 31), INT("color", 32), INT("disabled_color", 33),
 };
 
+static const struct rk_named rk_dt1[] = {
+	HIDE(0, 17, "name"),
+	INT("steal_chance", 17), INT("steal_item", 18),
+	INT("steal_item_rate", 19), INT("steal_rare_item", 20), INT("steal_rare_item_rate", 21),
+	INT("dissolve", 22), INT("dissolve_length", 23), INT("death_sound", 24),
+	INT("cursor_x", 25), INT("cursor_y", 26),
+	INT("picture", 53), INT("palette", 54), INT("picture_size", 55),
+	INT("gold", 56), INT("experience", 57), INT("reward_item", 58), INT("reward_item_rate", 59),
+	INT("reward_rare_item", 60), INT("reward_rare_item_rate", 61),
+	INT("hp", 62), INT("mp", 63), INT("strength", 64), INT("accuracy", 65), INT("defense", 66),
+	INT("dodge", 67), INT("magic", 68), INT("will", 69), INT("speed", 70), INT("counter", 71),
+	INT("focus", 72), INT("extra_hits", 73),
+	INT("spawn_on_death", 79), INT("spawn_non_elemental_death", 80), INT("spawn_when_alone", 81),
+	INT("spawn_non_elemental_hit", 82),
+	{ "spawn_element%u_hit", 83, 8, 1, GFS_FK_SINT, 0, NULL },
+	INT("spawn_how_many", 91),
+	{ "regular_attack%u", 92, 5, 1, GFS_FK_SINT, 0, NULL },
+	{ "desperation_attack%u", 97, 5, 1, GFS_FK_SINT, 0, NULL },
+	{ "alone_attack%u", 102, 5, 1, GFS_FK_SINT, 0, NULL },
+	{ "counter_element%u", 107, 8, 1, GFS_FK_SINT, 0, NULL },
+	{ "counter_stat%u", 115, 12, 1, GFS_FK_SINT, 0, NULL },
+	INT("bequest_attack", 367), INT("non_elemental_counter", 368),
+	INT("dissolve_in", 369), INT("dissolve_in_length", 370), INT("spawn_all_elements_on_hit", 371),
+};
+
 static const struct rk_named rk_defpass[] = {
 	{ "tile%u", 0, 160, 1, GFS_FK_SINT, 0,
 	  "tileN: wall bits 1 north, 2 east, 4 south, 8 west, 16 vehicle A, 32 vehicle B, 64 harm, 128 overhead" },
@@ -141,6 +167,8 @@ static const struct rk_kind rk_kinds[] = {
 	{ ".STF", "shop-stock", "stock", 1, 64, 4, 0,
 	  "; a shop's stock slot (lumps/*.STF): file N is shop N/50, slot N%50; the name (words 0-16) is kept\n",
 	  NN(rk_stf) },
+	{ ".DT1", "enemies", "enemy", 11, 320, 3, 0,
+	  "; an enemy (lumps/*.DT1); the name: names/enemies.txt; bits: words 74-78\n", NN(rk_dt1) },
 	{ ".ITM", "items", "item", 12, 200, 3, 0,
 	  "; an item (lumps/*.ITM); name and description: names/items.txt and the raw lump\n", NN(rk_itm) },
 	{ "ATTACK.BIN", "attacks", "attack", 0, 0, 3, 40,
