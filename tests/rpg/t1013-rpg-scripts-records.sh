@@ -39,7 +39,7 @@ sed -i 's/^slot0_x = .*/slot0_x = 77/' m/formations/000.ini || fail "sed formati
 sed -i 's/^w45 = .*/w45 = -2/' m/attacks/001.ini || fail "sed attack"
 sed -i 's/^price = .*/price = 0x100/' m/shop-stock/0000.ini || fail "sed stock"
 sed -i 's/^have_tag = .*/have_tag = 99/' m/items/000.ini || fail "sed item"
-sed -i 's/^w05 = .*/w05 = 1234/' m/ui-colors/00.ini || fail "sed ui colors"
+sed -i 's/^selected_disabled = .*/selected_disabled = 1234/; s/^box14_border = .*/box14_border = 7/' m/ui-colors/00.ini || fail "sed ui colors"
 sed -i 's/^formation3 = .*/formation3 = 5/' m/formation-sets/0001.ini || fail "sed formation set"
 sed -i 's/^toggle_tag = .*/toggle_tag = -7/' m/menu-items/0000.ini || fail "sed menu item"
 sed -i 's/^max_rows = .*/max_rows = 6/' m/menus/000.ini || fail "sed menu"
@@ -63,6 +63,7 @@ put('ATTACK.BIN', 64 + 2 * 5, -2)                       # record 1, word 45 = wo
 put('GAMEFS.STF', 48, 256)
 put('GAMEFS.ITM', 148, 99)
 put('UICOLORS.BIN', 10, 1234)
+put('UICOLORS.BIN', 124, 7)
 put('GAMEFS.EFS', 50 + 8, 5)        # formation3 is word 4
 put('MENUITEM.BIN', 54, -7)
 put('MENUS.BIN', 26, 6)

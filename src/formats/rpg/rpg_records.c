@@ -150,6 +150,17 @@ static const struct rk_named rk_dt1[] = {
 	INT("dissolve_in", 369), INT("dissolve_in_length", 370), INT("spawn_all_elements_on_hit", 371),
 };
 
+static const struct rk_named rk_uicolors[] = {
+	INTN("background", 0, "colours: master palette indices"), INT("menu_item", 1), INT("disabled_item", 2),
+	INT("selected_item", 3), INT("selected_item2", 4), INT("selected_disabled", 5),
+	INT("selected_disabled2", 6), INT("highlight", 7), INT("highlight2", 8), INT("time_bar", 9),
+	INT("time_bar_full", 10), INT("health_bar", 11), INT("health_bar_flash", 12), INT("text", 13),
+	INT("outline", 14), INT("description", 15), INT("gold", 16), INT("shadow", 17),
+	{ "box%u_background", 18, 15, 2, GFS_FK_SINT, 0, NULL },
+	{ "box%u_edge", 19, 15, 2, GFS_FK_SINT, 0, NULL },
+	{ "box%u_border", 48, 15, 1, GFS_FK_SINT, 0, NULL },
+};
+
 static const struct rk_named rk_defpass[] = {
 	{ "tile%u", 0, 160, 1, GFS_FK_SINT, 0,
 	  "tileN: wall bits 1 north, 2 east, 4 south, 8 west, 16 vehicle A, 32 vehicle B, 64 harm, 128 overhead" },
@@ -180,7 +191,7 @@ static const struct rk_kind rk_kinds[] = {
 	{ "DEFPASS.BIN", "default-walls", "default-walls", -1, 322, 3, 0,
 	  "; the default walls of a tileset's 160 tiles (DEFPASS.BIN)\n", NN(rk_defpass) },
 	{ "UICOLORS.BIN", "ui-colors", "ui-colors", 7, 0, 2, 0,
-	  "; the interface colours of a master palette (UICOLORS.BIN)\n", NULL, 0 },
+	  "; the interface colours of a master palette (UICOLORS.BIN)\n", NN(rk_uicolors) },
 };
 
 #define RK_KEY 32
