@@ -36,7 +36,7 @@ cmp g.rpg orig.rpg || fail "unchanged write-back changed the archive"
 gfs_mount g.rpg m || fail "remount"
 sed -i 's/^speed = .*/speed = 9/; s/^name = .*/name = "Ship"/' m/vehicles/000.ini || fail "sed vehicle"
 sed -i 's/^slot0_x = .*/slot0_x = 77/' m/formations/000.ini || fail "sed formation"
-sed -i 's/^w45 = .*/w45 = -2/' m/attacks/001.ini || fail "sed attack"
+sed -i 's/^w45 = .*/w45 = -2/; s/^caption_delay = .*/caption_delay = 12/' m/attacks/001.ini || fail "sed attack"
 sed -i 's/^price = .*/price = 0x100/' m/shop-stock/0000.ini || fail "sed stock"
 sed -i 's/^have_tag = .*/have_tag = 99/' m/items/000.ini || fail "sed item"
 sed -i 's/^selected_disabled = .*/selected_disabled = 1234/; s/^box14_border = .*/box14_border = 7/' m/ui-colors/00.ini || fail "sed ui colors"
@@ -60,6 +60,7 @@ put('GAMEFS.VEH', 16, 9)
 want['GAMEFS.VEH'][0:5] = bytes([4]) + b'Ship'          # the garbage after the name kept
 put('GAMEFS.FOR', 2, 77)
 put('ATTACK.BIN', 64 + 2 * 5, -2)                       # record 1, word 45 = word 5 of the lump's record
+put('ATTACK.BIN', 64 + 2 * 17, 12)
 put('GAMEFS.STF', 48, 256)
 put('GAMEFS.ITM', 148, 99)
 put('UICOLORS.BIN', 10, 1234)

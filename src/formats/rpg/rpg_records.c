@@ -161,6 +161,34 @@ static const struct rk_named rk_uicolors[] = {
 	{ "box%u_border", 48, 15, 1, GFS_FK_SINT, 0, NULL },
 };
 
+/* ATTACK.BIN word w is word w + 40 of the engine's attack buffer (loading.rbas convertattackdata) */
+static const struct rk_named rk_attack[] = {
+	INT("caption_delay", 17), INT("base_defense_stat", 18),
+	{ "tag%u", 19, 2, 3, GFS_FK_SINT, 0, NULL },
+	{ "tag%u_condition", 20, 2, 3, GFS_FK_SINT, 0, NULL },
+	{ "tag%u_check", 21, 2, 3, GFS_FK_SINT, 0, NULL },
+	{ "item%u_id", 53, 3, 2, GFS_FK_SINT, 0, NULL },
+	{ "item%u_count", 54, 3, 2, GFS_FK_SINT, 0, NULL },
+	INT("sound_effect", 59), INT("prefer_target_stat", 60),
+	INT("chain_mode", 61), INT("chain_value1", 62), INT("chain_value2", 63), INT("chain_bits", 64),
+	INT("else_chain", 65), INT("else_chain_mode", 66), INT("else_chain_rate", 67),
+	INT("else_chain_value1", 68), INT("else_chain_value2", 69), INT("else_chain_bits", 70),
+	INT("instead_chain", 71), INT("instead_chain_mode", 72), INT("instead_chain_rate", 73),
+	INT("instead_chain_value1", 74), INT("instead_chain_value2", 75), INT("instead_chain_bits", 76),
+	INT("learn_sound_effect", 77), INTN("transmog_enemy", 78, "transmog_enemy, weapon_picture: +1 (0: none)"),
+	INT("transmog_hp_rule", 79), INT("transmog_stats_rule", 80),
+	INT("weapon_picture", 273), INT("weapon_palette", 274),
+	{ "handle%u_x", 275, 2, 2, GFS_FK_SINT, 0, NULL },
+	{ "handle%u_y", 276, 2, 2, GFS_FK_SINT, 0, NULL },
+	INT("turn_delay", 279), INT("dramatic_pause", 280), INT("base_accuracy_stat", 283),
+	INT("base_dodge_stat", 284), INT("randomization", 297), INT("damage_color", 298),
+	INT("transmog_rewards_rule", 299), INT("counterattack_provoke", 300),
+	INT("target_offset_x", 304), INT("target_offset_y", 305), INT("target_halign", 306),
+	INT("target_valign", 307), INT("change_control", 308), INT("change_turncoat", 309),
+	INT("change_defector", 310), INT("change_flipped", 311), INT("spawn_enemy", 312),
+	{ "extra%u", 313, 3, 1, GFS_FK_SINT, 0, NULL },
+};
+
 static const struct rk_named rk_defpass[] = {
 	{ "tile%u", 0, 160, 1, GFS_FK_SINT, 0,
 	  "tileN: wall bits 1 north, 2 east, 4 south, 8 west, 16 vehicle A, 32 vehicle B, 64 harm, 128 overhead" },
@@ -183,7 +211,8 @@ static const struct rk_kind rk_kinds[] = {
 	{ ".ITM", "items", "item", 12, 200, 3, 0,
 	  "; an item (lumps/*.ITM); name and description: names/items.txt and the raw lump\n", NN(rk_itm) },
 	{ "ATTACK.BIN", "attacks", "attack", 0, 0, 3, 40,
-	  "; attack data from word 40 on (ATTACK.BIN); the first 40 words and the name: lumps/*.DT6\n", NULL, 0 },
+	  "; attack data from word 40 on (ATTACK.BIN; wNN: word NN of the attack); the first 40 words and the name: lumps/*.DT6\n",
+	  NN(rk_attack) },
 	{ "MENUS.BIN", "menus", "menu", 5, 0, 3, 0, "; a menu (MENUS.BIN); the name (words 0-10) is kept\n",
 	  NN(rk_menus) },
 	{ "MENUITEM.BIN", "menu-items", "menu-item", 6, 0, 4, 0,
