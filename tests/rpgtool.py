@@ -352,7 +352,8 @@ def records_game(out):
              ('MENUITEM.BIN', struct.pack('<h', 1) + binstring(b'Items', 38, 0) + words(13, 11)),
              ('UICOLORS.BIN', words(63, 12)),
              ('DEFPASS.BIN', words(160, 13) + struct.pack('<h', 4444)),
-             ('GAMEFS.DT1', bad_binstring(b'Slime', 16, 0) + words(143, 14))]
+             ('GAMEFS.DT1', bad_binstring(b'Slime', 16, 0) + words(143, 14)),
+             ('GAMEFS.SHO', bad_binstring(b'Inn', 15, 0) + words(4, 15))]
     with open(out, 'wb') as f:
         for name, body in lumps:
             f.write(lump_bytes(name, body))

@@ -8,6 +8,7 @@
  *   vehicles/NNN.ini         <arch>.VEH (name: a length byte and 15 bytes)
  *   formations/NNN.ini       <arch>.FOR
  *   formation-sets/NNNN.ini  <arch>.EFS (formation set N+1)
+ *   shops/NNN.ini            <arch>.SHO beyond the name
  *   shop-stock/NNNN.ini      <arch>.STF, record = shop x 50 + slot
  *   enemies/NNN.ini          <arch>.DT1 beyond the name
  *   items/NNN.ini            <arch>.ITM beyond the name and description
@@ -87,6 +88,13 @@ static const struct rk_named rk_efs[] = {
 	INT("frequency", 0),
 	{ "formation%u", 1, 20, 1, GFS_FK_SINT, 0, "formationN: formation +1 (0: none)" },
 	INT("tag", 21),
+};
+
+static const struct rk_named rk_sho[] = {
+	HIDE(0, 16, "name"),
+	INTN("last_stock_slot", 16, "last_stock_slot: its stock is shop-stock/ N x 50 to N x 50 + this"),
+	INTN("menu_bits", 17, "menu_bits: 1 buy, 2 sell, 4 hire, 8 inn, 16 equip, 32 save, 64 map, 128 team"),
+	INT("inn_price", 18), INT("inn_script", 19),
 };
 
 static const struct rk_named rk_stf[] = {
@@ -203,6 +211,7 @@ static const struct rk_kind rk_kinds[] = {
 	{ ".FOR", "formations", "formation", -1, 80, 3, 0, "; a battle formation (lumps/*.FOR)\n", NN(rk_for) },
 	{ ".EFS", "formation-sets", "formation-set", -1, 50, 4, 0,
 	  "; a formation set (lumps/*.EFS): file N is formation set N+1\n", NN(rk_efs) },
+	{ ".SHO", "shops", "shop", -1, 40, 3, 0, "; a shop (lumps/*.SHO); the name: names/shops.txt\n", NN(rk_sho) },
 	{ ".STF", "shop-stock", "stock", 1, 64, 4, 0,
 	  "; a shop's stock slot (lumps/*.STF): file N is shop N/50, slot N%50; the name (words 0-16) is kept\n",
 	  NN(rk_stf) },
