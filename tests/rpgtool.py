@@ -353,7 +353,8 @@ def records_game(out):
              ('UICOLORS.BIN', words(63, 12)),
              ('DEFPASS.BIN', words(160, 13) + struct.pack('<h', 4444)),
              ('GAMEFS.DT1', bad_binstring(b'Slime', 16, 0) + words(143, 14)),
-             ('GAMEFS.SHO', bad_binstring(b'Inn', 15, 0) + words(4, 15))]
+             ('GAMEFS.SHO', bad_binstring(b'Inn', 15, 0) + words(4, 15)),
+             ('GAMEFS.DT0', bad_binstring(b'Bob', 16, 0) + words(301, 16))]
     with open(out, 'wb') as f:
         for name, body in lumps:
             f.write(lump_bytes(name, body))

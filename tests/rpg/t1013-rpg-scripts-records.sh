@@ -1,7 +1,7 @@
 #!/bin/sh
 # A game's scripts and record lumps: scripts/ (the HSP's lumps, its
 # SOURCE.LUMPED as sources, PLOTSCR.LST and LOOKUP1.BIN as text, all
-# read-only) and one INI a record of TAP, VEH, FOR, EFS, SHO, STF, ITM,
+# read-only) and one INI a record of TAP, VEH, FOR, EFS, SHO, STF, DT0, ITM,
 # DT1, ATTACK.BIN, MENUS.BIN, MENUITEM.BIN, UICOLORS.BIN, DEFPASS.BIN.  A generated game:
 # golden listing and contents, unchanged write-back byte-identical, sed
 # edits change exactly the intended bytes, bad edits EINVAL (log names the
@@ -11,12 +11,12 @@
 . "$top_srcdir/tests/lib.sh"
 RPG="python3 $top_srcdir/tests/rpgtool.py"
 cd "$T" || exit 1
-DIRS="default-walls enemies tile-animations vehicles formations formation-sets shops shop-stock items attacks menus menu-items ui-colors scripts"
+DIRS="default-walls enemies heroes tile-animations vehicles formations formation-sets shops shop-stock items attacks menus menu-items ui-colors scripts"
 
 $RPG mkrecords g.rpg
 cp g.rpg orig.rpg
 gfs_mount g.rpg m || fail "mount"
-check_eq "attacks/000.ini attacks/001.ini default-walls/000.ini enemies/000.ini formation-sets/0000.ini formation-sets/0001.ini formations/000.ini items/000.ini menu-items/0000.ini menus/000.ini scripts/hsp/1.HSZ scripts/hsp/HS scripts/hsp/SCRIPTS.TXT scripts/hsp/SOURCE.LUMPED scripts/lookup1.txt scripts/plotscr.txt scripts/source/my game.hss scripts/source/plotscr.hsd shop-stock/0000.ini shops/000.ini tile-animations/000.ini tile-animations/001.ini ui-colors/00.ini vehicles/000.ini" \
+check_eq "attacks/000.ini attacks/001.ini default-walls/000.ini enemies/000.ini formation-sets/0000.ini formation-sets/0001.ini formations/000.ini heroes/000.ini items/000.ini menu-items/0000.ini menus/000.ini scripts/hsp/1.HSZ scripts/hsp/HS scripts/hsp/SCRIPTS.TXT scripts/hsp/SOURCE.LUMPED scripts/lookup1.txt scripts/plotscr.txt scripts/source/my game.hss scripts/source/plotscr.hsd shop-stock/0000.ini shops/000.ini tile-animations/000.ini tile-animations/001.ini ui-colors/00.ini vehicles/000.ini" \
 	"$(cd m && find $DIRS -type f | sort | tr '\n' ' ' | sed 's/ $//')" "listing"
 check_eq "$(printf '1\thello\n32767\tgoodbye')" "$(cat m/scripts/plotscr.txt)" "plotscr.txt"
 check_eq "$(printf '16384\t1\thello')" "$(cat m/scripts/lookup1.txt)" "lookup1.txt"
@@ -44,6 +44,7 @@ sed -i 's/^formation3 = .*/formation3 = 5/' m/formation-sets/0001.ini || fail "s
 sed -i 's/^toggle_tag = .*/toggle_tag = -7/' m/menu-items/0000.ini || fail "sed menu item"
 sed -i 's/^max_rows = .*/max_rows = 6/' m/menus/000.ini || fail "sed menu"
 sed -i 's/^hp = .*/hp = 500/; s/^alone_attack4 = .*/alone_attack4 = 3/' m/enemies/000.ini || fail "sed enemy"
+sed -i 's/^speed_level_max = .*/speed_level_max = 40/; s/^spell95_learned = .*/spell95_learned = 1/' m/heroes/000.ini || fail "sed hero"
 sed -i 's/^inn_price = .*/inn_price = 25/' m/shops/000.ini || fail "sed shop"
 sed -i 's/^tile5 = .*/tile5 = 15/' m/default-walls/000.ini || fail "sed default walls"
 sed -i 's/^pattern1_arg8 = .*/pattern1_arg8 = 3/' m/tile-animations/001.ini || fail "sed tile animation"
@@ -73,6 +74,8 @@ put('GAMEFS.TAP', 80 + 78, 3)
 put('DEFPASS.BIN', 10, 15)
 put('GAMEFS.DT1', 124, 500)
 put('GAMEFS.SHO', 36, 25)
+put('GAMEFS.DT0', 80, 40)
+put('GAMEFS.DT0', 2 * 238, 1)
 put('GAMEFS.DT1', 212, 3)
 assert list(a) == list(b), 'lump order'
 for k in a:

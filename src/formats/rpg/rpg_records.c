@@ -10,6 +10,7 @@
  *   formation-sets/NNNN.ini  <arch>.EFS (formation set N+1)
  *   shops/NNN.ini            <arch>.SHO beyond the name
  *   shop-stock/NNNN.ini      <arch>.STF, record = shop x 50 + slot
+ *   heroes/NNN.ini           <arch>.DT0 beyond the name (old games)
  *   enemies/NNN.ini          <arch>.DT1 beyond the name
  *   items/NNN.ini            <arch>.ITM beyond the name and description
  *   attacks/NNN.ini          ATTACK.BIN (attack data from word 40 on)
@@ -133,6 +134,29 @@ static const struct rk_named rk_menuitem[] = {
 	INT("extra2", 31), INT("color", 32), INT("disabled_color", 33),
 };
 
+/* DT0, as load_hero_from_old_dt0 reads it */
+static const struct rk_named rk_dt0[] = {
+	HIDE(0, 17, "name"),
+	INT("battle_sprite", 17), INT("battle_palette", 18), INT("walkabout", 19), INT("walkabout_palette", 20),
+	INT("default_level", 21), INT("default_weapon", 22),
+	INT("hp_level0", 23), INT("hp_level_max", 24),
+	INT("mp_level0", 25), INT("mp_level_max", 26),
+	INT("strength_level0", 27), INT("strength_level_max", 28),
+	INT("accuracy_level0", 29), INT("accuracy_level_max", 30),
+	INT("defense_level0", 31), INT("defense_level_max", 32),
+	INT("dodge_level0", 33), INT("dodge_level_max", 34),
+	INT("magic_level0", 35), INT("magic_level_max", 36),
+	INT("will_level0", 37), INT("will_level_max", 38),
+	INT("speed_level0", 39), INT("speed_level_max", 40),
+	INT("counter_level0", 41), INT("counter_level_max", 42),
+	INT("focus_level0", 43), INT("focus_level_max", 44),
+	INT("extra_hits_level0", 45), INT("extra_hits_level_max", 46),
+	{ "spell%u_attack", 47, 96, 2, GFS_FK_SINT, 0, "spellN: spell list N/24, slot N%24" },
+	{ "spell%u_learned", 48, 96, 2, GFS_FK_SINT, 0, NULL },
+	INT("portrait", 239), { "bits%u", 240, 3, 1, GFS_FK_SINT, 0, NULL },
+	HIDE(243, 44, "spell list names"),
+};
+
 static const struct rk_named rk_dt1[] = {
 	HIDE(0, 17, "name"),
 	INT("steal_chance", 17), INT("steal_item", 18),
@@ -215,6 +239,9 @@ static const struct rk_kind rk_kinds[] = {
 	{ ".STF", "shop-stock", "stock", 1, 64, 4, 0,
 	  "; a shop's stock slot (lumps/*.STF): file N is shop N/50, slot N%50; the name (words 0-16) is kept\n",
 	  NN(rk_stf) },
+	{ ".DT0", "heroes", "hero", 10, 636, 3, 0,
+	  "; a hero of lumps/*.DT0 (reload/heroes.txt supersedes the heroes it holds); the name: names/heroes.txt\n",
+	  NN(rk_dt0) },
 	{ ".DT1", "enemies", "enemy", 11, 320, 3, 0,
 	  "; an enemy (lumps/*.DT1); the name: names/enemies.txt; bits: words 74-78\n", NN(rk_dt1) },
 	{ ".ITM", "items", "item", 12, 200, 3, 0,
