@@ -393,6 +393,54 @@ def make_game(out, old, nmaps=0):
             f.write(lump_bytes(name, body))
 
 
+def words(n, seed):
+    """n int16 words of a record: a pattern with negatives, so every key shows"""
+    return b''.join(struct.pack('<h', ((i * 37 + seed * 11) % 601) - 300) for i in range(n))
+
+
+def script_list(names, first_id):
+    """PLOTSCR.LST / LOOKUP1.BIN: int16 id, int16 length, up to 36 bytes; garbage after the first"""
+    out = b''
+    for i, (sid, nm) in enumerate(zip(first_id, names)):
+        rest = (b'\r\n7\r\n' * 8) if i == 0 else b''
+        out += struct.pack('<hh', sid, len(nm)) + (nm + rest)[:36].ljust(36, b'\0')
+    return out
+
+
+def records_game(out):
+    """A game with scripts (HSP, SOURCE.LUMPED, PLOTSCR.LST, LOOKUP1.BIN) and the record lumps"""
+    src = (lump_bytes('PLOTSCR.HSD', b'define function (1, wait, 1, 1)\n') +
+           lump_bytes('MY GAME.HSS', b'include, plotscr.hsd\r\nplotscript, hello, begin\r\n  wait(1)\r\nend\r\n'))
+    hsp = (lump_bytes('HS', b'HamsterSpeak\n3Ug\n1\n3\n3\n600\n') +
+           lump_bytes('SCRIPTS.TXT', b'hello\r\n1\r\n0\r\n') +
+           lump_bytes('1.HSZ', struct.pack('<8h', 16, 0, 0, 3, 0, 0, 0, 0) + bytes(range(8))) +
+           lump_bytes('SOURCE.LUMPED', src))
+    binsize = struct.pack('<13h', 64, 84, 32, 34, 40, 56, 68, 126, 400, 30, 636, 320, 200)
+    lumps = [('ARCHINYM.LMP', b'gamefs\ntestgame\n'),
+             ('GAMEFS.GEN', gen_lump(False)),
+             ('BINSIZE.BIN', binsize),
+             ('GAMEFS.HSP', hsp),
+             ('PLOTSCR.LST', script_list([b'hello', b'goodbye'], [1, 32767])),
+             ('LOOKUP1.BIN', script_list([b'hello'], [1])),
+             ('GAMEFS.TAP', words(40, 1) + words(40, 2)),
+             ('GAMEFS.VEH', bytes([4]) + b'Boat' + b'\xee' * 11 + words(32, 3)),
+             ('GAMEFS.FOR', words(40, 4) + b'xy'),
+             ('GAMEFS.EFS', words(25, 5) + words(25, 6)),
+             ('GAMEFS.STF', bad_binstring(b'Potion', 16, 0) + words(25, 7)),
+             ('GAMEFS.ITM', item_rec(b'Sword', 200, 0)),
+             ('ATTACK.BIN', words(32, 8) + words(32, 9)),
+             ('MENUS.BIN', binstring(b'Main', 20, 0) + words(17, 10)),
+             ('MENUITEM.BIN', struct.pack('<h', 1) + binstring(b'Items', 38, 0) + words(13, 11)),
+             ('UICOLORS.BIN', words(63, 12)),
+             ('DEFPASS.BIN', words(160, 13) + struct.pack('<h', 4444)),
+             ('GAMEFS.DT1', bad_binstring(b'Slime', 16, 0) + words(143, 14)),
+             ('GAMEFS.SHO', bad_binstring(b'Inn', 15, 0) + words(4, 15)),
+             ('GAMEFS.DT0', bad_binstring(b'Bob', 16, 0) + words(301, 16))]
+    with open(out, 'wb') as f:
+        for name, body in lumps:
+            f.write(lump_bytes(name, body))
+
+
 def main(argv):
     cmd = argv[1]
     if cmd == 'list':
@@ -447,6 +495,8 @@ def main(argv):
         row[3 * x:3 * x + 3] = bytes.fromhex(argv[6])
         rows[y] = bytes(row)
         png_write(argv[3], w, h, rows)
+    elif cmd == 'mkrecords':
+        records_game(argv[2])
     elif cmd == 'mkgame':
         make_game(argv[2], len(argv) > 3 and argv[3] == 'old', int(argv[4]) if len(argv) > 4 else 0)
     else:

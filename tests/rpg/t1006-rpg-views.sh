@@ -12,7 +12,7 @@ for layout in new old; do
 	cp g.rpg orig.rpg
 	$RPG game g.rpg || fail "rpgtool: not a game"
 	gfs_mount g.rpg m || fail "mount $layout"
-	check_eq "browse.txt game lumps maps names palettes reload textboxes tilesets" "$(ls m | tr '\n' ' ' | sed 's/ $//')" "$layout: root"
+	check_eq "browse.txt game items lumps maps names palettes reload textboxes tilesets" "$(ls m | tr '\n' ' ' | sed 's/ $//')" "$layout: root"
 	check_eq "general.txt" "$(ls -U m/reload | tr '\n' ' ' | sed 's/ $//')" \
 		"$layout: reload/ holds the valid documents only"
 	check_eq "$($RPG list g.rpg | cut -f1 | tr '\n' ' ')" "$(ls -U m/lumps | tr '\n' ' ')" "$layout: lump order"
@@ -109,8 +109,8 @@ $RPG list g.rpg | cut -f1 | grep -qx 'GENERAL.RELD\|GAMEFS.ITM' && fail "lumps n
 rm -f g.rpg
 
 # the corpus: every decoded view (RELOAD text, names, browse.txt, text
-# boxes...; not the read-only ones) written back unchanged gives the same
-# archive, byte for byte
+# boxes, records; not the read-only ones: game/, scripts/) written back unchanged
+# gives the same archive, byte for byte
 dir=$(corpus rpg) || exit 77
 n=0 nr=0
 for f in "$dir"/*.rpg; do

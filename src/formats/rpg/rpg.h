@@ -9,6 +9,8 @@
  *                font.png
  *   rpg_maps.c   record views: a map's npcs.csv, npc-types.csv, doors.csv,
  *                door-links.csv, map.ini; game/ (GEN, BINSIZE, FIXBITS)
+ *   rpg_scripts.c  scripts/: the HSP's lumps and sources, PLOTSCR.LST
+ *   rpg_records.c  per-record INI views (vehicles/, formations/, items/ ...)
  *   rpg_views.c  the other decoded views (reload/, names/, maps/,
  *                strings.txt ...) and
  *                which lump gets which
@@ -33,7 +35,8 @@ struct rpg_lump {
 	int kind;			/* RPG_K_*: which views it has */
 };
 
-enum { RPG_K_NONE, RPG_K_RELOAD, RPG_K_NAMES, RPG_K_SAY, RPG_K_MAP, RPG_K_GFX, RPG_K_STT, RPG_K_REC };
+enum { RPG_K_NONE, RPG_K_RELOAD, RPG_K_NAMES, RPG_K_SAY, RPG_K_MAP, RPG_K_GFX, RPG_K_STT, RPG_K_SCRIPTS,
+       RPG_K_REC, RPG_K_RECORDS };
 
 /* priv of every decoded view node */
 struct rpg_vpriv {
@@ -52,6 +55,17 @@ struct rpg_model {
 
 /* ---- rpg_model.c ---- */
 int rpg_name_char(int c);
+/* Read len bytes at off of a lumped file (0 or -errno). */
+typedef int (*rpg_read_fn)(void *ctx, uint8_t *buf, size_t len, uint64_t off);
+/* Called with each lump of an index: its name, data offset and length; non-zero stops. */
+typedef int (*rpg_lump_fn)(void *ctx, const char *name, uint64_t off, uint64_t len);
+/*
+ * Walk the lump index of a lumped file of end bytes read through rd (the
+ * archive, or a lump holding a lumped file): fn for each lump in order.
+ * -EBADMSG for a bad index, why saying what is wrong at byte *at.
+ */
+int rpg_index_walk(rpg_read_fn rd, void *rctx, uint64_t end, rpg_lump_fn fn, void *ctx,
+		   char *why, size_t whylen, uint64_t *at);
 /* Read the lump index of ar into a new model (ar->priv); no nodes made. */
 int rpg_index_load(struct gfs_archive *ar);
 int rpg_lump_append(struct rpg_model *m, struct rpg_lump *l);
@@ -109,6 +123,15 @@ int rpg_maps_build(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *
 int rpg_maps_build_game(struct gfs_archive *ar);
 /* check: NPCs beyond .N or outside the map, door links to missing doors or maps. */
 size_t rpg_maps_check(struct gfs_archive *ar, FILE *out);
+/* ---- rpg_scripts.c ---- */
+/* Has l read-only views under scripts/ (HSP, PLOTSCR.LST, LOOKUP1.BIN)? */
+int rpg_scripts_kind(struct gfs_archive *ar, struct rpg_lump *l);
+int rpg_scripts_build(struct gfs_archive *ar);
+
+/* ---- rpg_records.c ---- */
+/* Has l per-record INI views (a record lump with a known record size)? */
+int rpg_records_kind(struct gfs_archive *ar, struct rpg_lump *l);
+int rpg_records_build(struct gfs_archive *ar);
 
 /* ---- rpg_views.c ---- */
 /* Which views a lump of a game has (RPG_K_*); reads RELOAD lumps whole. */

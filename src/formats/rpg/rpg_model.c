@@ -51,61 +51,106 @@ int rpg_lump_append(struct rpg_model *m, struct rpg_lump *l)
 	return 0;
 }
 
-int rpg_index_load(struct gfs_archive *ar)
+int rpg_index_walk(rpg_read_fn rd, void *rctx, uint64_t end, rpg_lump_fn fn, void *ctx,
+		   char *why, size_t whylen, uint64_t *at)
 {
-	struct rpg_model *m = calloc(1, sizeof(*m));
-	uint64_t pos = 0, end = (uint64_t)ar->st.st_size;
+	uint64_t pos = 0;
+	size_t count = 0;
 
-	if (!m)
-		return -ENOMEM;
-	ar->priv = m;
 	while (pos < end) {
 		uint8_t hdr[RPG_HDR_MAX];
 		size_t hlen = end - pos < RPG_HDR_MAX ? (size_t)(end - pos) : RPG_HDR_MAX;
-		struct gfs_rd rd;
+		struct gfs_rd rd0;
 		const char *name;
 		size_t nlen;
 		const uint8_t *sz;
 		uint32_t size;
-		struct rpg_lump *l;
-		int r = gfs_pread(ar, hdr, hlen, pos);
+		char nm[RPG_NAME_MAX + 1];
+		int r = rd(rctx, hdr, hlen, pos);
 
-		if (r)
-			return gfs_err_at(ar, r, pos, "cannot read lump header");
-		gfs_rd_init(&rd, hdr, hlen, pos);
-		if (gfs_rd_cstr(&rd, &name, &nlen, RPG_NAME_MAX + 1))
-			return gfs_err_at(ar, -EBADMSG, pos, hlen < RPG_NAME_MAX + 1 ?
-					  "lump name runs past the end of the file" :
-					  "lump name has no NUL within 50 bytes");
-		if (nlen == 0)
-			return gfs_err_at(ar, -EBADMSG, pos, "empty lump name");
-		for (size_t i = 0; i < nlen; i++)
-			if ((unsigned char)name[i] < 0x20 || (unsigned char)name[i] >= 0x7f)
-				return gfs_err_at(ar, -EBADMSG, pos, "lump name has byte 0x%02x", (unsigned char)name[i]);
-		if (gfs_rd_ptr(&rd, &sz, RPG_SIZE_BYTES))
-			return gfs_err_at(ar, -EBADMSG, gfs_rd_off(&rd), "lump %.*s: size field cut off by the end of the file",
-					  (int)nlen, name);
-		size = rpg_get_size(sz);
-		pos = gfs_rd_off(&rd);
-		if (size > end - pos)
-			return gfs_err_at(ar, -EBADMSG, pos - RPG_SIZE_BYTES,
-					  "lump %.*s: size %u runs past the end of the file (%llu bytes left)",
-					  (int)nlen, name, size, (unsigned long long)(end - pos));
-		if (m->n >= RPG_MAX_LUMPS)
-			return gfs_err_at(ar, -EBADMSG, pos, "more than %d lumps", RPG_MAX_LUMPS);
-		l = calloc(1, sizeof(*l));
-		if (!l)
-			return -ENOMEM;
-		memcpy(l->name, name, nlen);
-		l->off = pos;
-		l->len = size;
-		if (rpg_lump_append(m, l)) {
-			free(l);
-			return -ENOMEM;
+		*at = pos;
+		if (r) {
+			snprintf(why, whylen, "cannot read lump header");
+			return r;
 		}
+		gfs_rd_init(&rd0, hdr, hlen, pos);
+		if (gfs_rd_cstr(&rd0, &name, &nlen, RPG_NAME_MAX + 1)) {
+			snprintf(why, whylen, "%s", hlen < RPG_NAME_MAX + 1 ? "lump name runs past the end of the file" :
+				 "lump name has no NUL within 50 bytes");
+			return -EBADMSG;
+		}
+		if (nlen == 0) {
+			snprintf(why, whylen, "empty lump name");
+			return -EBADMSG;
+		}
+		for (size_t i = 0; i < nlen; i++)
+			if ((unsigned char)name[i] < 0x20 || (unsigned char)name[i] >= 0x7f) {
+				snprintf(why, whylen, "lump name has byte 0x%02x", (unsigned char)name[i]);
+				return -EBADMSG;
+			}
+		if (gfs_rd_ptr(&rd0, &sz, RPG_SIZE_BYTES)) {
+			*at = gfs_rd_off(&rd0);
+			snprintf(why, whylen, "lump %.*s: size field cut off by the end of the file", (int)nlen, name);
+			return -EBADMSG;
+		}
+		size = rpg_get_size(sz);
+		pos = gfs_rd_off(&rd0);
+		if (size > end - pos) {
+			*at = pos - RPG_SIZE_BYTES;
+			snprintf(why, whylen, "lump %.*s: size %u runs past the end of the file (%llu bytes left)",
+				 (int)nlen, name, size, (unsigned long long)(end - pos));
+			return -EBADMSG;
+		}
+		if (count++ >= RPG_MAX_LUMPS) {
+			*at = pos;
+			snprintf(why, whylen, "more than %d lumps", RPG_MAX_LUMPS);
+			return -EBADMSG;
+		}
+		memcpy(nm, name, nlen);
+		nm[nlen] = 0;
+		if ((r = fn(ctx, nm, pos, size)) != 0)
+			return r;
 		pos += size;
 	}
 	return 0;
+}
+
+static int rpg_read_archive(void *ctx, uint8_t *buf, size_t n, uint64_t off)
+{
+	return gfs_pread(ctx, buf, n, off);
+}
+
+static int rpg_index_add(void *ctx, const char *name, uint64_t off, uint64_t len)
+{
+	struct rpg_model *m = ctx;
+	struct rpg_lump *l = calloc(1, sizeof(*l));
+
+	if (!l)
+		return -ENOMEM;
+	strcpy(l->name, name);
+	l->off = off;
+	l->len = len;
+	if (rpg_lump_append(m, l)) {
+		free(l);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int rpg_index_load(struct gfs_archive *ar)
+{
+	struct rpg_model *m = calloc(1, sizeof(*m));
+	char why[160];
+	uint64_t at = 0;
+	int r;
+
+	if (!m)
+		return -ENOMEM;
+	ar->priv = m;
+	r = rpg_index_walk(rpg_read_archive, ar, (uint64_t)ar->st.st_size, rpg_index_add, m, why, sizeof(why), &at);
+	if (r && r != -ENOMEM)
+		return gfs_err_at(ar, r, at, "%s", why);
+	return r;
 }
 
 int rpg_check_name(struct gfs_archive *ar, const char *name, const struct rpg_lump *self)

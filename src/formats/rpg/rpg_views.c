@@ -609,6 +609,10 @@ int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l)
 		return RPG_K_NAMES;
 	if (rpg_lump_is(m, l, ".SAY"))
 		return RPG_K_SAY;
+	if (rpg_scripts_kind(ar, l))
+		return RPG_K_SCRIPTS;
+	if (rpg_records_kind(ar, l))
+		return RPG_K_RECORDS;
 	if (rpg_lump_is(m, l, ".STT") && l->len >= STT_SLOT)
 		return RPG_K_STT;
 	if (rpg_gfx_kind(ar, l))
@@ -703,7 +707,11 @@ int rpg_views_build(struct gfs_archive *ar)
 				free(nm);
 			}
 		}
-	return r ? r : rpg_maps_build_game(ar);
+	if (!r)
+		r = rpg_maps_build_game(ar);
+	if (!r)
+		r = rpg_records_build(ar);
+	return r ? r : rpg_scripts_build(ar);
 }
 
 void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l)

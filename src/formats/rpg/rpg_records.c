@@ -1,0 +1,442 @@
+/*
+ * Per-record views of the record lumps a modder edits: one INI file a
+ * record (<dir>/NNN.ini), every int16 word of the record a key, on the
+ * core record codec (gfs_record.h): writing one back patches only the
+ * words whose text changed; record counts never change.
+ *
+ *   tile-animations/NNN.ini  <arch>.TAP, a tileset's 2 animation patterns
+ *   vehicles/NNN.ini         <arch>.VEH (name: a length byte and 15 bytes)
+ *   formations/NNN.ini       <arch>.FOR
+ *   formation-sets/NNNN.ini  <arch>.EFS (formation set N+1)
+ *   shops/NNN.ini            <arch>.SHO beyond the name
+ *   shop-stock/NNNN.ini      <arch>.STF, record = shop x 50 + slot
+ *   heroes/NNN.ini           <arch>.DT0 beyond the name (old games)
+ *   enemies/NNN.ini          <arch>.DT1 beyond the name
+ *   items/NNN.ini            <arch>.ITM beyond the name and description
+ *   attacks/NNN.ini          ATTACK.BIN (attack data from word 40 on)
+ *   menus/NNN.ini            MENUS.BIN (name: int16 length, 20 bytes)
+ *   menu-items/NNNN.ini      MENUITEM.BIN (caption: int16 length, 38 bytes)
+ *   default-walls/NNN.ini    DEFPASS.BIN, a tileset's default walls
+ *   ui-colors/NN.ini         UICOLORS.BIN, one record a master palette
+ *
+ * Words the engine's loaders name have that name (loading.rbas, menus.bas;
+ * "+1" in a note: 0 is none, N is N-1); the others show as wNN, NN the
+ * word's index in the engine's buffer.  Record sizes come from BINSIZE.BIN
+ * where the engine takes them from there; a lump without a record size
+ * (BINSIZE.BIN too short, legacy size 0) gets no view.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rpg.h"
+#include "gfs_record.h"
+
+/* A named field: n > 1 repeats it n times stride words apart (fmt then holds a %u). */
+struct rk_named {
+	const char *fmt;
+	unsigned word, n, stride;
+	enum gfs_fkind kind;	/* SINT (int16), PSTR (width bytes after a length byte) or BYTES: hidden */
+	unsigned width;		/* PSTR: characters; hidden: words */
+	const char *note;
+};
+
+struct rk_kind {
+	const char *lump;	/* ".VEH": archinym + this; else the whole name */
+	const char *dir, *section;
+	int binsize_idx;	/* -1: fixed size */
+	unsigned recsize;	/* fixed size, or the legacy one (0: none) */
+	unsigned digits, word_base;
+	const char *comment;
+	const struct rk_named *named;
+	size_t nnamed;
+};
+
+#define NN(a) a, sizeof(a) / sizeof(a[0])
+#define HIDE(w, n, what) { NULL, w, 1, 0, GFS_FK_BYTES, n, what }
+#define INT(k, w) { k, w, 1, 0, GFS_FK_SINT, 0, NULL }
+#define INTN(k, w, note) { k, w, 1, 0, GFS_FK_SINT, 0, note }
+
+static const struct rk_named rk_tap[] = {
+	{ "pattern%u_start_tile", 0, 2, 20, GFS_FK_SINT, 0, NULL },
+	{ "pattern%u_disable_tag", 1, 2, 20, GFS_FK_SINT, 0, NULL },
+	{ "pattern0_op%u", 2, 9, 1, GFS_FK_SINT, 0, NULL },
+	{ "pattern0_arg%u", 11, 9, 1, GFS_FK_SINT, 0, NULL },
+	{ "pattern1_op%u", 22, 9, 1, GFS_FK_SINT, 0, NULL },
+	{ "pattern1_arg%u", 31, 9, 1, GFS_FK_SINT, 0, NULL },
+};
+
+static const struct rk_named rk_veh[] = {
+	{ "name", 0, 1, 0, GFS_FK_PSTR, 15, NULL },
+	INT("speed", 8), INTN("bits", 9, "bits: 0 pass walls, 1 pass NPCs, 2 NPC activation, 3 door use, "
+				 "4 leader shown, 5 party shown, 6 dismount ahead, 7 pass walls dismounting, "
+				 "8 no flying shadow, 9 ignore harm tiles"),
+	INT("random_battles", 11), INT("use_button", 12), INT("menu_button", 13), INT("riding_tag", 14),
+	INT("on_mount", 15), INT("on_dismount", 16), INT("override_walls", 17), INT("blocked_by", 18),
+	INT("mount_from", 19), INT("dismount_to", 20), INT("elevation", 21),
+};
+
+static const struct rk_named rk_for[] = {
+	{ "slot%u_enemy", 0, 8, 4, GFS_FK_SINT, 0, "slotN_enemy: enemy +1 (0: empty)" },
+	{ "slot%u_x", 1, 8, 4, GFS_FK_SINT, 0, NULL },
+	{ "slot%u_y", 2, 8, 4, GFS_FK_SINT, 0, NULL },
+	INT("background", 32), INTN("music", 33, "music: song +1 (0: none)"),
+	INTN("background_frames", 34, "background_frames: frames -1"), INT("background_ticks", 35),
+	INT("victory_tag", 36), INT("death_action", 37), INT("hero_formation", 38),
+};
+
+static const struct rk_named rk_efs[] = {
+	INT("frequency", 0),
+	{ "formation%u", 1, 20, 1, GFS_FK_SINT, 0, "formationN: formation +1 (0: none)" },
+	INT("tag", 21),
+};
+
+static const struct rk_named rk_sho[] = {
+	HIDE(0, 16, "name"),
+	INTN("last_stock_slot", 16, "last_stock_slot: its stock is shop-stock/ N x 50 to N x 50 + this"),
+	INTN("menu_bits", 17, "menu_bits: 1 buy, 2 sell, 4 hire, 8 inn, 16 equip, 32 save, 64 map, 128 team"),
+	INT("inn_price", 18), INT("inn_script", 19),
+};
+
+static const struct rk_named rk_stf[] = {
+	HIDE(0, 17, "name"),
+	INTN("type", 17, "type: 0 item, 1 hero"), INT("id", 18), INTN("stock", 19, "stock: -1 infinite"),
+	INT("buy_require_tag", 20), INT("sell_require_tag", 21), INT("buy_set_tag", 22), INT("sell_set_tag", 23),
+	INT("price", 24), INTN("trade1_item", 25, "tradeN_item: item +1 (0: none), tradeN_count: count -1"),
+	INTN("sell_type", 26, "sell_type: 0 normal, 1 acquire, 2 increment, 3 refuse (a hero: its level)"),
+	INT("sell_trade_item", 28), INT("sell_trade_count", 29), INT("trade1_count", 30),
+	INT("trade2_item", 31), INT("trade2_count", 32), INT("trade3_item", 33), INT("trade3_count", 34),
+	INT("trade4_item", 35), INT("trade4_count", 36), INTN("stock_index", 37, "stock_index: +1 (0: the slot)"),
+};
+
+static const struct rk_named rk_itm[] = {
+	HIDE(0, 9, "name"), HIDE(9, 37, "description"),
+	INT("old_equip_slot", 49), INT("weapon_picture", 52), INT("weapon_palette", 53),
+	INT("have_tag", 74), INT("in_inventory_tag", 75), INT("is_equipped_tag", 76),
+	INT("is_actively_equipped_tag", 77), INT("handle1_x", 78), INT("handle1_y", 79),
+	INT("handle0_x", 80), INT("handle0_y", 81), INT("stack_size", 210),
+	INTN("equip_bits", 239, "equip_bits: bits 0-4 equippable in slot 0-4"),
+};
+
+static const struct rk_named rk_menus[] = {
+	HIDE(0, 11, "name"),
+	INT("box_style", 11), INT("text_color", 12), INT("max_rows", 13), INT("bits", 14),
+	INT("offset_x", 15), INT("offset_y", 16), INTN("anchor_horiz", 17, "anchor_*, text_align: -1, 0, 1"),
+	INT("anchor_vert", 18), INT("text_align", 19), INT("min_chars", 20), INT("max_chars", 21),
+	INT("border_size", 22), INT("on_close", 23), INT("esc_menu", 24), INT("item_spacing", 26),
+	INT("disabled_text_color", 27),
+};
+
+static const struct rk_named rk_menuitem[] = {
+	INTN("menu", 0, "menu: the menu +1 (0: unused)"), HIDE(1, 20, "caption"),
+	INT("position", 21), INT("type", 22), INT("subtype", 23), INT("tag1", 24), INT("tag2", 25),
+	INT("set_tag", 26), INT("toggle_tag", 27), INT("bits", 28), INT("extra0", 29), INT("extra1", 30),
+	INT("extra2", 31), INT("color", 32), INT("disabled_color", 33),
+};
+
+/* DT0, as load_hero_from_old_dt0 reads it */
+static const struct rk_named rk_dt0[] = {
+	HIDE(0, 17, "name"),
+	INT("battle_sprite", 17), INT("battle_palette", 18), INT("walkabout", 19), INT("walkabout_palette", 20),
+	INT("default_level", 21), INT("default_weapon", 22),
+	INT("hp_level0", 23), INT("hp_level_max", 24),
+	INT("mp_level0", 25), INT("mp_level_max", 26),
+	INT("strength_level0", 27), INT("strength_level_max", 28),
+	INT("accuracy_level0", 29), INT("accuracy_level_max", 30),
+	INT("defense_level0", 31), INT("defense_level_max", 32),
+	INT("dodge_level0", 33), INT("dodge_level_max", 34),
+	INT("magic_level0", 35), INT("magic_level_max", 36),
+	INT("will_level0", 37), INT("will_level_max", 38),
+	INT("speed_level0", 39), INT("speed_level_max", 40),
+	INT("counter_level0", 41), INT("counter_level_max", 42),
+	INT("focus_level0", 43), INT("focus_level_max", 44),
+	INT("extra_hits_level0", 45), INT("extra_hits_level_max", 46),
+	{ "spell%u_attack", 47, 96, 2, GFS_FK_SINT, 0, "spellN: spell list N/24, slot N%24" },
+	{ "spell%u_learned", 48, 96, 2, GFS_FK_SINT, 0, NULL },
+	INT("portrait", 239), { "bits%u", 240, 3, 1, GFS_FK_SINT, 0, NULL },
+	HIDE(243, 44, "spell list names"),
+};
+
+static const struct rk_named rk_dt1[] = {
+	HIDE(0, 17, "name"),
+	INT("steal_chance", 17), INT("steal_item", 18),
+	INT("steal_item_rate", 19), INT("steal_rare_item", 20), INT("steal_rare_item_rate", 21),
+	INT("dissolve", 22), INT("dissolve_length", 23), INT("death_sound", 24),
+	INT("cursor_x", 25), INT("cursor_y", 26),
+	INT("picture", 53), INT("palette", 54), INT("picture_size", 55),
+	INT("gold", 56), INT("experience", 57), INT("reward_item", 58), INT("reward_item_rate", 59),
+	INT("reward_rare_item", 60), INT("reward_rare_item_rate", 61),
+	INT("hp", 62), INT("mp", 63), INT("strength", 64), INT("accuracy", 65), INT("defense", 66),
+	INT("dodge", 67), INT("magic", 68), INT("will", 69), INT("speed", 70), INT("counter", 71),
+	INT("focus", 72), INT("extra_hits", 73),
+	INT("spawn_on_death", 79), INT("spawn_non_elemental_death", 80), INT("spawn_when_alone", 81),
+	INT("spawn_non_elemental_hit", 82),
+	{ "spawn_element%u_hit", 83, 8, 1, GFS_FK_SINT, 0, NULL },
+	INT("spawn_how_many", 91),
+	{ "regular_attack%u", 92, 5, 1, GFS_FK_SINT, 0, NULL },
+	{ "desperation_attack%u", 97, 5, 1, GFS_FK_SINT, 0, NULL },
+	{ "alone_attack%u", 102, 5, 1, GFS_FK_SINT, 0, NULL },
+	{ "counter_element%u", 107, 8, 1, GFS_FK_SINT, 0, NULL },
+	{ "counter_stat%u", 115, 12, 1, GFS_FK_SINT, 0, NULL },
+	INT("bequest_attack", 367), INT("non_elemental_counter", 368),
+	INT("dissolve_in", 369), INT("dissolve_in_length", 370), INT("spawn_all_elements_on_hit", 371),
+};
+
+static const struct rk_named rk_uicolors[] = {
+	INTN("background", 0, "colours: master palette indices"), INT("menu_item", 1), INT("disabled_item", 2),
+	INT("selected_item", 3), INT("selected_item2", 4), INT("selected_disabled", 5),
+	INT("selected_disabled2", 6), INT("highlight", 7), INT("highlight2", 8), INT("time_bar", 9),
+	INT("time_bar_full", 10), INT("health_bar", 11), INT("health_bar_flash", 12), INT("text", 13),
+	INT("outline", 14), INT("description", 15), INT("gold", 16), INT("shadow", 17),
+	{ "box%u_background", 18, 15, 2, GFS_FK_SINT, 0, NULL },
+	{ "box%u_edge", 19, 15, 2, GFS_FK_SINT, 0, NULL },
+	{ "box%u_border", 48, 15, 1, GFS_FK_SINT, 0, NULL },
+};
+
+/* ATTACK.BIN word w is word w + 40 of the engine's attack buffer (loading.rbas convertattackdata) */
+static const struct rk_named rk_attack[] = {
+	INT("caption_delay", 17), INT("base_defense_stat", 18),
+	{ "tag%u", 19, 2, 3, GFS_FK_SINT, 0, NULL },
+	{ "tag%u_condition", 20, 2, 3, GFS_FK_SINT, 0, NULL },
+	{ "tag%u_check", 21, 2, 3, GFS_FK_SINT, 0, NULL },
+	{ "item%u_id", 53, 3, 2, GFS_FK_SINT, 0, NULL },
+	{ "item%u_count", 54, 3, 2, GFS_FK_SINT, 0, NULL },
+	INT("sound_effect", 59), INT("prefer_target_stat", 60),
+	INT("chain_mode", 61), INT("chain_value1", 62), INT("chain_value2", 63), INT("chain_bits", 64),
+	INT("else_chain", 65), INT("else_chain_mode", 66), INT("else_chain_rate", 67),
+	INT("else_chain_value1", 68), INT("else_chain_value2", 69), INT("else_chain_bits", 70),
+	INT("instead_chain", 71), INT("instead_chain_mode", 72), INT("instead_chain_rate", 73),
+	INT("instead_chain_value1", 74), INT("instead_chain_value2", 75), INT("instead_chain_bits", 76),
+	INT("learn_sound_effect", 77), INTN("transmog_enemy", 78, "transmog_enemy, weapon_picture: +1 (0: none)"),
+	INT("transmog_hp_rule", 79), INT("transmog_stats_rule", 80),
+	INT("weapon_picture", 273), INT("weapon_palette", 274),
+	{ "handle%u_x", 275, 2, 2, GFS_FK_SINT, 0, NULL },
+	{ "handle%u_y", 276, 2, 2, GFS_FK_SINT, 0, NULL },
+	INT("turn_delay", 279), INT("dramatic_pause", 280), INT("base_accuracy_stat", 283),
+	INT("base_dodge_stat", 284), INT("randomization", 297), INT("damage_color", 298),
+	INT("transmog_rewards_rule", 299), INT("counterattack_provoke", 300),
+	INT("target_offset_x", 304), INT("target_offset_y", 305), INT("target_halign", 306),
+	INT("target_valign", 307), INT("change_control", 308), INT("change_turncoat", 309),
+	INT("change_defector", 310), INT("change_flipped", 311), INT("spawn_enemy", 312),
+	{ "extra%u", 313, 3, 1, GFS_FK_SINT, 0, NULL },
+};
+
+static const struct rk_named rk_defpass[] = {
+	{ "tile%u", 0, 160, 1, GFS_FK_SINT, 0,
+	  "tileN: wall bits 1 north, 2 east, 4 south, 8 west, 16 vehicle A, 32 vehicle B, 64 harm, 128 overhead" },
+	INTN("magic", 160, "magic: 4444 (0: an unused record)"),
+};
+
+static const struct rk_kind rk_kinds[] = {
+	{ ".TAP", "tile-animations", "tile-animation", -1, 80, 3, 0,
+	  "; the animation patterns of a tileset (lumps/*.TAP); opN: 0 end, 1 up, 2 down, 3 right, 4 left, 5 wait, 6 if tag\n",
+	  NN(rk_tap) },
+	{ ".VEH", "vehicles", "vehicle", -1, 80, 3, 0, "; a vehicle (lumps/*.VEH)\n", NN(rk_veh) },
+	{ ".FOR", "formations", "formation", -1, 80, 3, 0, "; a battle formation (lumps/*.FOR)\n", NN(rk_for) },
+	{ ".EFS", "formation-sets", "formation-set", -1, 50, 4, 0,
+	  "; a formation set (lumps/*.EFS): file N is formation set N+1\n", NN(rk_efs) },
+	{ ".SHO", "shops", "shop", -1, 40, 3, 0, "; a shop (lumps/*.SHO); the name: names/shops.txt\n", NN(rk_sho) },
+	{ ".STF", "shop-stock", "stock", 1, 64, 4, 0,
+	  "; a shop's stock slot (lumps/*.STF): file N is shop N/50, slot N%50; the name (words 0-16) is kept\n",
+	  NN(rk_stf) },
+	{ ".DT0", "heroes", "hero", 10, 636, 3, 0,
+	  "; a hero of lumps/*.DT0 (reload/heroes.txt supersedes the heroes it holds); the name: names/heroes.txt\n",
+	  NN(rk_dt0) },
+	{ ".DT1", "enemies", "enemy", 11, 320, 3, 0,
+	  "; an enemy (lumps/*.DT1); the name: names/enemies.txt; bits: words 74-78\n", NN(rk_dt1) },
+	{ ".ITM", "items", "item", 12, 200, 3, 0,
+	  "; an item (lumps/*.ITM); name and description: names/items.txt and the raw lump\n", NN(rk_itm) },
+	{ "ATTACK.BIN", "attacks", "attack", 0, 0, 3, 40,
+	  "; attack data from word 40 on (ATTACK.BIN; wNN: word NN of the attack); the first 40 words and the name: lumps/*.DT6\n",
+	  NN(rk_attack) },
+	{ "MENUS.BIN", "menus", "menu", 5, 0, 3, 0, "; a menu (MENUS.BIN); the name (words 0-10) is kept\n",
+	  NN(rk_menus) },
+	{ "MENUITEM.BIN", "menu-items", "menu-item", 6, 0, 4, 0,
+	  "; a menu item (MENUITEM.BIN); the caption (words 1-20) is kept\n", NN(rk_menuitem) },
+	{ "DEFPASS.BIN", "default-walls", "default-walls", -1, 322, 3, 0,
+	  "; the default walls of a tileset's 160 tiles (DEFPASS.BIN)\n", NN(rk_defpass) },
+	{ "UICOLORS.BIN", "ui-colors", "ui-colors", 7, 0, 2, 0,
+	  "; the interface colours of a master palette (UICOLORS.BIN)\n", NN(rk_uicolors) },
+};
+
+#define RK_KEY 32
+
+/* The table of one record of kind k, rs bytes: named fields, the other words as wNN. */
+struct rk_table {
+	struct gfs_record rec;
+	struct gfs_field *f;
+	char (*keys)[RK_KEY];
+};
+
+static void rk_table_free(struct rk_table *t)
+{
+	free(t->f);
+	free(t->keys);
+}
+
+static int rk_table(const struct rk_kind *k, unsigned rs, struct rk_table *t)
+{
+	unsigned nw = rs / 2, n = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->f = calloc(nw ? nw : 1, sizeof(*t->f));
+	t->keys = calloc(nw ? nw : 1, sizeof(*t->keys));
+	if (!t->f || !t->keys) {
+		rk_table_free(t);
+		return -ENOMEM;
+	}
+	for (unsigned w = 0; w < nw;) {
+		const struct rk_named *hit = NULL;
+		unsigned rep = 0;
+
+		for (size_t i = 0; !hit && i < k->nnamed; i++)
+			for (unsigned j = 0; j < k->named[i].n; j++)
+				if (k->named[i].word + j * k->named[i].stride == w) {
+					hit = &k->named[i];
+					rep = j;
+					break;
+				}
+		if (hit && hit->kind == GFS_FK_BYTES) {
+			w += hit->width;	/* text shown elsewhere, or kept: no key */
+			continue;
+		}
+		if (hit && hit->kind == GFS_FK_PSTR && 2 * w + 1 + hit->width > rs)
+			hit = NULL;
+		struct gfs_field *f = &t->f[n];
+
+		f->off = 2 * w;
+		if (!hit) {
+			snprintf(t->keys[n], RK_KEY, "w%02u", w + k->word_base);
+			f->kind = GFS_FK_SINT;
+			f->width = 2;
+			w++;
+		} else {
+			const char *pc = strstr(hit->fmt, "%u");
+
+			if (pc)
+				snprintf(t->keys[n], RK_KEY, "%.*s%u%s", (int)(pc - hit->fmt), hit->fmt, rep, pc + 2);
+			else
+				snprintf(t->keys[n], RK_KEY, "%s", hit->fmt);
+			f->kind = hit->kind;
+			f->note = rep ? NULL : hit->note;
+			if (hit->kind == GFS_FK_PSTR) {
+				f->width = hit->width;
+				w += (1 + hit->width + 1) / 2;
+			} else {
+				f->width = 2;
+				w++;
+			}
+		}
+		f->key = t->keys[n++];
+	}
+	t->rec.section = k->section;
+	t->rec.comment = k->comment;
+	t->rec.size = rs;
+	t->rec.fields = t->f;
+	t->rec.nfields = n;
+	return 0;
+}
+
+static unsigned rk_recsize(struct gfs_archive *ar, const struct rk_kind *k)
+{
+	return k->binsize_idx >= 0 ? rpg_binsize(ar, (unsigned)k->binsize_idx, k->recsize) : k->recsize;
+}
+
+static int rk_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	const struct rk_kind *k = v->desc;
+	unsigned rs = rk_recsize(ar, k);
+	struct rk_table t;
+	uint8_t *rec;
+	int r;
+
+	if (!v->l)
+		return -ENOENT;
+	if (rs < 2 || !(rec = malloc(rs)))
+		return rs < 2 ? gfs_err(ar, -EIO, "lump %s: no record size any more", v->l->name) : -ENOMEM;
+	r = rpg_lump_range(ar, v->l, (uint64_t)v->rec * rs, rs, rec);
+	if (r)
+		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
+	if (!r && !(r = rk_table(k, rs, &t))) {
+		r = gfs_record_render(&t.rec, rec, rs, NULL, out);
+		rk_table_free(&t);
+	}
+	free(rec);
+	return r;
+}
+
+static int rk_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	const struct rk_kind *k = v->desc;
+	unsigned rs = rk_recsize(ar, k);
+	struct gfs_buf b = GFS_BUF_INIT, out = GFS_BUF_INIT;
+	struct rk_table t;
+	char view[96];
+	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+
+	if (!r && (rs < 2 || (v->rec + 1) * (size_t)rs > b.len))
+		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
+	if (!r && !(r = rk_table(k, rs, &t))) {
+		snprintf(view, sizeof(view), "%s/%s", k->dir, n->name);
+		r = gfs_record_parse(ar, view, &t.rec, b.data + v->rec * rs, rs, data, len, NULL, &out);
+		if (!r && out.len != rs)
+			r = gfs_err(ar, -EINVAL, "%s: the record would be %zu bytes, not %u", view, out.len, rs);
+		if (!r) {
+			memcpy(b.data + v->rec * rs, out.data, rs);
+			r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+		}
+		rk_table_free(&t);
+	}
+	gfs_buf_release(&out);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static const struct gfs_node_ops rk_ops = {
+	.render = rk_render,
+	.store = rk_store,
+	.free = free,
+};
+
+static const struct rk_kind *rk_kind_of(struct rpg_model *m, const struct rpg_lump *l)
+{
+	for (size_t i = 0; i < sizeof(rk_kinds) / sizeof(rk_kinds[0]); i++)
+		if (rpg_lump_is(m, l, rk_kinds[i].lump))
+			return &rk_kinds[i];
+	return NULL;
+}
+
+int rpg_records_kind(struct gfs_archive *ar, struct rpg_lump *l)
+{
+	const struct rk_kind *k = rk_kind_of(ar->priv, l);
+	unsigned rs = k ? rk_recsize(ar, k) : 0;
+
+	return rs >= 2 && l->len >= rs;
+}
+
+int rpg_records_build(struct gfs_archive *ar)
+{
+	struct rpg_model *m = ar->priv;
+	int r = 0;
+
+	for (size_t i = 0; i < m->n && !r; i++) {
+		struct rpg_lump *l = m->lumps[i];
+		const struct rk_kind *k = rk_kind_of(m, l);
+		unsigned rs = k ? rk_recsize(ar, k) : 0;
+		struct gfs_node *dir;
+
+		if (!k || rs < 2 || l->len < rs)
+			continue;
+		if (!(dir = rpg_subdir(ar, k->dir)))
+			return -ENOMEM;
+		for (size_t rec = 0; !r && (rec + 1) * rs <= l->len; rec++) {
+			char nm[32];
+
+			snprintf(nm, sizeof(nm), "%0*zu.ini", (int)k->digits, rec);
+			r = rpg_add_view(ar, l, dir, nm, &rk_ops, rec, k);
+		}
+	}
+	return r;
+}
