@@ -1,13 +1,12 @@
 #!/usr/bin/env python3
 """Share of an OHRRPGCE game that no ordinary tool can open, before and after.
 
-  opaque-share.py GAMEFS GAME.rpg...
+  opaque-share.py [-v] GAMEFS GAME.rpg...   (-v: name the opaque lumps left)
 
 Before (the flat tree of lumps): a lump is opaque unless it is printable
 text (ASCII 0x20-0x7e, tab, CR, LF).  After: an opaque lump that gamefs
-decodes (`gamefs check` counts the lumps with a decoded view: names, text
-boxes, global strings, maps, RELOAD text, tilesets, sprites, palettes, the
-font) is readable through its views; the rest is only reachable raw in
+decodes (`gamefs check` names the lumps with no decoded view on its "raw only:"
+line) is readable through its views; the rest is only reachable raw in
 lumps/.  Prints files and bytes per game.
 """
 import os
@@ -24,6 +23,9 @@ def printable(b):
 
 
 def main(argv):
+    verbose = len(argv) > 1 and argv[1] == '-v'
+    if verbose:
+        argv = argv[:1] + argv[2:]
     gamefs = argv[1]
     print('%-24s %6s %12s %12s %12s %12s' % ('game', 'lumps', 'files before', 'bytes before',
                                              'files after', 'bytes after'))
@@ -33,11 +35,14 @@ def main(argv):
         opaque = [(n, b) for n, b in lumps if not printable(b)]
         ob = sum(len(b) for _, b in opaque)
         out = subprocess.run([gamefs, 'check', path], capture_output=True, text=True).stdout
-        m = re.search(r'decoded views of (\d+) lumps \((\d+) bytes\)', out)
-        dn, db = (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+        m = re.search(r'^raw only:(.*)$', out, re.M)
+        raw = set(m.group(1).split()) if m else set()
+        left = [(n, b) for n, b in opaque if n in raw]
         print('%-24s %6d %11.1f%% %11.1f%% %11.1f%% %11.1f%%' % (
             os.path.basename(path), len(lumps), 100.0 * len(opaque) / len(lumps), 100.0 * ob / total,
-            100.0 * (len(opaque) - dn) / len(lumps), 100.0 * (ob - db) / total))
+            100.0 * len(left) / len(lumps), 100.0 * sum(len(b) for _, b in left) / total))
+        if verbose:
+            print('  opaque, raw only: ' + ' '.join('%s (%d)' % (n, len(b)) for n, b in left))
     return 0
 
 

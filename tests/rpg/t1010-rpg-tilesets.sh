@@ -3,9 +3,25 @@
 # pixels are the page's indices; a retouched PNG (written as RGB by another
 # program) changes exactly the pixel retouched; a wrong size, a colour the
 # palette lacks, or a file that is no PNG: EINVAL, nothing changes on disk.
+# ImageMagick's convert (where installed) retouches a pixel the same way.
 . "$top_srcdir/tests/lib.sh"
 RPG="python3 $top_srcdir/tests/rpgtool.py"
 cd "$T" || exit 1
+
+# retouched WHAT: g.rpg is orig.rpg with tileset pixel 5,3 set to index 77, nothing else
+retouched() {
+	python3 - "$top_srcdir/tests" orig.rpg g.rpg <<'PY' || fail "$1"
+import sys
+sys.path.insert(0, sys.argv[1])
+import rpgtool as t
+a, b = dict(t.read_lumps(sys.argv[2])), dict(t.read_lumps(sys.argv[3]))
+want = bytearray(a['GAMEFS.TIL'])
+want[(5 % 4) * 16000 + 3 * 80 + 5 // 4] = 77     # #4db21b is index 77
+assert b['GAMEFS.TIL'] == bytes(want)
+for k in a:
+    assert k == 'GAMEFS.TIL' or a[k] == b[k], k
+PY
+}
 
 for layout in old new; do
 	$RPG mkgame g.rpg $layout
@@ -40,17 +56,20 @@ t.png_write('small.png', 320, 199, [bytes(320)] * 199, t.master_palette())"
 	check_eq EINVAL "$(errno_of "f=open('m/tilesets/00.png','wb'); f.write(b'not a png'); f.close()")" "$layout: not a PNG"
 	cmp g.rpg good.rpg || fail "$layout: refused PNGs changed the archive"
 	gfs_umount m || fail "unmount $layout"
-	python3 - "$top_srcdir/tests" orig.rpg g.rpg <<'PY' || fail "$layout: bytes after the retouch"
-import sys
-sys.path.insert(0, sys.argv[1])
-import rpgtool as t
-a, b = dict(t.read_lumps(sys.argv[2])), dict(t.read_lumps(sys.argv[3]))
-want = bytearray(a['GAMEFS.TIL'])
-want[(5 % 4) * 16000 + 3 * 80 + 5 // 4] = 77     # #4db21b is index 77
-assert b['GAMEFS.TIL'] == bytes(want)
-for k in a:
-    assert k == 'GAMEFS.TIL' or a[k] == b[k], k
-PY
+	retouched "$layout: bytes after the retouch"
 	rm -f g.rpg orig.rpg good.rpg
 done
+
+# a tileset retouched with ImageMagick (its own palette order, or RGB): exactly that pixel changes
+if convert -version 2>/dev/null | grep -q '^Version: ImageMagick'; then
+	$RPG mkgame g.rpg new
+	cp g.rpg orig.rpg
+	gfs_mount g.rpg m || fail "mount for ImageMagick"
+	convert m/tilesets/00.png -fill '#4db21b' -draw 'point 5,3' png:im.png || fail "convert"
+	cp im.png m/tilesets/00.png || fail "cp the PNG ImageMagick wrote"
+	gfs_umount m || fail "unmount after ImageMagick"
+	retouched "ImageMagick: bytes after the retouch"
+else
+	echo "# ImageMagick absent: its retouch not tried"
+fi
 echo ok

@@ -187,9 +187,17 @@ static int rpg_check(struct gfs_archive *ar, FILE *out)
 	}
 	fprintf(out, "%zu lumps, %llu bytes, every lump within the file\n", m->n,
 		(unsigned long long)ar->st.st_size);
-	if (m->game)
-		fprintf(out, "a game: %zu decoded views of %zu lumps (%llu bytes), %zu warnings\n", views, decoded,
-			(unsigned long long)dbytes, rpg_views_check(ar, out));
+	if (!m->game)
+		return 0;
+	fprintf(out, "a game: %zu decoded views of %zu lumps (%llu bytes), %zu warnings\n", views, decoded,
+		(unsigned long long)dbytes, rpg_views_check(ar, out));
+	if (decoded < m->n) {	/* what is only in lumps/ */
+		fprintf(out, "raw only:");
+		for (size_t i = 0; i < m->n; i++)
+			if (!m->lumps[i]->nviews)
+				fprintf(out, " %s", m->lumps[i]->name);
+		fprintf(out, "\n");
+	}
 	return 0;
 }
 
