@@ -1,0 +1,583 @@
+/*
+ * tng_tiled.c - the maps for Tiled: maps/<name>.tmx (the whole map as a
+ * TMX document), maps/<name>.png (the map drawn with its tile sprites) and
+ * maps/tilesets/{tiles,npcs,spawners}.png (the tileset images the TMX
+ * points at).  All read-only; they are renders of the model that
+ * tng_view.c keeps (the map parts, map.ini's record, the sprites).
+ *
+ * A cell holds a u16 index (0xffff empty): a tile sprite (section 8) on
+ * every layer but 5 (an NPC, section 28) and 6 (a spawner, section 29).
+ * Each kind has its own tileset at a fixed first gid, 65536 apart, so a
+ * gid never depends on how many sprites there are: gid = index + firstgid.
+ * A tileset tile is the first frame of the sprite's first direction (an
+ * NPC's first animation sprite, a spawner's first NPC's sprite), on a grid
+ * of cells as large as the largest of them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gfs_codec.h"
+#include "tng.h"
+
+#define TNG_TS_COLUMNS	16			/* tileset image grid width, in tiles */
+#define TNG_TS_GID(ts)	((unsigned)(ts) * 65536u + 1u)	/* first gid of each tileset */
+#define TNG_RENDER_MAX	((uint64_t)16 << 20)	/* pixels of a rendered map or tileset */
+#define TNG_NPC_LAYER	5
+#define TNG_SPAWNER_LAYER	6
+
+const char *const tng_ts_name[TNG_TS_N] = { "tiles", "npcs", "spawners" };
+static const unsigned tng_ts_type[TNG_TS_N] = { 8, 28, 29 };
+
+static enum tng_tset tng_layer_tset(unsigned layer)
+{
+	return layer == TNG_NPC_LAYER ? TNG_TS_NPCS :
+	       layer == TNG_SPAWNER_LAYER ? TNG_TS_SPAWNERS : TNG_TS_TILES;
+}
+
+/* The sprite that tile k of tileset ts shows, or NULL (none, or its record does not decode). */
+static struct tng_asset *tng_ts_sprite(struct gfs_archive *ar, struct tng *t, enum tng_tset ts,
+				       unsigned k)
+{
+	struct tng_asset *rec = tng_nth_of_type(t, tng_ts_type[ts], k);
+	struct gfs_buf b = GFS_BUF_INIT;
+	size_t off = 0;
+	unsigned cat = 0xff, idx = 0;
+
+	if (ts == TNG_TS_TILES || !rec)
+		return rec;
+	if (!tng_asset_content(ar, t, rec, TNG_ZASSET_MAX, &b)) {
+		const uint8_t *p = b.data;
+
+		if (ts == TNG_TS_NPCS && b.len >= 13 && p[11]) {
+			/* 13-byte header, attributes (8 each), items (10 each), then the sprites */
+			off = 13 + (size_t)p[9] * 8 + (size_t)p[10] * 10;
+		} else if (ts == TNG_TS_SPAWNERS && b.len >= 6 && gfs_le16(p + 4)) {
+			off = 6 + 18;	/* the first NPC kind's NPC sprite */
+		}
+		if (off && off + 3 <= b.len) {
+			cat = p[off];
+			idx = gfs_le16(p + off + 1);
+		}
+	}
+	gfs_buf_release(&b);
+	return cat <= 3 ? tng_nth_of_type(t, 7 + cat, idx) : NULL;
+}
+
+static unsigned tng_count_of_type(const struct tng *t, unsigned type)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < t->nassets; i++)
+		if (t->secs[t->assets[i].sec].type == type)
+			n++;
+	return n;
+}
+
+/* A tileset's grid: tiles as large as its largest first frame (at least 1x1), count >= 1. */
+struct tng_tsgeom {
+	unsigned tw, th, count, cols, rows;
+};
+
+static void tng_ts_geom(struct gfs_archive *ar, struct tng *t, enum tng_tset ts,
+			struct tng_tsgeom *g)
+{
+	unsigned n = tng_count_of_type(t, tng_ts_type[ts]);
+
+	g->tw = g->th = 1;
+	for (unsigned k = 0; k < n; k++) {
+		struct tng_asset *spr = tng_ts_sprite(ar, t, ts, k);
+		unsigned w, h;
+
+		if (spr && !tng_sprite_image(ar, t, spr, NULL, NULL, &w, &h)) {
+			if (w > g->tw)
+				g->tw = w;
+			if (h > g->th)
+				g->th = h;
+		}
+	}
+	g->count = n ? n : 1;	/* an empty kind gets one blank tile */
+	g->cols = g->count < TNG_TS_COLUMNS ? g->count : TNG_TS_COLUMNS;
+	g->rows = (g->count + g->cols - 1) / g->cols;
+}
+
+/* Draw w x h RGBA src over dst (dw x dh) with its top-left at x, y (clipped). */
+static void tng_over(uint8_t *dst, unsigned dw, unsigned dh, const uint8_t *src, unsigned w,
+		     unsigned h, long x, long y)
+{
+	for (unsigned sy = 0; sy < h; sy++) {
+		long Y = y + (long)sy;
+
+		if (Y < 0 || Y >= (long)dh)
+			continue;
+		for (unsigned sx = 0; sx < w; sx++) {
+			long X = x + (long)sx;
+			const uint8_t *s = src + ((size_t)sy * w + sx) * 4;
+			uint8_t *d;
+			unsigned a = s[3], da;
+
+			if (X < 0 || X >= (long)dw || !a)
+				continue;
+			d = dst + ((size_t)Y * dw + (size_t)X) * 4;
+			if (a == 255 || !d[3]) {
+				memcpy(d, s, 4);
+				continue;
+			}
+			/* src over dst, straight alpha */
+			da = d[3] * (255 - a) / 255;
+			for (int c = 0; c < 3; c++)
+				d[c] = (uint8_t)((s[c] * a + d[c] * da) / (a + da));
+			d[3] = (uint8_t)(a + da);
+		}
+	}
+}
+
+/* ---- maps/tilesets/<kind>.png --------------------------------------------------- */
+
+static int tng_tileset_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	enum tng_tset ts = (enum tng_tset)ref->sub;
+	struct tng_atlases c = { 0 };
+	struct tng_tsgeom g;
+	uint8_t *canvas;
+	int r = 0;
+
+	tng_ts_geom(ar, t, ts, &g);
+	if ((uint64_t)g.tw * g.cols * g.th * g.rows > TNG_RENDER_MAX)
+		return gfs_err(ar, -EIO, "%s: %ux%u tiles of %ux%u pixels are too big to draw", n->name,
+			       g.cols, g.rows, g.tw, g.th);
+	canvas = calloc((size_t)g.tw * g.cols * g.th * g.rows, 4);
+	if (!canvas)
+		return -ENOMEM;
+	for (unsigned k = 0; k < g.count && !r; k++) {
+		struct tng_asset *spr = tng_ts_sprite(ar, t, ts, k);
+		uint8_t *img;
+		unsigned w, h;
+
+		if (!spr || tng_sprite_image(ar, t, spr, &c, &img, &w, &h))
+			continue;	/* a sprite that does not decode is a blank tile */
+		/* bottom-left in its cell, as Tiled anchors a tile */
+		tng_over(canvas, g.tw * g.cols, g.th * g.rows, img, w, h,
+			 (long)((k % g.cols) * g.tw), (long)((k / g.cols + 1) * g.th - h));
+		free(img);
+	}
+	r = gfs_png_encode(canvas, g.tw * g.cols, g.th * g.rows, out);
+	free(canvas);
+	tng_atlases_release(&c);
+	return r;
+}
+
+const struct gfs_node_ops tng_tileset_ops = {
+	.render = tng_tileset_render,
+	.free = tng_ref_free,
+};
+
+/* ---- the map's geometry -------------------------------------------------------------- */
+
+/* Orientation from the header's game type (low 4 bits); NULL: 3D, which Tiled cannot show. */
+struct tng_orient {
+	const char *name;	/* TMX orientation */
+	char stagger;		/* hexagonal: 'x' or 'y', else 0 */
+};
+
+static int tng_orient(const struct tng *t, struct tng_orient *o)
+{
+	switch (t->hdr[TNG_OFF_TYPE] & 0x0f) {
+	case 0: *o = (struct tng_orient){ "orthogonal", 0 }; return 0;
+	case 1: *o = (struct tng_orient){ "isometric", 0 }; return 0;
+	case 2: *o = (struct tng_orient){ "hexagonal", 'x' }; return 0;	/* hex, vertical columns */
+	case 3: *o = (struct tng_orient){ "hexagonal", 'y' }; return 0;	/* hex, horizontal rows */
+	default: return -1;
+	}
+}
+
+int tng_tiled_supported(const struct tng *t)
+{
+	struct tng_orient o;
+
+	return tng_orient(t, &o) == 0;
+}
+
+/* Map pixel size and the top-left of cell x, y, as Tiled lays them out (stagger index odd). */
+struct tng_layout {
+	struct tng_orient o;
+	unsigned ms, tw, th, side;
+	uint64_t w, h;
+};
+
+static void tng_layout(const struct tng *t, struct tng_layout *l)
+{
+	tng_orient(t, &l->o);
+	l->ms = tng_map_size(t);
+	tng_tile_size(t, &l->tw, &l->th);
+	if (!l->tw)
+		l->tw = 1;
+	if (!l->th)
+		l->th = 1;
+	l->side = l->o.stagger == 'x' ? l->tw / 2 : l->th / 2;
+	if (l->o.stagger == 'y') {
+		unsigned rowh = (l->th + l->side) / 2;
+
+		l->w = (uint64_t)l->ms * l->tw + l->tw / 2;
+		l->h = (uint64_t)(l->ms - 1) * rowh + l->th;
+	} else if (l->o.stagger == 'x') {
+		unsigned colw = (l->tw + l->side) / 2;
+
+		l->w = (uint64_t)(l->ms - 1) * colw + l->tw;
+		l->h = (uint64_t)l->ms * l->th + l->th / 2;
+	} else {
+		l->w = (uint64_t)l->ms * l->tw;
+		l->h = (uint64_t)l->ms * l->th;
+	}
+}
+
+static void tng_cell_xy(const struct tng_layout *l, unsigned x, unsigned y, long *px, long *py)
+{
+	if (l->o.stagger == 'y') {
+		*px = (long)x * l->tw + (y & 1 ? l->tw / 2 : 0);
+		*py = (long)y * ((l->th + l->side) / 2);
+	} else if (l->o.stagger == 'x') {
+		*px = (long)x * ((l->tw + l->side) / 2);
+		*py = (long)y * l->th + (x & 1 ? l->th / 2 : 0);
+	} else if (!strcmp(l->o.name, "isometric")) {
+		*px = (long)l->ms * l->tw / 2 + ((long)x - (long)y - 1) * (long)l->tw / 2;
+		*py = ((long)x + (long)y) * (long)l->th / 2;
+	} else {
+		*px = (long)x * l->tw;
+		*py = (long)y * l->th;
+	}
+}
+
+/* ---- maps/<name>.png ---------------------------------------------------------------- */
+
+struct tng_tilecache {
+	uint8_t *img;
+	unsigned w, h;
+	int done;
+};
+
+static int tng_mappng_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct tng_tilecache *cache[TNG_TS_N] = { NULL };
+	struct tng_atlases c = { 0 };
+	struct tng_layout l;
+	struct tng_map m;
+	uint8_t *canvas = NULL;
+	unsigned layers = tng_map_layers(t);
+	int r;
+
+	if (!tng_tiled_supported(t))
+		return gfs_err(ar, -EIO, "%s: a 3D game's map cannot be drawn", n->name);
+	tng_layout(t, &l);
+	if (l.w * l.h > TNG_RENDER_MAX)
+		return gfs_err(ar, -EIO, "%s: %llux%llu pixels is too big to draw", n->name,
+			       (unsigned long long)l.w, (unsigned long long)l.h);
+	m.cells = NULL;
+	r = tng_map_get(ar, n, &b, &m, 1);
+	if (r)
+		goto out;
+	canvas = calloc((size_t)(l.w * l.h), 4);
+	if (!canvas) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (unsigned k = 0; k < layers; k++) {
+		enum tng_tset ts = tng_layer_tset(k);
+		const uint16_t *cl = m.cells + (size_t)k * l.ms * l.ms;
+
+		for (unsigned y = 0; y < l.ms; y++)
+			for (unsigned x = 0; x < l.ms; x++) {
+				unsigned v = cl[(size_t)y * l.ms + x];
+				struct tng_tilecache *tc;
+				long px, py;
+
+				if (v == 0xffff)
+					continue;
+				if (!cache[ts] && !(cache[ts] = calloc(65535, sizeof(**cache)))) {
+					r = -ENOMEM;
+					goto out;
+				}
+				tc = &cache[ts][v];
+				if (!tc->done) {
+					struct tng_asset *spr = tng_ts_sprite(ar, t, ts, v);
+
+					tc->done = 1;
+					if (spr && tng_sprite_image(ar, t, spr, &c, &tc->img, &tc->w, &tc->h))
+						tc->img = NULL;
+				}
+				if (!tc->img)
+					continue;	/* no such sprite: nothing drawn */
+				tng_cell_xy(&l, x, y, &px, &py);
+				tng_over(canvas, (unsigned)l.w, (unsigned)l.h, tc->img, tc->w, tc->h, px,
+					 py + (long)l.th - (long)tc->h);
+			}
+	}
+	r = gfs_png_encode(canvas, (uint32_t)l.w, (uint32_t)l.h, out);
+out:
+	for (int ts = 0; ts < TNG_TS_N; ts++) {
+		for (size_t v = 0; cache[ts] && v < 65535; v++)
+			free(cache[ts][v].img);
+		free(cache[ts]);
+	}
+	tng_atlases_release(&c);
+	free(canvas);
+	free(m.cells);
+	gfs_buf_release(&b);
+	return r;
+}
+
+const struct gfs_node_ops tng_mappng_ops = {
+	.render = tng_mappng_render,
+	.free = tng_ref_free,
+};
+
+/* ---- maps/<name>.tmx ---------------------------------------------------------------- */
+
+/* s[0..len) as XML attribute text: the five entities; bytes outside printable ASCII as \xHH */
+static int tng_xml_attr(struct gfs_buf *out, const char *s, size_t len)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < len && !r; i++) {
+		uint8_t ch = (uint8_t)s[i];
+
+		switch (ch) {
+		case '&': r = gfs_buf_adds(out, "&amp;"); break;
+		case '<': r = gfs_buf_adds(out, "&lt;"); break;
+		case '>': r = gfs_buf_adds(out, "&gt;"); break;
+		case '"': r = gfs_buf_adds(out, "&quot;"); break;
+		case '\'': r = gfs_buf_adds(out, "&apos;"); break;
+		default:
+			r = ch < 0x20 || ch > 0x7e ? gfs_buf_printf(out, "\\x%02X", ch) :
+			    gfs_buf_addc(out, ch);
+		}
+	}
+	return r;
+}
+
+/*
+ * map.ini's text as TMX: [map] keys and [parallax N] keys (as parallaxN.key)
+ * become properties, [path N] sections polylines of the paths object layer.
+ */
+struct tng_path {
+	const char *id;		/* into the INI text */
+	size_t idlen;
+	const char *points;
+	size_t plen;
+};
+
+static int tng_tmx_props(const char *ini, size_t len, struct gfs_buf *props,
+			 struct tng_path *paths, unsigned *npaths, unsigned maxpaths)
+{
+	char sect[64] = "";
+	size_t i = 0;
+	int r = 0;
+
+	while (i < len && !r) {
+		const char *line = ini + i, *nl = memchr(line, '\n', len - i), *eq;
+		size_t ll = nl ? (size_t)(nl - line) : len - i;
+
+		i += ll + 1;
+		if (!ll || line[0] == ';')
+			continue;
+		if (line[0] == '[') {
+			size_t k = ll > 2 && ll - 2 < sizeof(sect) ? ll - 2 : 0;
+
+			memcpy(sect, line + 1, k);
+			sect[k] = '\0';
+			if (!strncmp(sect, "path ", 5)) {
+				if (*npaths >= maxpaths)
+					return -E2BIG;
+				memset(&paths[(*npaths)++], 0, sizeof(*paths));
+			}
+			continue;
+		}
+		eq = memchr(line, '=', ll);
+		if (!eq || eq == line || eq[-1] != ' ')
+			continue;
+		{
+			size_t klen = (size_t)(eq - line) - 1;
+			const char *v = eq + 1 + (eq + 1 < line + ll && eq[1] == ' ');
+			size_t vlen = (size_t)(line + ll - v);
+
+			if (!strncmp(sect, "path ", 5)) {
+				struct tng_path *p = &paths[*npaths - 1];
+
+				if (klen == 2 && !memcmp(line, "id", 2)) {
+					p->id = v;
+					p->idlen = vlen;
+				} else if (klen == 6 && !memcmp(line, "points", 6)) {
+					p->points = v;
+					p->plen = vlen;
+				}
+				continue;
+			}
+			r = gfs_buf_adds(props, "  <property name=\"");
+			if (!r && strncmp(sect, "map", 4)) {
+				/* "parallax 0" -> "parallax0." */
+				for (const char *s = sect; *s && !r; s++)
+					if (*s != ' ')
+						r = gfs_buf_addc(props, (uint8_t)*s);
+				if (!r)
+					r = gfs_buf_addc(props, '.');
+			}
+			if (!r)
+				r = tng_xml_attr(props, line, klen);
+			if (!r)
+				r = gfs_buf_adds(props, "\" value=\"");
+			if (!r)
+				r = tng_xml_attr(props, v, vlen);
+			if (!r)
+				r = gfs_buf_adds(props, "\"/>\n");
+		}
+	}
+	return r;
+}
+
+/* A path's "x,y x,y" points as a polyline relative to its first point, in pixels. */
+static int tng_tmx_path(struct gfs_buf *out, const struct tng_path *p, unsigned obj,
+			unsigned ux, unsigned uy)
+{
+	long x0 = 0, y0 = 0;
+	size_t i = 0;
+	int first = 1, r;
+
+	r = gfs_buf_printf(out, "  <object id=\"%u\" name=\"path\"", obj);
+	while (!r && i < p->plen) {
+		unsigned x, y;
+		int used = 0;
+		char tmp[32];
+		size_t k = 0;
+
+		while (i < p->plen && p->points[i] == ' ')
+			i++;
+		while (i < p->plen && p->points[i] != ' ' && k < sizeof(tmp) - 1)
+			tmp[k++] = p->points[i++];
+		tmp[k] = '\0';
+		if (!k)
+			break;
+		if (sscanf(tmp, "%u,%u%n", &x, &y, &used) != 2 || (size_t)used != k)
+			return -EIO;
+		if (first) {
+			/* the object sits at the first point, the middle of its cell */
+			x0 = (long)x * ux + ux / 2;
+			y0 = (long)y * uy + uy / 2;
+			r = gfs_buf_printf(out, " x=\"%ld\" y=\"%ld\">\n   <properties>\n"
+					   "    <property name=\"id\" value=\"", x0, y0);
+			if (!r)
+				r = tng_xml_attr(out, p->id ? p->id : "", p->idlen);
+			if (!r)
+				r = gfs_buf_adds(out, "\"/>\n   </properties>\n   <polyline points=\"");
+			first = 0;
+		} else if (!r) {
+			r = gfs_buf_addc(out, ' ');
+		}
+		if (!r)
+			r = gfs_buf_printf(out, "%ld,%ld", (long)x * ux + ux / 2 - x0,
+					   (long)y * uy + uy / 2 - y0);
+	}
+	if (!r && first) {	/* no points: an object with no polyline */
+		r = gfs_buf_adds(out, ">\n   <properties>\n    <property name=\"id\" value=\"");
+		if (!r)
+			r = tng_xml_attr(out, p->id ? p->id : "", p->idlen);
+		if (!r)
+			r = gfs_buf_adds(out, "\"/>\n   </properties>\n  </object>\n");
+		return r;
+	}
+	if (!r)
+		r = gfs_buf_adds(out, "\"/>\n  </object>\n");
+	return r;
+}
+
+static int tng_tmx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	struct gfs_buf b = GFS_BUF_INIT, ini = GFS_BUF_INIT, props = GFS_BUF_INIT;
+	struct tng_path paths[256];
+	unsigned npaths = 0, layers = tng_map_layers(t);
+	struct tng_layout l;
+	struct tng_map m;
+	int r;
+
+	if (!tng_tiled_supported(t))
+		return gfs_err(ar, -EIO, "%s: Tiled has no orientation for a 3D game", n->name);
+	tng_layout(t, &l);
+	m.cells = NULL;
+	r = tng_map_get(ar, n, &b, &m, 1);
+	if (!r)
+		r = tng_mapini_ops.render(ar, n, &ini);
+	if (!r) {
+		r = tng_tmx_props((const char *)ini.data, ini.len, &props, paths, &npaths,
+				  sizeof(paths) / sizeof(paths[0]));
+		if (r == -EIO || r == -E2BIG)
+			r = gfs_err(ar, -EIO, "%s: the map's properties do not render", n->name);
+	}
+	if (r)
+		goto out;
+	r = gfs_buf_printf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+			   "<map version=\"1.8\" tiledversion=\"1.8.2\" orientation=\"%s\" "
+			   "renderorder=\"right-down\" width=\"%u\" height=\"%u\" tilewidth=\"%u\" "
+			   "tileheight=\"%u\" infinite=\"0\"",
+			   l.o.name, l.ms, l.ms, l.tw, l.th);
+	if (!r && l.o.stagger)
+		r = gfs_buf_printf(out, " hexsidelength=\"%u\" staggeraxis=\"%c\" staggerindex=\"odd\"",
+				   l.side, l.o.stagger);
+	if (!r)
+		r = gfs_buf_printf(out, " nextlayerid=\"%u\" nextobjectid=\"%u\">\n"
+				   " <properties>\n", layers + 2, npaths + 1);
+	if (!r)
+		r = gfs_buf_add(out, props.data, props.len);
+	if (!r)
+		r = gfs_buf_adds(out, " </properties>\n");
+	for (int ts = 0; ts < TNG_TS_N && !r; ts++) {
+		struct tng_tsgeom g;
+
+		tng_ts_geom(ar, t, (enum tng_tset)ts, &g);
+		r = gfs_buf_printf(out, " <tileset firstgid=\"%u\" name=\"%s\" tilewidth=\"%u\" "
+				   "tileheight=\"%u\" tilecount=\"%u\" columns=\"%u\">\n"
+				   "  <image source=\"tilesets/%s.png\" width=\"%u\" height=\"%u\"/>\n"
+				   " </tileset>\n", TNG_TS_GID(ts), tng_ts_name[ts], g.tw, g.th,
+				   g.count, g.cols, tng_ts_name[ts], g.tw * g.cols, g.th * g.rows);
+	}
+	for (unsigned k = 0; k < layers && !r; k++) {
+		const uint16_t *cl = m.cells + (size_t)k * l.ms * l.ms;
+		unsigned first = TNG_TS_GID(tng_layer_tset(k));
+
+		r = gfs_buf_printf(out, " <layer id=\"%u\" name=\"layer%02u\" width=\"%u\" height=\"%u\">\n"
+				   "  <data encoding=\"csv\">\n", k + 1, k, l.ms, l.ms);
+		for (size_t i = 0; i < (size_t)l.ms * l.ms && !r; i++) {
+			r = gfs_buf_add_dec(out, cl[i] == 0xffff ? 0 : cl[i] + first);
+			if (!r && i + 1 < (size_t)l.ms * l.ms)
+				r = gfs_buf_adds(out, (i + 1) % l.ms ? "," : ",\n");
+		}
+		if (!r)
+			r = gfs_buf_adds(out, "\n</data>\n </layer>\n");
+	}
+	if (!r)
+		r = gfs_buf_printf(out, " <objectgroup id=\"%u\" name=\"paths\">\n", layers + 1);
+	for (unsigned i = 0; i < npaths && !r; i++) {
+		r = tng_tmx_path(out, &paths[i], i + 1, !strcmp(l.o.name, "isometric") ? l.th : l.tw,
+				 l.th);
+		if (r == -EIO)
+			r = gfs_err(ar, -EIO, "%s: path %u's points do not render", n->name, i);
+	}
+	if (!r)
+		r = gfs_buf_adds(out, " </objectgroup>\n</map>\n");
+out:
+	free(m.cells);
+	gfs_buf_release(&props);
+	gfs_buf_release(&ini);
+	gfs_buf_release(&b);
+	return r;
+}
+
+const struct gfs_node_ops tng_tmx_ops = {
+	.render = tng_tmx_render,
+	.free = tng_ref_free,
+};
