@@ -737,6 +737,9 @@ static int tng_check(struct gfs_archive *ar, FILE *out)
 		}
 	}
 	fprintf(out, "compressed assets: %zu zlib-wrapped, %zu raw deflate\n", nzlib, nraw);
+	if (!tng_tiled_supported(t))
+		fprintf(out, "maps: game type %u (3D) has no Tiled orientation: no maps/<name>.tmx "
+			"or .png (the CSV views and map.ini remain)\n", t->hdr[TNG_OFF_TYPE] & 0x0f);
 	for (size_t i = 0; i < t->nassets; i++) {	/* atlases large enough for their sprites */
 		struct tng_asset *a = &t->assets[i];
 		struct gfs_buf png = GFS_BUF_INIT;
