@@ -128,6 +128,57 @@ int gfs_inflate(const uint8_t *src, size_t len, size_t max, struct gfs_buf *out,
 	return r;
 }
 
+int gfs_inflate_zgz(const uint8_t *src, size_t len, size_t max, struct gfs_buf *out)
+{
+	size_t used = 0;
+	int r = gfs_inflate_as(src, len, max, out, 15 + 32, &used);
+
+	return r ? r : used == len ? 0 : -EBADMSG;
+}
+
+int gfs_base64_decode(const char *s, size_t len, struct gfs_buf *out)
+{
+	uint32_t acc = 0;
+	unsigned bits = 0, pad = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		unsigned v;
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+			continue;
+		if (c == '=') {
+			pad++;
+			continue;
+		}
+		if (pad)
+			return -EINVAL;	/* data after the padding */
+		if (c >= 'A' && c <= 'Z')
+			v = (unsigned)(c - 'A');
+		else if (c >= 'a' && c <= 'z')
+			v = (unsigned)(c - 'a') + 26;
+		else if (c >= '0' && c <= '9')
+			v = (unsigned)(c - '0') + 52;
+		else if (c == '+')
+			v = 62;
+		else if (c == '/')
+			v = 63;
+		else
+			return -EINVAL;
+		acc = acc << 6 | v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			if (gfs_buf_addc(out, (uint8_t)(acc >> bits)))
+				return -ENOMEM;
+		}
+	}
+	/* what is left must be the zero bits of a padded end */
+	if (pad > 2 || bits >= 6 || (acc & ((1u << bits) - 1)))
+		return -EINVAL;
+	return 0;
+}
+
 int gfs_deflate(const uint8_t *src, size_t len, enum gfs_zwrap wrap, struct gfs_buf *out)
 {
 	z_stream z;

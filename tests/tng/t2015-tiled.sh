@@ -2,10 +2,17 @@
 # Maps for Tiled: maps/<name>.tmx (orientation from the header's game type,
 # tile size, one tile layer per map layer with gids from the CSV views,
 # tilesets pointing at PNG views in the mount, properties from map.ini,
-# patrol paths as polylines), maps/<name>.png and the tileset PNGs, all
-# read-only; a 3D game has none.  With Tiled installed: every map loads
-# (--export-map json) with the layer data of the CSV views.
+# patrol paths as polylines), maps/<name>.png and the tileset PNGs; a 3D
+# game has none.  The TMX is editable: written back unchanged nothing
+# changes, hand edits (a tile, a property, a path point; CSV, base64 with
+# zlib or gzip) change exactly those, and what the map cannot hold is
+# EINVAL with the element's line.  With Tiled installed: every map loads
+# (--export-map json) with the layer data of the CSV views, a TMX Tiled
+# re-saves changes nothing, one tile changed in it changes that cell, and
+# Tiled's own save into the mount (QSaveFile's temporary file renamed over
+# the TMX) is taken.
 . "$top_srcdir/tests/lib.sh"
+. "$top_srcdir/tests/tng/edits.sh"
 P="python3 $top_srcdir/tests/tng/tngpy.py"
 cd "$T" || exit 1
 $P write g.tng --full || fail "write"
@@ -125,9 +132,9 @@ PY
 }
 
 gfs_mount g.tng m || fail "mount"
-check_eq "-r--r--r-- -r--r--r-- -r--r--r-- -r--r--r-- -r--r--r--" \
-	"$(ls -l m/maps/meadow.tmx m/maps/meadow.png m/maps/tilesets/tiles.png m/maps/tilesets/npcs.png \
-	   m/maps/tilesets/spawners.png | cut -c1-10 | tr '\n' ' ' | sed 's/ $//')" "read-only views"
+check_eq "-rw-r--r-- -r--r--r-- -r--r--r-- -r--r--r-- -r--r--r--" \
+	"$(stat -c %A m/maps/meadow.tmx m/maps/meadow.png m/maps/tilesets/tiles.png m/maps/tilesets/npcs.png \
+	   m/maps/tilesets/spawners.png | tr '\n' ' ' | sed 's/ $//')" "the TMX is editable, the pictures read-only"
 head -30 m/maps/meadow.tmx | diff -u head.golden - || fail "golden TMX head"
 tail -10 m/maps/meadow.tmx | diff -u tail.golden - || fail "golden TMX tail"
 for map in meadow dungeon; do check_map m $map orthogonal; done
@@ -172,6 +179,159 @@ else
 fi
 gfs_umount m || fail "umount"
 cmp g.tng orig.tng || fail "reading the views changed the archive"
+
+# ---- write-back -------------------------------------------------------------------
+cp orig.tng f.tng
+map_cells() { # GAME OUT: the meadow map's header, parallaxes, paths, cells and tail as python literals
+	$P get "$1" maps/meadow >"$2.bin" || fail "get the map of $1"
+}
+gfs_mount f.tng m || fail "mount f"
+cat m/maps/meadow.tmx >t.tmx
+cat t.tmx >m/maps/meadow.tmx || fail "write the TMX back unchanged"
+gfs_umount m || fail "umount f"
+cmp f.tng orig.tng || fail "a TMX written back unchanged changed the archive"
+
+# hand edits: a tile of layer 2 (0 -> 4), music to none, the path's second point 6,6 -> 6,7
+python3 - t.tmx e.tmx <<'PY' || fail "edit the TMX"
+import sys
+s = open(sys.argv[1]).read()
+i = s.index('name="layer02"'); j = s.index('<data encoding="csv">\n', i) + 22
+k = s.index(",", j)
+assert s[j:k] == "0", s[j:k]
+s = s[:j] + "5" + s[k:]
+s = s.replace('name="music" value="theme"', 'name="music" value=""')
+s = s.replace('points="0,0 1440,240"', 'points="0,0 1440,288"')
+open(sys.argv[2], "w").write(s)
+PY
+gfs_mount f.tng m || fail "mount f 2"
+cp e.tmx m/maps/meadow.tmx || fail "copy the edited TMX in"
+check_eq "4,2,-1,-1,2,-1,-1,2" "$(sed -n 2p m/maps/meadow/layer02.csv)" "the CSV view shows the new tile"
+grep -qx "music = " m/maps/meadow/map.ini || fail "map.ini shows no music"
+grep -qx "points = 1,1 6,7" m/maps/meadow/map.ini || fail "map.ini shows the moved point"
+gfs_umount m || fail "umount f 2"
+edited_only "maps/meadow"
+map_cells orig.tng o
+map_cells f.tng n
+python3 - "$top_srcdir/tests/tng" <<'PY' || fail "exactly the edited bytes changed"
+import struct, sys
+sys.path.insert(0, sys.argv[1])
+import tngpy
+def parts(b):
+    npar, npath = b[29], b[30]
+    i = 34 + 10 * npar
+    paths = []
+    for _ in range(npath):
+        n, = struct.unpack_from("<H", b, i + 1)
+        paths.append((b[i], list(struct.unpack_from("<%dH" % (2 * n), b, i + 3))))
+        i += 3 + 4 * n
+    rl = int.from_bytes(b[31:34], "little")
+    return b[:29], b[34:34 + 10 * npar], paths, tngpy.unrle(b[i:i + rl], 11 * 64), b[i + rl:]
+oh, op, opaths, ocells, otail = parts(open("o.bin", "rb").read())
+nh, np_, npaths, ncells, ntail = parts(open("n.bin", "rb").read())
+assert nh == oh[:26] + bytes(3), (oh.hex(), nh.hex())
+assert np_ == op and ntail == otail
+assert opaths == [(3, [1, 1, 6, 6])] and npaths == [(3, [1, 1, 6, 7])], npaths
+diff = [i for i in range(len(ocells)) if ocells[i] != ncells[i]]
+assert diff == [2 * 64] and ncells[2 * 64] == 4, (diff, ncells[2 * 64])
+PY
+
+# base64 layer data, uncompressed, zlib and gzip: the same cells change nothing, layer00's
+# first cell bumped changes it
+b64() { # COMP BUMP: t.tmx with every layer's data as base64 (layer00's first cell + BUMP) into b.tmx
+	python3 - t.tmx b.tmx "$1" "$2" <<'PY' || fail "base64 $1"
+import base64, gzip, re, struct, sys, zlib
+src, dst, comp, bump = sys.argv[1:]
+s = open(src).read()
+first = [True]
+def enc(m):
+    gids = [int(v) for v in m.group(1).replace("\n", "").split(",")]
+    if first[0]:
+        gids[0] += int(bump)    # layer00's first cell
+        first[0] = False
+    raw = struct.pack("<%dI" % len(gids), *gids)
+    raw = {"none": raw, "zlib": zlib.compress(raw), "gzip": gzip.compress(raw)}[comp]
+    attr = "" if comp == "none" else ' compression="%s"' % comp
+    return '<data encoding="base64"%s>\n   %s\n  </data>' % (attr, base64.b64encode(raw).decode())
+s = re.sub(r'<data encoding="csv">\n(.*?)\n</data>', enc, s, flags=re.S)
+open(dst, "w").write(s)
+PY
+}
+for comp in none zlib gzip; do
+	cp orig.tng f.tng
+	gfs_mount f.tng m || fail "mount $comp"
+	b64 $comp 0
+	cp b.tmx m/maps/meadow.tmx || fail "base64 $comp data written back"
+	gfs_umount m || fail "umount $comp"
+	cmp f.tng orig.tng || fail "base64 $comp data of the same cells changed the archive"
+	gfs_mount f.tng m || fail "mount $comp 2"
+	b64 $comp 1
+	cp b.tmx m/maps/meadow.tmx || fail "base64 $comp data with a cell changed"
+	check_eq "1,0,0,0,0,0,0,0" "$(sed -n 2p m/maps/meadow/layer00.csv)" "base64 $comp: the first cell"
+	gfs_umount m || fail "umount $comp 2"
+	edited_only "maps/meadow"
+done
+
+# what the map cannot hold: EINVAL, the archive unchanged, the log names it
+cp orig.tng f.tng
+gfs_mount f.tng m || fail "mount bad"
+bad() { # WHAT SED-EXPRESSION LOG
+	sed "$2" t.tmx >bad.tmx
+	cmp -s bad.tmx t.tmx && fail "$1: the edit did nothing"
+	bad_edit maps/meadow.tmx "open('bad.tmx','rb').read()" "$1" "$3"
+}
+bad "an unknown layer" 's/name="layer10"/name="layer11"/' "layer 'layer11' is not one of the map's"
+bad "a map size change" '2s/width="8" height="8"/width="9" height="8"/' "line 2: the map is not 8x8"
+bad "a layer size change" 's/name="layer03" width="8"/name="layer03" width="4"/' "layer 'layer03' is not 8x8"
+bad "a tile of another tileset" '/name="layer00"/,/<\/layer>/s/^1,1,1,1,1,1,1,1,$/65537,1,1,1,1,1,1,1,/' \
+	"gid 65537 is not a tile of tileset 'tiles'"
+bad "a foreign tileset" 's/name="spawners"/name="monsters"/' "tileset 'monsters' is not one of the game's"
+bad "an unknown property" 's/name="music"/name="weather"/' "unknown property 'weather'"
+bad "a bad property value" 's/name="daylight" value="600"/name="daylight" value="lots"/' "daylight"
+bad "a flipped tile" '/name="layer00"/,/<\/layer>/s/^1,1,1,1,1,1,1,1,$/2147483649,1,1,1,1,1,1,1,/' \
+	"a flipped or rotated tile"
+bad "too few cells (two rows cut)" '/name="layer01"/,/<\/layer>/s/^2,2,2,2,2,2,2,2,$/2,2,2,2,2,2,2,/' "62 gids, the map has 64 cells"
+bad "another orientation" '2s/orthogonal/isometric/' "orientation 'isometric' is not the game's"
+bad "an image layer" 's|<objectgroup id="12" name="paths">|<imagelayer id="20" name="sky"/>\n&|' \
+	"<imagelayer> is nothing the map holds"
+bad "a point outside the map" 's/points="0,0 1440,240"/points="0,0 1440,2400"/' "outside the map"
+bad "broken XML" 's|</layer>|</layr>|' "</layr> closes <layer>"
+bad "a DOCTYPE" '1a<!DOCTYPE map [<!ENTITY x SYSTEM "/etc/passwd">]>' "DOCTYPE"
+bad "zstd data" 's|<data encoding="csv">|<data encoding="base64" compression="zstd">|' "compression 'zstd'"
+gfs_umount m || fail "umount bad"
+cmp f.tng orig.tng || fail "refused TMX edits changed the archive"
+
+# Tiled itself: its re-save changes nothing, one tile changed in it changes that cell,
+# and its save straight into the mount (a temporary file renamed over the TMX) works
+if command -v tiled >/dev/null 2>&1; then
+	cp orig.tng f.tng
+	gfs_mount f.tng m || fail "mount tiled"
+	QT_QPA_PLATFORM=offscreen tiled --export-map tmx m/maps/meadow.tmx tiled.tmx >tiled.out 2>&1 ||
+		fail "tiled re-saves meadow: $(cat tiled.out)"
+	want=$(sed -n 2p m/maps/meadow/layer04.csv | awk -F, -v OFS=, '{ $3 = 1; print }')
+	cp tiled.tmx m/maps/meadow.tmx || fail "Tiled's TMX copied in"
+	gfs_umount m || fail "umount tiled"
+	cmp f.tng orig.tng || fail "Tiled's re-save of the TMX changed the archive"
+	python3 - tiled.tmx tiled2.tmx <<'PY' || fail "edit Tiled's TMX"
+import sys
+s = open(sys.argv[1]).read()
+i = s.index('name="layer04"'); j = s.index('<data encoding="csv">\n', i) + 22
+k = s.index(",", j)
+k = s.index(",", k + 1)     # the end of the second cell of the first row
+open(sys.argv[2], "w").write(s[:k + 1] + "2" + s[s.index(",", k + 1):])   # the third cell: tile 1
+PY
+	gfs_mount f.tng m || fail "mount tiled 2"
+	cp tiled2.tmx m/maps/meadow.tmx || fail "Tiled's TMX with a tile changed"
+	check_eq "$want" "$(sed -n 2p m/maps/meadow/layer04.csv)" "Tiled's edit in the CSV view"
+	gfs_umount m || fail "umount tiled 2"
+	edited_only "maps/meadow"
+	cp orig.tng f.tng
+	gfs_mount f.tng m || fail "mount tiled 3"
+	QT_QPA_PLATFORM=offscreen tiled --export-map tmx tiled2.tmx m/maps/meadow.tmx >tiled.out 2>&1 ||
+		fail "tiled saves into the mount: $(cat tiled.out)"
+	check_eq "$want" "$(sed -n 2p m/maps/meadow/layer04.csv)" "Tiled's save into the mount"
+	gfs_umount m || fail "umount tiled 3"
+	edited_only "maps/meadow"
+fi
 
 # the other game types: isometric, hexagonal (both axes); 3D has no TMX
 for t in 1:isometric 2:hexagonal 3:hexagonal 4:none; do

@@ -356,7 +356,7 @@ static int tng_map_nodes(struct gfs_archive *ar, struct tng *t, struct tng_asset
 	if (!tng_tiled_supported(t))
 		return 0;	/* a 3D game: Tiled has no orientation for it (check says so) */
 	snprintf(name, sizeof(name), "%s.tmx", d->name);
-	if (!tng_file(ar, maps, name, 0444, &tng_tmx_ops, tng_ref_new(t, ai, a->sec, 0)))
+	if (!tng_file(ar, maps, name, 0644, &tng_tmx_ops, tng_ref_new(t, ai, a->sec, 0)))
 		return -ENOMEM;
 	snprintf(name, sizeof(name), "%s.png", d->name);
 	if (!tng_file(ar, maps, name, 0444, &tng_mappng_ops, tng_ref_new(t, ai, a->sec, 0)))

@@ -292,6 +292,14 @@ struct tng_asset *tng_nth_of_type(struct tng *t, unsigned type, unsigned nth);
 /* Current map bytes of map view n's asset, parsed (decode: cells too, malloc'd). */
 int tng_map_get(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *b,
 		struct tng_map *m, int decode);
+/*
+ * The map of view n changed: map.ini's text ini[0..inilen) (NULL: kept) over
+ * its header, parallaxes and paths, and cells (NULL: kept) as its layers,
+ * re-encoded only when they differ; adopted as the asset's new content.
+ * view names the file in messages.
+ */
+int tng_map_store(struct gfs_archive *ar, struct gfs_node *n, const char *view, const uint8_t *ini,
+		  size_t inilen, const uint16_t *cells);
 /* Decoded atlases, shared by the renders that draw sprites. */
 struct tng_atlas {
 	unsigned id;

@@ -14,10 +14,12 @@
  * of cells as large as the largest of them.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gfs_codec.h"
+#include "gfs_xml.h"
 #include "tng.h"
 
 #define TNG_TS_COLUMNS	16			/* tileset image grid width, in tiles */
@@ -577,7 +579,511 @@ out:
 	return r;
 }
 
+
+/* ---- a TMX written back ------------------------------------------------------------- */
+
+/* map.ini as an ordered list of (section, key, value), each a malloc'd string */
+struct tng_inikv {
+	char *sect, *key, *val;
+};
+
+struct tng_ini {
+	struct tng_inikv *kv;
+	size_t n, cap;
+};
+
+static void tng_ini_release(struct tng_ini *ini)
+{
+	for (size_t i = 0; i < ini->n; i++) {
+		free(ini->kv[i].sect);
+		free(ini->kv[i].key);
+		free(ini->kv[i].val);
+	}
+	free(ini->kv);
+	memset(ini, 0, sizeof(*ini));
+}
+
+static int tng_ini_add(struct tng_ini *ini, const char *sect, size_t sl, const char *key, size_t kl,
+		       const char *val, size_t vl)
+{
+	struct tng_inikv *kv;
+
+	if (ini->n == ini->cap) {
+		size_t cap = ini->cap ? ini->cap * 2 : 32;
+
+		kv = realloc(ini->kv, cap * sizeof(*kv));
+		if (!kv)
+			return -ENOMEM;
+		ini->kv = kv;
+		ini->cap = cap;
+	}
+	kv = &ini->kv[ini->n];
+	kv->sect = strndup(sect, sl);
+	kv->key = strndup(key, kl);
+	kv->val = strndup(val, vl);
+	if (!kv->sect || !kv->key || !kv->val) {
+		free(kv->sect);
+		free(kv->key);
+		free(kv->val);
+		return -ENOMEM;
+	}
+	ini->n++;
+	return 0;
+}
+
+/* The "key = value" lines of map.ini's text under their sections (comments skipped). */
+static int tng_ini_read(const char *s, size_t len, struct tng_ini *ini)
+{
+	const char *sect = "";
+	size_t sl = 0, i = 0;
+	int r = 0;
+
+	while (i < len && !r) {
+		const char *line = s + i, *nl = memchr(line, '\n', len - i), *eq;
+		size_t ll = nl ? (size_t)(nl - line) : len - i;
+
+		i += ll + 1;
+		if (!ll || line[0] == ';')
+			continue;
+		if (line[0] == '[' && ll > 2) {
+			sect = line + 1;
+			sl = ll - 2;
+			continue;
+		}
+		eq = memchr(line, '=', ll);
+		if (!eq || eq == line || eq[-1] != ' ')
+			continue;
+		{
+			const char *v = eq + 1 + (eq + 1 < line + ll && eq[1] == ' ');
+
+			r = tng_ini_add(ini, sect, sl, line, (size_t)(eq - line) - 1, v, (size_t)(line + ll - v));
+		}
+	}
+	return r;
+}
+
+/* A tmx attribute as an unsigned number; -1 when absent or not one. */
+static long tng_xnum(const struct gfs_xml_el *e, const char *name)
+{
+	const char *v = gfs_xml_attr(e, name);
+	char *end;
+	long x;
+
+	if (!v || !*v)
+		return -1;
+	x = strtol(v, &end, 10);
+	return *end || x < 0 ? -1 : x;
+}
+
+/* A coordinate (Tiled may write a fraction) */
+static int tng_xcoord(const char *v, double *d)
+{
+	char *end;
+
+	if (!v || !*v)
+		return -1;
+	*d = strtod(v, &end);
+	return *end || *d != *d || *d < -1e9 || *d > 1e9 ? -1 : 0;
+}
+
+struct tng_tmxin {
+	struct gfs_archive *ar;
+	struct gfs_node *n;
+	struct tng *t;
+	struct tng_layout l;
+	unsigned layers;
+	long first[TNG_TS_N];		/* the TMX's first gid of each tileset, -1 absent */
+	uint16_t *cells;
+	uint8_t *seen;			/* layers given */
+	struct tng_ini ini;
+	int paths_given;
+	struct gfs_buf paths;		/* [path N] sections from the object layer */
+	unsigned npaths;
+};
+
+static int tng_tmx_err(struct tng_tmxin *in, const struct gfs_xml_el *e, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int tng_tmx_err(struct tng_tmxin *in, const struct gfs_xml_el *e, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return gfs_err(in->ar, -EINVAL, "%s: line %u: %s", in->n->name, e->line, msg);
+}
+
+static int tng_tmx_tileset(struct tng_tmxin *in, const struct gfs_xml_el *e)
+{
+	const char *name = gfs_xml_attr(e, "name"), *src = gfs_xml_attr(e, "source");
+	long first = tng_xnum(e, "firstgid");
+	char base[64] = "";
+
+	if (!name && src) {
+		/* an external tileset: matched by its file's name (tilesets/tiles.tsx) */
+		const char *slash = strrchr(src, '/'), *b = slash ? slash + 1 : src;
+		const char *dot = strrchr(b, '.');
+		size_t k = dot ? (size_t)(dot - b) : strlen(b);
+
+		if (k < sizeof(base)) {
+			memcpy(base, b, k);
+			base[k] = '\0';
+		}
+		name = base;
+	}
+	if (first < 1)
+		return tng_tmx_err(in, e, "<tileset> has no firstgid");
+	for (int ts = 0; ts < TNG_TS_N; ts++)
+		if (name && !strcmp(name, tng_ts_name[ts])) {
+			if (in->first[ts] >= 0)
+				return tng_tmx_err(in, e, "tileset '%s' twice", name);
+			in->first[ts] = first;
+			return 0;
+		}
+	return tng_tmx_err(in, e, "tileset '%s' is not one of the game's (tiles, npcs, spawners)",
+			   name ? name : "");
+}
+
+/* The gids of <data>, by its encoding and compression, into gids[ms*ms]. */
+static int tng_tmx_data(struct tng_tmxin *in, const struct gfs_xml_el *d, uint32_t *gids)
+{
+	const char *enc = gfs_xml_attr(d, "encoding"), *comp = gfs_xml_attr(d, "compression");
+	size_t cells = (size_t)in->l.ms * in->l.ms, k = 0;
+	struct gfs_buf raw = GFS_BUF_INIT, inf = GFS_BUF_INIT;
+	int r = 0;
+
+	if (!enc) {
+		/* <tile gid=".."/> elements */
+		for (const struct gfs_xml_el *t = d->kid; t; t = t->next) {
+			const char *g = gfs_xml_attr(t, "gid");
+
+			if (strcmp(t->name, "tile"))
+				return tng_tmx_err(in, t, "<%s> in a layer's data", t->name);
+			if (k == cells)
+				return tng_tmx_err(in, t, "more than %zu tiles", cells);
+			gids[k++] = g ? (uint32_t)strtoul(g, NULL, 10) : 0;
+		}
+	} else if (!strcmp(enc, "csv")) {
+		const char *s = d->text;
+
+		if (comp)
+			return tng_tmx_err(in, d, "CSV data cannot be compressed");
+		while (*s) {
+			char *end;
+			unsigned long v;
+
+			while (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')
+				s++;
+			if (!*s)
+				break;
+			if (*s < '0' || *s > '9')
+				return tng_tmx_err(in, d, "'%.10s' in CSV data is not a gid", s);
+			v = strtoul(s, &end, 10);
+			if (v > 0xffffffffUL)
+				return tng_tmx_err(in, d, "gid %lu out of range", v);
+			if (k == cells)
+				return tng_tmx_err(in, d, "more than %zu gids", cells);
+			gids[k++] = (uint32_t)v;
+			s = end;
+			while (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')
+				s++;
+			if (*s == ',')
+				s++;
+			else if (*s)
+				return tng_tmx_err(in, d, "'%.10s' in CSV data", s);
+		}
+	} else if (!strcmp(enc, "base64")) {
+		const struct gfs_buf *bytes = &raw;
+
+		if (comp && *comp && strcmp(comp, "zlib") && strcmp(comp, "gzip"))
+			return tng_tmx_err(in, d, "compression '%s' is not zlib or gzip", comp);
+		if (gfs_base64_decode(d->text, d->textlen, &raw))
+			return tng_tmx_err(in, d, "the layer data is not base64");
+		if (comp && *comp) {
+			if (gfs_inflate_zgz(raw.data, raw.len, cells * 4, &inf)) {
+				r = tng_tmx_err(in, d, "the layer data does not inflate as %s (or is over %zu bytes)",
+						comp, cells * 4);
+				goto out;
+			}
+			bytes = &inf;
+		}
+		if (bytes->len != cells * 4) {
+			r = tng_tmx_err(in, d, "%zu bytes of layer data, not %zu", bytes->len, cells * 4);
+			goto out;
+		}
+		for (k = 0; k < cells; k++)
+			gids[k] = (uint32_t)bytes->data[k * 4] | (uint32_t)bytes->data[k * 4 + 1] << 8 |
+				  (uint32_t)bytes->data[k * 4 + 2] << 16 | (uint32_t)bytes->data[k * 4 + 3] << 24;
+	} else {
+		return tng_tmx_err(in, d, "encoding '%s' is not csv or base64", enc);
+	}
+	if (!r && k != cells)
+		r = tng_tmx_err(in, d, "%zu gids, the map has %zu cells", k, cells);
+out:
+	gfs_buf_release(&inf);
+	gfs_buf_release(&raw);
+	return r;
+}
+
+static int tng_tmx_layer(struct tng_tmxin *in, const struct gfs_xml_el *e)
+{
+	const char *name = gfs_xml_attr(e, "name");
+	size_t cells = (size_t)in->l.ms * in->l.ms;
+	const struct gfs_xml_el *d;
+	unsigned k = 0;
+	enum tng_tset ts;
+	uint32_t *gids;
+	int r;
+
+	if (name && !strncmp(name, "layer", 5) && name[5] >= '0' && name[5] <= '9' &&
+	    name[6] >= '0' && name[6] <= '9' && !name[7])
+		k = (unsigned)(name[5] - '0') * 10 + (unsigned)(name[6] - '0');
+	else
+		k = in->layers;
+	if (k >= in->layers)
+		return tng_tmx_err(in, e, "layer '%s' is not one of the map's (layer00..layer%02u)",
+				   name ? name : "", in->layers - 1);
+	if (in->seen[k])
+		return tng_tmx_err(in, e, "layer '%s' twice", name);
+	in->seen[k] = 1;
+	if (tng_xnum(e, "width") != in->l.ms || tng_xnum(e, "height") != in->l.ms)
+		return tng_tmx_err(in, e, "layer '%s' is not %ux%u (the map size cannot change)", name,
+				   in->l.ms, in->l.ms);
+	for (d = e->kid; d && strcmp(d->name, "data"); d = d->next)
+		if (strcmp(d->name, "properties"))
+			return tng_tmx_err(in, d, "<%s> in layer '%s'", d->name, name);
+	if (!d)
+		return tng_tmx_err(in, e, "layer '%s' has no <data>", name);
+	if (d->kid && gfs_xml_attr(d, "encoding"))
+		return tng_tmx_err(in, d->kid, "<%s> in layer '%s' (chunks: an infinite map?)", d->kid->name, name);
+	gids = malloc(cells * sizeof(*gids));
+	if (!gids)
+		return -ENOMEM;
+	r = tng_tmx_data(in, d, gids);
+	ts = tng_layer_tset(k);
+	for (size_t i = 0; i < cells && !r; i++) {
+		uint32_t g = gids[i];
+		long best = -1;
+		int bts = -1;
+
+		if (!g) {
+			in->cells[(size_t)k * cells + i] = 0xffff;
+			continue;
+		}
+		if (g & 0xf0000000u) {
+			r = tng_tmx_err(in, d, "layer '%s' cell %zu,%zu: a flipped or rotated tile", name,
+					i % in->l.ms, i / in->l.ms);
+			break;
+		}
+		for (int t = 0; t < TNG_TS_N; t++)
+			if (in->first[t] >= 0 && in->first[t] <= (long)g && in->first[t] > best) {
+				best = in->first[t];
+				bts = t;
+			}
+		if (bts != (int)ts)
+			r = tng_tmx_err(in, d, "layer '%s' cell %zu,%zu: gid %u is not a tile of tileset '%s'",
+					name, i % in->l.ms, i / in->l.ms, g, tng_ts_name[ts]);
+		else if ((long)g - best > 65534)
+			r = tng_tmx_err(in, d, "layer '%s' cell %zu,%zu: tile %ld is past 65534", name,
+					i % in->l.ms, i / in->l.ms, (long)g - best);
+		else
+			in->cells[(size_t)k * cells + i] = (uint16_t)((long)g - best);
+	}
+	free(gids);
+	return r;
+}
+
+static int tng_tmx_props_in(struct tng_tmxin *in, const struct gfs_xml_el *e)
+{
+	for (const struct gfs_xml_el *p = e->kid; p; p = p->next) {
+		const char *name = gfs_xml_attr(p, "name"), *val = gfs_xml_attr(p, "value"), *dot;
+		char sect[32] = "map";
+		const char *key;
+		size_t i;
+
+		if (strcmp(p->name, "property") || !name)
+			return tng_tmx_err(in, p, "<%s> in the map's properties", p->name);
+		if (!val)
+			val = p->text;	/* Tiled writes a multi-line value as text */
+		if (strchr(val, '\n'))
+			return tng_tmx_err(in, p, "property '%s' has more than one line", name);
+		key = name;
+		dot = strchr(name, '.');
+		if (dot && !strncmp(name, "parallax", 8) && dot - name > 8 && dot - name < 20) {
+			snprintf(sect, sizeof(sect), "parallax %.*s", (int)(dot - name - 8), name + 8);
+			key = dot + 1;
+		}
+		for (i = 0; i < in->ini.n; i++)
+			if (!strcmp(in->ini.kv[i].sect, sect) && !strcmp(in->ini.kv[i].key, key))
+				break;
+		if (i == in->ini.n)
+			return tng_tmx_err(in, p, "unknown property '%s'", name);
+		free(in->ini.kv[i].val);
+		if (!(in->ini.kv[i].val = strdup(val)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* An object of the paths layer: a polyline through cells, its id a property */
+static int tng_tmx_object(struct tng_tmxin *in, const struct gfs_xml_el *o)
+{
+	unsigned ux = !strcmp(in->l.o.name, "isometric") ? in->l.th : in->l.tw, uy = in->l.th;
+	const struct gfs_xml_el *k, *line = NULL;
+	const char *id = NULL;
+	double x0, y0;
+	int r;
+
+	if (tng_xcoord(gfs_xml_attr(o, "x"), &x0) || tng_xcoord(gfs_xml_attr(o, "y"), &y0))
+		return tng_tmx_err(in, o, "path object without x and y");
+	for (k = o->kid; k; k = k->next) {
+		if (!strcmp(k->name, "polyline") && !line) {
+			line = k;
+		} else if (!strcmp(k->name, "properties")) {
+			for (const struct gfs_xml_el *p = k->kid; p; p = p->next) {
+				const char *pn = gfs_xml_attr(p, "name");
+
+				if (strcmp(p->name, "property") || !pn || strcmp(pn, "id"))
+					return tng_tmx_err(in, p, "a path has no property '%s' (only id)",
+							   pn ? pn : "");
+				id = gfs_xml_attr(p, "value");
+			}
+		} else {
+			return tng_tmx_err(in, k, "<%s> in a path object (a path is a polyline)", k->name);
+		}
+	}
+	if (!id)
+		return tng_tmx_err(in, o, "path object without an id property");
+	r = gfs_buf_printf(&in->paths, "[path %u]\nid = %s\npoints =", in->npaths++, id);
+	if (line) {
+		const char *s = gfs_xml_attr(line, "points");
+
+		while (!r && s && *s) {
+			char *end;
+			double px, py, cx, cy;
+
+			while (*s == ' ')
+				s++;
+			if (!*s)
+				break;
+			px = strtod(s, &end);
+			if (*end != ',')
+				return tng_tmx_err(in, line, "polyline points are not x,y pairs");
+			py = strtod(end + 1, &end);
+			if (*end && *end != ' ')
+				return tng_tmx_err(in, line, "polyline points are not x,y pairs");
+			s = end;
+			cx = (x0 + px) / ux;
+			cy = (y0 + py) / uy;
+			if (cx < 0 || cy < 0 || cx >= in->l.ms || cy >= in->l.ms)
+				return tng_tmx_err(in, line, "a path point (%g,%g) is outside the map", x0 + px,
+						   y0 + py);
+			r = gfs_buf_printf(&in->paths, " %u,%u", (unsigned)cx, (unsigned)cy);
+		}
+	}
+	return r ? r : gfs_buf_adds(&in->paths, "\n\n");
+}
+
+static int tng_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng_tmxin in = { .ar = ar, .n = n, .t = ref->t };
+	struct gfs_buf b = GFS_BUF_INIT, text = GFS_BUF_INIT, ini = GFS_BUF_INIT;
+	struct gfs_xml x = { 0 };
+	struct tng_map m;
+	const struct gfs_xml_el *root, *e;
+	char why[300];
+	const char *s;
+	int r;
+
+	m.cells = NULL;
+	tng_layout(in.t, &in.l);
+	in.layers = tng_map_layers(in.t);
+	for (int ts = 0; ts < TNG_TS_N; ts++)
+		in.first[ts] = -1;
+	if (gfs_xml_parse(data, len, &x, why, sizeof(why)))
+		return gfs_err(ar, -EINVAL, "%s: %s", n->name, why);
+	r = tng_map_get(ar, n, &b, &m, 1);
+	if (!r)
+		r = tng_mapini_ops.render(ar, n, &text);
+	if (!r)
+		r = tng_ini_read((const char *)text.data, text.len, &in.ini);
+	if (!r && (!(in.cells = malloc(m.ncells * sizeof(*in.cells))) ||
+		   !(in.seen = calloc(in.layers ? in.layers : 1, 1))))
+		r = -ENOMEM;
+	if (r)
+		goto out;
+	memcpy(in.cells, m.cells, m.ncells * sizeof(*in.cells));
+	root = x.root;
+	if (strcmp(root->name, "map")) {
+		r = tng_tmx_err(&in, root, "the root element is <%s>, not <map>", root->name);
+		goto out;
+	}
+	if (!(s = gfs_xml_attr(root, "orientation")) || strcmp(s, in.l.o.name)) {
+		r = tng_tmx_err(&in, root, "orientation '%s' is not the game's (%s)", s ? s : "",
+				in.l.o.name);
+		goto out;
+	}
+	if (tng_xnum(root, "width") != in.l.ms || tng_xnum(root, "height") != in.l.ms ||
+	    tng_xnum(root, "tilewidth") != in.l.tw || tng_xnum(root, "tileheight") != in.l.th ||
+	    ((s = gfs_xml_attr(root, "infinite")) && strcmp(s, "0"))) {
+		r = tng_tmx_err(&in, root, "the map is not %ux%u finite with %ux%u tiles (neither can change)",
+				in.l.ms, in.l.ms, in.l.tw, in.l.th);
+		goto out;
+	}
+	for (e = root->kid; e && !r; e = e->next) {
+		if (!strcmp(e->name, "tileset")) {
+			r = tng_tmx_tileset(&in, e);
+		} else if (!strcmp(e->name, "properties")) {
+			r = tng_tmx_props_in(&in, e);
+		} else if (!strcmp(e->name, "layer")) {
+			r = tng_tmx_layer(&in, e);
+		} else if (!strcmp(e->name, "objectgroup")) {
+			if (!(s = gfs_xml_attr(e, "name")) || strcmp(s, "paths") || in.paths_given) {
+				r = tng_tmx_err(&in, e, "object layer '%s' is not the map's (paths)", s ? s : "");
+				break;
+			}
+			in.paths_given = 1;
+			for (const struct gfs_xml_el *o = e->kid; o && !r; o = o->next)
+				r = !strcmp(o->name, "object") ? tng_tmx_object(&in, o) :
+				    !strcmp(o->name, "properties") && !o->kid ? 0 :
+				    tng_tmx_err(&in, o, "<%s> in the paths layer", o->name);
+		} else if (strcmp(e->name, "editorsettings")) {
+			r = tng_tmx_err(&in, e, "<%s> is nothing the map holds", e->name);
+		}
+	}
+	/* a layer's tiles from a tileset the TMX does not list were refused above */
+	for (size_t i = 0; i < in.ini.n && !r; i++) {
+		struct tng_inikv *kv = &in.ini.kv[i];
+
+		if (in.paths_given && !strncmp(kv->sect, "path ", 5))
+			continue;
+		if (!i || strcmp(kv->sect, in.ini.kv[i - 1].sect))
+			r = gfs_buf_printf(&ini, "%s[%s]\n", i ? "\n" : "", kv->sect);
+		if (!r)
+			r = gfs_buf_printf(&ini, "%s = %s\n", kv->key, kv->val);
+	}
+	if (!r && in.paths_given && in.npaths)
+		r = gfs_buf_printf(&ini, "\n%.*s", (int)in.paths.len, (const char *)in.paths.data);
+	if (!r)
+		r = tng_map_store(ar, n, n->name, ini.data, ini.len, in.cells);
+out:
+	tng_ini_release(&in.ini);
+	gfs_buf_release(&in.paths);
+	free(in.cells);
+	free(in.seen);
+	free(m.cells);
+	gfs_xml_free(&x);
+	gfs_buf_release(&ini);
+	gfs_buf_release(&text);
+	gfs_buf_release(&b);
+	return r;
+}
+
 const struct gfs_node_ops tng_tmx_ops = {
 	.render = tng_tmx_render,
+	.store = tng_tmx_store,
 	.free = tng_ref_free,
 };

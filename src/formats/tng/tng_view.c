@@ -1079,25 +1079,79 @@ static int tng_mapini_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 	return r;
 }
 
-static int tng_mapini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+/*
+ * The map of view n changed: map.ini's text ini[0..inilen) (NULL: kept) over
+ * its header, parallaxes and paths, and cells (NULL: kept) as its layers,
+ * re-encoded only when they differ; adopted as the asset's new content.
+ */
+int tng_map_store(struct gfs_archive *ar, struct gfs_node *n, const char *view, const uint8_t *ini,
+		  size_t inilen, const uint16_t *cells)
 {
 	struct tng_ref *ref = n->priv;
 	struct gfs_rec_refs refs = { tng_mref_fmt, tng_mref_parse, NULL, ref->t };
-	struct gfs_buf b = GFS_BUF_INIT, *nb = NULL;
+	struct gfs_buf b = GFS_BUF_INIT, rle = GFS_BUF_INIT, par = GFS_BUF_INIT, *nb = NULL, *nb2 = NULL;
 	struct tng_map m;
-	int r = tng_map_get(ar, n, &b, &m, 0);
+	char why[160];
+	int r;
 
+	m.cells = NULL;
+	r = tng_map_get(ar, n, &b, &m, cells != NULL);
 	if (!r && !(nb = gfs_buf_new()))
 		r = -ENOMEM;
+	if (r)
+		goto out;
+	if (ini)
+		r = gfs_record_parse(ar, view, &tng_map_rec, b.data, b.len, ini, inilen, &refs, nb);
+	else
+		r = gfs_buf_add(nb, b.data, b.len);
+	if (r || !cells || !memcmp(cells, m.cells, m.ncells * sizeof(*cells)))
+		goto adopt;
+	r = gfs_rle16_encode(cells, m.ncells, &rle);
+	if (r)
+		goto out;
+	if (rle.len > 0xffffff) {
+		r = gfs_err(ar, -EINVAL, "%s: the map's RLE block would be over 16 MiB", view);
+		goto out;
+	}
+	free(m.cells);
+	m.cells = NULL;
+	r = tng_map_parse(tng_map_size(ref->t), tng_map_layers(ref->t), nb->data, nb->len, &m, 0, why,
+			  sizeof(why));
+	if (r) {
+		r = gfs_err(ar, -EINVAL, "%s: %s", view, why);
+		goto out;
+	}
+	if (!(nb2 = gfs_buf_new())) {
+		r = -ENOMEM;
+		goto out;
+	}
+	r = gfs_buf_add(&par, nb->data + m.par, (size_t)m.npar * TNG_MAP_PARALLAX);
 	if (!r)
-		r = gfs_record_parse(ar, "map.ini", &tng_map_rec, b.data, b.len, data, len, &refs, nb);
+		r = tng_map_build(nb->data, &par, m.npar, nb->data + m.paths, m.rle - m.paths, m.npath,
+				  rle.data, rle.len, nb->data + m.tail, nb->len - m.tail, nb2);
+	if (r)
+		goto out;
+	gfs_buf_free(nb);
+	nb = nb2;
+	nb2 = NULL;
+adopt:
 	if (!r) {
 		tng_set_pending(ar, n, nb);
 		nb = NULL;
 	}
+out:
+	free(m.cells);
 	gfs_buf_free(nb);
+	gfs_buf_free(nb2);
+	gfs_buf_release(&par);
+	gfs_buf_release(&rle);
 	gfs_buf_release(&b);
 	return r;
+}
+
+static int tng_mapini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	return tng_map_store(ar, n, "map.ini", data, len, NULL);
 }
 
 const struct gfs_node_ops tng_mapini_ops = {
@@ -1130,7 +1184,7 @@ out:
 static int tng_layer_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct tng_ref *ref = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT, rle = GFS_BUF_INIT, par = GFS_BUF_INIT, *nb = NULL;
+	struct gfs_buf b = GFS_BUF_INIT;
 	struct tng_map m;
 	struct gfs_grid g;
 	size_t ms = tng_map_size(ref->t);
@@ -1138,39 +1192,15 @@ static int tng_layer_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 
 	m.cells = NULL;
 	r = tng_map_get(ar, n, &b, &m, 1);
-	if (r)
-		goto out;
-	r = gfs_grid_parse(ar, n->name, data, len, ms, NULL, &g);
-	if (!r)
-		r = gfs_grid_u16(ar, &g, ms, ms, 65534, m.cells + (size_t)ref->sub * ms * ms);
-	gfs_grid_release(&g);
-	if (r)
-		goto out;
-	r = gfs_rle16_encode(m.cells, m.ncells, &rle);
-	if (r)
-		goto out;
-	if (rle.len > 0xffffff) {
-		r = gfs_err(ar, -EINVAL, "%s: the map's RLE block would be over 16 MiB", n->name);
-		goto out;
+	if (!r) {
+		r = gfs_grid_parse(ar, n->name, data, len, ms, NULL, &g);
+		if (!r)
+			r = gfs_grid_u16(ar, &g, ms, ms, 65534, m.cells + (size_t)ref->sub * ms * ms);
+		gfs_grid_release(&g);
 	}
-	nb = gfs_buf_new();
-	if (!nb) {
-		r = -ENOMEM;
-		goto out;
-	}
-	r = gfs_buf_add(&par, b.data + m.par, (size_t)m.npar * TNG_MAP_PARALLAX);
 	if (!r)
-		r = tng_map_build(b.data, &par, m.npar, b.data + m.paths, m.rle - m.paths, m.npath,
-				  rle.data, rle.len, b.data + m.tail, b.len - m.tail, nb);
-	if (r)
-		goto out;
-	tng_set_pending(ar, n, nb);
-	nb = NULL;
-out:
+		r = tng_map_store(ar, n, n->name, NULL, 0, m.cells);
 	free(m.cells);
-	gfs_buf_free(nb);
-	gfs_buf_release(&par);
-	gfs_buf_release(&rle);
 	gfs_buf_release(&b);
 	return r;
 }
