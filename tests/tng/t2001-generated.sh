@@ -90,7 +90,7 @@ drwxr-xr-x          0 maps/meadow/
 -rw-r--r--        194 maps/meadow/layer08.csv
 -rw-r--r--        195 maps/meadow/layer09.csv
 -rw-r--r--        195 maps/meadow/layer10.csv
--r--r--r--       4282 maps/meadow.tmx
+-rw-r--r--       4282 maps/meadow.tmx
 -r--r--r--      24615 maps/meadow.png
 drwxr-xr-x          0 maps/dungeon/
 -rw-r--r--        409 maps/dungeon/map.ini
@@ -105,7 +105,7 @@ drwxr-xr-x          0 maps/dungeon/
 -rw-r--r--        194 maps/dungeon/layer08.csv
 -rw-r--r--        195 maps/dungeon/layer09.csv
 -rw-r--r--        195 maps/dungeon/layer10.csv
--r--r--r--       4281 maps/dungeon.tmx
+-rw-r--r--       4281 maps/dungeon.tmx
 -r--r--r--      25246 maps/dungeon.png
 GOLD
 
