@@ -362,226 +362,6 @@ static int tng_xml_attr(struct gfs_buf *out, const char *s, size_t len)
 	return r;
 }
 
-/*
- * map.ini's text as TMX: [map] keys and [parallax N] keys (as parallaxN.key)
- * become properties, [path N] sections polylines of the paths object layer.
- */
-struct tng_path {
-	const char *id;		/* into the INI text */
-	size_t idlen;
-	const char *points;
-	size_t plen;
-};
-
-static int tng_tmx_props(const char *ini, size_t len, struct gfs_buf *props,
-			 struct tng_path *paths, unsigned *npaths, unsigned maxpaths)
-{
-	char sect[64] = "";
-	size_t i = 0;
-	int r = 0;
-
-	while (i < len && !r) {
-		const char *line = ini + i, *nl = memchr(line, '\n', len - i), *eq;
-		size_t ll = nl ? (size_t)(nl - line) : len - i;
-
-		i += ll + 1;
-		if (!ll || line[0] == ';')
-			continue;
-		if (line[0] == '[') {
-			size_t k = ll > 2 && ll - 2 < sizeof(sect) ? ll - 2 : 0;
-
-			memcpy(sect, line + 1, k);
-			sect[k] = '\0';
-			if (!strncmp(sect, "path ", 5)) {
-				if (*npaths >= maxpaths)
-					return -E2BIG;
-				memset(&paths[(*npaths)++], 0, sizeof(*paths));
-			}
-			continue;
-		}
-		eq = memchr(line, '=', ll);
-		if (!eq || eq == line || eq[-1] != ' ')
-			continue;
-		{
-			size_t klen = (size_t)(eq - line) - 1;
-			const char *v = eq + 1 + (eq + 1 < line + ll && eq[1] == ' ');
-			size_t vlen = (size_t)(line + ll - v);
-
-			if (!strncmp(sect, "path ", 5)) {
-				struct tng_path *p = &paths[*npaths - 1];
-
-				if (klen == 2 && !memcmp(line, "id", 2)) {
-					p->id = v;
-					p->idlen = vlen;
-				} else if (klen == 6 && !memcmp(line, "points", 6)) {
-					p->points = v;
-					p->plen = vlen;
-				}
-				continue;
-			}
-			r = gfs_buf_adds(props, "  <property name=\"");
-			if (!r && strncmp(sect, "map", 4)) {
-				/* "parallax 0" -> "parallax0." */
-				for (const char *s = sect; *s && !r; s++)
-					if (*s != ' ')
-						r = gfs_buf_addc(props, (uint8_t)*s);
-				if (!r)
-					r = gfs_buf_addc(props, '.');
-			}
-			if (!r)
-				r = tng_xml_attr(props, line, klen);
-			if (!r)
-				r = gfs_buf_adds(props, "\" value=\"");
-			if (!r)
-				r = tng_xml_attr(props, v, vlen);
-			if (!r)
-				r = gfs_buf_adds(props, "\"/>\n");
-		}
-	}
-	return r;
-}
-
-/* A path's "x,y x,y" points as a polyline relative to its first point, in pixels. */
-static int tng_tmx_path(struct gfs_buf *out, const struct tng_path *p, unsigned obj,
-			unsigned ux, unsigned uy)
-{
-	long x0 = 0, y0 = 0;
-	size_t i = 0;
-	int first = 1, r;
-
-	r = gfs_buf_printf(out, "  <object id=\"%u\" name=\"path\"", obj);
-	while (!r && i < p->plen) {
-		unsigned x, y;
-		int used = 0;
-		char tmp[32];
-		size_t k = 0;
-
-		while (i < p->plen && p->points[i] == ' ')
-			i++;
-		while (i < p->plen && p->points[i] != ' ' && k < sizeof(tmp) - 1)
-			tmp[k++] = p->points[i++];
-		tmp[k] = '\0';
-		if (!k)
-			break;
-		if (sscanf(tmp, "%u,%u%n", &x, &y, &used) != 2 || (size_t)used != k)
-			return -EIO;
-		if (first) {
-			/* the object sits at the first point, the middle of its cell */
-			x0 = (long)x * ux + ux / 2;
-			y0 = (long)y * uy + uy / 2;
-			r = gfs_buf_printf(out, " x=\"%ld\" y=\"%ld\">\n   <properties>\n"
-					   "    <property name=\"id\" value=\"", x0, y0);
-			if (!r)
-				r = tng_xml_attr(out, p->id ? p->id : "", p->idlen);
-			if (!r)
-				r = gfs_buf_adds(out, "\"/>\n   </properties>\n   <polyline points=\"");
-			first = 0;
-		} else if (!r) {
-			r = gfs_buf_addc(out, ' ');
-		}
-		if (!r)
-			r = gfs_buf_printf(out, "%ld,%ld", (long)x * ux + ux / 2 - x0,
-					   (long)y * uy + uy / 2 - y0);
-	}
-	if (!r && first) {	/* no points: an object with no polyline */
-		r = gfs_buf_adds(out, ">\n   <properties>\n    <property name=\"id\" value=\"");
-		if (!r)
-			r = tng_xml_attr(out, p->id ? p->id : "", p->idlen);
-		if (!r)
-			r = gfs_buf_adds(out, "\"/>\n   </properties>\n  </object>\n");
-		return r;
-	}
-	if (!r)
-		r = gfs_buf_adds(out, "\"/>\n  </object>\n");
-	return r;
-}
-
-static int tng_tmx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
-{
-	struct tng_ref *ref = n->priv;
-	struct tng *t = ref->t;
-	struct gfs_buf b = GFS_BUF_INIT, ini = GFS_BUF_INIT, props = GFS_BUF_INIT;
-	struct tng_path paths[256];
-	unsigned npaths = 0, layers = tng_map_layers(t);
-	struct tng_layout l;
-	struct tng_map m;
-	int r;
-
-	if (!tng_tiled_supported(t))
-		return gfs_err(ar, -EIO, "%s: Tiled has no orientation for a 3D game", n->name);
-	tng_layout(t, &l);
-	m.cells = NULL;
-	r = tng_map_get(ar, n, &b, &m, 1);
-	if (!r)
-		r = tng_mapini_ops.render(ar, n, &ini);
-	if (!r) {
-		r = tng_tmx_props((const char *)ini.data, ini.len, &props, paths, &npaths,
-				  sizeof(paths) / sizeof(paths[0]));
-		if (r == -EIO || r == -E2BIG)
-			r = gfs_err(ar, -EIO, "%s: the map's properties do not render", n->name);
-	}
-	if (r)
-		goto out;
-	r = gfs_buf_printf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-			   "<map version=\"1.8\" tiledversion=\"1.8.2\" orientation=\"%s\" "
-			   "renderorder=\"right-down\" width=\"%u\" height=\"%u\" tilewidth=\"%u\" "
-			   "tileheight=\"%u\" infinite=\"0\"",
-			   l.o.name, l.ms, l.ms, l.tw, l.th);
-	if (!r && l.o.stagger)
-		r = gfs_buf_printf(out, " hexsidelength=\"%u\" staggeraxis=\"%c\" staggerindex=\"odd\"",
-				   l.side, l.o.stagger);
-	if (!r)
-		r = gfs_buf_printf(out, " nextlayerid=\"%u\" nextobjectid=\"%u\">\n"
-				   " <properties>\n", layers + 2, npaths + 1);
-	if (!r)
-		r = gfs_buf_add(out, props.data, props.len);
-	if (!r)
-		r = gfs_buf_adds(out, " </properties>\n");
-	for (int ts = 0; ts < TNG_TS_N && !r; ts++) {
-		struct tng_tsgeom g;
-
-		tng_ts_geom(ar, t, (enum tng_tset)ts, &g);
-		r = gfs_buf_printf(out, " <tileset firstgid=\"%u\" name=\"%s\" tilewidth=\"%u\" "
-				   "tileheight=\"%u\" tilecount=\"%u\" columns=\"%u\">\n"
-				   "  <image source=\"tilesets/%s.png\" width=\"%u\" height=\"%u\"/>\n"
-				   " </tileset>\n", TNG_TS_GID(ts), tng_ts_name[ts], g.tw, g.th,
-				   g.count, g.cols, tng_ts_name[ts], g.tw * g.cols, g.th * g.rows);
-	}
-	for (unsigned k = 0; k < layers && !r; k++) {
-		const uint16_t *cl = m.cells + (size_t)k * l.ms * l.ms;
-		unsigned first = TNG_TS_GID(tng_layer_tset(k));
-
-		r = gfs_buf_printf(out, " <layer id=\"%u\" name=\"layer%02u\" width=\"%u\" height=\"%u\">\n"
-				   "  <data encoding=\"csv\">\n", k + 1, k, l.ms, l.ms);
-		for (size_t i = 0; i < (size_t)l.ms * l.ms && !r; i++) {
-			r = gfs_buf_add_dec(out, cl[i] == 0xffff ? 0 : cl[i] + first);
-			if (!r && i + 1 < (size_t)l.ms * l.ms)
-				r = gfs_buf_adds(out, (i + 1) % l.ms ? "," : ",\n");
-		}
-		if (!r)
-			r = gfs_buf_adds(out, "\n</data>\n </layer>\n");
-	}
-	if (!r)
-		r = gfs_buf_printf(out, " <objectgroup id=\"%u\" name=\"paths\">\n", layers + 1);
-	for (unsigned i = 0; i < npaths && !r; i++) {
-		r = tng_tmx_path(out, &paths[i], i + 1, !strcmp(l.o.name, "isometric") ? l.th : l.tw,
-				 l.th);
-		if (r == -EIO)
-			r = gfs_err(ar, -EIO, "%s: path %u's points do not render", n->name, i);
-	}
-	if (!r)
-		r = gfs_buf_adds(out, " </objectgroup>\n</map>\n");
-out:
-	free(m.cells);
-	gfs_buf_release(&props);
-	gfs_buf_release(&ini);
-	gfs_buf_release(&b);
-	return r;
-}
-
-
-/* ---- a TMX written back ------------------------------------------------------------- */
-
 /* map.ini as an ordered list of (section, key, value), each a malloc'd string */
 struct tng_inikv {
 	char *sect, *key, *val;
@@ -661,6 +441,166 @@ static int tng_ini_read(const char *s, size_t len, struct tng_ini *ini)
 	}
 	return r;
 }
+
+/* A path's "x,y x,y" points as a polyline relative to its first point, in pixels. */
+static int tng_tmx_path(struct gfs_buf *out, const char *id, const char *points, unsigned obj,
+			unsigned ux, unsigned uy)
+{
+	long x0 = 0, y0 = 0;
+	const char *p = points;
+	int first = 1, r;
+
+	r = gfs_buf_printf(out, "  <object id=\"%u\" name=\"path\"", obj);
+	while (!r && *p) {
+		unsigned x, y;
+		int used = 0;
+
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		if (sscanf(p, "%u,%u%n", &x, &y, &used) != 2 || (p[used] && p[used] != ' '))
+			return -EIO;
+		p += used;
+		if (first) {
+			/* the object sits at the first point, the middle of its cell */
+			x0 = (long)x * ux + ux / 2;
+			y0 = (long)y * uy + uy / 2;
+			r = gfs_buf_printf(out, " x=\"%ld\" y=\"%ld\"", x0, y0);
+		}
+		if (!r && first)
+			r = gfs_buf_adds(out, ">\n   <properties>\n    <property name=\"id\" value=\"");
+		if (!r && first)
+			r = tng_xml_attr(out, id, strlen(id));
+		if (!r)
+			r = gfs_buf_adds(out, first ? "\"/>\n   </properties>\n   <polyline points=\"" : " ");
+		first = 0;
+		if (!r)
+			r = gfs_buf_printf(out, "%ld,%ld", (long)x * ux + ux / 2 - x0,
+					   (long)y * uy + uy / 2 - y0);
+	}
+	if (!r && first) {	/* no points: an object with no polyline */
+		r = gfs_buf_adds(out, ">\n   <properties>\n    <property name=\"id\" value=\"");
+		if (!r)
+			r = tng_xml_attr(out, id, strlen(id));
+		return r ? r : gfs_buf_adds(out, "\"/>\n   </properties>\n  </object>\n");
+	}
+	return r ? r : gfs_buf_adds(out, "\"/>\n  </object>\n");
+}
+
+/*
+ * map.ini's [map] keys and [parallax N] keys (as parallaxN.key) as TMX
+ * properties; its [path N] sections are the paths layer's objects.
+ */
+static int tng_tmx_prop(struct gfs_buf *out, const struct tng_inikv *kv)
+{
+	int r = gfs_buf_adds(out, "  <property name=\"");
+
+	if (!r && strcmp(kv->sect, "map")) {
+		/* "parallax 0" -> "parallax0." */
+		for (const char *c = kv->sect; *c && !r; c++)
+			if (*c != ' ')
+				r = gfs_buf_addc(out, (uint8_t)*c);
+		if (!r)
+			r = gfs_buf_addc(out, '.');
+	}
+	if (!r)
+		r = tng_xml_attr(out, kv->key, strlen(kv->key));
+	if (!r)
+		r = gfs_buf_adds(out, "\" value=\"");
+	if (!r)
+		r = tng_xml_attr(out, kv->val, strlen(kv->val));
+	return r ? r : gfs_buf_adds(out, "\"/>\n");
+}
+
+static int tng_tmx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	struct gfs_buf b = GFS_BUF_INIT, text = GFS_BUF_INIT;
+	struct tng_ini ini = { 0 };
+	unsigned npaths = 0, obj = 0, layers = tng_map_layers(t);
+	struct tng_layout l;
+	struct tng_map m;
+	int r;
+
+	if (!tng_tiled_supported(t))
+		return gfs_err(ar, -EIO, "%s: Tiled has no orientation for a 3D game", n->name);
+	tng_layout(t, &l);
+	m.cells = NULL;
+	r = tng_map_get(ar, n, &b, &m, 1);
+	if (!r)
+		r = tng_mapini_ops.render(ar, n, &text);
+	if (!r)
+		r = tng_ini_read((const char *)text.data, text.len, &ini);
+	if (r)
+		goto out;
+	for (size_t i = 0; i < ini.n; i++)
+		if (!strcmp(ini.kv[i].key, "points"))
+			npaths++;
+	r = gfs_buf_printf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+			   "<map version=\"1.8\" tiledversion=\"1.8.2\" orientation=\"%s\" "
+			   "renderorder=\"right-down\" width=\"%u\" height=\"%u\" tilewidth=\"%u\" "
+			   "tileheight=\"%u\" infinite=\"0\"",
+			   l.o.name, l.ms, l.ms, l.tw, l.th);
+	if (!r && l.o.stagger)
+		r = gfs_buf_printf(out, " hexsidelength=\"%u\" staggeraxis=\"%c\" staggerindex=\"odd\"",
+				   l.side, l.o.stagger);
+	if (!r)
+		r = gfs_buf_printf(out, " nextlayerid=\"%u\" nextobjectid=\"%u\">\n"
+				   " <properties>\n", layers + 2, npaths + 1);
+	for (size_t i = 0; i < ini.n && !r; i++)
+		if (strncmp(ini.kv[i].sect, "path ", 5))
+			r = tng_tmx_prop(out, &ini.kv[i]);
+	if (!r)
+		r = gfs_buf_adds(out, " </properties>\n");
+	for (int ts = 0; ts < TNG_TS_N && !r; ts++) {
+		struct tng_tsgeom g;
+
+		tng_ts_geom(ar, t, (enum tng_tset)ts, &g);
+		r = gfs_buf_printf(out, " <tileset firstgid=\"%u\" name=\"%s\" tilewidth=\"%u\" "
+				   "tileheight=\"%u\" tilecount=\"%u\" columns=\"%u\">\n"
+				   "  <image source=\"tilesets/%s.png\" width=\"%u\" height=\"%u\"/>\n"
+				   " </tileset>\n", TNG_TS_GID(ts), tng_ts_name[ts], g.tw, g.th,
+				   g.count, g.cols, tng_ts_name[ts], g.tw * g.cols, g.th * g.rows);
+	}
+	for (unsigned k = 0; k < layers && !r; k++) {
+		const uint16_t *cl = m.cells + (size_t)k * l.ms * l.ms;
+		unsigned first = TNG_TS_GID(tng_layer_tset(k));
+
+		r = gfs_buf_printf(out, " <layer id=\"%u\" name=\"layer%02u\" width=\"%u\" height=\"%u\">\n"
+				   "  <data encoding=\"csv\">\n", k + 1, k, l.ms, l.ms);
+		for (size_t i = 0; i < (size_t)l.ms * l.ms && !r; i++) {
+			r = gfs_buf_add_dec(out, cl[i] == 0xffff ? 0 : cl[i] + first);
+			if (!r && i + 1 < (size_t)l.ms * l.ms)
+				r = gfs_buf_adds(out, (i + 1) % l.ms ? "," : ",\n");
+		}
+		if (!r)
+			r = gfs_buf_adds(out, "\n</data>\n </layer>\n");
+	}
+	if (!r)
+		r = gfs_buf_printf(out, " <objectgroup id=\"%u\" name=\"paths\">\n", layers + 1);
+	/* each [path N] is "id = ..." then "points = ..." (the record codec's order) */
+	for (size_t i = 1; i < ini.n && !r; i++) {
+		if (strncmp(ini.kv[i].sect, "path ", 5) || strcmp(ini.kv[i].key, "points"))
+			continue;
+		r = tng_tmx_path(out, strcmp(ini.kv[i - 1].key, "id") ? "" : ini.kv[i - 1].val,
+				 ini.kv[i].val, ++obj, !strcmp(l.o.name, "isometric") ? l.th : l.tw, l.th);
+		if (r == -EIO)
+			r = gfs_err(ar, -EIO, "%s: [%s]'s points do not render", n->name, ini.kv[i].sect);
+	}
+	if (!r)
+		r = gfs_buf_adds(out, " </objectgroup>\n</map>\n");
+out:
+	free(m.cells);
+	tng_ini_release(&ini);
+	gfs_buf_release(&text);
+	gfs_buf_release(&b);
+	return r;
+}
+
+
+/* ---- a TMX written back ------------------------------------------------------------- */
 
 /* A tmx attribute as an unsigned number; -1 when absent or not one. */
 static long tng_xnum(const struct gfs_xml_el *e, const char *name)
