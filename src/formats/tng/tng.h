@@ -3,6 +3,8 @@
  *
  * Files, each calling only the ones below it (no circles):
  *   tng.c        probe, load, the tree, check (the driver)
+ *   tng_tiled.c  maps/<name>.tmx (Tiled, read and written back), the map
+ *                and tileset PNGs: on the map views and sprites of tng_view.c
  *   tng_view.c   render/store of every view      tng_save.c  the writer
  *   tng_media.c  media files created, renamed, removed
  *   tng_logic.c  scripts as assembly, records as INI, their files, references
