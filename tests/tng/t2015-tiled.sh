@@ -131,6 +131,30 @@ else:
 PY
 }
 
+# tiled_loads MNT NAME: Tiled loads the TMX with the map's size and the CSV views' cells
+tiled_loads() {
+	QT_QPA_PLATFORM=offscreen tiled --export-map json "$1/maps/$2.tmx" "$2.json" >tiled.out 2>&1 ||
+		fail "tiled cannot load $2.tmx: $(cat tiled.out)"
+	python3 - "$1" "$2" "$2.json" <<'PY' || fail "Tiled's $2 against the CSV views"
+import json, sys
+mnt, name, js = sys.argv[1:]
+hdr = dict(l.split(" = ", 1) for l in open(mnt + "/header.ini").read().splitlines() if " = " in l)
+ms, layers = 1 << int(hdr["map_size_log2"]), int(hdr["layers"])
+d = json.load(open(js))
+assert (d["width"], d["height"]) == (ms, ms), d["width"]
+first = {t["name"]: t["firstgid"] for t in d["tilesets"]}
+assert set(first) == {"tiles", "npcs", "spawners"}, first
+tl = [l for l in d["layers"] if l["type"] == "tilelayer"]
+assert [l["name"] for l in tl] == ["layer%02d" % i for i in range(layers)]
+for i, l in enumerate(tl):
+    base = first["npcs" if i == 5 else "spawners" if i == 6 else "tiles"]
+    want = [int(v) for row in open("%s/maps/%s/layer%02d.csv" % (mnt, name, i)).read().splitlines()[1:]
+            for v in row.split(",")]
+    assert [g - base if g else -1 for g in l["data"]] == want, (name, i)
+assert len([l for l in d["layers"] if l["type"] == "objectgroup"]) == 1
+PY
+}
+
 gfs_mount g.tng m || fail "mount"
 check_eq "-rw-r--r-- -r--r--r-- -r--r--r-- -r--r--r-- -r--r--r--" \
 	"$(stat -c %A m/maps/meadow.tmx m/maps/meadow.png m/maps/tilesets/tiles.png m/maps/tilesets/npcs.png \
@@ -153,27 +177,7 @@ assert len(raw) > w * h and any(raw), "blank"
 PY
 cmp m/maps/meadow.png m/maps/meadow.png || fail "second read"
 if command -v tiled >/dev/null 2>&1; then
-	for map in meadow dungeon; do
-		QT_QPA_PLATFORM=offscreen tiled --export-map json m/maps/$map.tmx $map.json >tiled.out 2>&1 ||
-			fail "tiled cannot load $map.tmx: $(cat tiled.out)"
-		python3 - m $map $map.json <<'PY' || fail "Tiled's $map against the CSV views"
-import json, sys
-mnt, name, js = sys.argv[1:]
-d = json.load(open(js))
-assert (d["width"], d["height"]) == (8, 8), d["width"]
-first = {t["name"]: t["firstgid"] for t in d["tilesets"]}
-assert set(first) == {"tiles", "npcs", "spawners"}, first
-tl = [l for l in d["layers"] if l["type"] == "tilelayer"]
-assert [l["name"] for l in tl] == ["layer%02d" % i for i in range(11)]
-for i, l in enumerate(tl):
-    base = first["npcs" if i == 5 else "spawners" if i == 6 else "tiles"]
-    want = [int(v) for row in open("%s/maps/%s/layer%02d.csv" % (mnt, name, i)).read().splitlines()[1:]
-            for v in row.split(",")]
-    assert [g - base if g else -1 for g in l["data"]] == want, (name, i)
-ob = [l for l in d["layers"] if l["type"] == "objectgroup"]
-assert len(ob) == 1 and ob[0]["objects"][0]["polyline"], ob
-PY
-	done
+	for map in meadow dungeon; do tiled_loads m $map; done
 else
 	note "tiled absent: its loads are not checked"
 fi
@@ -355,4 +359,21 @@ for t in 1:isometric 2:hexagonal 3:hexagonal 4:none; do
 done
 "$GAMEFS" check g.tng >check.out 2>&1
 grep -q "3D" check.out || fail "check says a 3D game's maps have no TMX: $(cat check.out)"
+# the corpus games: every map's TMX against its views, loaded by Tiled, written back unchanged
+C="$top_srcdir/../shared/corpus/tng"
+for game in "$C"/*.tng; do
+	[ -f "$game" ] || { note "corpus tng absent"; break; }
+	cp "$game" c.tng && chmod u+w c.tng
+	gfs_mount c.tng m || fail "mount $game"
+	for tmx in m/maps/*.tmx; do
+		map=$(basename "$tmx" .tmx)
+		orient=$(sed -n 's/.*orientation="\([a-z]*\)".*/\1/p' "$tmx" | head -n 1)
+		check_map m "$map" "$orient"
+		if command -v tiled >/dev/null 2>&1; then tiled_loads m "$map"; fi
+		cat "$tmx" >same.tmx && cp same.tmx "$tmx" || fail "write $game's $map.tmx back"
+	done
+	gfs_umount m || fail "umount $game"
+	cmp c.tng "$game" || fail "$game: its TMX written back unchanged changed it"
+done
+
 echo ok
