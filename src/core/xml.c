@@ -18,6 +18,8 @@ struct xp {
 	size_t whylen;
 };
 
+static int xfail(struct xp *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static int xfail(struct xp *s, const char *fmt, ...)
 {
 	va_list ap;
@@ -188,8 +190,11 @@ static int read_ref(struct xp *s, struct gfs_buf *b)
 
 static int add_text(struct gfs_xml_el *e, const struct gfs_buf *b)
 {
-	char *t = realloc(e->text, e->textlen + b->len + 1);
+	char *t;
 
+	if (!b->len)
+		return 0;
+	t = realloc(e->text, e->textlen + b->len + 1);
 	if (!t)
 		return -ENOMEM;
 	memcpy(t + e->textlen, b->data, b->len);
