@@ -176,6 +176,10 @@ raw = zlib.decompress(idat)
 assert len(raw) > w * h and any(raw), "blank"
 PY
 cmp m/maps/meadow.png m/maps/meadow.png || fail "second read"
+# the pictures' sizes are known before they are drawn (stat draws nothing) and are what a read gives
+for f in m/maps/dungeon.png m/maps/tilesets/npcs.png m/maps/tilesets/spawners.png; do
+	check_eq "$(stat -c %s "$f")" "$(wc -c <"$f" | tr -d ' ')" "$f: stat size and read size"
+done
 if command -v tiled >/dev/null 2>&1; then
 	for map in meadow dungeon; do tiled_loads m $map; done
 else

@@ -165,14 +165,28 @@ static int tng_tileset_render(struct gfs_archive *ar, struct gfs_node *n, struct
 			 (long)((k % g.cols) * g.tw), (long)((k / g.cols + 1) * g.th - h));
 		free(img);
 	}
-	r = gfs_png_encode(canvas, g.tw * g.cols, g.th * g.rows, out);
+	r = gfs_png_encode_stored(canvas, g.tw * g.cols, g.th * g.rows, out);
 	free(canvas);
 	tng_atlases_release(&c);
 	return r;
 }
 
+/* Its size without drawing: the grid's pixels, the PNG uncompressed. */
+static int tng_tileset_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng_tsgeom g;
+
+	tng_ts_geom(ar, ref->t, (enum tng_tset)ref->sub, &g);
+	if ((uint64_t)g.tw * g.cols * g.th * g.rows > TNG_RENDER_MAX)
+		return -ENOSYS;	/* the render says why it cannot */
+	*size = gfs_png_stored_size(g.tw * g.cols, g.th * g.rows);
+	return 0;
+}
+
 const struct gfs_node_ops tng_tileset_ops = {
 	.render = tng_tileset_render,
+	.size = tng_tileset_size,
 	.free = tng_ref_free,
 };
 
@@ -319,7 +333,7 @@ static int tng_mappng_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 					 py + (long)l.th - (long)tc->h);
 			}
 	}
-	r = gfs_png_encode(canvas, (uint32_t)l.w, (uint32_t)l.h, out);
+	r = gfs_png_encode_stored(canvas, (uint32_t)l.w, (uint32_t)l.h, out);
 out:
 	for (int ts = 0; ts < TNG_TS_N; ts++) {
 		for (size_t v = 0; cache[ts] && v < 65535; v++)
@@ -333,8 +347,25 @@ out:
 	return r;
 }
 
+/* Its size without drawing: the map's pixels, the PNG uncompressed (a stat walk draws nothing). */
+static int tng_mappng_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng_layout l;
+
+	(void)ar;
+	if (!tng_tiled_supported(ref->t))
+		return -ENOSYS;
+	tng_layout(ref->t, &l);
+	if (l.w * l.h > TNG_RENDER_MAX)
+		return -ENOSYS;	/* the render says why it cannot */
+	*size = gfs_png_stored_size((uint32_t)l.w, (uint32_t)l.h);
+	return 0;
+}
+
 const struct gfs_node_ops tng_mappng_ops = {
 	.render = tng_mappng_render,
+	.size = tng_mappng_size,
 	.free = tng_ref_free,
 };
 
