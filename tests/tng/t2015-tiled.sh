@@ -4,8 +4,8 @@
 # tilesets pointing at PNG views in the mount, properties from map.ini,
 # patrol paths as polylines), maps/<name>.png and the tileset PNGs; a 3D
 # game has none.  The TMX is editable: written back unchanged nothing
-# changes, hand edits (a tile, a property, a path point; CSV, base64 with
-# zlib or gzip) change exactly those, and what the map cannot hold is
+# changes, hand edits (a tile, a property, a path point; CSV, <tile> elements, base64 with
+# zlib or gzip; tilesets inline or by reference) change exactly those, and what the map cannot hold is
 # EINVAL with the element's line.  With Tiled installed: every map loads
 # (--export-map json) with the layer data of the CSV views, a TMX Tiled
 # re-saves changes nothing, one tile changed in it changes that cell, and
@@ -278,6 +278,25 @@ for comp in none zlib gzip; do
 	gfs_umount m || fail "umount $comp 2"
 	edited_only "maps/meadow"
 done
+
+# a tileset by reference (an external .tsx, matched by its name) and layer data as <tile gid> elements
+cp orig.tng f.tng
+python3 - t.tmx r.tmx <<'PY' || fail "external tileset, XML data"
+import re, sys
+s = open(sys.argv[1]).read()
+s = re.sub(r'<tileset firstgid="(\d+)" name="(\w+)"[^>]*>\n  <image[^>]*/>\n </tileset>',
+           r'<tileset firstgid="\1" source="tilesets/\2.tsx"/>', s)
+assert s.count(".tsx") == 3
+def tiles(m):
+    gids = m.group(1).replace("\n", "").split(",")
+    return "<data>\n" + "".join('   <tile gid="%s"/>\n' % g for g in gids) + "  </data>"
+s = re.sub(r'<data encoding="csv">\n(.*?)\n</data>', tiles, s, count=1, flags=re.S)
+open(sys.argv[2], "w").write(s)
+PY
+gfs_mount f.tng m || fail "mount ref"
+cp r.tmx m/maps/meadow.tmx || fail "external tilesets and <tile> data written back"
+gfs_umount m || fail "umount ref"
+cmp f.tng orig.tng || fail "external tilesets and <tile> data of the same cells changed the archive"
 
 # what the map cannot hold: EINVAL, the archive unchanged, the log names it
 cp orig.tng f.tng
