@@ -136,6 +136,16 @@ static void tng_over(uint8_t *dst, unsigned dw, unsigned dh, const uint8_t *src,
 
 /* ---- maps/tilesets/<kind>.png --------------------------------------------------- */
 
+/* The size of a w x h picture as it is drawn (gfs_png_encode_stored); -ENOSYS: too big to draw. */
+static int tng_png_size(uint64_t w, uint64_t h, uint64_t *size)
+{
+	if (w * h > TNG_RENDER_MAX)
+		return -ENOSYS;	/* the render says why it cannot */
+	*size = gfs_png_stored_size((uint32_t)w, (uint32_t)h);
+	return 0;
+}
+
+
 static int tng_tileset_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct tng_ref *ref = n->priv;
@@ -178,10 +188,7 @@ static int tng_tileset_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t
 	struct tng_tsgeom g;
 
 	tng_ts_geom(ar, ref->t, (enum tng_tset)ref->sub, &g);
-	if ((uint64_t)g.tw * g.cols * g.th * g.rows > TNG_RENDER_MAX)
-		return -ENOSYS;	/* the render says why it cannot */
-	*size = gfs_png_stored_size(g.tw * g.cols, g.th * g.rows);
-	return 0;
+	return tng_png_size((uint64_t)g.tw * g.cols, (uint64_t)g.th * g.rows, size);
 }
 
 const struct gfs_node_ops tng_tileset_ops = {
@@ -357,10 +364,7 @@ static int tng_mappng_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t 
 	if (!tng_tiled_supported(ref->t))
 		return -ENOSYS;
 	tng_layout(ref->t, &l);
-	if (l.w * l.h > TNG_RENDER_MAX)
-		return -ENOSYS;	/* the render says why it cannot */
-	*size = gfs_png_stored_size((uint32_t)l.w, (uint32_t)l.h);
-	return 0;
+	return tng_png_size(l.w, l.h, size);
 }
 
 const struct gfs_node_ops tng_mappng_ops = {
