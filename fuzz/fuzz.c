@@ -28,7 +28,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		if (!strncmp(base, "fuzz-", 5))
 			name = base + 5;
 	}
-	if (name && name[0] && !gfs_format_by_name(name)) {
+	if (name && name[0] && !gfs_format_by_name(name) && !gfs_fuzz_codec(name)) {
 		struct gfs_buf names = GFS_BUF_INIT;
 
 		gfs_format_names(&names, ", ");

@@ -408,10 +408,21 @@ enum gfs_zwrap { GFS_ZRAW = 0, GFS_ZLIB = 1 };
 int gfs_inflate(const uint8_t *src, size_t len, size_t max, struct gfs_buf *out,
 		enum gfs_zwrap *wrap, size_t *used);
 int gfs_deflate(const uint8_t *src, size_t len, enum gfs_zwrap wrap, struct gfs_buf *out);
+/* Inflate a whole zlib or gzip stream (zlib's windowBits 15 + 32) into out: -EBADMSG as above. */
+int gfs_inflate_zgz(const uint8_t *src, size_t len, size_t max, struct gfs_buf *out);
+/* Decode base64 text (blanks skipped, '=' padding) into out: -EINVAL when it is not base64. */
+int gfs_base64_decode(const char *s, size_t len, struct gfs_buf *out);
 uint32_t gfs_crc32(uint32_t crc, const void *data, size_t len);
 
 /* RGBA8 (4 bytes a pixel, straight alpha) to PNG and back. */
 int gfs_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *out);
+/*
+ * RGBA8 to a PNG of stored (uncompressed) deflate blocks: larger, but
+ * cheap to make and of a size known before drawing, gfs_png_stored_size()
+ * (a view's size callback needs no render).
+ */
+int gfs_png_encode_stored(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *out);
+uint64_t gfs_png_stored_size(uint32_t w, uint32_t h);
 /*
  * One byte a pixel, each an index into ncolors (at most 256) RGB8 entries,
  * to a palette PNG of 1, 2, 4 or 8 bits a pixel as ncolors needs: several

@@ -41,7 +41,7 @@ int main(int argc, char **argv)
 
 		if (!d)
 			continue;
-		if (!gfs_format_by_name(fmt))
+		if (!gfs_format_by_name(fmt) && !gfs_fuzz_codec(fmt))
 			fmt = NULL;
 		while ((e = readdir(d))) {
 			char path[4096];

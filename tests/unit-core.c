@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gamefs.h"
+#include "gfs_xml.h"
 #include "tap.h"
 
 static void test_rd(void)
@@ -211,8 +212,74 @@ static void test_rpg_mem(void)
 	   strstr(err, "at 0x2") && strstr(err, "runs past"), "lying size refused: %s", err);
 }
 
+static int xml_bad(const char *doc, const char *want)
+{
+	struct gfs_xml x;
+	char why[200] = "";
+	int r = gfs_xml_parse((const uint8_t *)doc, strlen(doc), &x, why, sizeof(why));
+
+	if (!r)
+		gfs_xml_free(&x);
+	return r == -EINVAL && strstr(why, want) && x.root == NULL;
+}
+
+static void test_xml(void)
+{
+	static const char doc[] =
+		"\xef\xbb\xbf<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!-- a map -->\n"
+		"<map a='1' b = \"x&amp;y&#65;&#x263a;\tz\">\n <k n=\"1\"/><k n=\"2\">t&lt;&gt;&quot;&apos;"
+		"<![CDATA[<raw&>]]></k>\n <e></e >\n</map>\n<!-- end -->\n";
+	struct gfs_xml x;
+	struct gfs_xml_el *k;
+	char why[200] = "", deep[64 * 3 + 70 * 4 + 1] = "";
+	int r = gfs_xml_parse((const uint8_t *)doc, sizeof(doc) - 1, &x, why, sizeof(why));
+
+	ok(r == 0 && x.root && !strcmp(x.root->name, "map") && x.nodes == 4, "xml parses: %s", why);
+	if (r)
+		return;
+	ok(!strcmp(gfs_xml_attr(x.root, "a"), "1") && !gfs_xml_attr(x.root, "c"), "attributes");
+	ok(!strcmp(gfs_xml_attr(x.root, "b"), "x&yA\xe2\x98\xba z"), "entities, char refs, blank normalised");
+	k = x.root->kid;
+	ok(k && !strcmp(gfs_xml_attr(k, "n"), "1") && k->line == 4 && k->next &&
+	   !strcmp(k->next->text, "t<>\"'<raw&>") && k->next->next && !strcmp(k->next->next->name, "e") &&
+	   !k->next->next->next, "children in order, text, CDATA, lines");
+	ok(!strcmp(x.root->text, "\n \n \n"), "the root's own text");
+	gfs_xml_free(&x);
+	ok(xml_bad("<!DOCTYPE m [<!ENTITY e SYSTEM \"/etc/passwd\">]><m>&e;</m>", "DOCTYPE"), "no DOCTYPE");
+	ok(xml_bad("<m>&e;</m>", "unknown entity"), "no other entity");
+	ok(xml_bad("<m>\n<a></b></m>", "line 2: </b> closes <a>"), "mismatched tags, with the line");
+	ok(xml_bad("<m a='1' a='2'/>", "twice"), "duplicate attribute");
+	ok(xml_bad("<m></m><n/>", "second root"), "one root");
+	ok(xml_bad("<m>", "not closed"), "unclosed element");
+	ok(xml_bad("<m a=1/>", "quoted"), "unquoted attribute");
+	ok(xml_bad("x<m/>", "outside"), "text outside the root");
+	ok(xml_bad("<m>&#0;</m>", "does not allow"), "character 0");
+	ok(xml_bad("<m>&#x110000;</m>", "out of range"), "past Unicode");
+	ok(xml_bad("<m><!-- a -- b --></m>", "'--'"), "-- in a comment");
+	ok(xml_bad("", "no root"), "empty document");
+	ok(xml_bad("<m a='<'/>", "'<' in the value"), "< in an attribute");
+	for (int i = 0; i < 70; i++)
+		strcat(deep, "<a>");
+	ok(xml_bad(deep, "64 levels"), "depth limit");
+	/* every cut before the root's end tag is complete */
+	for (size_t cut = 0; cut < (size_t)(strstr(doc, "</map>") - doc) + 5; cut++) {
+		r = gfs_xml_parse((const uint8_t *)doc, cut, &x, why, sizeof(why));
+		if (!r)
+			gfs_xml_free(&x);
+		if (r != -EINVAL)
+			break;
+	}
+	ok(r == -EINVAL, "every cut document is refused");
+	r = gfs_xml_parse((const uint8_t *)doc, (size_t)(strstr(doc, "</map>") - doc) + 6, &x, why,
+			  sizeof(why));
+	ok(r == 0, "the document up to its root's end: %s", why);
+	if (!r)
+		gfs_xml_free(&x);
+}
+
 int main(void)
 {
+	test_xml();
 	test_rd();
 	test_inflate();
 	test_png();

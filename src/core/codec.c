@@ -128,6 +128,57 @@ int gfs_inflate(const uint8_t *src, size_t len, size_t max, struct gfs_buf *out,
 	return r;
 }
 
+int gfs_inflate_zgz(const uint8_t *src, size_t len, size_t max, struct gfs_buf *out)
+{
+	size_t used = 0;
+	int r = gfs_inflate_as(src, len, max, out, 15 + 32, &used);
+
+	return r ? r : used == len ? 0 : -EBADMSG;
+}
+
+int gfs_base64_decode(const char *s, size_t len, struct gfs_buf *out)
+{
+	uint32_t acc = 0;
+	unsigned bits = 0, pad = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		unsigned v;
+
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+			continue;
+		if (c == '=') {
+			pad++;
+			continue;
+		}
+		if (pad)
+			return -EINVAL;	/* data after the padding */
+		if (c >= 'A' && c <= 'Z')
+			v = (unsigned)(c - 'A');
+		else if (c >= 'a' && c <= 'z')
+			v = (unsigned)(c - 'a') + 26;
+		else if (c >= '0' && c <= '9')
+			v = (unsigned)(c - '0') + 52;
+		else if (c == '+')
+			v = 62;
+		else if (c == '/')
+			v = 63;
+		else
+			return -EINVAL;
+		acc = acc << 6 | v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			if (gfs_buf_addc(out, (uint8_t)(acc >> bits)))
+				return -ENOMEM;
+		}
+	}
+	/* what is left must be the zero bits of a padded end */
+	if (pad > 2 || bits >= 6 || (acc & ((1u << bits) - 1)))
+		return -EINVAL;
+	return 0;
+}
+
 int gfs_deflate(const uint8_t *src, size_t len, enum gfs_zwrap wrap, struct gfs_buf *out)
 {
 	z_stream z;
@@ -183,6 +234,98 @@ static int gfs_png_write(png_image *img, const void *pixels, const void *colorma
 	out->len = start + size;
 	out->data[out->len] = 0;
 	return 0;
+}
+
+/* Stored (uncompressed) deflate blocks of at most 65535 bytes. */
+#define GFS_STORED_BLOCK	65535u
+
+uint64_t gfs_png_stored_size(uint32_t w, uint32_t h)
+{
+	uint64_t raw = (uint64_t)h * (1 + (uint64_t)w * 4);
+	uint64_t blocks = raw ? (raw + GFS_STORED_BLOCK - 1) / GFS_STORED_BLOCK : 1;
+
+	/* signature, IHDR, one IDAT (zlib header, blocks, Adler-32), IEND */
+	return 8 + 25 + 12 + 2 + raw + 5 * blocks + 4 + 12;
+}
+
+static int gfs_png_chunk(struct gfs_buf *out, const char *type, const uint8_t *data, size_t len)
+{
+	uint8_t be[4] = { (uint8_t)(len >> 24), (uint8_t)(len >> 16), (uint8_t)(len >> 8), (uint8_t)len };
+	uint32_t crc;
+	int r = gfs_buf_add(out, be, 4);
+
+	if (!r)
+		r = gfs_buf_add(out, type, 4);
+	if (!r && len)
+		r = gfs_buf_add(out, data, len);
+	crc = gfs_crc32(0, type, 4);
+	if (len)
+		crc = gfs_crc32(crc, data, len);
+	be[0] = (uint8_t)(crc >> 24);
+	be[1] = (uint8_t)(crc >> 16);
+	be[2] = (uint8_t)(crc >> 8);
+	be[3] = (uint8_t)crc;
+	return r ? r : gfs_buf_add(out, be, 4);
+}
+
+int gfs_png_encode_stored(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *out)
+{
+	uint64_t raw = (uint64_t)h * (1 + (uint64_t)w * 4), done = 0, size = gfs_png_stored_size(w, h);
+	uint8_t ihdr[13] = { (uint8_t)(w >> 24), (uint8_t)(w >> 16), (uint8_t)(w >> 8), (uint8_t)w,
+			     (uint8_t)(h >> 24), (uint8_t)(h >> 16), (uint8_t)(h >> 8), (uint8_t)h,
+			     8, 6, 0, 0, 0 };
+	struct gfs_buf z = GFS_BUF_INIT;
+	uLong adler = adler32(0, Z_NULL, 0);
+	size_t row = 1 + (size_t)w * 4;
+	int r;
+
+	if (!w || !h || size - 57 > 0x7fffffff)
+		return -EINVAL;
+	r = gfs_buf_add(out, "\x89PNG\r\n\x1a\n", 8);
+	if (!r)
+		r = gfs_png_chunk(out, "IHDR", ihdr, sizeof(ihdr));
+	if (!r)
+		r = gfs_buf_grow(&z, (size_t)(size - 57));
+	if (!r)
+		r = gfs_buf_add(&z, "\x78\x01", 2);
+	/* the filtered rows (filter 0) in stored blocks */
+	while (!r && done < raw) {
+		uint32_t n = raw - done > GFS_STORED_BLOCK ? GFS_STORED_BLOCK : (uint32_t)(raw - done);
+		uint8_t bh[5] = { done + n == raw, (uint8_t)n, (uint8_t)(n >> 8), (uint8_t)~n,
+				  (uint8_t)(~n >> 8) };
+
+		r = gfs_buf_add(&z, bh, 5);
+		for (uint64_t p = done; !r && p < done + n;) {
+			size_t y = (size_t)(p / row), x = (size_t)(p % row);
+			size_t take = row - x < done + n - p ? row - x : (size_t)(done + n - p);
+			const uint8_t *src = rgba + y * (size_t)w * 4 + (x ? x - 1 : 0);
+
+			if (x == 0) {
+				r = gfs_buf_addc(&z, 0);
+				adler = adler32(adler, (const Bytef *)"", 1);
+				p++;
+				take--;
+			}
+			if (!r && take) {
+				r = gfs_buf_add(&z, src, take);
+				adler = adler32(adler, src, (uInt)take);
+				p += take;
+			}
+		}
+		done += n;
+	}
+	if (!r) {
+		uint8_t a[4] = { (uint8_t)(adler >> 24), (uint8_t)(adler >> 16), (uint8_t)(adler >> 8),
+				 (uint8_t)adler };
+
+		r = gfs_buf_add(&z, a, 4);
+	}
+	if (!r)
+		r = gfs_png_chunk(out, "IDAT", z.data, z.len);
+	if (!r)
+		r = gfs_png_chunk(out, "IEND", NULL, 0);
+	gfs_buf_release(&z);
+	return r;
 }
 
 int gfs_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *out)

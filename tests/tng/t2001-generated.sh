@@ -73,6 +73,10 @@ drwxr-xr-x          0 objects/
 -rw-r--r--         26 objects/index.csv
 -rw-r--r--       1849 objects/0000.ini
 drwxr-xr-x          0 maps/
+drwxr-xr-x          0 maps/tilesets/
+-r--r--r--       3928 maps/tilesets/tiles.png
+-r--r--r--         73 maps/tilesets/npcs.png
+-r--r--r--         73 maps/tilesets/spawners.png
 drwxr-xr-x          0 maps/meadow/
 -rw-r--r--        410 maps/meadow/map.ini
 -rw-r--r--        152 maps/meadow/layer00.csv
@@ -86,6 +90,8 @@ drwxr-xr-x          0 maps/meadow/
 -rw-r--r--        194 maps/meadow/layer08.csv
 -rw-r--r--        195 maps/meadow/layer09.csv
 -rw-r--r--        195 maps/meadow/layer10.csv
+-rw-r--r--       4282 maps/meadow.tmx
+-r--r--r--    3539666 maps/meadow.png
 drwxr-xr-x          0 maps/dungeon/
 -rw-r--r--        409 maps/dungeon/map.ini
 -rw-r--r--        152 maps/dungeon/layer00.csv
@@ -99,6 +105,8 @@ drwxr-xr-x          0 maps/dungeon/
 -rw-r--r--        194 maps/dungeon/layer08.csv
 -rw-r--r--        195 maps/dungeon/layer09.csv
 -rw-r--r--        195 maps/dungeon/layer10.csv
+-rw-r--r--       4281 maps/dungeon.tmx
+-r--r--r--    3539666 maps/dungeon.png
 GOLD
 
 for variant in "" "--raw" "--crc-comp" "--raw --crc-comp"; do

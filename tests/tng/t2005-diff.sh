@@ -1,8 +1,9 @@
 #!/bin/sh
 # diff -r of two mounted versions of a game: a changed map cell, a changed
-# text and a replaced sound show as a one-line CSV diff, a one-line text
-# diff and a "Binary files differ" line; beside the header's CRC line
-# nothing else differs.
+# text and a replaced sound show as a one-line CSV diff (and the same line
+# of the map's TMX, a changed map picture), a one-line text diff and a
+# "Binary files differ" line; beside the header's CRC line nothing else
+# differs.
 . "$top_srcdir/tests/lib.sh"
 P="python3 $top_srcdir/tests/tng/tngpy.py"
 cd "$T" || exit 1
@@ -25,6 +26,9 @@ cat >want <<'W'
 > Farewell
 < -1,0,-1,-1,4,-1,-1,3
 > -1,77,-1,-1,4,-1,-1,3
+Binary files ma/maps/meadow.png and mb/maps/meadow.png differ
+< 0,1,0,0,5,0,0,4,
+> 0,78,0,0,5,0,0,4,
 Binary files ma/sounds/step.ogg and mb/sounds/step.ogg differ
 W
 diff -u want got || fail "diff -r output"

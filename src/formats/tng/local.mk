@@ -1,7 +1,7 @@
 # tng format: sources, tests and fixtures (included by the top Makefile.am)
 libgamefs_a_SOURCES += src/formats/tng/tng.c src/formats/tng/tng.h \
 	src/formats/tng/tng_model.c src/formats/tng/tng_map.c src/formats/tng/tng_sprite.c \
-	src/formats/tng/tng_view.c src/formats/tng/tng_save.c src/formats/tng/tng_crc.c \
+	src/formats/tng/tng_view.c src/formats/tng/tng_tiled.c src/formats/tng/tng_save.c src/formats/tng/tng_crc.c \
 	src/formats/tng/tng_script.c src/formats/tng/tng_script.h src/formats/tng/tng_logic.c src/formats/tng/tng_handlers.c src/formats/tng/tng_media.c \
 	src/formats/tng/tng_records.c
 CORE_TESTS += \
@@ -9,7 +9,8 @@ CORE_TESTS += \
 	tests/tng/t2004-bad-input.sh tests/tng/t2005-diff.sh tests/tng/t2006-layout.sh \
 	tests/tng/t2007-strips.sh tests/tng/t2008-map-bomb.sh tests/tng/t2009-atlas-checks.sh \
 	tests/tng/t2010-scripts.sh tests/tng/t2011-media.sh tests/tng/t2012-records.sh \
-	tests/tng/t2013-sections.sh tests/tng/t2014-record-names.sh
+	tests/tng/t2013-sections.sh tests/tng/t2014-record-names.sh \
+	tests/tng/t2015-tiled.sh
 EXTRA_DIST += tests/tng/tngpy.py tests/tng/edits.sh src/formats/tng/MANUAL.mdoc
 
 # unit tests (TAP): the script codec (every opcode and command, random round trips, errors)

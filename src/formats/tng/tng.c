@@ -327,6 +327,20 @@ static int tng_map_nodes(struct gfs_archive *ar, struct tng *t, struct tng_asset
 		return a->node ? 0 : -ENOMEM;
 	}
 	name[strlen(name) - 4] = '\0';
+	/* the tilesets every map's TMX points at, made with the first map */
+	if (tng_tiled_supported(t) && !gfs_node_child(ar, maps, "tilesets")) {
+		struct gfs_node *ts = gfs_node_new_dir(ar, maps, "tilesets");
+
+		if (!ts)
+			return -ENOMEM;
+		for (int k = 0; k < TNG_TS_N; k++) {
+			char tsn[32];
+
+			snprintf(tsn, sizeof(tsn), "%s.png", tng_ts_name[k]);
+			if (!tng_file(ar, ts, tsn, 0444, &tng_tileset_ops, tng_ref_new(t, ai, a->sec, k)))
+				return -ENOMEM;
+		}
+	}
 	d = tng_unique_dir(ar, maps, name);
 	if (!d)
 		return -ENOMEM;
@@ -339,6 +353,14 @@ static int tng_map_nodes(struct gfs_archive *ar, struct tng *t, struct tng_asset
 		if (!tng_file(ar, d, name, 0644, &tng_layer_ops, tng_ref_new(t, ai, a->sec, (int)l)))
 			return -ENOMEM;
 	}
+	if (!tng_tiled_supported(t))
+		return 0;	/* a 3D game: Tiled has no orientation for it (check says so) */
+	snprintf(name, sizeof(name), "%s.tmx", d->name);
+	if (!tng_file(ar, maps, name, 0644, &tng_tmx_ops, tng_ref_new(t, ai, a->sec, 0)))
+		return -ENOMEM;
+	snprintf(name, sizeof(name), "%s.png", d->name);
+	if (!tng_file(ar, maps, name, 0444, &tng_mappng_ops, tng_ref_new(t, ai, a->sec, 0)))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -715,6 +737,9 @@ static int tng_check(struct gfs_archive *ar, FILE *out)
 		}
 	}
 	fprintf(out, "compressed assets: %zu zlib-wrapped, %zu raw deflate\n", nzlib, nraw);
+	if (!tng_tiled_supported(t))
+		fprintf(out, "maps: game type %u (3D) has no Tiled orientation: no maps/<name>.tmx "
+			"or .png (the CSV views and map.ini remain)\n", t->hdr[TNG_OFF_TYPE] & 0x0f);
 	for (size_t i = 0; i < t->nassets; i++) {	/* atlases large enough for their sprites */
 		struct tng_asset *a = &t->assets[i];
 		struct gfs_buf png = GFS_BUF_INIT;

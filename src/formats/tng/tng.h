@@ -3,6 +3,8 @@
  *
  * Files, each calling only the ones below it (no circles):
  *   tng.c        probe, load, the tree, check (the driver)
+ *   tng_tiled.c  maps/<name>.tmx (Tiled, read and written back), the map
+ *                and tileset PNGs: on the map views and sprites of tng_view.c
  *   tng_view.c   render/store of every view      tng_save.c  the writer
  *   tng_media.c  media files created, renamed, removed
  *   tng_logic.c  scripts as assembly, records as INI, their files, references
@@ -285,6 +287,46 @@ extern const struct gfs_node_ops tng_layer_ops;
 extern const struct gfs_node_ops tng_lang_ops;
 extern const struct gfs_node_ops tng_index_ops;
 extern const struct gfs_node_ops tng_gaps_ops;
+
+/* The header's tile width and height (10 bits each). */
+void tng_tile_size(const struct tng *t, unsigned *w, unsigned *h);
+struct tng_asset *tng_nth_of_type(struct tng *t, unsigned type, unsigned nth);
+/* Current map bytes of map view n's asset, parsed (decode: cells too, malloc'd). */
+int tng_map_get(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *b,
+		struct tng_map *m, int decode);
+/*
+ * The map of view n changed: map.ini's text ini[0..inilen) (NULL: kept) over
+ * its header, parallaxes and paths, and cells (NULL: kept) as its layers,
+ * re-encoded only when they differ; adopted as the asset's new content.
+ * view names the file in messages.
+ */
+int tng_map_store(struct gfs_archive *ar, struct gfs_node *n, const char *view, const uint8_t *ini,
+		  size_t inilen, const uint16_t *cells);
+/* Decoded atlases, shared by the renders that draw sprites. */
+struct tng_atlas {
+	unsigned id;
+	uint8_t *rgba;			/* NULL: missing or does not decode */
+	uint32_t w, h;
+};
+struct tng_atlases {
+	struct tng_atlas *a;
+	size_t n, cap;
+};
+struct tng_atlas *tng_atlas_get(struct gfs_archive *ar, struct tng *t, struct tng_atlases *c,
+				unsigned id);
+void tng_atlases_release(struct tng_atlases *c);
+/* The first frame of sprite spr's first direction as w x h RGBA (malloc'd). */
+int tng_sprite_image(struct gfs_archive *ar, struct tng *t, struct tng_asset *spr,
+		     struct tng_atlases *c, uint8_t **rgba, unsigned *w, unsigned *h);
+
+/* tng_tiled.c: the maps for Tiled (maps/<name>.tmx), rendered maps and tilesets */
+extern const struct gfs_node_ops tng_tmx_ops;
+extern const struct gfs_node_ops tng_mappng_ops;
+extern const struct gfs_node_ops tng_tileset_ops;	/* ref->sub: enum tng_tset */
+enum tng_tset { TNG_TS_TILES, TNG_TS_NPCS, TNG_TS_SPAWNERS, TNG_TS_N };
+extern const char *const tng_ts_name[TNG_TS_N];
+/* Has the game type an orientation in Tiled (not 3D)? */
+int tng_tiled_supported(const struct tng *t);
 
 /* tng_handlers.c: the scripts inside records */
 enum tng_rkind {

@@ -43,6 +43,12 @@ static uint64_t tng_tileh_get(const uint8_t *h) { return tng_tile_get(h, TNG_OFF
 static void tng_tilew_set(uint8_t *h, uint64_t v) { tng_tile_set(h, TNG_OFF_TILEW, 4, v); }
 static void tng_tileh_set(uint8_t *h, uint64_t v) { tng_tile_set(h, TNG_OFF_TILEH, 6, v); }
 
+void tng_tile_size(const struct tng *t, unsigned *w, unsigned *h)
+{
+	*w = (unsigned)tng_tilew_get(t->hdr);
+	*h = (unsigned)tng_tileh_get(t->hdr);
+}
+
 /* key, kind, offset, width, flags */
 #define TNG_HF(k, kd, o, w, fl) { .key = k, .kind = kd, .off = o, .width = w, .flags = fl }
 static const struct gfs_field tng_hdr_fields[] = {
@@ -626,14 +632,7 @@ const struct gfs_node_ops tng_sprite_ops = {
 	.free = tng_ref_free,
 };
 
-/* Decoded atlases for one strip render. */
-struct tng_atlas {
-	unsigned id;
-	uint8_t *rgba;
-	uint32_t w, h;
-};
-
-static struct tng_asset *tng_nth_of_type(struct tng *t, unsigned type, unsigned nth)
+struct tng_asset *tng_nth_of_type(struct tng *t, unsigned type, unsigned nth)
 {
 	for (size_t i = 0; i < t->nassets; i++)
 		if (t->secs[t->assets[i].sec].type == type && nth-- == 0)
@@ -722,13 +721,96 @@ static void tng_blit(const struct tng_atlas *at, unsigned op, unsigned sx, unsig
 		}
 }
 
+/* Atlas id decoded (cached in c), or NULL when it is missing or does not decode. */
+struct tng_atlas *tng_atlas_get(struct gfs_archive *ar, struct tng *t, struct tng_atlases *c,
+				unsigned id)
+{
+	struct tng_asset *aa;
+	struct gfs_buf png = GFS_BUF_INIT;
+	struct tng_atlas *a;
+
+	for (size_t k = 0; k < c->n; k++)
+		if (c->a[k].id == id)
+			return c->a[k].rgba ? &c->a[k] : NULL;
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 8;
+		struct tng_atlas *na = realloc(c->a, cap * sizeof(*na));
+
+		if (!na)
+			return NULL;
+		c->a = na;
+		c->cap = cap;
+	}
+	a = &c->a[c->n++];
+	memset(a, 0, sizeof(*a));
+	a->id = id;
+	aa = tng_nth_of_type(t, 6, id);
+	if (!aa || tng_asset_content(ar, t, aa, (size_t)64 << 20, &png) ||
+	    gfs_png_decode(png.data, png.len, 8192, 8192, &a->rgba, &a->w, &a->h))
+		a->rgba = NULL;	/* remembered as missing */
+	gfs_buf_release(&png);
+	return a->rgba ? a : NULL;
+}
+
+void tng_atlases_release(struct tng_atlases *c)
+{
+	for (size_t k = 0; k < c->n; k++)
+		free(c->a[k].rgba);
+	free(c->a);
+	memset(c, 0, sizeof(*c));
+}
+
+/*
+ * The first frame of sprite spr's first direction as w x h RGBA (malloc'd
+ * into *rgba; rgba NULL: its size only); -EIO when the sprite does not
+ * decode or is not drawable.
+ */
+int tng_sprite_image(struct gfs_archive *ar, struct tng *t, struct tng_asset *spr,
+		     struct tng_atlases *c, uint8_t **rgba, unsigned *w, unsigned *h)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct gfs_rd rd;
+	uint16_t sw, sh, v[7];
+	uint8_t type, nf;
+	struct tng_atlas *a;
+	int r = tng_asset_content(ar, t, spr, TNG_SPR_MAX, &b);
+
+	if (rgba)
+		*rgba = NULL;
+	if (r)
+		goto out;
+	gfs_rd_init(&rd, b.data, b.len, 0);
+	r = -EIO;
+	if (gfs_rd_u16le(&rd, &sw) || gfs_rd_u16le(&rd, &sh) || gfs_rd_u8(&rd, &type) ||
+	    gfs_rd_u8(&rd, &nf) || !sw || !sh || !nf || sw > TNG_SPR_MAXDIM || sh > TNG_SPR_MAXDIM)
+		goto out;
+	for (int k = 0; k < 7; k++)
+		if (gfs_rd_u16le(&rd, &v[k]))
+			goto out;
+	*w = sw;
+	*h = sh;
+	r = 0;
+	if (!rgba)
+		goto out;	/* its size only */
+	*rgba = calloc((size_t)sw * sh, 4);
+	if (!*rgba) {
+		r = -ENOMEM;
+		goto out;
+	}
+	a = tng_atlas_get(ar, t, c, v[0] & 0xfff);
+	if (a)
+		tng_blit(a, v[0] >> 12, v[1], v[2], v[3], v[4], *rgba, sw, sh, v[5], v[6], sw);
+out:
+	gfs_buf_release(&b);
+	return r;
+}
+
 static int tng_strip_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct tng_ref *ref = n->priv;
 	struct tng *t = ref->t;
 	struct gfs_buf b = GFS_BUF_INIT;
-	struct tng_atlas at[8];
-	size_t nat = 0;
+	struct tng_atlases at = { 0 };
 	struct gfs_rd rd;
 	uint8_t *canvas = NULL;
 	uint16_t w = 0, h = 0;
@@ -773,21 +855,7 @@ static int tng_strip_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 			}
 		id = v[0] & 0xfff;
 		op = v[0] >> 12;
-		for (size_t k = 0; k < nat; k++)
-			if (at[k].id == id)
-				a = &at[k];
-		if (!a && nat < sizeof(at) / sizeof(at[0])) {
-			struct tng_asset *aa = tng_nth_of_type(t, 6, id);
-			struct gfs_buf png = GFS_BUF_INIT;
-
-			if (aa && !tng_asset_content(ar, t, aa, (size_t)64 << 20, &png) &&
-			    !gfs_png_decode(png.data, png.len, 8192, 8192, &at[nat].rgba, &at[nat].w,
-					    &at[nat].h)) {
-				at[nat].id = id;
-				a = &at[nat++];
-			}
-			gfs_buf_release(&png);
-		}
+		a = tng_atlas_get(ar, t, &at, id);
 		if (!a)
 			continue;	/* a missing atlas draws nothing */
 		tng_blit(a, op, v[1], v[2], v[3], v[4], canvas + (size_t)f * w * 4, w, h, v[5], v[6],
@@ -795,8 +863,7 @@ static int tng_strip_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 	}
 	r = gfs_png_encode(canvas, (uint32_t)w * nf, h, out);
 out:
-	for (size_t k = 0; k < nat; k++)
-		free(at[k].rgba);
+	tng_atlases_release(&at);
 	free(canvas);
 	gfs_buf_release(&b);
 	return r;
@@ -810,7 +877,7 @@ const struct gfs_node_ops tng_strip_ops = {
 /* ---- maps -------------------------------------------------------------------- */
 
 /* Current map bytes of a view's asset, parsed (decode: cells too). */
-static int tng_map_get(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *b,
+int tng_map_get(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *b,
 		       struct tng_map *m, int decode)
 {
 	struct tng_ref *ref = n->priv;
@@ -1012,25 +1079,79 @@ static int tng_mapini_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 	return r;
 }
 
-static int tng_mapini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+/*
+ * The map of view n changed: map.ini's text ini[0..inilen) (NULL: kept) over
+ * its header, parallaxes and paths, and cells (NULL: kept) as its layers,
+ * re-encoded only when they differ; adopted as the asset's new content.
+ */
+int tng_map_store(struct gfs_archive *ar, struct gfs_node *n, const char *view, const uint8_t *ini,
+		  size_t inilen, const uint16_t *cells)
 {
 	struct tng_ref *ref = n->priv;
 	struct gfs_rec_refs refs = { tng_mref_fmt, tng_mref_parse, NULL, ref->t };
-	struct gfs_buf b = GFS_BUF_INIT, *nb = NULL;
+	struct gfs_buf b = GFS_BUF_INIT, rle = GFS_BUF_INIT, par = GFS_BUF_INIT, *nb = NULL, *nb2 = NULL;
 	struct tng_map m;
-	int r = tng_map_get(ar, n, &b, &m, 0);
+	char why[160];
+	int r;
 
+	m.cells = NULL;
+	r = tng_map_get(ar, n, &b, &m, cells != NULL);
 	if (!r && !(nb = gfs_buf_new()))
 		r = -ENOMEM;
+	if (r)
+		goto out;
+	if (ini)
+		r = gfs_record_parse(ar, view, &tng_map_rec, b.data, b.len, ini, inilen, &refs, nb);
+	else
+		r = gfs_buf_add(nb, b.data, b.len);
+	if (r || !cells || !memcmp(cells, m.cells, m.ncells * sizeof(*cells)))
+		goto adopt;
+	r = gfs_rle16_encode(cells, m.ncells, &rle);
+	if (r)
+		goto out;
+	if (rle.len > 0xffffff) {
+		r = gfs_err(ar, -EINVAL, "%s: the map's RLE block would be over 16 MiB", view);
+		goto out;
+	}
+	free(m.cells);
+	m.cells = NULL;
+	r = tng_map_parse(tng_map_size(ref->t), tng_map_layers(ref->t), nb->data, nb->len, &m, 0, why,
+			  sizeof(why));
+	if (r) {
+		r = gfs_err(ar, -EINVAL, "%s: %s", view, why);
+		goto out;
+	}
+	if (!(nb2 = gfs_buf_new())) {
+		r = -ENOMEM;
+		goto out;
+	}
+	r = gfs_buf_add(&par, nb->data + m.par, (size_t)m.npar * TNG_MAP_PARALLAX);
 	if (!r)
-		r = gfs_record_parse(ar, "map.ini", &tng_map_rec, b.data, b.len, data, len, &refs, nb);
+		r = tng_map_build(nb->data, &par, m.npar, nb->data + m.paths, m.rle - m.paths, m.npath,
+				  rle.data, rle.len, nb->data + m.tail, nb->len - m.tail, nb2);
+	if (r)
+		goto out;
+	gfs_buf_free(nb);
+	nb = nb2;
+	nb2 = NULL;
+adopt:
 	if (!r) {
 		tng_set_pending(ar, n, nb);
 		nb = NULL;
 	}
+out:
+	free(m.cells);
 	gfs_buf_free(nb);
+	gfs_buf_free(nb2);
+	gfs_buf_release(&par);
+	gfs_buf_release(&rle);
 	gfs_buf_release(&b);
 	return r;
+}
+
+static int tng_mapini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	return tng_map_store(ar, n, "map.ini", data, len, NULL);
 }
 
 const struct gfs_node_ops tng_mapini_ops = {
@@ -1063,7 +1184,7 @@ out:
 static int tng_layer_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct tng_ref *ref = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT, rle = GFS_BUF_INIT, par = GFS_BUF_INIT, *nb = NULL;
+	struct gfs_buf b = GFS_BUF_INIT;
 	struct tng_map m;
 	struct gfs_grid g;
 	size_t ms = tng_map_size(ref->t);
@@ -1071,39 +1192,15 @@ static int tng_layer_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 
 	m.cells = NULL;
 	r = tng_map_get(ar, n, &b, &m, 1);
-	if (r)
-		goto out;
-	r = gfs_grid_parse(ar, n->name, data, len, ms, NULL, &g);
-	if (!r)
-		r = gfs_grid_u16(ar, &g, ms, ms, 65534, m.cells + (size_t)ref->sub * ms * ms);
-	gfs_grid_release(&g);
-	if (r)
-		goto out;
-	r = gfs_rle16_encode(m.cells, m.ncells, &rle);
-	if (r)
-		goto out;
-	if (rle.len > 0xffffff) {
-		r = gfs_err(ar, -EINVAL, "%s: the map's RLE block would be over 16 MiB", n->name);
-		goto out;
+	if (!r) {
+		r = gfs_grid_parse(ar, n->name, data, len, ms, NULL, &g);
+		if (!r)
+			r = gfs_grid_u16(ar, &g, ms, ms, 65534, m.cells + (size_t)ref->sub * ms * ms);
+		gfs_grid_release(&g);
 	}
-	nb = gfs_buf_new();
-	if (!nb) {
-		r = -ENOMEM;
-		goto out;
-	}
-	r = gfs_buf_add(&par, b.data + m.par, (size_t)m.npar * TNG_MAP_PARALLAX);
 	if (!r)
-		r = tng_map_build(b.data, &par, m.npar, b.data + m.paths, m.rle - m.paths, m.npath,
-				  rle.data, rle.len, b.data + m.tail, b.len - m.tail, nb);
-	if (r)
-		goto out;
-	tng_set_pending(ar, n, nb);
-	nb = NULL;
-out:
+		r = tng_map_store(ar, n, n->name, NULL, 0, m.cells);
 	free(m.cells);
-	gfs_buf_free(nb);
-	gfs_buf_release(&par);
-	gfs_buf_release(&rle);
 	gfs_buf_release(&b);
 	return r;
 }
