@@ -29,5 +29,6 @@ CORE_TESTS += \
 	tests/rpg/t1009-rpg-maps.sh \
 	tests/rpg/t1010-rpg-tilesets.sh \
 	tests/rpg/t1011-graphics.sh \
-	tests/rpg/t1012-rpg-npcs-doors.sh tests/rpg/t1013-rpg-scripts-records.sh
+	tests/rpg/t1012-rpg-npcs-doors.sh tests/rpg/t1013-rpg-scripts-records.sh \
+	tests/rpg/t1014-reld-rgfx.sh
 EXTRA_DIST += tests/rpgtool.py tests/rpg/opaque-share.py tests/rpg/gfxgame.py tests/rpg/rpglib.sh
