@@ -6,9 +6,11 @@ Written from ohrrpgce-lumps.md section 3, not from gamefs's C code:
                                     MAS (old) or PALETTES.BIN with two palettes (new), FNT, STT
   gfxgame.py mkrgfx OUT              the new game with WALKABOUTS.RGFX (3 spritesets of 2
                                     20x20 frames, the third not 16-colour) instead of PT4
+  gfxgame.py rgfx-doc OUT           that WALKABOUTS.RGFX document on its own (a standalone .rgfx)
   gfxgame.py png-index FILE.png     width height, then each row as hex indices, then PLTE hex
   gfxgame.py png-poke IN OUT X Y I  IN (palette PNG) with pixel X,Y set to index I, written
                                     as an 8-bit palette PNG with IN's PLTE
+  gfxgame.py png-plte IN OUT I RRGGBB  IN (palette PNG) with PLTE entry I set to RRGGBB
   gfxgame.py png-rgb-copy IN OUT    IN rewritten as an RGB (truecolour) PNG
   gfxgame.py sprite-pixel GAME LUMP W H FRAMES SET X Y   the index at X,Y of the set's strip
 """
@@ -169,6 +171,14 @@ def main(argv):
         make(argv[2], argv[3] == 'old')
     elif cmd == 'mkrgfx':
         make_rgfx(argv[2])
+    elif cmd == 'rgfx-doc':
+        with open(argv[2], 'wb') as f:
+            f.write(rgfx_doc())
+    elif cmd == 'png-plte':
+        w, h, rows, plte = png_index(argv[2])
+        i = int(argv[4])
+        plte = plte[:3 * i] + bytes.fromhex(argv[5]) + plte[3 * i + 3:]
+        rpgtool.png_write(argv[3], w, h, rows, plte)
     elif cmd == 'png-index':
         w, h, rows, plte = png_index(argv[2])
         print(w, h)

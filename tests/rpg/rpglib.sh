@@ -25,3 +25,16 @@ rpg_corpus_writeback() {
 		rm -f "$b"
 	done
 }
+
+# writeback_all ARCHIVE: mount it, write every file of the mount back
+# unchanged, unmount; adds the files written to n.  The caller compares.
+writeback_all() {
+	gfs_mount "$1" wb || fail "mount $1"
+	(cd wb && find . -type f | sort) >wb-views.txt
+	while IFS= read -r v; do
+		cat "wb/$v" >wb-view.bin
+		cp wb-view.bin "wb/$v" || fail "$1: write back $v"
+		n=$((n + 1))
+	done <wb-views.txt
+	gfs_umount wb || fail "unmount $1"
+}

@@ -5,6 +5,16 @@
  * src/formats/rpg/reload.c (the same text a game's reload/ shows).  An
  * edit is encoded back; a document written back unchanged gives the same
  * bytes.  The codec is the rpg format's: one RELOAD codec in gamefs.
+ *
+ * A document whose root is rgfx (a game's HEROES.RGFX ... on its own) also
+ * shows spritesets/<id>.png: each spriteset's first frameset that can be a
+ * PNG (rgfx.c, the walk a game's views use), frames side by side, 8-bit
+ * indices in the fixed palette reld_rgb() (the document has none): index i
+ * is red (i >> 5) * 255 / 7, green ((i >> 2) & 7) * 255 / 7, blue
+ * (i & 3) * 85, 256 distinct colours.  A PNG written back must be the same
+ * size and palette-indexed; each pixel keeps its index when that index has
+ * its colour, else takes the one index of exactly it; it is written into
+ * the frame's image bytes in place (same length, so the layout stays).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,8 +22,10 @@
 #include <strings.h>
 #include "gfs_driver.h"
 #include "../rpg/reload.h"
+#include "../rpg/rgfx.h"
 
 #define RELD_FILE_MAX ((size_t)256 << 20)
+#define RELD_COLOURS 256
 
 struct reld_model {
 	struct gfs_buf *data;	/* the document an edit made, until commit */
@@ -40,6 +52,23 @@ static int reld_bytes(struct gfs_archive *ar, struct gfs_buf *out)
 	return gfs_read_all(ar, out, RELD_FILE_MAX);
 }
 
+/* Make *bin the document unless it already is exactly that (then *bin stays the caller's). */
+static int reld_take(struct gfs_archive *ar, struct gfs_buf **bin)
+{
+	struct reld_model *m = ar->priv;
+	struct gfs_buf old = GFS_BUF_INIT;
+	int r = reld_bytes(ar, &old);
+
+	if (!r && (old.len != (*bin)->len || ((*bin)->len && memcmp(old.data, (*bin)->data, (*bin)->len)))) {
+		gfs_buf_free(m->data);
+		m->data = *bin;
+		*bin = NULL;
+		gfs_tree_invalidate(ar);	/* the text and the PNGs show the new bytes */
+	}
+	gfs_buf_release(&old);
+	return r;
+}
+
 static int reld_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct gfs_buf b = GFS_BUF_INIT;
@@ -54,9 +83,7 @@ static int reld_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_bu
 
 static int reld_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
-	struct reld_model *m = ar->priv;
 	struct gfs_buf *bin = gfs_buf_new();
-	struct gfs_buf old = GFS_BUF_INIT;
 	char err[200];
 	int r;
 
@@ -66,14 +93,8 @@ static int reld_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t 
 	if (r == -EINVAL)
 		r = gfs_err(ar, -EINVAL, "%s: %s", n->name, err);
 	if (!r)
-		r = reld_bytes(ar, &old);
-	if (!r && (old.len != bin->len || (bin->len && memcmp(old.data, bin->data, bin->len)))) {
-		gfs_buf_free(m->data);
-		m->data = bin;
-		bin = NULL;
-	}
+		r = reld_take(ar, &bin);
 	gfs_buf_free(bin);
-	gfs_buf_release(&old);
 	return r;
 }
 
@@ -81,6 +102,119 @@ static const struct gfs_node_ops reld_doc_ops = {
 	.render = reld_render,
 	.store = reld_store,
 };
+
+/* ---- rgfx documents: spritesets/<id>.png ---- */
+
+/* The fixed palette of a standalone rgfx document: 3 bits red, 3 green, 2 blue. */
+static void reld_rgb(uint8_t *rgb)
+{
+	for (unsigned i = 0; i < RELD_COLOURS; i++) {
+		rgb[3 * i] = (uint8_t)((i >> 5) * 255 / 7);
+		rgb[3 * i + 1] = (uint8_t)(((i >> 2) & 7) * 255 / 7);
+		rgb[3 * i + 2] = (uint8_t)((i & 3) * 85);
+	}
+}
+
+/* The document and spriteset k of view n: EIO when it is no longer one that shows as a PNG. */
+static int reld_set(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *b, struct rgfx_set *s)
+{
+	char err[160];
+	int r = reld_bytes(ar, b);
+
+	if (!r && (r = rgfx_walk(b->data, b->len, RELD_COLOURS, (size_t)(uintptr_t)n->priv, s, NULL, NULL, err,
+				 sizeof(err))) && r != -ENOMEM)
+		r = gfs_err(ar, -EIO, "%s: %s", n->name, err);
+	if (!r && !s->root_rgfx)
+		r = gfs_err(ar, -EIO, "%s: the document's root is no longer rgfx", n->name);
+	return r;
+}
+
+static int reld_png_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct rgfx_set *s = malloc(sizeof(*s));
+	uint8_t rgb[3 * RELD_COLOURS];
+	int r = s ? reld_set(ar, n, &b, s) : -ENOMEM;
+
+	if (!r) {
+		reld_rgb(rgb);
+		r = rgfx_render(s, b.data, rgb, RELD_COLOURS, out);
+	}
+	free(s);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int reld_png_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct gfs_buf *b = gfs_buf_new();
+	struct rgfx_set *s = malloc(sizeof(*s));
+	uint8_t rgb[3 * RELD_COLOURS], *rgba = NULL;
+	char err[200];
+	int r = b && s ? reld_set(ar, n, b, s) : -ENOMEM;
+
+	if (!r && (r = rgfx_png_in(data, len, rgfx_png_w(s), (uint32_t)s->h, 1, &rgba, err, sizeof(err))) == -EINVAL)
+		r = gfs_err(ar, r, "%s: %s", n->name, err);
+	if (!r) {
+		reld_rgb(rgb);
+		if ((r = rgfx_from_rgba(s, b->data, rgba, rgb, RELD_COLOURS, "document's fixed palette", err,
+					sizeof(err))))
+			r = gfs_err(ar, r, "%s: %s", n->name, err);
+	}
+	if (!r)
+		r = reld_take(ar, &b);
+	free(rgba);
+	free(s);
+	gfs_buf_free(b);
+	return r;
+}
+
+static const struct gfs_node_ops reld_png_ops = {
+	.render = reld_png_render,
+	.store = reld_png_store,
+};
+
+struct reld_build {
+	struct gfs_archive *ar;
+	struct gfs_node *dir;
+};
+
+static int reld_png_add(struct rgfx_set *s, size_t k, const char *why)
+{
+	struct reld_build *bd = s->ctx;
+	char nm[32];
+
+	if (!s->root_rgfx)	/* only rgfx documents have spritesets to show */
+		return 0;
+	if (why) {
+		gfs_warn(bd->ar, "spriteset not shown as PNG: %s", why);
+		return 0;
+	}
+	if (!bd->dir && !(bd->dir = gfs_node_new_dir(bd->ar, bd->ar->root, "spritesets")))
+		return -ENOMEM;
+	snprintf(nm, sizeof(nm), "%03lld.png", (long long)s->id);
+	if (s->id < 0 || !gfs_name_usable(bd->dir, nm)) {
+		gfs_warn(bd->ar, "spriteset %zu not shown as PNG: its id %lld is missing or not unique", k,
+			 (long long)s->id);
+		return 0;
+	}
+	return gfs_node_new_file(bd->ar, bd->dir, nm, 0644, &reld_png_ops, (void *)(uintptr_t)k) ? 0 : -ENOMEM;
+}
+
+/* The PNG of every spriteset of an rgfx document that can be one (one walk); none for other roots. */
+static int reld_png_build(struct gfs_archive *ar, const uint8_t *bin, size_t len)
+{
+	struct rgfx_set *s = malloc(sizeof(*s));
+	struct reld_build bd = { ar, NULL };
+	char err[160];
+	int r;
+
+	if (!s)
+		return -ENOMEM;
+	r = rgfx_walk(bin, len, RELD_COLOURS, 0, s, reld_png_add, &bd, err, sizeof(err));
+	free(s);
+	return r == -EBADMSG ? 0 : r;
+}
 
 static int reld_load(struct gfs_archive *ar)
 {
@@ -95,14 +229,14 @@ static int reld_load(struct gfs_archive *ar)
 	if ((r = gfs_read_all(ar, &b, RELD_FILE_MAX)))
 		return gfs_err(ar, r, "cannot read the document (over %zu MiB?)", RELD_FILE_MAX >> 20);
 	r = reld_to_text(b.data, b.len, NULL, err, sizeof(err));
+	if (!r && !gfs_node_new_file(ar, ar->root, "document.txt", 0644, &reld_doc_ops, NULL))
+		r = -ENOMEM;
+	if (!r)
+		r = reld_png_build(ar, b.data, b.len);
 	gfs_buf_release(&b);
-	if (r == -ENOMEM)
-		return r;
-	if (r)
-		return gfs_err(ar, -EBADMSG, "%s", err);
-	if (!gfs_node_new_file(ar, ar->root, "document.txt", 0644, &reld_doc_ops, NULL))
-		return -ENOMEM;
-	return 0;
+	if (r && r != -ENOMEM)
+		r = gfs_err(ar, -EBADMSG, "%s", err);
+	return r;
 }
 
 static int reld_save(struct gfs_archive *ar, struct gfs_writer *w)

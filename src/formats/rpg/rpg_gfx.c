@@ -40,7 +40,7 @@
 #include "rpg.h"
 #include "gfs_grid.h"
 #include "gfs_codec.h"
-#include "reload.h"
+#include "rgfx.h"
 
 #define BSAVE_HDR 7
 #define BSAVE_MAGIC 0xfd
@@ -57,8 +57,6 @@
 #define FONT_GLYPH_BYTES 8
 #define FONT_W 128		/* 16 x 16 glyphs of 8 x 8: 2048 bytes */
 #define FONT_H 128
-#define PNG_CTYPE_AT 25		/* IHDR colour type: signature 8, length 4, "IHDR" 4, w 4, h 4, depth 1 */
-#define PNG_CTYPE_PALETTE 3
 #define GEN_MASTER_PALETTE 78
 
 enum { G_PAGES, G_SPRITE, G_MASTERS, G_MAS, G_PAL16, G_FONT, G_DEFPAL, G_RGFX };
@@ -241,18 +239,10 @@ static void rpg_sprite_palette(struct gfs_archive *ar, const struct rpg_gfx *g, 
 static int rpg_png_in(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len,
 		      uint32_t w, uint32_t h, int indexed, uint8_t **rgba)
 {
-	uint32_t pw = 0, ph = 0;
-	int r;
+	char err[160];
+	int r = rgfx_png_in(data, len, w, h, indexed, rgba, err, sizeof(err));
 
-	if (gfs_png_size(data, len, &pw, &ph) || pw != w || ph != h)
-		return gfs_err(ar, -EINVAL, "%s: want a %ux%u PNG", n->name, w, h);
-	if (indexed && data[PNG_CTYPE_AT] != PNG_CTYPE_PALETTE)
-		return gfs_err(ar, -EINVAL, "%s: want a palette-indexed PNG (colour type 3), not type %u",
-			       n->name, data[PNG_CTYPE_AT]);
-	r = gfs_png_decode(data, len, w, h, rgba, &pw, &ph);
-	if (r && r != -ENOMEM)
-		r = gfs_err(ar, -EINVAL, "%s: the PNG does not decode", n->name);
-	return r;
+	return r == -EINVAL ? gfs_err(ar, r, "%s: %s", n->name, err) : r;
 }
 
 /*
@@ -264,21 +254,12 @@ static int rpg_px_index(struct gfs_archive *ar, struct gfs_node *n, const uint8_
 			uint32_t y, const uint8_t *rgb, unsigned ncolors, const char *what, unsigned old, uint8_t *out)
 {
 	const uint8_t *px = rgba + ((size_t)y * w + x) * 4;
-	int found = -1, count = 0;
+	int i = rgfx_colour_index(px, rgb, ncolors, old);
 
-	if (old < ncolors && !memcmp(rgb + 3 * old, px, 3)) {
-		*out = (uint8_t)old;
-		return 0;
-	}
-	for (unsigned i = 0; i < ncolors; i++)
-		if (!memcmp(rgb + 3 * i, px, 3)) {
-			found = (int)i;
-			count++;
-		}
-	if (count != 1)
+	if (i < 0)
 		return gfs_err(ar, -EINVAL, "%s: pixel %u,%u: colour #%02x%02x%02x %s the %s", n->name, x, y,
-			       px[0], px[1], px[2], count ? "is twice in" : "is not in", what);
-	*out = (uint8_t)found;
+			       px[0], px[1], px[2], i == -2 ? "is twice in" : "is not in", what);
+	*out = (uint8_t)i;
 	return 0;
 }
 
@@ -396,121 +377,12 @@ static const struct gfs_node_ops rpg_image_ops = {
 	.free = free,
 };
 
-/* ---- rgfx sprite sets: RELOAD rgfx/spritesets/spriteset/frameset/frame/image ---- */
+/* ---- rgfx sprite sets (rgfx.c walks them): RELOAD rgfx/spritesets/spriteset/frameset/frame/image ---- */
 
-#define RGFX_MAX_FRAMES 64
-
-/*
- * The first frameset of a spriteset of an rgfx document, as a walk finds
- * it: the want-th one, or (each set) every one in turn, handed to each()
- * as the walk leaves it.
- */
-struct rgfx_set {
-	size_t want, seen;		/* spritesets: the one wanted, how many met */
-	int in_sets, in_set, in_frameset, framesets, too_many;
-	int64_t id, w, h, bits;
-	size_t nframes, off[RGFX_MAX_FRAMES], len[RGFX_MAX_FRAMES];
-	const struct rpg_gfx *g;
-	const uint8_t *bin;
-	int (*each)(struct rgfx_set *s, size_t k, const char *why);	/* why: NULL when it shows */
-	void *ctx;
-};
-
-static int rgfx_is(const struct reld_node *n, const char *name)
+/* The colours a spriteset of g shows in: 16 (its default palette) or 256 (the master palette). */
+static unsigned rgfx_ncolors(const struct rpg_gfx *g)
 {
-	return n->namelen == strlen(name) && !memcmp(n->name, name, n->namelen);
-}
-
-/* Can spriteset k (s holds it) be a PNG: 8 bits, every frame w x h, indices within its colours? */
-static int rgfx_check(const struct rgfx_set *s, size_t k, char *err, size_t errlen)
-{
-	if (s->bits != 8 || s->w <= 0 || s->h <= 0 || s->w > PAGE_W * 4 || s->h > PAGE_H * 4 || !s->nframes ||
-	    s->too_many)
-		return snprintf(err, errlen, "spriteset %zu: not %d or fewer 8-bit frames of a sane size", k,
-				RGFX_MAX_FRAMES), -EBADMSG;
-	for (size_t f = 0; f < s->nframes; f++) {
-		if (s->len[f] != (size_t)(s->w * s->h))
-			return snprintf(err, errlen, "spriteset %zu frame %zu: %zu bytes, not %lldx%lld", k, f,
-					s->len[f], (long long)s->w, (long long)s->h), -EBADMSG;
-		for (size_t i = 0; s->g->defpal && i < s->len[f]; i++)
-			if (s->bin[s->off[f] + i] >= PAL16_COLOURS)
-				return snprintf(err, errlen, "spriteset %zu frame %zu: index %u in a 16-colour sprite",
-						k, f, s->bin[s->off[f] + i]), -EBADMSG;
-	}
-	return 0;
-}
-
-static int rgfx_close(struct rgfx_set *s)
-{
-	char err[160];
-
-	s->in_set = 0;
-	return s->each(s, s->seen - 1, rgfx_check(s, s->seen - 1, err, sizeof(err)) ? err : NULL);
-}
-
-static int rgfx_visit(void *ctx, const struct reld_node *n)
-{
-	struct rgfx_set *s = ctx;
-	int isint = n->type >= 1 && n->type <= 4, r;
-
-	if (n->depth == 1)
-		s->in_sets = rgfx_is(n, "spritesets");
-	if (n->depth <= 2) {
-		if (s->in_set && s->each && (r = rgfx_close(s)))
-			return r;
-		s->in_set = s->in_frameset = 0;
-	}
-	if (n->depth == 2 && s->in_sets && rgfx_is(n, "spriteset")) {
-		s->in_set = s->each || s->seen == s->want;
-		s->seen++;
-		if (s->in_set) {
-			s->id = isint ? n->i : -1;
-			s->w = s->h = s->bits = 0;
-			s->nframes = 0;
-			s->framesets = s->too_many = 0;
-		}
-	} else if (n->depth == 3 && s->in_set) {
-		s->in_frameset = rgfx_is(n, "frameset") && s->framesets++ == 0;
-	} else if (n->depth == 4 && s->in_frameset && isint) {
-		if (rgfx_is(n, "w"))
-			s->w = n->i;
-		else if (rgfx_is(n, "h"))
-			s->h = n->i;
-		else if (rgfx_is(n, "bits"))
-			s->bits = n->i;
-	} else if (n->depth == 5 && s->in_frameset && n->type == 6 && rgfx_is(n, "image")) {
-		if (s->nframes == RGFX_MAX_FRAMES) {
-			s->too_many = 1;
-		} else {
-			s->off[s->nframes] = n->off;
-			s->len[s->nframes++] = n->len;
-		}
-	}
-	return 0;
-}
-
-/*
- * Walk an rgfx document for spriteset want (each NULL), or for every
- * spriteset (each called for each).  0, or -EBADMSG with why in err.
- */
-static int rgfx_walk(const struct rpg_gfx *g, const uint8_t *bin, size_t len, size_t want, struct rgfx_set *s,
-		     int (*each)(struct rgfx_set *, size_t, const char *), void *ctx, char *err, size_t errlen)
-{
-	int r;
-
-	memset(s, 0, sizeof(*s));
-	s->want = want;
-	s->g = g;
-	s->bin = bin;
-	s->each = each;
-	s->ctx = ctx;
-	if ((r = reld_walk(bin, len, rgfx_visit, s, err, errlen)))
-		return r;
-	if (each)
-		return s->in_set ? rgfx_close(s) : 0;
-	if (want >= s->seen)
-		return snprintf(err, errlen, "no spriteset %zu", want), -EBADMSG;
-	return rgfx_check(s, want, err, errlen);
+	return g->defpal ? PAL16_COLOURS : MASTER_COLOURS;
 }
 
 static unsigned rgfx_palette(struct gfs_archive *ar, const struct rpg_gfx *g, const struct rgfx_set *s, uint8_t *rgb,
@@ -532,7 +404,7 @@ static int rgfx_read(struct gfs_archive *ar, struct rpg_vpriv *v, struct gfs_buf
 	char err[160];
 	int r = v->l ? rpg_lump_read(ar, v->l, b) : -ENOENT;
 
-	if (!r && (r = rgfx_walk(v->desc, b->data, b->len, v->rec, s, NULL, NULL, err, sizeof(err))) && r != -ENOMEM)
+	if (!r && (r = rgfx_walk(b->data, b->len, rgfx_ncolors(v->desc), v->rec, s, NULL, NULL, err, sizeof(err))) && r != -ENOMEM)
 		r = gfs_err(ar, -EIO, "lump %s: %s", v->l->name, err);
 	return r;
 }
@@ -542,22 +414,15 @@ static int rpg_rgfx_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 	struct rpg_vpriv *v = n->priv;
 	struct gfs_buf b = GFS_BUF_INIT;
 	struct rgfx_set *s = malloc(sizeof(*s));
-	uint8_t rgb[MASTER_BYTES], *idx = NULL;
+	uint8_t rgb[MASTER_BYTES];
 	const char *what;
 	int r = s ? rgfx_read(ar, v, &b, s) : -ENOMEM;
 
-	if (!r && !(idx = malloc(s->len[0] * s->nframes)))
-		r = -ENOMEM;
 	if (!r) {
-		size_t w = (size_t)s->w, iw = w * s->nframes;
 		unsigned nc = rgfx_palette(ar, v->desc, s, rgb, &what);
 
-		for (size_t f = 0; f < s->nframes; f++)
-			for (size_t y = 0; y < (size_t)s->h; y++)
-				memcpy(idx + y * iw + f * w, b.data + s->off[f] + y * w, w);
-		r = gfs_png_encode_indexed(idx, (uint32_t)iw, (uint32_t)s->h, rgb, nc, out);
+		r = rgfx_render(s, b.data, rgb, nc, out);
 	}
-	free(idx);
 	free(s);
 	gfs_buf_release(&b);
 	return r;
@@ -570,21 +435,17 @@ static int rpg_rgfx_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 	struct rgfx_set *s = malloc(sizeof(*s));
 	uint8_t rgb[MASTER_BYTES], *rgba = NULL;
 	const char *what;
-	unsigned nc = 0;
+	char err[160];
 	int r = s ? rgfx_read(ar, v, &b, s) : -ENOMEM;
 
 	if (!r)
-		r = rpg_png_in(ar, n, data, len, (uint32_t)(s->w * (int64_t)s->nframes), (uint32_t)s->h, 1, &rgba);
-	if (!r)
-		nc = rgfx_palette(ar, v->desc, s, rgb, &what);
-	for (size_t f = 0; !r && f < s->nframes; f++)
-		for (uint32_t y = 0; !r && y < (uint32_t)s->h; y++)
-			for (uint32_t x = 0; !r && x < (uint32_t)s->w; x++) {
-				uint8_t *c = b.data + s->off[f] + (size_t)y * (size_t)s->w + x;
+		r = rpg_png_in(ar, n, data, len, rgfx_png_w(s), (uint32_t)s->h, 1, &rgba);
+	if (!r) {
+		unsigned nc = rgfx_palette(ar, v->desc, s, rgb, &what);
 
-				r = rpg_px_index(ar, n, rgba, (uint32_t)(s->w * (int64_t)s->nframes),
-						 (uint32_t)(f * (size_t)s->w) + x, y, rgb, nc, what, *c, c);
-			}
+		if ((r = rgfx_from_rgba(s, b.data, rgba, rgb, nc, what, err, sizeof(err))))
+			r = gfs_err(ar, r, "%s: %s", n->name, err);
+	}
 	if (!r)
 		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
 	free(rgba);
@@ -602,6 +463,7 @@ static const struct gfs_node_ops rpg_rgfx_ops = {
 struct rgfx_build {
 	struct gfs_archive *ar;
 	struct rpg_lump *l;
+	const struct rpg_gfx *g;
 	struct gfs_node *dir;
 };
 
@@ -614,10 +476,10 @@ static int rgfx_add(struct rgfx_set *s, size_t k, const char *why)
 		gfs_warn(bd->ar, "lump %s: spriteset not shown as PNG: %s", bd->l->name, why);
 		return 0;
 	}
-	if (!bd->dir && !(bd->dir = rpg_subdir(bd->ar, s->g->view)))
+	if (!bd->dir && !(bd->dir = rpg_subdir(bd->ar, bd->g->view)))
 		return -ENOMEM;
 	snprintf(nm, sizeof(nm), "%03lld.png", (long long)s->id);
-	return rpg_add_view(bd->ar, bd->l, bd->dir, nm, &rpg_rgfx_ops, k, s->g);
+	return rpg_add_view(bd->ar, bd->l, bd->dir, nm, &rpg_rgfx_ops, k, bd->g);
 }
 
 /* Add the PNG view of every spriteset of an rgfx lump that can be one (one walk). */
@@ -625,12 +487,12 @@ static int rpg_rgfx_build(struct gfs_archive *ar, struct rpg_lump *l, const stru
 {
 	struct gfs_buf b = GFS_BUF_INIT;
 	struct rgfx_set *s = malloc(sizeof(*s));
-	struct rgfx_build bd = { ar, l, NULL };
+	struct rgfx_build bd = { ar, l, g, NULL };
 	char err[160];
 	int r = s ? rpg_lump_read(ar, l, &b) : -ENOMEM;
 
 	/* a document that does not walk has no views (its RELOAD text says why) */
-	if (!r && (r = rgfx_walk(g, b.data, b.len, 0, s, rgfx_add, &bd, err, sizeof(err))) == -EBADMSG)
+	if (!r && (r = rgfx_walk(b.data, b.len, rgfx_ncolors(g), 0, s, rgfx_add, &bd, err, sizeof(err))) == -EBADMSG)
 		r = 0;
 	free(s);
 	gfs_buf_release(&b);
