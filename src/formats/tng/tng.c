@@ -8,7 +8,8 @@
  *   lang/<code>/speech/<name>.ogg (section 1), fonts/ music/ sounds/
  *   movies/ (2-5, named from the strings), atlases/ backs/ (6, 11: PNG),
  *   sprites/<cat>/<NNNN>.txt and <NNNN>-<dir>.png (7-10), maps/<name>/
- *   (34), scripts as assembly and records as INI (tng_logic.c:
+ *   (34) with maps/<name>.tmx, maps/<name>.png and maps/tilesets/ for
+ *   Tiled (tng_tiled.c), scripts as assembly and records as INI (tng_logic.c:
  *   <kind>/<record>.ini, .tngs; sections/<NN>-<kind>.ini, attributes/), and
  *   what has no table or does not decode raw: <kind>/<record>.bin (inflated)
  *   and sections/<NN>-<kind>.bin.
