@@ -102,6 +102,8 @@ void gfs_tree_release(struct gfs_archive *ar);
  * vim, emacs, sed, LibreOffice, Qt, and NAME.rejected.
  */
 int gfs_is_scratch_name(const char *name);
+/* ... or, in dir, a QSaveFile name NAME.xxxxxx beside the file NAME */
+int gfs_is_scratch_in(struct gfs_archive *ar, struct gfs_node *dir, const char *name);
 
 /* ---- commit ---------------------------------------------------------------- */
 

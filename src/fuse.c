@@ -658,7 +658,7 @@ static int gfs_op_create_locked(const char *path, mode_t mode, struct fuse_file_
 		fi->flags |= O_TRUNC;
 		return gfs_op_open_locked(path, fi);
 	}
-	if (gfs_is_scratch_name(name)) {
+	if (gfs_is_scratch_in(ar, dir, name)) {
 		n = gfs_node_new_scratch(ar, dir, name);
 		if (!n)
 			return -ENOMEM;
@@ -957,7 +957,7 @@ static int gfs_rename_scratch(struct gfs_archive *ar, struct gfs_node *src, stru
 		gfs_node_remove(ar, dst);
 		dst = NULL;
 	}
-	if (!dst && gfs_is_scratch_name(name)) {
+	if (!dst && gfs_is_scratch_in(ar, dir, name)) {
 		gfs_node_move(ar, src, dir, name);
 		return 0;
 	}

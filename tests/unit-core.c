@@ -111,6 +111,10 @@ static void test_tree(void)
 	ok(good, "tree: %d nodes made", N);
 	sub = gfs_node_new_dir(ar, ar->root, "sub");
 	ok(sub && ar->root->nsubdirs == 1, "tree: subdirectory counted");
+	ok(gfs_is_scratch_in(ar, ar->root, "n5.abcdef") && gfs_is_scratch_in(ar, ar->root, "n5.ABCDEF") &&
+	   gfs_is_scratch_in(ar, ar->root, "x.aBcdef") && !gfs_is_scratch_in(ar, ar->root, "x.abcdef") &&
+	   !gfs_is_scratch_in(ar, ar->root, "sub.abcdef") && !gfs_is_scratch_in(ar, ar->root, "SOURCE.LUMPED"),
+	   "QSaveFile names: one-case tails only beside their file");
 	{
 		char *u = gfs_unique_name(ar->root, "bad\xff\x01na/me\xc3\xa9");
 
@@ -180,7 +184,8 @@ static void test_text(void)
 	ok(gfs_is_scratch_name(".directory") && gfs_is_scratch_name(".world.ini.HAJpbQ") &&
 	   gfs_is_scratch_name("lu2381bk3a.tmp") && gfs_is_scratch_name("layer09.csv.aB3xYz") &&
 	   gfs_is_scratch_name("map.ini.rejected") && !gfs_is_scratch_name("notes.backup") &&
-	   !gfs_is_scratch_name("layer09.csv") && !gfs_is_scratch_name("lump.tmp"),
+	   !gfs_is_scratch_name("layer09.csv") && !gfs_is_scratch_name("lump.tmp") &&
+	   !gfs_is_scratch_name("SOURCE.LUMPED") && !gfs_is_scratch_name("a.abcdef"),
 	   "scratch names of rsync, LibreOffice, Qt, KDE and gamefs");
 	{
 		char esc[64];

@@ -772,21 +772,28 @@ void gfs_tree_invalidate(struct gfs_archive *ar)
 		gfs_invalidate_rec(ar->root);
 }
 
-/* Is s exactly n characters of [A-Za-z0-9], not all lower case letters? */
+/*
+ * Is s exactly n characters of [A-Za-z0-9]?  1 when they mix two of lower
+ * case, upper case and digits (surely random), 2 when they are all of one
+ * kind (random or a real extension such as LUMPED), 0 otherwise.
+ */
 static int gfs_random_tail(const char *s, size_t n)
 {
-	int other = 0;
+	int lower = 0, upper = 0, digit = 0;
 
 	if (strlen(s) != n)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		if (s[i] >= 'a' && s[i] <= 'z')
-			continue;
-		if (!((s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')))
+			lower = 1;
+		else if (s[i] >= 'A' && s[i] <= 'Z')
+			upper = 1;
+		else if (s[i] >= '0' && s[i] <= '9')
+			digit = 1;
+		else
 			return 0;
-		other = 1;
 	}
-	return other;
+	return lower + upper + digit > 1 ? 1 : 2;
 }
 
 /*
@@ -812,7 +819,29 @@ int gfs_is_scratch_name(const char *name)
 	    strspn(name + 2, "abcdefghijklmnopqrstuvwxyz0123456789") == len - 6 &&
 	    strcspn(name + 2, "0123456789") < len - 6)
 		return 1;					/* LibreOffice: lu + base 36 + .tmp */
-	if (dot && dot > name && gfs_random_tail(dot + 1, 6))
+	if (dot && dot > name && gfs_random_tail(dot + 1, 6) == 1)
 		return 1;					/* Qt QSaveFile */
 	return dot && dot > name && !strcmp(dot, ".rejected");
+}
+
+/*
+ * A scratch name in dir: the names above, and Qt's QSaveFile NAME.XXXXXX
+ * whose six random letters happen to be all of one case (one save in 32)
+ * when NAME is a file beside it.
+ */
+int gfs_is_scratch_in(struct gfs_archive *ar, struct gfs_node *dir, const char *name)
+{
+	const char *dot = strrchr(name, '.');
+	struct gfs_node *stem;
+	char buf[NAME_MAX + 1];
+	size_t len;
+
+	if (gfs_is_scratch_name(name))
+		return 1;
+	if (!dot || dot == name || gfs_random_tail(dot + 1, 6) != 2 || (len = dot - name) > NAME_MAX)
+		return 0;
+	memcpy(buf, name, len);
+	buf[len] = 0;
+	stem = gfs_node_child(ar, dir, buf);
+	return stem && !S_ISDIR(stem->mode) && !(stem->flags & GFS_NODE_SCRATCH);
 }

@@ -10,7 +10,7 @@
 # (--export-map json) with the layer data of the CSV views, a TMX Tiled
 # re-saves changes nothing, one tile changed in it changes that cell, and
 # Tiled's own save into the mount (QSaveFile's temporary file renamed over
-# the TMX) is taken.
+# the TMX) is taken, whatever the case of the temporary name's letters.
 . "$top_srcdir/tests/lib.sh"
 . "$top_srcdir/tests/tng/edits.sh"
 P="python3 $top_srcdir/tests/tng/tngpy.py"
@@ -359,6 +359,22 @@ PY
 	gfs_umount m || fail "umount tiled 3"
 	edited_only "maps/meadow"
 fi
+# QSaveFile's save as Tiled does it, whatever case its six random letters fall in
+cp orig.tng f.tng
+gfs_mount f.tng m || fail "mount qsavefile"
+for tail in qwerty QWERTY qWeRty; do
+	python3 - m/maps/meadow.tmx "$tail" <<'PY' || fail "a QSaveFile save through meadow.tmx.$tail"
+import os, sys
+path, tail = sys.argv[1:]
+data = open(path, "rb").read()
+with open(path + "." + tail, "wb") as f:
+    f.write(data)
+os.rename(path + "." + tail, path)
+PY
+done
+[ "$(ls -a m/maps | grep -c 'meadow\.tmx\.')" = 0 ] || fail "QSaveFile's temporary file left: $(ls -a m/maps)"
+gfs_umount m || fail "umount qsavefile"
+cmp f.tng orig.tng || fail "a QSaveFile save of an unchanged TMX changed the archive"
 
 # the other game types: isometric, hexagonal (both axes); 3D has no TMX
 for t in 1:isometric 2:hexagonal 3:hexagonal 4:none; do
