@@ -35,6 +35,7 @@ struct gfs_handle {
 	struct gfs_node *node;
 	int writable;
 	int append;			/* O_APPEND: every write goes to the end we hold */
+	int cached;			/* reads through the node's page cache (pc_open) */
 	struct gfs_buf *snap;		/* a read-only open's copy of a render */
 };
 
@@ -384,12 +385,90 @@ static int gfs_unlink_hidden(struct gfs_archive *ar, struct gfs_node *n, const c
 			__typeof__(expr) _r = (expr); pthread_mutex_unlock(&gfs_lock); _r; })
 
 /* An operation that may change the model: then drop the kernel's stale pages. */
-#define CHANGING(expr) ({ struct gfs_inval _iv = { 0 }; pthread_mutex_lock(&gfs_lock); \
-			  gfs_archive_poll_checks(gfs_ar()); __typeof__(expr) _r = (expr); \
-			  if (gfs_changed) { gfs_inval_collect(&_iv, gfs_ar()->root); gfs_changed = 0; } \
-			  pthread_mutex_unlock(&gfs_lock); gfs_inval_run(&_iv); _r; })
+#define CHANGING(expr) ({ struct gfs_inval _iv = { 0 }; uint32_t _seq = 0; \
+			  pthread_mutex_lock(&gfs_lock); gfs_archive_poll_checks(gfs_ar()); \
+			  __typeof__(expr) _r = (expr); \
+			  if (gfs_changed) { _seq = gfs_views_changed(); gfs_inval_collect(&_iv, gfs_ar()->root); } \
+			  pthread_mutex_unlock(&gfs_lock); gfs_inval_run(&_iv); gfs_inval_finished(_seq); _r; })
 
 static int gfs_changed;		/* set under gfs_lock by operations that change the model */
+
+/*
+ * The page cache of renders.  A read-only open of a render reads its own
+ * snapshot; through the kernel's page cache only while every page there is
+ * of one render: gfs_gen counts changes of the model (every render may then
+ * differ), and after each change all renders' pages and sizes are dropped
+ * (gfs_inval_run), which gfs_inval_begun/done count.  A node's pages are of
+ * generation pc_gen while opens read through them (pc_open), or after the
+ * last of them closed until a drop begun later has ended.  Every other open
+ * reads past the cache (direct I/O), as all did before.  While pages of a
+ * node are read, every size told the kernel is theirs, so its idea of the
+ * file's end is right for them.
+ */
+static uint32_t gfs_gen, gfs_inval_begun, gfs_inval_done;
+
+/* Under gfs_lock: the model changed; returns the drop's number. */
+static uint32_t gfs_views_changed(void)
+{
+	gfs_changed = 0;
+	gfs_gen++;
+	return ++gfs_inval_begun;
+}
+
+static void gfs_inval_finished(uint32_t seq)
+{
+	if (!seq)
+		return;
+	pthread_mutex_lock(&gfs_lock);
+	if ((int32_t)(seq - gfs_inval_done) > 0)
+		gfs_inval_done = seq;
+	pthread_mutex_unlock(&gfs_lock);
+}
+
+/* May this open of n, whose render is len bytes, read through the page cache? */
+static int gfs_cache_open(struct gfs_node *n, struct gfs_handle *h, uint64_t len,
+			  struct fuse_file_info *fi)
+{
+	int keep;
+
+	if (gfs_inval_done != gfs_inval_begun)
+		return 0;		/* a drop is under way: sizes the kernel holds may be old */
+	if (n->pc_open)
+		keep = n->pc_gen == gfs_gen && n->pc_size == len;	/* not after a foreign open */
+	else if (n->pc_gen == gfs_gen)
+		keep = 1;		/* no change since its pages were read */
+	else if ((int32_t)(gfs_inval_done - n->pc_closed) > 0)
+		keep = 0;		/* dropped after the last reader closed: empty */
+	else
+		return 0;
+	fi->keep_cache = keep;
+	n->pc_open++;
+	n->pc_gen = gfs_gen;
+	n->pc_size = len;
+	h->cached = 1;
+	return 1;
+}
+
+/*
+ * Any other open of a render that goes through the page cache (a writer, a
+ * reader of an edit not yet stored) fills it with pages of no render: the
+ * cache serves no snapshot until a drop after the last of them.
+ */
+static void gfs_cache_foreign(struct gfs_node *n, struct gfs_handle *h, struct fuse_file_info *fi)
+{
+	if (!n->ops || !n->ops->render || fi->direct_io)
+		return;
+	n->pc_open++;
+	n->pc_gen = gfs_gen - 1;
+	n->pc_size = UINT64_MAX;
+	h->cached = 1;
+}
+
+static void gfs_cache_close(struct gfs_node *n, struct gfs_handle *h)
+{
+	if (h->cached && !--n->pc_open)
+		n->pc_closed = gfs_inval_begun;
+}
 
 /*
  * commit=close: store and write now.  commit=unmount: still parse the edit
@@ -426,7 +505,9 @@ static void gfs_fill_stat(struct gfs_archive *ar, struct gfs_node *n, struct sta
 			if (gfs_log_time.tv_sec)
 				n->mtime = gfs_log_time;
 			pthread_mutex_unlock(&gfs_log_lock);
-		} else if (gfs_node_size(ar, n, &size))
+		} else if (n->pc_open && n->pc_size != UINT64_MAX)
+			size = n->pc_size;	/* the size of the pages being read */
+		else if (gfs_node_size(ar, n, &size))
 			size = 0;	/* still listed: open and read say EIO */
 	}
 	st->st_size = (off_t)size;
@@ -440,15 +521,15 @@ static int gfs_op_getattr_locked(const char *path, struct stat *st, struct fuse_
 {
 	struct gfs_archive *ar = gfs_ar();
 	struct gfs_node *n = gfs_find(ar, path, fi);
-	struct gfs_handle *h = fi && fi->fh ? (struct gfs_handle *)(uintptr_t)fi->fh : NULL;
 
 	if (!n)
 		return -ENOENT;
+	/*
+	 * fstat of a read-only open of a render says the node's size, not
+	 * its snapshot's: the kernel keeps one size a file, and the opens
+	 * reading through the page cache need it to be theirs.
+	 */
 	gfs_fill_stat(ar, n, st);
-	if (h && h->snap) {	/* fstat of a read-only open: the size of its render */
-		st->st_size = (off_t)h->snap->len;
-		st->st_blocks = (blkcnt_t)((h->snap->len + 511) / 512);
-	}
 	return 0;
 }
 
@@ -575,7 +656,8 @@ static int gfs_open_snapshot(struct gfs_archive *ar, struct gfs_node *n, struct 
 		return r;
 	}
 	((struct gfs_handle *)(uintptr_t)fi->fh)->snap = b;
-	fi->direct_io = 1;	/* the page cache is the inode's, the render is this open's */
+	if (!gfs_cache_open(n, (struct gfs_handle *)(uintptr_t)fi->fh, b->len, fi))
+		fi->direct_io = 1;	/* the page cache may hold another render */
 	return 0;
 }
 
@@ -610,6 +692,8 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 		((struct gfs_handle *)(uintptr_t)fi->fh)->append = 1;
 		fi->direct_io = 1;
 	}
+	if (!r)
+		gfs_cache_foreign(n, (struct gfs_handle *)(uintptr_t)fi->fh, fi);
 	return r;
 }
 
@@ -674,7 +758,10 @@ static int gfs_op_create_locked(const char *path, mode_t mode, struct fuse_file_
 		}
 		clock_gettime(CLOCK_REALTIME, &n->mtime);
 	}
-	return gfs_attach(n, fi, 1);
+	r = gfs_attach(n, fi, 1);
+	if (!r)
+		gfs_cache_foreign(n, (struct gfs_handle *)(uintptr_t)fi->fh, fi);
+	return r;
 }
 
 static int gfs_op_create(const char *path, mode_t mode, struct fuse_file_info *fi)
@@ -840,6 +927,7 @@ static int gfs_op_release_locked(const char *path, struct fuse_file_info *fi)
 
 	int writable = h->writable;
 
+	gfs_cache_close(n, h);
 	gfs_buf_free(h->snap);
 	free(h);
 	n->open_count--;
