@@ -98,23 +98,48 @@ struct gfs_inval {
 	size_t n, cap;
 };
 
+static int gfs_inval_room(struct gfs_inval *iv)
+{
+	char **np;
+
+	if (iv->n < iv->cap)
+		return 1;
+	np = realloc(iv->paths, (iv->cap ? iv->cap * 2 : 64) * sizeof(*np));
+	if (!np)
+		return 0;
+	iv->paths = np;
+	iv->cap = iv->cap ? iv->cap * 2 : 64;
+	return 1;
+}
+
 static void gfs_inval_add(struct gfs_inval *iv, struct gfs_node *n)
 {
 	struct gfs_buf b = GFS_BUF_INIT;
-	char **np;
 
-	if (iv->n == iv->cap) {
-		np = realloc(iv->paths, (iv->cap ? iv->cap * 2 : 64) * sizeof(*np));
-		if (!np)
-			return;
-		iv->paths = np;
-		iv->cap = iv->cap ? iv->cap * 2 : 64;
-	}
+	if (!gfs_inval_room(iv))
+		return;
 	if (gfs_buf_add(&b, "/", 1) || gfs_node_path(n, &b) || gfs_buf_add(&b, "", 1)) {
 		gfs_buf_release(&b);
 		return;
 	}
 	iv->paths[iv->n++] = (char *)b.data;
+}
+
+/*
+ * A rename's source path.  Until the reply, libfuse knows the inode that the
+ * target name shows next (sed's temporary file, with the pages and size sed
+ * wrote) by it, and the target name by the inode it replaces: both go.
+ */
+static __thread const char *gfs_renaming;
+
+static void gfs_inval_add_renamed(struct gfs_inval *iv)
+{
+	char *p = gfs_renaming ? strdup(gfs_renaming) : NULL;
+
+	if (p && gfs_inval_room(iv))
+		iv->paths[iv->n++] = p;
+	else
+		free(p);
 }
 
 /* Every view whose content is not a plain span of the archive: renders and edits. */
@@ -388,7 +413,8 @@ static int gfs_unlink_hidden(struct gfs_archive *ar, struct gfs_node *n, const c
 #define CHANGING(expr) ({ struct gfs_inval _iv = { 0 }; uint32_t _seq = 0; \
 			  pthread_mutex_lock(&gfs_lock); gfs_archive_poll_checks(gfs_ar()); \
 			  __typeof__(expr) _r = (expr); \
-			  if (gfs_changed) { _seq = gfs_views_changed(); gfs_inval_collect(&_iv, gfs_ar()->root); } \
+			  if (gfs_changed) { _seq = gfs_views_changed(); gfs_inval_collect(&_iv, gfs_ar()->root); \
+					     gfs_inval_add_renamed(&_iv); } \
 			  pthread_mutex_unlock(&gfs_lock); gfs_inval_run(&_iv); gfs_inval_finished(_seq); _r; })
 
 static int gfs_changed;		/* set under gfs_lock by operations that change the model */
@@ -433,9 +459,11 @@ static int gfs_cache_open(struct gfs_node *n, struct gfs_handle *h, uint64_t len
 
 	if (gfs_inval_done != gfs_inval_begun)
 		return 0;		/* a drop is under way: sizes the kernel holds may be old */
-	if (n->pc_open)
-		keep = n->pc_gen == gfs_gen && n->pc_size == len;	/* not after a foreign open */
-	else if (n->pc_gen == gfs_gen)
+	if (n->pc_open) {
+		if (n->pc_gen != gfs_gen || n->pc_size != len)
+			return 0;	/* older pages, or a foreign open's, are read */
+		keep = 1;
+	} else if (n->pc_gen == gfs_gen)
 		keep = 1;		/* no change since its pages were read */
 	else if ((int32_t)(gfs_inval_done - n->pc_closed) > 0)
 		keep = 0;		/* dropped after the last reader closed: empty */
@@ -638,7 +666,8 @@ static int gfs_may_write(struct gfs_archive *ar, struct gfs_node *n)
 }
 
 /* A read-only open of a render reads one whole render, whatever commits meanwhile. */
-static int gfs_open_snapshot(struct gfs_archive *ar, struct gfs_node *n, struct fuse_file_info *fi)
+static int gfs_open_snapshot(struct gfs_archive *ar, struct gfs_node *n, struct fuse_file_info *fi,
+			     int alias)
 {
 	struct gfs_buf *b = gfs_buf_new();
 	int r;
@@ -656,9 +685,21 @@ static int gfs_open_snapshot(struct gfs_archive *ar, struct gfs_node *n, struct 
 		return r;
 	}
 	((struct gfs_handle *)(uintptr_t)fi->fh)->snap = b;
-	if (!gfs_cache_open(n, (struct gfs_handle *)(uintptr_t)fi->fh, b->len, fi))
+	if (alias || !gfs_cache_open(n, (struct gfs_handle *)(uintptr_t)fi->fh, b->len, fi))
 		fi->direct_io = 1;	/* the page cache may hold another render */
 	return 0;
+}
+
+/*
+ * Is path a hidden name libfuse still uses for the node a rename replaced?
+ * That is another inode of the kernel's than the one the name shows now,
+ * with pages and a size of its own: its opens never use the page cache.
+ */
+static int gfs_is_alias(const char *path)
+{
+	const char *base = path ? strrchr(path, '/') : NULL;
+
+	return base && gfs_is_hidden_name(base + 1);
 }
 
 static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
@@ -668,8 +709,14 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 	int acc = fi->flags & O_ACCMODE, writable = acc != O_RDONLY, r;
 	uint64_t size;
 
+	/*
+	 * The kernel opens an inode it looked up; gone now, it was replaced
+	 * in between (an open racing a sed -i save: the old file, hidden as
+	 * .fuse_hiddenN, removed at its last close).  ESTALE makes the kernel
+	 * look the name up once more and open what is there now.
+	 */
 	if (!n)
-		return -ENOENT;
+		return -ESTALE;
 	if (S_ISDIR(n->mode))
 		return -EISDIR;
 	if (writable && (r = gfs_may_write(ar, n)))
@@ -679,7 +726,7 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 	if (n == gfs_log_node)
 		fi->direct_io = 1;
 	else if (!writable && !n->edit && n->ops && n->ops->render)
-		return gfs_open_snapshot(ar, n, fi);
+		return gfs_open_snapshot(ar, n, fi, gfs_is_alias(path));
 	else if (!n->edit && gfs_node_size(ar, n, &size))
 		return -EIO;	/* a view that cannot be produced */
 	r = gfs_attach(n, fi, writable);
@@ -692,8 +739,10 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 		((struct gfs_handle *)(uintptr_t)fi->fh)->append = 1;
 		fi->direct_io = 1;
 	}
-	if (!r)
+	if (!r && !gfs_is_alias(path))
 		gfs_cache_foreign(n, (struct gfs_handle *)(uintptr_t)fi->fh, fi);
+	else if (!r && n->ops && n->ops->render)
+		fi->direct_io = 1;
 	return r;
 }
 
@@ -1131,7 +1180,12 @@ static int gfs_op_rename_locked(const char *from, const char *to, unsigned int f
 
 static int gfs_op_rename(const char *from, const char *to, unsigned int flags)
 {
-	return CHANGING(gfs_op_rename_locked(from, to, flags));
+	int r;
+
+	gfs_renaming = from;
+	r = CHANGING(gfs_op_rename_locked(from, to, flags));
+	gfs_renaming = NULL;
+	return r;
 }
 
 static int gfs_op_mkdir_locked(const char *path, mode_t mode)
