@@ -35,6 +35,7 @@ struct gfs_handle {
 	struct gfs_node *node;
 	int writable;
 	int append;			/* O_APPEND: every write goes to the end we hold */
+	int cached;			/* reads through the node's page cache (pc_open) */
 	struct gfs_buf *snap;		/* a read-only open's copy of a render */
 };
 
@@ -97,23 +98,48 @@ struct gfs_inval {
 	size_t n, cap;
 };
 
+static int gfs_inval_room(struct gfs_inval *iv)
+{
+	char **np;
+
+	if (iv->n < iv->cap)
+		return 1;
+	np = realloc(iv->paths, (iv->cap ? iv->cap * 2 : 64) * sizeof(*np));
+	if (!np)
+		return 0;
+	iv->paths = np;
+	iv->cap = iv->cap ? iv->cap * 2 : 64;
+	return 1;
+}
+
 static void gfs_inval_add(struct gfs_inval *iv, struct gfs_node *n)
 {
 	struct gfs_buf b = GFS_BUF_INIT;
-	char **np;
 
-	if (iv->n == iv->cap) {
-		np = realloc(iv->paths, (iv->cap ? iv->cap * 2 : 64) * sizeof(*np));
-		if (!np)
-			return;
-		iv->paths = np;
-		iv->cap = iv->cap ? iv->cap * 2 : 64;
-	}
+	if (!gfs_inval_room(iv))
+		return;
 	if (gfs_buf_add(&b, "/", 1) || gfs_node_path(n, &b) || gfs_buf_add(&b, "", 1)) {
 		gfs_buf_release(&b);
 		return;
 	}
 	iv->paths[iv->n++] = (char *)b.data;
+}
+
+/*
+ * A rename's source path.  Until the reply, libfuse knows the inode that the
+ * target name shows next (sed's temporary file, with the pages and size sed
+ * wrote) by it, and the target name by the inode it replaces: both go.
+ */
+static __thread const char *gfs_renaming;
+
+static void gfs_inval_add_renamed(struct gfs_inval *iv)
+{
+	char *p = gfs_renaming ? strdup(gfs_renaming) : NULL;
+
+	if (p && gfs_inval_room(iv))
+		iv->paths[iv->n++] = p;
+	else
+		free(p);
 }
 
 /* Every view whose content is not a plain span of the archive: renders and edits. */
@@ -384,12 +410,93 @@ static int gfs_unlink_hidden(struct gfs_archive *ar, struct gfs_node *n, const c
 			__typeof__(expr) _r = (expr); pthread_mutex_unlock(&gfs_lock); _r; })
 
 /* An operation that may change the model: then drop the kernel's stale pages. */
-#define CHANGING(expr) ({ struct gfs_inval _iv = { 0 }; pthread_mutex_lock(&gfs_lock); \
-			  gfs_archive_poll_checks(gfs_ar()); __typeof__(expr) _r = (expr); \
-			  if (gfs_changed) { gfs_inval_collect(&_iv, gfs_ar()->root); gfs_changed = 0; } \
-			  pthread_mutex_unlock(&gfs_lock); gfs_inval_run(&_iv); _r; })
+#define CHANGING(expr) ({ struct gfs_inval _iv = { 0 }; uint32_t _seq = 0; \
+			  pthread_mutex_lock(&gfs_lock); gfs_archive_poll_checks(gfs_ar()); \
+			  __typeof__(expr) _r = (expr); \
+			  if (gfs_changed) { _seq = gfs_views_changed(); gfs_inval_collect(&_iv, gfs_ar()->root); \
+					     gfs_inval_add_renamed(&_iv); } \
+			  pthread_mutex_unlock(&gfs_lock); gfs_inval_run(&_iv); gfs_inval_finished(_seq); _r; })
 
 static int gfs_changed;		/* set under gfs_lock by operations that change the model */
+
+/*
+ * The page cache of renders.  A read-only open of a render reads its own
+ * snapshot; through the kernel's page cache only while every page there is
+ * of one render: gfs_gen counts changes of the model (every render may then
+ * differ), and after each change all renders' pages and sizes are dropped
+ * (gfs_inval_run), which gfs_inval_begun/done count.  A node's pages are of
+ * generation pc_gen while opens read through them (pc_open), or after the
+ * last of them closed until a drop begun later has ended.  Every other open
+ * reads past the cache (direct I/O), as all did before.  While pages of a
+ * node are read, every size told the kernel is theirs, so its idea of the
+ * file's end is right for them.
+ */
+static uint32_t gfs_gen, gfs_inval_begun, gfs_inval_done;
+
+/* Under gfs_lock: the model changed; returns the drop's number. */
+static uint32_t gfs_views_changed(void)
+{
+	gfs_changed = 0;
+	gfs_gen++;
+	return ++gfs_inval_begun;
+}
+
+static void gfs_inval_finished(uint32_t seq)
+{
+	if (!seq)
+		return;
+	pthread_mutex_lock(&gfs_lock);
+	if ((int32_t)(seq - gfs_inval_done) > 0)
+		gfs_inval_done = seq;
+	pthread_mutex_unlock(&gfs_lock);
+}
+
+/* May this open of n, whose render is len bytes, read through the page cache? */
+static int gfs_cache_open(struct gfs_node *n, struct gfs_handle *h, uint64_t len,
+			  struct fuse_file_info *fi)
+{
+	int keep;
+
+	if (gfs_inval_done != gfs_inval_begun)
+		return 0;		/* a drop is under way: sizes the kernel holds may be old */
+	if (n->pc_open) {
+		if (n->pc_gen != gfs_gen || n->pc_size != len)
+			return 0;	/* older pages, or a foreign open's, are read */
+		keep = 1;
+	} else if (n->pc_gen == gfs_gen)
+		keep = 1;		/* no change since its pages were read */
+	else if ((int32_t)(gfs_inval_done - n->pc_closed) > 0)
+		keep = 0;		/* dropped after the last reader closed: empty */
+	else
+		return 0;
+	fi->keep_cache = keep;
+	n->pc_open++;
+	n->pc_gen = gfs_gen;
+	n->pc_size = len;
+	h->cached = 1;
+	return 1;
+}
+
+/*
+ * Any other open of a render that goes through the page cache (a writer, a
+ * reader of an edit not yet stored) fills it with pages of no render: the
+ * cache serves no snapshot until a drop after the last of them.
+ */
+static void gfs_cache_foreign(struct gfs_node *n, struct gfs_handle *h, struct fuse_file_info *fi)
+{
+	if (!n->ops || !n->ops->render || fi->direct_io)
+		return;
+	n->pc_open++;
+	n->pc_gen = gfs_gen - 1;
+	n->pc_size = UINT64_MAX;
+	h->cached = 1;
+}
+
+static void gfs_cache_close(struct gfs_node *n, struct gfs_handle *h)
+{
+	if (h->cached && !--n->pc_open)
+		n->pc_closed = gfs_inval_begun;
+}
 
 /*
  * commit=close: store and write now.  commit=unmount: still parse the edit
@@ -426,7 +533,9 @@ static void gfs_fill_stat(struct gfs_archive *ar, struct gfs_node *n, struct sta
 			if (gfs_log_time.tv_sec)
 				n->mtime = gfs_log_time;
 			pthread_mutex_unlock(&gfs_log_lock);
-		} else if (gfs_node_size(ar, n, &size))
+		} else if (n->pc_open && n->pc_size != UINT64_MAX)
+			size = n->pc_size;	/* the size of the pages being read */
+		else if (gfs_node_size(ar, n, &size))
 			size = 0;	/* still listed: open and read say EIO */
 	}
 	st->st_size = (off_t)size;
@@ -440,15 +549,15 @@ static int gfs_op_getattr_locked(const char *path, struct stat *st, struct fuse_
 {
 	struct gfs_archive *ar = gfs_ar();
 	struct gfs_node *n = gfs_find(ar, path, fi);
-	struct gfs_handle *h = fi && fi->fh ? (struct gfs_handle *)(uintptr_t)fi->fh : NULL;
 
 	if (!n)
 		return -ENOENT;
+	/*
+	 * fstat of a read-only open of a render says the node's size, not
+	 * its snapshot's: the kernel keeps one size a file, and the opens
+	 * reading through the page cache need it to be theirs.
+	 */
 	gfs_fill_stat(ar, n, st);
-	if (h && h->snap) {	/* fstat of a read-only open: the size of its render */
-		st->st_size = (off_t)h->snap->len;
-		st->st_blocks = (blkcnt_t)((h->snap->len + 511) / 512);
-	}
 	return 0;
 }
 
@@ -557,7 +666,8 @@ static int gfs_may_write(struct gfs_archive *ar, struct gfs_node *n)
 }
 
 /* A read-only open of a render reads one whole render, whatever commits meanwhile. */
-static int gfs_open_snapshot(struct gfs_archive *ar, struct gfs_node *n, struct fuse_file_info *fi)
+static int gfs_open_snapshot(struct gfs_archive *ar, struct gfs_node *n, struct fuse_file_info *fi,
+			     int alias)
 {
 	struct gfs_buf *b = gfs_buf_new();
 	int r;
@@ -575,8 +685,21 @@ static int gfs_open_snapshot(struct gfs_archive *ar, struct gfs_node *n, struct 
 		return r;
 	}
 	((struct gfs_handle *)(uintptr_t)fi->fh)->snap = b;
-	fi->direct_io = 1;	/* the page cache is the inode's, the render is this open's */
+	if (alias || !gfs_cache_open(n, (struct gfs_handle *)(uintptr_t)fi->fh, b->len, fi))
+		fi->direct_io = 1;	/* the page cache may hold another render */
 	return 0;
+}
+
+/*
+ * Is path a hidden name libfuse still uses for the node a rename replaced?
+ * That is another inode of the kernel's than the one the name shows now,
+ * with pages and a size of its own: its opens never use the page cache.
+ */
+static int gfs_is_alias(const char *path)
+{
+	const char *base = path ? strrchr(path, '/') : NULL;
+
+	return base && gfs_is_hidden_name(base + 1);
 }
 
 static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
@@ -586,8 +709,14 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 	int acc = fi->flags & O_ACCMODE, writable = acc != O_RDONLY, r;
 	uint64_t size;
 
+	/*
+	 * The kernel opens an inode it looked up; gone now, it was replaced
+	 * in between (an open racing a sed -i save: the old file, hidden as
+	 * .fuse_hiddenN, removed at its last close).  ESTALE makes the kernel
+	 * look the name up once more and open what is there now.
+	 */
 	if (!n)
-		return -ENOENT;
+		return -ESTALE;
 	if (S_ISDIR(n->mode))
 		return -EISDIR;
 	if (writable && (r = gfs_may_write(ar, n)))
@@ -597,7 +726,7 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 	if (n == gfs_log_node)
 		fi->direct_io = 1;
 	else if (!writable && !n->edit && n->ops && n->ops->render)
-		return gfs_open_snapshot(ar, n, fi);
+		return gfs_open_snapshot(ar, n, fi, gfs_is_alias(path));
 	else if (!n->edit && gfs_node_size(ar, n, &size))
 		return -EIO;	/* a view that cannot be produced */
 	r = gfs_attach(n, fi, writable);
@@ -610,6 +739,10 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 		((struct gfs_handle *)(uintptr_t)fi->fh)->append = 1;
 		fi->direct_io = 1;
 	}
+	if (!r && !gfs_is_alias(path))
+		gfs_cache_foreign(n, (struct gfs_handle *)(uintptr_t)fi->fh, fi);
+	else if (!r && n->ops && n->ops->render)
+		fi->direct_io = 1;
 	return r;
 }
 
@@ -674,7 +807,10 @@ static int gfs_op_create_locked(const char *path, mode_t mode, struct fuse_file_
 		}
 		clock_gettime(CLOCK_REALTIME, &n->mtime);
 	}
-	return gfs_attach(n, fi, 1);
+	r = gfs_attach(n, fi, 1);
+	if (!r)
+		gfs_cache_foreign(n, (struct gfs_handle *)(uintptr_t)fi->fh, fi);
+	return r;
 }
 
 static int gfs_op_create(const char *path, mode_t mode, struct fuse_file_info *fi)
@@ -840,6 +976,7 @@ static int gfs_op_release_locked(const char *path, struct fuse_file_info *fi)
 
 	int writable = h->writable;
 
+	gfs_cache_close(n, h);
 	gfs_buf_free(h->snap);
 	free(h);
 	n->open_count--;
@@ -1043,7 +1180,12 @@ static int gfs_op_rename_locked(const char *from, const char *to, unsigned int f
 
 static int gfs_op_rename(const char *from, const char *to, unsigned int flags)
 {
-	return CHANGING(gfs_op_rename_locked(from, to, flags));
+	int r;
+
+	gfs_renaming = from;
+	r = CHANGING(gfs_op_rename_locked(from, to, flags));
+	gfs_renaming = NULL;
+	return r;
 }
 
 static int gfs_op_mkdir_locked(const char *path, mode_t mode)
