@@ -435,9 +435,14 @@ static const struct gfs_node_ops rpg_tmx_ops = {
 
 /* ---- drawing tiles ------------------------------------------------------------ */
 
-/* What the map's pixels come from: the TIL pages, TAP, the master palette */
+/* What the map's pixels come from: the TIL pages (read as they are needed), TAP, the master palette */
 struct rpg_draw {
-	struct gfs_buf til, tap;
+	struct gfs_archive *ar;
+	struct rpg_lump *til;
+	long ts[RPG_MAP_MAX_LAYERS];
+	uint8_t *page[RPG_MAP_MAX_LAYERS];
+	unsigned npages;
+	struct gfs_buf tap;
 	uint8_t rgb[MASTER_BYTES];
 };
 
@@ -446,19 +451,39 @@ static void rpg_draw_load(struct gfs_archive *ar, struct rpg_draw *d)
 	struct rpg_model *m = ar->priv;
 	struct rpg_lump *l;
 
-	gfs_buf_init(&d->til);
-	gfs_buf_init(&d->tap);
-	if ((l = rpg_kind_lump(m, ".TIL")))
-		(void)rpg_lump_read(ar, l, &d->til);	/* none: the tiles draw black */
+	memset(d, 0, sizeof(*d));
+	d->ar = ar;
+	d->til = rpg_kind_lump(m, ".TIL");
 	if ((l = rpg_kind_lump(m, ".TAP")))
-		(void)rpg_lump_read(ar, l, &d->tap);
+		(void)rpg_lump_read(ar, l, &d->tap);	/* none: every pattern starts at tile 0 */
 	rpg_master_palette(ar, d->rgb);
 }
 
 static void rpg_draw_release(struct rpg_draw *d)
 {
-	gfs_buf_release(&d->til);
+	for (unsigned i = 0; i < d->npages; i++)
+		free(d->page[i]);
 	gfs_buf_release(&d->tap);
+}
+
+/* Page ts of the TIL lump, or NULL when there is none (its tiles draw colour 0) */
+static const uint8_t *rpg_page(struct rpg_draw *d, long ts)
+{
+	unsigned i;
+
+	for (i = 0; i < d->npages; i++)
+		if (d->ts[i] == ts)
+			return d->page[i];
+	if (i == RPG_MAP_MAX_LAYERS)
+		return NULL;
+	d->ts[i] = ts;
+	d->page[i] = malloc(PAGE_BYTES);
+	d->npages++;
+	if (d->page[i] && (!d->til || rpg_lump_range(d->ar, d->til, (uint64_t)ts * PAGE_BYTES, PAGE_BYTES, d->page[i]))) {
+		free(d->page[i]);
+		d->page[i] = NULL;
+	}
+	return d->page[i];
 }
 
 /* The tile of page ts that byte v draws: itself, or its animation's first frame */
@@ -480,13 +505,12 @@ static unsigned rpg_tile_of(const struct rpg_draw *d, long ts, unsigned v)
 	return (unsigned)((start + k) % TS_TILES);
 }
 
-/* The colour index of pixel (x, y) of tile of page ts (0 where the page is missing) */
-static uint8_t rpg_tile_px(const struct rpg_draw *d, long ts, unsigned tile, unsigned x, unsigned y)
+/* The colour index of pixel (x, y) of a tile of a Mode-X page */
+static uint8_t rpg_tile_px(const uint8_t *page, unsigned tile, unsigned x, unsigned y)
 {
 	unsigned px = tile % TS_COLS * TILE + x, py = tile / TS_COLS * TILE + y;
-	size_t at = (size_t)ts * PAGE_BYTES + (px % 4) * PAGE_PLANE + (size_t)py * (PAGE_W / 4) + px / 4;
 
-	return (size_t)(ts + 1) * PAGE_BYTES <= d->til.len ? d->til.data[at] : 0;
+	return page ? page[(px % 4) * PAGE_PLANE + (size_t)py * (PAGE_W / 4) + px / 4] : 0;
 }
 
 /* ---- map.png ------------------------------------------------------------------ */
@@ -539,12 +563,14 @@ static int rpg_mappng_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 		goto out;
 	}
 	rpg_draw_load(ar, &d);
-	for (unsigned k = 0; k < tm.g[G_T].n; k++)
+	for (unsigned k = 0; k < tm.g[G_T].n; k++) {
+		const uint8_t *page = rpg_page(&d, tm.ts[k]);
+
 		for (size_t py = 0; py < (size_t)h * TILE; py++)
 			for (size_t px = 0; px < (size_t)w * TILE; px++) {
 				unsigned tile = rpg_tile_of(&d, tm.ts[k], rpg_cell(&tm.g[G_T], k, (unsigned)(px / TILE),
 										      (unsigned)(py / TILE)));
-				uint8_t c = rpg_tile_px(&d, tm.ts[k], tile, (unsigned)(px % TILE), (unsigned)(py % TILE));
+				uint8_t c = rpg_tile_px(page, tile, (unsigned)(px % TILE), (unsigned)(py % TILE));
 				uint8_t *o = rgba + (py * w * TILE + px) * 4;
 
 				/* colour 0 is clear on every layer but the first */
@@ -553,6 +579,7 @@ static int rpg_mappng_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 				memcpy(o, d.rgb + 3 * c, 3);
 				o[3] = 255;
 			}
+	}
 	rpg_draw_release(&d);
 	r = gfs_png_encode_stored(rgba, w * TILE, h * TILE, out);
 out:
@@ -578,14 +605,17 @@ static int rpg_anim_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 	struct rpg_draw d;
 	int r;
 
+	const uint8_t *page;
+
 	if (!idx)
 		return -ENOMEM;
 	rpg_draw_load(ar, &d);
+	page = rpg_page(&d, (long)v->rec);
 	for (unsigned y = 0; y < h; y++)
 		for (unsigned x = 0; x < w; x++) {
 			unsigned tile = rpg_tile_of(&d, (long)v->rec, TS_TILES + y / TILE * TS_COLS + x / TILE);
 
-			idx[(size_t)y * w + x] = rpg_tile_px(&d, (long)v->rec, tile, x % TILE, y % TILE);
+			idx[(size_t)y * w + x] = rpg_tile_px(page, tile, x % TILE, y % TILE);
 		}
 	r = gfs_png_encode_indexed(idx, w, h, d.rgb, 256, out);
 	rpg_draw_release(&d);
