@@ -505,6 +505,7 @@ int rpg_maps_build_game(struct gfs_archive *ar)
 
 /* ---- check -------------------------------------------------------------------- */
 
+/* a map's lump of a kind (rpg.h): for check, and for rpg_tiled.c's TMX */
 struct rpg_lump *rpg_map_lump(struct rpg_model *m, long map, char letter, int kind)
 {
 	char nm[RPG_NAME_MAX + 48];

@@ -10,7 +10,8 @@
  *   textboxes/NNNN.txt each SAY record: its 8 lines, then its 2 choices
  *   maps/NN-name/      tiles-L.csv (.T##), walls.csv (.P##), foes.csv (.E##),
  *                      zones.txt (.Z##, RELOAD text); the record views there
- *                      and in game/ are rpg_maps.c's
+ *                      and in game/ are rpg_maps.c's, map.tmx, map.png
+ *                      and maps/tilesets/ rpg_tiled.c's
  * Graphics (tilesets/, sprites/, palettes/, font.png) are rpg_gfx.c's.
  *
  * Text is the game font's glyph numbers: printable ASCII as itself, "\\"
