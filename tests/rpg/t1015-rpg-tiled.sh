@@ -7,9 +7,9 @@
 # than the map) and every corpus map: the TMX against the CSV views, Tiled
 # loads it (--export-map json) with the same cells, Tiled's re-save copied
 # in changes nothing, a tile changed in Tiled's TMX and saved by Tiled into
-# the mount changes that byte, a
-# wall changed by hand changes that byte, base64 zlib/gzip data is taken,
-# and what the map cannot hold is EINVAL with the archive unchanged.
+# the mount changes that byte, a wall changed by hand changes that byte,
+# base64 zlib/gzip data and tilesets by reference are taken, and what the
+# map cannot hold is EINVAL with the archive unchanged.
 # Without Tiled the rest runs and the test then skips.
 . "$top_srcdir/tests/lib.sh"
 RPG="python3 $top_srcdir/tests/rpgtool.py"
@@ -223,6 +223,16 @@ open(sys.argv[2], "w").write(re.sub(r'<data encoding="csv">\n(.*?)\n</data>', en
 PY
 	cp b64.tmx m/maps/00-town/map.tmx || fail "base64 $comp written back"
 done
+# tilesets by reference (external .tsx files, known by their file names)
+python3 - m/maps/00-town/map.tmx ref.tmx <<'PY' || fail "make tileset references"
+import re, sys
+s = open(sys.argv[1]).read()
+s = re.sub(r'<tileset firstgid="(\d+)" name="([^"]+)"[^>]*>.*?</tileset>', r'<tileset firstgid="\1" source="../\2.tsx"/>',
+           s, flags=re.S)
+assert s.count(".tsx") == 6, s.count(".tsx")
+open(sys.argv[2], "w").write(s)
+PY
+cp ref.tmx m/maps/00-town/map.tmx || fail "tilesets by reference written back"
 gfs_umount m || fail "umount"
 cmp g.rpg orig.rpg || fail "TMX written back unchanged changed the archive"
 
