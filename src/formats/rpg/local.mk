@@ -2,7 +2,7 @@
 libgamefs_a_SOURCES += src/formats/rpg/rpg.c src/formats/rpg/rpg.h \
 	src/formats/rpg/rpg_model.c src/formats/rpg/rpg_views.c \
 	src/formats/rpg/rpg_gfx.c src/formats/rpg/rpg_maps.c src/formats/rpg/rpg_scripts.c \
-	src/formats/rpg/rpg_records.c \
+	src/formats/rpg/rpg_records.c src/formats/rpg/rpg_tiled.c \
 	src/formats/rpg/reload.c src/formats/rpg/reload.h \
 	src/formats/rpg/rgfx.c src/formats/rpg/rgfx.h
 # RELOAD documents on their own: the reld driver shares the codec above
@@ -30,5 +30,5 @@ CORE_TESTS += \
 	tests/rpg/t1010-rpg-tilesets.sh \
 	tests/rpg/t1011-graphics.sh \
 	tests/rpg/t1012-rpg-npcs-doors.sh tests/rpg/t1013-rpg-scripts-records.sh \
-	tests/rpg/t1014-reld-rgfx.sh
+	tests/rpg/t1014-reld-rgfx.sh tests/rpg/t1015-rpg-tiled.sh
 EXTRA_DIST += tests/rpgtool.py tests/rpg/opaque-share.py tests/rpg/gfxgame.py tests/rpg/rpglib.sh

@@ -9,6 +9,7 @@
  *                font.png
  *   rpg_maps.c   record views: a map's npcs.csv, npc-types.csv, doors.csv,
  *                door-links.csv, map.ini; game/ (GEN, BINSIZE, FIXBITS)
+ *   rpg_tiled.c  maps/NN-name/map.tmx and map.png, maps/tilesets/ (for Tiled)
  *   rpg_scripts.c  scripts/: the HSP's lumps and sources, PLOTSCR.LST
  *   rpg_records.c  per-record INI views (vehicles/, formations/, items/ ...)
  *   rpg_views.c  the other decoded views (reload/, names/, maps/,
@@ -113,6 +114,8 @@ void rpg_free(struct gfs_archive *ar);
 int rpg_gfx_kind(struct gfs_archive *ar, struct rpg_lump *l);
 /* Make the views of a graphics lump. */
 int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l);
+/* The game's master palette, 256 RGB triples (what tilesets/ draws with). */
+void rpg_master_palette(struct gfs_archive *ar, uint8_t *rgb);
 
 /* ---- rpg_maps.c ---- */
 /* RPG_K_REC for .L/.N/.D, DOX, MAP, GEN, BINSIZE.BIN, FIXBITS.BIN that fit, else RPG_K_NONE. */
@@ -121,8 +124,15 @@ int rpg_maps_kind(struct gfs_archive *ar, struct rpg_lump *l);
 int rpg_maps_build(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, long map);
 /* game/gen.ini, binsize.ini, fixbits.ini (read-only). */
 int rpg_maps_build_game(struct gfs_archive *ar);
+/* The map's lump <arch>.<letter><NN> (or <N>.<letter>) when it has the views of kind, else NULL. */
+struct rpg_lump *rpg_map_lump(struct rpg_model *m, long map, char letter, int kind);
 /* check: NPCs beyond .N or outside the map, door links to missing doors or maps. */
 size_t rpg_maps_check(struct gfs_archive *ar, FILE *out);
+/* ---- rpg_tiled.c ---- */
+/* In map dir: map.tmx and map.png of map, whose .T lump is t. */
+int rpg_tiled_build(struct gfs_archive *ar, struct rpg_lump *t, struct gfs_node *dir, long map);
+/* maps/tilesets/: the tilesets the TMX views point at that are no view of their own. */
+int rpg_tiled_sets(struct gfs_archive *ar);
 /* ---- rpg_scripts.c ---- */
 /* Has l read-only views under scripts/ (HSP, PLOTSCR.LST, LOOKUP1.BIN)? */
 int rpg_scripts_kind(struct gfs_archive *ar, struct rpg_lump *l);

@@ -161,7 +161,7 @@ static int rpg_masters_layout(const uint8_t *head, size_t headlen, uint64_t len,
 /* ---- palettes used to draw ------------------------------------------------------ */
 
 /* The game's master palette: PALETTES.BIN record gen(78), else the legacy MAS, else grey. */
-static void rpg_master_palette(struct gfs_archive *ar, uint8_t *rgb)
+void rpg_master_palette(struct gfs_archive *ar, uint8_t *rgb)
 {
 	struct rpg_model *m = ar->priv;
 	struct rpg_lump *l = rpg_lump_named(m, "PALETTES.BIN");

@@ -505,8 +505,8 @@ int rpg_maps_build_game(struct gfs_archive *ar)
 
 /* ---- check -------------------------------------------------------------------- */
 
-/* The map's lump <arch>.<letter><NN> (or <N>.<letter>) when it has the views of its kind. */
-static struct rpg_lump *map_lump(struct rpg_model *m, long map, char letter, int kind)
+/* a map's lump of a kind (rpg.h): for check, and for rpg_tiled.c's TMX */
+struct rpg_lump *rpg_map_lump(struct rpg_model *m, long map, char letter, int kind)
 {
 	char nm[RPG_NAME_MAX + 48];
 	struct rpg_lump *l;
@@ -548,11 +548,11 @@ size_t rpg_maps_check(struct gfs_archive *ar, FILE *out)
 		if (t == T_NPCS) {
 			uint8_t hdr[11];
 			unsigned w = 0, h = 0, layers;
-			struct rpg_lump *gl = rpg_lump_named(m, GLOBAL_NPCS), *nl = map_lump(m, map, 'N', RPG_K_REC);
+			struct rpg_lump *gl = rpg_lump_named(m, GLOBAL_NPCS), *nl = rpg_map_lump(m, map, 'N', RPG_K_REC);
 			size_t ntypes = 0, nglobal = 0;
 			int dims = 0, types = 0, globals = 0;
 
-			if ((o = map_lump(m, map, 'T', RPG_K_MAP)) && !rpg_lump_range(ar, o, 0, sizeof(hdr), hdr))
+			if ((o = rpg_map_lump(m, map, 'T', RPG_K_MAP)) && !rpg_lump_range(ar, o, 0, sizeof(hdr), hdr))
 				dims = rpg_map_dims(hdr, o->len, &w, &h, &layers);
 			if (nl && i16_geo(ar, T_NTYPES, 0, nl->len, &gn)) {
 				ntypes = gn.rows;
@@ -594,7 +594,7 @@ size_t rpg_maps_check(struct gfs_archive *ar, FILE *out)
 				if (!door_exists(ar, dox, map, src)) {
 					fprintf(out, "warning: map %ld: %s link %zu: door %ld does not exist\n", map, l->name, k, src);
 					warn++;
-				} else if (!map_lump(m, dmap, 'T', RPG_K_MAP)) {
+				} else if (!rpg_map_lump(m, dmap, 'T', RPG_K_MAP)) {
 					fprintf(out, "warning: map %ld: %s link %zu: map %ld does not exist\n", map, l->name, k, dmap);
 					warn++;
 				} else if (!door_exists(ar, dox, dmap, dst)) {

@@ -10,7 +10,8 @@
  *   textboxes/NNNN.txt each SAY record: its 8 lines, then its 2 choices
  *   maps/NN-name/      tiles-L.csv (.T##), walls.csv (.P##), foes.csv (.E##),
  *                      zones.txt (.Z##, RELOAD text); the record views there
- *                      and in game/ are rpg_maps.c's
+ *                      and in game/ are rpg_maps.c's, map.tmx, map.png
+ *                      and maps/tilesets/ rpg_tiled.c's
  * Graphics (tilesets/, sprites/, palettes/, font.png) are rpg_gfx.c's.
  *
  * Text is the game font's glyph numbers: printable ASCII as itself, "\\"
@@ -707,6 +708,18 @@ int rpg_views_build(struct gfs_archive *ar)
 				free(nm);
 			}
 		}
+	/* each map's Tiled views after its CSVs and records */
+	for (size_t i = 0; i < m->n && !r; i++) {
+		struct rpg_lump *l = m->lumps[i];
+		char letter;
+		long map = l->kind == RPG_K_MAP ? rpg_map_of(m, l->name, &letter) : -1;
+		struct gfs_node *dir;
+
+		if (map >= 0 && letter == 'T')
+			r = (dir = rpg_map_dir(ar, map)) ? rpg_tiled_build(ar, l, dir, map) : -ENOMEM;
+	}
+	if (!r)
+		r = rpg_tiled_sets(ar);
 	if (!r)
 		r = rpg_maps_build_game(ar);
 	if (!r)

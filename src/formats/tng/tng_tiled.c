@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gfs_codec.h"
-#include "gfs_xml.h"
+#include "gfs_tmx.h"
 #include "tng.h"
 
 #define TNG_TS_COLUMNS	16			/* tileset image grid width, in tiles */
@@ -375,28 +375,6 @@ const struct gfs_node_ops tng_mappng_ops = {
 
 /* ---- maps/<name>.tmx ---------------------------------------------------------------- */
 
-/* s[0..len) as XML attribute text: the five entities; bytes outside printable ASCII as \xHH */
-static int tng_xml_attr(struct gfs_buf *out, const char *s, size_t len)
-{
-	int r = 0;
-
-	for (size_t i = 0; i < len && !r; i++) {
-		uint8_t ch = (uint8_t)s[i];
-
-		switch (ch) {
-		case '&': r = gfs_buf_adds(out, "&amp;"); break;
-		case '<': r = gfs_buf_adds(out, "&lt;"); break;
-		case '>': r = gfs_buf_adds(out, "&gt;"); break;
-		case '"': r = gfs_buf_adds(out, "&quot;"); break;
-		case '\'': r = gfs_buf_adds(out, "&apos;"); break;
-		default:
-			r = ch < 0x20 || ch > 0x7e ? gfs_buf_printf(out, "\\x%02X", ch) :
-			    gfs_buf_addc(out, ch);
-		}
-	}
-	return r;
-}
-
 /* map.ini as an ordered list of (section, key, value), each a malloc'd string */
 struct tng_inikv {
 	char *sect, *key, *val;
@@ -506,7 +484,7 @@ static int tng_tmx_path(struct gfs_buf *out, const char *id, const char *points,
 		if (!r && first)
 			r = gfs_buf_adds(out, ">\n   <properties>\n    <property name=\"id\" value=\"");
 		if (!r && first)
-			r = tng_xml_attr(out, id, strlen(id));
+			r = gfs_tmx_attr(out, id, strlen(id));
 		if (!r)
 			r = gfs_buf_adds(out, first ? "\"/>\n   </properties>\n   <polyline points=\"" : " ");
 		first = 0;
@@ -517,7 +495,7 @@ static int tng_tmx_path(struct gfs_buf *out, const char *id, const char *points,
 	if (!r && first) {	/* no points: an object with no polyline */
 		r = gfs_buf_adds(out, ">\n   <properties>\n    <property name=\"id\" value=\"");
 		if (!r)
-			r = tng_xml_attr(out, id, strlen(id));
+			r = gfs_tmx_attr(out, id, strlen(id));
 		return r ? r : gfs_buf_adds(out, "\"/>\n   </properties>\n  </object>\n");
 	}
 	return r ? r : gfs_buf_adds(out, "\"/>\n  </object>\n");
@@ -540,11 +518,11 @@ static int tng_tmx_prop(struct gfs_buf *out, const struct tng_inikv *kv)
 			r = gfs_buf_addc(out, '.');
 	}
 	if (!r)
-		r = tng_xml_attr(out, kv->key, strlen(kv->key));
+		r = gfs_tmx_attr(out, kv->key, strlen(kv->key));
 	if (!r)
 		r = gfs_buf_adds(out, "\" value=\"");
 	if (!r)
-		r = tng_xml_attr(out, kv->val, strlen(kv->val));
+		r = gfs_tmx_attr(out, kv->val, strlen(kv->val));
 	return r ? r : gfs_buf_adds(out, "\"/>\n");
 }
 
@@ -637,19 +615,6 @@ out:
 
 /* ---- a TMX written back ------------------------------------------------------------- */
 
-/* A tmx attribute as an unsigned number; -1 when absent or not one. */
-static long tng_xnum(const struct gfs_xml_el *e, const char *name)
-{
-	const char *v = gfs_xml_attr(e, name);
-	char *end;
-	long x;
-
-	if (!v || !*v)
-		return -1;
-	x = strtol(v, &end, 10);
-	return *end || x < 0 ? -1 : x;
-}
-
 /* A coordinate (Tiled may write a fraction) */
 static int tng_xcoord(const char *v, double *d)
 {
@@ -676,38 +641,14 @@ struct tng_tmxin {
 	unsigned npaths;
 };
 
-static int tng_tmx_err(struct tng_tmxin *in, const struct gfs_xml_el *e, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int tng_tmx_err(struct tng_tmxin *in, const struct gfs_xml_el *e, const char *fmt, ...)
-{
-	char msg[400];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return gfs_err(in->ar, -EINVAL, "%s: line %u: %s", in->n->name, e->line, msg);
-}
+#define tng_tmx_err(in, e, ...) gfs_tmx_err((in)->ar, (in)->n->name, (e), __VA_ARGS__)
 
 static int tng_tmx_tileset(struct tng_tmxin *in, const struct gfs_xml_el *e)
 {
-	const char *name = gfs_xml_attr(e, "name"), *src = gfs_xml_attr(e, "source");
-	long first = tng_xnum(e, "firstgid");
-	char base[64] = "";
+	char base[64];
+	const char *name = gfs_tmx_tileset_name(e, base, sizeof(base));
+	long first = gfs_tmx_num(e, "firstgid");
 
-	if (!name && src) {
-		/* an external tileset: matched by its file's name (tilesets/tiles.tsx) */
-		const char *slash = strrchr(src, '/'), *b = slash ? slash + 1 : src;
-		const char *dot = strrchr(b, '.');
-		size_t k = dot ? (size_t)(dot - b) : strlen(b);
-
-		if (k < sizeof(base)) {
-			memcpy(base, b, k);
-			base[k] = '\0';
-		}
-		name = base;
-	}
 	if (first < 1)
 		return tng_tmx_err(in, e, "<tileset> has no firstgid");
 	for (int ts = 0; ts < TNG_TS_N; ts++)
@@ -719,87 +660,6 @@ static int tng_tmx_tileset(struct tng_tmxin *in, const struct gfs_xml_el *e)
 		}
 	return tng_tmx_err(in, e, "tileset '%s' is not one of the game's (tiles, npcs, spawners)",
 			   name ? name : "");
-}
-
-/* The gids of <data>, by its encoding and compression, into gids[ms*ms]. */
-static int tng_tmx_data(struct tng_tmxin *in, const struct gfs_xml_el *d, uint32_t *gids)
-{
-	const char *enc = gfs_xml_attr(d, "encoding"), *comp = gfs_xml_attr(d, "compression");
-	size_t cells = (size_t)in->l.ms * in->l.ms, k = 0;
-	struct gfs_buf raw = GFS_BUF_INIT, inf = GFS_BUF_INIT;
-	int r = 0;
-
-	if (!enc) {
-		/* <tile gid=".."/> elements */
-		for (const struct gfs_xml_el *t = d->kid; t; t = t->next) {
-			const char *g = gfs_xml_attr(t, "gid");
-
-			if (strcmp(t->name, "tile"))
-				return tng_tmx_err(in, t, "<%s> in a layer's data", t->name);
-			if (k == cells)
-				return tng_tmx_err(in, t, "more than %zu tiles", cells);
-			gids[k++] = g ? (uint32_t)strtoul(g, NULL, 10) : 0;
-		}
-	} else if (!strcmp(enc, "csv")) {
-		const char *s = d->text;
-
-		if (comp)
-			return tng_tmx_err(in, d, "CSV data cannot be compressed");
-		while (*s) {
-			char *end;
-			unsigned long v;
-
-			while (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')
-				s++;
-			if (!*s)
-				break;
-			if (*s < '0' || *s > '9')
-				return tng_tmx_err(in, d, "'%.10s' in CSV data is not a gid", s);
-			v = strtoul(s, &end, 10);
-			if (v > 0xffffffffUL)
-				return tng_tmx_err(in, d, "gid %lu out of range", v);
-			if (k == cells)
-				return tng_tmx_err(in, d, "more than %zu gids", cells);
-			gids[k++] = (uint32_t)v;
-			s = end;
-			while (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')
-				s++;
-			if (*s == ',')
-				s++;
-			else if (*s)
-				return tng_tmx_err(in, d, "'%.10s' in CSV data", s);
-		}
-	} else if (!strcmp(enc, "base64")) {
-		const struct gfs_buf *bytes = &raw;
-
-		if (comp && *comp && strcmp(comp, "zlib") && strcmp(comp, "gzip"))
-			return tng_tmx_err(in, d, "compression '%s' is not zlib or gzip", comp);
-		if (gfs_base64_decode(d->text, d->textlen, &raw))
-			return tng_tmx_err(in, d, "the layer data is not base64");
-		if (comp && *comp) {
-			if (gfs_inflate_zgz(raw.data, raw.len, cells * 4, &inf)) {
-				r = tng_tmx_err(in, d, "the layer data does not inflate as %s (or is over %zu bytes)",
-						comp, cells * 4);
-				goto out;
-			}
-			bytes = &inf;
-		}
-		if (bytes->len != cells * 4) {
-			r = tng_tmx_err(in, d, "%zu bytes of layer data, not %zu", bytes->len, cells * 4);
-			goto out;
-		}
-		for (k = 0; k < cells; k++)
-			gids[k] = (uint32_t)bytes->data[k * 4] | (uint32_t)bytes->data[k * 4 + 1] << 8 |
-				  (uint32_t)bytes->data[k * 4 + 2] << 16 | (uint32_t)bytes->data[k * 4 + 3] << 24;
-	} else {
-		return tng_tmx_err(in, d, "encoding '%s' is not csv or base64", enc);
-	}
-	if (!r && k != cells)
-		r = tng_tmx_err(in, d, "%zu gids, the map has %zu cells", k, cells);
-out:
-	gfs_buf_release(&inf);
-	gfs_buf_release(&raw);
-	return r;
 }
 
 static int tng_tmx_layer(struct tng_tmxin *in, const struct gfs_xml_el *e)
@@ -823,20 +683,12 @@ static int tng_tmx_layer(struct tng_tmxin *in, const struct gfs_xml_el *e)
 	if (in->seen[k])
 		return tng_tmx_err(in, e, "layer '%s' twice", name);
 	in->seen[k] = 1;
-	if (tng_xnum(e, "width") != in->l.ms || tng_xnum(e, "height") != in->l.ms)
-		return tng_tmx_err(in, e, "layer '%s' is not %ux%u (the map size cannot change)", name,
-				   in->l.ms, in->l.ms);
-	for (d = e->kid; d && strcmp(d->name, "data"); d = d->next)
-		if (strcmp(d->name, "properties"))
-			return tng_tmx_err(in, d, "<%s> in layer '%s'", d->name, name);
-	if (!d)
-		return tng_tmx_err(in, e, "layer '%s' has no <data>", name);
-	if (d->kid && gfs_xml_attr(d, "encoding"))
-		return tng_tmx_err(in, d->kid, "<%s> in layer '%s' (chunks: an infinite map?)", d->kid->name, name);
 	gids = malloc(cells * sizeof(*gids));
 	if (!gids)
 		return -ENOMEM;
-	r = tng_tmx_data(in, d, gids);
+	r = gfs_tmx_layer(in->ar, in->n->name, e, name, in->l.ms, in->l.ms, gids);
+	for (d = e->kid; d && strcmp(d->name, "data"); d = d->next)
+		;	/* the cells' messages name the <data> line */
 	ts = tng_layer_tset(k);
 	for (size_t i = 0; i < cells && !r; i++) {
 		uint32_t g = gids[i];
@@ -846,11 +698,6 @@ static int tng_tmx_layer(struct tng_tmxin *in, const struct gfs_xml_el *e)
 		if (!g) {
 			in->cells[(size_t)k * cells + i] = 0xffff;
 			continue;
-		}
-		if (g & 0xf0000000u) {
-			r = tng_tmx_err(in, d, "layer '%s' cell %zu,%zu: a flipped or rotated tile", name,
-					i % in->l.ms, i / in->l.ms);
-			break;
 		}
 		for (int t = 0; t < TNG_TS_N; t++)
 			if (in->first[t] >= 0 && in->first[t] <= (long)g && in->first[t] > best) {
@@ -1001,8 +848,8 @@ static int tng_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 				in.l.o.name);
 		goto out;
 	}
-	if (tng_xnum(root, "width") != in.l.ms || tng_xnum(root, "height") != in.l.ms ||
-	    tng_xnum(root, "tilewidth") != in.l.tw || tng_xnum(root, "tileheight") != in.l.th ||
+	if (gfs_tmx_num(root, "width") != in.l.ms || gfs_tmx_num(root, "height") != in.l.ms ||
+	    gfs_tmx_num(root, "tilewidth") != in.l.tw || gfs_tmx_num(root, "tileheight") != in.l.th ||
 	    ((s = gfs_xml_attr(root, "infinite")) && strcmp(s, "0"))) {
 		r = tng_tmx_err(&in, root, "the map is not %ux%u finite with %ux%u tiles (neither can change)",
 				in.l.ms, in.l.ms, in.l.tw, in.l.th);

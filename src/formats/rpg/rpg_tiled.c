@@ -1,0 +1,748 @@
+/*
+ * rpg_tiled.c - OHRRPGCE maps for Tiled.
+ *
+ *   maps/NN-name/map.tmx   the map's .T layers (tiles-K), .P walls and .E
+ *                          foes as tile layers of one orthogonal TMX of
+ *                          20x20 tiles, the .T size; editable
+ *   maps/NN-name/map.png   the .T layers drawn in order (layer 0 opaque,
+ *                          colour 0 clear above it), read-only
+ *   maps/tilesets/NN-animated.png  the animated range of tileset NN
+ *                          (tile bytes 160-255), each tile the first frame
+ *                          of its TAP pattern; walls.png and foes.png draw
+ *                          the wall bits and foe set numbers; read-only
+ *
+ * Gids: the tilesets the map's layers use (MAP fields 0, 22-30, 370-377)
+ * in the order the layers first use them; the i-th has first gid
+ * 1 + 256 i and is the 160 tiles of ../../tilesets/NN.png followed by the
+ * 96 of NN-animated.png, so gid = first + tile byte.  walls and foes come
+ * after them, gid = first + byte, and byte 0 (no wall, no foe) is gid 0.
+ * An empty cell in a tile layer is tile 0.  A .P/.E smaller than the .T
+ * shows 0 past its edge (and takes only 0 there); one larger keeps its
+ * cells past the .T's edge.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "gfs_tmx.h"
+#include "rpg.h"
+
+#define TILE		20
+#define TS_COLS		16
+#define TS_TILES	160		/* tiles of a TIL page */
+#define ANIM_TILES	96		/* bytes 160-255: two ranges of 48 */
+#define ANIM_RANGE	48
+#define PAGE_W		320
+#define PAGE_H		200
+#define PAGE_BYTES	(PAGE_W * PAGE_H)
+#define PAGE_PLANE	(PAGE_BYTES / 4)
+#define TAP_REC		80		/* 2 patterns of 20 int16; the first is the start tile */
+#define TAP_PATTERN	40
+#define GID_SPAN	256
+#define MAP_RENDER_MAX	((uint64_t)16 << 20)	/* pixels of map.png */
+#define MASTER_BYTES	768
+
+/* the MAP fields of each layer's tileset (0: the map's, n: tileset n-1) */
+static const unsigned layer_field[RPG_MAP_MAX_LAYERS] = {
+	22, 23, 24, 26, 27, 28, 29, 30, 370, 371, 372, 373, 374, 375, 376, 377
+};
+
+/* One of the map's .T/.P/.E lumps, its content read */
+struct rpg_grid {
+	struct rpg_lump *l;
+	struct gfs_buf b;
+	unsigned w, h, n;
+};
+
+struct rpg_tmap {
+	struct rpg_grid g[3];			/* T, P, E */
+	long ts[RPG_MAP_MAX_LAYERS];		/* tileset of each tile layer */
+	long used[RPG_MAP_MAX_LAYERS];		/* tilesets in first use order */
+	unsigned nused;
+};
+
+enum { G_T, G_P, G_E };
+static const char *const grid_name[3] = { "tiles", "walls", "foes" };
+
+static struct rpg_lump *rpg_kind_lump(struct rpg_model *m, const char *suffix)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (rpg_lump_is(m, m->lumps[i], suffix))
+			return m->lumps[i];
+	return NULL;
+}
+
+static void rpg_tmap_release(struct rpg_tmap *tm)
+{
+	for (int i = 0; i < 3; i++)
+		gfs_buf_release(&tm->g[i].b);
+}
+
+/* Each tile layer's tileset, from the map's MAP record (tileset 0 without one) */
+static void rpg_tmap_tilesets(struct gfs_archive *ar, long map, struct rpg_tmap *tm)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *l = rpg_kind_lump(m, ".MAP");
+	unsigned rs = rpg_binsize(ar, 4, 40);
+	struct gfs_buf b = GFS_BUF_INIT;
+	const uint8_t *rec = NULL;
+	long def = 0;
+
+	if (!rs)
+		rs = 40;
+	if (l && !rpg_lump_read(ar, l, &b) && (size_t)(map + 1) * rs <= b.len)
+		rec = b.data + (size_t)map * rs;
+	if (rec)
+		def = (int16_t)gfs_le16(rec);
+	for (unsigned k = 0; k < tm->g[G_T].n; k++) {
+		long t = def, v = rec && 2 * layer_field[k] + 2 <= rs ? (int16_t)gfs_le16(rec + 2 * layer_field[k]) : 0;
+		unsigned u;
+
+		if (v > 0)
+			t = v - 1;
+		tm->ts[k] = t < 0 ? 0 : t;
+		for (u = 0; u < tm->nused && tm->used[u] != tm->ts[k]; u++)
+			;
+		if (u == tm->nused)
+			tm->used[tm->nused++] = tm->ts[k];
+	}
+	gfs_buf_release(&b);
+}
+
+/* The map's lumps, read (a missing or unusable .P/.E has n = 0). */
+static int rpg_tmap_load(struct gfs_archive *ar, struct gfs_node *n, struct rpg_tmap *tm)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct rpg_model *m = ar->priv;
+	int r;
+
+	memset(tm, 0, sizeof(*tm));
+	if (!v->l)
+		return -ENOENT;
+	tm->g[G_T].l = v->l;
+	tm->g[G_P].l = rpg_map_lump(m, (long)v->rec, 'P', RPG_K_MAP);
+	tm->g[G_E].l = rpg_map_lump(m, (long)v->rec, 'E', RPG_K_MAP);
+	for (int i = 0; i < 3; i++) {
+		struct rpg_grid *g = &tm->g[i];
+
+		if (!g->l)
+			continue;
+		if ((r = rpg_lump_read(ar, g->l, &g->b)))
+			return r;
+		if (!rpg_map_dims(g->b.data, g->b.len, &g->w, &g->h, &g->n)) {
+			if (i == G_T)
+				return gfs_err(ar, -EIO, "lump %s: not a tile map any more", g->l->name);
+			g->n = 0;
+		}
+		if (g->n > RPG_MAP_MAX_LAYERS)
+			g->n = RPG_MAP_MAX_LAYERS;
+	}
+	rpg_tmap_tilesets(ar, (long)v->rec, tm);
+	return 0;
+}
+
+static unsigned rpg_gid_first(const struct rpg_tmap *tm, int grid, long ts)
+{
+	unsigned u = 0;
+
+	if (grid != G_T)
+		return 1 + GID_SPAN * (tm->nused + (unsigned)grid - 1);
+	while (u < tm->nused && tm->used[u] != ts)
+		u++;
+	return 1 + GID_SPAN * u;
+}
+
+/* The layer's name in the TMX: its CSV view's name without .csv */
+static void rpg_layer_name(const struct rpg_tmap *tm, int grid, unsigned k, char *buf, size_t size)
+{
+	if (grid == G_T || tm->g[grid].n > 1)
+		snprintf(buf, size, "%s-%u", grid_name[grid], k);
+	else
+		snprintf(buf, size, "%s", grid_name[grid]);
+}
+
+/* Byte (x, y) of layer k of grid, 0 outside it */
+static uint8_t rpg_cell(const struct rpg_grid *g, unsigned k, unsigned x, unsigned y)
+{
+	if (x >= g->w || y >= g->h)
+		return 0;
+	return g->b.data[RPG_MAP_HDR + (size_t)k * g->w * g->h + (size_t)y * g->w + x];
+}
+
+/* ---- map.tmx ------------------------------------------------------------------ */
+
+static int rpg_tmx_tileset(struct gfs_buf *out, unsigned first, const char *name, unsigned count,
+			   const char *src, unsigned rows)
+{
+	return gfs_buf_printf(out, " <tileset firstgid=\"%u\" name=\"%s\" tilewidth=\"%u\" tileheight=\"%u\" "
+			      "tilecount=\"%u\" columns=\"%u\">\n"
+			      "  <image source=\"%s\" width=\"%u\" height=\"%u\"/>\n"
+			      " </tileset>\n", first, name, TILE, TILE, count, TS_COLS, src, TS_COLS * TILE,
+			      rows * TILE);
+}
+
+static int rpg_tmx_layer(struct gfs_buf *out, const struct rpg_tmap *tm, int grid, unsigned k, unsigned id)
+{
+	const struct rpg_grid *t = &tm->g[G_T], *g = &tm->g[grid];
+	unsigned first = rpg_gid_first(tm, grid, grid == G_T ? tm->ts[k] : 0);
+	char name[32];
+	int r;
+
+	rpg_layer_name(tm, grid, k, name, sizeof(name));
+	r = gfs_buf_printf(out, " <layer id=\"%u\" name=\"%s\" width=\"%u\" height=\"%u\"%s>\n"
+			   "  <data encoding=\"csv\">\n", id, name, t->w, t->h,
+			   grid == G_E ? " visible=\"0\"" : "");
+	for (unsigned y = 0; y < t->h && !r; y++)
+		for (unsigned x = 0; x < t->w && !r; x++) {
+			uint8_t v = rpg_cell(g, k, x, y);
+
+			r = gfs_buf_add_dec(out, v || grid == G_T ? first + v : 0);
+			if (!r && (x + 1 < t->w || y + 1 < t->h))
+				r = gfs_buf_adds(out, x + 1 < t->w ? "," : ",\n");
+		}
+	return r ? r : gfs_buf_adds(out, "\n</data>\n </layer>\n");
+}
+
+static int rpg_tmx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_tmap tm;
+	unsigned id = 0, nlayers;
+	int r = rpg_tmap_load(ar, n, &tm);
+
+	nlayers = tm.g[G_T].n + tm.g[G_P].n + tm.g[G_E].n;
+	if (!r)
+		r = gfs_buf_printf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+				   "<map version=\"1.8\" tiledversion=\"1.8.2\" orientation=\"orthogonal\" "
+				   "renderorder=\"right-down\" width=\"%u\" height=\"%u\" tilewidth=\"%u\" "
+				   "tileheight=\"%u\" infinite=\"0\" nextlayerid=\"%u\" nextobjectid=\"1\">\n",
+				   tm.g[G_T].w, tm.g[G_T].h, TILE, TILE, nlayers + 1);
+	for (unsigned u = 0; u < tm.nused && !r; u++) {
+		char name[40], src[64];
+
+		snprintf(name, sizeof(name), "%02ld", tm.used[u]);
+		snprintf(src, sizeof(src), "../../tilesets/%02ld.png", tm.used[u]);
+		r = rpg_tmx_tileset(out, 1 + GID_SPAN * u, name, TS_TILES, src, TS_TILES / TS_COLS);
+		snprintf(name, sizeof(name), "%02ld-animated", tm.used[u]);
+		snprintf(src, sizeof(src), "../tilesets/%02ld-animated.png", tm.used[u]);
+		if (!r)
+			r = rpg_tmx_tileset(out, 1 + GID_SPAN * u + TS_TILES, name, ANIM_TILES, src,
+					    ANIM_TILES / TS_COLS);
+	}
+	for (int grid = G_P; grid <= G_E && !r; grid++) {
+		char src[64];
+
+		snprintf(src, sizeof(src), "../tilesets/%s.png", grid_name[grid]);
+		if (tm.g[grid].n)
+			r = rpg_tmx_tileset(out, rpg_gid_first(&tm, grid, 0), grid_name[grid], GID_SPAN, src,
+					    GID_SPAN / TS_COLS);
+	}
+	for (int grid = G_T; grid <= G_E && !r; grid++)
+		for (unsigned k = 0; k < tm.g[grid].n && !r; k++)
+			r = rpg_tmx_layer(out, &tm, grid, k, ++id);
+	if (!r)
+		r = gfs_buf_adds(out, "</map>\n");
+	rpg_tmap_release(&tm);
+	return r;
+}
+
+/* ---- a TMX written back ------------------------------------------------------- */
+
+struct rpg_tset_in {
+	long first;
+	int grid;			/* G_T (a TIL page: ts, anim), G_P, G_E */
+	long ts;
+	int anim;
+};
+
+struct rpg_tmxin {
+	struct gfs_archive *ar;
+	const char *view;
+	struct rpg_tmap tm;
+	struct rpg_tset_in sets[2 * RPG_MAP_MAX_LAYERS + 2];
+	unsigned nsets;
+	uint8_t seen[3][RPG_MAP_MAX_LAYERS];
+};
+
+/* "NN" or "NN-animated" of a tileset the map uses, walls or foes (when the map has them) */
+static int rpg_tmx_tileset_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
+{
+	char buf[64];
+	const char *name = gfs_tmx_tileset_name(e, buf, sizeof(buf));
+	struct rpg_tset_in s = { gfs_tmx_num(e, "firstgid"), -1, -1, 0 };
+	char *end;
+
+	if (s.first < 1)
+		return gfs_tmx_err(in->ar, in->view, e, "<tileset> has no firstgid");
+	if (!name)
+		name = "";
+	for (int grid = G_P; grid <= G_E; grid++)
+		if (!strcmp(name, grid_name[grid]) && in->tm.g[grid].n)
+			s.grid = grid;
+	if (s.grid < 0 && name[0] >= '0' && name[0] <= '9') {
+		long ts = strtol(name, &end, 10);
+
+		s.anim = !strcmp(end, "-animated");
+		for (unsigned u = 0; u < in->tm.nused && (s.anim || !*end); u++)
+			if (in->tm.used[u] == ts) {
+				s.grid = G_T;
+				s.ts = ts;
+			}
+	}
+	if (s.grid < 0)
+		return gfs_tmx_err(in->ar, in->view, e, "tileset '%s' is not one the map's layers use", name);
+	for (unsigned i = 0; i < in->nsets; i++)
+		if (in->sets[i].grid == s.grid && in->sets[i].ts == s.ts && in->sets[i].anim == s.anim)
+			return gfs_tmx_err(in->ar, in->view, e, "tileset '%s' twice", name);
+	in->sets[in->nsets++] = s;
+	return 0;
+}
+
+/* The byte gid g stands for in a layer of grid (drawn from tileset ts), or -1 */
+static int rpg_gid_byte(const struct rpg_tmxin *in, int grid, long ts, uint32_t g)
+{
+	const struct rpg_tset_in *best = NULL;
+	long k;
+
+	if (!g)
+		return 0;
+	for (unsigned i = 0; i < in->nsets; i++)
+		if (in->sets[i].first <= (long)g && (!best || in->sets[i].first > best->first))
+			best = &in->sets[i];
+	if (!best || best->grid != grid || best->ts != ts)
+		return -1;
+	k = (long)g - best->first;
+	if (grid != G_T)
+		return k < GID_SPAN ? (int)k : -1;
+	if (best->anim)
+		return k < ANIM_TILES ? (int)(TS_TILES + k) : -1;
+	return k < TS_TILES ? (int)k : -1;
+}
+
+static int rpg_tmx_layer_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
+{
+	const char *name = gfs_xml_attr(e, "name");
+	struct rpg_grid *t = &in->tm.g[G_T];
+	int grid = -1;
+	unsigned k = 0;
+	uint32_t *gids;
+	int r;
+
+	for (int gr = G_T; gr <= G_E && name; gr++)
+		for (unsigned i = 0; i < in->tm.g[gr].n; i++) {
+			char nm[32];
+
+			rpg_layer_name(&in->tm, gr, i, nm, sizeof(nm));
+			if (!strcmp(nm, name)) {
+				grid = gr;
+				k = i;
+			}
+		}
+	if (grid < 0)
+		return gfs_tmx_err(in->ar, in->view, e, "layer '%s' is not one of the map's (tiles-N, walls, foes)",
+				   name ? name : "");
+	if (in->seen[grid][k]++)
+		return gfs_tmx_err(in->ar, in->view, e, "layer '%s' twice", name);
+	if (!(gids = malloc((size_t)t->w * t->h * sizeof(*gids))))
+		return -ENOMEM;
+	r = gfs_tmx_layer(in->ar, in->view, e, name, t->w, t->h, gids);
+	for (unsigned y = 0; y < t->h && !r; y++)
+		for (unsigned x = 0; x < t->w && !r; x++) {
+			struct rpg_grid *g = &in->tm.g[grid];
+			uint32_t gid = gids[(size_t)y * t->w + x];
+			long ts = grid == G_T ? in->tm.ts[k] : -1;
+			int v = rpg_gid_byte(in, grid, ts, gid);
+
+			if (v < 0 && grid == G_T)
+				r = gfs_tmx_err(in->ar, in->view, e, "layer '%s' cell %u,%u: gid %u is not a tile of "
+						"tileset '%02ld' (or %02ld-animated)", name, x, y, gid, ts, ts);
+			else if (v < 0)
+				r = gfs_tmx_err(in->ar, in->view, e, "layer '%s' cell %u,%u: gid %u is not a tile of "
+						"tileset '%s'", name, x, y, gid, grid_name[grid]);
+			else if (x < g->w && y < g->h)
+				g->b.data[RPG_MAP_HDR + (size_t)k * g->w * g->h + (size_t)y * g->w + x] = (uint8_t)v;
+			else if (v)
+				r = gfs_tmx_err(in->ar, in->view, e, "layer '%s' cell %u,%u is outside the %s map "
+						"(%ux%u): it can only be empty", name, x, y, grid_name[grid], g->w, g->h);
+		}
+	free(gids);
+	return r;
+}
+
+static int rpg_tmx_root(struct rpg_tmxin *in, const struct gfs_xml_el *root)
+{
+	const struct rpg_grid *t = &in->tm.g[G_T];
+	const char *s;
+
+	if (strcmp(root->name, "map"))
+		return gfs_tmx_err(in->ar, in->view, root, "the root element is <%s>, not <map>", root->name);
+	if (!(s = gfs_xml_attr(root, "orientation")) || strcmp(s, "orthogonal"))
+		return gfs_tmx_err(in->ar, in->view, root, "orientation '%s' is not orthogonal", s ? s : "");
+	if (gfs_tmx_num(root, "width") != (long)t->w || gfs_tmx_num(root, "height") != (long)t->h ||
+	    gfs_tmx_num(root, "tilewidth") != TILE || gfs_tmx_num(root, "tileheight") != TILE ||
+	    ((s = gfs_xml_attr(root, "infinite")) && strcmp(s, "0")))
+		return gfs_tmx_err(in->ar, in->view, root, "the map is not %ux%u finite with %ux%u tiles "
+				   "(neither can change)", t->w, t->h, TILE, TILE);
+	return 0;
+}
+
+static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_tmxin *in = calloc(1, sizeof(*in));
+	struct gfs_xml x = { 0 };
+	const struct gfs_xml_el *e;
+	char why[300];
+	int r;
+
+	if (!in)
+		return -ENOMEM;
+	in->ar = ar;
+	in->view = n->name;
+	r = rpg_tmap_load(ar, n, &in->tm);
+	if (!r && gfs_xml_parse(data, len, &x, why, sizeof(why)))
+		r = gfs_err(ar, -EINVAL, "%s: %s", n->name, why);
+	if (!r)
+		r = rpg_tmx_root(in, x.root);
+	/* tilesets first: Tiled writes them first, and the layers need them */
+	for (e = r ? NULL : x.root->kid; e && !r; e = e->next)
+		if (!strcmp(e->name, "tileset"))
+			r = in->nsets < sizeof(in->sets) / sizeof(in->sets[0]) ? rpg_tmx_tileset_in(in, e) :
+			    gfs_tmx_err(ar, n->name, e, "more tilesets than the map has");
+	for (e = r ? NULL : x.root->kid; e && !r; e = e->next) {
+		if (!strcmp(e->name, "layer"))
+			r = rpg_tmx_layer_in(in, e);
+		else if (!strcmp(e->name, "properties") && e->kid)
+			r = gfs_tmx_err(ar, n->name, e->kid, "map properties are nothing the map holds");
+		else if (strcmp(e->name, "tileset") && strcmp(e->name, "editorsettings") &&
+			 strcmp(e->name, "properties"))
+			r = gfs_tmx_err(ar, n->name, e, "<%s> is nothing the map holds", e->name);
+	}
+	/* all checked: only now does any lump change */
+	for (int grid = G_T; grid <= G_E && !r; grid++)
+		if (in->tm.g[grid].n)
+			r = rpg_set_if_changed(ar, in->tm.g[grid].l, in->tm.g[grid].b.data, in->tm.g[grid].b.len);
+	gfs_xml_free(&x);
+	rpg_tmap_release(&in->tm);
+	free(in);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_tmx_ops = {
+	.render = rpg_tmx_render,
+	.store = rpg_tmx_store,
+	.free = free,
+};
+
+/* ---- drawing tiles ------------------------------------------------------------ */
+
+/* What the map's pixels come from: the TIL pages (read as they are needed), TAP, the master palette */
+struct rpg_draw {
+	struct gfs_archive *ar;
+	struct rpg_lump *til;
+	long ts[RPG_MAP_MAX_LAYERS];
+	uint8_t *page[RPG_MAP_MAX_LAYERS];
+	unsigned npages;
+	struct gfs_buf tap;
+	uint8_t rgb[MASTER_BYTES];
+};
+
+static void rpg_draw_load(struct gfs_archive *ar, struct rpg_draw *d)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *l;
+
+	memset(d, 0, sizeof(*d));
+	d->ar = ar;
+	d->til = rpg_kind_lump(m, ".TIL");
+	if ((l = rpg_kind_lump(m, ".TAP")))
+		(void)rpg_lump_read(ar, l, &d->tap);	/* none: every pattern starts at tile 0 */
+	rpg_master_palette(ar, d->rgb);
+}
+
+static void rpg_draw_release(struct rpg_draw *d)
+{
+	for (unsigned i = 0; i < d->npages; i++)
+		free(d->page[i]);
+	gfs_buf_release(&d->tap);
+}
+
+/* Page ts of the TIL lump, or NULL when there is none (its tiles draw colour 0) */
+static const uint8_t *rpg_page(struct rpg_draw *d, long ts)
+{
+	unsigned i;
+
+	for (i = 0; i < d->npages; i++)
+		if (d->ts[i] == ts)
+			return d->page[i];
+	if (i == RPG_MAP_MAX_LAYERS)
+		return NULL;
+	d->ts[i] = ts;
+	d->page[i] = malloc(PAGE_BYTES);
+	d->npages++;
+	if (d->page[i] && (!d->til || rpg_lump_range(d->ar, d->til, (uint64_t)ts * PAGE_BYTES, PAGE_BYTES, d->page[i]))) {
+		free(d->page[i]);
+		d->page[i] = NULL;
+	}
+	return d->page[i];
+}
+
+/* The tile of page ts that byte v draws: itself, or its animation's first frame */
+static unsigned rpg_tile_of(const struct rpg_draw *d, long ts, unsigned v)
+{
+	unsigned p, k;
+	size_t at;
+	long start = 0;
+
+	if (v < TS_TILES)
+		return v;
+	p = (v - TS_TILES) / ANIM_RANGE;
+	k = (v - TS_TILES) % ANIM_RANGE;
+	at = (size_t)ts * TAP_REC + p * TAP_PATTERN;
+	if (at + 2 <= d->tap.len)
+		start = (int16_t)gfs_le16(d->tap.data + at);
+	if (start < 0)
+		start = 0;
+	return (unsigned)((start + k) % TS_TILES);
+}
+
+/* The colour index of pixel (x, y) of a tile of a Mode-X page */
+static uint8_t rpg_tile_px(const uint8_t *page, unsigned tile, unsigned x, unsigned y)
+{
+	unsigned px = tile % TS_COLS * TILE + x, py = tile / TS_COLS * TILE + y;
+
+	return page ? page[(px % 4) * PAGE_PLANE + (size_t)py * (PAGE_W / 4) + px / 4] : 0;
+}
+
+/* ---- map.png ------------------------------------------------------------------ */
+
+static int rpg_mappng_dims(struct gfs_archive *ar, struct gfs_node *n, unsigned *w, unsigned *h)
+{
+	struct rpg_vpriv *v = n->priv;
+	uint8_t hdr[RPG_MAP_HDR];
+	uint64_t len;
+	unsigned layers;
+
+	if (!v->l)
+		return -ENOENT;
+	len = v->l->data ? v->l->data->len : v->l->len;
+	if (rpg_lump_range(ar, v->l, 0, sizeof(hdr), hdr) || !rpg_map_dims(hdr, len, w, h, &layers))
+		return gfs_err(ar, -EIO, "lump %s: not a tile map any more", v->l->name);
+	if ((uint64_t)*w * *h * TILE * TILE > MAP_RENDER_MAX)
+		return gfs_err(ar, -EFBIG, "%s: %ux%u tiles is too large to draw", n->name, *w, *h);
+	return 0;
+}
+
+static int rpg_mappng_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size)
+{
+	unsigned w, h;
+	int r = rpg_mappng_dims(ar, n, &w, &h);
+
+	if (!r)
+		*size = gfs_png_stored_size(w * TILE, h * TILE);
+	return r;
+}
+
+static int rpg_mappng_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_tmap tm;
+	struct rpg_draw d;
+	unsigned w, h;
+	uint8_t *rgba = NULL;
+	int r = rpg_mappng_dims(ar, n, &w, &h);
+
+	if (r)
+		return r;
+	if ((r = rpg_tmap_load(ar, n, &tm)))
+		goto out;
+	if (tm.g[G_T].w != w || tm.g[G_T].h != h) {
+		r = -EIO;
+		goto out;
+	}
+	if (!(rgba = calloc((size_t)w * h * TILE * TILE, 4))) {
+		r = -ENOMEM;
+		goto out;
+	}
+	rpg_draw_load(ar, &d);
+	for (unsigned k = 0; k < tm.g[G_T].n; k++) {
+		const uint8_t *page = rpg_page(&d, tm.ts[k]);
+
+		for (size_t py = 0; py < (size_t)h * TILE; py++)
+			for (size_t px = 0; px < (size_t)w * TILE; px++) {
+				unsigned tile = rpg_tile_of(&d, tm.ts[k], rpg_cell(&tm.g[G_T], k, (unsigned)(px / TILE),
+										      (unsigned)(py / TILE)));
+				uint8_t c = rpg_tile_px(page, tile, (unsigned)(px % TILE), (unsigned)(py % TILE));
+				uint8_t *o = rgba + (py * w * TILE + px) * 4;
+
+				/* colour 0 is clear on every layer but the first */
+				if (k && !c)
+					continue;
+				memcpy(o, d.rgb + 3 * c, 3);
+				o[3] = 255;
+			}
+	}
+	rpg_draw_release(&d);
+	r = gfs_png_encode_stored(rgba, w * TILE, h * TILE, out);
+out:
+	free(rgba);
+	rpg_tmap_release(&tm);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_mappng_ops = {
+	.render = rpg_mappng_render,
+	.size = rpg_mappng_size,
+	.free = free,
+};
+
+/* ---- maps/tilesets/ ----------------------------------------------------------- */
+
+/* NN-animated.png: 96 tiles, 16 a row, each the first frame of its TAP pattern */
+static int rpg_anim_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct rpg_vpriv *v = n->priv;
+	const unsigned w = TS_COLS * TILE, h = ANIM_TILES / TS_COLS * TILE;
+	uint8_t *idx = malloc((size_t)w * h);
+	struct rpg_draw d;
+	int r;
+
+	const uint8_t *page;
+
+	if (!idx)
+		return -ENOMEM;
+	rpg_draw_load(ar, &d);
+	page = rpg_page(&d, (long)v->rec);
+	for (unsigned y = 0; y < h; y++)
+		for (unsigned x = 0; x < w; x++) {
+			unsigned tile = rpg_tile_of(&d, (long)v->rec, TS_TILES + y / TILE * TS_COLS + x / TILE);
+
+			idx[(size_t)y * w + x] = rpg_tile_px(page, tile, x % TILE, y % TILE);
+		}
+	r = gfs_png_encode_indexed(idx, w, h, d.rgb, 256, out);
+	rpg_draw_release(&d);
+	free(idx);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_anim_ops = {
+	.render = rpg_anim_render,
+	.free = free,
+};
+
+/* 3x5 digits, a row a byte (3 low bits, the leftmost pixel the highest) */
+static const uint8_t digit5[10][5] = {
+	{ 7, 5, 5, 5, 7 }, { 2, 6, 2, 2, 7 }, { 7, 1, 7, 4, 7 }, { 7, 1, 3, 1, 7 }, { 5, 5, 7, 1, 1 },
+	{ 7, 4, 7, 1, 7 }, { 7, 4, 7, 5, 7 }, { 7, 1, 1, 2, 2 }, { 7, 5, 7, 5, 7 }, { 7, 5, 7, 1, 7 },
+};
+
+static void rpg_fill(uint8_t *rgba, unsigned stride, unsigned x0, unsigned y0, unsigned w, unsigned h,
+		     uint32_t colour)
+{
+	for (unsigned y = y0; y < y0 + h; y++)
+		for (unsigned x = x0; x < x0 + w; x++) {
+			uint8_t *o = rgba + ((size_t)y * stride + x) * 4;
+
+			o[0] = (uint8_t)(colour >> 24);
+			o[1] = (uint8_t)(colour >> 16);
+			o[2] = (uint8_t)(colour >> 8);
+			o[3] = (uint8_t)colour;
+		}
+}
+
+/* Wall bits: N E S W as red edges; vehicle A, B, harm, overhead as corner squares */
+static void rpg_wall_tile(uint8_t *rgba, unsigned stride, unsigned x0, unsigned y0, unsigned v)
+{
+	static const uint32_t corner[4] = { 0x2060ffff, 0x20c040ff, 0xff8000ff, 0xa040c0ff };
+
+	if (v & 1)
+		rpg_fill(rgba, stride, x0, y0, TILE, 2, 0xff0000ff);
+	if (v & 2)
+		rpg_fill(rgba, stride, x0 + TILE - 2, y0, 2, TILE, 0xff0000ff);
+	if (v & 4)
+		rpg_fill(rgba, stride, x0, y0 + TILE - 2, TILE, 2, 0xff0000ff);
+	if (v & 8)
+		rpg_fill(rgba, stride, x0, y0, 2, TILE, 0xff0000ff);
+	for (unsigned b = 0; b < 4; b++)
+		if (v & 16u << b)
+			rpg_fill(rgba, stride, x0 + 4 + b % 2 * 8, y0 + 4 + b / 2 * 8, 4, 4, corner[b]);
+}
+
+/* A foe set: a translucent colour of its own and its number */
+static void rpg_foe_tile(uint8_t *rgba, unsigned stride, unsigned x0, unsigned y0, unsigned v)
+{
+	char num[12];
+
+	if (!v)
+		return;
+	rpg_fill(rgba, stride, x0, y0, TILE, TILE,
+		 (uint32_t)(v * 97 % 256) << 24 | (uint32_t)(v * 57 % 256) << 16 | (uint32_t)(v * 151 % 256) << 8 | 0x80);
+	snprintf(num, sizeof(num), "%u", v);
+	for (unsigned i = 0; num[i]; i++)
+		for (unsigned y = 0; y < 5; y++)
+			for (unsigned x = 0; x < 3; x++)
+				if (digit5[num[i] - '0'][y] >> (2 - x) & 1)
+					rpg_fill(rgba, stride, x0 + 3 + i * 4 + x, y0 + 7 + y, 1, 1, 0xffffffff);
+}
+
+static int rpg_marks_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	const unsigned w = TS_COLS * TILE, h = GID_SPAN / TS_COLS * TILE;
+	uint8_t *rgba = calloc((size_t)w * h, 4);
+	int r;
+
+	(void)ar;
+	if (!rgba)
+		return -ENOMEM;
+	for (unsigned v = 0; v < GID_SPAN; v++)
+		(n->priv ? rpg_foe_tile : rpg_wall_tile)(rgba, w, v % TS_COLS * TILE, v / TS_COLS * TILE, v);
+	r = gfs_png_encode(rgba, w, h, out);
+	free(rgba);
+	return r;
+}
+
+static const struct gfs_node_ops rpg_marks_ops = {
+	.render = rpg_marks_render,
+};
+
+/* ---- the tree ------------------------------------------------------------------- */
+
+static int rpg_add_ro(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, const char *name,
+		      const struct gfs_node_ops *ops, size_t rec)
+{
+	int r = rpg_add_view(ar, l, dir, name, ops, rec, NULL);
+
+	if (!r)
+		l->views[l->nviews - 1]->mode = S_IFREG | 0444;
+	return r;
+}
+
+int rpg_tiled_build(struct gfs_archive *ar, struct rpg_lump *t, struct gfs_node *dir, long map)
+{
+	int r = rpg_add_view(ar, t, dir, "map.tmx", &rpg_tmx_ops, (size_t)map, NULL);
+
+	return r ? r : rpg_add_ro(ar, t, dir, "map.png", &rpg_mappng_ops, (size_t)map);
+}
+
+int rpg_tiled_sets(struct gfs_archive *ar)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *til = rpg_kind_lump(m, ".TIL");
+	struct gfs_node *maps = gfs_node_child(ar, ar->root, "maps"), *dir;
+	static const int foes = 1;
+	int r = 0;
+
+	if (!maps)
+		return 0;
+	if (!(dir = rpg_subdir(ar, "maps/tilesets")))
+		return -ENOMEM;
+	for (size_t k = 0; til && !r && (k + 1) * PAGE_BYTES <= til->len; k++) {
+		char nm[40];
+
+		snprintf(nm, sizeof(nm), "%02zu-animated.png", k);
+		r = rpg_add_ro(ar, til, dir, nm, &rpg_anim_ops, k);
+	}
+	if (!r && !gfs_node_new_file(ar, dir, "walls.png", 0444, &rpg_marks_ops, NULL))
+		r = -ENOMEM;
+	if (!r && !gfs_node_new_file(ar, dir, "foes.png", 0444, &rpg_marks_ops, (void *)&foes))
+		r = -ENOMEM;
+	return r;
+}
