@@ -253,6 +253,8 @@ void tng_ref_free(void *p);		/* ops->free of nodes holding a struct tng_ref */
  * current content: writing a view back unchanged changes nothing.
  */
 void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *nb);
+/* The same without the comparison, for a store that compared already. */
+void tng_keep_pending(struct gfs_node *n, struct gfs_buf *nb);
 /* Is p what asset a holds now (its pending content, else its bytes in the file)? */
 int tng_asset_same(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
 		   const uint8_t *p, size_t len);

@@ -158,6 +158,14 @@ void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf 
 		gfs_buf_free(nb);
 		return;
 	}
+	tng_keep_pending(n, nb);
+}
+
+void tng_keep_pending(struct gfs_node *n, struct gfs_buf *nb)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng_asset *a = &ref->t->assets[ref->asset];
+
 	gfs_buf_free(a->pending);
 	a->pending = nb;
 }

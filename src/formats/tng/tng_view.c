@@ -243,12 +243,11 @@ static int tng_media_keep(struct gfs_archive *ar, struct gfs_node *n, const uint
 
 	if ((uint64_t)len > 0xffffffffu)
 		return gfs_err(ar, -EINVAL, "%s: %zu bytes is over the 4 GiB asset limit", n->name, len);
-	nb = gfs_buf_new();
-	if (!nb || gfs_buf_add(nb, data, len)) {
-		gfs_buf_free(nb);
+	/* a big edit's memfd is shared with the node, not copied (the store compared it already) */
+	nb = gfs_node_keep_bytes(n, data, len);
+	if (!nb)
 		return -ENOMEM;
-	}
-	tng_set_pending(ar, n, nb);
+	tng_keep_pending(n, nb);
 	gfs_tree_invalidate(ar);
 	return 0;
 }
