@@ -5,7 +5,7 @@
 # the heap: the archive gets the new bytes, checks sound, the daemon's peak
 # memory (VmHWM, read just before unmount) stays under 64 MiB + a margin, and
 # no memfd outlives its edit.  A refused big edit stays readable as
-# NAME.rejected.  No timing here: see bench/big-edit.sh.
+# NAME.rejected; under commit=unmount the edit reads back before the commit.  No timing here: see bench/big-edit.sh.
 . "$top_srcdir/tests/lib.sh"
 P="python3 $top_srcdir/tests/tng/tngpy.py"
 RPG="python3 $top_srcdir/tests/rpgtool.py"
@@ -64,6 +64,23 @@ gfs_umount m || fail "umount"
 "$GAMEFS" cat g.tng movies/intro.ogv | cmp - new2.ogv || fail "gamefs cat gives the new movie"
 "$GAMEFS" check g.tng >check.out 2>&1 || fail "check: $(cat check.out)"
 $P verify g.tng >/dev/null || fail "CRCs"
+
+# commit=unmount: the store keeps the staged edit (shared, not copied); a
+# later write to the file changes the file's bytes, not the kept ones, until
+# its own close stores them
+cp g.tng before.tng
+gfs_mount g.tng m -o commit=unmount || fail "mount commit=unmount"
+pid=$GFS_PID
+cp new1.ogv m/movies/intro.ogv || fail "cp under commit=unmount"
+head -c 1048576 new2.ogv | dd of=m/movies/intro.ogv conv=notrunc 2>/dev/null || fail "overwrite its first MiB"
+{ head -c 1048576 new2.ogv; tail -c +1048577 new1.ogv; } >mixed.ogv
+cmp mixed.ogv m/movies/intro.ogv || fail "the edit reads back before the commit"
+cmp before.tng g.tng || fail "nothing written before unmount"
+peak=$(hwm "$pid")
+[ "$peak" -lt "$limit" ] || fail "commit=unmount: daemon peak memory ${peak} KiB over $limit KiB"
+gfs_umount m || fail "umount commit=unmount"
+"$GAMEFS" cat g.tng movies/intro.ogv | cmp - mixed.ogv || fail "the archive has the last edit"
+$P verify g.tng >/dev/null || fail "CRCs after commit=unmount"
 
 # an .rpg lump
 $RPG gen g.rpg 10 1000 || fail "gen"
