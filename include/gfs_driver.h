@@ -360,6 +360,12 @@ int gfs_node_content(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf 
  * rather than copied; else a copy.  NULL when out of memory.
  */
 struct gfs_buf *gfs_node_keep_bytes(struct gfs_node *n, const uint8_t *data, size_t len);
+/*
+ * n's edit when (data, len) given to store() is it and it is staged (see
+ * gfs_buf.h), else NULL: a store that reads all of a big edit (to compare
+ * it) reads it with gfs_buf_pread(), whose pages stay out of the daemon.
+ */
+const struct gfs_buf *gfs_node_staged(struct gfs_node *n, const uint8_t *data, size_t len);
 /* Drop cached renders of every node (after a model change). */
 void gfs_tree_invalidate(struct gfs_archive *ar);
 

@@ -52,6 +52,10 @@ check_eq 0 "$(memfds "$pid")" "memfds after the commit"
 cp new2.ogv m/movies/.intro.ogv.tmp && mv m/movies/.intro.ogv.tmp m/movies/intro.ogv || fail "rename over"
 cmp new2.ogv m/movies/intro.ogv || fail "the renamed movie reads back"
 check_eq 0 "$(memfds "$pid")" "memfds after the rename"
+# a small write into the big movie: its bytes go from the archive to a memfd, the rest stays
+printf 'hello' | dd of=m/movies/intro.ogv bs=1 seek=5000000 conv=notrunc 2>/dev/null || fail "dd into the movie"
+python3 -c "import sys; d = bytearray(open('new2.ogv', 'rb').read()); d[5000000:5000005] = b'hello'; open('new2.ogv', 'wb').write(d)"
+cmp new2.ogv m/movies/intro.ogv || fail "the movie after a small write"
 # a refused big edit: the bytes are kept as NAME.rejected, the movie is as it was
 head -c "$big" new1.ogv | tr 'O' 'X' >bad.ogv
 check_eq EINVAL "$(errno_of "import shutil; shutil.copyfile('bad.ogv', 'm/movies/intro.ogv')")" "not an Ogg file"

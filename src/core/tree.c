@@ -668,6 +668,13 @@ struct gfs_buf *gfs_node_keep_bytes(struct gfs_node *n, const uint8_t *data, siz
 	return b;
 }
 
+const struct gfs_buf *gfs_node_staged(struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	if (n->edit && n->edit->data == data && n->edit->len == len && gfs_buf_fd(n->edit) >= 0)
+		return n->edit;
+	return NULL;
+}
+
 static void gfs_node_touch(struct gfs_node *n)
 {
 	clock_gettime(CLOCK_REALTIME, &n->mtime);

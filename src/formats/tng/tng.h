@@ -226,6 +226,8 @@ int tng_asset_content(struct gfs_archive *ar, struct tng *t, struct tng_asset *a
 		      size_t max, struct gfs_buf *out);
 int tng_stored_equal(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
 		     const uint8_t *p, size_t len);
+int tng_stored_equal_buf(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
+			 const struct gfs_buf *b);
 int tng_asset_wrap(struct gfs_archive *ar, struct tng *t, struct tng_asset *a);
 unsigned tng_map_size(const struct tng *t);
 unsigned tng_map_layers(const struct tng *t);

@@ -213,6 +213,24 @@ int tng_stored_equal(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
 	return 1;
 }
 
+/* The same for b, read in pieces: a staged edit's pages stay out of the daemon's memory. */
+int tng_stored_equal_buf(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
+			 const struct gfs_buf *b)
+{
+	uint8_t old[65536], cur[65536];
+
+	if (a->len != b->len)
+		return 0;
+	for (size_t off = 0; off < b->len;) {
+		size_t n = gfs_buf_pread(b, cur, sizeof(cur), off);
+
+		if (gfs_pread(ar, old, n, t->base + a->off + off) || memcmp(old, cur, n))
+			return 0;
+		off += n;
+	}
+	return 1;
+}
+
 /* Deflate wrapping of a compressed asset, from its first bytes. */
 int tng_asset_wrap(struct gfs_archive *ar, struct tng *t, struct tng_asset *a)
 {

@@ -257,8 +257,13 @@ static int tng_stored_unchanged(struct gfs_archive *ar, struct gfs_node *n, cons
 				size_t len)
 {
 	struct tng_ref *ref = n->priv;
+	struct tng_asset *a = tng_ref_asset(n);
+	const struct gfs_buf *sb = gfs_node_staged(n, data, len);
 
-	return tng_asset_same(ar, ref->t, tng_ref_asset(n), data, len);
+	/* a big edit is compared through its memfd, not its mapping */
+	if (sb && a && !a->pending && a->kind == TNG_A_STORED)
+		return tng_stored_equal_buf(ar, ref->t, a, sb);
+	return tng_asset_same(ar, ref->t, a, data, len);
 }
 
 static int tng_media_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
