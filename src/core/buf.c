@@ -246,7 +246,9 @@ int gfs_buf_pwrite(struct gfs_buf *b, const void *data, size_t len, size_t off)
 			memcpy(b->data + off, data, len);
 		return 0;
 	}
-	if ((r = gfs_stage_own(b)) || (off + len + 1 > b->cap && (r = gfs_stage_resize(b, gfs_stage_cap(off + len)))))
+	if ((r = gfs_stage_own(b)))
+		return r;
+	if (off + len + 1 > b->cap && (r = gfs_stage_resize(b, gfs_stage_cap(off + len))))
 		return r;
 	/* through the file, not the mapping: no page of this process is touched */
 	for (size_t done = 0; done < len;) {
