@@ -359,6 +359,18 @@ int gfs_node_path(struct gfs_node *n, struct gfs_buf *b);
 int gfs_node_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size);
 /* Whole content of n into out (appended). */
 int gfs_node_content(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out);
+/*
+ * A buffer of the bytes store() was given (data, len) for the model to keep:
+ * when they are n's edit, staged in a memfd (a big one), the memfd is shared
+ * rather than copied; else a copy.  NULL when out of memory.
+ */
+struct gfs_buf *gfs_node_keep_bytes(struct gfs_node *n, const uint8_t *data, size_t len);
+/*
+ * n's edit when (data, len) given to store() is it and it is staged (see
+ * gfs_buf.h), else NULL: a store that reads all of a big edit (to compare
+ * it) reads it with gfs_buf_pread(), whose pages stay out of the daemon.
+ */
+const struct gfs_buf *gfs_node_staged(struct gfs_node *n, const uint8_t *data, size_t len);
 /* Drop cached renders of every node (after a model change). */
 void gfs_tree_invalidate(struct gfs_archive *ar);
 
@@ -371,6 +383,8 @@ int gfs_writer_copy(struct gfs_writer *w, uint64_t off, uint64_t len);
 uint64_t gfs_writer_tell(struct gfs_writer *w);
 /* Overwrite already-written bytes at off (e.g. a CRC or size field). */
 int gfs_writer_pwrite(struct gfs_writer *w, const void *data, size_t len, uint64_t off);
+/* Write b's bytes; a staged buffer's go file to file (copy_file_range), not through memory. */
+int gfs_writer_put_buf(struct gfs_writer *w, const struct gfs_buf *b);
 /* Write a node's current content (edit, render or span). */
 int gfs_writer_node(struct gfs_writer *w, struct gfs_node *n);
 /* The archive being saved. */

@@ -1,5 +1,7 @@
 /* Unit tests of the core: buffers, cursor, codecs, text helpers, tree. */
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gamefs.h"
@@ -217,6 +219,72 @@ static void test_rpg_mem(void)
 	   strstr(err, "at 0x2") && strstr(err, "runs past"), "lying size refused: %s", err);
 }
 
+/* A big edit is staged in a memfd: written, read back, cut, grown, shared, committed. */
+static void test_staged_edit(void)
+{
+	static const uint8_t img[] = "A.TXT\0\0\0\x03\0abcB\0\0\0\0\0";
+	const size_t big = 3 * GFS_BUF_STAGE_MIN + 12345, cut = GFS_BUF_STAGE_MIN + 777;
+	char path[] = "/tmp/gamefs-unit-XXXXXX", err[600] = "";
+	uint8_t *want = malloc(big), *got = malloc(big + 10);
+	struct gfs_buf *sh, out = GFS_BUF_INIT;
+	struct gfs_archive *ar = NULL;
+	struct gfs_opts o = { 0 };
+	struct gfs_node *n;
+	int fd = mkstemp(path), good = 1;
+	size_t done;
+
+	ok(fd >= 0 && want && got && write(fd, img, sizeof(img) - 1) == (ssize_t)sizeof(img) - 1,
+	   "staging: archive file");
+	close(fd);
+	ok(gfs_archive_open(path, &o, &ar, err, sizeof(err)) == 0, "staging: archive opens: %s", err);
+	if (!ar)
+		goto out;
+	n = gfs_node_lookup(ar, "A.TXT");
+	for (size_t i = 0; i < big; i++)
+		want[i] = (uint8_t)rnd();
+	/* 128 KiB writes as FUSE makes them; the first ones still in the heap */
+	for (done = 0; done < big && good; done += 131072) {
+		size_t k = big - done < 131072 ? big - done : 131072;
+
+		good = gfs_node_write(ar, n, want + done, k, done) == (ssize_t)k;
+	}
+	ok(good && n->edit && gfs_buf_fd(n->edit) >= 0 && n->edit->len == big, "staging: past the threshold the edit is a memfd");
+	ok(gfs_node_read(ar, n, got, big + 10, 0) == (ssize_t)big && !memcmp(got, want, big),
+	   "staging: read back whole");
+	ok(n->edit->data && !memcmp(n->edit->data + big - 100, want + big - 100, 100) &&
+	   n->edit->data[big] == 0, "staging: the mapping has the bytes, NUL after them");
+	ok(gfs_node_truncate(ar, n, cut) == 0 && gfs_node_truncate(ar, n, cut + 5000) == 0 &&
+	   gfs_node_read(ar, n, got, big, 0) == (ssize_t)(cut + 5000) && !memcmp(got, want, cut),
+	   "staging: cut then grown");
+	memset(want + cut, 0, 5000);
+	ok(!memcmp(got + cut, want + cut, 5000), "staging: grown bytes are zeros");
+	/* a share sees the bytes; a change to the node's copy leaves the share as it was */
+	sh = gfs_buf_share(n->edit);
+	ok(sh && gfs_buf_fd(sh) == gfs_buf_fd(n->edit) && sh->len == cut + 5000, "staging: shared, not copied");
+	ok(gfs_node_write(ar, n, "XYZ", 3, 10) == 3 && gfs_buf_fd(sh) != gfs_buf_fd(n->edit) &&
+	   sh && sh->data[10] == want[10] && n->edit->data[10] == 'X', "staging: a write after a share copies first");
+	gfs_buf_free(sh);
+	memcpy(want + 10, "XYZ", 3);
+	ok(gfs_archive_save_mem(ar, &out) == 0 && out.len == sizeof(img) - 1 + cut + 5000 - 3 &&
+	   !memcmp(out.data + 10, want, cut + 5000), "staging: saved into memory");
+	gfs_buf_release(&out);
+	ok(gfs_archive_commit(ar) == 0, "staging: committed: %s", ar->err);
+	gfs_archive_close(ar);
+	ar = NULL;
+	ok(gfs_archive_open(path, &o, &ar, err, sizeof(err)) == 0 && (n = gfs_node_lookup(ar, "A.TXT")) &&
+	   n->span_len == cut + 5000 && gfs_node_read(ar, n, got, big, 0) == (ssize_t)(cut + 5000) &&
+	   !memcmp(got, want, cut + 5000), "staging: the new archive has the bytes");
+	/* a small edit stays in the heap */
+	ok(ar && gfs_node_truncate(ar, n, 0) == 0 && gfs_node_write(ar, n, "ab", 2, 0) == 2 &&
+	   gfs_buf_fd(n->edit) < 0, "staging: a small edit is a heap buffer");
+out:
+	if (ar)
+		gfs_archive_close(ar);
+	unlink(path);
+	free(want);
+	free(got);
+}
+
 static int xml_bad(const char *doc, const char *want)
 {
 	struct gfs_xml x;
@@ -292,5 +360,6 @@ int main(void)
 	test_tree();
 	test_text();
 	test_rpg_mem();
+	test_staged_edit();
 	return done_testing();
 }

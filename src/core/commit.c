@@ -284,6 +284,21 @@ int gfs_writer_crc(struct gfs_writer *w, uint64_t off, uint64_t len, uint32_t *c
 	return 0;
 }
 
+int gfs_writer_put_buf(struct gfs_writer *w, const struct gfs_buf *b)
+{
+	int r;
+
+	if (w->fd < 0 || gfs_buf_fd(b) < 0 || b->len < 65536)
+		return gfs_writer_put(w, b->data, b->len);
+	if (gfs_writer_flush(w))
+		return w->err;
+	r = gfs_fd_copy(gfs_buf_fd(b), 0, w->fd, w->flushed, b->len);
+	if (r)
+		return w->err = r;
+	w->flushed += b->len;
+	return 0;
+}
+
 int gfs_writer_node(struct gfs_writer *w, struct gfs_node *n)
 {
 	struct gfs_buf b = GFS_BUF_INIT;
@@ -292,7 +307,7 @@ int gfs_writer_node(struct gfs_writer *w, struct gfs_node *n)
 	if (!n->edit && !(n->ops && n->ops->render) && (n->flags & GFS_NODE_SPAN))
 		return gfs_writer_copy(w, n->span_off, n->span_len);
 	if (n->edit)
-		return gfs_writer_put(w, n->edit->data, n->edit->len);
+		return gfs_writer_put_buf(w, n->edit);
 	r = gfs_node_content(w->ar, n, &b);
 	if (!r)
 		r = gfs_writer_put(w, b.data, b.len);
@@ -786,6 +801,7 @@ static void gfs_keep_rejected(struct gfs_archive *ar, struct gfs_node *n)
 {
 	size_t len = strlen(n->name) + sizeof(".rejected");
 	char *name = malloc(len);
+	struct gfs_buf *keep;
 	struct gfs_node *r;
 
 	if (!name || !n->parent || len > 256)
@@ -796,10 +812,14 @@ static void gfs_keep_rejected(struct gfs_archive *ar, struct gfs_node *n)
 		goto out;
 	if (!r)
 		r = gfs_node_new_scratch(ar, n->parent, name);
-	if (!r || gfs_buf_set_len(r->edit, 0) || gfs_buf_add(r->edit, n->edit->data, n->edit->len))
+	/* a staged edit's memfd is shared, not copied */
+	if (!r || !(keep = gfs_buf_share(n->edit))) {
 		gfs_warn(ar, "out of memory keeping %s", name);
-	else
+	} else {
+		gfs_buf_free(r->edit);
+		r->edit = keep;
 		clock_gettime(CLOCK_REALTIME, &r->mtime);
+	}
 out:
 	free(name);
 }

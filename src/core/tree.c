@@ -622,14 +622,8 @@ ssize_t gfs_node_read(struct gfs_archive *ar, struct gfs_node *n, void *buf, siz
 			return r;
 		src = n->cache;
 	}
-	if (src) {
-		if (off >= src->len)
-			return 0;
-		if (len > src->len - off)
-			len = (size_t)(src->len - off);
-		memcpy(buf, src->data + off, len);
-		return (ssize_t)len;
-	}
+	if (src)	/* a staged edit is read from its memfd, not through its mapping */
+		return off >= src->len ? 0 : (ssize_t)gfs_buf_pread(src, buf, len, (size_t)off);
 	if (!(n->flags & GFS_NODE_SPAN) || off >= n->span_len)
 		return 0;
 	if (len > n->span_len - off)
@@ -660,6 +654,27 @@ int gfs_node_content(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf 
 	return gfs_buf_set_len(out, old + (size_t)got);
 }
 
+struct gfs_buf *gfs_node_keep_bytes(struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct gfs_buf *b;
+
+	if (n->edit && n->edit->data == data && n->edit->len == len)
+		return gfs_buf_share(n->edit);
+	b = gfs_buf_new();
+	if (b && gfs_buf_add(b, data, len)) {
+		gfs_buf_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+const struct gfs_buf *gfs_node_staged(struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	if (n->edit && n->edit->data == data && n->edit->len == len && gfs_buf_fd(n->edit) >= 0)
+		return n->edit;
+	return NULL;
+}
+
 static void gfs_node_touch(struct gfs_node *n)
 {
 	clock_gettime(CLOCK_REALTIME, &n->mtime);
@@ -677,8 +692,19 @@ static int gfs_node_materialize(struct gfs_archive *ar, struct gfs_node *n, int 
 	b = gfs_buf_new();
 	if (!b)
 		return -ENOMEM;
-	if (keep)
+	if (keep && !(n->ops && n->ops->render) && (n->flags & GFS_NODE_SPAN) &&
+	    n->span_len > GFS_BUF_STAGE_MIN && n->span_len <= GFS_BUF_MAX) {
+		/* a big stored asset: straight from the archive into a memfd */
+		r = gfs_buf_stage(b);
+		if (!r)
+			r = gfs_buf_set_len(b, (size_t)n->span_len);
+		if (!r)
+			r = gfs_fd_copy(ar->fd, n->span_off, gfs_buf_fd(b), 0, n->span_len);
+	} else if (keep) {
 		r = gfs_node_content(ar, n, b);
+		if (!r && b->len > GFS_BUF_STAGE_MIN)
+			r = gfs_buf_stage(b);
+	}
 	if (!r)
 		r = gfs_buf_grow(b, 0);
 	if (r) {
@@ -697,12 +723,11 @@ ssize_t gfs_node_write(struct gfs_archive *ar, struct gfs_node *n, const void *b
 		return r;
 	if (off > GFS_BUF_MAX || len > GFS_BUF_MAX - off)
 		return -EFBIG;
-	/* only a hole before off is zeroed: the bytes written are not filled twice */
-	if (off > n->edit->len && (r = gfs_buf_set_len(n->edit, (size_t)off)))
+	/* a big edit goes to a memfd: in the page cache, not the heap (see gfs_buf.h) */
+	if (off + len > GFS_BUF_STAGE_MIN && (r = gfs_buf_stage(n->edit)))
 		return r;
-	if (off + len > n->edit->len && (r = gfs_buf_set_len_raw(n->edit, (size_t)(off + len))))
+	if ((r = gfs_buf_pwrite(n->edit, buf, len, (size_t)off)))
 		return r;
-	memcpy(n->edit->data + off, buf, len);
 	gfs_node_touch(n);
 	return (ssize_t)len;
 }
@@ -715,6 +740,8 @@ int gfs_node_truncate(struct gfs_archive *ar, struct gfs_node *n, uint64_t size)
 		return r;
 	if (size > GFS_BUF_MAX)
 		return -EFBIG;
+	if (size > GFS_BUF_STAGE_MIN && (r = gfs_buf_stage(n->edit)))
+		return r;
 	r = gfs_buf_set_len(n->edit, (size_t)size);
 	if (!r)
 		gfs_node_touch(n);
@@ -739,12 +766,19 @@ struct gfs_node *gfs_node_new_scratch(struct gfs_archive *ar, struct gfs_node *d
 
 int gfs_node_take_content(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *src)
 {
-	struct gfs_buf *b = gfs_buf_new();
-	int r;
+	struct gfs_buf *b;
+	int r = 0;
 
-	if (!b)
-		return -ENOMEM;
-	r = gfs_node_content(ar, src, b);
+	if (src->edit) {	/* a staged edit is shared, not copied */
+		if (!(b = gfs_buf_share(src->edit)))
+			return -ENOMEM;
+	} else {
+		if (!(b = gfs_buf_new()))
+			return -ENOMEM;
+		r = gfs_node_content(ar, src, b);
+		if (!r && b->len > GFS_BUF_STAGE_MIN)
+			r = gfs_buf_stage(b);
+	}
 	if (!r)
 		r = gfs_buf_grow(b, 0);
 	if (r) {

@@ -226,6 +226,8 @@ int tng_asset_content(struct gfs_archive *ar, struct tng *t, struct tng_asset *a
 		      size_t max, struct gfs_buf *out);
 int tng_stored_equal(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
 		     const uint8_t *p, size_t len);
+int tng_stored_equal_buf(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
+			 const struct gfs_buf *b);
 int tng_asset_wrap(struct gfs_archive *ar, struct tng *t, struct tng_asset *a);
 unsigned tng_map_size(const struct tng *t);
 unsigned tng_map_layers(const struct tng *t);
@@ -253,6 +255,8 @@ void tng_ref_free(void *p);		/* ops->free of nodes holding a struct tng_ref */
  * current content: writing a view back unchanged changes nothing.
  */
 void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *nb);
+/* The same without the comparison, for a store that compared already. */
+void tng_keep_pending(struct gfs_node *n, struct gfs_buf *nb);
 /* Is p what asset a holds now (its pending content, else its bytes in the file)? */
 int tng_asset_same(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
 		   const uint8_t *p, size_t len);

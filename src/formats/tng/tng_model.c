@@ -158,6 +158,14 @@ void tng_set_pending(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf 
 		gfs_buf_free(nb);
 		return;
 	}
+	tng_keep_pending(n, nb);
+}
+
+void tng_keep_pending(struct gfs_node *n, struct gfs_buf *nb)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng_asset *a = &ref->t->assets[ref->asset];
+
 	gfs_buf_free(a->pending);
 	a->pending = nb;
 }
@@ -199,6 +207,24 @@ int tng_stored_equal(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
 		size_t n = len - off < sizeof(buf) ? (size_t)(len - off) : sizeof(buf);
 
 		if (gfs_pread(ar, buf, n, t->base + a->off + off) || memcmp(buf, p + off, n))
+			return 0;
+		off += n;
+	}
+	return 1;
+}
+
+/* The same for b, read in pieces: a staged edit's pages stay out of the daemon's memory. */
+int tng_stored_equal_buf(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
+			 const struct gfs_buf *b)
+{
+	uint8_t old[65536], cur[65536];
+
+	if (a->len != b->len)
+		return 0;
+	for (size_t off = 0; off < b->len;) {
+		size_t n = gfs_buf_pread(b, cur, sizeof(cur), off);
+
+		if (gfs_pread(ar, old, n, t->base + a->off + off) || memcmp(old, cur, n))
 			return 0;
 		off += n;
 	}

@@ -34,6 +34,22 @@ static const struct gfs_buf *tng_new_bytes(struct tng_asset *a)
 	return a->kind == TNG_A_STORED ? a->pending : a->enc;
 }
 
+/*
+ * CRC of a new asset's bytes; a staged one (a big edit in a memfd) is read
+ * from the file in pieces: through its mapping every page would join the
+ * daemon's memory.
+ */
+static uint32_t tng_buf_crc32(uint32_t crc, const struct gfs_buf *b)
+{
+	uint8_t tmp[1 << 16];
+
+	if (gfs_buf_fd(b) < 0)
+		return tng_crc32(crc, b->data, b->len);
+	for (size_t off = 0; off < b->len; off += sizeof(tmp))
+		crc = tng_crc32(crc, tmp, gfs_buf_pread(b, tmp, sizeof(tmp), off));
+	return crc;
+}
+
 static int tng_plan_add(struct tng_plan *p, uint64_t off, uint64_t len, struct tng_asset *a)
 {
 	/* a copy that continues the previous one extends it: few big copies */
@@ -429,7 +445,7 @@ int tng_save(struct gfs_archive *ar, struct gfs_writer *w)
 				const struct gfs_buf *b = tng_new_bytes(o->a);
 
 				if (b->len)
-					r = gfs_writer_put(w, b->data, b->len);
+					r = gfs_writer_put_buf(w, b);
 			} else if (o->len) {
 				r = gfs_writer_copy(w, t->base + o->off, o->len);
 			}
@@ -472,7 +488,7 @@ int tng_save(struct gfs_archive *ar, struct gfs_writer *w)
 		struct tng_op *o = &p.ops[i];
 
 		if (o->a)
-			ncrc = tng_crc32(ncrc, tng_new_bytes(o->a)->data, tng_new_bytes(o->a)->len);
+			ncrc = tng_buf_crc32(ncrc, tng_new_bytes(o->a));
 		else if (o->len)
 			ncrc = (uint32_t)crc32_combine(ncrc, o->crc, (z_off_t)o->len);
 	}

@@ -243,12 +243,11 @@ static int tng_media_keep(struct gfs_archive *ar, struct gfs_node *n, const uint
 
 	if ((uint64_t)len > 0xffffffffu)
 		return gfs_err(ar, -EINVAL, "%s: %zu bytes is over the 4 GiB asset limit", n->name, len);
-	nb = gfs_buf_new();
-	if (!nb || gfs_buf_add(nb, data, len)) {
-		gfs_buf_free(nb);
+	/* a big edit's memfd is shared with the node, not copied (the store compared it already) */
+	nb = gfs_node_keep_bytes(n, data, len);
+	if (!nb)
 		return -ENOMEM;
-	}
-	tng_set_pending(ar, n, nb);
+	tng_keep_pending(n, nb);
 	gfs_tree_invalidate(ar);
 	return 0;
 }
@@ -258,8 +257,13 @@ static int tng_stored_unchanged(struct gfs_archive *ar, struct gfs_node *n, cons
 				size_t len)
 {
 	struct tng_ref *ref = n->priv;
+	struct tng_asset *a = tng_ref_asset(n);
+	const struct gfs_buf *sb = gfs_node_staged(n, data, len);
 
-	return tng_asset_same(ar, ref->t, tng_ref_asset(n), data, len);
+	/* a big edit is compared through its memfd, not its mapping */
+	if (sb && a && !a->pending && a->kind == TNG_A_STORED)
+		return tng_stored_equal_buf(ar, ref->t, a, sb);
+	return tng_asset_same(ar, ref->t, a, data, len);
 }
 
 static int tng_media_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
