@@ -268,15 +268,60 @@ static int gfs_png_chunk(struct gfs_buf *out, const char *type, const uint8_t *d
 	return r ? r : gfs_buf_add(out, be, 4);
 }
 
+/* The 4-byte big-endian v at p. */
+static void gfs_put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/*
+ * Stored block k of the filtered rows (filter 0 before each row) of w x h
+ * rgba at p: its 5-byte header, then n bytes of the raw stream from done.
+ */
+static void gfs_png_stored_block(const uint8_t *rgba, uint32_t w, uint64_t done, uint32_t n,
+				 int last, uint8_t *p)
+{
+	size_t row = 1 + (size_t)w * 4, y = (size_t)(done / row), x = (size_t)(done % row);
+
+	p[0] = (uint8_t)last;
+	p[1] = (uint8_t)n;
+	p[2] = (uint8_t)(n >> 8);
+	p[3] = (uint8_t)~n;
+	p[4] = (uint8_t)(~n >> 8);
+	p += 5;
+	while (n) {
+		size_t take;
+
+		if (x == 0) {
+			*p++ = 0;
+			n--;
+			x = 1;
+			continue;
+		}
+		take = row - x < n ? row - x : n;
+		memcpy(p, rgba + y * (size_t)w * 4 + x - 1, take);
+		p += take;
+		n -= (uint32_t)take;
+		x += take;
+		if (x == row) {
+			x = 0;
+			y++;
+		}
+	}
+}
+
 int gfs_png_encode_stored(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *out)
 {
 	uint64_t raw = (uint64_t)h * (1 + (uint64_t)w * 4), done = 0, size = gfs_png_stored_size(w, h);
 	uint8_t ihdr[13] = { (uint8_t)(w >> 24), (uint8_t)(w >> 16), (uint8_t)(w >> 8), (uint8_t)w,
 			     (uint8_t)(h >> 24), (uint8_t)(h >> 16), (uint8_t)(h >> 8), (uint8_t)h,
 			     8, 6, 0, 0, 0 };
-	struct gfs_buf z = GFS_BUF_INIT;
 	uLong adler = adler32(0, Z_NULL, 0);
-	size_t row = 1 + (size_t)w * 4;
+	uint32_t crc;
+	uint8_t *p, *idat;
 	int r;
 
 	if (!w || !h || size - 57 > 0x7fffffff)
@@ -284,48 +329,32 @@ int gfs_png_encode_stored(const uint8_t *rgba, uint32_t w, uint32_t h, struct gf
 	r = gfs_buf_add(out, "\x89PNG\r\n\x1a\n", 8);
 	if (!r)
 		r = gfs_png_chunk(out, "IHDR", ihdr, sizeof(ihdr));
+	/* the IDAT written in place, in one buffer of the whole size: no copy, no regrowth */
 	if (!r)
-		r = gfs_buf_grow(&z, (size_t)(size - 57));
-	if (!r)
-		r = gfs_buf_add(&z, "\x78\x01", 2);
-	/* the filtered rows (filter 0) in stored blocks */
-	while (!r && done < raw) {
+		r = gfs_buf_grow(out, (size_t)(size - 33));
+	if (r)
+		return r;
+	idat = p = out->data + out->len;
+	gfs_put_be32(p, (uint32_t)(size - 57));
+	memcpy(p + 4, "IDAT\x78\x01", 6);
+	crc = gfs_crc32(0, p + 4, 6);
+	p += 10;
+	/* block by block, each summed while it is still in the cache */
+	do {
 		uint32_t n = raw - done > GFS_STORED_BLOCK ? GFS_STORED_BLOCK : (uint32_t)(raw - done);
-		uint8_t bh[5] = { done + n == raw, (uint8_t)n, (uint8_t)(n >> 8), (uint8_t)~n,
-				  (uint8_t)(~n >> 8) };
 
-		r = gfs_buf_add(&z, bh, 5);
-		for (uint64_t p = done; !r && p < done + n;) {
-			size_t y = (size_t)(p / row), x = (size_t)(p % row);
-			size_t take = row - x < done + n - p ? row - x : (size_t)(done + n - p);
-			const uint8_t *src = rgba + y * (size_t)w * 4 + (x ? x - 1 : 0);
-
-			if (x == 0) {
-				r = gfs_buf_addc(&z, 0);
-				adler = adler32(adler, (const Bytef *)"", 1);
-				p++;
-				take--;
-			}
-			if (!r && take) {
-				r = gfs_buf_add(&z, src, take);
-				adler = adler32(adler, src, (uInt)take);
-				p += take;
-			}
-		}
+		gfs_png_stored_block(rgba, w, done, n, done + n == raw, p);
+		adler = adler32(adler, p + 5, n);
+		crc = gfs_crc32(crc, p, 5 + (size_t)n);
+		p += 5 + (size_t)n;
 		done += n;
-	}
-	if (!r) {
-		uint8_t a[4] = { (uint8_t)(adler >> 24), (uint8_t)(adler >> 16), (uint8_t)(adler >> 8),
-				 (uint8_t)adler };
-
-		r = gfs_buf_add(&z, a, 4);
-	}
-	if (!r)
-		r = gfs_png_chunk(out, "IDAT", z.data, z.len);
-	if (!r)
-		r = gfs_png_chunk(out, "IEND", NULL, 0);
-	gfs_buf_release(&z);
-	return r;
+	} while (done < raw);
+	gfs_put_be32(p, (uint32_t)adler);
+	crc = gfs_crc32(crc, p, 4);
+	gfs_put_be32(p + 4, crc);
+	p += 8;
+	out->len += (size_t)(p - idat);
+	return gfs_png_chunk(out, "IEND", NULL, 0);
 }
 
 int gfs_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *out)
