@@ -357,6 +357,72 @@ int gfs_png_encode_stored(const uint8_t *rgba, uint32_t w, uint32_t h, struct gf
 	return gfs_png_chunk(out, "IEND", NULL, 0);
 }
 
+/* signature, IHDR, IDAT's length and type, zlib header: what comes before the rows */
+#define GFS_PNG_ROWS_HEAD	(8 + 25 + 8 + 2)
+
+uint64_t gfs_png_rows_size(uint32_t w, uint32_t h)
+{
+	if (!w || w > GFS_PNG_ROW_MAXW)
+		return 0;
+	/* each row: block header, filter byte, pixels; then Adler-32, IDAT's CRC, IEND */
+	return GFS_PNG_ROWS_HEAD + (uint64_t)h * (6 + (uint64_t)w * 4) + 4 + 4 + 12;
+}
+
+int gfs_png_rows_begin(struct gfs_buf *out, uint32_t w, uint32_t h, struct gfs_png_rows *pr)
+{
+	uint64_t size = gfs_png_rows_size(w, h);
+	uint8_t *p;
+	uint32_t n = 1 + w * 4;
+	int r;
+
+	if (!size || !h || size - 57 > 0x7fffffff)
+		return -EINVAL;
+	/* the whole file at once: the rows' addresses stay put until gfs_png_rows_end */
+	if ((r = gfs_buf_grow(out, (size_t)size)))
+		return r;
+	pr->start = out->len;
+	pr->w = w;
+	pr->h = h;
+	pr->stride = 5 + (size_t)n;
+	p = out->data + pr->start;
+	memcpy(p, "\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR", 16);
+	gfs_put_be32(p + 16, w);
+	gfs_put_be32(p + 20, h);
+	memcpy(p + 24, "\x08\x06\0\0\0", 5);
+	gfs_put_be32(p + 29, gfs_crc32(0, p + 12, 17));
+	gfs_put_be32(p + 33, (uint32_t)(size - 57));
+	memcpy(p + 37, "IDAT\x78\x01", 6);
+	p += GFS_PNG_ROWS_HEAD;
+	for (uint32_t y = 0; y < h; y++, p += pr->stride) {
+		p[0] = y + 1 == h;
+		p[1] = (uint8_t)n;
+		p[2] = (uint8_t)(n >> 8);
+		p[3] = (uint8_t)~n;
+		p[4] = (uint8_t)(~n >> 8);
+		memset(p + 5, 0, n);	/* filter 0, every pixel transparent */
+	}
+	pr->pix = out->data + pr->start + GFS_PNG_ROWS_HEAD + 6;
+	out->len += (size_t)size;
+	out->data[out->len] = 0;
+	return 0;
+}
+
+void gfs_png_rows_end(struct gfs_buf *out, const struct gfs_png_rows *pr)
+{
+	uint8_t *idat = out->data + pr->start + 37, *p = out->data + pr->start + GFS_PNG_ROWS_HEAD;
+	uLong adler = adler32(0, Z_NULL, 0);
+	uint32_t crc = gfs_crc32(0, idat, 6);
+
+	/* row by row, each summed twice while it is still in the cache */
+	for (uint32_t y = 0; y < pr->h; y++, p += pr->stride) {
+		adler = adler32(adler, p + 5, (uInt)(pr->stride - 5));
+		crc = gfs_crc32(crc, p, pr->stride);
+	}
+	gfs_put_be32(p, (uint32_t)adler);
+	gfs_put_be32(p + 4, gfs_crc32(crc, p, 4));
+	memcpy(p + 8, "\0\0\0\0IEND\xae\x42\x60\x82", 12);
+}
+
 int gfs_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *out)
 {
 	png_image img;

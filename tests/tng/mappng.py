@@ -127,6 +127,8 @@ def main():
     data = open(path, "rb").read()
     assert len(data) == os.stat(path).st_size, "size"
     w, h, rows = png_decode(data)
+    # the manual's layout: one stored deflate block a row, so a size known without drawing
+    assert len(data) == 8 + 25 + 8 + 2 + h * (5 + 1 + 4 * w) + 4 + 4 + 12, (path, len(data), w, h)
     want = reference(mnt, name, w, h)
     for y in range(h):
         if rows[y] != want[y]:

@@ -113,11 +113,11 @@ static int tng_opaque(const uint8_t *img, unsigned w, unsigned h)
 }
 
 /*
- * Draw w x h RGBA src over dst (dw x dh) with its top-left at x, y
- * (clipped); opaque: src has no transparent pixel (tng_opaque).
+ * Draw w x h RGBA src over dst (dw x dh, rows pitch bytes apart) with its
+ * top-left at x, y (clipped); opaque: src has no transparent pixel (tng_opaque).
  */
-static void tng_over(uint8_t *dst, unsigned dw, unsigned dh, const uint8_t *src, unsigned w,
-		     unsigned h, long x, long y, int opaque)
+static void tng_over(uint8_t *dst, unsigned dw, unsigned dh, size_t pitch, const uint8_t *src,
+		     unsigned w, unsigned h, long x, long y, int opaque)
 {
 	/* the part of src inside dst: columns x0..x1, rows y0..y1 */
 	long x0 = x < 0 ? -x : 0, x1 = x + (long)w > (long)dw ? (long)dw - x : (long)w;
@@ -125,7 +125,7 @@ static void tng_over(uint8_t *dst, unsigned dw, unsigned dh, const uint8_t *src,
 
 	for (long sy = y0; sy < y1 && x0 < x1; sy++) {
 		const uint8_t *s = src + ((size_t)sy * w + (size_t)x0) * 4;
-		uint8_t *d = dst + ((size_t)(y + sy) * dw + (size_t)(x + x0)) * 4;
+		uint8_t *d = dst + (size_t)(y + sy) * pitch + (size_t)(x + x0) * 4;
 
 		if (opaque) {
 			memcpy(d, s, (size_t)(x1 - x0) * 4);
@@ -186,7 +186,7 @@ static int tng_tileset_render(struct gfs_archive *ar, struct gfs_node *n, struct
 		if (!spr || tng_sprite_image(ar, t, spr, &c, &img, &w, &h))
 			continue;	/* a sprite that does not decode is a blank tile */
 		/* bottom-left in its cell, as Tiled anchors a tile */
-		tng_over(canvas, g.tw * g.cols, g.th * g.rows, img, w, h,
+		tng_over(canvas, g.tw * g.cols, g.th * g.rows, (size_t)g.tw * g.cols * 4, img, w, h,
 			 (long)((k % g.cols) * g.tw), (long)((k / g.cols + 1) * g.th - h), 0);
 		free(img);
 	}
@@ -343,9 +343,12 @@ static void tng_tiles_release(struct tng_tiles *c)
 	tng_atlases_release(&c->atl);
 }
 
-/* Every layer of map m in order onto canvas (l's size, transparent), each tile bottom-left in its cell. */
+/*
+ * Every layer of map m in order onto canvas (l's size, transparent, rows
+ * pitch bytes apart), each tile bottom-left in its cell.
+ */
 static int tng_map_draw(struct gfs_archive *ar, struct tng *t, const struct tng_layout *l,
-			const struct tng_map *m, uint8_t *canvas)
+			const struct tng_map *m, uint8_t *canvas, size_t pitch)
 {
 	struct tng_tiles c = { 0 };
 	unsigned layers = tng_map_layers(t);
@@ -364,7 +367,7 @@ static int tng_map_draw(struct gfs_archive *ar, struct tng *t, const struct tng_
 				if (v == 0xffff || !(tc = tng_tile(ar, t, &c, ts, v, &r)))
 					continue;	/* no such sprite: nothing drawn */
 				tng_cell_xy(l, x, y, &px, &py);
-				tng_over(canvas, (unsigned)l->w, (unsigned)l->h, tc->img, tc->w, tc->h, px,
+				tng_over(canvas, (unsigned)l->w, (unsigned)l->h, pitch, tc->img, tc->w, tc->h, px,
 					 py + (long)l->th - (long)tc->h, tc->opaque);
 			}
 	}
@@ -372,12 +375,16 @@ static int tng_map_draw(struct gfs_archive *ar, struct tng *t, const struct tng_
 	return r;
 }
 
+/*
+ * Drawn straight into the PNG's rows (gfs_png_rows_begin): no canvas to
+ * fault in and copy, the largest cost of a first read.
+ */
 static int tng_mappng_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct tng_ref *ref = n->priv;
 	struct tng *t = ref->t;
 	struct gfs_buf b = GFS_BUF_INIT;
-	struct gfs_buf pix = GFS_BUF_INIT;	/* the canvas: a gfs_buf, so in huge pages */
+	struct gfs_png_rows pr;
 	struct tng_layout l;
 	struct tng_map m;
 	int r;
@@ -385,18 +392,17 @@ static int tng_mappng_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 	if (!tng_tiled_supported(t))
 		return gfs_err(ar, -EIO, "%s: a 3D game's map cannot be drawn", n->name);
 	tng_layout(t, &l);
-	if (l.w * l.h > TNG_RENDER_MAX)
+	if (l.w * l.h > TNG_RENDER_MAX || l.w > GFS_PNG_ROW_MAXW)
 		return gfs_err(ar, -EIO, "%s: %llux%llu pixels is too big to draw", n->name,
 			       (unsigned long long)l.w, (unsigned long long)l.h);
 	m.cells = NULL;
 	r = tng_map_get(ar, n, &b, &m, 1);
 	if (!r)
-		r = gfs_buf_set_len(&pix, (size_t)(l.w * l.h) * 4);
+		r = gfs_png_rows_begin(out, (uint32_t)l.w, (uint32_t)l.h, &pr);
 	if (!r)
-		r = tng_map_draw(ar, t, &l, &m, pix.data);
+		r = tng_map_draw(ar, t, &l, &m, pr.pix, pr.stride);
 	if (!r)
-		r = gfs_png_encode_stored(pix.data, (uint32_t)l.w, (uint32_t)l.h, out);
-	gfs_buf_release(&pix);
+		gfs_png_rows_end(out, &pr);
 	free(m.cells);
 	gfs_buf_release(&b);
 	return r;
@@ -412,7 +418,10 @@ static int tng_mappng_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t 
 	if (!tng_tiled_supported(ref->t))
 		return -ENOSYS;
 	tng_layout(ref->t, &l);
-	return tng_png_size(l.w, l.h, size);
+	if (l.w * l.h > TNG_RENDER_MAX || l.w > GFS_PNG_ROW_MAXW)
+		return -ENOSYS;	/* the render says why it cannot */
+	*size = gfs_png_rows_size((uint32_t)l.w, (uint32_t)l.h);
+	return 0;
 }
 
 const struct gfs_node_ops tng_mappng_ops = {
