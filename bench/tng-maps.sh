@@ -45,8 +45,11 @@ daemon() {
 # mount GAME on $W/m, wait for it, and print the daemon's pid
 mountgame() {
 	"$GAMEFS" "$1" "$W/m" >/dev/null 2>&1
-	pgrep -n -f "gamefs $1 $W/m"
+	pgrep -n -f -- "$1 $W/m"
 }
+# gamefs, quiet (a read-only corpus file says so at every mount)
+MOUNT=quietmount
+quietmount() { "$GAMEFS" "$@" 2>/dev/null; }
 # median of RUNS first reads of VIEW (a path under the mount) of GAME, each
 # on a fresh mount; its CPU seconds and faults go to $W/cpu and $W/flt
 cold() {

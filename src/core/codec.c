@@ -278,8 +278,8 @@ static void gfs_put_be32(uint8_t *p, uint32_t v)
 }
 
 /*
- * Stored block k of the filtered rows (filter 0 before each row) of w x h
- * rgba at p: its 5-byte header, then n bytes of the raw stream from done.
+ * A stored block (last: the final one) at p: its 5-byte header, then n
+ * bytes from done on of the filtered rows (filter 0 before each row) of rgba.
  */
 static void gfs_png_stored_block(const uint8_t *rgba, uint32_t w, uint64_t done, uint32_t n,
 				 int last, uint8_t *p)
