@@ -1,6 +1,8 @@
 """Check a mounted TirNanoG game's map pictures (tests/tng/t2016-map-png.sh).
 
   mappng.py MNT NAME
+  mappng.py --opaque PNG    rewrite an RGBA PNG (filter 0 rows) with every pixel opaque
+  mappng.py --is-opaque PNG fail unless every pixel of PNG is opaque
 
 maps/NAME.png is decoded here (every chunk's CRC, the zlib stream with its
 Adler-32, filter bytes) and its pixels compared with a reference drawn from
@@ -145,4 +147,23 @@ def main():
     os.close(fd)
 
 
-main()
+def opaque(path):
+    w, h, rows = png_decode(open(path, "rb").read())
+    raw = b"".join(b"\0" + bytes(b for x in range(w) for b in (r[x * 4], r[x * 4 + 1], r[x * 4 + 2], 255))
+                   for r in rows)
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    with open(path, "r+b") as f:
+        f.truncate(0)
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)) +
+                chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+if sys.argv[1] == "--opaque":
+    opaque(sys.argv[2])
+elif sys.argv[1] == "--is-opaque":
+    rows = png_decode(open(sys.argv[2], "rb").read())[2]
+    assert all(r[i] == 255 for r in rows for i in range(3, len(r), 4)), sys.argv[2]
+else:
+    main()

@@ -4,7 +4,7 @@
 # tileset PNGs and the CSV layers, every layer in order; tests/tng/mappng.py
 # draws the reference), the size a fresh mount's stat gives before any read,
 # 4 KiB preads at random offsets the bytes of one whole read, read-only; for
-# the generated games of every 2D type and the corpus games.
+# the generated games of every 2D type (one with opaque tiles) and the corpus games.
 . "$top_srcdir/tests/lib.sh"
 P="python3 $top_srcdir/tests/tng/tngpy.py"
 cd "$T" || exit 1
@@ -29,6 +29,23 @@ $P write g.tng --full || fail "write"
 gfs_mount g.tng m || fail "mount"
 check_maps m full
 gfs_umount m || fail "umount"
+# opaque tiles (drawn as row copies): every atlas opaque, each tile's first
+# frame the whole sprite
+cp g.tng o.tng
+gfs_mount o.tng m || fail "mount o"
+for a in m/atlases/*.png; do
+	python3 "$top_srcdir/tests/tng/mappng.py" --opaque "$a" || fail "make $a opaque"
+done
+for f in m/sprites/tiles/*.txt; do
+	awk '/^width/ {w = $3} /^height/ {h = $3}
+	     /^frame/ && !done {print "frame = 0 0 0 0 " w " " h " 0 0"; done = 1; next} {print}' "$f" >f.txt &&
+		cat f.txt >"$f" || fail "whole-sprite frame in $f"
+done
+gfs_umount m || fail "umount o"
+gfs_mount o.tng m || fail "remount o"
+python3 "$top_srcdir/tests/tng/mappng.py" --is-opaque m/maps/tilesets/tiles.png || fail "the tiles are not opaque"
+check_maps m opaque
+gfs_umount m || fail "umount o 2"
 
 # the other 2D game types: isometric, hexagonal (both stagger axes)
 $P write p.tng || fail "write plain"
