@@ -443,6 +443,25 @@ int gfs_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *
 int gfs_png_encode_stored(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *out);
 uint64_t gfs_png_stored_size(uint32_t w, uint32_t h);
 /*
+ * The same kind of PNG drawn in place: one stored block a row, so every
+ * row's pixels sit in the file at a fixed stride and a picture is drawn
+ * straight into its bytes (no canvas, no copy).  gfs_png_rows_begin()
+ * appends the whole file to out, every pixel transparent, and sets pr: row
+ * y's w RGBA pixels are at pr->pix + y * pr->stride, valid while out is
+ * not grown.  gfs_png_rows_end() sums the rows (Adler-32, CRC) and closes
+ * the file.  Rows of at most GFS_PNG_ROW_MAXW pixels (one 65535-byte
+ * block); gfs_png_rows_size() is 0 for wider.
+ */
+#define GFS_PNG_ROW_MAXW 16383u
+struct gfs_png_rows {
+	uint8_t *pix;
+	size_t stride, start;
+	uint32_t w, h;
+};
+uint64_t gfs_png_rows_size(uint32_t w, uint32_t h);
+int gfs_png_rows_begin(struct gfs_buf *out, uint32_t w, uint32_t h, struct gfs_png_rows *pr);
+void gfs_png_rows_end(struct gfs_buf *out, const struct gfs_png_rows *pr);
+/*
  * One byte a pixel, each an index into ncolors (at most 256) RGB8 entries,
  * to a palette PNG of 1, 2, 4 or 8 bits a pixel as ncolors needs: several
  * times less to compress than RGBA for drawn views.  An index past the

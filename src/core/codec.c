@@ -268,15 +268,60 @@ static int gfs_png_chunk(struct gfs_buf *out, const char *type, const uint8_t *d
 	return r ? r : gfs_buf_add(out, be, 4);
 }
 
+/* The 4-byte big-endian v at p. */
+static void gfs_put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)(v >> 24);
+	p[1] = (uint8_t)(v >> 16);
+	p[2] = (uint8_t)(v >> 8);
+	p[3] = (uint8_t)v;
+}
+
+/*
+ * A stored block (last: the final one) at p: its 5-byte header, then n
+ * bytes from done on of the filtered rows (filter 0 before each row) of rgba.
+ */
+static void gfs_png_stored_block(const uint8_t *rgba, uint32_t w, uint64_t done, uint32_t n,
+				 int last, uint8_t *p)
+{
+	size_t row = 1 + (size_t)w * 4, y = (size_t)(done / row), x = (size_t)(done % row);
+
+	p[0] = (uint8_t)last;
+	p[1] = (uint8_t)n;
+	p[2] = (uint8_t)(n >> 8);
+	p[3] = (uint8_t)~n;
+	p[4] = (uint8_t)(~n >> 8);
+	p += 5;
+	while (n) {
+		size_t take;
+
+		if (x == 0) {
+			*p++ = 0;
+			n--;
+			x = 1;
+			continue;
+		}
+		take = row - x < n ? row - x : n;
+		memcpy(p, rgba + y * (size_t)w * 4 + x - 1, take);
+		p += take;
+		n -= (uint32_t)take;
+		x += take;
+		if (x == row) {
+			x = 0;
+			y++;
+		}
+	}
+}
+
 int gfs_png_encode_stored(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *out)
 {
 	uint64_t raw = (uint64_t)h * (1 + (uint64_t)w * 4), done = 0, size = gfs_png_stored_size(w, h);
 	uint8_t ihdr[13] = { (uint8_t)(w >> 24), (uint8_t)(w >> 16), (uint8_t)(w >> 8), (uint8_t)w,
 			     (uint8_t)(h >> 24), (uint8_t)(h >> 16), (uint8_t)(h >> 8), (uint8_t)h,
 			     8, 6, 0, 0, 0 };
-	struct gfs_buf z = GFS_BUF_INIT;
 	uLong adler = adler32(0, Z_NULL, 0);
-	size_t row = 1 + (size_t)w * 4;
+	uint32_t crc;
+	uint8_t *p, *idat;
 	int r;
 
 	if (!w || !h || size - 57 > 0x7fffffff)
@@ -284,48 +329,98 @@ int gfs_png_encode_stored(const uint8_t *rgba, uint32_t w, uint32_t h, struct gf
 	r = gfs_buf_add(out, "\x89PNG\r\n\x1a\n", 8);
 	if (!r)
 		r = gfs_png_chunk(out, "IHDR", ihdr, sizeof(ihdr));
+	/* the IDAT written in place, in one buffer of the whole size: no copy, no regrowth */
 	if (!r)
-		r = gfs_buf_grow(&z, (size_t)(size - 57));
-	if (!r)
-		r = gfs_buf_add(&z, "\x78\x01", 2);
-	/* the filtered rows (filter 0) in stored blocks */
-	while (!r && done < raw) {
+		r = gfs_buf_grow(out, (size_t)(size - 33));
+	if (r)
+		return r;
+	idat = p = out->data + out->len;
+	gfs_put_be32(p, (uint32_t)(size - 57));
+	memcpy(p + 4, "IDAT\x78\x01", 6);
+	crc = gfs_crc32(0, p + 4, 6);
+	p += 10;
+	/* block by block, each summed while it is still in the cache */
+	do {
 		uint32_t n = raw - done > GFS_STORED_BLOCK ? GFS_STORED_BLOCK : (uint32_t)(raw - done);
-		uint8_t bh[5] = { done + n == raw, (uint8_t)n, (uint8_t)(n >> 8), (uint8_t)~n,
-				  (uint8_t)(~n >> 8) };
 
-		r = gfs_buf_add(&z, bh, 5);
-		for (uint64_t p = done; !r && p < done + n;) {
-			size_t y = (size_t)(p / row), x = (size_t)(p % row);
-			size_t take = row - x < done + n - p ? row - x : (size_t)(done + n - p);
-			const uint8_t *src = rgba + y * (size_t)w * 4 + (x ? x - 1 : 0);
-
-			if (x == 0) {
-				r = gfs_buf_addc(&z, 0);
-				adler = adler32(adler, (const Bytef *)"", 1);
-				p++;
-				take--;
-			}
-			if (!r && take) {
-				r = gfs_buf_add(&z, src, take);
-				adler = adler32(adler, src, (uInt)take);
-				p += take;
-			}
-		}
+		gfs_png_stored_block(rgba, w, done, n, done + n == raw, p);
+		adler = adler32(adler, p + 5, n);
+		crc = gfs_crc32(crc, p, 5 + (size_t)n);
+		p += 5 + (size_t)n;
 		done += n;
-	}
-	if (!r) {
-		uint8_t a[4] = { (uint8_t)(adler >> 24), (uint8_t)(adler >> 16), (uint8_t)(adler >> 8),
-				 (uint8_t)adler };
+	} while (done < raw);
+	gfs_put_be32(p, (uint32_t)adler);
+	crc = gfs_crc32(crc, p, 4);
+	gfs_put_be32(p + 4, crc);
+	p += 8;
+	out->len += (size_t)(p - idat);
+	return gfs_png_chunk(out, "IEND", NULL, 0);
+}
 
-		r = gfs_buf_add(&z, a, 4);
+/* signature, IHDR, IDAT's length and type, zlib header: what comes before the rows */
+#define GFS_PNG_ROWS_HEAD	(8 + 25 + 8 + 2)
+
+uint64_t gfs_png_rows_size(uint32_t w, uint32_t h)
+{
+	if (!w || w > GFS_PNG_ROW_MAXW)
+		return 0;
+	/* each row: block header, filter byte, pixels; then Adler-32, IDAT's CRC, IEND */
+	return GFS_PNG_ROWS_HEAD + (uint64_t)h * (6 + (uint64_t)w * 4) + 4 + 4 + 12;
+}
+
+int gfs_png_rows_begin(struct gfs_buf *out, uint32_t w, uint32_t h, struct gfs_png_rows *pr)
+{
+	uint64_t size = gfs_png_rows_size(w, h);
+	uint8_t *p;
+	uint32_t n = 1 + w * 4;
+	int r;
+
+	if (!size || !h || size - 57 > 0x7fffffff)
+		return -EINVAL;
+	/* the whole file at once: the rows' addresses stay put until gfs_png_rows_end */
+	if ((r = gfs_buf_grow(out, (size_t)size)))
+		return r;
+	pr->start = out->len;
+	pr->w = w;
+	pr->h = h;
+	pr->stride = 5 + (size_t)n;
+	p = out->data + pr->start;
+	memcpy(p, "\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR", 16);
+	gfs_put_be32(p + 16, w);
+	gfs_put_be32(p + 20, h);
+	memcpy(p + 24, "\x08\x06\0\0\0", 5);
+	gfs_put_be32(p + 29, gfs_crc32(0, p + 12, 17));
+	gfs_put_be32(p + 33, (uint32_t)(size - 57));
+	memcpy(p + 37, "IDAT\x78\x01", 6);
+	p += GFS_PNG_ROWS_HEAD;
+	for (uint32_t y = 0; y < h; y++, p += pr->stride) {
+		p[0] = y + 1 == h;
+		p[1] = (uint8_t)n;
+		p[2] = (uint8_t)(n >> 8);
+		p[3] = (uint8_t)~n;
+		p[4] = (uint8_t)(~n >> 8);
+		memset(p + 5, 0, n);	/* filter 0, every pixel transparent */
 	}
-	if (!r)
-		r = gfs_png_chunk(out, "IDAT", z.data, z.len);
-	if (!r)
-		r = gfs_png_chunk(out, "IEND", NULL, 0);
-	gfs_buf_release(&z);
-	return r;
+	pr->pix = out->data + pr->start + GFS_PNG_ROWS_HEAD + 6;
+	out->len += (size_t)size;
+	out->data[out->len] = 0;
+	return 0;
+}
+
+void gfs_png_rows_end(struct gfs_buf *out, const struct gfs_png_rows *pr)
+{
+	uint8_t *idat = out->data + pr->start + 37, *p = out->data + pr->start + GFS_PNG_ROWS_HEAD;
+	uLong adler = adler32(0, Z_NULL, 0);
+	uint32_t crc = gfs_crc32(0, idat, 6);
+
+	/* row by row, each summed twice while it is still in the cache */
+	for (uint32_t y = 0; y < pr->h; y++, p += pr->stride) {
+		adler = adler32(adler, p + 5, (uInt)(pr->stride - 5));
+		crc = gfs_crc32(crc, p, pr->stride);
+	}
+	gfs_put_be32(p, (uint32_t)adler);
+	gfs_put_be32(p + 4, gfs_crc32(crc, p, 4));
+	memcpy(p + 8, "\0\0\0\0IEND\xae\x42\x60\x82", 12);
 }
 
 int gfs_png_encode(const uint8_t *rgba, uint32_t w, uint32_t h, struct gfs_buf *out)

@@ -91,7 +91,7 @@ drwxr-xr-x          0 maps/meadow/
 -rw-r--r--        195 maps/meadow/layer09.csv
 -rw-r--r--        195 maps/meadow/layer10.csv
 -rw-r--r--       4282 maps/meadow.tmx
--r--r--r--    3539666 maps/meadow.png
+-r--r--r--    3541311 maps/meadow.png
 drwxr-xr-x          0 maps/dungeon/
 -rw-r--r--        409 maps/dungeon/map.ini
 -rw-r--r--        152 maps/dungeon/layer00.csv
@@ -106,7 +106,7 @@ drwxr-xr-x          0 maps/dungeon/
 -rw-r--r--        195 maps/dungeon/layer09.csv
 -rw-r--r--        195 maps/dungeon/layer10.csv
 -rw-r--r--       4281 maps/dungeon.tmx
--r--r--r--    3539666 maps/dungeon.png
+-r--r--r--    3541311 maps/dungeon.png
 GOLD
 
 for variant in "" "--raw" "--crc-comp" "--raw --crc-comp"; do

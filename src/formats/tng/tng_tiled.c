@@ -103,24 +103,39 @@ static void tng_ts_geom(struct gfs_archive *ar, struct tng *t, enum tng_tset ts,
 	g->rows = (g->count + g->cols - 1) / g->cols;
 }
 
-/* Draw w x h RGBA src over dst (dw x dh) with its top-left at x, y (clipped). */
-static void tng_over(uint8_t *dst, unsigned dw, unsigned dh, const uint8_t *src, unsigned w,
-		     unsigned h, long x, long y)
+/* Whether every pixel of w x h RGBA img is opaque (it then draws as plain copies). */
+static int tng_opaque(const uint8_t *img, unsigned w, unsigned h)
 {
-	for (unsigned sy = 0; sy < h; sy++) {
-		long Y = y + (long)sy;
+	for (size_t i = 0; i < (size_t)w * h; i++)
+		if (img[i * 4 + 3] != 255)
+			return 0;
+	return 1;
+}
 
-		if (Y < 0 || Y >= (long)dh)
+/*
+ * Draw w x h RGBA src over dst (dw x dh, rows pitch bytes apart) with its
+ * top-left at x, y (clipped); opaque: src has no transparent pixel (tng_opaque).
+ */
+static void tng_over(uint8_t *dst, unsigned dw, unsigned dh, size_t pitch, const uint8_t *src,
+		     unsigned w, unsigned h, long x, long y, int opaque)
+{
+	/* the part of src inside dst: columns x0..x1, rows y0..y1 */
+	long x0 = x < 0 ? -x : 0, x1 = x + (long)w > (long)dw ? (long)dw - x : (long)w;
+	long y0 = y < 0 ? -y : 0, y1 = y + (long)h > (long)dh ? (long)dh - y : (long)h;
+
+	for (long sy = y0; sy < y1 && x0 < x1; sy++) {
+		const uint8_t *s = src + ((size_t)sy * w + (size_t)x0) * 4;
+		uint8_t *d = dst + (size_t)(y + sy) * pitch + (size_t)(x + x0) * 4;
+
+		if (opaque) {
+			memcpy(d, s, (size_t)(x1 - x0) * 4);
 			continue;
-		for (unsigned sx = 0; sx < w; sx++) {
-			long X = x + (long)sx;
-			const uint8_t *s = src + ((size_t)sy * w + sx) * 4;
-			uint8_t *d;
+		}
+		for (long sx = x0; sx < x1; sx++, s += 4, d += 4) {
 			unsigned a = s[3], da;
 
-			if (X < 0 || X >= (long)dw || !a)
+			if (!a)
 				continue;
-			d = dst + ((size_t)Y * dw + (size_t)X) * 4;
 			if (a == 255 || !d[3]) {
 				memcpy(d, s, 4);
 				continue;
@@ -171,8 +186,8 @@ static int tng_tileset_render(struct gfs_archive *ar, struct gfs_node *n, struct
 		if (!spr || tng_sprite_image(ar, t, spr, &c, &img, &w, &h))
 			continue;	/* a sprite that does not decode is a blank tile */
 		/* bottom-left in its cell, as Tiled anchors a tile */
-		tng_over(canvas, g.tw * g.cols, g.th * g.rows, img, w, h,
-			 (long)((k % g.cols) * g.tw), (long)((k / g.cols + 1) * g.th - h));
+		tng_over(canvas, g.tw * g.cols, g.th * g.rows, (size_t)g.tw * g.cols * 4, img, w, h,
+			 (long)((k % g.cols) * g.tw), (long)((k / g.cols + 1) * g.th - h), 0);
 		free(img);
 	}
 	r = gfs_png_encode_stored(canvas, g.tw * g.cols, g.th * g.rows, out);
@@ -275,80 +290,119 @@ static void tng_cell_xy(const struct tng_layout *l, unsigned x, unsigned y, long
 
 /* ---- maps/<name>.png ---------------------------------------------------------------- */
 
+/* The tiles a map draws, each decoded once a render: one array a tileset, as long as its kind. */
 struct tng_tilecache {
 	uint8_t *img;
 	unsigned w, h;
-	int done;
+	int done, opaque;
 };
 
+struct tng_tiles {
+	struct tng_tilecache *tc[TNG_TS_N];
+	unsigned n[TNG_TS_N];
+	struct tng_atlases atl;
+};
+
+/* Tile v of tileset ts, decoded on first use; NULL: none (no such sprite, or it does not decode). */
+static struct tng_tilecache *tng_tile(struct gfs_archive *ar, struct tng *t, struct tng_tiles *c,
+				      enum tng_tset ts, unsigned v, int *err)
+{
+	struct tng_tilecache *tc;
+
+	if (!c->tc[ts]) {
+		/* sized by the kind's count, not 65535 entries: a fresh page costs a fault each */
+		c->n[ts] = tng_count_of_type(t, tng_ts_type[ts]);
+		c->tc[ts] = calloc(c->n[ts] ? c->n[ts] : 1, sizeof(*c->tc[ts]));
+		if (!c->tc[ts]) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+	}
+	if (v >= c->n[ts])
+		return NULL;
+	tc = &c->tc[ts][v];
+	if (!tc->done) {
+		struct tng_asset *spr = tng_ts_sprite(ar, t, ts, v);
+
+		tc->done = 1;
+		if (spr && tng_sprite_image(ar, t, spr, &c->atl, &tc->img, &tc->w, &tc->h))
+			tc->img = NULL;
+		else if (tc->img)
+			tc->opaque = tng_opaque(tc->img, tc->w, tc->h);
+	}
+	return tc->img ? tc : NULL;
+}
+
+static void tng_tiles_release(struct tng_tiles *c)
+{
+	for (int ts = 0; ts < TNG_TS_N; ts++) {
+		for (unsigned v = 0; c->tc[ts] && v < c->n[ts]; v++)
+			free(c->tc[ts][v].img);
+		free(c->tc[ts]);
+	}
+	tng_atlases_release(&c->atl);
+}
+
+/*
+ * Every layer of map m in order onto canvas (l's size, transparent, rows
+ * pitch bytes apart), each tile bottom-left in its cell.
+ */
+static int tng_map_draw(struct gfs_archive *ar, struct tng *t, const struct tng_layout *l,
+			const struct tng_map *m, uint8_t *canvas, size_t pitch)
+{
+	struct tng_tiles c = { 0 };
+	unsigned layers = tng_map_layers(t);
+	int r = 0;
+
+	for (unsigned k = 0; k < layers && !r; k++) {
+		enum tng_tset ts = tng_layer_tset(k);
+		const uint16_t *cl = m->cells + (size_t)k * l->ms * l->ms;
+
+		for (unsigned y = 0; y < l->ms && !r; y++)
+			for (unsigned x = 0; x < l->ms && !r; x++) {
+				unsigned v = cl[(size_t)y * l->ms + x];
+				struct tng_tilecache *tc;
+				long px, py;
+
+				if (v == 0xffff || !(tc = tng_tile(ar, t, &c, ts, v, &r)))
+					continue;	/* no such sprite: nothing drawn */
+				tng_cell_xy(l, x, y, &px, &py);
+				tng_over(canvas, (unsigned)l->w, (unsigned)l->h, pitch, tc->img, tc->w, tc->h, px,
+					 py + (long)l->th - (long)tc->h, tc->opaque);
+			}
+	}
+	tng_tiles_release(&c);
+	return r;
+}
+
+/*
+ * Drawn straight into the PNG's rows (gfs_png_rows_begin): no canvas to
+ * fault in and copy, the largest cost of a first read.
+ */
 static int tng_mappng_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct tng_ref *ref = n->priv;
 	struct tng *t = ref->t;
 	struct gfs_buf b = GFS_BUF_INIT;
-	struct tng_tilecache *cache[TNG_TS_N] = { NULL };
-	struct tng_atlases c = { 0 };
+	struct gfs_png_rows pr;
 	struct tng_layout l;
 	struct tng_map m;
-	uint8_t *canvas = NULL;
-	unsigned layers = tng_map_layers(t);
 	int r;
 
 	if (!tng_tiled_supported(t))
 		return gfs_err(ar, -EIO, "%s: a 3D game's map cannot be drawn", n->name);
 	tng_layout(t, &l);
-	if (l.w * l.h > TNG_RENDER_MAX)
+	if (l.w * l.h > TNG_RENDER_MAX || l.w > GFS_PNG_ROW_MAXW)
 		return gfs_err(ar, -EIO, "%s: %llux%llu pixels is too big to draw", n->name,
 			       (unsigned long long)l.w, (unsigned long long)l.h);
 	m.cells = NULL;
 	r = tng_map_get(ar, n, &b, &m, 1);
-	if (r)
-		goto out;
-	canvas = calloc((size_t)(l.w * l.h), 4);
-	if (!canvas) {
-		r = -ENOMEM;
-		goto out;
-	}
-	for (unsigned k = 0; k < layers; k++) {
-		enum tng_tset ts = tng_layer_tset(k);
-		const uint16_t *cl = m.cells + (size_t)k * l.ms * l.ms;
-
-		for (unsigned y = 0; y < l.ms; y++)
-			for (unsigned x = 0; x < l.ms; x++) {
-				unsigned v = cl[(size_t)y * l.ms + x];
-				struct tng_tilecache *tc;
-				long px, py;
-
-				if (v == 0xffff)
-					continue;
-				if (!cache[ts] && !(cache[ts] = calloc(65535, sizeof(**cache)))) {
-					r = -ENOMEM;
-					goto out;
-				}
-				tc = &cache[ts][v];
-				if (!tc->done) {
-					struct tng_asset *spr = tng_ts_sprite(ar, t, ts, v);
-
-					tc->done = 1;
-					if (spr && tng_sprite_image(ar, t, spr, &c, &tc->img, &tc->w, &tc->h))
-						tc->img = NULL;
-				}
-				if (!tc->img)
-					continue;	/* no such sprite: nothing drawn */
-				tng_cell_xy(&l, x, y, &px, &py);
-				tng_over(canvas, (unsigned)l.w, (unsigned)l.h, tc->img, tc->w, tc->h, px,
-					 py + (long)l.th - (long)tc->h);
-			}
-	}
-	r = gfs_png_encode_stored(canvas, (uint32_t)l.w, (uint32_t)l.h, out);
-out:
-	for (int ts = 0; ts < TNG_TS_N; ts++) {
-		for (size_t v = 0; cache[ts] && v < 65535; v++)
-			free(cache[ts][v].img);
-		free(cache[ts]);
-	}
-	tng_atlases_release(&c);
-	free(canvas);
+	if (!r)
+		r = gfs_png_rows_begin(out, (uint32_t)l.w, (uint32_t)l.h, &pr);
+	if (!r)
+		r = tng_map_draw(ar, t, &l, &m, pr.pix, pr.stride);
+	if (!r)
+		gfs_png_rows_end(out, &pr);
 	free(m.cells);
 	gfs_buf_release(&b);
 	return r;
@@ -364,7 +418,10 @@ static int tng_mappng_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t 
 	if (!tng_tiled_supported(ref->t))
 		return -ENOSYS;
 	tng_layout(ref->t, &l);
-	return tng_png_size(l.w, l.h, size);
+	if (l.w * l.h > TNG_RENDER_MAX || l.w > GFS_PNG_ROW_MAXW)
+		return -ENOSYS;	/* the render says why it cannot */
+	*size = gfs_png_rows_size((uint32_t)l.w, (uint32_t)l.h);
+	return 0;
 }
 
 const struct gfs_node_ops tng_mappng_ops = {
