@@ -27,15 +27,22 @@ struct gfs_buf {
 	uint8_t *data;
 	size_t len, cap;
 	struct gfs_stage *stage;	/* NULL: heap bytes; else data maps its memfd */
+	unsigned holds;			/* holders besides the owner (gfs_buf_hold) */
 };
 
-#define GFS_BUF_INIT { NULL, 0, 0, NULL }
+#define GFS_BUF_INIT { NULL, 0, 0, NULL, 0 }
 #define GFS_BUF_STAGE_MIN ((size_t)1 << 20)	/* edits past this size are staged */
 
 void gfs_buf_init(struct gfs_buf *b);
 void gfs_buf_release(struct gfs_buf *b);		/* free bytes, back to empty */
 struct gfs_buf *gfs_buf_new(void);			/* heap buffer, NULL on ENOMEM */
 void gfs_buf_free(struct gfs_buf *b);			/* release and free the struct */
+/*
+ * One more holder of a gfs_buf_new() buffer: each gfs_buf_free() drops one,
+ * the last frees it.  A held buffer is read only (a render shared with the
+ * opens reading it).
+ */
+struct gfs_buf *gfs_buf_hold(struct gfs_buf *b);
 int gfs_buf_grow(struct gfs_buf *b, size_t extra);	/* room for extra more bytes */
 int gfs_buf_add(struct gfs_buf *b, const void *data, size_t len);
 int gfs_buf_addc(struct gfs_buf *b, uint8_t c);

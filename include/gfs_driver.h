@@ -357,6 +357,12 @@ void gfs_node_move(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *
 int gfs_node_path(struct gfs_node *n, struct gfs_buf *b);
 /* Exact size of the node's content (renders if it must). */
 int gfs_node_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size);
+/*
+ * The render of a view node without an edit, shared rather than copied:
+ * *out is held (gfs_buf_hold) and stays as it is after the node's cache is
+ * dropped; the caller gives it back with gfs_buf_free().
+ */
+int gfs_node_render_held(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf **out);
 /* Whole content of n into out (appended). */
 int gfs_node_content(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out);
 /*

@@ -36,7 +36,7 @@ struct gfs_handle {
 	int writable;
 	int append;			/* O_APPEND: every write goes to the end we hold */
 	int cached;			/* reads through the node's page cache (pc_open) */
-	struct gfs_buf *snap;		/* a read-only open's copy of a render */
+	struct gfs_buf *snap;		/* a read-only open's render, held */
 };
 
 static pthread_mutex_t gfs_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -665,20 +665,19 @@ static int gfs_may_write(struct gfs_archive *ar, struct gfs_node *n)
 	return 0;
 }
 
-/* A read-only open of a render reads one whole render, whatever commits meanwhile. */
+/*
+ * A read-only open of a render reads one whole render, whatever commits
+ * meanwhile: it holds the node's cached render (no copy), which a commit
+ * drops from the node but not from the opens holding it.
+ */
 static int gfs_open_snapshot(struct gfs_archive *ar, struct gfs_node *n, struct fuse_file_info *fi,
 			     int alias)
 {
-	struct gfs_buf *b = gfs_buf_new();
-	int r;
+	struct gfs_buf *b = NULL;
+	int r = gfs_node_render_held(ar, n, &b);
 
-	if (!b)
-		return -ENOMEM;
-	r = gfs_node_content(ar, n, b);
-	if (r) {
-		gfs_buf_free(b);
+	if (r)
 		return r == -ENOMEM ? r : -EIO;
-	}
 	r = gfs_attach(n, fi, 0);
 	if (r) {
 		gfs_buf_free(b);

@@ -20,6 +20,7 @@ void gfs_buf_init(struct gfs_buf *b)
 	b->data = NULL;
 	b->len = b->cap = 0;
 	b->stage = NULL;
+	b->holds = 0;
 }
 
 static void gfs_stage_unref(struct gfs_stage *s)
@@ -46,10 +47,20 @@ struct gfs_buf *gfs_buf_new(void)
 	return calloc(1, sizeof(struct gfs_buf));
 }
 
+struct gfs_buf *gfs_buf_hold(struct gfs_buf *b)
+{
+	b->holds++;
+	return b;
+}
+
 void gfs_buf_free(struct gfs_buf *b)
 {
 	if (!b)
 		return;
+	if (b->holds) {
+		b->holds--;
+		return;
+	}
 	gfs_buf_release(b);
 	free(b);
 }

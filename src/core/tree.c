@@ -588,6 +588,15 @@ static int gfs_node_render(struct gfs_archive *ar, struct gfs_node *n)
 	return 0;
 }
 
+int gfs_node_render_held(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf **out)
+{
+	int r = n->edit || !n->ops || !n->ops->render ? -EINVAL : gfs_node_render(ar, n);
+
+	if (!r)
+		*out = gfs_buf_hold(n->cache);
+	return r;
+}
+
 int gfs_node_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size)
 {
 	int r;
