@@ -318,6 +318,11 @@ const struct gfs_node_ops *gfs_node_get_ops(const struct gfs_node *n);
 int gfs_node_is_open(const struct gfs_node *n);
 int gfs_node_is_removed(const struct gfs_node *n);
 /*
+ * Is n's content, unedited, the archive's bytes at [off, off + len): a
+ * stored span there, or (views) a node drawn from them with no edit?
+ */
+int gfs_node_is_stored_at(const struct gfs_node *n, uint64_t off, uint64_t len, int views);
+/*
  * Make name safe and unique in dir: '/' and control bytes replaced by '_',
  * empty becomes "_", a clash gets " (2)", " (3)"... before the extension.
  * Returns a malloc'd string.

@@ -389,6 +389,16 @@ int gfs_node_is_removed(const struct gfs_node *n)
 	return n->unlinked;
 }
 
+int gfs_node_is_stored_at(const struct gfs_node *n, uint64_t off, uint64_t len, int views)
+{
+	if (n->edit)
+		return 0;
+	if (views)
+		return 1;
+	return !(n->ops && n->ops->render) && (n->flags & GFS_NODE_SPAN) && n->span_off == off &&
+	       n->span_len == len;
+}
+
 int gfs_name_usable(struct gfs_node *dir, const char *name)
 {
 	size_t len = 0;

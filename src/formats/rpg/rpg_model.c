@@ -287,13 +287,32 @@ const struct gfs_node_ops rpg_lump_ops = {
 	.store = rpg_lump_store,
 };
 
+/*
+ * Are the lump's header (name, size) and data, as this save writes them,
+ * the bytes before and at l->off in the archive file?  Then they are copied
+ * from it with its neighbours: a run of unchanged lumps is one copy
+ * (gfs_writer_copy), not a write and a copy each.
+ */
+static int rpg_lump_as_stored(struct gfs_archive *ar, const struct rpg_lump *l, const uint8_t *hdr,
+			      size_t hlen)
+{
+	const struct gfs_node *n = l->node;
+	uint8_t old[RPG_NAME_MAX + 1 + RPG_SIZE_BYTES];
+
+	if (l->data || !n || l->off < hlen || hlen > sizeof(old) ||
+	    !gfs_node_is_stored_at(n, l->off, l->len, gfs_node_get_ops(n) == &rpg_lump_ops))
+		return 0;
+	return !gfs_pread(ar, old, hlen, l->off - hlen) && !memcmp(old, hdr, hlen);
+}
+
 int rpg_save(struct gfs_archive *ar, struct gfs_writer *w)
 {
 	struct rpg_model *m = ar->priv;
 
 	for (size_t i = 0; i < m->n; i++) {
 		struct rpg_lump *l = m->lumps[i];
-		uint8_t sz[RPG_SIZE_BYTES];
+		uint8_t hdr[RPG_NAME_MAX + 1 + RPG_SIZE_BYTES];
+		size_t nl = strlen(l->name), hlen = nl + 1 + RPG_SIZE_BYTES;
 		uint64_t size;
 		int r = l->data ? (size = l->data->len, 0) : gfs_node_size(ar, l->node, &size);
 
@@ -302,9 +321,16 @@ int rpg_save(struct gfs_archive *ar, struct gfs_writer *w)
 		if (size > UINT32_MAX)
 			return gfs_err(ar, -EFBIG, "lump %s: %llu bytes do not fit a lump size",
 				       l->name, (unsigned long long)size);
-		rpg_put_size(sz, (uint32_t)size);
-		if ((r = gfs_writer_put(w, l->name, strlen(l->name) + 1)) ||
-		    (r = gfs_writer_put(w, sz, sizeof(sz))))
+		memcpy(hdr, l->name, nl + 1);
+		rpg_put_size(hdr + nl + 1, (uint32_t)size);
+		if (size == l->len && rpg_lump_as_stored(ar, l, hdr, hlen)) {
+			l->new_off = gfs_writer_tell(w) + hlen;
+			l->new_len = size;
+			if ((r = gfs_writer_copy(w, l->off - hlen, hlen + size)))
+				return r;
+			continue;
+		}
+		if ((r = gfs_writer_put(w, hdr, hlen)))
 			return r;
 		l->new_off = gfs_writer_tell(w);
 		l->new_len = size;
