@@ -484,12 +484,35 @@ static int gfs_cache_open(struct gfs_node *n, struct gfs_handle *h, uint64_t len
  */
 static void gfs_cache_foreign(struct gfs_node *n, struct gfs_handle *h, struct fuse_file_info *fi)
 {
-	if (!n->ops || !n->ops->render || fi->direct_io)
+	if (!n->ops || !n->ops->render) {
+		n->pc_gen = gfs_gen - 1;	/* a stored asset's pages: not kept (gfs_cache_stored) */
+		return;
+	}
+	if (fi->direct_io)
 		return;
 	n->pc_open++;
 	n->pc_gen = gfs_gen - 1;
 	n->pc_size = UINT64_MAX;
 	h->cached = 1;
+}
+
+/*
+ * A read-only open of a stored asset (bytes of the archive, unchanged) keeps
+ * the pages an earlier open read when nothing changed since then: a repeated
+ * read is the kernel's page cache, not a request.  Those bytes change only
+ * through an open for writing, which poisons them (gfs_cache_foreign); any
+ * change of the model (a commit, a rename) has every first open after it
+ * drop them all the same.  Its size is always the node's own (pc_size stays
+ * unset).
+ */
+static void gfs_cache_stored(struct gfs_node *n, struct fuse_file_info *fi)
+{
+	if (n->writers || n->edit) {
+		n->pc_gen = gfs_gen - 1;
+		return;
+	}
+	fi->keep_cache = n->pc_gen == gfs_gen && gfs_inval_done == gfs_inval_begun;
+	n->pc_gen = gfs_gen;
 }
 
 static void gfs_cache_close(struct gfs_node *n, struct gfs_handle *h)
@@ -738,7 +761,10 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 		((struct gfs_handle *)(uintptr_t)fi->fh)->append = 1;
 		fi->direct_io = 1;
 	}
-	if (!r && !gfs_is_alias(path))
+	if (!r && !writable && !(n->ops && n->ops->render) && (n->flags & GFS_NODE_SPAN) &&
+	    !gfs_is_alias(path))
+		gfs_cache_stored(n, fi);
+	else if (!r && !gfs_is_alias(path))
 		gfs_cache_foreign(n, (struct gfs_handle *)(uintptr_t)fi->fh, fi);
 	else if (!r && n->ops && n->ops->render)
 		fi->direct_io = 1;
@@ -1280,6 +1306,79 @@ static int gfs_op_statfs(const char *path, struct statvfs *sv)
 	return 0;
 }
 
+/*
+ * The largest READ request.  libfuse splices a stored asset's bytes through
+ * a pipe that must hold the whole reply (its data, its header and a page
+ * more, rounded up to a power of two); when the pipe cannot grow that far
+ * (fs.pipe-max-size, 1 MiB by default, and a mount without
+ * CAP_SYS_RESOURCE) libfuse copies every reply from then on through fresh
+ * memory instead: with requests of 1 MiB (a read-ahead raised to 1 MiB or
+ * more) first reads ran 10x slower.  Half of pipe-max-size always fits.
+ */
+static unsigned gfs_max_read = 128u << 10;
+
+static void gfs_pick_max_read(void)
+{
+	unsigned long pmax = 1ul << 20;
+	FILE *f = fopen("/proc/sys/fs/pipe-max-size", "r");
+
+	if (f) {
+		if (fscanf(f, "%lu", &pmax) != 1)
+			pmax = 1ul << 20;
+		fclose(f);
+	}
+	while (gfs_max_read < (1u << 20) && 2ul * (2ul * gfs_max_read) <= pmax)
+		gfs_max_read *= 2;
+}
+
+/*
+ * The kernel reads a FUSE file ahead 128 KiB at a time whatever the init
+ * reply asks; a read-ahead of 1 MiB (in requests of gfs_max_read) makes a
+ * first read of a big asset a third faster.  Only root may raise it: on
+ * the mount's own backing device (its major:minor, from mountinfo rather
+ * than a stat of the mount point, which this thread would have to answer;
+ * want is the mount point's real path, taken before the mount).
+ */
+static void gfs_raise_readahead(const char *want)
+{
+	char line[2 * PATH_MAX], dev[32] = "", path[64];
+	FILE *f;
+
+	if (geteuid() != 0 || !want[0] || !(f = fopen("/proc/self/mountinfo", "r")))
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char d[32], mnt[2 * PATH_MAX], *o = mnt;
+
+		if (sscanf(line, "%*s %*s %31s %*s %4095s", d, mnt) != 2)
+			continue;
+		for (const char *p = mnt; *p; p++, o++) {	/* mountinfo writes ' ' as \040 */
+			if (p[0] == '\\' && p[1] >= '0' && p[1] <= '3' && p[2] && p[3]) {
+				*o = (char)(((p[1] - '0') << 6) | ((p[2] - '0') << 3) | (p[3] - '0'));
+				p += 3;
+			} else {
+				*o = *p;
+			}
+		}
+		*o = 0;
+		if (!strcmp(mnt, want))
+			snprintf(dev, sizeof(dev), "%s", d);	/* the last: ours, mounted just now */
+	}
+	fclose(f);
+	if (!dev[0] || strchr(dev, '/'))
+		return;
+	snprintf(path, sizeof(path), "/sys/class/bdi/%s/read_ahead_kb", dev);
+	f = fopen(path, "r+");
+	if (f) {
+		unsigned kb = 0;
+
+		if (fscanf(f, "%u", &kb) == 1 && kb < 1024) {
+			rewind(f);
+			fprintf(f, "1024\n");
+		}
+		fclose(f);
+	}
+}
+
 static void *gfs_op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
 	cfg->use_ino = 1;
@@ -1295,6 +1394,7 @@ static void *gfs_op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 	conn->want &= ~(unsigned)FUSE_CAP_READDIRPLUS_AUTO;
 	conn->max_readahead = conn->max_readahead > (1u << 20) ? conn->max_readahead : (1u << 20);
 	conn->max_write = 1u << 20;
+	conn->max_read = gfs_max_read;	/* as the mount option gfs_fuse_run gave */
 	/* stored assets go from the archive's page cache to the kernel by splice() */
 	if (conn->capable & FUSE_CAP_SPLICE_WRITE)
 		conn->want |= FUSE_CAP_SPLICE_WRITE;
@@ -1333,6 +1433,7 @@ int gfs_fuse_run(struct gfs_archive *ar, int argc, char **argv)
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	struct fuse_cmdline_opts opts;
 	struct fuse *f;
+	char mnt_real[PATH_MAX];
 	int r = 1;
 
 	memset(&opts, 0, sizeof(opts));
@@ -1347,11 +1448,22 @@ int gfs_fuse_run(struct gfs_archive *ar, int argc, char **argv)
 			gfs_log_node->mtime = ar->root->mtime;
 		}
 	}
+	gfs_pick_max_read();
+	{
+		char opt[32];
+
+		snprintf(opt, sizeof(opt), "-omax_read=%u", gfs_max_read);
+		if (fuse_opt_add_arg(&args, opt))
+			goto out_args;
+	}
 	f = fuse_new(&args, &gfs_ops, sizeof(gfs_ops), ar);
 	if (!f)
 		goto out_args;
+	if (!realpath(opts.mountpoint, mnt_real))
+		mnt_real[0] = 0;
 	if (fuse_mount(f, opts.mountpoint))
 		goto out_new;
+	gfs_raise_readahead(mnt_real);
 	if (fuse_daemonize(opts.foreground))
 		goto out_mount;
 	/* after the fork: a slow check (a big game's CRC) runs beside the loop */

@@ -18,6 +18,33 @@ cmp -s before want && fail "the edit did not change header.ini (test is void)"
 cmp want m/header.ini || fail "header.ini reads stale after a commit"
 gfs_umount m || fail "unmount tng"
 
+# A stored asset read again comes from the page cache, but never stale: not
+# after an edit through the mount, nor after a refused one (not an Ogg file).
+$TNG write s.tng
+gfs_mount s.tng m || fail "mount tng (stored)"
+cat m/sounds/door.ogg >s0 && cat m/sounds/door.ogg >s1 && cmp -s s0 s1 || fail "a stored asset read twice differs"
+cat >poke.py <<'PY'
+import os, sys
+fd = os.open(sys.argv[1], os.O_WRONLY)
+os.pwrite(fd, sys.argv[2].encode(), int(sys.argv[3]))
+try:
+    os.close(fd)
+except OSError as e:
+    sys.exit(3)
+PY
+python3 poke.py m/sounds/door.ogg Zz 10 || fail "a same-size edit of door.ogg was refused"
+cat m/sounds/door.ogg >s2
+cmp -s s0 s2 && fail "the edit of door.ogg reads as before (page cache kept)"
+python3 - s0 s2 <<'PY' || fail "door.ogg after the edit is not the old bytes with Zz at 10"
+import sys
+a, b = open(sys.argv[1], 'rb').read(), open(sys.argv[2], 'rb').read()
+sys.exit(0 if b == a[:10] + b'Zz' + a[12:] else 1)
+PY
+python3 poke.py m/sounds/door.ogg Nope 0
+[ $? -eq 3 ] || fail "an edit that is not an Ogg file was not refused at close"
+cmp m/sounds/door.ogg s2 || fail "after a refused edit door.ogg reads the refused bytes"
+gfs_umount m || fail "unmount tng (stored)"
+
 $LAY gen G_.lay --atlas G.png --tail 5
 gfs_mount G_.lay m || fail "mount lay"
 grep -q '^chunks = 25$' m/layout.ini || fail "layout.ini: $(grep chunks m/layout.ini)"
