@@ -8,11 +8,12 @@
 # Every figure is measured in this one run; ratios are against `cat` or `cp`
 # of the archive file.  The page cache is warm (the archive was just read).
 # Timings are medians of BENCH_RUNS runs (lib.sh); a read that takes a tool
-# over 5 s is not repeated.
+# over 5 s is not repeated.  BENCH_TOOLS="gamefs squashfuse" runs only those.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 GAMEFS=${GAMEFS:-$here/_build/gamefs}
 N=${1:-10000}
+TOOLS=${BENCH_TOOLS:-gamefs fuse-zip archivemount squashfuse}
 MIB=${2:-1024}
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/gamefs-cmp.XXXXXX")
 cleanup() { for m in "$W"/m-*; do mountpoint -q "$m" && umount "$m" 2>/dev/null; done; rm -rf "$W" "$BENCH_SPREAD"; }
@@ -124,10 +125,11 @@ load0=$(loadavg)
 echo "gamefs vs fuse-zip vs archivemount vs squashfuse: $N entries, $((size >> 20)) MiB, $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB, $(uname -r)"
 echo "cat of the archive: ${cat}s, cp + sync: ${cp}s"
 printf '%-13s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n' tool "tiny(s)" "mount(s)" "find(s)" "du(s)" "read1" "read2" "4K*2000" "commit" "VmHWM"
-run gamefs rpg "$GAMEFS"
-command -v fuse-zip >/dev/null && run fuse-zip zip fuse-zip
-command -v archivemount >/dev/null && run archivemount zip archivemount
-[ -f "$W/game.sqfs" ] && command -v squashfuse >/dev/null && run squashfuse sqfs squashfuse
+want() { case " $TOOLS " in *" $1 "*) return 0;; esac; return 1; }
+want gamefs && run gamefs rpg "$GAMEFS"
+want fuse-zip && command -v fuse-zip >/dev/null && run fuse-zip zip fuse-zip
+want archivemount && command -v archivemount >/dev/null && run archivemount zip archivemount
+want squashfuse && [ -f "$W/game.sqfs" ] && command -v squashfuse >/dev/null && run squashfuse sqfs squashfuse
 echo "load average (1, 5, 15 min): $load0 at the start, $(loadavg) at the end; medians of $RUNS runs"
 printf 'spread (min..max (runs)):\n%s' "$spreads"
 echo "mount: mount + ls of the root; read1/read2: first/repeated read of a $((MIB / 4)) MiB entry, speed vs cat;"
