@@ -14,6 +14,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 GAMEFS=${GAMEFS:-$here/_build/gamefs}
 N=${1:-10000}
 TOOLS=${BENCH_TOOLS:-gamefs fuse-zip archivemount squashfuse}
+want() { case " $TOOLS " in *" $1 "*) return 0;; esac; return 1; }
 MIB=${2:-1024}
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/gamefs-cmp.XXXXXX")
 cleanup() { for m in "$W"/m-*; do mountpoint -q "$m" && umount "$m" 2>/dev/null; done; rm -rf "$W" "$BENCH_SPREAD"; }
@@ -91,15 +92,20 @@ run() { # NAME ARCHIVE-EXT MOUNT-COMMAND-PREFIX
 	local hwm; hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null)
 	# commit: until the edit is in the archive on disk.  gamefs has written it
 	# when close() returns; the others write it when the daemon exits after unmount.
-	local commit="-"
+	local commit="-" commit_sp="-"
 	if [ "$name" = squashfuse ]; then
 		umount "$m"; wait_gone "$pid"
+	elif [ "$name" = gamefs ]; then
+		# close() commits: RUNS edits seconds apart, against cp + sync paced alike
+		edit1k() { head -c 1024 /dev/urandom | dd of="$m/F00100.BIN" conv=notrunc 2>/dev/null; }
+		commit=$(med_paced edit1k); commit_sp=$(spread)
+		umount "$m"; wait_gone "$pid"
+		commit="$(div "$commit" "$cp_paced")x"
 	else
 		t0=$(now)
 		head -c 1024 /dev/urandom | dd of="$m/F00100.BIN" conv=notrunc 2>/dev/null
 		[ "$name" = gamefs ] || { umount "$m"; wait_gone "$pid"; }
 		t1=$(now); commit=$(dt "$t0" "$t1")
-		[ "$name" = gamefs ] && { umount "$m"; wait_gone "$pid"; }
 		commit="$(div "$commit" "$cp")x"
 	fi
 	local bigsize; bigsize=$(python3 -c "print($MIB * 1048576 // 4)")
@@ -107,7 +113,7 @@ run() { # NAME ARCHIVE-EXT MOUNT-COMMAND-PREFIX
 		"$(echo "($bigsize / $r1) / ($size / $cat)" | bc -l | awk '{printf "%.2fx", $1}')" \
 		"$(echo "($bigsize / $r2) / ($size / $cat)" | bc -l | awk '{printf "%.2fx", $1}')" \
 		"$rnd" "$commit" "$((hwm / 1024))M"
-	spreads="$spreads$(printf '%-13s mount %s; find %s; read1 %s; read2 %s; 4K*2000 %s' "$name" "$mount_sp" "$walk_sp" "$r1_sp" "$r2_sp" "$rnd_sp")
+	spreads="$spreads$(printf '%-13s mount %s; find %s; read1 %s; read2 %s; 4K*2000 %s; commit %s' "$name" "$mount_sp" "$walk_sp" "$r1_sp" "$r2_sp" "$rnd_sp" "$commit_sp")
 "
 }
 spreads=""
@@ -121,11 +127,11 @@ size=$(stat -c %s "$W/game.rpg")
 cat "$W/game.rpg" >/dev/null
 cat=$(med catq "$W/game.rpg")
 cp=$(med_cp "$W/game.rpg")
+cp_paced=$(want gamefs && med_cp_paced "$W/game.rpg")
 load0=$(loadavg)
 echo "gamefs vs fuse-zip vs archivemount vs squashfuse: $N entries, $((size >> 20)) MiB, $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB, $(uname -r)"
-echo "cat of the archive: ${cat}s, cp + sync: ${cp}s"
+echo "cat of the archive: ${cat}s, cp + sync: ${cp}s (${cp_paced:--}s paced, for gamefs's commits)"
 printf '%-13s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n' tool "tiny(s)" "mount(s)" "find(s)" "du(s)" "read1" "read2" "4K*2000" "commit" "VmHWM"
-want() { case " $TOOLS " in *" $1 "*) return 0;; esac; return 1; }
 want gamefs && run gamefs rpg "$GAMEFS"
 want fuse-zip && command -v fuse-zip >/dev/null && run fuse-zip zip fuse-zip
 want archivemount && command -v archivemount >/dev/null && run archivemount zip archivemount
@@ -134,5 +140,6 @@ echo "load average (1, 5, 15 min): $load0 at the start, $(loadavg) at the end; m
 printf 'spread (min..max (runs)):\n%s' "$spreads"
 echo "mount: mount + ls of the root; read1/read2: first/repeated read of a $((MIB / 4)) MiB entry, speed vs cat;"
 echo "4K*2000: 2000 random 4 KiB preads (s); commit: 1 KiB edit until the archive on disk holds it (gamefs: close()"
-echo "returns; the others write at unmount: edit + unmount until the daemon exits), time vs cp + sync;"
+echo "returns, median of edits seconds apart against cp + sync paced alike; the others write at unmount: one edit +"
+echo "unmount until the daemon exits), time vs cp + sync;"
 echo "squashfuse is read-only (no commit)"

@@ -130,6 +130,11 @@ med_cp() {
 	_i=0
 	while [ "$_i" -lt "$RUNS" ]; do cp_secs "$1"; echo; _i=$((_i + 1)); done | median
 }
+# the same, each after BENCH_PAUSE seconds of rest (as med_paced times commits)
+med_cp_paced() {
+	_i=0
+	while [ "$_i" -lt "$RUNS" ]; do sleep "${BENCH_PAUSE:-3}"; cp_secs "$1"; echo; _i=$((_i + 1)); done | median
+}
 # median seconds of RUNS runs of "$@", each after BENCH_PAUSE seconds (default
 # 3) of rest: edits a person makes seconds apart, so that the background CRC
 # pass a TirNanoG commit starts over the new file is not what is timed
