@@ -466,12 +466,19 @@ uint64_t gfs_png_stored_size(uint32_t w, uint32_t h);
 #define GFS_PNG_ROW_MAXW 16383u
 struct gfs_png_rows {
 	uint8_t *pix;
-	size_t stride, start;
+	size_t stride, start, idat;
 	uint32_t w, h;
 };
 uint64_t gfs_png_rows_size(uint32_t w, uint32_t h);
 int gfs_png_rows_begin(struct gfs_buf *out, uint32_t w, uint32_t h, struct gfs_png_rows *pr);
 void gfs_png_rows_end(struct gfs_buf *out, const struct gfs_png_rows *pr);
+/*
+ * The same with a palette of ncolors (1-256) RGB8 entries: a pixel is one
+ * byte, its index (all 0 at first), a quarter of the bytes to draw and sum.
+ */
+uint64_t gfs_png_rows_size_pal(uint32_t w, uint32_t h, unsigned ncolors);
+int gfs_png_rows_begin_pal(struct gfs_buf *out, uint32_t w, uint32_t h, const uint8_t *rgb,
+			   unsigned ncolors, struct gfs_png_rows *pr);
 /*
  * One byte a pixel, each an index into ncolors (at most 256) RGB8 entries,
  * to a palette PNG of 1, 2, 4 or 8 bits a pixel as ncolors needs: several

@@ -360,22 +360,38 @@ int gfs_png_encode_stored(const uint8_t *rgba, uint32_t w, uint32_t h, struct gf
 /* signature, IHDR, IDAT's length and type, zlib header: what comes before the rows */
 #define GFS_PNG_ROWS_HEAD	(8 + 25 + 8 + 2)
 
-uint64_t gfs_png_rows_size(uint32_t w, uint32_t h)
+/* bytes of a pixel: RGBA, or an index into a palette of ncolors (1-256) */
+static uint64_t gfs_png_rows_bytes(uint32_t w, uint32_t h, unsigned ncolors)
 {
-	if (!w || w > GFS_PNG_ROW_MAXW)
+	uint64_t bpp = ncolors ? 1 : 4;
+
+	if (!w || w > GFS_PNG_ROW_MAXW || ncolors > 256)
 		return 0;
 	/* each row: block header, filter byte, pixels; then Adler-32, IDAT's CRC, IEND */
-	return GFS_PNG_ROWS_HEAD + (uint64_t)h * (6 + (uint64_t)w * 4) + 4 + 4 + 12;
+	return GFS_PNG_ROWS_HEAD + (ncolors ? 12 + 3 * (uint64_t)ncolors : 0) +
+	       (uint64_t)h * (6 + (uint64_t)w * bpp) + 4 + 4 + 12;
 }
 
-int gfs_png_rows_begin(struct gfs_buf *out, uint32_t w, uint32_t h, struct gfs_png_rows *pr)
+uint64_t gfs_png_rows_size(uint32_t w, uint32_t h)
 {
-	uint64_t size = gfs_png_rows_size(w, h);
+	return gfs_png_rows_bytes(w, h, 0);
+}
+
+uint64_t gfs_png_rows_size_pal(uint32_t w, uint32_t h, unsigned ncolors)
+{
+	return ncolors ? gfs_png_rows_bytes(w, h, ncolors) : 0;
+}
+
+static int gfs_png_rows_start(struct gfs_buf *out, uint32_t w, uint32_t h, const uint8_t *rgb,
+			      unsigned ncolors, struct gfs_png_rows *pr)
+{
+	uint64_t size = gfs_png_rows_bytes(w, h, ncolors);
+	size_t plte = ncolors ? 12 + 3 * (size_t)ncolors : 0;
+	uint32_t n = 1 + w * (ncolors ? 1 : 4);
 	uint8_t *p;
-	uint32_t n = 1 + w * 4;
 	int r;
 
-	if (!size || !h || size - 57 > 0x7fffffff)
+	if (!size || !h || size - plte - 57 > 0x7fffffff)
 		return -EINVAL;
 	/* the whole file at once: the rows' addresses stay put until gfs_png_rows_end */
 	if ((r = gfs_buf_grow(out, (size_t)size)))
@@ -384,32 +400,51 @@ int gfs_png_rows_begin(struct gfs_buf *out, uint32_t w, uint32_t h, struct gfs_p
 	pr->w = w;
 	pr->h = h;
 	pr->stride = 5 + (size_t)n;
+	pr->idat = 33 + plte;
 	p = out->data + pr->start;
 	memcpy(p, "\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR", 16);
 	gfs_put_be32(p + 16, w);
 	gfs_put_be32(p + 20, h);
-	memcpy(p + 24, "\x08\x06\0\0\0", 5);
+	memcpy(p + 24, ncolors ? "\x08\x03\0\0\0" : "\x08\x06\0\0\0", 5);
 	gfs_put_be32(p + 29, gfs_crc32(0, p + 12, 17));
-	gfs_put_be32(p + 33, (uint32_t)(size - 57));
-	memcpy(p + 37, "IDAT\x78\x01", 6);
-	p += GFS_PNG_ROWS_HEAD;
+	if (ncolors) {
+		gfs_put_be32(p + 33, 3 * ncolors);
+		memcpy(p + 37, "PLTE", 4);
+		memcpy(p + 41, rgb, 3 * (size_t)ncolors);
+		gfs_put_be32(p + 41 + 3 * ncolors, gfs_crc32(0, p + 37, 4 + 3 * (size_t)ncolors));
+	}
+	p += pr->idat;
+	gfs_put_be32(p, (uint32_t)(size - plte - 57));
+	memcpy(p + 4, "IDAT\x78\x01", 6);
+	p += 10;
 	for (uint32_t y = 0; y < h; y++, p += pr->stride) {
 		p[0] = y + 1 == h;
 		p[1] = (uint8_t)n;
 		p[2] = (uint8_t)(n >> 8);
 		p[3] = (uint8_t)~n;
 		p[4] = (uint8_t)(~n >> 8);
-		memset(p + 5, 0, n);	/* filter 0, every pixel transparent */
+		memset(p + 5, 0, n);	/* filter 0, every pixel transparent (or index 0) */
 	}
-	pr->pix = out->data + pr->start + GFS_PNG_ROWS_HEAD + 6;
+	pr->pix = out->data + pr->start + pr->idat + 10 + 6;
 	out->len += (size_t)size;
 	out->data[out->len] = 0;
 	return 0;
 }
 
+int gfs_png_rows_begin(struct gfs_buf *out, uint32_t w, uint32_t h, struct gfs_png_rows *pr)
+{
+	return gfs_png_rows_start(out, w, h, NULL, 0, pr);
+}
+
+int gfs_png_rows_begin_pal(struct gfs_buf *out, uint32_t w, uint32_t h, const uint8_t *rgb,
+			   unsigned ncolors, struct gfs_png_rows *pr)
+{
+	return ncolors ? gfs_png_rows_start(out, w, h, rgb, ncolors, pr) : -EINVAL;
+}
+
 void gfs_png_rows_end(struct gfs_buf *out, const struct gfs_png_rows *pr)
 {
-	uint8_t *idat = out->data + pr->start + 37, *p = out->data + pr->start + GFS_PNG_ROWS_HEAD;
+	uint8_t *idat = out->data + pr->start + pr->idat + 4, *p = idat + 6;
 	uLong adler = adler32(0, Z_NULL, 0);
 	uint32_t crc = gfs_crc32(0, idat, 6);
 
