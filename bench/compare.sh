@@ -96,11 +96,13 @@ run() { # NAME ARCHIVE-EXT MOUNT-COMMAND-PREFIX
 	if [ "$name" = squashfuse ]; then
 		umount "$m"; wait_gone "$pid"
 	elif [ "$name" = gamefs ]; then
-		# close() commits: RUNS edits seconds apart, against cp + sync paced alike
+		# close() commits: RUNS edits seconds apart, each against cp + sync
+		# of the archive as the commit left it (lib.sh commit_vs_cp)
 		edit1k() { head -c 1024 /dev/urandom | dd of="$m/F00100.BIN" conv=notrunc 2>/dev/null; }
-		commit=$(med_paced edit1k); commit_sp=$(spread)
+		commit_vs_cp edit1k "$a"
 		umount "$m"; wait_gone "$pid"
-		commit="$(div "$commit" "$cp_paced")x"
+		cp_paced="$cpnow ($cpnow_sp)"
+		commit="$(div "$commit" "$cpnow")x"
 	else
 		t0=$(now)
 		head -c 1024 /dev/urandom | dd of="$m/F00100.BIN" conv=notrunc 2>/dev/null
@@ -127,19 +129,20 @@ size=$(stat -c %s "$W/game.rpg")
 cat "$W/game.rpg" >/dev/null
 cat=$(med catq "$W/game.rpg")
 cp=$(med_cp "$W/game.rpg")
-cp_paced=$(want gamefs && med_cp_paced "$W/game.rpg")
+cp_paced=
 load0=$(loadavg)
 echo "gamefs vs fuse-zip vs archivemount vs squashfuse: $N entries, $((size >> 20)) MiB, $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB, $(uname -r)"
-echo "cat of the archive: ${cat}s, cp + sync: ${cp}s (${cp_paced:--}s paced, for gamefs's commits)"
+echo "cat of the archive: ${cat}s, cp + sync: ${cp}s"
 printf '%-13s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n' tool "tiny(s)" "mount(s)" "find(s)" "du(s)" "read1" "read2" "4K*2000" "commit" "VmHWM"
 want gamefs && run gamefs rpg "$GAMEFS"
 want fuse-zip && command -v fuse-zip >/dev/null && run fuse-zip zip fuse-zip
 want archivemount && command -v archivemount >/dev/null && run archivemount zip archivemount
 want squashfuse && [ -f "$W/game.sqfs" ] && command -v squashfuse >/dev/null && run squashfuse sqfs squashfuse
 echo "load average (1, 5, 15 min): $load0 at the start, $(loadavg) at the end; medians of $RUNS runs"
+[ -n "$cp_paced" ] && echo "gamefs's commits against cp + sync of the archive the commits wrote: ${cp_paced}s"
 printf 'spread (min..max (runs)):\n%s' "$spreads"
 echo "mount: mount + ls of the root; read1/read2: first/repeated read of a $((MIB / 4)) MiB entry, speed vs cat;"
 echo "4K*2000: 2000 random 4 KiB preads (s); commit: 1 KiB edit until the archive on disk holds it (gamefs: close()"
-echo "returns, median of edits seconds apart against cp + sync paced alike; the others write at unmount: one edit +"
+echo "returns, median of edits seconds apart, each against cp + sync of that archive; the others write at unmount: one edit +"
 echo "unmount until the daemon exits), time vs cp + sync;"
 echo "squashfuse is read-only (no commit)"
