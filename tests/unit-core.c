@@ -88,6 +88,43 @@ static void test_png_indexed(void)
 	gfs_buf_release(&png);
 }
 
+/* PNGs drawn in place, RGBA and palette: sizes as promised, pixels as drawn, after other bytes. */
+static void test_png_rows(void)
+{
+	static const uint8_t pal[3 * 3] = { 1, 2, 3, 200, 0, 0, 10, 20, 30 };
+	struct gfs_buf png = GFS_BUF_INIT;
+	struct gfs_png_rows pr;
+	uint8_t *back = NULL;
+	uint32_t w = 0, h = 0;
+	int same = 1;
+
+	gfs_buf_add(&png, "xy", 2);
+	ok(gfs_png_rows_begin_pal(&png, 7, 3, pal, 3, &pr) == 0 &&
+	   png.len == 2 + gfs_png_rows_size_pal(7, 3, 3), "palette rows: the size promised");
+	for (uint32_t y = 0; y < 3; y++)
+		for (uint32_t x = 0; x < 7; x++)
+			pr.pix[y * pr.stride + x] = (uint8_t)((x + y) % 3);
+	gfs_png_rows_end(&png, &pr);
+	ok(gfs_png_decode(png.data + 2, png.len - 2, 16, 16, &back, &w, &h) == 0 && w == 7 && h == 3,
+	   "palette rows decode (libpng)");
+	for (uint32_t i = 0; back && i < 21; i++)
+		same &= !memcmp(back + 4 * i, pal + 3 * ((i % 7 + i / 7) % 3), 3) && back[4 * i + 3] == 255;
+	ok(back && same, "palette rows: every pixel its colour");
+	free(back);
+	back = NULL;
+	gfs_buf_release(&png);
+	ok(gfs_png_rows_begin(&png, 2, 2, &pr) == 0 && png.len == gfs_png_rows_size(2, 2),
+	   "RGBA rows: the size promised");
+	memcpy(pr.pix + pr.stride, "\x10\x20\x30\xff", 4);
+	gfs_png_rows_end(&png, &pr);
+	ok(gfs_png_decode(png.data, png.len, 16, 16, &back, &w, &h) == 0 && w == 2 && h == 2 &&
+	   !memcmp(back, "\0\0\0\0\0\0\0\0\x10\x20\x30\xff\0\0\0\0", 16), "RGBA rows: drawn pixel, rest clear");
+	free(back);
+	gfs_buf_release(&png);
+	ok(gfs_png_rows_size_pal(7, 3, 0) == 0 && gfs_png_rows_size_pal(7, 3, 257) == 0 &&
+	   gfs_png_rows_size_pal(GFS_PNG_ROW_MAXW + 1, 3, 3) == 0, "palette rows: no palette, too many colours, too wide");
+}
+
 /* The lookup table against a plain model, through adds, removals and moves. */
 static void test_tree(void)
 {
@@ -357,6 +394,7 @@ int main(void)
 	test_inflate();
 	test_png();
 	test_png_indexed();
+	test_png_rows();
 	test_tree();
 	test_text();
 	test_rpg_mem();
