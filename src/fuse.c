@@ -500,10 +500,11 @@ static void gfs_cache_foreign(struct gfs_node *n, struct gfs_handle *h, struct f
  * A read-only open of a stored asset (bytes of the archive, unchanged) keeps
  * the pages an earlier open read when nothing changed since then: a repeated
  * read is the kernel's page cache, not a request.  Those bytes change only
- * through an open for writing, which poisons them (gfs_cache_foreign); any
- * change of the model (a commit, a rename) has every first open after it
- * drop them all the same.  Its size is always the node's own (pc_size stays
- * unset).
+ * through an open for writing, which poisons them (gfs_cache_foreign), and
+ * an edited node's pages are dropped with the views' (gfs_inval_run); after
+ * any other change of the model (a commit, a rename) the first open does
+ * not ask to keep them (libfuse's auto_cache may still keep unchanged
+ * bytes).  Its size is always the node's own (pc_size stays unset).
  */
 static void gfs_cache_stored(struct gfs_node *n, struct fuse_file_info *fi)
 {

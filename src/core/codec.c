@@ -360,7 +360,7 @@ int gfs_png_encode_stored(const uint8_t *rgba, uint32_t w, uint32_t h, struct gf
 /* signature, IHDR, IDAT's length and type, zlib header: what comes before the rows */
 #define GFS_PNG_ROWS_HEAD	(8 + 25 + 8 + 2)
 
-/* bytes of a pixel: RGBA, or an index into a palette of ncolors (1-256) */
+/* bytes of the whole file; a pixel is RGBA (ncolors 0) or an index into ncolors (1-256) */
 static uint64_t gfs_png_rows_bytes(uint32_t w, uint32_t h, unsigned ncolors)
 {
 	uint64_t bpp = ncolors ? 1 : 4;

@@ -532,7 +532,7 @@ static int rpg_mappng_dims(struct gfs_archive *ar, struct gfs_node *n, unsigned 
 	return 0;
 }
 
-/* A palette PNG drawn in place (gfs_png_rows_begin_pal) up to GFS_PNG_ROW_MAXW pixels, else RGBA from a canvas. */
+/* A palette PNG drawn in place up to GFS_PNG_ROW_MAXW pixels wide, else RGBA from a canvas. */
 static uint64_t rpg_mappng_bytes(unsigned w, unsigned h)
 {
 	uint64_t rows = gfs_png_rows_size_pal(w * TILE, h * TILE, MASTER_BYTES / 3);
