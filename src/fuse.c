@@ -305,10 +305,22 @@ struct gfs_hidden {
 	char *hname;			/* the hidden name libfuse knows it by */
 	char *path;			/* its path before it was hidden */
 	int restored;			/* back under its name: hname is only an alias */
+	unsigned long gone;		/* libfuse removed hname at this count (0: not yet) */
 };
 
 static struct gfs_hidden *gfs_hid;
 static size_t gfs_nhid;
+
+/*
+ * libfuse keeps a hidden name for its node after removing it at the last
+ * close, until the kernel forgets the node: an open that looked the node up
+ * before the rename replaced it still arrives by that name (four readers
+ * against sed -i saves: a few in 1000 saves).  Its alias answers with
+ * whatever is at the path now; the newest GFS_HIDDEN_KEEP of those removed
+ * stay, since libfuse does not say when it forgets.
+ */
+#define GFS_HIDDEN_KEEP 64
+static unsigned long gfs_hid_gone;
 
 static int gfs_is_hidden_name(const char *name)
 {
@@ -332,6 +344,7 @@ static int gfs_hide(struct gfs_archive *ar, struct gfs_node *n, const char *hidd
 	gfs_hid[gfs_nhid].path = (char *)path.data;
 	gfs_hid[gfs_nhid].node = n;
 	gfs_hid[gfs_nhid].restored = 0;
+	gfs_hid[gfs_nhid].gone = 0;
 	gfs_hid[gfs_nhid].hname = hname;
 	gfs_hid[gfs_nhid++].name = name;
 	gfs_node_move(ar, n, n->parent, hidden);
@@ -363,6 +376,25 @@ static void gfs_hidden_drop(size_t i)
 	gfs_hid[i] = gfs_hid[--gfs_nhid];
 }
 
+/* libfuse removed the hidden name of entry i, an alias now: keep the newest few. */
+static void gfs_hidden_gone(size_t i)
+{
+	size_t oldest = i, kept = 0;
+
+	if (gfs_hid[i].gone)
+		return;
+	gfs_hid[i].gone = ++gfs_hid_gone;
+	gfs_hid[i].node = NULL;		/* may be removed later: never looked at again */
+	for (size_t j = 0; j < gfs_nhid; j++)
+		if (gfs_hid[j].gone) {
+			kept++;
+			if (gfs_hid[j].gone < gfs_hid[oldest].gone)
+				oldest = j;
+		}
+	if (kept > GFS_HIDDEN_KEEP)
+		gfs_hidden_drop(oldest);
+}
+
 /* A lookup that also finds a file by the hidden name libfuse still knows it by. */
 static struct gfs_node *gfs_lookup(struct gfs_archive *ar, const char *path)
 {
@@ -383,7 +415,8 @@ static int gfs_unlink_hidden(struct gfs_archive *ar, struct gfs_node *n, const c
 {
 	for (size_t i = 0; i < gfs_nhid; i++)
 		if (gfs_hid[i].restored && !strcmp(gfs_hid[i].hname, hname)) {
-			gfs_hidden_drop(i);	/* another file took its place: nothing to remove */
+			/* another file took its place: nothing to remove, the alias stays */
+			gfs_hidden_gone(i);
 			return 0;
 		}
 	if (!gfs_unhide(ar, NULL, NULL, n)) {
