@@ -189,6 +189,18 @@ static void gfs_buf_mem_free(void *p)
 	free(((struct fuse_buf *)p)->mem);
 }
 
+static __thread int gfs_hid_closed;	/* this thread hid a file with no open handle */
+static void gfs_reap(void);
+
+/* One request, then what it left for this thread to finish (gfs_hidden_reap). */
+/* not inlined: gfs_serve's pthread_cleanup_push (a setjmp) would see res clobbered */
+static __attribute__((noinline)) void gfs_process(struct fuse_session *se, const struct fuse_buf *fb)
+{
+	fuse_session_process_buf(se, fb);
+	if (gfs_hid_closed)
+		gfs_reap();
+}
+
 /*
  * Serve requests until the session ends; the standby only while wanted.  It
  * can be cancelled only while it waits for a request (as libfuse's pool).
@@ -219,7 +231,7 @@ static int gfs_serve(struct fuse_session *se, int standby)
 			continue;
 		if (res <= 0)
 			break;
-		fuse_session_process_buf(se, &fb);
+		gfs_process(se, &fb);
 	}
 	pthread_cleanup_pop(1);
 	if (!standby)
@@ -306,6 +318,8 @@ struct gfs_hidden {
 	char *path;			/* its path before it was hidden */
 	int restored;			/* back under its name: hname is only an alias */
 	unsigned long gone;		/* libfuse removed hname at this count (0: not yet) */
+	int closed;			/* hidden with no open handle: see gfs_hidden_reap */
+	pthread_t by;			/* the thread that hid it */
 };
 
 static struct gfs_hidden *gfs_hid;
@@ -345,6 +359,9 @@ static int gfs_hide(struct gfs_archive *ar, struct gfs_node *n, const char *hidd
 	gfs_hid[gfs_nhid].node = n;
 	gfs_hid[gfs_nhid].restored = 0;
 	gfs_hid[gfs_nhid].gone = 0;
+	gfs_hid[gfs_nhid].closed = !n->open_count;
+	gfs_hid[gfs_nhid].by = pthread_self();
+	gfs_hid_closed |= !n->open_count;	/* a prepared fuse context: gfs_reap may use gfs_ar() */
 	gfs_hid[gfs_nhid].hname = hname;
 	gfs_hid[gfs_nhid++].name = name;
 	gfs_node_move(ar, n, n->parent, hidden);
@@ -567,6 +584,39 @@ static int gfs_commit_now(struct gfs_archive *ar, struct gfs_node *closing)
 	if (ar->opts.commit != GFS_COMMIT_CLOSE)
 		return closing ? gfs_archive_store(ar, closing) : 0;
 	return gfs_archive_commit_ex(ar, closing, 0);
+}
+
+/*
+ * libfuse hides a file it counts open, but its count and ours drift apart
+ * while two threads serve (gfs_standby): it can see the file open, we close
+ * it, it drops its count, and only then hides the file, which it will then
+ * never remove (mv across directories: copy, close, unlink).  A file hidden
+ * with no open handle of ours is removed once the request that hid it is
+ * done (gfs_hidden_reap), unless a rename gave its name to another file.
+ */
+static int gfs_hidden_reap(struct gfs_archive *ar)
+{
+	int commit = 0;
+
+	for (size_t i = 0; i < gfs_nhid; i++) {
+		struct gfs_hidden *h = &gfs_hid[i];
+
+		if (!h->closed || h->restored || !pthread_equal(h->by, pthread_self()))
+			continue;
+		h->closed = 0;
+		if (h->node->open_count)
+			continue;	/* opened by its hidden name since: libfuse removes it */
+		if (gfs_unlink_hidden(ar, h->node, h->hname))
+			commit = 1;
+		i = (size_t)-1;		/* entries moved: look again */
+	}
+	gfs_hid_closed = 0;
+	return commit ? gfs_commit_now(ar, NULL) : 0;
+}
+
+static void gfs_reap(void)
+{
+	CHANGING(gfs_hidden_reap(gfs_ar()));
 }
 
 static void gfs_fill_stat(struct gfs_archive *ar, struct gfs_node *n, struct stat *st)
