@@ -9,11 +9,13 @@
 # of the archive file.  The page cache is warm (the archive was just read).
 # Timings are medians of BENCH_RUNS runs (lib.sh); a read that takes a tool
 # over 5 s is not repeated.  BENCH_TOOLS="gamefs squashfuse" runs only those.
+# The last row, floor, is the same files served from the extracted tree by
+# bench/floor.c (read-only, every kernel cache on): what FUSE itself costs.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 GAMEFS=${GAMEFS:-$here/_build/gamefs}
 N=${1:-10000}
-TOOLS=${BENCH_TOOLS:-gamefs fuse-zip archivemount squashfuse}
+TOOLS=${BENCH_TOOLS:-gamefs fuse-zip archivemount squashfuse floor}
 want() { case " $TOOLS " in *" $1 "*) return 0;; esac; return 1; }
 MIB=${2:-1024}
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/gamefs-cmp.XXXXXX")
@@ -71,7 +73,7 @@ run() { # NAME ARCHIVE-EXT MOUNT-COMMAND-PREFIX
 	local name=$1 ext=$2; shift 2
 	local a="$W/game.$ext" m="$W/m-$name" t="$W/m-$name-tiny" pid
 	mkdir -p "$m" "$t"
-	cat "$a" >/dev/null
+	[ -f "$a" ] && cat "$a" >/dev/null
 	local t0 t1 tiny mount walk du r1 r2 mount_sp walk_sp
 	tiny=$(MOUNT="$*" med_mount "$W/tiny.$ext" "$t")
 	mount=$(MOUNT="$*" med_mount "$a" "$m"); mount_sp=$(spread)
@@ -93,7 +95,7 @@ run() { # NAME ARCHIVE-EXT MOUNT-COMMAND-PREFIX
 	# commit: until the edit is in the archive on disk.  gamefs has written it
 	# when close() returns; the others write it when the daemon exits after unmount.
 	local commit="-" commit_sp="-"
-	if [ "$name" = squashfuse ]; then
+	if [ "$name" = squashfuse ] || [ "$name" = floor ]; then
 		umount "$m"; wait_gone "$pid"
 	elif [ "$name" = gamefs ]; then
 		# close() commits: RUNS edits seconds apart, each against cp + sync
@@ -123,7 +125,12 @@ spreads=""
 command -v mksquashfs >/dev/null &&
 	mksquashfs "$W/tree" "$W/game.sqfs" -noappend -noI -noD -noF -noX -no-progress >/dev/null 2>&1 &&
 	mksquashfs "$W/tinytree" "$W/tiny.sqfs" -noappend -no-progress >/dev/null 2>&1
-rm -rf "$W/tree"
+if want floor; then
+	ln -s tree "$W/game.floor"
+	ln -s tinytree "$W/tiny.floor"
+else
+	rm -rf "$W/tree"
+fi
 sync   # the generated files written back: no writeback during the runs
 size=$(stat -c %s "$W/game.rpg")
 cat "$W/game.rpg" >/dev/null
@@ -138,6 +145,7 @@ want gamefs && run gamefs rpg "$GAMEFS"
 want fuse-zip && command -v fuse-zip >/dev/null && run fuse-zip zip fuse-zip
 want archivemount && command -v archivemount >/dev/null && run archivemount zip archivemount
 want squashfuse && [ -f "$W/game.sqfs" ] && command -v squashfuse >/dev/null && run squashfuse sqfs squashfuse
+want floor && floor=$(floor_build) && run floor floor "$floor"
 echo "load average (1, 5, 15 min): $load0 at the start, $(loadavg) at the end; medians of $RUNS runs"
 [ -n "$cp_paced" ] && echo "gamefs's commits against cp + sync of the archive the commits wrote: ${cp_paced}s"
 printf 'spread (min..max (runs)):\n%s' "$spreads"
@@ -145,4 +153,4 @@ echo "mount: mount + ls of the root; read1/read2: first/repeated read of a $((MI
 echo "4K*2000: 2000 random 4 KiB preads (s); commit: 1 KiB edit until the archive on disk holds it (gamefs: close()"
 echo "returns, median of edits seconds apart, each against cp + sync of that archive; the others write at unmount: one edit +"
 echo "unmount until the daemon exits), time vs cp + sync;"
-echo "squashfuse is read-only (no commit)"
+echo "squashfuse and floor (bench/floor.c) are read-only (no commit)"

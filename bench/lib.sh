@@ -64,6 +64,27 @@ med_fresh() {
 		_i=$((_i + 1))
 	done | median
 }
+# med_fresh with two archives on two mount points: "$@" runs with both mounted
+med_fresh2() {
+	_a=$1 _m=$2 _b=$3 _n=$4
+	shift 4
+	_i=0
+	while [ "$_i" -lt "$RUNS" ]; do
+		${MOUNT:-"$GAMEFS"} "$_a" "$_m"
+		${MOUNT:-"$GAMEFS"} "$_b" "$_n"
+		timed "$@"
+		unmount "$_m"
+		unmount "$_n"
+		sleep 0.3
+		_i=$((_i + 1))
+	done | median
+}
+# bench/floor.c built as $W/floor, its path printed: the least a FUSE file
+# system costs on this machine (see floor.c); fails when it cannot be built
+floor_build() {
+	cc -O2 -o "$W/floor" "$here/bench/floor.c" $(pkg-config --cflags --libs fuse3) 2>/dev/null &&
+		echo "$W/floor"
+}
 # list every entry with its size (a file manager's first look), or count it all
 walk() { find "$1" -printf '%s\n' >/dev/null; }
 duq() { du -s "$1" >/dev/null; }

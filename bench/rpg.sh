@@ -11,7 +11,9 @@
 # NPC, a door link and a tile changed: a stat walk of a mounted game, and
 # `diff -r` of the two mounted games against `diff -r` of their trees
 # extracted to disk (DESIGN.md section 6: within 2x), on fresh mounts (every
-# view drawn) and again on the same mounts (the views' pages cached).  `bench/rpg.sh maps
+# view drawn) and again on the same mounts (the views' pages cached), then
+# the same mounted -o ro, and the extracted trees served by bench/floor.c
+# (what FUSE itself costs, with and without opens).  `bench/rpg.sh maps
 # [MAPS]` runs only that part.
 # Figures are medians of BENCH_RUNS runs with their spread (min..max) and
 # the load average at the start and the end (see lib.sh); nothing is
@@ -59,22 +61,38 @@ PY
 	mwalk=$(med_fresh "$W/a.rpg" "$W/ma" walk "$W/ma"); mwalk_sp=$(spread)
 	difq() { diff -r "$1" "$2" >/dev/null || :; }
 	dtree=$(med difq "$W/ta" "$W/tb"); dtree_sp=$(spread)
-	_i=0
-	dmnt=$(while [ "$_i" -lt "$RUNS" ]; do
-		"$GAMEFS" "$W/a.rpg" "$W/ma"
-		"$GAMEFS" "$W/b.rpg" "$W/mb"
-		timed difq "$W/ma" "$W/mb"
-		unmount "$W/ma"
-		unmount "$W/mb"
-		sleep 0.3
-		_i=$((_i + 1))
-	done | median); dmnt_sp=$(spread)
+	dmnt=$(med_fresh2 "$W/a.rpg" "$W/ma" "$W/b.rpg" "$W/mb" difq "$W/ma" "$W/mb"); dmnt_sp=$(spread)
 	# the same mounts again and again: the views' pages stay in the page cache
 	"$GAMEFS" "$W/a.rpg" "$W/ma"
 	"$GAMEFS" "$W/b.rpg" "$W/mb"
 	dwarm=$(med difq "$W/ma" "$W/mb"); dwarm_sp=$(spread)
 	unmount "$W/ma"
 	unmount "$W/mb"
+	# the same read-only (-o ro: no OPEN, no RELEASE)
+	rmnt=$(MOUNT="$GAMEFS -o ro" med_fresh2 "$W/a.rpg" "$W/ma" "$W/b.rpg" "$W/mb" difq "$W/ma" "$W/mb"); rmnt_sp=$(spread)
+	"$GAMEFS" -o ro "$W/a.rpg" "$W/ma"
+	"$GAMEFS" -o ro "$W/b.rpg" "$W/mb"
+	rwarm=$(med difq "$W/ma" "$W/mb"); rwarm_sp=$(spread)
+	unmount "$W/ma"
+	unmount "$W/mb"
+	# the extracted trees served by bench/floor.c: what FUSE itself costs here,
+	# with the opens a writable file system must see, and without them
+	floor=$(floor_build) || floor=
+	fl_rows=
+	for fm in ${floor:+open noopen}; do
+		fo=; [ "$fm" = noopen ] && fo="-o noopen"
+		fl_fresh=$(MOUNT="$floor $fo" med_fresh2 "$W/ta" "$W/ma" "$W/tb" "$W/mb" difq "$W/ma" "$W/mb")
+		fl_fresh_sp=$(spread)
+		$floor $fo "$W/ta" "$W/ma"
+		$floor $fo "$W/tb" "$W/mb"
+		fl_again=$(med difq "$W/ma" "$W/mb"); fl_again_sp=$(spread)
+		unmount "$W/ma"
+		unmount "$W/mb"
+		fl_rows="$fl_rows$(printf '%-44s %8ss  %-22s %8sx\n%-44s %8ss  %-22s %8sx' \
+			"the extracted trees by bench/floor.c, $fm" "$fl_fresh" "$fl_fresh_sp" "$(ratio "$fl_fresh" "$dtree")" \
+			"  the same again" "$fl_again" "$fl_again_sp" "$(ratio "$fl_again" "$dtree")")
+"
+	done
 	mload1=$(loadavg)
 	echo "two $MAPS-map games, $mentries entries each, $(nproc) cores; load average: $mload0 at the start, $mload1 at the end"
 	printf '%-44s %9s  %-22s %9s\n' "measure" "median" "spread" "ratio"
@@ -82,6 +100,9 @@ PY
 	printf '%-44s %8ss  %-22s %9s\n' "diff -r of the extracted trees" "$dtree" "$dtree_sp" ""
 	printf '%-44s %8ss  %-22s %8sx\n' "diff -r of the mounted games (fresh mounts)" "$dmnt" "$dmnt_sp" "$(ratio "$dmnt" "$dtree")"
 	printf '%-44s %8ss  %-22s %8sx\n' "diff -r of the mounted games (again)" "$dwarm" "$dwarm_sp" "$(ratio "$dwarm" "$dtree")"
+	printf '%-44s %8ss  %-22s %8sx\n' "the same mounted -o ro (fresh mounts)" "$rmnt" "$rmnt_sp" "$(ratio "$rmnt" "$dtree")"
+	printf '%-44s %8ss  %-22s %8sx\n' "the same mounted -o ro (again)" "$rwarm" "$rwarm_sp" "$(ratio "$rwarm" "$dtree")"
+	printf '%s' "$fl_rows"
 }
 if [ -n "$ONLY_MAPS" ]; then
 	maps_bench

@@ -3,7 +3,8 @@
 # objects and code), made with the tests' independent writer: mount time
 # against a 1-board world, a stat walk (which draws every view once), du -s,
 # reading every board.png and every other view (against the same files
-# extracted with cp -r), commit of a one-tile edit
+# extracted with cp -r; also mounted -o ro, and the extracted files served
+# by bench/floor.c: what FUSE itself costs), commit of a one-tile edit
 # against `cp` of the world, peak memory.  A ZZT world has no stored assets
 # (every file is a view of the boards), so there is no read-against-cat row.
 set -eu
@@ -51,6 +52,27 @@ again=$(med views "$W/m"); again_sp=$(spread)
 tree=$(med views "$W/tree"); tree_sp=$(spread)
 fusermount3 -u "$W/m"
 sleep 0.3
+# the same mounted -o ro (no OPEN, no RELEASE)
+views_ro=$(MOUNT="$GAMEFS -o ro" med_fresh "$W/big.zzt" "$W/m" views "$W/m"); views_ro_sp=$(spread)
+"$GAMEFS" -o ro "$W/big.zzt" "$W/m"
+views "$W/m"
+again_ro=$(med views "$W/m"); again_ro_sp=$(spread)
+fusermount3 -u "$W/m"
+# the extracted tree served by bench/floor.c: what FUSE itself costs here,
+# with the opens a writable file system must see, and without them
+floor=$(floor_build) || floor=
+fl_rows=
+for fm in ${floor:+open noopen}; do
+	fo=; [ "$fm" = noopen ] && fo="-o noopen"
+	$floor $fo "$W/tree" "$W/m"
+	views "$W/m"
+	fl=$(med views "$W/m"); fl_sp=$(spread)
+	fusermount3 -u "$W/m"
+	fl_rows="$fl_rows$(printf '%-46s %10s %8s  %s' "the same by bench/floor.c, $fm, again" "${fl}s" \
+		"$(echo "$fl / $tree" | bc -l | awk '{printf "%.2fx", $1}')" "$fl_sp")
+"
+done
+sleep 0.3
 "$GAMEFS" "$W/big.zzt" "$W/m"
 pid=$(pgrep -n -f "gamefs $W/big.zzt")
 cp=$(cp_secs "$W/big.zzt")
@@ -68,5 +90,10 @@ printf '%-46s %10s %8s  %s\n' "read every other view (fresh mount)" "${views}s" 
 printf '%-46s %10s %8s  %s\n' "read every other view again (same mount)" "${again}s" \
 	"$(echo "$again / $tree" | bc -l | awk '{printf "%.2fx", $1}')" "$again_sp"
 printf '%-46s %10s %8s  %s\n' "read the same files extracted (cp -r)" "${tree}s" "1.00x" "$tree_sp"
+printf '%-46s %10s %8s  %s\n' "read every other view, -o ro (fresh mount)" "${views_ro}s" \
+	"$(echo "$views_ro / $tree" | bc -l | awk '{printf "%.2fx", $1}')" "$views_ro_sp"
+printf '%-46s %10s %8s  %s\n' "read every other view, -o ro, again" "${again_ro}s" \
+	"$(echo "$again_ro / $tree" | bc -l | awk '{printf "%.2fx", $1}')" "$again_ro_sp"
+printf '%s' "$fl_rows"
 printf '%-46s %10s %8s\n' "commit of a one-tile edit (sed -i; vs cp)" "${commit}s" "$(echo "$commit / $cp" | bc -l | awk '{printf "%.2fx", $1}')"
 printf '%-46s %10s\n' "daemon peak memory (VmHWM)" "${hwm}KiB"
