@@ -40,6 +40,21 @@ import sys
 a, b = open(sys.argv[1], 'rb').read(), open(sys.argv[2], 'rb').read()
 sys.exit(0 if b == a[:10] + b'Zz' + a[12:] else 1)
 PY
+# A write-only open writes past the page cache (direct I/O): a reader that
+# holds door.ogg open with its pages cached still reads each write at once.
+python3 - m/sounds/door.ogg <<'PY' || fail "a reader's cached pages hid a write-only edit"
+import os, sys
+r = os.open(sys.argv[1], os.O_RDONLY)
+a = os.pread(r, 4096, 0)
+w = os.open(sys.argv[1], os.O_WRONLY)
+os.pwrite(w, b'Qq', 20)
+mid = os.pread(r, 4096, 0)
+os.close(w)
+end = os.pread(r, 4096, 0)
+want = a[:20] + b'Qq' + a[22:]
+sys.exit(0 if a[20:22] != b'Qq' and mid == want and end == want else 1)
+PY
+cat m/sounds/door.ogg >s2
 python3 poke.py m/sounds/door.ogg Nope 0
 [ $? -eq 3 ] || fail "an edit that is not an Ogg file was not refused at close"
 cmp m/sounds/door.ogg s2 || fail "after a refused edit door.ogg reads the refused bytes"
