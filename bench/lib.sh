@@ -79,6 +79,17 @@ med_fresh2() {
 		_i=$((_i + 1))
 	done | median
 }
+# median seconds of RUNS runs of "$@" with two archives mounted once on two
+# mount points (with MOUNT, default gamefs): the same mounts read again
+med_same2() {
+	_a=$1 _m=$2 _b=$3 _n=$4
+	shift 4
+	${MOUNT:-"$GAMEFS"} "$_a" "$_m"
+	${MOUNT:-"$GAMEFS"} "$_b" "$_n"
+	med "$@"
+	unmount "$_m"
+	unmount "$_n"
+}
 # bench/floor.c built as $W/floor, its path printed: the least a FUSE file
 # system costs on this machine (see floor.c); fails when it cannot be built
 floor_build() {

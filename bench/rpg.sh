@@ -63,18 +63,10 @@ PY
 	dtree=$(med difq "$W/ta" "$W/tb"); dtree_sp=$(spread)
 	dmnt=$(med_fresh2 "$W/a.rpg" "$W/ma" "$W/b.rpg" "$W/mb" difq "$W/ma" "$W/mb"); dmnt_sp=$(spread)
 	# the same mounts again and again: the views' pages stay in the page cache
-	"$GAMEFS" "$W/a.rpg" "$W/ma"
-	"$GAMEFS" "$W/b.rpg" "$W/mb"
-	dwarm=$(med difq "$W/ma" "$W/mb"); dwarm_sp=$(spread)
-	unmount "$W/ma"
-	unmount "$W/mb"
+	dwarm=$(med_same2 "$W/a.rpg" "$W/ma" "$W/b.rpg" "$W/mb" difq "$W/ma" "$W/mb"); dwarm_sp=$(spread)
 	# the same read-only (-o ro: no OPEN, no RELEASE)
 	rmnt=$(MOUNT="$GAMEFS -o ro" med_fresh2 "$W/a.rpg" "$W/ma" "$W/b.rpg" "$W/mb" difq "$W/ma" "$W/mb"); rmnt_sp=$(spread)
-	"$GAMEFS" -o ro "$W/a.rpg" "$W/ma"
-	"$GAMEFS" -o ro "$W/b.rpg" "$W/mb"
-	rwarm=$(med difq "$W/ma" "$W/mb"); rwarm_sp=$(spread)
-	unmount "$W/ma"
-	unmount "$W/mb"
+	rwarm=$(MOUNT="$GAMEFS -o ro" med_same2 "$W/a.rpg" "$W/ma" "$W/b.rpg" "$W/mb" difq "$W/ma" "$W/mb"); rwarm_sp=$(spread)
 	# the extracted trees served by bench/floor.c: what FUSE itself costs here,
 	# with the opens a writable file system must see, and without them
 	floor=$(floor_build) || floor=
@@ -83,11 +75,8 @@ PY
 		fo=; [ "$fm" = noopen ] && fo="-o noopen"
 		fl_fresh=$(MOUNT="$floor $fo" med_fresh2 "$W/ta" "$W/ma" "$W/tb" "$W/mb" difq "$W/ma" "$W/mb")
 		fl_fresh_sp=$(spread)
-		$floor $fo "$W/ta" "$W/ma"
-		$floor $fo "$W/tb" "$W/mb"
-		fl_again=$(med difq "$W/ma" "$W/mb"); fl_again_sp=$(spread)
-		unmount "$W/ma"
-		unmount "$W/mb"
+		fl_again=$(MOUNT="$floor $fo" med_same2 "$W/ta" "$W/ma" "$W/tb" "$W/mb" difq "$W/ma" "$W/mb")
+		fl_again_sp=$(spread)
 		fl_rows="$fl_rows$(printf '%-44s %8ss  %-22s %8sx\n%-44s %8ss  %-22s %8sx' \
 			"the extracted trees by bench/floor.c, $fm" "$fl_fresh" "$fl_fresh_sp" "$(ratio "$fl_fresh" "$dtree")" \
 			"  the same again" "$fl_again" "$fl_again_sp" "$(ratio "$fl_again" "$dtree")")

@@ -45,6 +45,7 @@ fusermount3 -u "$W/m"
 # every view but board.png read on a fresh mount (each drawn the first time),
 # read again on the same mount, and read from the same tree extracted
 views() { find "$1" -type f ! -name board.png -exec cat {} + >/dev/null; }
+xr() { echo "$1 / $2" | bc -l | awk '{printf "%.2fx", $1}'; }	# A / B as "1.23x"
 views=$(med_fresh "$W/big.zzt" "$W/m" views "$W/m"); views_sp=$(spread)
 "$GAMEFS" "$W/big.zzt" "$W/m"
 views "$W/m"
@@ -69,7 +70,7 @@ for fm in ${floor:+open noopen}; do
 	fl=$(med views "$W/m"); fl_sp=$(spread)
 	fusermount3 -u "$W/m"
 	fl_rows="$fl_rows$(printf '%-46s %10s %8s  %s' "the same by bench/floor.c, $fm, again" "${fl}s" \
-		"$(echo "$fl / $tree" | bc -l | awk '{printf "%.2fx", $1}')" "$fl_sp")
+		"$(xr "$fl" "$tree")" "$fl_sp")
 "
 done
 sleep 0.3
@@ -81,19 +82,19 @@ t0=$(now); sed -i '5s/^[0-9]*,/19,/' "$W/m/boards/$b/elements.csv"; t1=$(now); c
 hwm=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status")
 echo "gamefs ZZT benchmark: $BOARDS boards, $size bytes, $n entries, $(nproc) cores; load $load0 at the start, $(loadavg) at the end; medians of $RUNS (min..max)"
 printf '%-46s %10s\n' "mount + list boards (1-board world)" "${tiny}s"
-printf '%-46s %10s %8s\n' "mount + list boards (large world)" "${mount}s" "$(echo "$mount / $tiny" | bc -l | awk '{printf "%.2fx", $1}')"
+printf '%-46s %10s %8s\n' "mount + list boards (large world)" "${mount}s" "$(xr "$mount" "$tiny")"
 printf '%-46s %10s\n' "stat walk (find -printf %s)" "${walk}s"
 printf '%-46s %10s\n' "du -s of the mount" "${du}s"
 printf '%-46s %10s\n' "read every board.png (drawn by the walk)" "${png}s"
 printf '%-46s %10s %8s  %s\n' "read every other view (fresh mount)" "${views}s" \
-	"$(echo "$views / $tree" | bc -l | awk '{printf "%.2fx", $1}')" "$views_sp"
+	"$(xr "$views" "$tree")" "$views_sp"
 printf '%-46s %10s %8s  %s\n' "read every other view again (same mount)" "${again}s" \
-	"$(echo "$again / $tree" | bc -l | awk '{printf "%.2fx", $1}')" "$again_sp"
+	"$(xr "$again" "$tree")" "$again_sp"
 printf '%-46s %10s %8s  %s\n' "read the same files extracted (cp -r)" "${tree}s" "1.00x" "$tree_sp"
 printf '%-46s %10s %8s  %s\n' "read every other view, -o ro (fresh mount)" "${views_ro}s" \
-	"$(echo "$views_ro / $tree" | bc -l | awk '{printf "%.2fx", $1}')" "$views_ro_sp"
+	"$(xr "$views_ro" "$tree")" "$views_ro_sp"
 printf '%-46s %10s %8s  %s\n' "read every other view, -o ro, again" "${again_ro}s" \
-	"$(echo "$again_ro / $tree" | bc -l | awk '{printf "%.2fx", $1}')" "$again_ro_sp"
+	"$(xr "$again_ro" "$tree")" "$again_ro_sp"
 printf '%s' "$fl_rows"
-printf '%-46s %10s %8s\n' "commit of a one-tile edit (sed -i; vs cp)" "${commit}s" "$(echo "$commit / $cp" | bc -l | awk '{printf "%.2fx", $1}')"
+printf '%-46s %10s %8s\n' "commit of a one-tile edit (sed -i; vs cp)" "${commit}s" "$(xr "$commit" "$cp")"
 printf '%-46s %10s\n' "daemon peak memory (VmHWM)" "${hwm}KiB"
