@@ -8,8 +8,9 @@
  * A read-only open of a rendered view takes a copy of the render (and is
  * direct I/O): a commit in the middle of a read never tears it.  After an
  * operation that may have changed the model, the kernel's cached pages and
- * attributes of every rendered or edited view are invalidated, outside the
- * lock.  One thread serves the requests (gfs_loop).  The root holds a
+ * attributes of every rendered or edited view are invalidated by a thread
+ * of their own (gfs_notifier).  One thread serves the requests
+ * (gfs_serve).  The root holds a
  * read-only .gamefs.log of recent messages.
  */
 #define FUSE_USE_VERSION 31
@@ -157,31 +158,142 @@ static void gfs_inval_collect(struct gfs_inval *iv, struct gfs_node *d)
 }
 
 /*
- * The request loop.  One thread serves every request: on a small machine,
- * and more so a virtual one, handing each request to another thread of a
- * pool costs a wake-up on another CPU, which doubled the time of reading
- * many small views.  The lock serialises the tree anyway.  But the kernel
- * may hold a page of a view locked while our answer to its READ waits in
- * the queue, and dropping that page (gfs_inval_run) then waits for the
- * READ: so while the one thread invalidates, a second one, parked until
- * then, serves the queue.
+ * Dropping the kernel's cached pages of views waits for each page's lock,
+ * and a reader holds that lock while its READ waits for our answer.  So a
+ * thread that serves requests never sends an invalidation (libfuse: a
+ * notification must not be sent from a path a pending request depends on):
+ * it queues the paths and answers at once, and one thread of its own, the
+ * notifier, sends them.  Until a queued drop is done, an open of a render
+ * does not read through the page cache (gfs_cache_open), so no reader sees
+ * an old render's pages once its open returned.  A queued drop not yet
+ * begun is replaced by the next one, which collects every such view again:
+ * the queue holds at most one drop waiting beside the one being sent.
  */
+static void gfs_inval_finished(uint32_t seq);
+
+static void gfs_inval_free(struct gfs_inval *iv)
+{
+	for (size_t i = 0; i < iv->n; i++)
+		free(iv->paths[i]);
+	free(iv->paths);
+	memset(iv, 0, sizeof(*iv));
+}
+
+/* Move src's paths to the end of dst (src is left empty). */
+static void gfs_inval_move(struct gfs_inval *dst, struct gfs_inval *src)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		if (gfs_inval_room(dst))
+			dst->paths[dst->n++] = src->paths[i];
+		else
+			free(src->paths[i]);
+	}
+	free(src->paths);
+	memset(src, 0, sizeof(*src));
+}
+
 static struct {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	int wanted;			/* an invalidation runs: serve the queue */
+	struct gfs_inval views;		/* the waiting drop: every render and edit */
+	struct gfs_inval renamed;	/* and the renames' source paths since */
+	uint32_t seq;			/* its number (0: none waiting) */
 	int exiting;
-	struct fuse_session *se;
-} gfs_standby = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, NULL };
+	int running;			/* the notifier thread runs */
+	pthread_t thread;
+	struct fuse *f;
+} gfs_notifier = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
-static void gfs_standby_want(int on)
+/* Queue a drop (from a request thread; never waits for the kernel). */
+static void gfs_inval_run(struct gfs_inval *iv, struct gfs_inval *renamed, uint32_t seq)
 {
-	if (!gfs_standby.se)
-		return;		/* not serving FUSE (gfs_fuse_run not running) */
-	pthread_mutex_lock(&gfs_standby.mu);
-	gfs_standby.wanted += on ? 1 : -1;
-	pthread_cond_broadcast(&gfs_standby.cv);
-	pthread_mutex_unlock(&gfs_standby.mu);
+	if (!seq)
+		return;
+	pthread_mutex_lock(&gfs_notifier.mu);
+	if (!gfs_notifier.running) {	/* not serving FUSE: no kernel cache to drop */
+		pthread_mutex_unlock(&gfs_notifier.mu);
+		gfs_inval_free(iv);
+		gfs_inval_free(renamed);
+		gfs_inval_finished(seq);
+		return;
+	}
+	gfs_inval_free(&gfs_notifier.views);	/* iv collects every such view again */
+	gfs_notifier.views = *iv;
+	memset(iv, 0, sizeof(*iv));
+	gfs_inval_move(&gfs_notifier.renamed, renamed);
+	gfs_notifier.seq = seq;
+	pthread_cond_signal(&gfs_notifier.cv);
+	pthread_mutex_unlock(&gfs_notifier.mu);
+}
+
+static void *gfs_notifier_main(void *unused)
+{
+	(void)unused;
+	pthread_mutex_lock(&gfs_notifier.mu);
+	for (;;) {
+		struct gfs_inval views, renamed;
+		uint32_t seq;
+
+		while (!gfs_notifier.seq && !gfs_notifier.exiting)
+			pthread_cond_wait(&gfs_notifier.cv, &gfs_notifier.mu);
+		if (!gfs_notifier.seq)
+			break;
+		views = gfs_notifier.views;
+		renamed = gfs_notifier.renamed;
+		seq = gfs_notifier.seq;
+		memset(&gfs_notifier.views, 0, sizeof(views));
+		memset(&gfs_notifier.renamed, 0, sizeof(renamed));
+		gfs_notifier.seq = 0;
+		pthread_mutex_unlock(&gfs_notifier.mu);
+		/*
+		 * A rename's source path first: until libfuse has taken the
+		 * rename in, it knows the inode that the target shows next
+		 * (sed's temporary file, with the pages sed wrote) by it; after,
+		 * by the target's path, which the views hold.
+		 */
+		for (size_t i = 0; i < renamed.n; i++)
+			fuse_invalidate_path(gfs_notifier.f, renamed.paths[i]);
+		for (size_t i = 0; i < views.n; i++)
+			fuse_invalidate_path(gfs_notifier.f, views.paths[i]);
+		gfs_inval_free(&views);
+		gfs_inval_free(&renamed);
+		gfs_inval_finished(seq);
+		pthread_mutex_lock(&gfs_notifier.mu);
+	}
+	pthread_mutex_unlock(&gfs_notifier.mu);
+	return NULL;
+}
+
+static int gfs_notifier_start(struct fuse *f)
+{
+	int e;
+
+	gfs_notifier.f = f;
+	gfs_notifier.exiting = 0;
+	e = pthread_create(&gfs_notifier.thread, NULL, gfs_notifier_main, NULL);
+	if (e)
+		return -e;
+	pthread_mutex_lock(&gfs_notifier.mu);
+	gfs_notifier.running = 1;
+	pthread_mutex_unlock(&gfs_notifier.mu);
+	return 0;
+}
+
+/* Before the session ends: what is queued is sent, then the thread ends. */
+static void gfs_notifier_stop(void)
+{
+	pthread_mutex_lock(&gfs_notifier.mu);
+	if (!gfs_notifier.running) {
+		pthread_mutex_unlock(&gfs_notifier.mu);
+		return;
+	}
+	gfs_notifier.exiting = 1;
+	gfs_notifier.running = 0;
+	pthread_cond_signal(&gfs_notifier.cv);
+	pthread_mutex_unlock(&gfs_notifier.mu);
+	pthread_join(gfs_notifier.thread, NULL);
+	gfs_inval_free(&gfs_notifier.views);
+	gfs_inval_free(&gfs_notifier.renamed);
 }
 
 static void gfs_buf_mem_free(void *p)
@@ -202,89 +314,28 @@ static __attribute__((noinline)) void gfs_process(struct fuse_session *se, const
 }
 
 /*
- * Serve requests until the session ends; the standby only while wanted.  It
- * can be cancelled only while it waits for a request (as libfuse's pool).
+ * The request loop.  One thread serves every request: on a small machine,
+ * and more so a virtual one, handing each request to another thread of a
+ * pool costs a wake-up on another CPU, which doubled the time of reading
+ * many small views.  The lock serialises the tree anyway, and no request
+ * waits for the kernel (the notifier sends the invalidations).
  */
-static int gfs_serve(struct fuse_session *se, int standby)
+static int gfs_serve(struct fuse_session *se)
 {
 	struct fuse_buf fb = { .mem = NULL };
 	int res = 0;
 
-	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
-	pthread_cleanup_push(gfs_buf_mem_free, &fb);
 	while (!fuse_session_exited(se)) {
-		if (standby) {
-			pthread_mutex_lock(&gfs_standby.mu);
-			while (!gfs_standby.wanted && !gfs_standby.exiting)
-				pthread_cond_wait(&gfs_standby.cv, &gfs_standby.mu);
-			res = gfs_standby.exiting;
-			pthread_mutex_unlock(&gfs_standby.mu);
-			if (res) {
-				res = 0;
-				break;
-			}
-			pthread_setcancelstate(PTHREAD_CANCEL_ENABLE, NULL);
-		}
 		res = fuse_session_receive_buf(se, &fb);
-		pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, NULL);
 		if (res == -EINTR)
 			continue;
 		if (res <= 0)
 			break;
 		gfs_process(se, &fb);
 	}
-	pthread_cleanup_pop(1);
-	if (!standby)
-		fuse_session_exit(se);
+	gfs_buf_mem_free(&fb);
+	fuse_session_exit(se);
 	return res < 0 ? -1 : 0;
-}
-
-static void *gfs_standby_main(void *se)
-{
-	gfs_serve(se, 1);
-	return NULL;
-}
-
-static int gfs_loop(struct fuse *f, pthread_t *standby, int *started)
-{
-	struct fuse_session *se = fuse_get_session(f);
-
-	gfs_standby.se = se;
-	*started = !pthread_create(standby, NULL, gfs_standby_main, se);
-	if (!*started) {
-		gfs_standby.se = NULL;
-		return fuse_loop_mt(f, 0);	/* no second thread: libfuse's pool */
-	}
-	return gfs_serve(se, 0);
-}
-
-/* The loop has ended: stop the standby (waiting for a request, or parked). */
-static void gfs_loop_end(pthread_t standby, int started)
-{
-	if (!started)
-		return;
-	pthread_mutex_lock(&gfs_standby.mu);
-	gfs_standby.exiting = 1;
-	pthread_cond_broadcast(&gfs_standby.cv);
-	pthread_mutex_unlock(&gfs_standby.mu);
-	pthread_cancel(standby);
-	pthread_join(standby, NULL);
-	gfs_standby.se = NULL;
-}
-
-static void gfs_inval_run(struct gfs_inval *iv)
-{
-	struct fuse *f = fuse_get_context()->fuse;
-
-	if (!iv->n)
-		return;
-	gfs_standby_want(1);
-	for (size_t i = 0; i < iv->n; i++) {
-		fuse_invalidate_path(f, iv->paths[i]);
-		free(iv->paths[i]);
-	}
-	gfs_standby_want(0);
-	free(iv->paths);
 }
 
 /* Mounted read-only: files are opened without asking us (gfs_op_open_locked). */
@@ -463,12 +514,12 @@ static int gfs_unlink_hidden(struct gfs_archive *ar, struct gfs_node *n, const c
 			__typeof__(expr) _r = (expr); pthread_mutex_unlock(&gfs_lock); _r; })
 
 /* An operation that may change the model: then drop the kernel's stale pages. */
-#define CHANGING(expr) ({ struct gfs_inval _iv = { 0 }; uint32_t _seq = 0; \
+#define CHANGING(expr) ({ struct gfs_inval _iv = { 0 }, _rn = { 0 }; uint32_t _seq = 0; \
 			  pthread_mutex_lock(&gfs_lock); gfs_archive_poll_checks(gfs_ar()); \
 			  __typeof__(expr) _r = (expr); \
 			  if (gfs_changed) { _seq = gfs_views_changed(); gfs_inval_collect(&_iv, gfs_ar()->root); \
-					     gfs_inval_add_renamed(&_iv); } \
-			  pthread_mutex_unlock(&gfs_lock); gfs_inval_run(&_iv); gfs_inval_finished(_seq); _r; })
+					     gfs_inval_add_renamed(&_rn); } \
+			  pthread_mutex_unlock(&gfs_lock); gfs_inval_run(&_iv, &_rn, _seq); _r; })
 
 static int gfs_changed;		/* set under gfs_lock by operations that change the model */
 
@@ -590,8 +641,8 @@ static int gfs_commit_now(struct gfs_archive *ar, struct gfs_node *closing)
 }
 
 /*
- * libfuse hides a file it counts open, but its count and ours drift apart
- * while two threads serve (gfs_standby): it can see the file open, we close
+ * libfuse hides a file it counts open, but its count and ours can drift
+ * apart (seen while two threads served requests): it can see the file open, we close
  * it, it drops its count, and only then hides the file, which it will then
  * never remove (mv across directories: copy, close, unlink).  A file hidden
  * with no open handle of ours is removed once the request that hid it is
@@ -1619,14 +1670,15 @@ int gfs_fuse_run(struct gfs_archive *ar, int argc, char **argv)
 	pthread_mutex_unlock(&gfs_lock);
 	if (fuse_set_signal_handlers(fuse_get_session(f)))
 		goto out_mount;
-	/* -s is accepted as before: one thread serves anyway (gfs_loop) */
-	{
-		pthread_t standby;
-		int started = 0;
-
-		r = gfs_loop(f, &standby, &started);
-		gfs_loop_end(standby, started);
+	/* -s is accepted as before: one thread serves anyway (gfs_serve) */
+	r = gfs_notifier_start(f);
+	if (r) {
+		fprintf(stderr, "gamefs: cannot start a thread: %s\n", strerror(-r));
+		goto out_signals;
 	}
+	r = gfs_serve(fuse_get_session(f));
+	gfs_notifier_stop();
+out_signals:
 	fuse_remove_signal_handlers(fuse_get_session(f));
 out_mount:
 	fuse_unmount(f);
