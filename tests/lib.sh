@@ -81,3 +81,12 @@ except OSError as e:
     print(errno.errorcode.get(e.errno, str(e.errno)))
 PY
 }
+
+# linear_ok WHAT CPU_N CPU_4N: fail unless work on 4x the input took at most
+# 8x the CPU seconds (+1 s for clock ticks): a linear parser takes about 4x,
+# a quadratic one 16x.  See tests/hostile.py (cpu, pcpu) for the figures.
+linear_ok() {
+	python3 -c 'import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(b > 8 * a + 1)' "$2" "$3" ||
+		fail "$1: ${2}s of CPU for N, ${3}s for 4N: not linear"
+	note "$1: ${2}s of CPU for N, ${3}s for 4N"
+}

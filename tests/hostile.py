@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Hostile inputs of issue 28 (linear bounds), written with no gamefs code.
+
+  hostile.py reld-names N OUT       a RELOAD document whose root has N children,
+                                    each under a name of its own
+  hostile.py reld-text N OUT        the same as document.txt text (names listed)
+  hostile.py pcpu PID                the CPU seconds (user+system) process PID has used
+  hostile.py cpu CMD...             run CMD (stdout to /dev/null), print its user+system
+                                    CPU seconds; exit status of CMD kept in the 2nd field
+
+RELOAD facts (ohrrpgce-lumps.md section 1): "RELD", version 1, int32 header
+size 13, int32 string table offset; nodes in pre-order: int32 content size,
+VLI name index, type (0 null), VLI child count; then the table: VLI count,
+(VLI length, bytes) each.
+"""
+import os
+import resource
+import struct
+import subprocess
+import sys
+
+
+def vli(v):
+    m = v
+    out = bytearray([m & 0x3f])
+    m >>= 6
+    while m:
+        out[-1] |= 0x80
+        out.append(m & 0x7f)
+        m >>= 7
+    return bytes(out)
+
+
+def reld_names(n):
+    names = [b'n%d' % i for i in range(n)]
+    kids = b''
+    for i in range(n):
+        body = vli(i + 2) + b'\0' + vli(0)
+        kids += struct.pack('<I', len(body)) + body
+    body = vli(1) + b'\0' + vli(n) + kids
+    root = struct.pack('<I', len(body)) + body
+    table = vli(n + 1) + vli(4) + b'root' + b''.join(vli(len(x)) + x for x in names)
+    return b'RELD\x01' + struct.pack('<II', 13, 13 + len(root)) + root + table
+
+
+def reld_text(n):
+    out = ['RELOAD 1', 'names', '  1 root']
+    out += ['  %d n%d' % (i + 2, i) for i in range(n)]
+    out += ['tree', 'root'] + ['  n%d' % i for i in range(n)]
+    return '\n'.join(out) + '\n'
+
+
+def cpu(cmd):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(os.devnull, 'wb') as null:
+        rc = subprocess.call(cmd, stdout=null)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    print('%.3f %d' % (used, rc))
+
+
+def pcpu(pid):
+    f = open('/proc/%d/stat' % pid).read()
+    f = f[f.rindex(')') + 2:].split()
+    print('%.3f' % ((int(f[11]) + int(f[12])) / os.sysconf('SC_CLK_TCK')))
+
+
+def main(argv):
+    cmd = argv[1] if len(argv) > 1 else ''
+    if cmd == 'reld-names':
+        open(argv[3], 'wb').write(reld_names(int(argv[2])))
+    elif cmd == 'reld-text':
+        open(argv[3], 'w').write(reld_text(int(argv[2])))
+    elif cmd == 'pcpu':
+        pcpu(int(argv[2]))
+    elif cmd == 'cpu':
+        cpu(argv[2:])
+    else:
+        raise SystemExit(__doc__)
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
