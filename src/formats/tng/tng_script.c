@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gfs_strmap.h"
 #include "tng_script.h"
 
 /* How an opcode's argument bytes are read and written. */
@@ -438,7 +439,6 @@ struct line {
 };
 
 struct label {
-	char *name;
 	uint32_t addr;
 	unsigned line;
 };
@@ -447,6 +447,7 @@ struct as {
 	const struct tngs_names *nm;
 	struct label *labels;
 	size_t nlabels, cap;
+	struct gfs_strmap byname;	/* label name -> its index in labels + 1 */
 	unsigned lineno;
 	char *why;
 	size_t whylen;
@@ -634,10 +635,9 @@ static int sprite_arg(struct as *a, const char *s, uint32_t *cat, uint32_t *idx)
 
 static const struct label *find_label(struct as *a, const char *name)
 {
-	for (size_t i = 0; i < a->nlabels; i++)
-		if (!strcmp(a->labels[i].name, name))
-			return &a->labels[i];
-	return NULL;
+	size_t i;
+
+	return gfs_strmap_get(&a->byname, name, strlen(name), &i) ? &a->labels[i - 1] : NULL;
 }
 
 static int addr_arg(struct as *a, const char *s, uint32_t *v)
@@ -791,11 +791,10 @@ static int emit(struct as *a, const struct line *l, struct gfs_buf *out)
 
 static int add_label(struct as *a, const char *name, uint32_t addr)
 {
-	const struct label *old = find_label(a, name);
 	struct label *lb;
+	size_t *idx;
+	int r;
 
-	if (old)
-		return fail(a, "label '%s' is already defined on line %u", name, old->line);
 	if (a->nlabels == a->cap) {
 		size_t cap = a->cap * 2 + 16;
 
@@ -804,9 +803,12 @@ static int add_label(struct as *a, const char *name, uint32_t addr)
 		a->labels = lb;
 		a->cap = cap;
 	}
+	if ((r = gfs_strmap_put(&a->byname, name, strlen(name), &idx)) < 0)
+		return r;
+	if (!r)
+		return fail(a, "label '%s' is already defined on line %u", name, a->labels[*idx - 1].line);
+	*idx = a->nlabels + 1;
 	lb = &a->labels[a->nlabels];
-	if (!(lb->name = strdup(name)))
-		return -ENOMEM;
 	lb->addr = addr;
 	lb->line = a->lineno;
 	a->nlabels++;
@@ -857,7 +859,7 @@ static int pass(struct as *a, const char *text, size_t len, int emit_pass, struc
 int tngs_asm(const char *text, size_t len, const struct tngs_names *nm, struct gfs_buf *out,
 	     unsigned *maxcmd, char *why, size_t whylen)
 {
-	struct as a = { nm, NULL, 0, 0, 0, why, whylen, 0 };
+	struct as a = { nm, NULL, 0, 0, GFS_STRMAP_INIT, 0, why, whylen, 0 };
 	size_t start = out->len;
 	int rc;
 
@@ -866,8 +868,7 @@ int tngs_asm(const char *text, size_t len, const struct tngs_names *nm, struct g
 	rc = pass(&a, text, len, 0, NULL);
 	if (!rc)
 		rc = pass(&a, text, len, 1, out);
-	for (size_t i = 0; i < a.nlabels; i++)
-		free(a.labels[i].name);
+	gfs_strmap_release(&a.byname);
 	free(a.labels);
 	if (rc)
 		out->len = start;
