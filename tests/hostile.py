@@ -5,6 +5,11 @@
                                     each under a name of its own
   hostile.py reld-text N OUT        the same as document.txt text (names listed)
   hostile.py pcpu PID                the CPU seconds (user+system) process PID has used
+  hostile.py pmem PID                the peak resident memory of process PID in KiB (VmHWM)
+  hostile.py tmx-attrs K IN OUT     the TMX IN with an <editorsettings> of K elements of
+                                    256 attributes each (Tiled keeps what it does not know)
+  hostile.py tmx-kids K IN OUT      the TMX IN with an <editorsettings> of K empty elements,
+                                    one a line
   hostile.py cpu CMD...             run CMD (stdout to /dev/null), print its user+system
                                     CPU seconds; exit status of CMD kept in the 2nd field
 
@@ -65,6 +70,25 @@ def pcpu(pid):
     print('%.3f' % ((int(f[11]) + int(f[12])) / os.sysconf('SC_CLK_TCK')))
 
 
+def pmem(pid):
+    for line in open('/proc/%d/status' % pid):
+        if line.startswith('VmHWM:'):
+            print(line.split()[1])
+
+
+def tmx_attrs(k, src, dst):
+    el = '  <x' + ''.join(' a%d=""' % i for i in range(256)) + '/>\n'
+    d = open(src).read()
+    at = d.index('>', d.index('<map ')) + 1
+    open(dst, 'w').write(d[:at] + '\n <editorsettings>\n' + el * k + ' </editorsettings>' + d[at:])
+
+
+def tmx_kids(k, src, dst):
+    d = open(src).read()
+    at = d.index('>', d.index('<map ')) + 1
+    open(dst, 'w').write(d[:at] + '\n <editorsettings>\n' + '  <x/>\n' * k + ' </editorsettings>' + d[at:])
+
+
 def main(argv):
     cmd = argv[1] if len(argv) > 1 else ''
     if cmd == 'reld-names':
@@ -73,6 +97,12 @@ def main(argv):
         open(argv[3], 'w').write(reld_text(int(argv[2])))
     elif cmd == 'pcpu':
         pcpu(int(argv[2]))
+    elif cmd == 'pmem':
+        pmem(int(argv[2]))
+    elif cmd == 'tmx-attrs':
+        tmx_attrs(int(argv[2]), argv[3], argv[4])
+    elif cmd == 'tmx-kids':
+        tmx_kids(int(argv[2]), argv[3], argv[4])
     elif cmd == 'cpu':
         cpu(argv[2:])
     else:
