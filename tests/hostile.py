@@ -10,6 +10,8 @@
                                     256 attributes each (Tiled keeps what it does not know)
   hostile.py tmx-kids K IN OUT      the TMX IN with an <editorsettings> of K empty elements,
                                     one a line
+  hostile.py png-bomb W H MIB OUT    an 8-bit RGBA PNG declaring W x H pixels whose IDAT
+                                    inflates to MIB MiB of zeros
   hostile.py cpu CMD...             run CMD (stdout to /dev/null), print its user+system
                                     CPU seconds; exit status of CMD kept in the 2nd field
 
@@ -23,6 +25,7 @@ import resource
 import struct
 import subprocess
 import sys
+import zlib
 
 
 def vli(v):
@@ -89,6 +92,18 @@ def tmx_kids(k, src, dst):
     open(dst, 'w').write(d[:at] + '\n <editorsettings>\n' + '  <x/>\n' * k + ' </editorsettings>' + d[at:])
 
 
+def png_chunk(kind, data):
+    return struct.pack('>I', len(data)) + kind + data + struct.pack('>I', zlib.crc32(kind + data))
+
+
+def png_bomb(w, h, mib, out):
+    z = zlib.compressobj(9)
+    zero = bytes(1 << 20)
+    idat = b''.join(z.compress(zero) for _ in range(mib)) + z.flush()
+    open(out, 'wb').write(b'\x89PNG\r\n\x1a\n' + png_chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 6, 0, 0, 0)) +
+                          png_chunk(b'IDAT', idat) + png_chunk(b'IEND', b''))
+
+
 def main(argv):
     cmd = argv[1] if len(argv) > 1 else ''
     if cmd == 'reld-names':
@@ -103,6 +118,8 @@ def main(argv):
         tmx_attrs(int(argv[2]), argv[3], argv[4])
     elif cmd == 'tmx-kids':
         tmx_kids(int(argv[2]), argv[3], argv[4])
+    elif cmd == 'png-bomb':
+        png_bomb(int(argv[2]), int(argv[3]), int(argv[4]), argv[5])
     elif cmd == 'cpu':
         cpu(argv[2:])
     else:

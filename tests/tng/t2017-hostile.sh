@@ -2,7 +2,11 @@
 # Hostile TirNanoG input costs time and memory linear in its size (issue 28):
 # a script of N labels is assembled in linear time; a TMX whose editor
 # settings hold many elements, or elements of 256 attributes each, is read
-# in linear time and in memory of a few times its size.
+# in linear time and in memory of a few times its size; a PNG whose image
+# data inflates past the pixels its header declares is refused (590cbeb
+# took an atlas of 64x64 pixels inflating to 1 GiB of zeros, 1.35 s of CPU,
+# with close() = 0), and so is an atlas over 2^atlas_size_log2 pixels a side,
+# while PNGs of every kind (Adam7 interlaced, 1 to 16 bits) still decode.
 . "$top_srcdir/tests/lib.sh"
 P="python3 $top_srcdir/tests/tng/tngpy.py"
 H="python3 $top_srcdir/tests/hostile.py"
@@ -44,6 +48,50 @@ linear_ok "TMX of K elements of 256 attributes" "$c1" "$c4"
 size=$(stat -c %s x.tmx)
 note "TMX of $size bytes: $mem KiB more peak memory"
 [ $((mem * 1024)) -le $((8 * size)) ] || fail "TMX of $size bytes took $mem KiB: more than 8 times its size"
+# PNG inflation capped by the declared image size
+cp g.tng p.tng
+cp p.tng p-orig.tng
+$H png-bomb 64 64 1024 bomb.png
+$H png-bomb 64 64 1 bomb1.png
+python3 - <<'PY'
+import struct, zlib
+def chunk(k, d): return struct.pack('>I', len(d)) + k + d + struct.pack('>I', zlib.crc32(k + d))
+def png(w, h, rows): return (b'\x89PNG\r\n\x1a\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8, 6, 0, 0, 0)) +
+                             chunk(b'IDAT', zlib.compress(rows)) + chunk(b'IEND', b''))
+open('wide.png', 'wb').write(png(512, 16, (b'\0' + bytes(4 * 512)) * 16))
+open('exact.png', 'wb').write(png(64, 64, (b'\0' + bytes(4 * 64)) * 64))
+open('onemore.png', 'wb').write(png(64, 64, (b'\0' + bytes(4 * 64)) * 64 + b'\0'))
+PY
+gfs_mount p.tng m || fail "mount"
+check_eq 8 "$(sed -n 's/^atlas_size_log2 = //p' m/header.ini)" "the generated game's atlas size"
+a=$($H pcpu "$GFS_PID")
+check_eq EINVAL "$(errno_of "import shutil; shutil.copyfile('bomb.png', 'm/atlases/0000.png')")" "an atlas inflating to 1 GiB"
+b=$($H pcpu "$GFS_PID")
+note "refusing the 1 GiB bomb took $(echo "$b - $a" | bc) s of CPU"
+grep -q "0000.png: not a PNG image that decodes (whole, and to no more than the pixels its header declares)" "$T/gamefs.log" ||
+	fail "message of the bomb"
+check_eq EINVAL "$(errno_of "import shutil; shutil.copyfile('bomb1.png', 'm/backs/0000.png')")" "a background inflating to 1 MiB"
+check_eq EINVAL "$(errno_of "import shutil; shutil.copyfile('onemore.png', 'm/backs/0000.png')")" "one byte past the image"
+check_eq EINVAL "$(errno_of "import shutil; shutil.copyfile('wide.png', 'm/atlases/0000.png')")" "an atlas wider than 2^8"
+grep -q "0000.png: 512x16 pixels, over the 256x256 of header.ini's atlas_size_log2" "$T/gamefs.log" || fail "message of the wide atlas"
+cp exact.png m/atlases/0000.png || fail "an atlas of exactly its declared data"
+cp wide.png m/backs/0000.png || fail "a background is not bound by the atlas size"
+if command -v convert >/dev/null 2>&1; then
+	convert -size 37x23 plasma: -interlace PNG PNG32:i-rgba.png
+	convert -size 37x23 plasma: -colors 16 -interlace PNG i-pal.png
+	convert -size 13x7 gradient: -depth 16 -interlace PNG PNG48:i-16.png
+	convert -size 13x7 xc:gray -colors 2 -depth 1 -type bilevel -interlace PNG i-1bit.png
+	for f in i-rgba.png i-pal.png i-16.png i-1bit.png; do
+		cp $f m/backs/0000.png || fail "$f ($(file -b $f)) refused"
+	done
+fi
+gfs_umount m || fail "unmount"
+"$GAMEFS" check p.tng >/dev/null || fail "check after the refused atlases"
+# fuzz/corpus/tng/atlas-bomb.tng: the generated game with atlas 0 a 64x64 PNG
+# inflating to 32 MiB of zeros, stored by 590cbeb
+"$GAMEFS" check "$top_srcdir/fuzz/corpus/tng/atlas-bomb.tng" >out 2>&1; check_eq 1 $? "check of the atlas bomb"
+grep -q "^atlas 0: not a PNG image that decodes" out || fail "check of the atlas bomb: $(cat out)"
+
 K=100000
 set -- $(tmx_write tmx-kids $K); c1=$1
 set -- $(tmx_write tmx-kids $((4 * K))); c4=$1
