@@ -12,6 +12,8 @@
                                     one a line
   hostile.py png-bomb W H MIB OUT    an 8-bit RGBA PNG declaring W x H pixels whose IDAT
                                     inflates to MIB MiB of zeros
+  hostile.py tmx-tiles GID IN OUT   the TMX IN with its first CSV layer as <tile gid=".."/>
+                                    elements, the first of them gid="GID" ("-": no gid)
   hostile.py cpu CMD...             run CMD (stdout to /dev/null), print its user+system
                                     CPU seconds; exit status of CMD kept in the 2nd field
 
@@ -104,6 +106,16 @@ def png_bomb(w, h, mib, out):
                           png_chunk(b'IDAT', idat) + png_chunk(b'IEND', b''))
 
 
+def tmx_tiles(gid, src, dst):
+    d = open(src).read()
+    a = d.index('<data encoding="csv">')
+    b = d.index('</data>', a)
+    gids = [g.strip() for g in d[a + len('<data encoding="csv">'):b].split(',')]
+    tiles = ['<tile/>' if gid == '-' else '<tile gid="%s"/>' % gid]
+    tiles += ['<tile gid="%s"/>' % g for g in gids[1:]]
+    open(dst, 'w').write(d[:a] + '<data>\n   ' + '\n   '.join(tiles) + '\n  ' + d[b:])
+
+
 def main(argv):
     cmd = argv[1] if len(argv) > 1 else ''
     if cmd == 'reld-names':
@@ -120,6 +132,8 @@ def main(argv):
         tmx_kids(int(argv[2]), argv[3], argv[4])
     elif cmd == 'png-bomb':
         png_bomb(int(argv[2]), int(argv[3]), int(argv[4]), argv[5])
+    elif cmd == 'tmx-tiles':
+        tmx_tiles(argv[2], argv[3], argv[4])
     elif cmd == 'cpu':
         cpu(argv[2:])
     else:

@@ -6,7 +6,10 @@
 # data inflates past the pixels its header declares is refused (590cbeb
 # took an atlas of 64x64 pixels inflating to 1 GiB of zeros, 1.35 s of CPU,
 # with close() = 0), and so is an atlas over 2^atlas_size_log2 pixels a side,
-# while PNGs of every kind (Adam7 interlaced, 1 to 16 bits) still decode.
+# while PNGs of every kind (Adam7 interlaced, 1 to 16 bits) still decode;
+# a TMX layer of <tile gid=".."/> elements takes gids from 0 to 2^32 - 1 and
+# refuses others with the line (590cbeb wrapped 4294967297 to 1 and read
+# "abc" as 0, with close() = 0).
 . "$top_srcdir/tests/lib.sh"
 P="python3 $top_srcdir/tests/tng/tngpy.py"
 H="python3 $top_srcdir/tests/hostile.py"
@@ -91,6 +94,27 @@ gfs_umount m || fail "unmount"
 # inflating to 32 MiB of zeros, stored by 590cbeb
 "$GAMEFS" check "$top_srcdir/fuzz/corpus/tng/atlas-bomb.tng" >out 2>&1; check_eq 1 $? "check of the atlas bomb"
 grep -q "^atlas 0: not a PNG image that decodes" out || fail "check of the atlas bomb: $(cat out)"
+
+# <tile gid=".."/> layers: range-checked
+cp g.tng t.tng
+gfs_mount t.tng m || fail "mount"
+cp m/maps/meadow.tmx meadow.tmx
+first=$(sed -n '/<data encoding="csv">/{n;p;q}' meadow.tmx | cut -d, -f1)
+$H tmx-tiles "$first" meadow.tmx same.tmx
+cp same.tmx m/maps/meadow.tmx || fail "a layer as <tile> elements"
+cmp m/maps/meadow.tmx meadow.tmx || fail "a layer as <tile> elements changed the map"
+for gid in 4294967297 abc -1 1x "" 18446744073709551617; do
+	$H tmx-tiles "$gid" meadow.tmx bad.tmx
+	line=$(grep -n '<tile gid="'"$gid"'"/>' bad.tmx | head -n 1 | cut -d: -f1)
+	check_eq EINVAL "$(errno_of "import shutil; shutil.copyfile('bad.tmx', 'm/maps/meadow.tmx')")" "gid [$gid]"
+	grep -q "meadow.tmx: line $line: gid '$gid' is not a number from 0 to 4294967295" "$T/gamefs.log" ||
+		fail "message of gid [$gid]"
+done
+cmp m/maps/meadow.tmx meadow.tmx || fail "refused gids changed the map"
+$H tmx-tiles 4294967295 meadow.tmx top.tmx
+check_eq EINVAL "$(errno_of "import shutil; shutil.copyfile('top.tmx', 'm/maps/meadow.tmx')")" "gid 2^32 - 1 (all flip bits)"
+grep -q "a flipped or rotated tile" "$T/gamefs.log" || fail "gid 2^32 - 1 refused as flipped"
+gfs_umount m || fail "unmount"
 
 K=100000
 set -- $(tmx_write tmx-kids $K); c1=$1
