@@ -8,7 +8,7 @@ P="python3 $top_srcdir/tests/tng/tngpy.py"
 cd "$T" || exit 1
 
 cat >golden <<'GOLD'
--rw-r--r--        332 header.ini
+-rw-r--r--        315 header.ini
 -r--r--r--        102 strings.txt
 drwxr-xr-x          0 lang/
 drwxr-xr-x          0 lang/en/

@@ -72,7 +72,7 @@ static const struct gfs_field tng_hdr_fields[] = {
 	TNG_HF("sprites_per_layer", GFS_FK_UINT, TNG_OFF_SPRPERLAYER, 1, 0),
 	TNG_HF("reserved", GFS_FK_UINT, TNG_OFF_PAD, 2, 0),
 	TNG_HF("uid", GFS_FK_HEX, TNG_OFF_UID, 8, 0),
-	TNG_HF("crc", GFS_FK_HEX, TNG_OFF_CRC, 4, GFS_FF_IGNORE),	/* recomputed at save */
+	/* no crc: it changes at every commit (DESIGN.md 2); check prints it, the save recomputes it */
 	TNG_HF("encrypted", GFS_FK_HEX, TNG_OFF_ENC, 4, GFS_FF_RO),
 };
 #undef TNG_HF
