@@ -122,13 +122,23 @@ cmp f0.tng f.tng || fail "writing every script back changed the game"
 grep -q '^scripts: 18, 144 instructions, highest command 43$' check.out || fail "check counts the scripts: $(cat check.out)"
 grep -q warning check.out && fail "warnings on the full game: $(cat check.out)"
 
+# a jump outside the script or into an instruction is refused with the line;
+# made with .byte (as another tool could), it reads back as a .byte line
+# naming the jump, and check warns of it
+gfs_mount f.tng m || fail "mount full 2"
+check_eq EINVAL "$(errno_of "f=open('m/actions/0003.tngs','w'); f.write('\tEND\n\tJMP @16777215\n'); f.close()")" "JMP @16777215"
+grep -q "actions/0003.tngs: line 2: jump to @16777215: outside the script (5 bytes)" "$T/gamefs.log" || fail "message of JMP @16777215"
+check_eq EINVAL "$(errno_of "f=open('m/actions/0003.tngs','w'); f.write('\tPUSH8 1\n\tJZ @1\n\tEND\n'); f.close()")" "JZ @1"
+grep -q "actions/0003.tngs: line 2: jump to @1: into the middle of line 1 (no instruction starts there)" "$T/gamefs.log" || fail "message of JZ @1"
 # check says where a script means nothing: a jump into an instruction, bytes
 # that do not decode, a sound that is not there, a command with a wrong arity
-gfs_mount f.tng m || fail "mount full 2"
-printf '\tJMP @1\n\tPUSHSND #99\n\tFNC1 #12\n\tEND\n\t.byte 0xfe 0x01\n' >m/actions/0003.tngs || fail "raw script"
+printf '\t.byte 0x02 0x01 0x00 0x00\n\tPUSHSND #99\n\tFNC1 #12\n\tEND\n\t.byte 0xfe 0x01\n' >m/actions/0003.tngs || fail "raw script"
+check_eq "$(printf '\t.byte 0x02 0x01 0x00 0x00\t; JMP @1: a jump outside the script or into an instruction')" \
+	"$(head -n 1 m/actions/0003.tngs)" "a bad jump reads back as .byte"
+cat m/actions/0003.tngs >same && cp same m/actions/0003.tngs || fail "a script with a bad jump written back unchanged"
 gfs_umount m || fail "umount full 2"
 "$GAMEFS" check f.tng >check.out || fail "check exits 0 on warnings"
-for w in "actions/0003.tngs line 1: JMP @1: a jump into the middle of an instruction" \
+for w in "actions/0003.tngs line 1: .byte 0x02 0x01 0x00 0x00	; JMP @1: a jump outside the script or into an instruction" \
 	 "actions/0003.tngs line 2: PUSHSND #99: a reference to something the game does not have" \
 	 "actions/0003.tngs line 3: FNC1 #12: a command the document does not name, or with the wrong stack arity" \
 	 "actions/0003.tngs line 5: .byte 0xfe 0x01: bytes that do not decode as instructions"; do

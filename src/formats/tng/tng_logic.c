@@ -1120,7 +1120,7 @@ struct check_ctx {
 	unsigned maxcmd;
 };
 
-/* Warn of what the text of a script shows has no meaning: #N, @N and .byte operands. */
+/* Warn of what the text of a script shows has no meaning: #N operands, .byte lines. */
 static void check_script(struct gfs_archive *ar, struct tng *t, struct check_ctx *c,
 			 const char *name, const uint8_t *code, size_t len)
 {
@@ -1138,7 +1138,8 @@ static void check_script(struct gfs_archive *ar, struct tng *t, struct check_ctx
 		return;
 	}
 	for (p = (const char *)text.data, end = p + text.len; p < end; p = nl + 1) {
-		const char *why = NULL;
+		const char *why = NULL, *bad;
+		int shown;
 
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
@@ -1146,10 +1147,13 @@ static void check_script(struct gfs_archive *ar, struct tng *t, struct check_ctx
 		line++;
 		if (*p != '\t')
 			continue;
-		if (!strncmp(p, "\t.byte", 6))
+		shown = (int)(nl - p - 1);
+		if (!strncmp(p, "\t.byte", 6) &&
+		    (bad = memmem(p, (size_t)(nl - p), ": " TNGS_BAD_JUMP, strlen(": " TNGS_BAD_JUMP)))) {
+			why = TNGS_BAD_JUMP;	/* the line shown up to its comment's own saying so */
+			shown = (int)(bad - p - 1);
+		} else if (!strncmp(p, "\t.byte", 6))
 			why = "bytes that do not decode as instructions";
-		else if (memchr(p, '@', (size_t)(nl - p)))
-			why = "a jump into the middle of an instruction";
 		else if (!strncmp(p, "\tFNC", 4) && memchr(p, '#', (size_t)(nl - p)))
 			why = "a command the document does not name, or with the wrong stack arity";
 		else if (memchr(p, '#', (size_t)(nl - p)))
@@ -1157,8 +1161,7 @@ static void check_script(struct gfs_archive *ar, struct tng *t, struct check_ctx
 		else
 			c->insns++;
 		if (why && c->warnings++ < 100)
-			fprintf(c->out, "warning: %s line %u: %.*s: %s\n", name, line, (int)(nl - p - 1),
-				p + 1, why);
+			fprintf(c->out, "warning: %s line %u: %.*s: %s\n", name, line, shown, p + 1, why);
 	}
 	gfs_buf_release(&text);
 }
