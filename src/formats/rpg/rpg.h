@@ -114,6 +114,13 @@ void rpg_free(struct gfs_archive *ar);
 int rpg_gfx_kind(struct gfs_archive *ar, struct rpg_lump *l);
 /* Make the views of a graphics lump. */
 int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l);
+/*
+ * How many sets of sprite kind ('0' heroes .PT0 / HEROES.RGFX, '4'
+ * walkabouts .PT4 / WALKABOUTS.RGFX...) the game has: the rgfx lump's
+ * highest spriteset id + 1 where the game has one (the engine prefers it),
+ * else the PT lump's whole records; -1 when it has neither.
+ */
+long rpg_sprite_sets(struct gfs_archive *ar, char kind);
 /* The game's master palette, 256 RGB triples (what tilesets/ draws with). */
 void rpg_master_palette(struct gfs_archive *ar, uint8_t *rgb);
 
