@@ -56,7 +56,7 @@ def reld_names(n):
 def reld_text(n):
     out = ['RELOAD 1', 'names', '  1 root']
     out += ['  %d n%d' % (i + 2, i) for i in range(n)]
-    out += ['tree', 'root'] + ['  n%d' % i for i in range(n)]
+    out += ['tree', 'root'] + ['  n%d' % i for i in range(n)] + ['end']
     return '\n'.join(out) + '\n'
 
 

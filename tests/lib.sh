@@ -90,3 +90,9 @@ linear_ok() {
 		fail "$1: ${2}s of CPU for N, ${3}s for 4N: not linear"
 	note "$1: ${2}s of CPU for N, ${3}s for 4N"
 }
+
+# errno_insert FILE LINE: rewrite FILE with LINE inserted before its last
+# line (the end line of a text view that has one); print OK or the errno name
+errno_insert() {
+	errno_of "t = open('$1').read().split('\n'); t.insert(len(t) - 2 if t[-1] == '' else len(t) - 1, '''$2'''); f = open('$1', 'w'); f.write('\n'.join(t)); f.close()"
+}

@@ -14,7 +14,7 @@ gfs_mount g.tng m || fail "mount tng"
 cat m/header.ini >before
 # a script using command 50 raises header.ini's max_command from 43 (same size;
 # header.ini has no CRC line any more, which changed at every commit)
-printf '\tFNC0 #50\n\tEND\n' >m/startup/0001.tngs || fail "edit"
+printf '\tFNC0 #50\n\tEND\n; end\n' >m/startup/0001.tngs || fail "edit"
 "$GAMEFS" cat g.tng header.ini >want
 cmp -s before want && fail "the edit did not change header.ini (test is void)"
 cmp want m/header.ini || fail "header.ini reads stale after a commit"

@@ -31,12 +31,14 @@ $H reld-names $N want.reld
 cmp r$N.reld want.reld || fail "document.txt of N names written back changed the document"
 
 # a name listed twice is shown and taken as #N, quoted or bare
-printf 'RELOAD 1\nnames\n  1 root\n  2 a\n  3 a\n  4 "b c"\n  5 "b c"\ntree\nroot\n  #2\n  #5\n' >twice.txt
+printf 'RELOAD 1\nnames\n  1 root\n  2 a\n  3 a\n  4 "b c"\n  5 "b c"\ntree\nroot\n  #2\n  #5\nend\n' >twice.txt
 cp r$N.reld t.reld
 gfs_mount t.reld m || fail "mount"
 cp twice.txt m/document.txt || fail "write a table with twice-listed names"
 cmp m/document.txt twice.txt || fail "twice-listed names not shown as #N"
-check_eq EINVAL "$(errno_of "f=open('m/document.txt','a'); f.write('  a\n'); f.close()")" "a bare name listed twice"
-check_eq EINVAL "$(errno_of "f=open('m/document.txt','a'); f.write('  \"b c\"\n'); f.close()")" "a quoted name listed twice"
+check_eq EINVAL "$(errno_insert m/document.txt '  a')" "a bare name listed twice"
+check_eq EINVAL "$(errno_insert m/document.txt '  "b c"')" "a quoted name listed twice"
+grep -q 'document.txt: line 12: a is listed twice in names' "$T/gamefs.log" || fail "message of a bare name listed twice"
+grep -q 'document.txt: line 12: "b c" is listed twice in names' "$T/gamefs.log" || fail "message of a quoted name listed twice"
 gfs_umount m || fail "unmount"
 echo "ok"

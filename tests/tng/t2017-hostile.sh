@@ -20,7 +20,7 @@ $P write g.tng || fail "write"
 # and 2.05 s for 20,000
 N=10000
 for n in $N $((4 * N)); do
-	python3 -c "import sys; n = int(sys.argv[1]); sys.stdout.write(''.join('\tJMP L%d\nL%d:\n' % (i, i) for i in range(1, n + 1)) + '\tEND\n')" $n >s$n.tngs
+	python3 -c "import sys; n = int(sys.argv[1]); sys.stdout.write(''.join('\tJMP L%d\nL%d:\n' % (i, i) for i in range(1, n + 1)) + '\tEND\n; end\n')" $n >s$n.tngs
 	cp g.tng g$n.tng
 	gfs_mount g$n.tng m || fail "mount"
 	a=$($H pcpu "$GFS_PID")

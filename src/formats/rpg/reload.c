@@ -394,6 +394,8 @@ static int reld_decode(const uint8_t *bin, size_t len, struct gfs_buf *out, int 
 	if (pos != tab)
 		r = reld_fail(err, errlen, -EBADMSG, "at 0x%zx: %zu bytes between the root node and the string table",
 			      pos, tab - pos);
+	else if (out)
+		r = gfs_buf_adds(out, RELD_END "\n");
 out:
 	gfs_strmap_release(&seen_names);
 	free(d.names);
@@ -792,12 +794,32 @@ static int enc_node(struct renc *e, size_t *i, struct gfs_buf *out)
 	return 0;
 }
 
+/*
+ * Has p..end an end line (the parser then says if text follows it)?
+ * *lines gets the number of lines.
+ */
+static int reld_ended(const char *p, const char *end, unsigned *lines)
+{
+	size_t n = strlen(RELD_END);
+	int found = 0;
+
+	*lines = 0;
+	for (const char *b = p, *e; b < end; b = e + 1) {
+		if (!(e = memchr(b, '\n', (size_t)(end - b))))
+			e = end;
+		++*lines;
+		if ((size_t)(e - b) >= n && !memcmp(b, RELD_END, n) && (e - b == (ptrdiff_t)n || b[n] == '\r'))
+			found = 1;
+	}
+	return found;
+}
+
 int reld_from_text(const uint8_t *txt, size_t len, struct gfs_buf *out, char *err, size_t errlen)
 {
 	struct renc e = { .err = err, .errlen = errlen, .byname = GFS_STRMAP_INIT };
 	const char *p = (const char *)txt, *end = p + len;
 	unsigned line = 0;
-	int state = 0;	/* 0 header, 1 names, 2 tree */
+	int state = 0;	/* 0 header, 3 "names", 1 names, 2 tree, 4 after the end line */
 	size_t base = out->len, i = 0;
 	int r = 0;
 
@@ -807,6 +829,12 @@ int reld_from_text(const uint8_t *txt, size_t len, struct gfs_buf *out, char *er
 		r = reld_fail(err, errlen, -EINVAL, "a NUL byte in the text");
 		goto out;
 	}
+	if (!reld_ended(p, end, &line)) {	/* said first: what a cut shows before it is only its symptom */
+		r = reld_fail(err, errlen, -EINVAL, "line %u: no \"" RELD_END "\" line: the file looks cut short "
+			      "(the text ends with a line \"" RELD_END "\")", line);
+		goto out;
+	}
+	line = 0;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *le = nl ? nl : end;
 
@@ -832,13 +860,23 @@ int reld_from_text(const uint8_t *txt, size_t len, struct gfs_buf *out, char *er
 		} else if (state == 1) {
 			if ((r = parse_table_line(&e, p, le, line)))
 				goto out;
+		} else if (state == 4) {
+			r = reld_fail(err, errlen, -EINVAL, "line %u: text after the \"" RELD_END "\" line", line);
+			goto out;
+		} else if (e.n && le - p == (ptrdiff_t)strlen(RELD_END) && !memcmp(p, RELD_END, strlen(RELD_END))) {
+			state = 4;	/* (a root named "end" is the first node, not this) */
 		} else if ((r = parse_node_line(&e, p, le, line))) {
 			goto out;
 		}
 		p = nl ? nl + 1 : end;
 	}
-	if (state != 2 || e.n == 0) {
+	if ((state != 2 && state != 4) || e.n == 0) {
 		r = reld_fail(err, errlen, -EINVAL, "line %u: no tree (want RELOAD 1, names, tree, then the nodes)", line);
+		goto out;
+	}
+	if (state != 4) {
+		r = reld_fail(err, errlen, -EINVAL, "line %u: no \"" RELD_END "\" line: the file looks cut short "
+			      "(the text ends with a line \"" RELD_END "\")", line);
 		goto out;
 	}
 	if ((r = gfs_buf_add(out, RELD_MAGIC, 4)) || (r = gfs_buf_addc(out, 1)) ||
