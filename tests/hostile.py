@@ -29,16 +29,8 @@ import subprocess
 import sys
 import zlib
 
-
-def vli(v):
-    m = v
-    out = bytearray([m & 0x3f])
-    m >>= 6
-    while m:
-        out[-1] |= 0x80
-        out.append(m & 0x7f)
-        m >>= 7
-    return bytes(out)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rpgtool import vli  # noqa: E402  (the RELOAD VLI, written once)
 
 
 def reld_names(n):
