@@ -3,7 +3,8 @@
  *
  * A buffer owns its bytes; data is always NUL-terminated one past len so
  * text can be handed to C string functions.  Growth beyond GFS_BUF_MAX fails
- * with -EFBIG rather than exhausting memory.
+ * with -EFBIG rather than exhausting memory (GFS_BUF_STAGED_MAX for a
+ * staged buffer).
  *
  * A staged buffer (gfs_buf_stage(), for big edits) keeps its bytes in a
  * memfd instead of the heap: data is a shared mapping of it, so every
@@ -19,6 +20,8 @@
 #include <stdint.h>
 
 #define GFS_BUF_MAX ((size_t)1 << 31)
+/* A staged buffer (below) lives in a memfd, not the heap: it may hold members past 2 and 4 GiB. */
+#define GFS_BUF_STAGED_MAX (sizeof(size_t) > 4 ? (size_t)((uint64_t)1 << 40) : GFS_BUF_MAX)
 #define GFS_BUF_HUGE ((size_t)2 << 20)	/* buffers this big ask for huge pages */
 
 struct gfs_stage;

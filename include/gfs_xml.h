@@ -10,7 +10,8 @@
  * fetched), any other entity, mismatched or unclosed tags, a duplicate
  * attribute, text outside the root, more than GFS_XML_MAX_DEPTH levels,
  * GFS_XML_MAX_NODES elements or GFS_XML_MAX_SIZE bytes: -EINVAL and why,
- * with the line.
+ * with the line.  Time and memory are linear in the input: the tree lives
+ * in one arena (mem), which gfs_xml_free() frees at once.
  */
 #ifndef GFS_XML_H
 #define GFS_XML_H
@@ -38,9 +39,12 @@ struct gfs_xml_el {
 	struct gfs_xml_el *parent, *kid, *next;	/* first child, next sibling */
 };
 
+struct gfs_xml_chunk;
+
 struct gfs_xml {
 	struct gfs_xml_el *root;
 	size_t nodes;
+	struct gfs_xml_chunk *mem;	/* every byte of the tree (private to xml.c) */
 };
 
 int gfs_xml_parse(const uint8_t *p, size_t len, struct gfs_xml *x, char *why, size_t whylen);

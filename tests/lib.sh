@@ -81,3 +81,18 @@ except OSError as e:
     print(errno.errorcode.get(e.errno, str(e.errno)))
 PY
 }
+
+# linear_ok WHAT CPU_N CPU_4N: fail unless work on 4x the input took at most
+# 8x the CPU seconds (+1 s for clock ticks): a linear parser takes about 4x,
+# a quadratic one 16x.  See tests/hostile.py (cpu, pcpu) for the figures.
+linear_ok() {
+	python3 -c 'import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); sys.exit(b > 8 * a + 1)' "$2" "$3" ||
+		fail "$1: ${2}s of CPU for N, ${3}s for 4N: not linear"
+	note "$1: ${2}s of CPU for N, ${3}s for 4N"
+}
+
+# errno_insert FILE LINE: rewrite FILE with LINE inserted before its last
+# line (the end line of a text view that has one); print OK or the errno name
+errno_insert() {
+	errno_of "t = open('$1').read().split('\n'); t.insert(len(t) - 2 if t[-1] == '' else len(t) - 1, '''$2'''); f = open('$1', 'w'); f.write('\n'.join(t)); f.close()"
+}

@@ -359,6 +359,11 @@ static void test_xml(void)
 	ok(xml_bad("<m>&e;</m>", "unknown entity"), "no other entity");
 	ok(xml_bad("<m>\n<a></b></m>", "line 2: </b> closes <a>"), "mismatched tags, with the line");
 	ok(xml_bad("<m a='1' a='2'/>", "twice"), "duplicate attribute");
+	/* past 16 attributes duplicates are found through a map, not a scan */
+	ok(xml_bad("<m><k a0='' a1='' a2='' a3='' a4='' a5='' a6='' a7='' a8='' a9='' a10='' a11='' a12='' "
+		   "a13='' a14='' a15='' a16='' a17='' a18=''/><k a0='' a1='' a2='' a3='' a4='' a5='' a6='' "
+		   "a7='' a8='' a9='' a10='' a11='' a12='' a13='' a14='' a15='' a16='' a17='' a3=''/></m>",
+		   "attribute 'a3' twice in <k>"), "duplicate attribute among many, in a second element");
 	ok(xml_bad("<m></m><n/>", "second root"), "one root");
 	ok(xml_bad("<m>", "not closed"), "unclosed element");
 	ok(xml_bad("<m a=1/>", "quoted"), "unquoted attribute");

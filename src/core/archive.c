@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -70,6 +71,24 @@ static int gfs_format_args(struct gfs_archive *ar)
 	return 0;
 }
 
+/*
+ * Why a directory is not mounted.  An unlumped OHRRPGCE game (a .rpgdir
+ * folder, or any folder holding the archinym.lmp lump) is named as such,
+ * with how to make the lumped file gamefs mounts.
+ */
+static int gfs_refuse_dir(struct gfs_archive *ar)
+{
+	size_t n = strlen(ar->base);
+	int rpgdir = n > 7 && !strcasecmp(ar->base + n - 7, ".rpgdir");
+
+	if (rpgdir || !faccessat(ar->fd, "archinym.lmp", F_OK, 0) || !faccessat(ar->fd, "ARCHINYM.LMP", F_OK, 0))
+		return gfs_err(ar, -EISDIR, "an unlumped OHRRPGCE game (a folder of lumps): gamefs mounts "
+			       "lumped files; lump it first with OHRRPGCE's relump (relump %s %.*s.rpg), "
+			       "then mount that file", ar->base, rpgdir ? (int)(n - 7) : 4,
+			       rpgdir ? ar->base : "GAME");
+	return gfs_err(ar, -EISDIR, "a directory, not an archive");
+}
+
 static int gfs_archive_load(struct gfs_archive *ar)
 {
 	struct gfs_buf names = GFS_BUF_INIT;
@@ -77,6 +96,8 @@ static int gfs_archive_load(struct gfs_archive *ar)
 
 	if (fstat(ar->fd, &ar->st))
 		return gfs_err(ar, -errno, "cannot stat: %s", strerror(errno));
+	if (S_ISDIR(ar->st.st_mode))
+		return gfs_refuse_dir(ar);
 	if (!S_ISREG(ar->st.st_mode))
 		return gfs_err(ar, -EINVAL, "not a regular file");
 	ar->fmt = ar->opts.format ? gfs_format_by_name(ar->opts.format) : gfs_probe(ar);

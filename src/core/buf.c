@@ -9,6 +9,12 @@
 #include <sys/sendfile.h>
 #include "gfs_buf.h"
 
+/* The most b may hold: staged buffers are memfds, and hold members past 2 GiB. */
+static size_t gfs_buf_max(const struct gfs_buf *b)
+{
+	return b->stage ? GFS_BUF_STAGED_MAX : GFS_BUF_MAX;
+}
+
 /* The memfd of staged buffers; refs counts the buffers mapping it. */
 struct gfs_stage {
 	int fd;
@@ -245,7 +251,7 @@ int gfs_buf_pwrite(struct gfs_buf *b, const void *data, size_t len, size_t off)
 	const uint8_t *p = data;
 	int r;
 
-	if (off > GFS_BUF_MAX || len > GFS_BUF_MAX - off)
+	if (off > gfs_buf_max(b) || len > gfs_buf_max(b) - off)
 		return -EFBIG;
 	if (!b->stage) {
 		/* only a hole before off is zeroed: the bytes written are not filled twice */
@@ -308,7 +314,7 @@ int gfs_buf_grow(struct gfs_buf *b, size_t extra)
 	uint8_t *p;
 	int r;
 
-	if (extra > GFS_BUF_MAX || b->len > GFS_BUF_MAX - extra)
+	if (extra > gfs_buf_max(b) || b->len > gfs_buf_max(b) - extra)
 		return -EFBIG;
 	want = b->len + extra + 1;
 	if (b->stage && extra && (r = gfs_stage_own(b)))	/* (grow(0) only wants data set) */

@@ -10,6 +10,8 @@
 #include <unistd.h>
 #include "gamefs.h"
 
+#define GFS_CHECK_PIECE ((size_t)1 << 20)	/* check reads stored members this much at a time */
+
 static void gfs_mode_str(mode_t m, char *s)
 {
 	const char *rwx = "rwxrwxrwx";
@@ -176,6 +178,31 @@ int gfs_cmd_extract(struct gfs_archive *ar, const char *dir)
 	return r;
 }
 
+/*
+ * Read node n whole, as a reader would: bytes stored in the archive (a span
+ * with no render and no edit) a piece at a time, so that a member past
+ * 2 GiB is checked in bounded memory; anything else rendered into b.
+ */
+static int gfs_check_stream(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *b)
+{
+	uint64_t size, off = 0;
+	int r;
+
+	if (!(n->flags & GFS_NODE_SPAN) || (n->ops && n->ops->render) || n->edit ||
+	    (r = gfs_node_size(ar, n, &size)) || size <= GFS_CHECK_PIECE)
+		return gfs_node_content(ar, n, b);
+	if ((r = gfs_buf_set_len(b, GFS_CHECK_PIECE)))
+		return r;
+	while (off < size) {
+		ssize_t got = gfs_node_read(ar, n, b->data, GFS_CHECK_PIECE, off);
+
+		if (got <= 0)
+			return got < 0 ? (int)got : -EIO;
+		off += (uint64_t)got;
+	}
+	return 0;
+}
+
 /* Render every node once: a view that cannot be produced is damage. */
 static int gfs_check_rec(struct gfs_archive *ar, struct gfs_node *n, FILE *out, unsigned *bad)
 {
@@ -185,7 +212,7 @@ static int gfs_check_rec(struct gfs_archive *ar, struct gfs_node *n, FILE *out, 
 		gfs_check_rec(ar, n->kids[i], out, bad);
 	if (!S_ISDIR(n->mode)) {
 		struct gfs_buf b = GFS_BUF_INIT;
-		int r = gfs_node_content(ar, n, &b);
+		int r = gfs_check_stream(ar, n, &b);
 
 		if (r) {
 			struct gfs_buf p = GFS_BUF_INIT;

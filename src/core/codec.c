@@ -596,18 +596,92 @@ int gfs_png_encode_indexed(const uint8_t *idx, uint32_t w, uint32_t h, const uin
 	return 0;
 }
 
+/* IHDR fields (after the chunk's length and type) */
+#define GFS_PNG_IHDR_DATA	13	/* bytes of IHDR data */
+#define GFS_PNG_IHDR_DEPTH	8
+#define GFS_PNG_IHDR_CTYPE	9
+#define GFS_PNG_IHDR_ILACE	12
+
+/*
+ * The bytes of filtered image data an IHDR declares (rows with their filter
+ * byte, each Adam7 pass on its own); 0 when the header is not a valid one
+ * or declares over GFS_PNG_MAX_PIXELS.
+ */
+static uint64_t gfs_png_raw_size(const uint8_t *ihdr)
+{
+	static const uint8_t pass[7][4] = {	/* x start, y start, x step, y step */
+		{ 0, 0, 8, 8 }, { 4, 0, 8, 8 }, { 0, 4, 4, 8 }, { 2, 0, 4, 4 },
+		{ 0, 2, 2, 4 }, { 1, 0, 2, 2 }, { 0, 1, 1, 2 },
+	};
+	uint32_t w = gfs_be32(ihdr), h = gfs_be32(ihdr + 4);
+	unsigned depth = ihdr[GFS_PNG_IHDR_DEPTH], ctype = ihdr[GFS_PNG_IHDR_CTYPE];
+	unsigned chans = ctype == 0 || ctype == 3 ? 1 : ctype == 4 ? 2 : ctype == 2 ? 3 : ctype == 6 ? 4 : 0;
+	uint64_t bits, size = 0;
+
+	if (!w || !h || !chans || (uint64_t)w * h > GFS_PNG_MAX_PIXELS || ihdr[GFS_PNG_IHDR_ILACE] > 1 ||
+	    (depth != 1 && depth != 2 && depth != 4 && depth != 8 && depth != 16))
+		return 0;
+	bits = (uint64_t)chans * depth;
+	if (!ihdr[GFS_PNG_IHDR_ILACE])
+		return (uint64_t)h * (1 + ((uint64_t)w * bits + 7) / 8);
+	for (int i = 0; i < 7; i++) {
+		uint64_t pw = w > pass[i][0] ? (w - pass[i][0] + pass[i][2] - 1) / pass[i][2] : 0;
+		uint64_t ph = h > pass[i][1] ? (h - pass[i][1] + pass[i][3] - 1) / pass[i][3] : 0;
+
+		if (pw && ph)
+			size += ph * (1 + (pw * bits + 7) / 8);
+	}
+	return size;
+}
+
+/*
+ * Inflate the image data of one IDAT chunk into nothing, counting it: -EINVAL
+ * as soon as it passes *left bytes (a stream of zeros declared as a tiny
+ * image inflates no further than the image) or is broken.
+ */
+static int gfs_png_idat_count(z_stream *zs, const uint8_t *p, size_t n, uint64_t *left, int *ended)
+{
+	uint8_t sink[16384];
+
+	zs->next_in = (Bytef *)(uintptr_t)p;
+	zs->avail_in = (uInt)n;
+	while (!*ended && (zs->avail_in || !zs->avail_out)) {
+		int z;
+
+		zs->next_out = sink;
+		zs->avail_out = sizeof(sink);
+		z = inflate(zs, Z_NO_FLUSH);
+		if (sizeof(sink) - zs->avail_out > *left)
+			return -EINVAL;
+		*left -= sizeof(sink) - zs->avail_out;
+		if (z == Z_STREAM_END)
+			*ended = 1;
+		else if (z == Z_BUF_ERROR && !zs->avail_in)
+			break;
+		else if (z != Z_OK)
+			return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * Copy of a PNG without its colour-management chunks: games ignore gAMA,
  * cHRM, sRGB and iCCP, and libpng's simplified API would otherwise convert
  * the pixels through them (and treat 16-bit data without them as linear).
+ * The image data is inflated once on the way, capped at what the header
+ * declares, so that libpng never inflates more than the image (issue 28:
+ * an IDAT of 1 GiB of zeros was inflated whole).
  */
 static int gfs_png_strip(const uint8_t *png, size_t len, struct gfs_buf *out)
 {
 	static const char *const drop[] = { "gAMA", "cHRM", "sRGB", "iCCP" };
 	struct gfs_rd r;
 	const uint8_t *p;
-	int rc;
+	z_stream zs;
+	uint64_t left = 0;
+	int rc, zinit = 0, ended = 0;
 
+	memset(&zs, 0, sizeof(zs));
 	gfs_rd_init(&r, png, len, 0);
 	rc = gfs_rd_ptr(&r, &p, 8) ? -EINVAL : gfs_buf_grow(out, len);
 	if (!rc)
@@ -617,11 +691,29 @@ static int gfs_png_strip(const uint8_t *png, size_t len, struct gfs_buf *out)
 		uint32_t n;
 		int keep = 1;
 
-		if (gfs_rd_bytes(&r, hd, 8))
-			return -EINVAL;
+		if (gfs_rd_bytes(&r, hd, 8)) {
+			rc = -EINVAL;
+			break;
+		}
 		n = (uint32_t)hd[0] << 24 | (uint32_t)hd[1] << 16 | (uint32_t)hd[2] << 8 | hd[3];
-		if (n > gfs_rd_left(&r) || gfs_rd_left(&r) - n < 4 || gfs_rd_ptr(&r, &p, (size_t)n + 4))
-			return -EINVAL;
+		if (n > gfs_rd_left(&r) || gfs_rd_left(&r) - n < 4 || gfs_rd_ptr(&r, &p, (size_t)n + 4)) {
+			rc = -EINVAL;
+			break;
+		}
+		if (!memcmp(hd + 4, "IHDR", 4)) {
+			if (zinit || n != GFS_PNG_IHDR_DATA || !(left = gfs_png_raw_size(p))) {
+				rc = -EINVAL;
+				break;
+			}
+			if (inflateInit(&zs) != Z_OK) {
+				rc = -ENOMEM;
+				break;
+			}
+			zinit = 1;
+		} else if (!memcmp(hd + 4, "IDAT", 4)) {
+			if (!zinit || (rc = gfs_png_idat_count(&zs, p, n, &left, &ended)))
+				break;
+		}
 		for (size_t k = 0; k < sizeof(drop) / sizeof(drop[0]); k++)
 			if (!memcmp(hd + 4, drop[k], 4))
 				keep = 0;
@@ -630,6 +722,10 @@ static int gfs_png_strip(const uint8_t *png, size_t len, struct gfs_buf *out)
 		if (!memcmp(hd + 4, "IEND", 4))
 			break;
 	}
+	if (!rc && !zinit)
+		rc = -EINVAL;
+	if (zinit)
+		inflateEnd(&zs);
 	return rc;
 }
 

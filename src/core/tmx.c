@@ -73,6 +73,24 @@ const char *gfs_tmx_tileset_name(const struct gfs_xml_el *e, char *buf, size_t s
 	return buf;
 }
 
+/* A gid: decimal digits only, at most 2^32 - 1 (flip bits included); -1 otherwise. */
+static int tmx_gid(const char *s, uint32_t *v)
+{
+	uint64_t x = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		x = x * 10 + (uint64_t)(*s - '0');
+		if (x > UINT32_MAX)
+			return -1;
+	}
+	*v = (uint32_t)x;
+	return 0;
+}
+
 static int tmx_tiles(struct gfs_archive *ar, const char *view, const struct gfs_xml_el *d, size_t cells,
 		     uint32_t *gids, size_t *k)
 {
@@ -83,7 +101,10 @@ static int tmx_tiles(struct gfs_archive *ar, const char *view, const struct gfs_
 			return gfs_tmx_err(ar, view, t, "<%s> in a layer's data", t->name);
 		if (*k == cells)
 			return gfs_tmx_err(ar, view, t, "more than %zu tiles", cells);
-		gids[(*k)++] = g ? (uint32_t)strtoul(g, NULL, 10) : 0;
+		gids[*k] = 0;	/* <tile/>: an empty cell */
+		if (g && tmx_gid(g, &gids[*k]))
+			return gfs_tmx_err(ar, view, t, "gid '%.20s' is not a number from 0 to 4294967295", g);
+		(*k)++;
 	}
 	return 0;
 }

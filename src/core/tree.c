@@ -660,8 +660,9 @@ int gfs_node_content(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf 
 
 	if (r)
 		return r;
-	if (size > GFS_BUF_MAX)
-		return -EFBIG;
+	/* past 2 GiB only in a memfd (a member that big is not read onto the heap) */
+	if (size > GFS_BUF_STAGED_MAX - old || (old + size > GFS_BUF_MAX && (r = gfs_buf_stage(out))))
+		return r ? r : -EFBIG;
 	r = gfs_buf_set_len(out, old + (size_t)size);
 	if (r)
 		return r;
@@ -712,7 +713,7 @@ static int gfs_node_materialize(struct gfs_archive *ar, struct gfs_node *n, int 
 	if (!b)
 		return -ENOMEM;
 	if (keep && !(n->ops && n->ops->render) && (n->flags & GFS_NODE_SPAN) &&
-	    n->span_len > GFS_BUF_STAGE_MIN && n->span_len <= GFS_BUF_MAX) {
+	    n->span_len > GFS_BUF_STAGE_MIN && n->span_len <= GFS_BUF_STAGED_MAX) {
 		/* a big stored asset: straight from the archive into a memfd */
 		r = gfs_buf_stage(b);
 		if (!r)
@@ -740,7 +741,7 @@ ssize_t gfs_node_write(struct gfs_archive *ar, struct gfs_node *n, const void *b
 
 	if (r)
 		return r;
-	if (off > GFS_BUF_MAX || len > GFS_BUF_MAX - off)
+	if (off > GFS_BUF_STAGED_MAX || len > GFS_BUF_STAGED_MAX - off)
 		return -EFBIG;
 	/* a big edit goes to a memfd: in the page cache, not the heap (see gfs_buf.h) */
 	if (off + len > GFS_BUF_STAGE_MIN && (r = gfs_buf_stage(n->edit)))
@@ -757,7 +758,7 @@ int gfs_node_truncate(struct gfs_archive *ar, struct gfs_node *n, uint64_t size)
 
 	if (r)
 		return r;
-	if (size > GFS_BUF_MAX)
+	if (size > GFS_BUF_STAGED_MAX)
 		return -EFBIG;
 	if (size > GFS_BUF_STAGE_MIN && (r = gfs_buf_stage(n->edit)))
 		return r;

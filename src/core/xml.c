@@ -1,13 +1,32 @@
 /*
  * xml.c - the small, strict, bounded XML reader of gfs_xml.h.
+ *
+ * Linear in its input, time and memory (issue 28): the whole tree (elements,
+ * names, attributes, texts) lives in chunks of one arena, freed at once, so
+ * no byte of input costs a malloc of its own; the text inside each open
+ * element collects in a buffer per depth and is copied once at its end tag;
+ * a tag's attributes are checked for duplicates by a scan while few, then
+ * through a hash map.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gfs_buf.h"
+#include "gfs_strmap.h"
 #include "gfs_xml.h"
+
+#define XML_CHUNK	((size_t)64 << 10)	/* arena chunk; bigger requests get their own */
+#define XML_SCAN_ATTRS	16			/* attributes checked by a scan; more: by a map */
+
+/* A chunk of the tree's arena (gfs_xml.mem): a list, newest first. */
+struct gfs_xml_chunk {
+	struct gfs_xml_chunk *next;
+	size_t used, cap;
+	uint64_t data[];	/* the tree holds pointers and sizes: 8-byte alignment is enough */
+};
 
 struct xp {
 	const uint8_t *p;
@@ -16,6 +35,11 @@ struct xp {
 	struct gfs_xml *x;
 	char *why;
 	size_t whylen;
+	struct gfs_buf text[GFS_XML_MAX_DEPTH + 1];	/* text inside the open element of each depth */
+	struct gfs_buf value;				/* an attribute value being read */
+	struct gfs_xml_attr *attrs;			/* the attributes of the tag being read */
+	size_t attrcap;
+	struct gfs_strmap seen;				/* their names, past XML_SCAN_ATTRS */
 };
 
 static int xfail(struct xp *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -73,26 +97,79 @@ static int name_char(uint8_t c, int first)
 	return !first && ((c >= '0' && c <= '9') || c == '-' || c == '.');
 }
 
-/* A name at the cursor, malloc'd; NULL (and why) when there is none. */
-static char *read_name(struct xp *s, const char *what)
+/* n bytes of the tree's arena, aligned for any type when align; NULL on ENOMEM. */
+static void *xml_alloc(struct gfs_xml *x, size_t n, int align)
 {
-	size_t b = s->pos;
-	char *n;
+	struct gfs_xml_chunk *c = x->mem;
+	size_t at, a = sizeof(uint64_t);
 
+	if (c) {
+		at = align ? (c->used + a - 1) / a * a : c->used;
+		if (at <= c->cap && n <= c->cap - at) {
+			c->used = at + n;
+			return (char *)c->data + at;
+		}
+	}
+	if (n > XML_CHUNK / 4) {
+		/* a big piece gets a chunk of its own, behind the one being filled */
+		if (n > SIZE_MAX - sizeof(*c) || !(c = malloc(sizeof(*c) + n)))
+			return NULL;
+		c->used = c->cap = n;
+		if (x->mem) {
+			c->next = x->mem->next;
+			x->mem->next = c;
+		} else {
+			c->next = NULL;
+			x->mem = c;
+		}
+		return c->data;
+	}
+	if (!(c = malloc(sizeof(*c) + XML_CHUNK)))
+		return NULL;
+	c->next = x->mem;
+	c->cap = XML_CHUNK;
+	c->used = n;
+	x->mem = c;
+	return c->data;
+}
+
+/* A copy of p[0..n) with a NUL after it, in the arena. */
+static char *xml_strdup(struct gfs_xml *x, const void *p, size_t n)
+{
+	char *d = xml_alloc(x, n + 1, 0);
+
+	if (d) {
+		if (n)
+			memcpy(d, p, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+/* A name at the cursor: its length (its bytes start at *at); 0 (and why) when there is none. */
+static size_t read_name(struct xp *s, const char *what, size_t *at)
+{
+	*at = s->pos;
 	if (s->pos >= s->len || !name_char(s->p[s->pos], 1)) {
 		xfail(s, "%s expected", what);
-		return NULL;
+		return 0;
 	}
 	while (s->pos < s->len && name_char(s->p[s->pos], 0))
 		s->pos++;
-	n = malloc(s->pos - b + 1);
-	if (n) {
-		memcpy(n, s->p + b, s->pos - b);
-		n[s->pos - b] = '\0';
-	} else {
+	return s->pos - *at;
+}
+
+/* The name at the cursor copied into the arena; NULL (and why) when there is none. */
+static char *take_name(struct xp *s, const char *what)
+{
+	size_t at, n = read_name(s, what, &at);
+	char *d;
+
+	if (!n)
+		return NULL;
+	if (!(d = xml_strdup(s->x, s->p + at, n)))
 		xfail(s, "out of memory");
-	}
-	return n;
+	return d;
 }
 
 /* Skip "<!--...-->" or "<?...?>" at the cursor. */
@@ -188,122 +265,137 @@ static int read_ref(struct xp *s, struct gfs_buf *b)
 	return xfail(s, "unknown entity '&%.*s;'", (int)n, (const char *)s->p + s->pos);
 }
 
-static int add_text(struct gfs_xml_el *e, const struct gfs_buf *b)
+/* Is name among the attributes read so far (n of them in s->attrs)? -ENOMEM when the map cannot grow. */
+static int attr_seen(struct xp *s, size_t n, const char *name)
 {
-	char *t;
+	size_t *v;
+	int r;
 
-	if (!b->len)
+	if (n < XML_SCAN_ATTRS) {
+		for (size_t i = 0; i < n; i++)
+			if (!strcmp(s->attrs[i].name, name))
+				return 1;
 		return 0;
-	t = realloc(e->text, e->textlen + b->len + 1);
-	if (!t)
-		return -ENOMEM;
-	memcpy(t + e->textlen, b->data, b->len);
-	e->textlen += b->len;
-	t[e->textlen] = '\0';
-	e->text = t;
-	return 0;
-}
-
-static void el_free(struct gfs_xml_el *e)
-{
-	while (e) {
-		struct gfs_xml_el *next = e->next;
-
-		el_free(e->kid);
-		for (size_t i = 0; i < e->nattrs; i++) {
-			free(e->attrs[i].name);
-			free(e->attrs[i].value);
-		}
-		free(e->attrs);
-		free(e->name);
-		free(e->text);
-		free(e);
-		e = next;
 	}
+	for (size_t i = s->seen.n; i < n; i++)	/* the map takes over from the scan */
+		if ((r = gfs_strmap_put(&s->seen, s->attrs[i].name, strlen(s->attrs[i].name), &v)) < 0)
+			return r;
+	r = gfs_strmap_put(&s->seen, name, strlen(name), &v);
+	return r < 0 ? r : !r;
 }
 
 /* The attributes of the start tag at the cursor, up to '>' or "/>" (not consumed). */
 static int read_attrs(struct xp *s, struct gfs_xml_el *e)
 {
-	struct gfs_buf v = GFS_BUF_INIT;
+	size_t n = 0;
 	int r = 0;
 
 	for (;;) {
 		size_t before = s->pos;
-		struct gfs_xml_attr *na;
 		char *name;
 		uint8_t q;
 
 		skip_ws(s);
-		if (s->pos >= s->len)
-			return xfail(s, "<%s> not closed", e->name);
-		if (s->p[s->pos] == '>' || at(s, "/>"))
-			return 0;
-		if (s->pos == before)
-			return xfail(s, "blank expected before an attribute of <%s>", e->name);
-		if (!(name = read_name(s, "an attribute name")))
-			return -EINVAL;
-		for (size_t i = 0; i < e->nattrs; i++)
-			if (!strcmp(e->attrs[i].name, name)) {
-				r = xfail(s, "attribute '%s' twice in <%s>", name, e->name);
-				free(name);
-				return r;
+		if (s->pos >= s->len) {
+			r = xfail(s, "<%s> not closed", e->name);
+			break;
+		}
+		if (s->p[s->pos] == '>' || at(s, "/>")) {
+			if (n && !(e->attrs = xml_alloc(s->x, n * sizeof(*e->attrs), 1))) {
+				r = xfail(s, "out of memory");
+				break;
 			}
-		if (e->nattrs >= GFS_XML_MAX_ATTRS) {
-			free(name);
-			return xfail(s, "more than %d attributes in <%s>", GFS_XML_MAX_ATTRS, e->name);
+			if (n)
+				memcpy(e->attrs, s->attrs, n * sizeof(*e->attrs));
+			e->nattrs = n;
+			break;
 		}
-		na = realloc(e->attrs, (e->nattrs + 1) * sizeof(*na));
-		if (!na) {
-			free(name);
-			return xfail(s, "out of memory");
+		if (s->pos == before) {
+			r = xfail(s, "blank expected before an attribute of <%s>", e->name);
+			break;
 		}
-		e->attrs = na;
-		e->attrs[e->nattrs].name = name;
-		e->attrs[e->nattrs].value = NULL;
-		e->nattrs++;
+		if (!(name = take_name(s, "an attribute name"))) {
+			r = -EINVAL;
+			break;
+		}
+		if ((r = attr_seen(s, n, name))) {
+			r = r < 0 ? xfail(s, "out of memory") : xfail(s, "attribute '%s' twice in <%s>", name, e->name);
+			break;
+		}
+		if (n >= GFS_XML_MAX_ATTRS) {
+			r = xfail(s, "more than %d attributes in <%s>", GFS_XML_MAX_ATTRS, e->name);
+			break;
+		}
+		if (n == s->attrcap) {
+			size_t cap = s->attrcap ? s->attrcap * 2 : 16;
+			struct gfs_xml_attr *na = realloc(s->attrs, cap * sizeof(*na));
+
+			if (!na) {
+				r = xfail(s, "out of memory");
+				break;
+			}
+			s->attrs = na;
+			s->attrcap = cap;
+		}
 		skip_ws(s);
-		if (s->pos >= s->len || s->p[s->pos] != '=')
-			return xfail(s, "'=' expected after attribute '%s'", name);
+		if (s->pos >= s->len || s->p[s->pos] != '=') {
+			r = xfail(s, "'=' expected after attribute '%s'", name);
+			break;
+		}
 		adv(s, 1);
 		skip_ws(s);
-		if (s->pos >= s->len || (s->p[s->pos] != '"' && s->p[s->pos] != '\''))
-			return xfail(s, "a quoted value expected for attribute '%s'", name);
+		if (s->pos >= s->len || (s->p[s->pos] != '"' && s->p[s->pos] != '\'')) {
+			r = xfail(s, "a quoted value expected for attribute '%s'", name);
+			break;
+		}
 		q = s->p[s->pos];
 		adv(s, 1);
-		gfs_buf_release(&v);
+		gfs_buf_set_len(&s->value, 0);
 		while (!r && s->pos < s->len && s->p[s->pos] != q) {
 			uint8_t c = s->p[s->pos];
 
 			if (c == '<')
 				r = xfail(s, "'<' in the value of attribute '%s'", name);
 			else if (c == '&')
-				r = read_ref(s, &v);
+				r = read_ref(s, &s->value);
 			else {
 				/* attribute-value normalisation: a blank character is a space */
-				r = gfs_buf_addc(&v, is_ws(c) ? ' ' : c) ? xfail(s, "out of memory") : 0;
+				r = gfs_buf_addc(&s->value, is_ws(c) ? ' ' : c) ? xfail(s, "out of memory") : 0;
 				adv(s, 1);
 			}
 		}
 		if (!r && s->pos >= s->len)
 			r = xfail(s, "the value of attribute '%s' is not closed", name);
-		if (!r && gfs_buf_addc(&v, 0))
-			r = xfail(s, "out of memory");
-		if (r) {
-			gfs_buf_release(&v);
-			return r;
-		}
+		if (r)
+			break;
 		adv(s, 1);
-		e->attrs[e->nattrs - 1].value = (char *)v.data;
-		v = (struct gfs_buf)GFS_BUF_INIT;
+		s->attrs[n].name = name;
+		if (!(s->attrs[n].value = xml_strdup(s->x, s->value.data, s->value.len))) {
+			r = xfail(s, "out of memory");
+			break;
+		}
+		n++;
 	}
+	if (s->seen.n)
+		gfs_strmap_release(&s->seen);
+	return r;
+}
+
+/* End element e: the text collected inside it becomes its own, in the arena. */
+static int end_text(struct xp *s, struct gfs_xml_el *e, struct gfs_buf *b)
+{
+	if (!(e->text = xml_strdup(s->x, b->data, b->len)))
+		return xfail(s, "out of memory");
+	e->textlen = b->len;
+	gfs_buf_set_len(b, 0);
+	return 0;
 }
 
 int gfs_xml_parse(const uint8_t *p, size_t len, struct gfs_xml *x, char *why, size_t whylen)
 {
-	struct xp s = { p, len, 0, 1, x, why, whylen };
+	struct xp s = { .p = p, .len = len, .line = 1, .x = x, .why = why, .whylen = whylen,
+			.seen = GFS_STRMAP_INIT };
 	struct gfs_xml_el *cur = NULL, *last = NULL;
-	struct gfs_buf text = GFS_BUF_INIT;
 	unsigned depth = 0;
 	int r = 0, done = 0;
 
@@ -334,37 +426,34 @@ int gfs_xml_parse(const uint8_t *p, size_t len, struct gfs_xml *x, char *why, si
 				r = xfail(&s, "CDATA section not closed");
 				break;
 			}
-			if (gfs_buf_add(&text, s.p + s.pos, (size_t)(end - (s.p + s.pos)))) {
+			if (gfs_buf_add(&s.text[depth], s.p + s.pos, (size_t)(end - (s.p + s.pos)))) {
 				r = xfail(&s, "out of memory");
 				break;
 			}
 			adv(&s, (size_t)(end - (s.p + s.pos)) + 3);
 		} else if (at(&s, "</")) {
-			char *name;
+			size_t nat, n;
 
 			adv(&s, 2);
 			if (!cur) {
 				r = xfail(&s, "an end tag with no element open");
 				break;
 			}
-			if (!(name = read_name(&s, "an element name"))) {
+			if (!(n = read_name(&s, "an element name", &nat))) {
 				r = -EINVAL;
 				break;
 			}
-			if (strcmp(name, cur->name))
-				r = xfail(&s, "</%s> closes <%s> of line %u", name, cur->name, cur->line);
-			free(name);
+			if (n != strlen(cur->name) || memcmp(s.p + nat, cur->name, n))
+				r = xfail(&s, "</%.*s> closes <%s> of line %u", (int)n, (const char *)s.p + nat,
+					  cur->name, cur->line);
 			skip_ws(&s);
 			if (!r && (s.pos >= s.len || s.p[s.pos] != '>'))
 				r = xfail(&s, "'>' expected to end </%s>", cur->name);
 			if (r)
 				break;
 			adv(&s, 1);
-			if (add_text(cur, &text)) {
-				r = xfail(&s, "out of memory");
+			if ((r = end_text(&s, cur, &s.text[depth])))
 				break;
-			}
-			gfs_buf_release(&text);
 			last = cur;
 			cur = cur->parent;
 			depth--;
@@ -383,34 +472,22 @@ int gfs_xml_parse(const uint8_t *p, size_t len, struct gfs_xml *x, char *why, si
 					  "64 levels of elements" : "a million elements");
 				break;
 			}
-			e = calloc(1, sizeof(*e));
-			if (!e || !(e->text = calloc(1, 1))) {
-				free(e);
+			if (!(e = xml_alloc(x, sizeof(*e), 1))) {
 				r = xfail(&s, "out of memory");
 				break;
 			}
+			memset(e, 0, sizeof(*e));
 			e->line = s.line;
 			e->parent = cur;
-			/* link it first, so that a failure frees it with the tree */
-			if (!cur) {
+			/* linked first, so that the walk of a failed tree meets no loose end */
+			if (!cur)
 				x->root = e;
-			} else {
-				struct gfs_xml_el **k = &cur->kid;
-
-				if (last && last->parent == cur)
-					k = &last->next;
-				else
-					while (*k)
-						k = &(*k)->next;
-				*k = e;
-				if (add_text(cur, &text)) {
-					r = xfail(&s, "out of memory");
-					break;
-				}
-				gfs_buf_release(&text);
-			}
+			else if (last && last->parent == cur)
+				last->next = e;
+			else
+				cur->kid = e;
 			x->nodes++;
-			if (!(e->name = read_name(&s, "an element name"))) {
+			if (!(e->name = take_name(&s, "an element name"))) {
 				r = -EINVAL;
 				break;
 			}
@@ -418,6 +495,8 @@ int gfs_xml_parse(const uint8_t *p, size_t len, struct gfs_xml *x, char *why, si
 				break;
 			if (at(&s, "/>")) {
 				adv(&s, 2);
+				if ((r = end_text(&s, e, &s.text[depth + 1])))
+					break;
 				last = e;
 				if (!cur)
 					done = 1;
@@ -434,21 +513,22 @@ int gfs_xml_parse(const uint8_t *p, size_t len, struct gfs_xml *x, char *why, si
 			}
 			adv(&s, 1);
 		} else if (s.p[s.pos] == '&') {
-			r = read_ref(&s, &text);
+			r = read_ref(&s, &s.text[depth]);
 		} else {
 			const uint8_t *lt = memchr(s.p + s.pos, '<', s.len - s.pos);
-			const uint8_t *amp = memchr(s.p + s.pos, '&', s.len - s.pos);
-			const uint8_t *end = lt ? lt : s.p + s.len;
+			const uint8_t *end = lt ? lt : s.p + s.len, *amp;
 			size_t n;
 
-			if (amp && amp < end)
+			/* '&' looked for only up to the '<': a search to the end of the
+			   input for each piece of text would make it quadratic */
+			if ((amp = memchr(s.p + s.pos, '&', (size_t)(end - (s.p + s.pos)))))
 				end = amp;
 			n = (size_t)(end - (s.p + s.pos));
 			if (find_cdata_end(s.p + s.pos, n)) {
 				r = xfail(&s, "']]>' in text");
 				break;
 			}
-			if (gfs_buf_add(&text, s.p + s.pos, n)) {
+			if (gfs_buf_add(&s.text[depth], s.p + s.pos, n)) {
 				r = xfail(&s, "out of memory");
 				break;
 			}
@@ -459,7 +539,11 @@ int gfs_xml_parse(const uint8_t *p, size_t len, struct gfs_xml *x, char *why, si
 		r = xfail(&s, "<%s> of line %u is not closed", cur->name, cur->line);
 	if (!r && !x->root)
 		r = xfail(&s, "no root element");
-	gfs_buf_release(&text);
+	for (size_t i = 0; i <= GFS_XML_MAX_DEPTH; i++)
+		gfs_buf_release(&s.text[i]);
+	gfs_buf_release(&s.value);
+	gfs_strmap_release(&s.seen);
+	free(s.attrs);
 	if (r)
 		gfs_xml_free(x);
 	return r;
@@ -467,7 +551,10 @@ int gfs_xml_parse(const uint8_t *p, size_t len, struct gfs_xml *x, char *why, si
 
 void gfs_xml_free(struct gfs_xml *x)
 {
-	el_free(x->root);
+	for (struct gfs_xml_chunk *c = x->mem, *next; c; c = next) {
+		next = c->next;
+		free(c);
+	}
 	memset(x, 0, sizeof(*x));
 }
 

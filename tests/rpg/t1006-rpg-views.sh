@@ -70,9 +70,11 @@ X
 	grep -q '^  13 newnode$' m/reload/general.txt || fail "$layout: new name appended to the table"
 	# bad edits: EINVAL, the archive stays
 	cp g.rpg good.rpg
-	check_eq EINVAL "$(errno_of "f=open('m/reload/general.txt','a'); f.write('  x = 300:i8\n'); f.close()")" "$layout: value too wide"
-	check_eq EINVAL "$(errno_of "f=open('m/reload/general.txt','a'); f.write('  x = what\n'); f.close()")" "$layout: bad value"
-	check_eq EINVAL "$(errno_of "f=open('m/reload/general.txt','a'); f.write('second_root\n'); f.close()")" "$layout: second root"
+	check_eq EINVAL "$(errno_insert m/reload/general.txt '  x = 300:i8')" "$layout: value too wide"
+	check_eq EINVAL "$(errno_insert m/reload/general.txt '  x = what')" "$layout: bad value"
+	check_eq EINVAL "$(errno_insert m/reload/general.txt 'second_root')" "$layout: second root"
+	check_eq EINVAL "$(errno_of "f=open('m/reload/general.txt','a'); f.write('  x = 1\n'); f.close()")" "$layout: a node after the end line"
+	grep -q 'general.txt: line [0-9]*: text after the "end" line' m/.gamefs.log || fail "$layout: message of a node after the end line"
 	check_eq EINVAL "$(errno_of "f=open('m/maps/00-town/zones.txt','w'); f.write('RELOAD 1\nnames\ntree\n'); f.close()")" "$layout: empty tree"
 	grep -q 'general.txt: line 3[0-9]: 300 does not fit 8 bits' m/.gamefs.log || fail "$layout: log names the line: $(cat m/.gamefs.log)"
 	cmp g.rpg good.rpg || fail "$layout: bad edits changed the archive"

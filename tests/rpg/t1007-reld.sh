@@ -9,7 +9,7 @@ cd "$T" || exit 1
 
 $RPG reld-make s.rsav
 cp s.rsav orig.rsav
-check_eq "-rw-r--r--        789 document.txt" "$("$GAMEFS" ls s.rsav)" "golden listing"
+check_eq "-rw-r--r--        793 document.txt" "$("$GAMEFS" ls s.rsav)" "golden listing"
 "$GAMEFS" check s.rsav >/dev/null || fail "check"
 gfs_mount s.rsav m || fail "mount"
 check_eq "document.txt" "$(ls m)" "root"
@@ -19,10 +19,12 @@ cp doc.txt m/document.txt || fail "write back unchanged"
 cmp s.rsav orig.rsav || fail "unchanged text changed the document"
 $RPG reld-dump s.rsav >before
 sed -i -e 's/^    code = 1000$/    code = -1000/' -e 's/^  #0 = -300$/  #0 = "now a string"/' m/document.txt || fail "sed"
-check_eq EINVAL "$(errno_of "f=open('m/document.txt','a'); f.write('  big = 99999999999999999999\n'); f.close()")" "integer out of range"
-check_eq EINVAL "$(errno_of "f=open('m/document.txt','a'); f.write('   odd = 1\n'); f.close()")" "odd indentation"
-check_eq EINVAL "$(errno_of "f=open('m/document.txt','a'); f.write('  #99 = 1\n'); f.close()")" "no such name index"
-check_eq EINVAL "$(errno_of "f=open('m/document.txt','a'); f.write('  t = \"caf\u00e9\"\n'); f.close()")" "raw non-ASCII in a string"
+# each bad line goes before the end line (after it, it would be refused for that)
+check_eq EINVAL "$(errno_insert m/document.txt '  big = 99999999999999999999')" "integer out of range"
+check_eq EINVAL "$(errno_insert m/document.txt '   odd = 1')" "odd indentation"
+check_eq EINVAL "$(errno_insert m/document.txt '  #99 = 1')" "no such name index"
+check_eq EINVAL "$(errno_insert m/document.txt '  t = "caf\u00e9"')" "raw non-ASCII in a string"
+check_eq 0 "$(grep -c 'text after the' "$T/gamefs.log")" "the bad lines were refused for themselves"
 gfs_umount m || fail "unmount"
 $RPG reld-dump s.rsav >after
 sed -e 's/^2 code 2 1000$/2 code 2 -1000/' \

@@ -154,8 +154,35 @@ PY
 	# check: an NPC of a type .N does not have, outside the map; a link to a missing map and door
 	cp g.rpg orig.rpg
 	gfs_mount g.rpg m || fail "remount $layout"
-	echo "7,99,3,9,0,0$p0" >>m/maps/00-town/npcs.csv || fail "$layout: add a bad NPC"
-	[ $layout = new ] && { echo "8,1,1,3,0,0,1" >>m/maps/00-town/npcs.csv || fail "$layout: add a bad global NPC"; }
+	# npcs.csv refuses them (issue 28), naming line, column and the limit...
+	for row in "7,99,3,0,0,0$p0:x): 99 is off the 20x12 map (x from 0 to 19)" \
+		   "7,1,12,0,0,0$p0:y): 12 is off the 20x12 map (y from 0 to 11)" \
+		   "7,1,1,9,0,0$p0:npc): no NPC 9: GAMEFS.N00 has 4 (0 to 3)"; do
+		cp m/maps/00-town/npcs.csv npcs.csv && echo "${row%%:*}" >>npcs.csv
+		check_eq EINVAL "$(errno_of "import shutil; shutil.copyfile('npcs.csv', 'm/maps/00-town/npcs.csv')")" "$layout: NPC ${row%%:*}"
+		grep -qF "maps/00-town/npcs.csv: line $(wc -l <npcs.csv), column" "$T/gamefs.log" &&
+			grep -qF "(${row#*:}" "$T/gamefs.log" || fail "$layout: message for ${row%%:*}"
+	done
+	if [ $layout = new ]; then
+		cp m/maps/00-town/npcs.csv npcs.csv && echo "8,1,1,3,0,0,1" >>npcs.csv
+		check_eq EINVAL "$(errno_of "import shutil; shutil.copyfile('npcs.csv', 'm/maps/00-town/npcs.csv')")" "$layout: global NPC 3"
+		grep -qF "(npc): no NPC 3: GLOBALNPCS1.N has 3 (0 to 2)" "$T/gamefs.log" || fail "$layout: message for global NPC 3"
+	fi
+	# ...so they are made in the raw lump (as an old editor could), where
+	# check finds them: slot 7 at 99,3 of type 9, slot 8 global type 3
+	python3 - m/lumps/GAMEFS.L00 $layout <<'PY' || fail "$layout: raw NPCs"
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+def put(slot, col, v): struct.pack_into('<h', d, 7 + 2 * slot + 600 * col, v)
+for col, v in enumerate((99, 3 + 1, 9 + 1)):	# x, y + 1, npc + 1
+    put(7, col, v)
+if sys.argv[2] == 'new':
+    for col, v in enumerate((1, 1 + 1, 3 + 1, 0, 0, 1)):
+        put(8, col, v)
+open(sys.argv[1], 'wb').write(d)
+PY
+	grep -q "^7,99,3,9," m/maps/00-town/npcs.csv || fail "$layout: the raw NPC in npcs.csv"
+	cat m/maps/00-town/npcs.csv >npcs.csv && cp npcs.csv m/maps/00-town/npcs.csv || fail "$layout: npcs.csv with bad NPCs written back unchanged"
 	sed -i -e 's/^0,0,1,1,8,0$/0,0,1,9,8,0/' -e 's/^1,1,0,2,0,-3$/1,1,5,2,0,-3/' m/maps/00-town/door-links.csv || fail "$layout: bad links"
 	gfs_umount m || fail "unmount $layout"
 	"$GAMEFS" check g.rpg >check.out || fail "$layout: check exit status $?"

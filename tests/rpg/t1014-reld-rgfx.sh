@@ -16,7 +16,7 @@ cd "$T" || exit 1
 
 $GFX rgfx-doc s.rgfx
 cp s.rgfx orig.rgfx
-check_eq "-rw-r--r--       4038 document.txt
+check_eq "-rw-r--r--       4042 document.txt
 drwxr-xr-x          0 spritesets/
 -rw-r--r--       1039 spritesets/000.png
 -rw-r--r--       1038 spritesets/001.png

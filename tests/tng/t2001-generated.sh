@@ -8,7 +8,7 @@ P="python3 $top_srcdir/tests/tng/tngpy.py"
 cd "$T" || exit 1
 
 cat >golden <<'GOLD'
--rw-r--r--        332 header.ini
+-rw-r--r--        315 header.ini
 -r--r--r--        102 strings.txt
 drwxr-xr-x          0 lang/
 drwxr-xr-x          0 lang/en/
@@ -64,11 +64,11 @@ drwxr-xr-x          0 dialogs/
 -rw-r--r--        321 dialogs/0000.ini
 drwxr-xr-x          0 quests/
 -rw-r--r--        350 quests/0000.ini
--rw-r--r--          5 quests/0000.on_complete.tngs
+-rw-r--r--         11 quests/0000.on_complete.tngs
 drwxr-xr-x          0 startup/
 -rw-r--r--         31 startup/index.csv
--rw-r--r--         23 startup/0000.tngs
--rw-r--r--          5 startup/0001.tngs
+-rw-r--r--         29 startup/0000.tngs
+-rw-r--r--         11 startup/0001.tngs
 drwxr-xr-x          0 objects/
 -rw-r--r--         26 objects/index.csv
 -rw-r--r--       1849 objects/0000.ini

@@ -13,8 +13,8 @@ hex() { $P get "$1" "$2" | od -An -v -tu1 | tr -s ' \n' ' ' | sed 's/^ //;s/ $//
 $P write g.tng || fail "write"
 cp g.tng orig.tng
 gfs_mount g.tng m || fail "mount"
-check_eq "$(printf '\tPUSH8 1\n\tFNC0 #8\n\tEND\nx')" "$(cat m/startup/0000.tngs; echo x)" "startup/0000.tngs"
-check_eq "$(printf '\tEND')" "$(cat m/startup/0001.tngs)" "startup/0001.tngs"
+check_eq "$(printf '\tPUSH8 1\n\tFNC0 #8\n\tEND\n; end\nx')" "$(cat m/startup/0000.tngs; echo x)" "startup/0000.tngs"
+check_eq "$(printf '\tEND\n; end')" "$(cat m/startup/0001.tngs)" "startup/0001.tngs"
 for f in m/startup/*.tngs; do
 	cat "$f" >same && cp same "$f" || fail "copy back $f"
 done
@@ -31,12 +31,13 @@ top:	PUSH8 3		; count
 	JMP top
 done:
 	END
+; end
 S
-check_eq "$(printf 'L1:\n\tPUSH8 3\n\tJZ L2\n\tPUSHSND door\n\tFNC1 sound\n\tJMP L1\nL2:\n\tEND')" \
+check_eq "$(printf 'L1:\n\tPUSH8 3\n\tJZ L2\n\tPUSHSND door\n\tFNC1 sound\n\tJMP L1\nL2:\n\tEND\n; end')" \
 	"$(cat m/startup/0001.tngs)" "the rewritten script reads back in canonical form"
 for bad in "	FOO 1" "	JMP nowhere" "	PUSHSND gong" "	FNC1 dialog" "	PUSH8 256" "a:
 a:"; do
-	check_eq EINVAL "$(errno_of "f=open('m/startup/0000.tngs','w'); f.write('''$bad\n'''); f.close()")" "bad script [$bad]"
+	check_eq EINVAL "$(errno_of "f=open('m/startup/0000.tngs','w'); f.write('''$bad\n; end\n'''); f.close()")" "bad script [$bad]"
 done
 grep -q "startup/0000.tngs: line 1: unknown mnemonic 'FOO'" gamefs.log || fail "the log names file, line and mnemonic"
 grep -q "startup/0000.tngs: line 2: label 'a' is already defined on line 1" gamefs.log || fail "duplicate label in the log"
@@ -60,7 +61,7 @@ check_eq 43 "$(od -An -tu1 -j43 -N1 g.tng | tr -d ' ')" "max command stays 43"
 # a command number past the header's highest raises header byte 43
 cp g.tng before.tng
 gfs_mount g.tng m || fail "mount 2"
-printf '\tFNC1 #50\n\tEND\n' >m/startup/0000.tngs || fail "raw command"
+printf '\tFNC1 #50\n\tEND\n; end\n' >m/startup/0000.tngs || fail "raw command"
 gfs_umount m || fail "umount 2"
 check_eq 50 "$(od -An -tu1 -j43 -N1 g.tng | tr -d ' ')" "max command raised to 50"
 check_eq "5 50 0" "$(hex g.tng startup/0000)" "raw command bytes"
@@ -71,21 +72,21 @@ $P verify g.tng >/dev/null || fail "CRCs after the max command"
 cp g.tng before.tng
 gfs_mount g.tng m || fail "mount 3"
 check_eq "0000.ini" "$(ls m/npcs | tr '\n' ' ' | sed 's/ $//')" "an NPC without handlers"
-printf '\tPUSHSND door\n\tFNC1 sound\n\tEND\n' >m/npcs/0000.on_click.tngs || fail "new on_click"
-printf '.param 5\n\tPUSH8 1\n\tEND\n' >m/npcs/0000.on_timer.tngs || fail "new on_timer"
+printf '\tPUSHSND door\n\tFNC1 sound\n\tEND\n; end\n' >m/npcs/0000.on_click.tngs || fail "new on_click"
+printf '.param 5\n\tPUSH8 1\n\tEND\n; end\n' >m/npcs/0000.on_timer.tngs || fail "new on_timer"
 sed -i 's/PUSH8 1/PUSH8 9/' m/npcs/0000.on_timer.tngs || fail "sed on_timer"
-check_eq "$(printf '.param 5\n\tPUSH8 9\n\tEND')" "$(cat m/npcs/0000.on_timer.tngs)" "on_timer reads back"
+check_eq "$(printf '.param 5\n\tPUSH8 9\n\tEND\n; end')" "$(cat m/npcs/0000.on_timer.tngs)" "on_timer reads back"
 check_eq "0000.ini 0000.on_click.tngs 0000.on_timer.tngs" "$(ls m/npcs | tr '\n' ' ' | sed 's/ $//')" "two handlers"
 rm m/npcs/0000.on_click.tngs || fail "rm on_click"
 check_eq "0000.ini 0000.on_timer.tngs" "$(ls m/npcs | tr '\n' ' ' | sed 's/ $//')" "after rm"
 touch m/objects/0000.on_buy.tngs || fail "touch on_buy"
-check_eq "$(printf '\tEND')" "$(cat m/objects/0000.on_buy.tngs)" "a new handler is END"
+check_eq "$(printf '\tEND\n; end')" "$(cat m/objects/0000.on_buy.tngs)" "a new handler is END"
 sed -i 's/END/PUSH8 3\n\tEND/' m/quests/0000.on_complete.tngs || fail "sed quest"
 check_eq EPERM "$(errno_of "open('m/npcs/0001.on_click.tngs','w').close()")" "handler of an NPC that does not exist"
 check_eq EINVAL "$(errno_of "open('m/npcs/0000.on_fly.tngs','w').close()")" "unknown handler"
 check_eq EEXIST "$(errno_of "os.open('m/npcs/0000.on_timer.tngs', os.O_CREAT|os.O_EXCL|os.O_WRONLY)")" "existing handler"
 check_eq EINVAL "$(errno_of "f=open('m/npcs/0000.ini','ab'); f.write(b'x'); f.close()")" "a record line that is not key = value"
-check_eq EINVAL "$(errno_of "f=open('m/npcs/0000.on_timer.tngs','w'); f.write('.param x\\n'); f.close()")" "bad .param"
+check_eq EINVAL "$(errno_of "f=open('m/npcs/0000.on_timer.tngs','w'); f.write('.param x\\n; end\\n'); f.close()")" "bad .param"
 gfs_umount m || fail "umount 3"
 $P verify g.tng >/dev/null || fail "CRCs after the handler edits"
 check_eq "2 0 0 1 100 0 50 0 0 0 0 0 1 16 5 0 0 3 0 0 37 9 0" "$(hex g.tng npcs/0000)" "NPC record with one timer handler"
@@ -122,13 +123,23 @@ cmp f0.tng f.tng || fail "writing every script back changed the game"
 grep -q '^scripts: 18, 144 instructions, highest command 43$' check.out || fail "check counts the scripts: $(cat check.out)"
 grep -q warning check.out && fail "warnings on the full game: $(cat check.out)"
 
+# a jump outside the script or into an instruction is refused with the line;
+# made with .byte (as another tool could), it reads back as a .byte line
+# naming the jump, and check warns of it
+gfs_mount f.tng m || fail "mount full 2"
+check_eq EINVAL "$(errno_of "f=open('m/actions/0003.tngs','w'); f.write('\tEND\n\tJMP @16777215\n; end\n'); f.close()")" "JMP @16777215"
+grep -q "actions/0003.tngs: line 2: jump to @16777215: outside the script (5 bytes)" "$T/gamefs.log" || fail "message of JMP @16777215"
+check_eq EINVAL "$(errno_of "f=open('m/actions/0003.tngs','w'); f.write('\tPUSH8 1\n\tJZ @1\n\tEND\n; end\n'); f.close()")" "JZ @1"
+grep -q "actions/0003.tngs: line 2: jump to @1: into the middle of line 1 (no instruction starts there)" "$T/gamefs.log" || fail "message of JZ @1"
 # check says where a script means nothing: a jump into an instruction, bytes
 # that do not decode, a sound that is not there, a command with a wrong arity
-gfs_mount f.tng m || fail "mount full 2"
-printf '\tJMP @1\n\tPUSHSND #99\n\tFNC1 #12\n\tEND\n\t.byte 0xfe 0x01\n' >m/actions/0003.tngs || fail "raw script"
+printf '\t.byte 0x02 0x01 0x00 0x00\n\tPUSHSND #99\n\tFNC1 #12\n\tEND\n\t.byte 0xfe 0x01\n; end\n' >m/actions/0003.tngs || fail "raw script"
+check_eq "$(printf '\t.byte 0x02 0x01 0x00 0x00\t; JMP @1: a jump outside the script or into an instruction')" \
+	"$(head -n 1 m/actions/0003.tngs)" "a bad jump reads back as .byte"
+cat m/actions/0003.tngs >same && cp same m/actions/0003.tngs || fail "a script with a bad jump written back unchanged"
 gfs_umount m || fail "umount full 2"
 "$GAMEFS" check f.tng >check.out || fail "check exits 0 on warnings"
-for w in "actions/0003.tngs line 1: JMP @1: a jump into the middle of an instruction" \
+for w in "actions/0003.tngs line 1: .byte 0x02 0x01 0x00 0x00	; JMP @1: a jump outside the script or into an instruction" \
 	 "actions/0003.tngs line 2: PUSHSND #99: a reference to something the game does not have" \
 	 "actions/0003.tngs line 3: FNC1 #12: a command the document does not name, or with the wrong stack arity" \
 	 "actions/0003.tngs line 5: .byte 0xfe 0x01: bytes that do not decode as instructions"; do

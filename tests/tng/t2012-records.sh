@@ -28,30 +28,30 @@ drwxr-xr-x          0 sections/
 -rw-r--r--        494 sections/33-tilesmeta.ini
 drwxr-xr-x          0 attributes/
 -rw-r--r--        756 attributes/attributes.ini
--rw-r--r--         69 attributes/gold.on_change.tngs
--rw-r--r--         29 attributes/power.expression.tngs
+-rw-r--r--         75 attributes/gold.on_change.tngs
+-rw-r--r--         35 attributes/power.expression.tngs
 drwxr-xr-x          0 choosers/
 -rw-r--r--        758 choosers/class.ini
 drwxr-xr-x          0 cutscenes/
 -rw-r--r--        391 cutscenes/intro_scene.ini
--rw-r--r--         43 cutscenes/intro_scene.script.tngs
+-rw-r--r--         49 cutscenes/intro_scene.script.tngs
 drwxr-xr-x          0 crafts/
 -rw-r--r--        778 crafts/forge.ini
 drwxr-xr-x          0 spawners/
 -rw-r--r--        414 spawners/0000.ini
 drwxr-xr-x          0 npcs/
 -rw-r--r--        567 npcs/guard.ini
--rw-r--r--         43 npcs/guard.on_click.tngs
--rw-r--r--         35 npcs/guard.on_timer.tngs
+-rw-r--r--         49 npcs/guard.on_click.tngs
+-rw-r--r--         41 npcs/guard.on_timer.tngs
 drwxr-xr-x          0 dialogs/
 -rw-r--r--        458 dialogs/greet.ini
 drwxr-xr-x          0 quests/
 -rw-r--r--        350 quests/rescue.ini
--rw-r--r--         31 quests/rescue.on_complete.tngs
+-rw-r--r--         37 quests/rescue.on_complete.tngs
 drwxr-xr-x          0 objects/
 -rw-r--r--         26 objects/index.csv
 -rw-r--r--       2469 objects/0000.ini
--rw-r--r--         30 objects/0000.on_click.tngs
+-rw-r--r--         36 objects/0000.on_click.tngs
 GOLD
 diff -u golden ls.out || fail "golden listing"
 "$GAMEFS" ls f.tng | grep '\.bin$' && fail "opaque files left in the full game"
@@ -121,7 +121,7 @@ grep -qx 'text = 1 ; English' m/dialogs/greet.ini || fail "the edited dialog rea
 sed -i -e 's/^speed = 100$/speed = 150/' -e '/^\[item 0\]$/,/^$/d' m/npcs/guard.ini || fail "sed npc"
 grep -q '^\[item' m/npcs/guard.ini && fail "the NPC's item is still there"
 cat m/npcs/guard.on_click.tngs >/dev/null || fail "the NPC's handler after its INI edit"
-printf '\tPUSH8 4\n\tEND\n' >m/npcs/guard.on_touch.tngs || fail "a new handler after the INI edit"
+printf '\tPUSH8 4\n\tEND\n; end\n' >m/npcs/guard.on_touch.tngs || fail "a new handler after the INI edit"
 sed -i 's/^area = rect 10 20 90 80$/area = rect 5 6 95 96/' m/choosers/class.ini || fail "sed chooser"
 sed -i -e 's/^ingredient3 = none$/ingredient3 = 2 chars\/0/' -e 's/^order = matters$/order = irrelevant/' \
 	m/crafts/forge.ini || fail "sed craft"
@@ -140,8 +140,8 @@ grep -qF "step.ogg: objects/0000.ini refers to it" gamefs.log || fail "the log n
 sed -i 's/PUSH8 100/PUSH8 77/' m/attributes/gold.on_change.tngs || fail "sed on-change handler"
 printf '\n[attribute 3]\nkind = global_calculated\nname = rescue\ntitle = 5\n' >>m/attributes/attributes.ini ||
 	fail "a new attribute"
-check_eq "$(printf '\tEND')" "$(cat m/attributes/rescue.expression.tngs)" "the new attribute's expression"
-printf '\tPUSHA gold\n\tEND\n' >m/attributes/rescue.expression.tngs || fail "write the new expression"
+check_eq "$(printf '\tEND\n; end')" "$(cat m/attributes/rescue.expression.tngs)" "the new attribute's expression"
+printf '\tPUSHA gold\n\tEND\n; end\n' >m/attributes/rescue.expression.tngs || fail "write the new expression"
 sed -i 's/^left = 3$/left = 33/' m/sections/19-equipslots.ini || fail "sed equipment slot"
 sed -i 's/^walk_speed = 80$/walk_speed = 85/' m/sections/33-tilesmeta.ini || fail "sed tiles meta"
 sed -i 's/^color = 0xff111111$/color = 0x80112233/' m/sections/16-uielements.ini || fail "sed UI colour"
@@ -230,7 +230,7 @@ bad_edit attributes/attributes.ini "b'[attribute 0]\\ndefault = 5\\n'" "default 
 	"attributes/attributes.ini: [attribute 0]: only variables have a default"
 bad_edit attributes/attributes.ini "b'[attribute 0]\\nname = nosuchname\\n'" "attribute name not a string" \
 	"attributes/attributes.ini: line 2: name: 'nosuchname'"
-bad_edit attributes/gold.on_change.tngs "b'\\tFOO\\n'" "bad on-change handler" \
+bad_edit attributes/gold.on_change.tngs "b'\\tFOO\\n; end\\n'" "bad on-change handler" \
 	"attributes/gold.on_change.tngs: line 1: unknown mnemonic 'FOO'"
 bad_edit sections/33-tilesmeta.ini "b'[tile 0]\\nwalk_sound = gong\\n'" "tile sound" \
 	"sections/33-tilesmeta.ini: line 2: walk_sound"

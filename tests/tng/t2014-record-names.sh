@@ -33,8 +33,8 @@ check_eq "greet.ini 0001.ini 0002.ini 0003.ini 0004.ini 0005.ini 0006.ini 0007.i
 check_eq "guard.ini 0001.ini" "$(names npcs)" "NPC files"
 
 gfs_mount n.tng m || fail "mount"
-printf '\tPUSH8 1\n\tEND\n' >m/npcs/guard.on_click.tngs || fail "a handler beside guard.ini"
-printf '\tPUSH8 2\n\tEND\n' >m/npcs/0001.on_touch.tngs || fail "a handler beside 0001.ini"
+printf '\tPUSH8 1\n\tEND\n; end\n' >m/npcs/guard.on_click.tngs || fail "a handler beside guard.ini"
+printf '\tPUSH8 2\n\tEND\n; end\n' >m/npcs/0001.on_touch.tngs || fail "a handler beside 0001.ini"
 check_eq EPERM "$(errno_of "open('m/npcs/nobody.on_click.tngs','w').close()")" "a handler of no record"
 check_eq EPERM "$(errno_of "open('m/npcs/0000.on_click.tngs','w').close()")" "the number of a named record"
 check_eq EINVAL "$(errno_of "open('m/npcs/guard.on_fly.tngs','w').close()")" "an unknown handler"
@@ -64,7 +64,7 @@ gfs_mount game.tng g || fail "mount the full game"
 check_eq "$(printf 'text = 3 ; Line with \\ backslash\ntext = 5 ; Bye')" "$(grep '^text' g/dialogs/greet.ini)" \
 	"the manual's dialog"
 sed -i 's/^text = 5 ; Bye$/text = 1/' g/dialogs/greet.ini || fail "sed the dialog"
-check_eq "$(printf '\tPUSHDLG greet\n\tPUSH16 0\n\tFNC2 dialog\n\tEND')" "$(cat g/npcs/guard.on_click.tngs)" \
+check_eq "$(printf '\tPUSHDLG greet\n\tPUSH16 0\n\tFNC2 dialog\n\tEND\n; end')" "$(cat g/npcs/guard.on_click.tngs)" \
 	"the manual's script"
 sed -i 's/PUSH16 0/PUSH16 300/' g/npcs/guard.on_click.tngs || fail "sed the script"
 gfs_umount g || fail "umount the full game"

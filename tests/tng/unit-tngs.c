@@ -65,7 +65,8 @@ static const char every[] =
 	"\tPUSHMUS theme\n\tPUSHSND door\n\tPUSHSND \"bell ring\"\n\tPUSHSND \"#hash\"\n"
 	"\tPUSHSND #35\n\tPUSHSPC hello\n\tPUSHCHR class\n\tPUSHCUT intro\n\tPUSHDLG greet\n"
 	"\tPUSHCFT forge\n\tPUSHQST rescue\n\tPUSHTXT 1\t; Hello there\n"
-	"\tPUSHTXT 2\t; Line break\n\tPUSHTXT #9\n\tJMP @2\n"
+	"\tPUSHTXT 2\t; Line break\n\tPUSHTXT #9\n"
+	"\t.byte 0x02 0x02 0x00 0x00\t; JMP @2: " TNGS_BAD_JUMP "\n"
 	"L3:\n"
 	"\tEND\n";
 
@@ -163,6 +164,14 @@ static void test_edit(void)
 	ok(tngs_asm(src, strlen(src), &nm, &a, NULL, why, sizeof why) == 0 &&
 	   a.len == 5 && a.data[1] == 0xff && a.data[3] == 0xfe && a.data[4] == 0xff,
 	   "negative constants are two's complement");
+	a.len = 0;
+	src = "\tJMP @4\n\tJZ @8\n\t.byte 0 0\n\tEND\n";
+	ok(tngs_asm(src, strlen(src), &nm, &a, NULL, why, sizeof why) == 0 && a.len == 11 &&
+	   a.data[1] == 4 && a.data[5] == 8, "@N at a line's start, a .byte line's included (%s)", why);
+	a.len = 0;
+	src = "\tJMP @11\n\tJZ @8\n\t.byte 0 0\n\tEND\n";
+	ok(tngs_asm(src, strlen(src), &nm, &a, NULL, why, sizeof why) == 0 && a.len == 11 &&
+	   a.data[1] == 11, "@N at the end of the script (%s)", why);
 	gfs_buf_release(&a);
 	gfs_buf_release(&b);
 }
@@ -192,6 +201,11 @@ static void test_errors(void)
 		{ "\tPUSHSND \"door\n", "line 1: unterminated string" },
 		{ "\t.byte 0x100\n", "line 1: 0x100 out of range 0..255" },
 		{ "1x:\n", "line 1: bad label name '1x'" },
+		/* jumps must land on a line's first byte or the end (issue 28) */
+		{ "\tEND\n\tJMP @16777215\n", "line 2: jump to @16777215: outside the script (5 bytes)" },
+		{ "\tPUSH8 1\n\tJZ @1\n\tEND\n", "line 2: jump to @1: into the middle of line 1 (no instruction starts there)" },
+		{ "\tSWITCH @0 @11 @4\n\tEND\n", "line 1: jump to @4: into the middle of line 1 (no instruction starts there)" },
+		{ "\t.byte 0 0 0\n\tJMP @2\n", "line 2: jump to @2: into the middle of line 1 (no instruction starts there)" },
 	};
 	struct gfs_buf out = GFS_BUF_INIT;
 	char why[200];

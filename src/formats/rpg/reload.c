@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gfs_driver.h"
+#include "gfs_strmap.h"
 #include "reload.h"
 
 #define RELD_HDR 13
@@ -314,6 +315,7 @@ static int reld_decode(const uint8_t *bin, size_t len, struct gfs_buf *out, int 
 		       void *ctx, char *err, size_t errlen)
 {
 	struct rdec d = { bin, len, NULL, 0, out, err, errlen, visit, ctx };
+	struct gfs_strmap seen_names = GFS_STRMAP_INIT;
 	size_t pos, tab;
 	int64_t count;
 	int r;
@@ -351,15 +353,25 @@ static int reld_decode(const uint8_t *bin, size_t len, struct gfs_buf *out, int 
 		r = reld_fail(err, errlen, -EBADMSG, "at 0x%zx: %zu bytes after the string table", pos, len - pos);
 		goto out;
 	}
-	/* bare names: identifier-like and not repeated (quadratic only over
-	   identical first bytes in practice; tables are small) */
+	/* bare names: identifier-like and not repeated (a map counts each
+	   name, so a table of N names costs O(N), not O(N^2)) */
 	for (size_t i = 1; i < d.nnames; i++) {
-		d.names[i].bare = is_ident(d.names[i].s, d.names[i].len);
-		for (size_t j = 1; d.names[i].bare && j < d.nnames; j++)
-			if (j != i && d.names[j].len == d.names[i].len &&
-			    !memcmp(d.names[j].s, d.names[i].s, d.names[i].len))
-				d.names[i].bare = 0;
+		size_t *seen;
+
+		if (!(d.names[i].bare = is_ident(d.names[i].s, d.names[i].len)))
+			continue;
+		if ((r = gfs_strmap_put(&seen_names, d.names[i].s, d.names[i].len, &seen)) < 0)
+			goto out;
+		++*seen;
 	}
+	for (size_t i = 1; i < d.nnames; i++) {
+		size_t seen = 0;
+
+		if (d.names[i].bare && gfs_strmap_get(&seen_names, d.names[i].s, d.names[i].len, &seen) &&
+		    seen > 1)
+			d.names[i].bare = 0;
+	}
+	r = 0;
 	if (out) {
 		r = gfs_buf_adds(out, "RELOAD 1\nnames\n");
 		for (size_t i = 1; !r && i < d.nnames; i++) {
@@ -382,7 +394,10 @@ static int reld_decode(const uint8_t *bin, size_t len, struct gfs_buf *out, int 
 	if (pos != tab)
 		r = reld_fail(err, errlen, -EBADMSG, "at 0x%zx: %zu bytes between the root node and the string table",
 			      pos, tab - pos);
+	else if (out)
+		r = gfs_buf_adds(out, RELD_END "\n");
 out:
+	gfs_strmap_release(&seen_names);
 	free(d.names);
 	return r;
 }
@@ -416,12 +431,18 @@ struct renc {
 	struct gfs_buf tab;	/* table entries, unescaped, back to back */
 	size_t *toff, *tlen;	/* per table index (1-based; [0] unused) */
 	size_t ntab, tcap;
+	struct gfs_strmap byname;	/* name -> its index, TAB_TWICE when listed twice */
 	char *err;
 	size_t errlen;
 };
 
+#define TAB_TWICE SIZE_MAX
+
 static int tab_add(struct renc *e, const uint8_t *s, size_t len)
 {
+	size_t *idx;
+	int r;
+
 	if (e->ntab + 1 >= e->tcap) {
 		size_t cap = e->tcap ? e->tcap * 2 : 64;
 		size_t *a = realloc(e->toff, cap * sizeof(*a)), *b;
@@ -435,7 +456,10 @@ static int tab_add(struct renc *e, const uint8_t *s, size_t len)
 		e->tlen = b;
 		e->tcap = cap;
 	}
+	if ((r = gfs_strmap_put(&e->byname, s, len, &idx)) < 0)
+		return r;
 	e->ntab++;
+	*idx = r ? e->ntab : TAB_TWICE;
 	e->toff[e->ntab] = e->tab.len;
 	e->tlen[e->ntab] = len;
 	return len ? gfs_buf_add(&e->tab, s, len) : 0;
@@ -444,15 +468,11 @@ static int tab_add(struct renc *e, const uint8_t *s, size_t len)
 /* index of a name in the table, 0 when absent, -1 when listed twice */
 static int64_t tab_find(struct renc *e, const uint8_t *s, size_t len)
 {
-	int64_t found = 0;
+	size_t idx;
 
-	for (size_t i = 1; i <= e->ntab; i++)
-		if (e->tlen[i] == len && (!len || !memcmp(e->tab.data + e->toff[i], s, len))) {
-			if (found)
-				return -1;
-			found = (int64_t)i;
-		}
-	return found;
+	if (!gfs_strmap_get(&e->byname, s, len, &idx))
+		return 0;
+	return idx == TAB_TWICE ? -1 : (int64_t)idx;
 }
 
 /* Unescape a quoted string at *p (pointing at the opening quote) into b. */
@@ -667,6 +687,9 @@ static int parse_node_line(struct renc *e, const char *s, const char *end, unsig
 			return r;
 		if (r)
 			return reld_fail(e->err, e->errlen, -EINVAL, "line %u: bad quoted node name", line);
+		if (n->name < 0)
+			return reld_fail(e->err, e->errlen, -EINVAL, "line %u: %.*s is listed twice in names (use #N)",
+					 line, (int)(s - nm), nm);
 	} else {
 		while (s < end && *s != ' ')
 			s++;
@@ -771,12 +794,32 @@ static int enc_node(struct renc *e, size_t *i, struct gfs_buf *out)
 	return 0;
 }
 
+/*
+ * Has p..end an end line (the parser then says if text follows it)?
+ * *lines gets the number of lines.
+ */
+static int reld_ended(const char *p, const char *end, unsigned *lines)
+{
+	size_t n = strlen(RELD_END);
+	int found = 0;
+
+	*lines = 0;
+	for (const char *b = p, *e; b < end; b = e + 1) {
+		if (!(e = memchr(b, '\n', (size_t)(end - b))))
+			e = end;
+		++*lines;
+		if ((size_t)(e - b) >= n && !memcmp(b, RELD_END, n) && (e - b == (ptrdiff_t)n || b[n] == '\r'))
+			found = 1;
+	}
+	return found;
+}
+
 int reld_from_text(const uint8_t *txt, size_t len, struct gfs_buf *out, char *err, size_t errlen)
 {
-	struct renc e = { .err = err, .errlen = errlen };
+	struct renc e = { .err = err, .errlen = errlen, .byname = GFS_STRMAP_INIT };
 	const char *p = (const char *)txt, *end = p + len;
 	unsigned line = 0;
-	int state = 0;	/* 0 header, 1 names, 2 tree */
+	int state = 0;	/* 0 header, 3 "names", 1 names, 2 tree, 4 after the end line */
 	size_t base = out->len, i = 0;
 	int r = 0;
 
@@ -786,6 +829,12 @@ int reld_from_text(const uint8_t *txt, size_t len, struct gfs_buf *out, char *er
 		r = reld_fail(err, errlen, -EINVAL, "a NUL byte in the text");
 		goto out;
 	}
+	if (!reld_ended(p, end, &line)) {	/* said first: what a cut shows before it is only its symptom */
+		r = reld_fail(err, errlen, -EINVAL, "line %u: no \"" RELD_END "\" line: the file looks cut short "
+			      "(the text ends with a line \"" RELD_END "\")", line);
+		goto out;
+	}
+	line = 0;
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *le = nl ? nl : end;
 
@@ -811,13 +860,23 @@ int reld_from_text(const uint8_t *txt, size_t len, struct gfs_buf *out, char *er
 		} else if (state == 1) {
 			if ((r = parse_table_line(&e, p, le, line)))
 				goto out;
+		} else if (state == 4) {
+			r = reld_fail(err, errlen, -EINVAL, "line %u: text after the \"" RELD_END "\" line", line);
+			goto out;
+		} else if (e.n && le - p == (ptrdiff_t)strlen(RELD_END) && !memcmp(p, RELD_END, strlen(RELD_END))) {
+			state = 4;	/* (a root named "end" is the first node, not this) */
 		} else if ((r = parse_node_line(&e, p, le, line))) {
 			goto out;
 		}
 		p = nl ? nl + 1 : end;
 	}
-	if (state != 2 || e.n == 0) {
+	if ((state != 2 && state != 4) || e.n == 0) {
 		r = reld_fail(err, errlen, -EINVAL, "line %u: no tree (want RELOAD 1, names, tree, then the nodes)", line);
+		goto out;
+	}
+	if (state != 4) {
+		r = reld_fail(err, errlen, -EINVAL, "line %u: no \"" RELD_END "\" line: the file looks cut short "
+			      "(the text ends with a line \"" RELD_END "\")", line);
 		goto out;
 	}
 	if ((r = gfs_buf_add(out, RELD_MAGIC, 4)) || (r = gfs_buf_addc(out, 1)) ||
@@ -845,5 +904,6 @@ out:
 	free(e.tlen);
 	gfs_buf_release(&e.strs);
 	gfs_buf_release(&e.tab);
+	gfs_strmap_release(&e.byname);
 	return r;
 }

@@ -19,6 +19,8 @@
  *     pixels = base64:AAEC    byte string, mostly binary and over 64 bytes
  *     flag                    null
  *     #0 = 3                  a name by its table index (0 = unnamed)
+ *   end                       the last line: a text without it was cut short
+ *                             (a writer killed half way) and is refused
  *
  * Node sizes, VLIs, the header and the table offset are derived.  A name
  * typed that the table lacks is appended to it (as the engine does).
@@ -32,6 +34,7 @@
 
 #define RELD_MAGIC "RELD"
 #define RELD_MAX_DEPTH 256
+#define RELD_END "end"		/* the text's last line */
 
 /* Does the buffer start like a RELOAD document? */
 int reld_magic(const uint8_t *p, size_t len);

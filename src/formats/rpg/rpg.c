@@ -14,6 +14,46 @@
 #include "rpg.h"
 
 #define RPG_BSAVE_MAGIC 0xfd
+/*
+ * A legacy save (.SAV, before RELOAD saves; specs/ohrrpgce-lumps.md 11):
+ * slots of 60000 bytes, each opening with an int16 save version (0 empty).
+ * gamefs does not mount one: it is recognised only to say so.
+ */
+#define RPG_OLDSAV_SLOT		60000
+#define RPG_OLDSAV_MAX_SLOTS	32
+#define RPG_OLDSAV_MAX_VERSION	16
+
+/* Does the head of a .sav file open like a legacy save slot? */
+static int rpg_oldsav_head(const uint8_t *head, size_t len, const char *path)
+{
+	const char *dot = strrchr(path, '.');
+
+	return dot && !strcasecmp(dot, ".sav") && len >= 2 && gfs_le16(head) <= RPG_OLDSAV_MAX_VERSION;
+}
+
+/* The refusal of a .sav file the bid took for a legacy save: what it is, or what it is not. */
+static int rpg_oldsav_refuse(struct gfs_archive *ar)
+{
+	uint64_t size = (uint64_t)ar->st.st_size, slots = size / RPG_OLDSAV_SLOT;
+	uint8_t ver[2];
+	int16_t first = 0;
+
+	for (uint64_t i = 0; i < slots && size % RPG_OLDSAV_SLOT == 0 && slots <= RPG_OLDSAV_MAX_SLOTS; i++) {
+		if (gfs_pread(ar, ver, 2, i * RPG_OLDSAV_SLOT))
+			return -EIO;
+		if (i == 0)
+			first = (int16_t)gfs_le16(ver);
+		if (gfs_le16(ver) > RPG_OLDSAV_MAX_VERSION)
+			break;
+		if (i + 1 == slots)
+			return gfs_err(ar, -EPROTONOSUPPORT, "a legacy OHRRPGCE save (%llu slots of %d bytes, "
+				       "from before RELOAD saves): gamefs does not mount it (it mounts OHRRPGCE's "
+				       ".rsav saves, which a current OHRRPGCE writes)", (unsigned long long)slots,
+				       RPG_OLDSAV_SLOT);
+	}
+	return gfs_err(ar, -EPROTONOSUPPORT, "not a ZZT save (first word %d, not -1) nor a legacy OHRRPGCE save "
+		       "(%llu bytes, not whole slots of %d bytes)", first, (unsigned long long)size, RPG_OLDSAV_SLOT);
+}
 
 static int rpg_bid(const uint8_t *head, size_t len, const char *path)
 {
@@ -22,6 +62,8 @@ static int rpg_bid(const uint8_t *head, size_t len, const char *path)
 			  !strcasecmp(dot, ".hs") || !strcasecmp(dot, ".lmp"));
 	size_t i;
 
+	if (rpg_oldsav_head(head, len, path))
+		return 15;	/* above zzt's bid on a .sav that is not a ZZT one: load refuses it */
 	/* no magic: a plausible first lump name, or at least the extension */
 	for (i = 0; i < len && i <= RPG_NAME_MAX && head[i]; i++)
 		if (!rpg_name_char(head[i]))
@@ -70,9 +112,12 @@ static struct gfs_node *rpg_new_lump_node(struct gfs_archive *ar, struct gfs_nod
 static int rpg_load(struct gfs_archive *ar)
 {
 	struct rpg_model *m;
-	int r = rpg_index_load(ar);
+	uint8_t head[2];
+	int r;
 
-	if (r)
+	if (!gfs_pread(ar, head, sizeof(head), 0) && rpg_oldsav_head(head, sizeof(head), ar->path))
+		return rpg_oldsav_refuse(ar);
+	if ((r = rpg_index_load(ar)))
 		return r;
 	m = ar->priv;
 	m->lumpdir = ar->root;

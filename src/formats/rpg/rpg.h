@@ -85,6 +85,8 @@ int rpg_lump_is(const struct rpg_model *m, const struct rpg_lump *l, const char 
 /* Record size idx of BINSIZE.BIN, or legacy when it has none. */
 unsigned rpg_binsize(struct gfs_archive *ar, unsigned idx, unsigned legacy);
 /* len bytes at off of the lump's current content (-EBADMSG past its end). */
+/* Room in out for len more bytes: past 2 GiB it becomes a memfd (gfs_buf_stage); -EFBIG past that. */
+int rpg_buf_room(struct gfs_buf *out, uint64_t len);
 int rpg_lump_range(struct gfs_archive *ar, struct rpg_lump *l, uint64_t off, size_t len, uint8_t *buf);
 /* A view, or the raw file of a lump with views, replaces its content (copied). */
 int rpg_lump_set(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *data, size_t len);
@@ -114,6 +116,13 @@ void rpg_free(struct gfs_archive *ar);
 int rpg_gfx_kind(struct gfs_archive *ar, struct rpg_lump *l);
 /* Make the views of a graphics lump. */
 int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l);
+/*
+ * How many sets of sprite kind ('0' heroes .PT0 / HEROES.RGFX, '4'
+ * walkabouts .PT4 / WALKABOUTS.RGFX...) the game has: the rgfx lump's
+ * highest spriteset id + 1 where the game has one (the engine prefers it),
+ * else the PT lump's whole records; -1 when it has neither.
+ */
+long rpg_sprite_sets(struct gfs_archive *ar, char kind);
 /* The game's master palette, 256 RGB triples (what tilesets/ draws with). */
 void rpg_master_palette(struct gfs_archive *ar, uint8_t *rgb);
 

@@ -33,6 +33,7 @@
  * shown with 16 distinct colours, so this is the index it had).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -497,6 +498,53 @@ static int rpg_rgfx_build(struct gfs_archive *ar, struct rpg_lump *l, const stru
 	free(s);
 	gfs_buf_release(&b);
 	return r;
+}
+
+/* ---- how many sets a sprite kind has (for the records that name one) ---------------- */
+
+static int rgfx_count(struct rgfx_set *s, size_t k, const char *why)
+{
+	long *sets = s->ctx;
+
+	(void)k;
+	(void)why;
+	if (s->id >= 0 && s->id < LONG_MAX && s->id + 1 > *sets)
+		*sets = (long)(s->id + 1);
+	return 0;
+}
+
+long rpg_sprite_sets(struct gfs_archive *ar, char kind)
+{
+	struct rpg_model *m = ar->priv;
+	long sets = -1;
+
+	for (size_t i = 0; i < 2 * (sizeof(rpg_gfxs) / sizeof(rpg_gfxs[0])) && sets < 0; i++) {
+		size_t ng = sizeof(rpg_gfxs) / sizeof(rpg_gfxs[0]);
+		const struct rpg_gfx *g = &rpg_gfxs[i % ng];
+		struct rpg_lump *l = NULL;
+
+		/* the rgfx lumps first: the engine prefers them */
+		if (g->defpal != kind || g->type != (i < ng ? G_RGFX : G_SPRITE))
+			continue;
+		for (size_t j = 0; j < m->n && !l; j++)
+			if (rpg_lump_is(m, m->lumps[j], g->lump))
+				l = m->lumps[j];
+		if (l && g->type == G_SPRITE) {
+			sets = (long)(l->len / ((size_t)g->w * g->h * g->bits / 8 * g->frames));
+		} else if (l) {	/* ids run 0 to the highest one */
+			struct gfs_buf b = GFS_BUF_INIT;
+			struct rgfx_set *st = malloc(sizeof(*st));
+			char err[160];
+
+			sets = 0;
+			if (!st || rpg_lump_read(ar, l, &b) ||
+			    rgfx_walk(b.data, b.len, rgfx_ncolors(g), 0, st, rgfx_count, &sets, err, sizeof(err)))
+				sets = -1;
+			free(st);
+			gfs_buf_release(&b);
+		}
+	}
+	return sets;
 }
 
 /* ---- master palettes as text ----------------------------------------------------- */

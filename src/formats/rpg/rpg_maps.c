@@ -57,6 +57,7 @@ static const struct i16tab i16tabs[] = {
 	[T_LINKS] = { "door-links.csv", link_cols, zero_bias, 0, 0 },
 };
 
+#define GLOBAL_NPCS "GLOBALNPCS1.N"	/* the global NPC pool: .N's format */
 #define L_SLOTS 300
 #define N_NAMED 19
 #define DOX_REC 600
@@ -148,10 +149,87 @@ static int i16_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf
 	return r;
 }
 
-/* Row i of the view into slot s: each column range-checked, patched where it changed. */
-static int i16_row(struct gfs_archive *ar, const struct gfs_grid *gr, size_t i, const struct i16tab *tab,
-		   const struct i16geo *g, uint8_t *p, size_t s)
+/*
+ * What a table's values refer to, where the game says (-1: not known):
+ * npcs.csv's x and y lie on the map, its npc is a type of the map's .N (or
+ * of the global pool when its pool column is set).
+ */
+struct i16lim {
+	long w, h;		/* the map's size, from its .T lump */
+	long ntypes, nglobal;	/* NPC types of the map and of the global pool */
+	char tname[RPG_NAME_MAX + 1], gname[RPG_NAME_MAX + 1];
+};
+
+#define NPC_X 0		/* data columns of npcs.csv */
+#define NPC_Y 1
+#define NPC_ID 2
+#define NPC_POOL 5
+
+static int maptab_of(struct gfs_archive *ar, struct rpg_lump *l, long *map);
+
+static void i16_limits(struct gfs_archive *ar, struct rpg_lump *l, struct i16lim *lim)
 {
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *o, *gl = rpg_lump_named(m, GLOBAL_NPCS);
+	uint8_t hdr[RPG_MAP_HDR];
+	unsigned w, h, layers;
+	struct i16geo gn;
+	long map;
+
+	*lim = (struct i16lim){ -1, -1, -1, -1, "", "" };
+	if (maptab_of(ar, l, &map) != T_NPCS)
+		return;
+	if ((o = rpg_map_lump(m, map, 'T', RPG_K_MAP)) && !rpg_lump_range(ar, o, 0, sizeof(hdr), hdr) &&
+	    rpg_map_dims(hdr, o->len, &w, &h, &layers)) {
+		lim->w = w;
+		lim->h = h;
+	}
+	if ((o = rpg_map_lump(m, map, 'N', RPG_K_REC)) && i16_geo(ar, T_NTYPES, 0, o->len, &gn)) {
+		lim->ntypes = (long)gn.rows;
+		snprintf(lim->tname, sizeof(lim->tname), "%s", o->name);
+	}
+	if (gl && gl->kind == RPG_K_REC && i16_geo(ar, T_NTYPES, 0, gl->len, &gn)) {
+		lim->nglobal = (long)gn.rows;
+		snprintf(lim->gname, sizeof(lim->gname), "%s", gl->name);
+	}
+}
+
+/* A changed value of column c against what it refers to: 0, or -EINVAL naming the limit. */
+static int i16_refers(struct gfs_archive *ar, const struct gfs_grid *gr, size_t i, size_t c, int64_t val,
+		      int global, const struct i16lim *lim)
+{
+	char what[200];
+
+	if (c == NPC_X && lim->w >= 0 && (val < 0 || val >= lim->w))
+		snprintf(what, sizeof(what), "%lld is off the %ldx%ld map (x from 0 to %ld)", (long long)val,
+			 lim->w, lim->h, lim->w - 1);
+	else if (c == NPC_Y && lim->h >= 0 && (val < 0 || val >= lim->h))
+		snprintf(what, sizeof(what), "%lld is off the %ldx%ld map (y from 0 to %ld)", (long long)val,
+			 lim->w, lim->h, lim->h - 1);
+	else if (c == NPC_ID && !global && lim->ntypes >= 0 && (val < 0 || val >= lim->ntypes))
+		snprintf(what, sizeof(what), "no NPC %lld: %s has %ld (0 to %ld)", (long long)val, lim->tname,
+			 lim->ntypes, lim->ntypes - 1);
+	else if (c == NPC_ID && global && lim->nglobal >= 0 && (val < 0 || val >= lim->nglobal))
+		snprintf(what, sizeof(what), "no NPC %lld: %s has %ld (0 to %ld)", (long long)val, lim->gname,
+			 lim->nglobal, lim->nglobal - 1);
+	else
+		return 0;
+	return gfs_grid_err(ar, gr, i, c + 1, what);
+}
+
+/*
+ * Row i of the view into slot s: each column range-checked, patched where it
+ * changed; a changed value is checked against what it refers to (lim, NULL:
+ * nothing), so that an untouched row of a game that breaks a limit is kept.
+ */
+static int i16_row(struct gfs_archive *ar, const struct gfs_grid *gr, size_t i, const struct i16tab *tab,
+		   const struct i16geo *g, uint8_t *p, size_t s, const struct i16lim *lim)
+{
+	int64_t pool = 0;
+
+	if (lim && g->cols > NPC_POOL &&
+	    gfs_grid_int(ar, gr, i, NPC_POOL + 1, -32768 - tab->bias[NPC_POOL], 32767 - tab->bias[NPC_POOL], &pool))
+		return -EINVAL;
 	for (size_t c = 0; c < g->cols; c++) {
 		int64_t val;
 		int r = gfs_grid_int(ar, gr, i, c + 1, -32768 - tab->bias[c], 32767 - tab->bias[c], &val);
@@ -160,6 +238,9 @@ static int i16_row(struct gfs_archive *ar, const struct gfs_grid *gr, size_t i, 
 			return r;
 		if (tab->sparse && c == tab->key && val + tab->bias[c] == 0)
 			return gfs_grid_err(ar, gr, i, c + 1, "0 would empty the slot (delete the row instead)");
+		if (lim && i16_get(p, g, s, c) != (int16_t)(val + tab->bias[c]) &&
+		    (r = i16_refers(ar, gr, i, c, val, pool != 0, lim)))
+			return r;
 		if (i16_get(p, g, s, c) != (int16_t)(val + tab->bias[c]))
 			i16_put(p, g, s, c, (int16_t)(val + tab->bias[c]));
 	}
@@ -175,9 +256,12 @@ static int i16_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *
 	struct i16geo g;
 	uint8_t *seen = NULL, *used = NULL;
 	char path[160];
+	struct i16lim lim;
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
 	vpath(n, path, sizeof(path));
+	if (!r && tab == &i16tabs[T_NPCS])
+		i16_limits(ar, v->l, &lim);
 	if (!r && !i16_geo(ar, (int)(tab - i16tabs), v->rec, b.len, &g))
 		r = gfs_err(ar, -EIO, "lump %s: too short for %s now", v->l->name, tab->view);
 	if (r || (r = gfs_grid_parse(ar, path, data, len, g.cols + 1, tab->cols, &gr)) != 0) {
@@ -218,7 +302,7 @@ static int i16_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *
 				break;
 			}
 			seen[id] = 1;
-			r = i16_row(ar, &gr, i, tab, &g, b.data, (size_t)id);
+			r = i16_row(ar, &gr, i, tab, &g, b.data, (size_t)id, tab == &i16tabs[T_NPCS] ? &lim : NULL);
 		}
 	for (size_t s = 0; !r && tab->sparse && s < g.rows; s++)
 		for (size_t c = 0; used[s] && !seen[s] && c < g.cols; c++)
@@ -423,7 +507,6 @@ static const struct gamerec *gamerec_of(struct rpg_model *m, const struct rpg_lu
 	return NULL;
 }
 
-#define GLOBAL_NPCS "GLOBALNPCS1.N"	/* the global NPC pool: .N's format */
 
 /* The table of .L/.N/.D lump l (map number in *map; -1 for the global NPCs), or -1. */
 static int maptab_of(struct gfs_archive *ar, struct rpg_lump *l, long *map)

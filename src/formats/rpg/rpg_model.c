@@ -173,6 +173,13 @@ int rpg_check_name(struct gfs_archive *ar, const char *name, const struct rpg_lu
 	return 0;
 }
 
+int rpg_buf_room(struct gfs_buf *out, uint64_t len)
+{
+	if (len > GFS_BUF_STAGED_MAX - out->len)
+		return -EFBIG;
+	return out->len + len > GFS_BUF_MAX ? gfs_buf_stage(out) : 0;	/* past 2 GiB: a memfd */
+}
+
 int rpg_lump_read(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_buf *out)
 {
 	size_t old = out->len;
@@ -182,8 +189,8 @@ int rpg_lump_read(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_buf *ou
 		return l->data->len ? gfs_buf_add(out, l->data->data, l->data->len) : 0;
 	if (l->node && !l->kind)
 		return gfs_node_content(ar, l->node, out);	/* a lump without views: its edit, if any */
-	if (l->len > GFS_BUF_MAX)
-		return -EFBIG;
+	if ((r = rpg_buf_room(out, l->len)))
+		return r;
 	if ((r = gfs_buf_set_len(out, old + (size_t)l->len)))
 		return r;
 	return l->len ? gfs_pread(ar, out->data + old, (size_t)l->len, l->off) : 0;
@@ -256,8 +263,8 @@ static int rpg_lump_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 		return -ENOENT;	/* deleted */
 	if (l->data)
 		return l->data->len ? gfs_buf_add(out, l->data->data, l->data->len) : 0;
-	if (l->len > GFS_BUF_MAX)
-		return -EFBIG;
+	if ((r = rpg_buf_room(out, l->len)))
+		return r;
 	if ((r = gfs_buf_set_len(out, (size_t)l->len)))
 		return r;
 	return l->len ? gfs_pread(ar, out->data, (size_t)l->len, l->off) : 0;

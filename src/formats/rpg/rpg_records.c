@@ -366,6 +366,54 @@ static int rk_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf 
 	return r;
 }
 
+/*
+ * Words that name a sprite set: a changed value must be one the game has
+ * (an untouched one is kept, whatever it is).
+ */
+static const struct rk_sprite_ref {
+	const char *lump;	/* as rk_kind's */
+	unsigned word;
+	const char *key;
+	char kind;		/* rpg_sprite_sets()'s */
+	const char *sets;	/* the sets' view, for messages */
+} rk_sprite_refs[] = {
+	{ ".DT0", 17, "battle_sprite", '0', "sprites/heroes" },
+	{ ".DT0", 19, "walkabout", '4', "sprites/walkabouts" },
+};
+
+/* The line of text whose key is key, or 0. */
+static unsigned rk_line_of(const uint8_t *data, size_t len, const char *key)
+{
+	size_t kl = strlen(key);
+	unsigned line = 1;
+
+	for (size_t i = 0; i < len; i++) {
+		if ((i == 0 || data[i - 1] == '\n') && len - i > kl && !memcmp(data + i, key, kl) &&
+		    (data[i + kl] == ' ' || data[i + kl] == '='))
+			return line;
+		line += data[i] == '\n';
+	}
+	return 0;
+}
+
+static int rk_check_refs(struct gfs_archive *ar, const struct rk_kind *k, const char *view, const uint8_t *old,
+			 const uint8_t *rec, unsigned rs, const uint8_t *data, size_t len)
+{
+	for (size_t i = 0; i < sizeof(rk_sprite_refs) / sizeof(rk_sprite_refs[0]); i++) {
+		const struct rk_sprite_ref *f = &rk_sprite_refs[i];
+		int16_t v;
+		long sets;
+
+		if (strcmp(f->lump, k->lump) || 2 * f->word + 2 > rs || !memcmp(old + 2 * f->word, rec + 2 * f->word, 2))
+			continue;
+		v = (int16_t)gfs_le16(rec + 2 * f->word);
+		if ((sets = rpg_sprite_sets(ar, f->kind)) >= 0 && (v < 0 || v >= sets))
+			return gfs_err(ar, -EINVAL, "%s: line %u: %s = %d: the game has %ld sets of %s (0 to %ld)", view,
+				       rk_line_of(data, len, f->key), f->key, v, sets, f->sets, sets - 1);
+	}
+	return 0;
+}
+
 static int rk_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_vpriv *v = n->priv;
@@ -383,6 +431,8 @@ static int rk_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *d
 		r = gfs_record_parse(ar, view, &t.rec, b.data + v->rec * rs, rs, data, len, NULL, &out);
 		if (!r && out.len != rs)
 			r = gfs_err(ar, -EINVAL, "%s: the record would be %zu bytes, not %u", view, out.len, rs);
+		if (!r)
+			r = rk_check_refs(ar, k, view, b.data + v->rec * rs, out.data, rs, data, len);
 		if (!r) {
 			memcpy(b.data + v->rec * rs, out.data, rs);
 			r = rpg_set_if_changed(ar, v->l, b.data, b.len);

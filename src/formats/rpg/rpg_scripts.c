@@ -107,8 +107,8 @@ static int scr_nested(struct gfs_archive *ar, struct rpg_lump *l, uint64_t base,
 	if (r < 0 || !f.found)
 		return gfs_err(ar, -EIO, "lump %s: lump %zu of the scripts is not there any more%s%s", l->name, k,
 			       r < 0 ? ": " : "", r < 0 ? why : "");
-	if (f.len > GFS_BUF_MAX)
-		return -EFBIG;
+	if ((r = rpg_buf_room(out, f.len)))
+		return r;
 	if ((r = gfs_buf_set_len(out, old + (size_t)f.len)))
 		return r;
 	return rpg_lump_range(ar, l, base + f.off, (size_t)f.len, out->data + old);

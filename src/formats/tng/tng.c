@@ -748,10 +748,16 @@ static int tng_check(struct gfs_archive *ar, FILE *out)
 		uint32_t w, h;
 		char why[200];
 
-		if (t->secs[a->sec].type != 6 || tng_asset_content(ar, t, a, (size_t)64 << 20, &png))
+		if (t->secs[a->sec].type != TNG_SEC_ATLAS || tng_asset_content(ar, t, a, (size_t)64 << 20, &png))
 			goto next;
-		if (gfs_png_decode(png.data, png.len, 0xffff, 0xffff, &rgba, &w, &h)) {
-			fprintf(out, "atlas %u: not a PNG image that decodes\n", a->num);
+		if (gfs_png_decode(png.data, png.len, tng_atlas_max_side(t), tng_atlas_max_side(t), &rgba, &w, &h)) {
+			if (!gfs_png_size(png.data, png.len, &w, &h) &&
+			    (w > tng_atlas_max_side(t) || h > tng_atlas_max_side(t)))
+				fprintf(out, "atlas %u: %ux%u pixels, over the %ux%u of atlas_size_log2\n", a->num,
+					w, h, tng_atlas_max_side(t), tng_atlas_max_side(t));
+			else
+				fprintf(out, "atlas %u: not a PNG image that decodes (whole, and to no more than "
+					"the pixels its header declares)\n", a->num);
 			bad = 1;
 		} else if (tng_atlas_fits(ar, t, a, w, h, why, sizeof(why))) {
 			fprintf(out, "%s\n", why);

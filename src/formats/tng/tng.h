@@ -434,6 +434,13 @@ int tng_media_adopt(struct gfs_archive *ar, struct gfs_node *n);
 int tng_media_unlink(struct gfs_archive *ar, struct gfs_node *n);
 int tng_media_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
 		     const char *newname);
+#define TNG_SEC_ATLAS		6	/* the section of sprite atlases */
+#define TNG_IMAGE_MAX_SIDE	0xffff	/* a background image's side, at most */
+/*
+ * The largest side of an atlas: 2^atlas_size_log2 of the header (the
+ * engine's atlas texture), or TNG_IMAGE_MAX_SIDE where that is 0 or past 15.
+ */
+uint32_t tng_atlas_max_side(const struct tng *t);
 /* Do the frames of every sprite drawn from atlas fit in aw x ah pixels? 0 or -EINVAL and why */
 int tng_atlas_fits(struct gfs_archive *ar, struct tng *t, const struct tng_asset *atlas,
 		   uint32_t aw, uint32_t ah, char *why, size_t whylen);

@@ -282,7 +282,14 @@ static void tng_names_release(struct tng_namectx *c)
 	gfs_buf_release(&c->texts);
 }
 
-/* The assembly text of code, names resolved against the game. */
+/*
+ * The last line of every script view: a script cut short (a writer killed
+ * half way through saving it) still assembles, so a text without this line
+ * is refused.  A comment, so any assembler reads it as nothing.
+ */
+#define SCRIPT_END "; end"
+
+/* The assembly text of code, names resolved against the game, and the end line. */
 static int script_text(struct gfs_archive *ar, struct tng *t, const uint8_t *code, size_t len,
 		       struct gfs_buf *out)
 {
@@ -293,7 +300,26 @@ static int script_text(struct gfs_archive *ar, struct tng *t, const uint8_t *cod
 	tng_names(ar, t, &nc, &nm);
 	r = tngs_disasm(code, len, &nm, out);
 	tng_names_release(&nc);
-	return r;
+	return r ? r : gfs_buf_adds(out, SCRIPT_END "\n");
+}
+
+/* Is the last line of text that is not blank the end line?  *line gets the text's last line number. */
+static int script_ended(const char *text, size_t len, unsigned *line)
+{
+	size_t e = len, b;
+
+	*line = 0;
+	for (size_t i = 0; i < len; i++)
+		*line += text[i] == '\n';
+	if (len && text[len - 1] != '\n')
+		++*line;
+	while (e && (text[e - 1] == '\n' || text[e - 1] == '\r' || text[e - 1] == ' ' || text[e - 1] == '\t'))
+		e--;
+	for (b = e; b && text[b - 1] != '\n'; b--)
+		;
+	while (b < e && (text[b] == ' ' || text[b] == '\t'))
+		b++;
+	return e - b == strlen(SCRIPT_END) && !memcmp(text + b, SCRIPT_END, e - b);
 }
 
 /*
@@ -305,10 +331,13 @@ static int script_code(struct gfs_archive *ar, struct gfs_node *n, struct tng *t
 {
 	struct tng_namectx nc;
 	struct tngs_names nm;
-	unsigned maxcmd = 0;
+	unsigned maxcmd = 0, last;
 	char why[256];
 	int r;
 
+	if (!script_ended(text, len, &last))
+		return gfs_err(ar, -EINVAL, "%s/%s: line %u: no \"" SCRIPT_END "\" line: the file looks cut short "
+			       "(a script ends with the line \"" SCRIPT_END "\")", n->parent->name, n->name, last);
 	tng_names(ar, t, &nc, &nm);
 	r = tngs_asm(text, len, &nm, code, &maxcmd, why, sizeof why);
 	tng_names_release(&nc);
@@ -1120,7 +1149,7 @@ struct check_ctx {
 	unsigned maxcmd;
 };
 
-/* Warn of what the text of a script shows has no meaning: #N, @N and .byte operands. */
+/* Warn of what the text of a script shows has no meaning: #N operands, .byte lines. */
 static void check_script(struct gfs_archive *ar, struct tng *t, struct check_ctx *c,
 			 const char *name, const uint8_t *code, size_t len)
 {
@@ -1138,7 +1167,8 @@ static void check_script(struct gfs_archive *ar, struct tng *t, struct check_ctx
 		return;
 	}
 	for (p = (const char *)text.data, end = p + text.len; p < end; p = nl + 1) {
-		const char *why = NULL;
+		const char *why = NULL, *bad;
+		int shown;
 
 		nl = memchr(p, '\n', (size_t)(end - p));
 		if (!nl)
@@ -1146,10 +1176,13 @@ static void check_script(struct gfs_archive *ar, struct tng *t, struct check_ctx
 		line++;
 		if (*p != '\t')
 			continue;
-		if (!strncmp(p, "\t.byte", 6))
+		shown = (int)(nl - p - 1);
+		if (!strncmp(p, "\t.byte", 6) &&
+		    (bad = memmem(p, (size_t)(nl - p), ": " TNGS_BAD_JUMP, strlen(": " TNGS_BAD_JUMP)))) {
+			why = TNGS_BAD_JUMP;	/* the line shown up to its comment's own saying so */
+			shown = (int)(bad - p - 1);
+		} else if (!strncmp(p, "\t.byte", 6))
 			why = "bytes that do not decode as instructions";
-		else if (memchr(p, '@', (size_t)(nl - p)))
-			why = "a jump into the middle of an instruction";
 		else if (!strncmp(p, "\tFNC", 4) && memchr(p, '#', (size_t)(nl - p)))
 			why = "a command the document does not name, or with the wrong stack arity";
 		else if (memchr(p, '#', (size_t)(nl - p)))
@@ -1157,8 +1190,7 @@ static void check_script(struct gfs_archive *ar, struct tng *t, struct check_ctx
 		else
 			c->insns++;
 		if (why && c->warnings++ < 100)
-			fprintf(c->out, "warning: %s line %u: %.*s: %s\n", name, line, (int)(nl - p - 1),
-				p + 1, why);
+			fprintf(c->out, "warning: %s line %u: %.*s: %s\n", name, line, shown, p + 1, why);
 	}
 	gfs_buf_release(&text);
 }

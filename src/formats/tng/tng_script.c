@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gfs_strmap.h"
 #include "tng_script.h"
 
 /* How an opcode's argument bytes are read and written. */
@@ -391,6 +392,45 @@ static int dis_insn(struct dis *d, size_t pc)
 	return rc | gfs_buf_addc(out, '\n');
 }
 
+/* Does every jump target of the instruction at pc start an instruction (or is it the end)? */
+static int targets_ok(const struct dis *d, size_t pc)
+{
+	const uint8_t *p = d->code + pc + 1;
+	unsigned n = ops[d->code[pc]].arg == ARG_ADDR ? 1 : ops[d->code[pc]].arg == ARG_SWITCH ? p[0] : 0;
+
+	if (ops[d->code[pc]].arg == ARG_SWITCH)
+		p++;
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t t = rd(p + 3 * i, 3);
+
+		if (t > d->decoded || !d->starts[t])
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * An instruction whose jump goes outside the script or into another
+ * instruction: its bytes as one .byte line (the assembler takes no such
+ * jump), the instruction it would be in a comment.
+ */
+static int dis_raw(struct dis *d, size_t pc, size_t n)
+{
+	struct gfs_buf insn = GFS_BUF_INIT, *out = d->out;
+	int rc = gfs_buf_adds(out, "\t.byte");
+
+	for (size_t i = 0; i < n; i++)
+		rc |= gfs_buf_printf(out, " 0x%02x", d->code[pc + i]);
+	d->out = &insn;
+	rc |= dis_insn(d, pc);
+	d->out = out;
+	if (!rc && insn.len > 2)
+		rc |= gfs_buf_printf(out, "\t; %.*s: %s\n", (int)(insn.len - 2), (const char *)insn.data + 1,
+				     TNGS_BAD_JUMP);
+	gfs_buf_release(&insn);
+	return rc;
+}
+
 int tngs_disasm(const uint8_t *code, size_t len, const struct tngs_names *nm,
 		struct gfs_buf *out)
 {
@@ -413,7 +453,7 @@ int tngs_disasm(const uint8_t *code, size_t len, const struct tngs_names *nm,
 	for (pc = 0; pc < d.decoded && !rc; pc += insn_size(code, len, pc)) {
 		if (d.label[pc])
 			rc |= gfs_buf_printf(out, "L%u:\n", (unsigned)d.label[pc]);
-		rc |= dis_insn(&d, pc);
+		rc |= targets_ok(&d, pc) ? dis_insn(&d, pc) : dis_raw(&d, pc, insn_size(code, len, pc));
 	}
 	if (!rc && d.label[d.decoded])
 		rc |= gfs_buf_printf(out, "L%u:\n", (unsigned)d.label[d.decoded]);
@@ -438,7 +478,12 @@ struct line {
 };
 
 struct label {
-	char *name;
+	uint32_t addr;
+	unsigned line;
+};
+
+/* Where a line's bytes start: the only addresses a jump may name (and the end). */
+struct start {
 	uint32_t addr;
 	unsigned line;
 };
@@ -447,6 +492,10 @@ struct as {
 	const struct tngs_names *nm;
 	struct label *labels;
 	size_t nlabels, cap;
+	struct start *starts;		/* lines with bytes, in address order (pass 0) */
+	size_t nstarts, startcap;
+	uint32_t end;			/* the script's length (pass 0) */
+	struct gfs_strmap byname;	/* label name -> its index in labels + 1 */
 	unsigned lineno;
 	char *why;
 	size_t whylen;
@@ -634,18 +683,44 @@ static int sprite_arg(struct as *a, const char *s, uint32_t *cat, uint32_t *idx)
 
 static const struct label *find_label(struct as *a, const char *name)
 {
-	for (size_t i = 0; i < a->nlabels; i++)
-		if (!strcmp(a->labels[i].name, name))
-			return &a->labels[i];
-	return NULL;
+	size_t i;
+
+	return gfs_strmap_get(&a->byname, name, strlen(name), &i) ? &a->labels[i - 1] : NULL;
+}
+
+/*
+ * A jump to @N must land where a line's bytes start, or at the end: not
+ * outside the script, not inside an instruction (issue 28).
+ */
+static int addr_ok(struct as *a, const char *s, uint32_t v)
+{
+	size_t lo = 0, hi = a->nstarts;
+
+	if (v == a->end)
+		return 0;
+	if (v > a->end)
+		return fail(a, "jump to %s: outside the script (%u bytes)", s, (unsigned)a->end);
+	while (hi - lo > 1) {	/* the last line starting at or before v */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a->starts[mid].addr <= v)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (a->nstarts && a->starts[lo].addr == v)
+		return 0;
+	return fail(a, "jump to %s: into the middle of line %u (%s)", s, a->nstarts ? a->starts[lo].line : 0,
+		    "no instruction starts there");
 }
 
 static int addr_arg(struct as *a, const char *s, uint32_t *v)
 {
 	const struct label *l;
+	int rc;
 
 	if (*s == '@')
-		return num_arg(a, s + 1, 3, 0, v);
+		return (rc = num_arg(a, s + 1, 3, 0, v)) ? rc : addr_ok(a, s, *v);
 	if (!(l = find_label(a, s)))
 		return fail(a, "label '%s' is not defined", s);
 	*v = l->addr;
@@ -791,11 +866,10 @@ static int emit(struct as *a, const struct line *l, struct gfs_buf *out)
 
 static int add_label(struct as *a, const char *name, uint32_t addr)
 {
-	const struct label *old = find_label(a, name);
 	struct label *lb;
+	size_t *idx;
+	int r;
 
-	if (old)
-		return fail(a, "label '%s' is already defined on line %u", name, old->line);
 	if (a->nlabels == a->cap) {
 		size_t cap = a->cap * 2 + 16;
 
@@ -804,16 +878,35 @@ static int add_label(struct as *a, const char *name, uint32_t addr)
 		a->labels = lb;
 		a->cap = cap;
 	}
+	if ((r = gfs_strmap_put(&a->byname, name, strlen(name), &idx)) < 0)
+		return r;
+	if (!r)
+		return fail(a, "label '%s' is already defined on line %u", name, a->labels[*idx - 1].line);
+	*idx = a->nlabels + 1;
 	lb = &a->labels[a->nlabels];
-	if (!(lb->name = strdup(name)))
-		return -ENOMEM;
 	lb->addr = addr;
 	lb->line = a->lineno;
 	a->nlabels++;
 	return 0;
 }
 
-/* Runs pass (0: labels and sizes, 1: bytes) over every line of text. */
+static int add_start(struct as *a, uint32_t addr)
+{
+	if (a->nstarts == a->startcap) {
+		size_t cap = a->startcap * 2 + 64;
+		struct start *st = realloc(a->starts, cap * sizeof *st);
+
+		if (!st)
+			return -ENOMEM;
+		a->starts = st;
+		a->startcap = cap;
+	}
+	a->starts[a->nstarts].addr = addr;
+	a->starts[a->nstarts++].line = a->lineno;
+	return 0;
+}
+
+/* Runs pass (0: labels, sizes and line starts, 1: bytes) over every line of text. */
 static int pass(struct as *a, const char *text, size_t len, int emit_pass, struct gfs_buf *out)
 {
 	struct line *l = malloc(sizeof *l);
@@ -842,6 +935,8 @@ static int pass(struct as *a, const char *text, size_t len, int emit_pass, struc
 		if (!(rc = tokenize(a, l)) && !(rc = line_size(a, l, &size))) {
 			if (!emit_pass && l->label)
 				rc = add_label(a, l->label, (uint32_t)addr);
+			if (!rc && !emit_pass && size)
+				rc = add_start(a, (uint32_t)addr);
 			if (!rc && emit_pass)
 				rc = emit(a, l, out);
 			addr += size;
@@ -851,13 +946,15 @@ static int pass(struct as *a, const char *text, size_t len, int emit_pass, struc
 		free(l->buf);
 	}
 	free(l);
+	if (!rc && !emit_pass)
+		a->end = (uint32_t)addr;
 	return rc;
 }
 
 int tngs_asm(const char *text, size_t len, const struct tngs_names *nm, struct gfs_buf *out,
 	     unsigned *maxcmd, char *why, size_t whylen)
 {
-	struct as a = { nm, NULL, 0, 0, 0, why, whylen, 0 };
+	struct as a = { .nm = nm, .byname = GFS_STRMAP_INIT, .why = why, .whylen = whylen };
 	size_t start = out->len;
 	int rc;
 
@@ -866,9 +963,9 @@ int tngs_asm(const char *text, size_t len, const struct tngs_names *nm, struct g
 	rc = pass(&a, text, len, 0, NULL);
 	if (!rc)
 		rc = pass(&a, text, len, 1, out);
-	for (size_t i = 0; i < a.nlabels; i++)
-		free(a.labels[i].name);
+	gfs_strmap_release(&a.byname);
 	free(a.labels);
+	free(a.starts);
 	if (rc)
 		out->len = start;
 	else if (maxcmd)

@@ -17,10 +17,14 @@
  *		SWITCH L1 L2		; n targets
  *
  * `#N` is a reference by number (what the disassembler writes when a value
- * has no name that leads back to it) and `@N` a jump to a byte address that
- * is not an instruction start.  Bytes that do not decode are kept as
- * `.byte` lines.  So the text of any bytecode assembles back to the same
- * bytes; an edited text is assembled with its jump addresses recomputed.
+ * has no name that leads back to it) and `@N` a jump to byte address N,
+ * which must be where a line's bytes start or the end of the script.
+ * Bytes that do not decode are kept as `.byte` lines, and so is an
+ * instruction whose jump goes outside the script or into another
+ * instruction (with the instruction in a comment ending in TNGS_BAD_JUMP):
+ * the assembler refuses such a jump.  So the text of any bytecode assembles
+ * back to the same bytes; an edited text is assembled with its jump
+ * addresses recomputed.
  *
  * This file knows no archive: names come through struct tngs_names, which
  * the model fills in.
@@ -31,6 +35,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gfs_buf.h"
+
+/* How the disassembler's comment on a .byte line names a jump no instruction takes. */
+#define TNGS_BAD_JUMP "a jump outside the script or into an instruction"
 
 /* What a reference operand names. */
 enum tngs_ref {

@@ -14,6 +14,7 @@
  * of cells as large as the largest of them.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -672,15 +673,29 @@ out:
 
 /* ---- a TMX written back ------------------------------------------------------------- */
 
-/* A coordinate (Tiled may write a fraction) */
+/*
+ * A number at s (Tiled may write a fraction): decimal digits with an
+ * optional sign, point and exponent, within +-1e9; -1 for anything else,
+ * NaN, infinities and hex among them (strtod() takes them all, and a NaN
+ * passes every range test), else 0 and *end past it.
+ */
+static int tng_xnum(const char *s, char **end, double *d)
+{
+	*d = strtod(s, end);
+	if (*end == s || !isfinite(*d) || *d < -1e9 || *d > 1e9)
+		return -1;
+	for (const char *c = s; c < *end; c++)	/* not hex, "nan(...)" or "infinity" */
+		if (!strchr("0123456789+-.eE", *c))
+			return -1;
+	return 0;
+}
+
+/* A coordinate attribute: one number and nothing else. */
 static int tng_xcoord(const char *v, double *d)
 {
 	char *end;
 
-	if (!v || !*v)
-		return -1;
-	*d = strtod(v, &end);
-	return *end || *d != *d || *d < -1e9 || *d > 1e9 ? -1 : 0;
+	return !v || tng_xnum(v, &end, d) || *end ? -1 : 0;
 }
 
 struct tng_tmxin {
@@ -847,16 +862,13 @@ static int tng_tmx_object(struct tng_tmxin *in, const struct gfs_xml_el *o)
 				s++;
 			if (!*s)
 				break;
-			px = strtod(s, &end);
-			if (*end != ',')
-				return tng_tmx_err(in, line, "polyline points are not x,y pairs");
-			py = strtod(end + 1, &end);
-			if (*end && *end != ' ')
-				return tng_tmx_err(in, line, "polyline points are not x,y pairs");
+			if (tng_xnum(s, &end, &px) || *end != ',' || tng_xnum(end + 1, &end, &py) ||
+			    (*end && *end != ' '))
+				return tng_tmx_err(in, line, "polyline points are not x,y pairs of finite numbers");
 			s = end;
 			cx = (x0 + px) / ux;
 			cy = (y0 + py) / uy;
-			if (cx < 0 || cy < 0 || cx >= in->l.ms || cy >= in->l.ms)
+			if (!(cx >= 0 && cy >= 0 && cx < in->l.ms && cy < in->l.ms))
 				return tng_tmx_err(in, line, "a path point (%g,%g) is outside the map", x0 + px,
 						   y0 + py);
 			r = gfs_buf_printf(&in->paths, " %u,%u", (unsigned)cx, (unsigned)cy);

@@ -72,7 +72,7 @@ static const struct gfs_field tng_hdr_fields[] = {
 	TNG_HF("sprites_per_layer", GFS_FK_UINT, TNG_OFF_SPRPERLAYER, 1, 0),
 	TNG_HF("reserved", GFS_FK_UINT, TNG_OFF_PAD, 2, 0),
 	TNG_HF("uid", GFS_FK_HEX, TNG_OFF_UID, 8, 0),
-	TNG_HF("crc", GFS_FK_HEX, TNG_OFF_CRC, 4, GFS_FF_IGNORE),	/* recomputed at save */
+	/* no crc: it changes at every commit (DESIGN.md 2); check prints it, the save recomputes it */
 	TNG_HF("encrypted", GFS_FK_HEX, TNG_OFF_ENC, 4, GFS_FF_RO),
 };
 #undef TNG_HF
@@ -287,10 +287,17 @@ const struct gfs_node_ops tng_media_ops = {
 	.free = tng_ref_free,
 };
 
+uint32_t tng_atlas_max_side(const struct tng *t)
+{
+	unsigned log2 = t->hdr[TNG_OFF_ATLAS];
+
+	return log2 && log2 < 16 ? (uint32_t)1 << log2 : TNG_IMAGE_MAX_SIDE;
+}
+
 static int tng_image_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	uint8_t *rgba = NULL;
-	uint32_t w, h;
+	uint32_t w, h, max;
 	int r;
 
 	/* decoded whole: a PNG with a broken image chunk is refused now, not in the game */
@@ -299,12 +306,18 @@ static int tng_image_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 
 	if (tng_stored_unchanged(ar, n, data, len))
 		return 0;
-	r = gfs_png_decode(data, len, 0xffff, 0xffff, &rgba, &w, &h);
+	max = tng_ref_asset(n) && ref->t->secs[tng_ref_asset(n)->sec].type == TNG_SEC_ATLAS ?
+	      tng_atlas_max_side(ref->t) : TNG_IMAGE_MAX_SIDE;
+	r = gfs_png_decode(data, len, max, max, &rgba, &w, &h);
 	free(rgba);
 	if (r == -ENOMEM)
 		return r;
+	if (r && !gfs_png_size(data, len, &w, &h) && (w > max || h > max))
+		return gfs_err(ar, -EINVAL, "%s: %ux%u pixels, over the %ux%u %s", n->name, w, h, max, max,
+			       max == TNG_IMAGE_MAX_SIDE ? "limit" : "of header.ini's atlas_size_log2");
 	if (r)
-		return gfs_err(ar, -EINVAL, "%s: not a PNG image that decodes", n->name);
+		return gfs_err(ar, -EINVAL, "%s: not a PNG image that decodes (whole, and to no more "
+			       "than the pixels its header declares)", n->name);
 	/* an atlas too small for the sprites drawn from it breaks them */
 	if (tng_ref_asset(n) && tng_atlas_fits(ar, ref->t, tng_ref_asset(n), w, h, why, sizeof(why)))
 		return gfs_err(ar, -EINVAL, "%s: %s", n->name, why);
