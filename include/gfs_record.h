@@ -77,10 +77,12 @@ enum gfs_fkind {
 	GFS_FK_PSTR,		/* Pascal string: a length byte at off, then up to width characters */
 	GFS_FK_HEXZ,		/* width bytes as hex digit pairs, trailing zero bytes left out */
 	GFS_FK_LIST,		/* group elements only: items on one line, the element's last bytes */
+	GFS_FK_F32,		/* IEEE single (4 bytes), %.9g: reads back to the same bits */
 };
 
 #define GFS_FF_RO	0x1u	/* read-only: the view must repeat the value */
 #define GFS_FF_IGNORE	0x2u	/* shown, but what the view says is ignored (recomputed) */
+#define GFS_FF_BLANK0	0x20u	/* a number 0 shows as nothing, and nothing is 0 */
 
 struct gfs_record;
 

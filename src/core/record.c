@@ -6,7 +6,7 @@
 #include <strings.h>
 #include <time.h>
 #include "gamefs.h"
-#include "gfs_record.h"
+#include "gfs_layout.h"
 
 #define GFS_REC_MAXGROUPS 8
 
@@ -236,8 +236,8 @@ int gfs_hexz_parse(const char *v, uint8_t *p, size_t width)
 
 /* ---- render ------------------------------------------------------------------ */
 
-static int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
-			    const struct gfs_rec_refs *refs, struct gfs_buf *out)
+int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
+		     const struct gfs_rec_refs *refs, struct gfs_buf *out)
 {
 	const uint8_t *p = base + f->off;
 	uint64_t v;
@@ -257,6 +257,13 @@ static int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 		return gfs_pstr_render(f, p, out);
 	case GFS_FK_HEXZ:
 		return gfs_hexz_render(out, p, f->width);
+	case GFS_FK_F32: {
+		uint32_t bits = (uint32_t)gfs_le(p, 4);
+		float x;
+
+		memcpy(&x, &bits, sizeof(x));
+		return gfs_buf_printf(out, "%.9g", (double)x);
+	}
 	case GFS_FK_LIST:	/* gfs_list_render(): where its items are depends on the element */
 	case GFS_FK_GROUP:
 		return 0;
@@ -264,6 +271,8 @@ static int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 		break;
 	}
 	v = gfs_field_get(f, base);
+	if ((f->flags & GFS_FF_BLANK0) && !v)
+		return 0;
 	switch (f->kind) {
 	case GFS_FK_HEX:
 		return gfs_buf_printf(out, "0x%0*llx", (int)(f->bits ? (f->bits + 3) / 4 : f->width * 2),
@@ -417,6 +426,47 @@ size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t le
 	return pos;
 }
 
+int gfs_record_resize(const struct gfs_record *rec, const struct gfs_field *g, const uint8_t *old,
+		      size_t oldlen, size_t n, struct gfs_buf *out)
+{
+	size_t span = gfs_record_span(rec, old, oldlen), pos = rec->size, base = out->len;
+	uint64_t cmax;
+	int r;
+
+	if (!span)
+		return -EBADMSG;
+	if (g->kind != GFS_FK_GROUP || !g->count_width)
+		return -EINVAL;
+	cmax = g->count_width >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * g->count_width)) - 1;
+	if (n > cmax)
+		return -EINVAL;
+	r = gfs_buf_add(out, old, rec->size);
+	for (size_t i = 0; i < rec->nfields && !r; i++) {
+		const struct gfs_field *f = &rec->fields[i];
+		size_t k, cnt;
+
+		if (f->kind != GFS_FK_GROUP)
+			continue;
+		cnt = gfs_group_count(f, old);
+		for (k = 0; k < cnt; k++) {
+			size_t es = gfs_elem_size(f->group, old + pos, oldlen - pos);
+
+			if (!r && (f != g || k < n))
+				r = gfs_buf_add(out, old + pos, es);
+			pos += es;
+		}
+		for (k = cnt; f == g && k < n && !r; k++)	/* new elements: zeros */
+			r = gfs_buf_set_len(out, out->len + f->group->size);
+	}
+	if (!r)
+		r = gfs_buf_add(out, old + span, oldlen - span);
+	if (!r)
+		gfs_le_put(out->data + base + g->count_off, g->count_width, n);
+	else
+		gfs_buf_set_len(out, base);
+	return r;
+}
+
 int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len,
 		      const struct gfs_rec_refs *refs, struct gfs_buf *out)
 {
@@ -474,11 +524,9 @@ static int gfs_unsigned_parse(const char *s, uint64_t *v)
 	return errno || end == s || *end ? -EINVAL : 0;
 }
 
-/* Parse value into the field of base; its text equal to the current one changes nothing. */
-static int gfs_field_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, uint8_t *base,
-			   const char *value, unsigned line)
+int gfs_field_scan(const struct gfs_field *f, uint8_t *base, const char *value,
+		   const struct gfs_rec_refs *refs, struct gfs_buf *b, char *why, size_t whysz)
 {
-	struct gfs_buf *b = &c->tmp;
 	int64_t min, max, sv = 0;
 	uint64_t v = 0;
 	int r;
@@ -486,44 +534,58 @@ static int gfs_field_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, uin
 	if (f->flags & GFS_FF_IGNORE)
 		return 0;
 	gfs_buf_set_len(b, 0);
-	r = gfs_field_render(f, base, c->refs, b);
+	r = gfs_field_render(f, base, refs, b);
 	if (r)
 		return r;
 	if (!strcmp((const char *)b->data ? (const char *)b->data : "", value))
 		return 0;
-	if (f->flags & GFS_FF_RO)
-		return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: read-only (it is %s)", c->view, line,
-			       f->key, b->data ? (const char *)b->data : "");
+	if (f->flags & GFS_FF_RO) {
+		snprintf(why, whysz, "read-only (it is %s)", b->data ? (const char *)b->data : "");
+		return -EINVAL;
+	}
 	switch (f->kind) {
 	case GFS_FK_STR:
 	case GFS_FK_BYTES:
 		gfs_buf_set_len(b, 0);
 		if (gfs_text_unescape(value, strlen(value), b) || b->len > f->width ||
-		    (f->kind == GFS_FK_BYTES && b->len != f->width))
-			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: want %s%u bytes (\\xNN escapes)",
-				       c->view, line, f->key, f->kind == GFS_FK_STR ? "at most " : "",
-				       f->width);
+		    (f->kind == GFS_FK_BYTES && b->len != f->width)) {
+			snprintf(why, whysz, "want %s%u bytes (\\xNN escapes)",
+				 f->kind == GFS_FK_STR ? "at most " : "", f->width);
+			return -EINVAL;
+		}
 		memset(base + f->off, 0, f->width);
 		if (b->len)
 			memcpy(base + f->off, b->data, b->len);
 		return 0;
-	case GFS_FK_PSTR: {
-		char why[96];
+	case GFS_FK_PSTR:
+		return gfs_pstr_parse(f, base + f->off, value, why, whysz) ? -EINVAL : 0;
+	case GFS_FK_HEXZ:
+		if (gfs_hexz_parse(value, base + f->off, f->width)) {
+			snprintf(why, whysz, "want at most %u bytes as hex digit pairs", f->width);
+			return -EINVAL;
+		}
+		return 0;
+	case GFS_FK_F32: {
+		uint32_t bits;
+		char *end;
+		float x;
 
-		if (gfs_pstr_parse(f, base + f->off, value, why, sizeof(why)))
-			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: %s", c->view, line, f->key, why);
+		errno = 0;
+		x = *value ? strtof(value, &end) : 0;
+		if (!*value || end == value || *end || x != x || x - x != 0) {
+			snprintf(why, whysz, "%s is not a finite number", value);
+			return -EINVAL;
+		}
+		memcpy(&bits, &x, sizeof(bits));
+		gfs_le_put(base + f->off, 4, bits);
 		return 0;
 	}
-	case GFS_FK_HEXZ:
-		if (gfs_hexz_parse(value, base + f->off, f->width))
-			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: want at most %u bytes as hex "
-				       "digit pairs", c->view, line, f->key, f->width);
-		return 0;
 	case GFS_FK_REF:
-		if (!c->refs || !c->refs->parse || c->refs->parse(c->refs->ctx, f->ref, value, &v))
-			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: '%s' is not %s", c->view, line,
-				       f->key, value, f->want ? f->want : c->refs && c->refs->what ?
-				       c->refs->what : "a reference");
+		if (!refs || !refs->parse || refs->parse(refs->ctx, f->ref, value, &v)) {
+			snprintf(why, whysz, "'%s' is not %s", value, f->want ? f->want :
+				 refs && refs->what ? refs->what : "a reference");
+			return -EINVAL;
+		}
 		sv = (int64_t)v;
 		break;
 	case GFS_FK_ENUM:
@@ -535,27 +597,47 @@ static int gfs_field_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, uin
 		goto number;	/* not a name: a number */
 	default:
 number:
+		if ((f->flags & GFS_FF_BLANK0) && !*value) {
+			gfs_field_set(f, base, 0);
+			return 0;
+		}
 		gfs_field_range(f, &min, &max);
 		if (f->kind != GFS_FK_SINT && max == INT64_MAX) {
-			if (gfs_unsigned_parse(value, &v) || v > gfs_field_mask(f))
-				return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: '%s' is not a %u-bit number",
-					       c->view, line, f->key, value, gfs_field_bits(f));
+			if (gfs_unsigned_parse(value, &v) || v > gfs_field_mask(f)) {
+				snprintf(why, whysz, "'%s' is not a %u-bit number", value, gfs_field_bits(f));
+				return -EINVAL;
+			}
 			gfs_field_set(f, base, v);
 			return 0;
 		}
-		if (gfs_parse_int(value, min, max, &sv))
-			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: '%s' is not in %lld..%lld", c->view,
-				       line, f->key, value, (long long)min, (long long)max);
+		if (gfs_parse_int(value, min, max, &sv)) {
+			snprintf(why, whysz, "'%s' is not in %lld..%lld", value, (long long)min,
+				 (long long)max);
+			return -EINVAL;
+		}
 		break;
 	}
 	if (f->kind == GFS_FK_REF) {
 		gfs_field_range(f, &min, &max);
-		if ((uint64_t)sv > gfs_field_mask(f) || sv < min || sv > max)
-			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: '%s' is out of range", c->view,
-				       line, f->key, value);
+		if ((uint64_t)sv > gfs_field_mask(f) || sv < min || sv > max) {
+			snprintf(why, whysz, "'%s' is out of range", value);
+			return -EINVAL;
+		}
 	}
 	gfs_field_set(f, base, (uint64_t)sv & gfs_field_mask(f));
 	return 0;
+}
+
+/* Parse value into the field of base (gfs_field_scan()); a refusal names the view, line and key. */
+static int gfs_field_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, uint8_t *base,
+			   const char *value, unsigned line)
+{
+	char why[GFS_WHY_MAX];
+	int r = gfs_field_scan(f, base, value, c->refs, &c->tmp, why, sizeof(why));
+
+	if (r == -EINVAL)
+		return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: %s", c->view, line, f->key, why);
+	return r;
 }
 
 /* Parse a LIST value into the element buffer e of rec (that list's items replaced, its count set). */
