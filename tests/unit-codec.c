@@ -230,6 +230,12 @@ static void test_record(void)
 			    &back) == -EINVAL && strstr(ar.err, "at most 4 bytes"), "string length: %s", ar.err);
 	ok(gfs_record_parse(&ar, "t.ini", &rec, old, sizeof(old), S("[thing]\nnope = 1\n"), &refs,
 			    &back) == -EINVAL && strstr(ar.err, "unknown key nope"), "unknown key: %s", ar.err);
+	ok(gfs_record_parse(&ar, "t.ini", &rec, old, sizeof(old), S("[thing]\nlevel = 3\nowner = #7\nlevel = 4\n"),
+			    &refs, &back) == -EINVAL && strstr(ar.err, "t.ini: line 4: level given twice"),
+	   "a key given twice: %s", ar.err);
+	ok(gfs_record_parse(&ar, "t.ini", &rec, old, sizeof(old), S("[point 0]\nx = 1\n[point 1]\nx = 2\n"),
+			    &refs, &back) == 0, "the same key in two elements is no repeat");
+	gfs_buf_release(&back);
 	ok(gfs_record_render(&rec, old, 14, &refs, &out) == -EBADMSG, "short record refused");
 	gfs_buf_release(&back);
 	gfs_buf_release(&out);

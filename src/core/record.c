@@ -511,6 +511,8 @@ struct gfs_rec_ctx {
 	size_t old_n[GFS_REC_MAXGROUPS], new_n[GFS_REC_MAXGROUPS], cap[GFS_REC_MAXGROUPS];
 	size_t ngroups;
 	struct gfs_buf tmp;
+	char run[128];				/* the section of the lines seen last */
+	struct gfs_buf seen;			/* fields given in it (pointers) */
 };
 
 static int gfs_unsigned_parse(const char *s, uint64_t *v)
@@ -785,6 +787,19 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 	if (!f)
 		return gfs_err(c->ar, -EINVAL, "%s: line %u: unknown key %s in [%s]", c->view, line, key,
 			       section);
+	if (strncmp(c->run, section, sizeof(c->run) - 1)) {
+		snprintf(c->run, sizeof(c->run), "%s", section);
+		gfs_buf_set_len(&c->seen, 0);
+	}
+	for (size_t k = 0; k < c->seen.len / sizeof(f); k++) {
+		const struct gfs_field *g;
+
+		memcpy(&g, c->seen.data + k * sizeof(g), sizeof(g));
+		if (g == f)
+			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s given twice", c->view, line, key);
+	}
+	if (gfs_buf_add(&c->seen, &f, sizeof(f)))
+		return -ENOMEM;
 	if (f->kind == GFS_FK_LIST) {
 		gfs_buf_set_len(&c->tmp, 0);
 		if (!elem || gfs_list_render(rec, f, base, c->refs, &c->tmp))
@@ -868,6 +883,7 @@ out:
 		free(c.elems[g]);
 	}
 	gfs_buf_release(&c.tmp);
+	gfs_buf_release(&c.seen);
 	free(c.fixed);
 	return r;
 }
