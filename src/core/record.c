@@ -145,10 +145,16 @@ static int gfs_pstr_render(const struct gfs_field *f, const uint8_t *p, struct g
 	int r = gfs_buf_addc(out, '"');
 
 	for (size_t i = 1; i <= n && !r; i++) {
+		uint32_t cp = f->charset ? f->charset[p[i]] : p[i];
+
+		if (cp < 0x20 || cp == 0x7f) {	/* a control byte: escaped, the line stays one line */
+			r = gfs_buf_printf(out, "\\x%02x", p[i]);
+			continue;
+		}
 		if (p[i] == '"' || p[i] == '\\')
 			r = gfs_buf_addc(out, '\\');
 		if (!r)
-			r = gfs_utf8_put(out, f->charset ? f->charset[p[i]] : p[i]);
+			r = gfs_utf8_put(out, cp);
 	}
 	return r ? r : gfs_buf_addc(out, '"');
 }
@@ -182,6 +188,14 @@ static int gfs_pstr_parse(const struct gfs_field *f, uint8_t *p, const char *v, 
 		size_t k;
 		int c;
 
+		if (quoted && v[i] == '\\' && i + 3 < len && v[i + 1] == 'x' &&
+		    gfs_hex_digit(v[i + 2]) >= 0 && gfs_hex_digit(v[i + 3]) >= 0) {
+			if (n >= f->width || n >= sizeof(buf))
+				return snprintf(why, wl, "longer than %u characters", f->width), -EINVAL;
+			buf[n++] = (uint8_t)(gfs_hex_digit(v[i + 2]) << 4 | gfs_hex_digit(v[i + 3]));
+			i += 4;
+			continue;
+		}
 		if (quoted && v[i] == '\\' && i + 1 < len && (v[i + 1] == '"' || v[i + 1] == '\\'))
 			i++;
 		else if (quoted && v[i] == '"')
@@ -236,6 +250,28 @@ int gfs_hexz_parse(const char *v, uint8_t *p, size_t width)
 
 /* ---- render ------------------------------------------------------------------ */
 
+/*
+ * Bytes as one value of a view: escaped (gfs_text_escape()), and a blank at
+ * either end as \x20, since both faces trim the blanks around a value.
+ */
+static int gfs_field_text(struct gfs_buf *out, const uint8_t *p, size_t n)
+{
+	size_t a = 0, b = n;
+	int r = 0;
+
+	while (a < n && p[a] == ' ')
+		a++;
+	while (b > a && p[b - 1] == ' ')
+		b--;
+	for (size_t i = 0; i < a && !r; i++)
+		r = gfs_buf_adds(out, "\\x20");
+	if (!r)
+		r = gfs_text_escape(out, p + a, b - a, 1);
+	for (size_t i = b; i < n && !r; i++)
+		r = gfs_buf_adds(out, "\\x20");
+	return r;
+}
+
 int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 		     const struct gfs_rec_refs *refs, struct gfs_buf *out)
 {
@@ -249,10 +285,10 @@ int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 		/* bytes after the NUL that are not all NULs: show them all */
 		while (k < f->width && !p[k])
 			k++;
-		return gfs_text_escape(out, p, k < f->width ? f->width : len, 1);
+		return gfs_field_text(out, p, k < f->width ? f->width : len);
 	}
 	case GFS_FK_BYTES:
-		return gfs_text_escape(out, p, f->width, 1);
+		return gfs_field_text(out, p, f->width);
 	case GFS_FK_PSTR:
 		return gfs_pstr_render(f, p, out);
 	case GFS_FK_HEXZ:
