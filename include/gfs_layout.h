@@ -75,6 +75,40 @@ int gfs_field_scan(const struct gfs_field *f, uint8_t *base, const char *value,
 int gfs_record_resize(const struct gfs_record *rec, const struct gfs_field *g, const uint8_t *old,
 		      size_t oldlen, size_t n, struct gfs_buf *out);
 
+/*
+ * A record declared once for any record size (a size the caller gives,
+ * such as OHRRPGCE's BINSIZE): its fields in any order, each at a fixed
+ * offset, a field with repeat n standing n times stride bytes apart (a %u
+ * in its key counts 0..n-1; its note shows above the first), GFS_FF_HIDDEN
+ * bytes kept with no key; every unit of filler_width bytes that no field
+ * covers is a filler field named PREFIX and its index plus filler_base
+ * (filler_digits wide: "w07").  A field that runs past the size is left
+ * out (its bytes become fillers).  gfs_layout_table() lays it out for size
+ * bytes as a plain struct gfs_record in byte order, which both faces take;
+ * release it with gfs_layout_table_release().
+ */
+struct gfs_layout {
+	const char *section;		/* [section] */
+	const char *comment;		/* rendered before it, or NULL */
+	const struct gfs_field *fields;
+	size_t nfields;
+	const char *filler_prefix;	/* "w" */
+	unsigned filler_digits;		/* 2 */
+	unsigned filler_width;		/* bytes a filler covers (its index counts these) */
+	enum gfs_fkind filler_kind;	/* UINT, SINT or HEX */
+	unsigned filler_base;		/* added to a filler's index in its key */
+};
+
+#define GFS_LAYOUT_KEY 32
+struct gfs_layout_table {
+	struct gfs_record rec;		/* what the faces take */
+	struct gfs_field *f;		/* owned */
+	char (*keys)[GFS_LAYOUT_KEY];	/* owned */
+};
+
+int gfs_layout_table(const struct gfs_layout *l, size_t size, struct gfs_layout_table *t);
+void gfs_layout_table_release(struct gfs_layout_table *t);
+
 struct gfs_table {
 	const char *index;		/* the first column's name ("stat", "index") */
 	const struct gfs_record *rec;	/* one element: rec->size bytes; each field a column */

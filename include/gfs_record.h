@@ -83,6 +83,7 @@ enum gfs_fkind {
 #define GFS_FF_RO	0x1u	/* read-only: the view must repeat the value */
 #define GFS_FF_IGNORE	0x2u	/* shown, but what the view says is ignored (recomputed) */
 #define GFS_FF_BLANK0	0x20u	/* a number 0 shows as nothing, and nothing is 0 */
+#define GFS_FF_HIDDEN	0x40u	/* in a struct gfs_layout: bytes kept, shown nowhere (no key) */
 
 struct gfs_record;
 
@@ -107,6 +108,8 @@ struct gfs_field {
 	const char *note;	/* rendered as "; note" above the key */
 	const uint16_t *charset;	/* PSTR: code point of each byte (NULL: Latin-1) */
 	const char *want;	/* REF, LIST: what the value must be, for messages */
+	/* in a struct gfs_layout only (gfs_layout.h): the field repeat times, stride bytes apart */
+	unsigned repeat, stride;
 };
 
 struct gfs_record {

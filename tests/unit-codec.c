@@ -188,6 +188,34 @@ static void test_record_sections(void)
 	gfs_buf_release(&out);
 }
 
+/* Found by the layout fuzz target: values whose text the faces would trim or split. */
+static const struct gfs_field edge_fields[] = {
+	{ .key = "s", .kind = GFS_FK_STR, .off = 0, .width = 4 },
+	{ .key = "p", .kind = GFS_FK_PSTR, .off = 4, .width = 3 },
+};
+static const struct gfs_record edge = { .section = "e", .size = 8, .fields = edge_fields, .nfields = 2 };
+
+static void test_record_edges(void)
+{
+	/* " a " with a blank at both ends; a Pascal string holding a newline, a NUL and 'q' */
+	static const uint8_t old[] = { ' ', 'a', ' ', 0, 3, '\n', 0, 'q' };
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT, back = GFS_BUF_INIT;
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_record_render(&edge, old, sizeof(old), NULL, &out) == 0 &&
+	   !strcmp((char *)out.data, "[e]\ns = \\x20a\\x20\np = \"\\x0a\\x00q\"\n"),
+	   "blanks at the ends and control bytes escaped:\n%s", (char *)out.data);
+	ok(gfs_record_parse(&ar, "e.ini", &edge, old, sizeof(old), out.data, out.len, NULL, &back) == 0 &&
+	   back.len == sizeof(old) && !memcmp(back.data, old, sizeof(old)), "and read back to the same bytes");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "e.ini", &edge, old, sizeof(old), S("[e]\np = \"\\x01b\"\n"), NULL, &back) == 0 &&
+	   back.data[4] == 2 && back.data[5] == 1 && back.data[6] == 'b', "\\xNN written in a Pascal string");
+	gfs_buf_release(&back);
+	gfs_buf_release(&out);
+}
+
 static void test_record(void)
 {
 	/* name "ab", colour 1 with high bits 0xf0 kept, level 300, owner 7, magic 0x5a, 1 point, tail */
@@ -453,6 +481,35 @@ static void test_resize(void)
 	gfs_buf_release(&out);
 }
 
+/* A record declared once for the size the caller gives: repeats, hidden bytes, fillers. */
+static const struct gfs_field words_fields[] = {
+	{ .key = "tag%u", .kind = GFS_FK_SINT, .off = 4, .width = 2, .repeat = 2, .stride = 6,
+	  .note = "tags" },
+	{ .key = "name", .kind = GFS_FK_PSTR, .off = 12, .width = 3 },
+	{ .kind = GFS_FK_BYTES, .off = 0, .width = 2, .flags = GFS_FF_HIDDEN, .note = "id" },
+};
+static const struct gfs_layout words = { "w", NULL, words_fields, 3, "w", 2, 2, GFS_FK_SINT, 10 };
+
+static void test_layout_table(void)
+{
+	static const uint8_t wrec[] = { 9, 9, 1, 0, 0xff, 0xff, 2, 0, 3, 0, 7, 0, 2, 'h', 'i', 0 };
+	struct gfs_layout_table t;
+	struct gfs_buf out = GFS_BUF_INIT;
+
+	ok(gfs_layout_table(&words, sizeof(wrec), &t) == 0 &&
+	   gfs_record_render(&t.rec, wrec, sizeof(wrec), NULL, &out) == 0 &&
+	   !strcmp((char *)out.data, "[w]\nw11 = 1\n; tags\ntag0 = -1\nw13 = 2\nw14 = 3\ntag1 = 7\n"
+		   "name = \"hi\"\n"), "repeats, a hidden word, fillers named from their index:\n%s",
+	   (char *)out.data);
+	gfs_layout_table_release(&t);
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_layout_table(&words, 14, &t) == 0 && gfs_record_render(&t.rec, wrec, 14, NULL, &out) == 0 &&
+	   strstr((char *)out.data, "tag1 = 7\nw16 = 26626\n") && !strstr((char *)out.data, "name"),
+	   "a smaller record size: the string that does not fit is a filler:\n%s", (char *)out.data);
+	gfs_layout_table_release(&t);
+	gfs_buf_release(&out);
+}
+
 int main(void)
 {
 	test_u24();
@@ -460,9 +517,11 @@ int main(void)
 	test_grid();
 	test_record();
 	test_record_sections();
+	test_record_edges();
 	test_record_list();
 	test_record_lists();
 	test_table();
 	test_resize();
+	test_layout_table();
 	return done_testing();
 }

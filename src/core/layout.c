@@ -1,4 +1,4 @@
-/* The CSV face of a record layout: one element a row; see gfs_layout.h. */
+/* A record layout for a size the caller gives, and its CSV face (one element a row); see gfs_layout.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,4 +111,93 @@ free_names:
 	gfs_buf_release(&tmp);
 	free(names);
 	return r;
+}
+
+void gfs_layout_table_release(struct gfs_layout_table *t)
+{
+	free(t->f);
+	free(t->keys);
+	t->f = NULL;
+	t->keys = NULL;
+}
+
+/* The bytes field f takes at its place (a Pascal string: its length byte too). */
+static size_t gfs_layout_bytes(const struct gfs_field *f)
+{
+	return f->kind == GFS_FK_PSTR ? 1 + (size_t)f->width : f->width;
+}
+
+/* The field of l (and which repeat) that starts at byte at and fits size, or NULL. */
+static const struct gfs_field *gfs_layout_at(const struct gfs_layout *l, size_t at, size_t size,
+					     unsigned *rep)
+{
+	for (size_t i = 0; i < l->nfields; i++) {
+		const struct gfs_field *f = &l->fields[i];
+		unsigned n = f->repeat ? f->repeat : 1;
+
+		for (unsigned j = 0; j < n; j++)
+			if (f->off + (size_t)j * f->stride == at) {
+				*rep = j;
+				return at + gfs_layout_bytes(f) <= size || (f->flags & GFS_FF_HIDDEN) ? f : NULL;
+			}
+	}
+	return NULL;
+}
+
+/* key with its %u (if any) as rep */
+static void gfs_layout_key(char *out, const char *key, unsigned rep)
+{
+	const char *pc = strstr(key, "%u");
+
+	if (pc)
+		snprintf(out, GFS_LAYOUT_KEY, "%.*s%u%s", (int)(pc - key), key, rep, pc + 2);
+	else
+		snprintf(out, GFS_LAYOUT_KEY, "%s", key);
+}
+
+int gfs_layout_table(const struct gfs_layout *l, size_t size, struct gfs_layout_table *t)
+{
+	size_t unit = l->filler_width ? l->filler_width : 1, max = size / unit + 1, n = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->f = calloc(max, sizeof(*t->f));
+	t->keys = calloc(max, sizeof(*t->keys));
+	if (!t->f || !t->keys) {
+		gfs_layout_table_release(t);
+		return -ENOMEM;
+	}
+	for (size_t at = 0; at + unit <= size;) {
+		unsigned rep = 0;
+		const struct gfs_field *hit = gfs_layout_at(l, at, size, &rep);
+		struct gfs_field *f = &t->f[n];
+		size_t took;
+
+		if (hit && (hit->flags & GFS_FF_HIDDEN)) {
+			at += (gfs_layout_bytes(hit) + unit - 1) / unit * unit;	/* kept: no key */
+			continue;
+		}
+		if (!hit) {
+			snprintf(t->keys[n], GFS_LAYOUT_KEY, "%s%0*u", l->filler_prefix, (int)l->filler_digits,
+				 (unsigned)(at / unit) + l->filler_base);
+			f->kind = l->filler_kind;
+			f->off = (unsigned)at;
+			f->width = (unsigned)unit;
+			took = unit;
+		} else {
+			*f = *hit;
+			gfs_layout_key(t->keys[n], hit->key, rep);
+			f->off = (unsigned)at;
+			f->note = rep ? NULL : hit->note;
+			f->repeat = f->stride = 0;
+			took = (gfs_layout_bytes(hit) + unit - 1) / unit * unit;
+		}
+		f->key = t->keys[n++];
+		at += took;
+	}
+	t->rec.section = l->section;
+	t->rec.comment = l->comment;
+	t->rec.size = size;
+	t->rec.fields = t->f;
+	t->rec.nfields = n;
+	return 0;
 }
