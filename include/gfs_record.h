@@ -1,5 +1,7 @@
 /*
  * gfs_record.h - the record codec: a record kind is a table, not code.
+ * This header is its field language and INI face; gfs_layout.h adds the
+ * CSV face, records sized by the caller, and groups that grow or shrink.
  *
  * A record kind (struct gfs_record) lists its fields: where each lives in
  * the record's bytes, how wide it is, how it shows as text.  One renderer
@@ -46,11 +48,14 @@
  * two digits a byte; GFS_FK_HEXZ renders bare digit pairs without the
  * trailing zero bytes (all zeros: an empty value, "key ="), and parses up
  * to width bytes, the rest zeros; GFS_FK_PSTR renders "quoted" text with
- * \" and \\ escaped, each byte as the code point charset[] gives it, and
+ * \" and \\ escaped, each byte as the code point charset[] gives it (a
+ * control character as \xNN, which a quoted value may also write), and
  * parses quoted or bare text back (a string equal to the current one
  * leaves stale bytes after its length alone); GFS_FK_ENUM renders names[v]
  * when there is one; GFS_FK_STR and GFS_FK_BYTES render bytes escaped
- * (\n, \\, \xNN for control and non-ASCII bytes); GFS_FK_REF goes through
+ * (\n, \\, \xNN for control and non-ASCII bytes, \x20 for a blank at
+ * either end, which a view's parser would trim); GFS_FK_F32 renders %.9g
+ * (read back to the same bits); GFS_FK_REF goes through
  * the caller's reference callbacks (a name lookup, say).  The parser checks every value
  * against the field's range and fails with -EINVAL after gfs_err():
  * "VIEW: line N: KEY: what is wrong".  Unknown sections and keys fail the
