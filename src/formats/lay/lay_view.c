@@ -315,89 +315,119 @@ static const struct gfs_table lay_chunks_table = {
 	.index = "index", .rec = &lay_chunk_rec, .max = LAY_MAX_CHUNKS, .check = lay_chunk_check,
 };
 
-static int lay_sprites_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+/* One of the two CSV views: its table, the model's rows as stored, and how new rows are taken. */
+struct lay_csv {
+	const char *view;
+	const struct gfs_table *table;
+	int (*raw)(const struct lay *L, struct gfs_buf *b, size_t *n);
+	int (*adopt)(struct gfs_archive *ar, struct lay *L, const uint8_t *p, size_t n);
+};
+
+static int lay_sprites_bytes(const struct lay *L, struct gfs_buf *b, size_t *n)
 {
-	struct lay *L = ar->priv;
+	*n = L->nsp;
+	return lay_sprites_raw(L->sp, L->nsp, b);
+}
+
+static int lay_chunks_bytes(const struct lay *L, struct gfs_buf *b, size_t *n)
+{
+	*n = L->nch;
+	return lay_chunks_raw(L->ch, L->nch, b);
+}
+
+static int lay_sprites_adopt(struct gfs_archive *ar, struct lay *L, const uint8_t *p, size_t n)
+{
+	struct lay_sprite *sp = calloc(n ? n : 1, sizeof(*sp));
+
+	(void)ar;
+	if (!sp)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		lay_sprite_of(p, i, &sp[i]);
+	free(L->sp);
+	L->sp = sp;
+	L->nsp = n;
+	return 0;
+}
+
+/* New chunks: every sprite's range must stay inside them. */
+static int lay_chunks_adopt(struct gfs_archive *ar, struct lay *L, const uint8_t *p, size_t n)
+{
+	struct lay_chunk *ch;
+
+	for (size_t i = 0; i < L->nsp; i++)
+		if ((uint64_t)L->sp[i].off + L->sp[i].count > n)
+			return gfs_err(ar, -EINVAL, "chunks.csv: %zu rows, but sprite %zu uses chunks up to %llu",
+				       n, i, (unsigned long long)L->sp[i].off + L->sp[i].count);
+	if (!(ch = calloc(n ? n : 1, sizeof(*ch))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		lay_chunk_of(p, i, &ch[i]);
+	free(L->ch);
+	L->ch = ch;
+	L->nch = n;
+	lay_canvas(L);
+	return 0;
+}
+
+static const struct lay_csv lay_sprites_csv = {
+	"sprites.csv", &lay_sprites_table, lay_sprites_bytes, lay_sprites_adopt
+};
+static const struct lay_csv lay_chunks_csv = {
+	"chunks.csv", &lay_chunks_table, lay_chunks_bytes, lay_chunks_adopt
+};
+
+static int lay_csv_render(struct gfs_archive *ar, const struct lay_csv *c, struct gfs_buf *out)
+{
 	struct gfs_buf raw = GFS_BUF_INIT;
-	int rc = lay_sprites_raw(L->sp, L->nsp, &raw);
+	size_t n;
+	int rc = c->raw(ar->priv, &raw, &n);
 
 	if (!rc)
-		rc = gfs_table_render(&lay_sprites_table, raw.data, L->nsp, NULL, out);
+		rc = gfs_table_render(c->table, raw.data, n, NULL, out);
 	gfs_buf_release(&raw);
 	return rc;
+}
+
+/* The view parsed against the rows as stored; the model takes the new rows, or stays. */
+static int lay_csv_store(struct gfs_archive *ar, const struct lay_csv *c, const uint8_t *data, size_t len)
+{
+	struct lay *L = ar->priv;
+	struct gfs_buf old = GFS_BUF_INIT, nb = GFS_BUF_INIT;
+	size_t oldn, rows = 0;
+	int rc = c->raw(L, &old, &oldn);
+
+	if (!rc)
+		rc = gfs_table_parse(ar, c->view, c->table, old.data, oldn, data, len, NULL, L, &nb, &rows);
+	if (!rc)
+		rc = c->adopt(ar, L, nb.data, rows);
+	if (!rc) {
+		L->edited = 1;
+		L->idx_valid = 0;
+	}
+	gfs_buf_release(&old);
+	gfs_buf_release(&nb);
+	return rc;
+}
+
+static int lay_sprites_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	return lay_csv_render(ar, &lay_sprites_csv, out);
+}
+
+static int lay_sprites_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	return lay_csv_store(ar, &lay_sprites_csv, data, len);
 }
 
 static int lay_chunks_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
-	struct lay *L = ar->priv;
-	struct gfs_buf raw = GFS_BUF_INIT;
-	int rc = lay_chunks_raw(L->ch, L->nch, &raw);
-
-	if (!rc)
-		rc = gfs_table_render(&lay_chunks_table, raw.data, L->nch, NULL, out);
-	gfs_buf_release(&raw);
-	return rc;
+	return lay_csv_render(ar, &lay_chunks_csv, out);
 }
 
-static int lay_sprites_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
-			     size_t len)
+static int lay_chunks_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
-	struct lay *L = ar->priv;
-	struct gfs_buf old = GFS_BUF_INIT, nb = GFS_BUF_INIT;
-	struct lay_sprite *sp = NULL;
-	size_t rows = 0;
-	int rc = lay_sprites_raw(L->sp, L->nsp, &old);
-
-	if (!rc)
-		rc = gfs_table_parse(ar, "sprites.csv", &lay_sprites_table, old.data, L->nsp, data, len,
-				     NULL, L, &nb, &rows);
-	if (!rc && !(sp = calloc(rows ? rows : 1, sizeof(*sp))))
-		rc = -ENOMEM;
-	if (!rc) {
-		for (size_t i = 0; i < rows; i++)
-			lay_sprite_of(nb.data, i, &sp[i]);
-		free(L->sp);
-		L->sp = sp;
-		L->nsp = rows;
-		L->edited = 1;
-		L->idx_valid = 0;
-	}
-	gfs_buf_release(&old);
-	gfs_buf_release(&nb);
-	return rc;
-}
-
-static int lay_chunks_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
-			    size_t len)
-{
-	struct lay *L = ar->priv;
-	struct gfs_buf old = GFS_BUF_INIT, nb = GFS_BUF_INIT;
-	struct lay_chunk *ch = NULL;
-	size_t rows = 0;
-	int rc = lay_chunks_raw(L->ch, L->nch, &old);
-
-	if (!rc)
-		rc = gfs_table_parse(ar, "chunks.csv", &lay_chunks_table, old.data, L->nch, data, len,
-				     NULL, L, &nb, &rows);
-	for (size_t i = 0; !rc && i < L->nsp; i++)
-		if ((uint64_t)L->sp[i].off + L->sp[i].count > rows)
-			rc = gfs_err(ar, -EINVAL, "chunks.csv: %zu rows, but sprite %zu uses chunks up to %llu",
-				     rows, i, (unsigned long long)L->sp[i].off + L->sp[i].count);
-	if (!rc && !(ch = calloc(rows ? rows : 1, sizeof(*ch))))
-		rc = -ENOMEM;
-	if (!rc) {
-		for (size_t i = 0; i < rows; i++)
-			lay_chunk_of(nb.data, i, &ch[i]);
-		free(L->ch);
-		L->ch = ch;
-		L->nch = rows;
-		L->edited = 1;
-		L->idx_valid = 0;
-		lay_canvas(L);
-	}
-	gfs_buf_release(&old);
-	gfs_buf_release(&nb);
-	return rc;
+	return lay_csv_store(ar, &lay_chunks_csv, data, len);
 }
 
 const struct gfs_node_ops lay_sprites_ops = {
