@@ -89,6 +89,8 @@ enum gfs_fkind {
 #define GFS_FF_IGNORE	0x2u	/* shown, but what the view says is ignored (recomputed) */
 #define GFS_FF_BLANK0	0x20u	/* a number 0 shows as nothing, and nothing is 0 */
 #define GFS_FF_HIDDEN	0x40u	/* in a struct gfs_layout: bytes kept, shown nowhere (no key) */
+#define GFS_FF_TOEND	0x80u	/* GROUP: as many elements as the bytes after it hold (the last
+				   group, elements of a fixed size; no count field) */
 
 struct gfs_record;
 
@@ -133,7 +135,11 @@ struct gfs_rec_refs {
 	void *ctx;
 };
 
-/* Bytes the record p[0..len) spans (fixed part and groups); 0 if it does not fit. */
+/*
+ * Bytes the record p[0..len) spans (fixed part and groups); 0 if it does
+ * not fit, or if it is empty (a table with no fixed part and a GFS_FF_TOEND
+ * group over no bytes), which the other calls take.
+ */
 size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t len);
 /* Append the INI view of p[0..len) to out; -EBADMSG when the record does not fit. */
 int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len,

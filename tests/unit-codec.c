@@ -510,6 +510,38 @@ static void test_layout_table(void)
 	gfs_buf_release(&out);
 }
 
+/* A group to the end: as many elements as the bytes hold, no count field. */
+static const struct gfs_field toend_fields[] = {
+	{ .key = "pt", .kind = GFS_FK_GROUP, .group = &pt, .flags = GFS_FF_TOEND },
+};
+static const struct gfs_record toend = { .section = "all", .size = 0, .fields = toend_fields, .nfields = 1 };
+
+static void test_toend(void)
+{
+	static const uint8_t old[] = { 1, 2, 3, 4 };
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT, back = GFS_BUF_INIT;
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_record_span(&toend, old, 4) == 4 && gfs_record_span(&toend, old, 3) == 2,
+	   "to the end: the span is whole elements");
+	ok(gfs_record_render(&toend, old, 4, NULL, &out) == 0 &&
+	   !strcmp((char *)out.data, "[all]\n\n[pt 0]\nx = 1\ny = 2\n\n[pt 1]\nx = 3\ny = 4\n"),
+	   "to the end: rendered:\n%s", (char *)out.data);
+	ok(gfs_record_parse(&ar, "a.ini", &toend, old, 4, S("[pt 0]\nx = 1\ny = 2\n[pt 1]\nx = 3\n[pt 2]\ny = 9\n"),
+			    NULL, &back) == 0 && back.len == 6 && back.data[3] == 4 && back.data[5] == 9,
+	   "to the end: an element added, no count to set");
+	gfs_buf_set_len(&back, 0);
+	{
+		int rr = gfs_record_resize(&toend, &toend_fields[0], old, 4, 1, &back);
+
+		ok(rr == 0 && back.len == 2, "to the end: resized to one element (%d, %zu)", rr, back.len);
+	}
+	gfs_buf_release(&back);
+	gfs_buf_release(&out);
+}
+
 int main(void)
 {
 	test_u24();
@@ -523,5 +555,6 @@ int main(void)
 	test_table();
 	test_resize();
 	test_layout_table();
+	test_toend();
 	return done_testing();
 }

@@ -132,6 +132,30 @@ static size_t gfs_group_count(const struct gfs_field *f, const uint8_t *base)
 	return f->count_width ? (size_t)gfs_le(base + f->count_off, f->count_width) : f->count_off;
 }
 
+/* The elements of GROUP f at base, left bytes from its first element to the record's end. */
+static size_t gfs_group_n(const struct gfs_field *f, const uint8_t *base, size_t left)
+{
+	if (f->flags & GFS_FF_TOEND)
+		return f->group->size ? left / f->group->size : 0;
+	return gfs_group_count(f, base);
+}
+
+/* Does the view say how many elements GROUP f has (else the count is fixed)? */
+static int gfs_group_var(const struct gfs_field *f)
+{
+	return f->count_width || (f->flags & GFS_FF_TOEND);
+}
+
+/* The most elements GROUP f can have. */
+static uint64_t gfs_group_max(const struct gfs_field *f)
+{
+	if (f->flags & GFS_FF_TOEND)
+		return UINT32_MAX;
+	if (!f->count_width)
+		return f->count_off;
+	return f->count_width >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * f->count_width)) - 1;
+}
+
 /* ---- Pascal strings ------------------------------------------------------------ */
 
 static size_t gfs_pstr_len(const struct gfs_field *f, const uint8_t *p)
@@ -452,7 +476,7 @@ size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t le
 
 		if (f->kind != GFS_FK_GROUP)
 			continue;
-		n = gfs_group_count(f, p);
+		n = gfs_group_n(f, p, len - pos);
 		if (!gfs_record_list(f->group) && f->group->size && n > (len - pos) / f->group->size)
 			return 0;	/* (fixed-size elements: checked at once) */
 		for (size_t k = 0; k < n; k++, pos += es)
@@ -462,6 +486,12 @@ size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t le
 	return pos;
 }
 
+/* Does p[0..len) hold a record of rec (an empty one too: no fixed part, no element)? */
+static int gfs_record_fits(const struct gfs_record *rec, const uint8_t *p, size_t len)
+{
+	return gfs_record_span(rec, p, len) || (!rec->size && !len);
+}
+
 int gfs_record_resize(const struct gfs_record *rec, const struct gfs_field *g, const uint8_t *old,
 		      size_t oldlen, size_t n, struct gfs_buf *out)
 {
@@ -469,11 +499,11 @@ int gfs_record_resize(const struct gfs_record *rec, const struct gfs_field *g, c
 	uint64_t cmax;
 	int r;
 
-	if (!span)
+	if (!gfs_record_fits(rec, old, oldlen))
 		return -EBADMSG;
-	if (g->kind != GFS_FK_GROUP || !g->count_width)
+	if (g->kind != GFS_FK_GROUP || !gfs_group_var(g))
 		return -EINVAL;
-	cmax = g->count_width >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * g->count_width)) - 1;
+	cmax = gfs_group_max(g);
 	if (n > cmax)
 		return -EINVAL;
 	r = gfs_buf_add(out, old, rec->size);
@@ -483,7 +513,7 @@ int gfs_record_resize(const struct gfs_record *rec, const struct gfs_field *g, c
 
 		if (f->kind != GFS_FK_GROUP)
 			continue;
-		cnt = gfs_group_count(f, old);
+		cnt = gfs_group_n(f, old, oldlen - pos);
 		for (k = 0; k < cnt; k++) {
 			size_t es = gfs_elem_size(f->group, old + pos, oldlen - pos);
 
@@ -496,10 +526,10 @@ int gfs_record_resize(const struct gfs_record *rec, const struct gfs_field *g, c
 	}
 	if (!r)
 		r = gfs_buf_add(out, old + span, oldlen - span);
-	if (!r)
-		gfs_le_put(out->data + base + g->count_off, g->count_width, n);
-	else
+	if (r)
 		gfs_buf_set_len(out, base);
+	else if (g->count_width)
+		gfs_le_put(out->data + base + g->count_off, g->count_width, n);
 	return r;
 }
 
@@ -509,7 +539,7 @@ int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len
 	size_t pos = rec->size;
 	int r = 0;
 
-	if (!gfs_record_span(rec, p, len))
+	if (!gfs_record_fits(rec, p, len))
 		return -EBADMSG;
 	if (rec->comment)
 		r = gfs_buf_adds(out, rec->comment);
@@ -523,7 +553,7 @@ int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len
 
 		if (f->kind != GFS_FK_GROUP)
 			continue;
-		n = gfs_group_count(f, p);
+		n = gfs_group_n(f, p, len - pos);
 		for (size_t k = 0; k < n && !r; k++) {
 			r = gfs_buf_printf(out, "\n[%s %zu]\n", f->group->section, k);
 			if (!r)
@@ -787,14 +817,11 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 			return gfs_err(c->ar, -EINVAL, "%s: line %u: [%s] out of order (want [%s %zu])",
 				       c->view, line, section, gr->section, c->new_n[g]);
 		if (idx == c->new_n[g]) {
-			const struct gfs_field *cf = c->groups[g];
-			uint64_t cmax = cf->count_width >= 8 ? UINT64_MAX :
-					((uint64_t)1 << (8 * cf->count_width)) - 1;
+			uint64_t cmax = gfs_group_max(c->groups[g]);
 
-			if (!cf->count_width ? idx >= cf->count_off : idx >= cmax)
+			if (idx >= cmax)
 				return gfs_err(c->ar, -EINVAL, "%s: line %u: [%s]: at most %llu of them",
-					       c->view, line, section, (unsigned long long)(cf->count_width ?
-					       cmax : cf->count_off));
+					       c->view, line, section, (unsigned long long)cmax);
 			if (idx >= c->old_n[g]) {
 				if (idx >= c->cap[g]) {
 					size_t cap = c->cap[g] ? 2 * c->cap[g] : 8;
@@ -856,7 +883,7 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
 	int r;
 
 	memset(&c, 0, sizeof(c));
-	if (!span)
+	if (!gfs_record_fits(rec, old, oldlen))
 		return gfs_err(ar, -EINVAL, "%s: the record does not decode", view);
 	if (!gfs_utf8_valid(data, len))
 		return gfs_err(ar, -EINVAL, "%s: not UTF-8 text", view);
@@ -879,11 +906,11 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
 			r = -EINVAL;
 			goto out;
 		}
-		n = gfs_group_count(f, old);
+		n = gfs_group_n(f, old, oldlen - pos);
 		c.groups[c.ngroups] = f;
 		c.old_n[c.ngroups] = n;
 		/* a fixed group keeps its elements; a variable one has those the view names */
-		c.new_n[c.ngroups] = f->count_width ? 0 : n;
+		c.new_n[c.ngroups] = gfs_group_var(f) ? 0 : n;
 		c.cap[c.ngroups] = n;
 		c.elems[c.ngroups] = calloc(n ? n : 1, sizeof(struct gfs_buf));
 		if (!c.elems[c.ngroups]) {
@@ -1425,7 +1452,7 @@ int gfs_record_each(const struct gfs_record *rec, const uint8_t *p, size_t len,
 	size_t pos = rec->size;
 	int r;
 
-	if (!gfs_record_span(rec, p, len))
+	if (!gfs_record_fits(rec, p, len))
 		return -EBADMSG;
 	r = gfs_fields_each(rec, p, fn, ctx);
 	for (size_t i = 0; i < rec->nfields && !r; i++) {
@@ -1433,7 +1460,7 @@ int gfs_record_each(const struct gfs_record *rec, const uint8_t *p, size_t len,
 
 		if (f->kind != GFS_FK_GROUP)
 			continue;
-		for (size_t k = 0, n = gfs_group_count(f, p); k < n && !r; k++) {
+		for (size_t k = 0, n = gfs_group_n(f, p, len - pos); k < n && !r; k++) {
 			r = gfs_fields_each(f->group, p + pos, fn, ctx);
 			pos += gfs_elem_size(f->group, p + pos, len - pos);
 		}

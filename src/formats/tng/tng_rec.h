@@ -84,7 +84,5 @@ int tng_credits_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, s
 int tng_attr_to_view(const uint8_t *p, size_t len, struct gfs_buf *v);
 int tng_attr_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
 		       struct gfs_buf *out, char *why, size_t wl);
-/* An array of records of recsize bytes with a u32 count of them up front. */
-int tng_array_to_view(const uint8_t *p, size_t len, size_t recsize, struct gfs_buf *v);
 
 #endif

@@ -441,13 +441,14 @@ static const struct gfs_record charopt_rec = {
 	charopt_fields, NF(charopt_fields)
 };
 
-/* Sections 19 and 33, arrays of records: as view bytes, a u32 record count first. */
+/* Sections 19 and 33, arrays of records: as many as the section holds. */
+#define F_TOEND(k, g)	{ .key = k, .kind = GFS_FK_GROUP, .group = &g, .flags = GFS_FF_TOEND }
 static const struct gfs_field slot_fields[] = { F_U("left", 0, 2), F_U("top", 2, 2) };
 static const struct gfs_record slot_rec = { "slot", NULL, 4, slot_fields, NF(slot_fields) };
-static const struct gfs_field equip_fields[] = { F_GROUP("slot", slot_rec, 0, 4) };
+static const struct gfs_field equip_fields[] = { F_TOEND("slot", slot_rec) };
 static const struct gfs_record equip_rec = {
 	"equipslots", "; [slot N]: where equipment slot N is on the equipment slots sprite (HUD)\n",
-	4, equip_fields, NF(equip_fields)
+	0, equip_fields, NF(equip_fields)
 };
 
 /* Section 25, attributes: as view bytes, the 19-byte header and 11 bytes an attribute. */
@@ -477,7 +478,6 @@ static const struct gfs_record attrs_rec = {
 /* ---- kinds ---------------------------------------------------------------- */
 
 #define MAINMENU_SHORT	3
-#define EQUIP_REC	4
 #define TMETA_MAXT	255
 
 static const char *const tmnames[] = { "walk", "swim", "fly", "drive" };
@@ -509,9 +509,9 @@ static struct tmeta_tab *tmeta_tab(unsigned t)
 		m->f[2 + 2 * i] = (struct gfs_field)F_SOUND(m->keys[2 * i + 1], 4 + 5 * i);
 	}
 	m->el = (struct gfs_record){ "tile", NULL, 2 + 5 * (size_t)t, m->f, 1 + 2 * (size_t)t };
-	m->top = (struct gfs_field)F_GROUP("tile", m->el, 0, 4);
+	m->top = (struct gfs_field)F_TOEND("tile", m->el);
 	m->rec = (struct gfs_record){ "tilesmeta", COMMENT_REFS "; [tile N]: speed in percent and "
-				      "sound of each transportation method on that tile\n", 4,
+				      "sound of each transportation method on that tile\n", 0,
 				      &m->top, 1 };
 	return m;
 }
@@ -524,7 +524,6 @@ struct tng_layout {
 	int (*to_view)(const uint8_t *p, size_t len, struct gfs_buf *v);
 	int (*from_view)(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
 			 struct gfs_buf *out, char *why, size_t wl);
-	size_t array;			/* an array of records this size (sections 19, 33) */
 	struct tmeta_tab *tmp;		/* a table made for this use */
 	/* with to_view: the bytes a record spans (else the table's span) */
 	size_t (*span)(const uint8_t *p, size_t len);
@@ -538,7 +537,7 @@ const struct tng_layout tng_lay_uielem = RK_VIEW(uielem_rec, tng_ui_to_view, tng
 const struct tng_layout tng_lay_mainmenu = { .rec = &mainmenu_rec, .alt = &intro_rec,
 					     .alt_len = MAINMENU_SHORT };
 const struct tng_layout tng_lay_hud = RK(hud_rec);
-const struct tng_layout tng_lay_equip = { .rec = &equip_rec, .array = EQUIP_REC };
+const struct tng_layout tng_lay_equip = RK(equip_rec);
 const struct tng_layout tng_lay_alerts = RK_VIEW(alerts_rec, tng_alerts_to_view, tng_alerts_from_view);
 const struct tng_layout tng_lay_credits = RK_VIEW(credits_rec, tng_credits_to_view, tng_credits_from_view);
 const struct tng_layout tng_lay_chooser = RK(chooser_rec);
@@ -564,7 +563,6 @@ static int kind_of(unsigned type, unsigned transports, struct tng_layout *k)
 		if (!(k->tmp = tmeta_tab(transports)))
 			return -ENOMEM;
 		k->rec = &k->tmp->rec;
-		k->array = 2 + 5 * (size_t)transports;
 		return 0;
 	}
 	if (!l)
@@ -577,7 +575,7 @@ size_t tng_rec_span(unsigned type, const uint8_t *p, size_t len)
 {
 	const struct tng_layout *l = tng_kind_of(type)->layout;
 
-	if (!l || l->array || l->alt)
+	if (!l || l->alt)
 		return 0;
 	return l->span ? l->span(p, len) : l->to_view ? 0 : gfs_record_span(l->rec, p, len);
 }
@@ -596,8 +594,8 @@ static int view_bytes(struct tng_layout *k, const uint8_t *p, size_t len, struct
 
 	if (k->alt && len == k->alt_len)
 		k->rec = k->alt;
-	if (k->array || k->to_view) {
-		r = k->array ? tng_array_to_view(p, len, k->array, v) : k->to_view(p, len, v);
+	if (k->to_view) {
+		r = k->to_view(p, len, v);
 		if (r)
 			return r == -ENOMEM ? r : -EBADMSG;
 		*vp = v->data;
@@ -606,8 +604,8 @@ static int view_bytes(struct tng_layout *k, const uint8_t *p, size_t len, struct
 		*vp = p;
 		*vlen = len;
 	}
-	span = gfs_record_span(k->rec, *vp, *vlen);	/* 0: it does not fit */
-	return span && span == *vlen ? 0 : -EBADMSG;
+	span = gfs_record_span(k->rec, *vp, *vlen);	/* 0: it does not fit (or it is empty) */
+	return (span || (!*vlen && !k->rec->size)) && span == *vlen ? 0 : -EBADMSG;
 }
 
 int tng_rec_known(unsigned type)
@@ -684,9 +682,7 @@ int tng_rec_parse(struct gfs_archive *ar, const char *view, unsigned type, unsig
 		r = gfs_err(ar, -EIO, "%s: the record no longer decodes", view);
 	if (!r)
 		r = gfs_record_parse(ar, view, k.rec, vp, vlen, text, len, &refs, &nv);
-	if (!r && k.array)
-		r = gfs_buf_add(out, nv.data + 4, nv.len - 4);
-	else if (!r && k.from_view)
+	if (!r && k.from_view)
 		r = k.from_view(old, oldlen, nv.data, nv.len, out, why, sizeof why);
 	else if (!r)
 		r = gfs_buf_add(out, nv.data, nv.len);

@@ -5,7 +5,6 @@
  *   objects      the collision mask (width x height bytes) as rows of
  *                cells, last; the two 32-sprite blocks in the fixed part
  *   16           its three counted lists with their counts up front
- *   19, 33       a record count up front (the section is an array)
  *   20           as it is, refused with fewer than 3 alerts
  *   21           a count of the categories after the 24 bytes (they run
  *                to the section's end); each category ends in a list
@@ -199,17 +198,6 @@ int tng_ui_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t
 	r = r ? r : gfs_buf_addc(out, (uint8_t)ns);
 	at += nc * 4 + nf * 7;
 	return r ? r : gfs_buf_add(out, v + at, vlen - at);
-}
-
-/* Sections 19 and 33: whole records, a u32 count up front in the view bytes. */
-int tng_array_to_view(const uint8_t *p, size_t len, size_t recsize, struct gfs_buf *v)
-{
-	int r;
-
-	if (!recsize || len % recsize)
-		return -EBADMSG;
-	r = gfs_buf_add_u32le(v, (uint32_t)(len / recsize));
-	return r ? r : gfs_buf_add(v, p, len);
 }
 
 /* Section 21: the 24 bytes, a u32 count of categories, the categories as they are. */
