@@ -1,15 +1,15 @@
 #!/bin/sh
 # fuzz/run.sh BUILDDIR SECONDS [FMT...] - run the libFuzzer target for each
 # format in turn (build with ./configure CC=clang --enable-fuzzing; no FMT:
-# every format of the table, from `gamefs --formats`, and the core's XML
-# reader, xml), starting from the
+# every format of the table, from `gamefs --formats`, the core's XML
+# reader, xml, and its record layout codec, layout), starting from the
 # seed corpus in fuzz/corpus/FMT and growing a working corpus in
 # BUILDDIR/fuzz-work/FMT.  Crashers land in fuzz/crashers/FMT: keep them,
 # they are replayed by make check.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 b=$1 secs=$2; shift 2
-[ $# -gt 0 ] || set -- $("$b/gamefs" --formats | cut -f1) xml
+[ $# -gt 0 ] || set -- $("$b/gamefs" --formats | cut -f1) xml layout
 for f in "$@"; do
 	mkdir -p "$b/fuzz-work/$f" "$here/crashers/$f"
 	cp -n "$here/corpus/$f"/* "$b/fuzz-work/$f/" 2>/dev/null

@@ -158,7 +158,7 @@ int gfs_cmd_check(struct gfs_archive *ar, FILE *out);
  * refused unchanged view); refusals of bad input are 0.
  */
 int gfs_fuzz_one(const char *fmt, const uint8_t *data, size_t len);
-/* Is name a core codec fuzzed on its own ("xml") rather than a format? */
+/* Is name a core codec fuzzed on its own ("xml", "layout") rather than a format? */
 int gfs_fuzz_codec(const char *name);
 
 #endif

@@ -1,5 +1,7 @@
 /*
  * gfs_record.h - the record codec: a record kind is a table, not code.
+ * This header is its field language and INI face; gfs_layout.h adds the
+ * CSV face, records sized by the caller, and groups that grow or shrink.
  *
  * A record kind (struct gfs_record) lists its fields: where each lives in
  * the record's bytes, how wide it is, how it shows as text.  One renderer
@@ -46,11 +48,14 @@
  * two digits a byte; GFS_FK_HEXZ renders bare digit pairs without the
  * trailing zero bytes (all zeros: an empty value, "key ="), and parses up
  * to width bytes, the rest zeros; GFS_FK_PSTR renders "quoted" text with
- * \" and \\ escaped, each byte as the code point charset[] gives it, and
+ * \" and \\ escaped, each byte as the code point charset[] gives it (a
+ * control character as \xNN, which a quoted value may also write), and
  * parses quoted or bare text back (a string equal to the current one
  * leaves stale bytes after its length alone); GFS_FK_ENUM renders names[v]
  * when there is one; GFS_FK_STR and GFS_FK_BYTES render bytes escaped
- * (\n, \\, \xNN for control and non-ASCII bytes); GFS_FK_REF goes through
+ * (\n, \\, \xNN for control and non-ASCII bytes, \x20 for a blank at
+ * either end, which a view's parser would trim); GFS_FK_F32 renders %.9g
+ * (read back to the same bits); GFS_FK_REF goes through
  * the caller's reference callbacks (a name lookup, say).  The parser checks every value
  * against the field's range and fails with -EINVAL after gfs_err():
  * "VIEW: line N: KEY: what is wrong".  Unknown sections and keys fail the
@@ -77,10 +82,15 @@ enum gfs_fkind {
 	GFS_FK_PSTR,		/* Pascal string: a length byte at off, then up to width characters */
 	GFS_FK_HEXZ,		/* width bytes as hex digit pairs, trailing zero bytes left out */
 	GFS_FK_LIST,		/* group elements only: items on one line, the element's last bytes */
+	GFS_FK_F32,		/* IEEE single (4 bytes), %.9g: reads back to the same bits */
 };
 
 #define GFS_FF_RO	0x1u	/* read-only: the view must repeat the value */
 #define GFS_FF_IGNORE	0x2u	/* shown, but what the view says is ignored (recomputed) */
+#define GFS_FF_BLANK0	0x20u	/* a number 0 shows as nothing, and nothing is 0 */
+#define GFS_FF_HIDDEN	0x40u	/* in a struct gfs_layout: bytes kept, shown nowhere (no key) */
+#define GFS_FF_TOEND	0x80u	/* GROUP: as many elements as the bytes after it hold (the last
+				   group, elements of a fixed size; no count field) */
 
 struct gfs_record;
 
@@ -105,6 +115,8 @@ struct gfs_field {
 	const char *note;	/* rendered as "; note" above the key */
 	const uint16_t *charset;	/* PSTR: code point of each byte (NULL: Latin-1) */
 	const char *want;	/* REF, LIST: what the value must be, for messages */
+	/* in a struct gfs_layout only (gfs_layout.h): the field repeat times, stride bytes apart */
+	unsigned repeat, stride;
 };
 
 struct gfs_record {
@@ -123,7 +135,11 @@ struct gfs_rec_refs {
 	void *ctx;
 };
 
-/* Bytes the record p[0..len) spans (fixed part and groups); 0 if it does not fit. */
+/*
+ * Bytes the record p[0..len) spans (fixed part and groups); 0 if it does
+ * not fit, or if it is empty (a table with no fixed part and a GFS_FF_TOEND
+ * group over no bytes), which the other calls take.
+ */
 size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t len);
 /* Append the INI view of p[0..len) to out; -EBADMSG when the record does not fit. */
 int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len,

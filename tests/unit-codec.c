@@ -1,11 +1,11 @@
-/* Unit tests of the core codecs: gfs_rd u24, RLE, the CSV dialect, the record codec. */
+/* Unit tests of the core codecs: gfs_rd u24, RLE, the CSV dialect, the record codec and its CSV face. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gamefs.h"
 #include "gfs_codec.h"
 #include "gfs_grid.h"
-#include "gfs_record.h"
+#include "gfs_layout.h"
 #include "tap.h"
 
 #define S(s) (const uint8_t *)(s), strlen(s)
@@ -188,6 +188,34 @@ static void test_record_sections(void)
 	gfs_buf_release(&out);
 }
 
+/* Found by the layout fuzz target: values whose text the faces would trim or split. */
+static const struct gfs_field edge_fields[] = {
+	{ .key = "s", .kind = GFS_FK_STR, .off = 0, .width = 4 },
+	{ .key = "p", .kind = GFS_FK_PSTR, .off = 4, .width = 3 },
+};
+static const struct gfs_record edge = { .section = "e", .size = 8, .fields = edge_fields, .nfields = 2 };
+
+static void test_record_edges(void)
+{
+	/* " a " with a blank at both ends; a Pascal string holding a newline, a NUL and 'q' */
+	static const uint8_t old[] = { ' ', 'a', ' ', 0, 3, '\n', 0, 'q' };
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT, back = GFS_BUF_INIT;
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_record_render(&edge, old, sizeof(old), NULL, &out) == 0 &&
+	   !strcmp((char *)out.data, "[e]\ns = \\x20a\\x20\np = \"\\x0a\\x00q\"\n"),
+	   "blanks at the ends and control bytes escaped:\n%s", (char *)out.data);
+	ok(gfs_record_parse(&ar, "e.ini", &edge, old, sizeof(old), out.data, out.len, NULL, &back) == 0 &&
+	   back.len == sizeof(old) && !memcmp(back.data, old, sizeof(old)), "and read back to the same bytes");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "e.ini", &edge, old, sizeof(old), S("[e]\np = \"\\x01b\"\n"), NULL, &back) == 0 &&
+	   back.data[4] == 2 && back.data[5] == 1 && back.data[6] == 'b', "\\xNN written in a Pascal string");
+	gfs_buf_release(&back);
+	gfs_buf_release(&out);
+}
+
 static void test_record(void)
 {
 	/* name "ab", colour 1 with high bits 0xf0 kept, level 300, owner 7, magic 0x5a, 1 point, tail */
@@ -230,6 +258,12 @@ static void test_record(void)
 			    &back) == -EINVAL && strstr(ar.err, "at most 4 bytes"), "string length: %s", ar.err);
 	ok(gfs_record_parse(&ar, "t.ini", &rec, old, sizeof(old), S("[thing]\nnope = 1\n"), &refs,
 			    &back) == -EINVAL && strstr(ar.err, "unknown key nope"), "unknown key: %s", ar.err);
+	ok(gfs_record_parse(&ar, "t.ini", &rec, old, sizeof(old), S("[thing]\nlevel = 3\nowner = #7\nlevel = 4\n"),
+			    &refs, &back) == -EINVAL && strstr(ar.err, "t.ini: line 4: level given twice"),
+	   "a key given twice: %s", ar.err);
+	ok(gfs_record_parse(&ar, "t.ini", &rec, old, sizeof(old), S("[point 0]\nx = 1\n[point 1]\nx = 2\n"),
+			    &refs, &back) == 0, "the same key in two elements is no repeat");
+	gfs_buf_release(&back);
 	ok(gfs_record_render(&rec, old, 14, &refs, &out) == -EBADMSG, "short record refused");
 	gfs_buf_release(&back);
 	gfs_buf_release(&out);
@@ -357,6 +391,157 @@ static void test_record_lists(void)
 	gfs_buf_release(&out);
 }
 
+/* Elements of 8 bytes: x (u8), step (s16), at (f32), a byte no field covers; columns in view order */
+static const struct gfs_field el_fields[] = {
+	{ .key = "x", .kind = GFS_FK_UINT, .off = 0, .width = 1, .max = 59 },
+	{ .key = "at", .kind = GFS_FK_F32, .off = 3, .width = 4 },
+	{ .key = "step", .kind = GFS_FK_SINT, .off = 1, .width = 2, .flags = GFS_FF_BLANK0 },
+};
+static const struct gfs_record el = { .section = "el", .size = 8, .fields = el_fields, .nfields = 3 };
+
+static int el_check(void *ctx, size_t i, size_t n, uint8_t *e, const uint8_t *old, char *why,
+		    size_t whysz)
+{
+	(void)ctx;
+	(void)n;
+	if (!old && e[0] == 13)
+		return snprintf(why, whysz, "element %zu: x 13 is unlucky", i), -EINVAL;
+	return 0;
+}
+
+static const struct gfs_table el_table = { .index = "n", .rec = &el, .max = 4, .min_cols = 2,
+					   .check = el_check };
+
+static void test_table(void)
+{
+	/* x 5, step -2, at 1.5, 0xee; x 7, step 0, at 0.1f, 0x11 */
+	static const uint8_t old[] = { 5, 0xfe, 0xff, 0, 0, 0xc0, 0x3f, 0xee,
+				       7, 0, 0, 0xcd, 0xcc, 0xcc, 0x3d, 0x11 };
+	const char *want = "n,x,at,step\n0,5,1.5,-2\n1,7,0.100000001,\n";
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT, back = GFS_BUF_INIT;
+	size_t n = 0;
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_table_render(&el_table, old, 2, NULL, &out) == 0 && !strcmp((char *)out.data, want),
+	   "table render:\n%s", (char *)out.data);
+	ok(gfs_table_parse(&ar, "t.csv", &el_table, old, 2, out.data, out.len, NULL, NULL, &back, &n) == 0 &&
+	   n == 2 && back.len == sizeof(old) && !memcmp(back.data, old, sizeof(old)),
+	   "unchanged table, same bytes");
+	gfs_buf_set_len(&back, 0);
+	ok(gfs_table_parse(&ar, "t.csv", &el_table, old, 2, S("0,5,1.5,-2\n1,8,0.100000001\n2,1,-0,3\n"), NULL, NULL,
+			   &back, &n) == 0 && n == 3 && back.data[8] == 8 && back.data[15] == 0x11 &&
+	   back.data[16] == 1 && back.data[17] == 3 && back.data[22] == 0x80 && back.data[23] == 0,
+	   "a changed field, a short row (step left out: empty), a new element (uncovered byte kept, new one zero)");
+	gfs_buf_set_len(&back, 0);
+	ok(gfs_table_parse(&ar, "t.csv", &el_table, old, 2, S("n,x,at,step\n0,5,1.5,-2\n"), NULL, NULL,
+			   &back, &n) == 0 && n == 1 && back.len == 8, "the last row removed: one element");
+	gfs_buf_set_len(&back, 0);
+	ok(gfs_table_parse(&ar, "t.csv", &el_table, old, 2, S("0,5,1.5,-2\n2,7,1\n"), NULL, NULL, &back, &n) ==
+	   -EINVAL && strstr(ar.err, "t.csv: line 2, column 1 (n): want 1 (rows stay in order") &&
+	   back.len == 0, "row N is element N: %s", ar.err);
+	ok(gfs_table_parse(&ar, "t.csv", &el_table, old, 2, S("0,60,1.5\n"), NULL, NULL, &back, &n) ==
+	   -EINVAL && strstr(ar.err, "t.csv: line 1, column 2 (x): '60' is not in 0..59"),
+	   "a value names line and column: %s", ar.err);
+	ok(gfs_table_parse(&ar, "t.csv", &el_table, old, 2, S("0,5,nan\n"), NULL, NULL, &back, &n) ==
+	   -EINVAL && strstr(ar.err, "column 3 (at): nan is not a finite number"), "floats: %s", ar.err);
+	ok(gfs_table_parse(&ar, "t.csv", &el_table, old, 2, S("0,1\n"), NULL, NULL, &back, &n) ==
+	   -EINVAL && strstr(ar.err, "t.csv: line 1: 2 values, want 4"), "row shape: %s", ar.err);
+	ok(gfs_table_parse(&ar, "t.csv", &el_table, old, 2, S("n,y\n0,5,1\n"), NULL, NULL, &back, &n) ==
+	   -EINVAL && strstr(ar.err, "header 'y', want 'x'"), "header names the keys: %s", ar.err);
+	ok(gfs_table_parse(&ar, "t.csv", &el_table, old, 2, S("0,5,1.5\n1,7,0.100000001\n2,13,0\n"), NULL, NULL, &back,
+			   &n) == -EINVAL && strstr(ar.err, "t.csv: line 3: element 2: x 13 is unlucky"),
+	   "check() refuses a row with its line: %s", ar.err);
+	ok(gfs_table_parse(&ar, "t.csv", &el_table, old, 2, S("0,1,0\n1,1,0\n2,1,0\n3,1,0\n4,1,0\n"), NULL, NULL,
+			   &back, &n) == -EINVAL && strstr(ar.err, "t.csv: 5 rows, at most 4"), "max: %s", ar.err);
+	gfs_buf_release(&back);
+	gfs_buf_release(&out);
+}
+
+/* Adding and removing an element is a codec operation: the count field follows. */
+static void test_resize(void)
+{
+	/* two paths: id 7 with (1,2) (3,4); id 8 with none; then a tail */
+	static const uint8_t old[] = { 2, 7, 2, 1, 2, 3, 4, 8, 0, 'T' };
+	static const uint8_t grown[] = { 3, 7, 2, 1, 2, 3, 4, 8, 0, 0, 0, 'T' };
+	static const uint8_t shrunk[] = { 1, 7, 2, 1, 2, 3, 4, 'T' };
+	struct gfs_buf out = GFS_BUF_INIT;
+
+	ok(gfs_record_resize(&paths, &paths_fields[1], old, sizeof(old), 3, &out) == 0 &&
+	   out.len == sizeof(grown) && !memcmp(out.data, grown, sizeof(grown)), "grow: a zero element, count 3");
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_record_resize(&paths, &paths_fields[1], old, sizeof(old), 1, &out) == 0 &&
+	   out.len == sizeof(shrunk) && !memcmp(out.data, shrunk, sizeof(shrunk)),
+	   "shrink: the last element (and its list) goes, count 1");
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_record_resize(&paths, &paths_fields[1], old, sizeof(old), 256, &out) == -EINVAL &&
+	   out.len == 0, "a count its field cannot hold");
+	ok(gfs_record_resize(&paths, &paths_fields[1], old, 5, 1, &out) == -EBADMSG, "short record");
+	gfs_buf_release(&out);
+}
+
+/* A record declared once for the size the caller gives: repeats, hidden bytes, fillers. */
+static const struct gfs_field words_fields[] = {
+	{ .key = "tag%u", .kind = GFS_FK_SINT, .off = 4, .width = 2, .repeat = 2, .stride = 6,
+	  .note = "tags" },
+	{ .key = "name", .kind = GFS_FK_PSTR, .off = 12, .width = 3 },
+	{ .kind = GFS_FK_BYTES, .off = 0, .width = 2, .flags = GFS_FF_HIDDEN, .note = "id" },
+};
+static const struct gfs_layout words = { "w", NULL, words_fields, 3, "w", 2, 2, GFS_FK_SINT, 10 };
+
+static void test_layout_table(void)
+{
+	static const uint8_t wrec[] = { 9, 9, 1, 0, 0xff, 0xff, 2, 0, 3, 0, 7, 0, 2, 'h', 'i', 0 };
+	struct gfs_layout_table t;
+	struct gfs_buf out = GFS_BUF_INIT;
+
+	ok(gfs_layout_table(&words, sizeof(wrec), &t) == 0 &&
+	   gfs_record_render(&t.rec, wrec, sizeof(wrec), NULL, &out) == 0 &&
+	   !strcmp((char *)out.data, "[w]\nw11 = 1\n; tags\ntag0 = -1\nw13 = 2\nw14 = 3\ntag1 = 7\n"
+		   "name = \"hi\"\n"), "repeats, a hidden word, fillers named from their index:\n%s",
+	   (char *)out.data);
+	gfs_layout_table_release(&t);
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_layout_table(&words, 14, &t) == 0 && gfs_record_render(&t.rec, wrec, 14, NULL, &out) == 0 &&
+	   strstr((char *)out.data, "tag1 = 7\nw16 = 26626\n") && !strstr((char *)out.data, "name"),
+	   "a smaller record size: the string that does not fit is a filler:\n%s", (char *)out.data);
+	gfs_layout_table_release(&t);
+	gfs_buf_release(&out);
+}
+
+/* A group to the end: as many elements as the bytes hold, no count field. */
+static const struct gfs_field toend_fields[] = {
+	{ .key = "pt", .kind = GFS_FK_GROUP, .group = &pt, .flags = GFS_FF_TOEND },
+};
+static const struct gfs_record toend = { .section = "all", .size = 0, .fields = toend_fields, .nfields = 1 };
+
+static void test_toend(void)
+{
+	static const uint8_t old[] = { 1, 2, 3, 4 };
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT, back = GFS_BUF_INIT;
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_record_span(&toend, old, 4) == 4 && gfs_record_span(&toend, old, 3) == 2,
+	   "to the end: the span is whole elements");
+	ok(gfs_record_render(&toend, old, 4, NULL, &out) == 0 &&
+	   !strcmp((char *)out.data, "[all]\n\n[pt 0]\nx = 1\ny = 2\n\n[pt 1]\nx = 3\ny = 4\n"),
+	   "to the end: rendered:\n%s", (char *)out.data);
+	ok(gfs_record_parse(&ar, "a.ini", &toend, old, 4, S("[pt 0]\nx = 1\ny = 2\n[pt 1]\nx = 3\n[pt 2]\ny = 9\n"),
+			    NULL, &back) == 0 && back.len == 6 && back.data[3] == 4 && back.data[5] == 9,
+	   "to the end: an element added, no count to set");
+	gfs_buf_set_len(&back, 0);
+	{
+		int rr = gfs_record_resize(&toend, &toend_fields[0], old, 4, 1, &back);
+
+		ok(rr == 0 && back.len == 2, "to the end: resized to one element (%d, %zu)", rr, back.len);
+	}
+	gfs_buf_release(&back);
+	gfs_buf_release(&out);
+}
+
 int main(void)
 {
 	test_u24();
@@ -364,7 +549,12 @@ int main(void)
 	test_grid();
 	test_record();
 	test_record_sections();
+	test_record_edges();
 	test_record_list();
 	test_record_lists();
+	test_table();
+	test_resize();
+	test_layout_table();
+	test_toend();
 	return done_testing();
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gamefs.h"
+#include "gfs_layout.h"
 #include "gfs_xml.h"
 
 static void gfs_fuzz_quiet(const char *msg)
@@ -73,7 +74,99 @@ static int gfs_fuzz_same(struct gfs_archive *ar, const uint8_t *data, size_t len
 /* The core codecs fuzzed on their own (a "format" name of their own). */
 int gfs_fuzz_codec(const char *name)
 {
-	return name && !strcmp(name, "xml");
+	return name && (!strcmp(name, "xml") || !strcmp(name, "layout"));
+}
+
+/*
+ * The layout codec: one table with a field of every kind, a group and a
+ * list, through both faces.  The input is "VIEW TEXT\0RECORD BYTES".
+ */
+static const char *const gfs_fz_names[] = { "zero", "one", NULL };
+static const struct gfs_field gfs_fz_item_fields[] = {
+	{ .key = "x", .kind = GFS_FK_UINT, .off = 0, .width = 1 },
+	{ .key = "y", .kind = GFS_FK_SINT, .off = 1, .width = 1 },
+};
+static const struct gfs_record gfs_fz_item = { "item", NULL, 2, gfs_fz_item_fields, 2 };
+static const struct gfs_field gfs_fz_el_fields[] = {
+	{ .key = "f", .kind = GFS_FK_F32, .off = 0, .width = 4 },
+	{ .key = "s", .kind = GFS_FK_SINT, .off = 4, .width = 2, .flags = GFS_FF_BLANK0 },
+	{ .key = "items", .kind = GFS_FK_LIST, .off = 7, .group = &gfs_fz_item, .count_off = 6,
+	  .count_width = 1 },
+};
+static const struct gfs_record gfs_fz_el = { "el", NULL, 7, gfs_fz_el_fields, 3 };
+static const struct gfs_field gfs_fz_fields[] = {
+	{ .key = "u", .kind = GFS_FK_UINT, .off = 0, .width = 2, .max = 1000 },
+	{ .key = "bits", .kind = GFS_FK_UINT, .off = 2, .width = 1, .shift = 2, .bits = 3 },
+	{ .key = "h", .kind = GFS_FK_HEX, .off = 3, .width = 2 },
+	{ .key = "e", .kind = GFS_FK_ENUM, .off = 5, .width = 1, .names = gfs_fz_names },
+	{ .key = "str", .kind = GFS_FK_STR, .off = 6, .width = 4, .section = "text" },
+	{ .key = "p", .kind = GFS_FK_PSTR, .off = 10, .width = 3 },
+	{ .key = "pad", .kind = GFS_FK_HEXZ, .off = 14, .width = 2 },
+	{ .key = "ro", .kind = GFS_FK_UINT, .off = 16, .width = 1, .flags = GFS_FF_RO },
+	{ .key = "el", .kind = GFS_FK_GROUP, .group = &gfs_fz_el, .count_off = 17, .count_width = 1 },
+};
+static const struct gfs_record gfs_fz_rec = { "rec", NULL, 18, gfs_fz_fields, 9 };
+static const struct gfs_field gfs_fz_row_fields[] = {
+	{ .key = "u", .kind = GFS_FK_UINT, .off = 0, .width = 2, .max = 1000 },
+	{ .key = "f", .kind = GFS_FK_F32, .off = 2, .width = 4 },
+	{ .key = "h", .kind = GFS_FK_HEX, .off = 6, .width = 1 },
+	{ .key = "s", .kind = GFS_FK_SINT, .off = 7, .width = 1, .flags = GFS_FF_BLANK0 },
+	{ .key = "pad", .kind = GFS_FK_HEXZ, .off = 8, .width = 2 },
+};
+static const struct gfs_record gfs_fz_row = { "row", NULL, 10, gfs_fz_row_fields, 5 };
+static const struct gfs_table gfs_fz_table = { "index", &gfs_fz_row, 64, 3, NULL };
+
+/* Render old, parse the render back: the same bytes; then parse text: a refusal or bytes that render. */
+static int gfs_fuzz_layout(const uint8_t *data, size_t len)
+{
+	const uint8_t *nul = memchr(data, 0, len);
+	const uint8_t *old = nul ? nul + 1 : data + len;
+	size_t tlen = nul ? (size_t)(nul - data) : len, olen = len - (size_t)(old - data);
+	size_t n = olen / gfs_fz_row.size, m;
+	struct gfs_buf v = GFS_BUF_INIT, out = GFS_BUF_INIT;
+	struct gfs_archive ar;
+	const char *bad = NULL;
+	int r;
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "fuzz";
+	ar.log = gfs_fuzz_quiet;
+	if (gfs_record_span(&gfs_fz_rec, old, olen)) {
+		if (gfs_record_render(&gfs_fz_rec, old, olen, NULL, &v) ||
+		    gfs_record_parse(&ar, "f.ini", &gfs_fz_rec, old, olen, v.data, v.len, NULL, &out) ||
+		    out.len != olen || (olen && memcmp(out.data, old, olen))) {
+			bad = "INI: a rendered record does not parse back to its bytes";
+			goto out;
+		}
+		gfs_buf_set_len(&out, 0);
+		r = gfs_record_parse(&ar, "f.ini", &gfs_fz_rec, old, olen, data, tlen, NULL, &out);
+		if (r && r != -EINVAL)
+			bad = "INI: a parse failed other than EINVAL";
+		else if (!r && !gfs_record_span(&gfs_fz_rec, out.data, out.len))
+			bad = "INI: parsed bytes do not span the table";
+		if (bad)
+			goto out;
+	}
+	gfs_buf_set_len(&v, 0);
+	gfs_buf_set_len(&out, 0);
+	if (gfs_table_render(&gfs_fz_table, old, n, NULL, &v) ||
+	    gfs_table_parse(&ar, "f.csv", &gfs_fz_table, old, n, v.data, v.len, NULL, NULL, &out, &m) ||
+	    m != n || (n && memcmp(out.data, old, n * gfs_fz_row.size))) {
+		bad = "CSV: a rendered table does not parse back to its bytes";
+		goto out;
+	}
+	gfs_buf_set_len(&out, 0);
+	r = gfs_table_parse(&ar, "f.csv", &gfs_fz_table, old, n, data, tlen, NULL, NULL, &out, &m);
+	if (r && r != -EINVAL)
+		bad = "CSV: a parse failed other than EINVAL";
+	else if (!r && out.len != m * gfs_fz_row.size)
+		bad = "CSV: rows and bytes disagree";
+out:
+	gfs_buf_release(&v);
+	gfs_buf_release(&out);
+	if (bad)
+		fprintf(stderr, "layout: %s (%s)\n", bad, ar.err);
+	return bad ? -1 : 0;
 }
 
 /* The XML reader: parses or refuses; a tree it gives is well formed. */
@@ -123,7 +216,7 @@ int gfs_fuzz_one(const char *fmt, const uint8_t *data, size_t len)
 	int r = 0;
 
 	if (gfs_fuzz_codec(fmt))
-		return gfs_fuzz_xml(data, len);
+		return strcmp(fmt, "xml") ? gfs_fuzz_layout(data, len) : gfs_fuzz_xml(data, len);
 	o.format = fmt;
 	gfs_set_log(gfs_fuzz_quiet);
 	if (gfs_archive_open_mem(data, len, "fuzz.bin", &o, &ar, err, sizeof(err)))

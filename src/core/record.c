@@ -6,7 +6,7 @@
 #include <strings.h>
 #include <time.h>
 #include "gamefs.h"
-#include "gfs_record.h"
+#include "gfs_layout.h"
 
 #define GFS_REC_MAXGROUPS 8
 
@@ -132,6 +132,30 @@ static size_t gfs_group_count(const struct gfs_field *f, const uint8_t *base)
 	return f->count_width ? (size_t)gfs_le(base + f->count_off, f->count_width) : f->count_off;
 }
 
+/* The elements of GROUP f at base, left bytes from its first element to the record's end. */
+static size_t gfs_group_n(const struct gfs_field *f, const uint8_t *base, size_t left)
+{
+	if (f->flags & GFS_FF_TOEND)
+		return f->group->size ? left / f->group->size : 0;
+	return gfs_group_count(f, base);
+}
+
+/* Does the view say how many elements GROUP f has (else the count is fixed)? */
+static int gfs_group_var(const struct gfs_field *f)
+{
+	return f->count_width || (f->flags & GFS_FF_TOEND);
+}
+
+/* The most elements GROUP f can have. */
+static uint64_t gfs_group_max(const struct gfs_field *f)
+{
+	if (f->flags & GFS_FF_TOEND)
+		return UINT32_MAX;
+	if (!f->count_width)
+		return f->count_off;
+	return f->count_width >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * f->count_width)) - 1;
+}
+
 /* ---- Pascal strings ------------------------------------------------------------ */
 
 static size_t gfs_pstr_len(const struct gfs_field *f, const uint8_t *p)
@@ -145,10 +169,16 @@ static int gfs_pstr_render(const struct gfs_field *f, const uint8_t *p, struct g
 	int r = gfs_buf_addc(out, '"');
 
 	for (size_t i = 1; i <= n && !r; i++) {
+		uint32_t cp = f->charset ? f->charset[p[i]] : p[i];
+
+		if (cp < 0x20 || cp == 0x7f) {	/* a control byte: escaped, the line stays one line */
+			r = gfs_buf_printf(out, "\\x%02x", p[i]);
+			continue;
+		}
 		if (p[i] == '"' || p[i] == '\\')
 			r = gfs_buf_addc(out, '\\');
 		if (!r)
-			r = gfs_utf8_put(out, f->charset ? f->charset[p[i]] : p[i]);
+			r = gfs_utf8_put(out, cp);
 	}
 	return r ? r : gfs_buf_addc(out, '"');
 }
@@ -182,6 +212,14 @@ static int gfs_pstr_parse(const struct gfs_field *f, uint8_t *p, const char *v, 
 		size_t k;
 		int c;
 
+		if (quoted && v[i] == '\\' && i + 3 < len && v[i + 1] == 'x' &&
+		    gfs_hex_digit(v[i + 2]) >= 0 && gfs_hex_digit(v[i + 3]) >= 0) {
+			if (n >= f->width || n >= sizeof(buf))
+				return snprintf(why, wl, "longer than %u characters", f->width), -EINVAL;
+			buf[n++] = (uint8_t)(gfs_hex_digit(v[i + 2]) << 4 | gfs_hex_digit(v[i + 3]));
+			i += 4;
+			continue;
+		}
 		if (quoted && v[i] == '\\' && i + 1 < len && (v[i + 1] == '"' || v[i + 1] == '\\'))
 			i++;
 		else if (quoted && v[i] == '"')
@@ -236,8 +274,30 @@ int gfs_hexz_parse(const char *v, uint8_t *p, size_t width)
 
 /* ---- render ------------------------------------------------------------------ */
 
-static int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
-			    const struct gfs_rec_refs *refs, struct gfs_buf *out)
+/*
+ * Bytes as one value of a view: escaped (gfs_text_escape()), and a blank at
+ * either end as \x20, since both faces trim the blanks around a value.
+ */
+static int gfs_field_text(struct gfs_buf *out, const uint8_t *p, size_t n)
+{
+	size_t a = 0, b = n;
+	int r = 0;
+
+	while (a < n && p[a] == ' ')
+		a++;
+	while (b > a && p[b - 1] == ' ')
+		b--;
+	for (size_t i = 0; i < a && !r; i++)
+		r = gfs_buf_adds(out, "\\x20");
+	if (!r)
+		r = gfs_text_escape(out, p + a, b - a, 1);
+	for (size_t i = b; i < n && !r; i++)
+		r = gfs_buf_adds(out, "\\x20");
+	return r;
+}
+
+int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
+		     const struct gfs_rec_refs *refs, struct gfs_buf *out)
 {
 	const uint8_t *p = base + f->off;
 	uint64_t v;
@@ -249,14 +309,21 @@ static int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 		/* bytes after the NUL that are not all NULs: show them all */
 		while (k < f->width && !p[k])
 			k++;
-		return gfs_text_escape(out, p, k < f->width ? f->width : len, 1);
+		return gfs_field_text(out, p, k < f->width ? f->width : len);
 	}
 	case GFS_FK_BYTES:
-		return gfs_text_escape(out, p, f->width, 1);
+		return gfs_field_text(out, p, f->width);
 	case GFS_FK_PSTR:
 		return gfs_pstr_render(f, p, out);
 	case GFS_FK_HEXZ:
 		return gfs_hexz_render(out, p, f->width);
+	case GFS_FK_F32: {
+		uint32_t bits = (uint32_t)gfs_le(p, 4);
+		float x;
+
+		memcpy(&x, &bits, sizeof(x));
+		return gfs_buf_printf(out, "%.9g", (double)x);
+	}
 	case GFS_FK_LIST:	/* gfs_list_render(): where its items are depends on the element */
 	case GFS_FK_GROUP:
 		return 0;
@@ -264,6 +331,8 @@ static int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 		break;
 	}
 	v = gfs_field_get(f, base);
+	if ((f->flags & GFS_FF_BLANK0) && !v)
+		return 0;
 	switch (f->kind) {
 	case GFS_FK_HEX:
 		return gfs_buf_printf(out, "0x%0*llx", (int)(f->bits ? (f->bits + 3) / 4 : f->width * 2),
@@ -407,7 +476,7 @@ size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t le
 
 		if (f->kind != GFS_FK_GROUP)
 			continue;
-		n = gfs_group_count(f, p);
+		n = gfs_group_n(f, p, len - pos);
 		if (!gfs_record_list(f->group) && f->group->size && n > (len - pos) / f->group->size)
 			return 0;	/* (fixed-size elements: checked at once) */
 		for (size_t k = 0; k < n; k++, pos += es)
@@ -417,13 +486,60 @@ size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t le
 	return pos;
 }
 
+/* Does p[0..len) hold a record of rec (an empty one too: no fixed part, no element)? */
+static int gfs_record_fits(const struct gfs_record *rec, const uint8_t *p, size_t len)
+{
+	return gfs_record_span(rec, p, len) || (!rec->size && !len);
+}
+
+int gfs_record_resize(const struct gfs_record *rec, const struct gfs_field *g, const uint8_t *old,
+		      size_t oldlen, size_t n, struct gfs_buf *out)
+{
+	size_t span = gfs_record_span(rec, old, oldlen), pos = rec->size, base = out->len;
+	uint64_t cmax;
+	int r;
+
+	if (!gfs_record_fits(rec, old, oldlen))
+		return -EBADMSG;
+	if (g->kind != GFS_FK_GROUP || !gfs_group_var(g))
+		return -EINVAL;
+	cmax = gfs_group_max(g);
+	if (n > cmax)
+		return -EINVAL;
+	r = gfs_buf_add(out, old, rec->size);
+	for (size_t i = 0; i < rec->nfields && !r; i++) {
+		const struct gfs_field *f = &rec->fields[i];
+		size_t k, cnt;
+
+		if (f->kind != GFS_FK_GROUP)
+			continue;
+		cnt = gfs_group_n(f, old, oldlen - pos);
+		for (k = 0; k < cnt; k++) {
+			size_t es = gfs_elem_size(f->group, old + pos, oldlen - pos);
+
+			if (!r && (f != g || k < n))
+				r = gfs_buf_add(out, old + pos, es);
+			pos += es;
+		}
+		for (k = cnt; f == g && k < n && !r; k++)	/* new elements: zeros */
+			r = gfs_buf_set_len(out, out->len + f->group->size);
+	}
+	if (!r)
+		r = gfs_buf_add(out, old + span, oldlen - span);
+	if (r)
+		gfs_buf_set_len(out, base);
+	else if (g->count_width)
+		gfs_le_put(out->data + base + g->count_off, g->count_width, n);
+	return r;
+}
+
 int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len,
 		      const struct gfs_rec_refs *refs, struct gfs_buf *out)
 {
 	size_t pos = rec->size;
 	int r = 0;
 
-	if (!gfs_record_span(rec, p, len))
+	if (!gfs_record_fits(rec, p, len))
 		return -EBADMSG;
 	if (rec->comment)
 		r = gfs_buf_adds(out, rec->comment);
@@ -437,7 +553,7 @@ int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len
 
 		if (f->kind != GFS_FK_GROUP)
 			continue;
-		n = gfs_group_count(f, p);
+		n = gfs_group_n(f, p, len - pos);
 		for (size_t k = 0; k < n && !r; k++) {
 			r = gfs_buf_printf(out, "\n[%s %zu]\n", f->group->section, k);
 			if (!r)
@@ -461,6 +577,8 @@ struct gfs_rec_ctx {
 	size_t old_n[GFS_REC_MAXGROUPS], new_n[GFS_REC_MAXGROUPS], cap[GFS_REC_MAXGROUPS];
 	size_t ngroups;
 	struct gfs_buf tmp;
+	char run[128];				/* the section of the lines seen last */
+	struct gfs_buf seen;			/* fields given in it (pointers) */
 };
 
 static int gfs_unsigned_parse(const char *s, uint64_t *v)
@@ -474,11 +592,9 @@ static int gfs_unsigned_parse(const char *s, uint64_t *v)
 	return errno || end == s || *end ? -EINVAL : 0;
 }
 
-/* Parse value into the field of base; its text equal to the current one changes nothing. */
-static int gfs_field_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, uint8_t *base,
-			   const char *value, unsigned line)
+int gfs_field_scan(const struct gfs_field *f, uint8_t *base, const char *value,
+		   const struct gfs_rec_refs *refs, struct gfs_buf *b, char *why, size_t whysz)
 {
-	struct gfs_buf *b = &c->tmp;
 	int64_t min, max, sv = 0;
 	uint64_t v = 0;
 	int r;
@@ -486,44 +602,58 @@ static int gfs_field_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, uin
 	if (f->flags & GFS_FF_IGNORE)
 		return 0;
 	gfs_buf_set_len(b, 0);
-	r = gfs_field_render(f, base, c->refs, b);
+	r = gfs_field_render(f, base, refs, b);
 	if (r)
 		return r;
 	if (!strcmp((const char *)b->data ? (const char *)b->data : "", value))
 		return 0;
-	if (f->flags & GFS_FF_RO)
-		return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: read-only (it is %s)", c->view, line,
-			       f->key, b->data ? (const char *)b->data : "");
+	if (f->flags & GFS_FF_RO) {
+		snprintf(why, whysz, "read-only (it is %s)", b->data ? (const char *)b->data : "");
+		return -EINVAL;
+	}
 	switch (f->kind) {
 	case GFS_FK_STR:
 	case GFS_FK_BYTES:
 		gfs_buf_set_len(b, 0);
 		if (gfs_text_unescape(value, strlen(value), b) || b->len > f->width ||
-		    (f->kind == GFS_FK_BYTES && b->len != f->width))
-			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: want %s%u bytes (\\xNN escapes)",
-				       c->view, line, f->key, f->kind == GFS_FK_STR ? "at most " : "",
-				       f->width);
+		    (f->kind == GFS_FK_BYTES && b->len != f->width)) {
+			snprintf(why, whysz, "want %s%u bytes (\\xNN escapes)",
+				 f->kind == GFS_FK_STR ? "at most " : "", f->width);
+			return -EINVAL;
+		}
 		memset(base + f->off, 0, f->width);
 		if (b->len)
 			memcpy(base + f->off, b->data, b->len);
 		return 0;
-	case GFS_FK_PSTR: {
-		char why[96];
+	case GFS_FK_PSTR:
+		return gfs_pstr_parse(f, base + f->off, value, why, whysz) ? -EINVAL : 0;
+	case GFS_FK_HEXZ:
+		if (gfs_hexz_parse(value, base + f->off, f->width)) {
+			snprintf(why, whysz, "want at most %u bytes as hex digit pairs", f->width);
+			return -EINVAL;
+		}
+		return 0;
+	case GFS_FK_F32: {
+		uint32_t bits;
+		char *end;
+		float x;
 
-		if (gfs_pstr_parse(f, base + f->off, value, why, sizeof(why)))
-			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: %s", c->view, line, f->key, why);
+		errno = 0;
+		x = *value ? strtof(value, &end) : 0;
+		if (!*value || end == value || *end || x != x || x - x != 0) {
+			snprintf(why, whysz, "%s is not a finite number", value);
+			return -EINVAL;
+		}
+		memcpy(&bits, &x, sizeof(bits));
+		gfs_le_put(base + f->off, 4, bits);
 		return 0;
 	}
-	case GFS_FK_HEXZ:
-		if (gfs_hexz_parse(value, base + f->off, f->width))
-			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: want at most %u bytes as hex "
-				       "digit pairs", c->view, line, f->key, f->width);
-		return 0;
 	case GFS_FK_REF:
-		if (!c->refs || !c->refs->parse || c->refs->parse(c->refs->ctx, f->ref, value, &v))
-			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: '%s' is not %s", c->view, line,
-				       f->key, value, f->want ? f->want : c->refs && c->refs->what ?
-				       c->refs->what : "a reference");
+		if (!refs || !refs->parse || refs->parse(refs->ctx, f->ref, value, &v)) {
+			snprintf(why, whysz, "'%s' is not %s", value, f->want ? f->want :
+				 refs && refs->what ? refs->what : "a reference");
+			return -EINVAL;
+		}
 		sv = (int64_t)v;
 		break;
 	case GFS_FK_ENUM:
@@ -535,27 +665,47 @@ static int gfs_field_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, uin
 		goto number;	/* not a name: a number */
 	default:
 number:
+		if ((f->flags & GFS_FF_BLANK0) && !*value) {
+			gfs_field_set(f, base, 0);
+			return 0;
+		}
 		gfs_field_range(f, &min, &max);
 		if (f->kind != GFS_FK_SINT && max == INT64_MAX) {
-			if (gfs_unsigned_parse(value, &v) || v > gfs_field_mask(f))
-				return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: '%s' is not a %u-bit number",
-					       c->view, line, f->key, value, gfs_field_bits(f));
+			if (gfs_unsigned_parse(value, &v) || v > gfs_field_mask(f)) {
+				snprintf(why, whysz, "'%s' is not a %u-bit number", value, gfs_field_bits(f));
+				return -EINVAL;
+			}
 			gfs_field_set(f, base, v);
 			return 0;
 		}
-		if (gfs_parse_int(value, min, max, &sv))
-			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: '%s' is not in %lld..%lld", c->view,
-				       line, f->key, value, (long long)min, (long long)max);
+		if (gfs_parse_int(value, min, max, &sv)) {
+			snprintf(why, whysz, "'%s' is not in %lld..%lld", value, (long long)min,
+				 (long long)max);
+			return -EINVAL;
+		}
 		break;
 	}
 	if (f->kind == GFS_FK_REF) {
 		gfs_field_range(f, &min, &max);
-		if ((uint64_t)sv > gfs_field_mask(f) || sv < min || sv > max)
-			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: '%s' is out of range", c->view,
-				       line, f->key, value);
+		if ((uint64_t)sv > gfs_field_mask(f) || sv < min || sv > max) {
+			snprintf(why, whysz, "'%s' is out of range", value);
+			return -EINVAL;
+		}
 	}
 	gfs_field_set(f, base, (uint64_t)sv & gfs_field_mask(f));
 	return 0;
+}
+
+/* Parse value into the field of base (gfs_field_scan()); a refusal names the view, line and key. */
+static int gfs_field_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, uint8_t *base,
+			   const char *value, unsigned line)
+{
+	char why[GFS_WHY_MAX];
+	int r = gfs_field_scan(f, base, value, c->refs, &c->tmp, why, sizeof(why));
+
+	if (r == -EINVAL)
+		return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: %s", c->view, line, f->key, why);
+	return r;
 }
 
 /* Parse a LIST value into the element buffer e of rec (that list's items replaced, its count set). */
@@ -667,14 +817,11 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 			return gfs_err(c->ar, -EINVAL, "%s: line %u: [%s] out of order (want [%s %zu])",
 				       c->view, line, section, gr->section, c->new_n[g]);
 		if (idx == c->new_n[g]) {
-			const struct gfs_field *cf = c->groups[g];
-			uint64_t cmax = cf->count_width >= 8 ? UINT64_MAX :
-					((uint64_t)1 << (8 * cf->count_width)) - 1;
+			uint64_t cmax = gfs_group_max(c->groups[g]);
 
-			if (!cf->count_width ? idx >= cf->count_off : idx >= cmax)
+			if (idx >= cmax)
 				return gfs_err(c->ar, -EINVAL, "%s: line %u: [%s]: at most %llu of them",
-					       c->view, line, section, (unsigned long long)(cf->count_width ?
-					       cmax : cf->count_off));
+					       c->view, line, section, (unsigned long long)cmax);
 			if (idx >= c->old_n[g]) {
 				if (idx >= c->cap[g]) {
 					size_t cap = c->cap[g] ? 2 * c->cap[g] : 8;
@@ -703,6 +850,19 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 	if (!f)
 		return gfs_err(c->ar, -EINVAL, "%s: line %u: unknown key %s in [%s]", c->view, line, key,
 			       section);
+	if (strncmp(c->run, section, sizeof(c->run) - 1)) {
+		snprintf(c->run, sizeof(c->run), "%s", section);
+		gfs_buf_set_len(&c->seen, 0);
+	}
+	for (size_t k = 0; k < c->seen.len / sizeof(f); k++) {
+		const struct gfs_field *g;
+
+		memcpy(&g, c->seen.data + k * sizeof(g), sizeof(g));
+		if (g == f)
+			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s given twice", c->view, line, key);
+	}
+	if (gfs_buf_add(&c->seen, &f, sizeof(f)))
+		return -ENOMEM;
 	if (f->kind == GFS_FK_LIST) {
 		gfs_buf_set_len(&c->tmp, 0);
 		if (!elem || gfs_list_render(rec, f, base, c->refs, &c->tmp))
@@ -723,7 +883,7 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
 	int r;
 
 	memset(&c, 0, sizeof(c));
-	if (!span)
+	if (!gfs_record_fits(rec, old, oldlen))
 		return gfs_err(ar, -EINVAL, "%s: the record does not decode", view);
 	if (!gfs_utf8_valid(data, len))
 		return gfs_err(ar, -EINVAL, "%s: not UTF-8 text", view);
@@ -746,11 +906,11 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
 			r = -EINVAL;
 			goto out;
 		}
-		n = gfs_group_count(f, old);
+		n = gfs_group_n(f, old, oldlen - pos);
 		c.groups[c.ngroups] = f;
 		c.old_n[c.ngroups] = n;
 		/* a fixed group keeps its elements; a variable one has those the view names */
-		c.new_n[c.ngroups] = f->count_width ? 0 : n;
+		c.new_n[c.ngroups] = gfs_group_var(f) ? 0 : n;
 		c.cap[c.ngroups] = n;
 		c.elems[c.ngroups] = calloc(n ? n : 1, sizeof(struct gfs_buf));
 		if (!c.elems[c.ngroups]) {
@@ -786,6 +946,7 @@ out:
 		free(c.elems[g]);
 	}
 	gfs_buf_release(&c.tmp);
+	gfs_buf_release(&c.seen);
 	free(c.fixed);
 	return r;
 }
@@ -1291,7 +1452,7 @@ int gfs_record_each(const struct gfs_record *rec, const uint8_t *p, size_t len,
 	size_t pos = rec->size;
 	int r;
 
-	if (!gfs_record_span(rec, p, len))
+	if (!gfs_record_fits(rec, p, len))
 		return -EBADMSG;
 	r = gfs_fields_each(rec, p, fn, ctx);
 	for (size_t i = 0; i < rec->nfields && !r; i++) {
@@ -1299,7 +1460,7 @@ int gfs_record_each(const struct gfs_record *rec, const uint8_t *p, size_t len,
 
 		if (f->kind != GFS_FK_GROUP)
 			continue;
-		for (size_t k = 0, n = gfs_group_count(f, p); k < n && !r; k++) {
+		for (size_t k = 0, n = gfs_group_n(f, p, len - pos); k < n && !r; k++) {
 			r = gfs_fields_each(f->group, p + pos, fn, ctx);
 			pos += gfs_elem_size(f->group, p + pos, len - pos);
 		}

@@ -37,6 +37,10 @@ cmp $B0/elements.csv good-elements.csv || fail "elements.csv does not read back 
 grep -q '^dark = 0$' $B0/board.ini || fail "board.ini does not read back its last good content"
 gfs_umount m || fail "unmount"
 cmp w.zzt orig.zzt || fail "a bad edit changed the world"
+# the one CSV face of records words them all alike: view, line, column and key
+grep -q 'stats.csv: line 5, column 1 (stat): want 3 (rows stay in order' gamefs.log || fail "stats order: $(grep stats.csv gamefs.log)"
+grep -q 'stats.csv: line 5: bind: 7 is not a stat 1\.\.3' gamefs.log || fail "bind: $(grep stats.csv gamefs.log)"
+grep -q "stats.csv: line 5: x 62, y 10 is outside ZZT's board" gamefs.log || fail "x: $(grep stats.csv gamefs.log)"
 grep -q 'board.ini: line 2: dark' gamefs.log || note "FIXME: log does not name the file and line (core: gfs_warn over ar->err)"
 
 # board size: over 20000 is written with a warning, over 65535 refused

@@ -116,12 +116,9 @@ static int lay_parse(struct gfs_archive *ar, struct lay *L, const uint8_t *d, si
 	L->nch = cc;
 	for (uint32_t i = 0; i < sc; i++) {
 		struct lay_sprite *s = &L->sp[i];
-		uint64_t at = gfs_rd_off(&r);
+		uint64_t at = LAY_HDR_SIZE + (uint64_t)i * LAY_SPRITE_SIZE;
 
-		if (gfs_rd_u8(&r, &s->id) || gfs_rd_u8(&r, &s->dep) || gfs_rd_u8(&r, &s->c) ||
-		    gfs_rd_u8(&r, &s->type) || gfs_rd_u32le(&r, &s->off) ||
-		    gfs_rd_u32le(&r, &s->count))
-			return gfs_err_at(ar, -EBADMSG, at, "sprite %u%s: truncated", i, in);
+		lay_sprite_of(d + LAY_HDR_SIZE, i, s);
 		if ((uint64_t)s->off + s->count > cc)
 			return gfs_err_at(ar, -EBADMSG, at,
 					  "sprite %u%s: chunks %u..%llu run past the %u-chunk list",
@@ -129,20 +126,19 @@ static int lay_parse(struct gfs_archive *ar, struct lay *L, const uint8_t *d, si
 	}
 	for (uint32_t i = 0; i < cc; i++) {
 		static const char *const field[4] = { "dst_x", "dst_y", "src_x", "src_y" };
-		uint64_t at = gfs_rd_off(&r);
+		uint64_t at = LAY_HDR_SIZE + (uint64_t)sc * LAY_SPRITE_SIZE + (uint64_t)i * LAY_CHUNK_SIZE;
 
+		lay_chunk_of(d + LAY_HDR_SIZE + (size_t)sc * LAY_SPRITE_SIZE, i, &L->ch[i]);
 		for (int k = 0; k < 4; k++) {
-			float f;
+			float f = lay_f(L->ch[i].v[k]);
 
-			if (gfs_rd_u32le(&r, &L->ch[i].v[k]))
-				return gfs_err_at(ar, -EBADMSG, at, "chunk %u%s: truncated", i, in);
-			f = lay_f(L->ch[i].v[k]);
 			if (f != f || f - f != 0)
 				return gfs_err_at(ar, -EBADMSG, at + 4 * k,
 						  "chunk %u%s: %s is %s", i, in, field[k],
 						  f != f ? "NaN" : "infinite");
 		}
 	}
+	(void)gfs_rd_skip(&r, (size_t)need - LAY_HDR_SIZE);
 	{
 		size_t left = gfs_rd_left(&r);
 		const uint8_t *rest;
@@ -265,6 +261,55 @@ out:
 	return rc;
 }
 
+/* The sprite table sp[0..n) as stored (LAY_SPRITE_SIZE bytes each), appended to b. */
+int lay_sprites_raw(const struct lay_sprite *sp, size_t n, struct gfs_buf *b)
+{
+	int rc = gfs_buf_grow(b, n * LAY_SPRITE_SIZE);
+
+	for (size_t i = 0; !rc && i < n; i++) {
+		const struct lay_sprite *s = &sp[i];
+		uint8_t info[4] = { s->id, s->dep, s->c, s->type };
+
+		rc = gfs_buf_add(b, info, 4);
+		if (!rc)
+			rc = gfs_buf_add_u32le(b, s->off);
+		if (!rc)
+			rc = gfs_buf_add_u32le(b, s->count);
+	}
+	return rc;
+}
+
+/* The chunk table ch[0..n) as stored (LAY_CHUNK_SIZE bytes each), appended to b. */
+int lay_chunks_raw(const struct lay_chunk *ch, size_t n, struct gfs_buf *b)
+{
+	int rc = gfs_buf_grow(b, n * LAY_CHUNK_SIZE);
+
+	for (size_t i = 0; !rc && i < n; i++)
+		for (int k = 0; !rc && k < 4; k++)
+			rc = gfs_buf_add_u32le(b, ch[i].v[k]);
+	return rc;
+}
+
+/* Sprite i of the stored table p (its bytes are there: no check). */
+void lay_sprite_of(const uint8_t *p, size_t i, struct lay_sprite *s)
+{
+	struct gfs_rd r;
+
+	gfs_rd_init(&r, p + i * LAY_SPRITE_SIZE, LAY_SPRITE_SIZE, 0);
+	(void)(gfs_rd_u8(&r, &s->id) || gfs_rd_u8(&r, &s->dep) || gfs_rd_u8(&r, &s->c) ||
+	       gfs_rd_u8(&r, &s->type) || gfs_rd_u32le(&r, &s->off) || gfs_rd_u32le(&r, &s->count));
+}
+
+/* Chunk i of the stored table p. */
+void lay_chunk_of(const uint8_t *p, size_t i, struct lay_chunk *c)
+{
+	struct gfs_rd r;
+
+	gfs_rd_init(&r, p + i * LAY_CHUNK_SIZE, LAY_CHUNK_SIZE, 0);
+	for (int k = 0; k < 4; k++)
+		(void)gfs_rd_u32le(&r, &c->v[k]);
+}
+
 /* The whole raw layout from the model. */
 static int lay_serialise(const struct lay *L, struct gfs_buf *b)
 {
@@ -275,19 +320,10 @@ static int lay_serialise(const struct lay *L, struct gfs_buf *b)
 		rc = gfs_buf_add_u32le(b, (uint32_t)L->nsp);
 	if (!rc)
 		rc = gfs_buf_add_u32le(b, (uint32_t)L->nch);
-	for (size_t i = 0; !rc && i < L->nsp; i++) {
-		const struct lay_sprite *s = &L->sp[i];
-		uint8_t info[4] = { s->id, s->dep, s->c, s->type };
-
-		rc = gfs_buf_add(b, info, 4);
-		if (!rc)
-			rc = gfs_buf_add_u32le(b, s->off);
-		if (!rc)
-			rc = gfs_buf_add_u32le(b, s->count);
-	}
-	for (size_t i = 0; !rc && i < L->nch; i++)
-		for (int k = 0; !rc && k < 4; k++)
-			rc = gfs_buf_add_u32le(b, L->ch[i].v[k]);
+	if (!rc)
+		rc = lay_sprites_raw(L->sp, L->nsp, b);
+	if (!rc)
+		rc = lay_chunks_raw(L->ch, L->nch, b);
 	if (!rc)
 		rc = gfs_buf_add(b, L->tail.data, L->tail.len);
 	return rc;

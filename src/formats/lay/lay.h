@@ -100,6 +100,12 @@ struct lay {
 };
 
 /* lay_view.c */
+/* The sprite and chunk tables as stored, and one element of them back (lay.c). */
+int lay_sprites_raw(const struct lay_sprite *sp, size_t n, struct gfs_buf *b);
+int lay_chunks_raw(const struct lay_chunk *ch, size_t n, struct gfs_buf *b);
+void lay_sprite_of(const uint8_t *p, size_t i, struct lay_sprite *s);
+void lay_chunk_of(const uint8_t *p, size_t i, struct lay_chunk *c);
+
 extern const struct gfs_node_ops lay_ini_ops, lay_sprites_ops, lay_chunks_ops, lay_tail_ops,
 	lay_ztail_ops;
 float lay_f(uint32_t bits);

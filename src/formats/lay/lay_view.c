@@ -2,9 +2,10 @@
  * lay_view.c - the text views of a .lay: layout.ini, sprites.csv,
  * chunks.csv and tail.bin, rendered from the model and parsed back.
  *
- * Coordinates are printed with %.9g, which reads back (strtof) to the same
- * float bits; untouched rows therefore write back byte for byte.  A store
- * either replaces the whole table or leaves the model as it was.
+ * sprites.csv and chunks.csv are the stored records declared as tables
+ * (gfs_layout.h): coordinates print with %.9g, which reads back (strtof) to
+ * the same float bits, so untouched rows write back byte for byte.  A
+ * store either replaces the whole table or leaves the model as it was.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -13,11 +14,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "gfs_grid.h"
+#include "gfs_layout.h"
 #include "formats/lay/lay.h"
 
-#define LAY_SPRITES_HEADER	"index,type,id,depends_on,c,chunk_offset,chunk_count"
-#define LAY_CHUNKS_HEADER	"index,dst_x,dst_y,src_x,src_y"
 
 float lay_f(uint32_t bits)
 {
@@ -229,243 +228,212 @@ const struct gfs_node_ops lay_ini_ops = {
 	.store = lay_ini_store,
 };
 
-/* ---- CSV helpers ---------------------------------------------------------- */
+/* ---- sprites.csv and chunks.csv: the two tables on the CSV face (gfs_layout.h) ---- */
 
-static const char *const lay_sprites_cols[] = {
-	"index", "type", "id", "depends_on", "c", "chunk_offset", "chunk_count"
+/* The stored sprite record (LAY_SPRITE_SIZE), in view order. */
+#define LAY_SP_ID		0
+#define LAY_SP_DEP		1
+#define LAY_SP_C		2
+#define LAY_SP_TYPE		3
+#define LAY_SP_OFF		4	/* u32: first chunk */
+#define LAY_SP_COUNT		8	/* u32: chunks */
+static const struct gfs_field lay_sprite_fields[] = {
+	{ .key = "type", .kind = GFS_FK_HEX, .off = LAY_SP_TYPE, .width = 1 },
+	{ .key = "id", .kind = GFS_FK_UINT, .off = LAY_SP_ID, .width = 1 },
+	{ .key = "depends_on", .kind = GFS_FK_UINT, .off = LAY_SP_DEP, .width = 1 },
+	{ .key = "c", .kind = GFS_FK_UINT, .off = LAY_SP_C, .width = 1 },
+	{ .key = "chunk_offset", .kind = GFS_FK_UINT, .off = LAY_SP_OFF, .width = 4 },
+	{ .key = "chunk_count", .kind = GFS_FK_UINT, .off = LAY_SP_COUNT, .width = 4 },
 };
-static const char *const lay_chunks_cols[] = { "index", "dst_x", "dst_y", "src_x", "src_y" };
+static const struct gfs_record lay_sprite_rec = {
+	.section = "sprite", .size = LAY_SPRITE_SIZE, .fields = lay_sprite_fields,
+	.nfields = sizeof(lay_sprite_fields) / sizeof(lay_sprite_fields[0]),
+};
 
-/*
- * Call row() for each data row of a CSV view (gfs_grid.h) with its nf
- * cells; row() gets the 0-based row number, which the index column must
- * repeat.
- */
-static int lay_csv_parse(struct gfs_archive *ar, const char *view, const uint8_t *data, size_t len,
-			 const char *const *cols, size_t nf,
-			 int (*row)(void *ctx, char **f, unsigned line, size_t idx), void *ctx)
+/* The stored chunk record (LAY_CHUNK_SIZE): four floats. */
+static const struct gfs_field lay_chunk_fields[] = {
+	{ .key = "dst_x", .kind = GFS_FK_F32, .off = 0, .width = 4 },
+	{ .key = "dst_y", .kind = GFS_FK_F32, .off = 4, .width = 4 },
+	{ .key = "src_x", .kind = GFS_FK_F32, .off = 8, .width = 4 },
+	{ .key = "src_y", .kind = GFS_FK_F32, .off = 12, .width = 4 },
+};
+static const struct gfs_record lay_chunk_rec = {
+	.section = "chunk", .size = LAY_CHUNK_SIZE, .fields = lay_chunk_fields,
+	.nfields = sizeof(lay_chunk_fields) / sizeof(lay_chunk_fields[0]),
+};
+
+/* A sprite row: a known type (or the one it had), its chunks inside chunks.csv. */
+static int lay_sprite_check(void *ctx, size_t i, size_t n, uint8_t *e, const uint8_t *old,
+			    char *why, size_t whysz)
 {
-	struct gfs_grid g;
-	int rc = gfs_grid_parse(ar, view, data, len, nf, cols, &g);
+	const struct lay *L = ctx;
+	struct lay_sprite s;
 
-	for (size_t i = 0; !rc && i < g.nrows; i++) {
-		int64_t v;
+	(void)n;
+	lay_sprite_of(e, 0, &s);
+	if (s.type != LAY_T_BASE && s.type != LAY_T_SUB && s.type != LAY_T_DEP30 &&
+	    s.type != LAY_T_DEP40 && s.type != LAY_T_OVERLAY && s.type != LAY_T_DEP60 &&
+	    !(old && old[LAY_SP_TYPE] == s.type))
+		return snprintf(why, whysz, "sprite %zu: type 0x%02x is not one of 0x00 0x20 0x30 0x40 "
+				"0x50 0x60", i, s.type), -EINVAL;
+	if ((uint64_t)s.off + s.count > L->nch)
+		return snprintf(why, whysz, "sprite %zu: chunks %u..%llu run past the %zu rows of "
+				"chunks.csv", i, s.off, (unsigned long long)s.off + s.count, L->nch), -EINVAL;
+	return 0;
+}
 
-		if (gfs_parse_int(g.rows[i].cell[0], 0, INT64_MAX, &v) || (uint64_t)v != i) {
-			char what[64];
+/* A new or changed chunk row must make sense; old rows stay as they were. */
+static int lay_chunk_check(void *ctx, size_t i, size_t n, uint8_t *e, const uint8_t *old,
+			   char *why, size_t whysz)
+{
+	const struct lay *L = ctx;
+	struct lay_chunk ck;
+	float v[4];
 
-			snprintf(what, sizeof(what), "want %zu (rows stay in order)", i);
-			rc = gfs_grid_err(ar, &g, i, 0, what);
-			break;
-		}
-		rc = row(ctx, g.rows[i].cell, g.rows[i].line, i);
+	(void)n;
+	if (old && !memcmp(e, old, LAY_CHUNK_SIZE))
+		return 0;
+	lay_chunk_of(e, 0, &ck);
+	for (int k = 0; k < 4; k++) {
+		v[k] = lay_f(ck.v[k]);
+		if (v[k] < -LAY_MAX_COORD || v[k] > LAY_MAX_COORD)
+			return snprintf(why, whysz, "chunk %zu: %s %.9g is beyond +-%.0f", i,
+					lay_chunk_fields[k].key, (double)v[k], (double)LAY_MAX_COORD), -EINVAL;
 	}
-	gfs_grid_release(&g);
+	if (L->aw && (v[2] < 0 || v[3] < 0 || v[2] + LAY_CELL > (float)L->aw ||
+		      v[3] + LAY_CELL > (float)L->ah))
+		return snprintf(why, whysz, "chunk %zu: src %.9g,%.9g: the %dx%d chunk is not inside the "
+				"%ux%u atlas", i, (double)v[2], (double)v[3], LAY_CELL, LAY_CELL, L->aw,
+				L->ah), -EINVAL;
+	return 0;
+}
+
+static const struct gfs_table lay_sprites_table = {
+	.index = "index", .rec = &lay_sprite_rec, .max = LAY_MAX_SPRITES, .check = lay_sprite_check,
+};
+static const struct gfs_table lay_chunks_table = {
+	.index = "index", .rec = &lay_chunk_rec, .max = LAY_MAX_CHUNKS, .check = lay_chunk_check,
+};
+
+/* One of the two CSV views: its table, the model's rows as stored, and how new rows are taken. */
+struct lay_csv {
+	const char *view;
+	const struct gfs_table *table;
+	int (*raw)(const struct lay *L, struct gfs_buf *b, size_t *n);
+	int (*adopt)(struct gfs_archive *ar, struct lay *L, const uint8_t *p, size_t n);
+};
+
+static int lay_sprites_bytes(const struct lay *L, struct gfs_buf *b, size_t *n)
+{
+	*n = L->nsp;
+	return lay_sprites_raw(L->sp, L->nsp, b);
+}
+
+static int lay_chunks_bytes(const struct lay *L, struct gfs_buf *b, size_t *n)
+{
+	*n = L->nch;
+	return lay_chunks_raw(L->ch, L->nch, b);
+}
+
+static int lay_sprites_adopt(struct gfs_archive *ar, struct lay *L, const uint8_t *p, size_t n)
+{
+	struct lay_sprite *sp = calloc(n ? n : 1, sizeof(*sp));
+
+	(void)ar;
+	if (!sp)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		lay_sprite_of(p, i, &sp[i]);
+	free(L->sp);
+	L->sp = sp;
+	L->nsp = n;
+	return 0;
+}
+
+/* New chunks: every sprite's range must stay inside them. */
+static int lay_chunks_adopt(struct gfs_archive *ar, struct lay *L, const uint8_t *p, size_t n)
+{
+	struct lay_chunk *ch;
+
+	for (size_t i = 0; i < L->nsp; i++)
+		if ((uint64_t)L->sp[i].off + L->sp[i].count > n)
+			return gfs_err(ar, -EINVAL, "chunks.csv: %zu rows, but sprite %zu uses chunks up to %llu",
+				       n, i, (unsigned long long)L->sp[i].off + L->sp[i].count);
+	if (!(ch = calloc(n ? n : 1, sizeof(*ch))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		lay_chunk_of(p, i, &ch[i]);
+	free(L->ch);
+	L->ch = ch;
+	L->nch = n;
+	lay_canvas(L);
+	return 0;
+}
+
+static const struct lay_csv lay_sprites_csv = {
+	"sprites.csv", &lay_sprites_table, lay_sprites_bytes, lay_sprites_adopt
+};
+static const struct lay_csv lay_chunks_csv = {
+	"chunks.csv", &lay_chunks_table, lay_chunks_bytes, lay_chunks_adopt
+};
+
+static int lay_csv_render(struct gfs_archive *ar, const struct lay_csv *c, struct gfs_buf *out)
+{
+	struct gfs_buf raw = GFS_BUF_INIT;
+	size_t n;
+	int rc = c->raw(ar->priv, &raw, &n);
+
+	if (!rc)
+		rc = gfs_table_render(c->table, raw.data, n, NULL, out);
+	gfs_buf_release(&raw);
 	return rc;
 }
 
-/* ---- sprites.csv ---------------------------------------------------------- */
+/* The view parsed against the rows as stored; the model takes the new rows, or stays. */
+static int lay_csv_store(struct gfs_archive *ar, const struct lay_csv *c, const uint8_t *data, size_t len)
+{
+	struct lay *L = ar->priv;
+	struct gfs_buf old = GFS_BUF_INIT, nb = GFS_BUF_INIT;
+	size_t oldn, rows = 0;
+	int rc = c->raw(L, &old, &oldn);
+
+	if (!rc)
+		rc = gfs_table_parse(ar, c->view, c->table, old.data, oldn, data, len, NULL, L, &nb, &rows);
+	if (!rc)
+		rc = c->adopt(ar, L, nb.data, rows);
+	if (!rc) {
+		L->edited = 1;
+		L->idx_valid = 0;
+	}
+	gfs_buf_release(&old);
+	gfs_buf_release(&nb);
+	return rc;
+}
 
 static int lay_sprites_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
-	struct lay *L = ar->priv;
-	int rc = gfs_buf_adds(out, LAY_SPRITES_HEADER "\n");
-
-	for (size_t i = 0; !rc && i < L->nsp; i++) {
-		const struct lay_sprite *s = &L->sp[i];
-
-		rc = gfs_buf_printf(out, "%zu,0x%02x,%u,%u,%u,%u,%u\n", i, s->type, s->id, s->dep,
-				    s->c, s->off, s->count);
-	}
-	return rc;
+	return lay_csv_render(ar, &lay_sprites_csv, out);
 }
 
-struct lay_sp_ctx {
-	struct gfs_archive *ar;
-	struct lay *L;
-	struct lay_sprite *sp;
-	size_t n, cap;
-};
-
-static int lay_sprites_row(void *vctx, char **f, unsigned line, size_t idx)
+static int lay_sprites_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
-	static const char *const name[] = { "type", "id", "depends_on", "c" };
-	struct lay_sp_ctx *c = vctx;
-	struct lay_sprite s;
-	int64_t v[6];
-
-	for (int k = 0; k < 6; k++) {
-		int64_t max = k < 4 ? 255 : UINT32_MAX;
-
-		if (gfs_parse_int(f[k + 1], 0, max, &v[k]))
-			return gfs_err(c->ar, -EINVAL, "sprites.csv: line %u: %s %s is not a number in 0..%lld",
-				       line, k < 4 ? name[k] : k == 4 ? "chunk_offset" : "chunk_count",
-				       f[k + 1], (long long)max);
-	}
-	s.type = (uint8_t)v[0];
-	s.id = (uint8_t)v[1];
-	s.dep = (uint8_t)v[2];
-	s.c = (uint8_t)v[3];
-	s.off = (uint32_t)v[4];
-	s.count = (uint32_t)v[5];
-	if (s.type != LAY_T_BASE && s.type != LAY_T_SUB && s.type != LAY_T_DEP30 &&
-	    s.type != LAY_T_DEP40 && s.type != LAY_T_OVERLAY && s.type != LAY_T_DEP60 &&
-	    !(idx < c->L->nsp && c->L->sp[idx].type == s.type))
-		return gfs_err(c->ar, -EINVAL, "sprites.csv: line %u: type 0x%02x is not one of "
-			       "0x00 0x20 0x30 0x40 0x50 0x60", line, s.type);
-	if ((uint64_t)s.off + s.count > c->L->nch)
-		return gfs_err(c->ar, -EINVAL, "sprites.csv: line %u: chunks %u..%llu run past the "
-			       "%zu rows of chunks.csv", line, s.off,
-			       (unsigned long long)s.off + s.count, c->L->nch);
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		struct lay_sprite *p;
-
-		if (c->n >= LAY_MAX_SPRITES)
-			return gfs_err(c->ar, -EINVAL, "sprites.csv: line %u: more than %u sprites",
-				       line, LAY_MAX_SPRITES);
-		p = realloc(c->sp, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		c->sp = p;
-		c->cap = cap;
-	}
-	c->sp[c->n++] = s;
-	return 0;
+	return lay_csv_store(ar, &lay_sprites_csv, data, len);
 }
 
-static int lay_sprites_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
-			     size_t len)
+static int lay_chunks_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
-	struct lay *L = ar->priv;
-	struct lay_sp_ctx c = { .ar = ar, .L = L };
-	int rc = lay_csv_parse(ar, "sprites.csv", data, len, lay_sprites_cols, 7,
-			       lay_sprites_row, &c);
+	return lay_csv_render(ar, &lay_chunks_csv, out);
+}
 
-	if (rc) {
-		free(c.sp);
-		return rc;
-	}
-	free(L->sp);
-	L->sp = c.sp;
-	L->nsp = c.n;
-	L->edited = 1;
-	L->idx_valid = 0;
-	return 0;
+static int lay_chunks_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	return lay_csv_store(ar, &lay_chunks_csv, data, len);
 }
 
 const struct gfs_node_ops lay_sprites_ops = {
 	.render = lay_sprites_render,
 	.store = lay_sprites_store,
 };
-
-/* ---- chunks.csv ----------------------------------------------------------- */
-
-static int lay_chunks_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
-{
-	struct lay *L = ar->priv;
-	int rc = gfs_buf_grow(out, 40 + L->nch * 32);
-
-	if (!rc)
-		rc = gfs_buf_adds(out, LAY_CHUNKS_HEADER "\n");
-	for (size_t i = 0; !rc && i < L->nch; i++) {
-		const uint32_t *v = L->ch[i].v;
-
-		rc = gfs_buf_printf(out, "%zu,%.9g,%.9g,%.9g,%.9g\n", i, (double)lay_f(v[0]),
-				    (double)lay_f(v[1]), (double)lay_f(v[2]), (double)lay_f(v[3]));
-	}
-	return rc;
-}
-
-struct lay_ch_ctx {
-	struct gfs_archive *ar;
-	struct lay *L;
-	struct lay_chunk *ch;
-	size_t n, cap;
-};
-
-static int lay_parse_float(const char *s, float *out)
-{
-	char *end;
-	float f;
-
-	if (!*s)
-		return -EINVAL;
-	errno = 0;
-	f = strtof(s, &end);
-	if (end == s || *end || f != f || f - f != 0)
-		return -EINVAL;
-	*out = f;
-	return 0;
-}
-
-static int lay_chunks_row(void *vctx, char **f, unsigned line, size_t idx)
-{
-	static const char *const name[4] = { "dst_x", "dst_y", "src_x", "src_y" };
-	struct lay_ch_ctx *c = vctx;
-	const struct lay *L = c->L;
-	struct lay_chunk ck;
-	float v[4];
-
-	for (int k = 0; k < 4; k++) {
-		if (lay_parse_float(f[k + 1], &v[k]))
-			return gfs_err(c->ar, -EINVAL, "chunks.csv: line %u: %s %s is not a finite number",
-				       line, name[k], f[k + 1]);
-		ck.v[k] = lay_bits(v[k]);
-	}
-	if (idx >= L->nch || memcmp(&ck, &L->ch[idx], sizeof(ck))) {
-		/* a new or changed row must make sense; old rows stay as they were */
-		for (int k = 0; k < 4; k++)
-			if (v[k] < -LAY_MAX_COORD || v[k] > LAY_MAX_COORD)
-				return gfs_err(c->ar, -EINVAL, "chunks.csv: line %u: %s %s is beyond +-%.0f",
-					       line, name[k], f[k + 1], (double)LAY_MAX_COORD);
-		if (L->aw && (v[2] < 0 || v[3] < 0 || v[2] + LAY_CELL > (float)L->aw ||
-			      v[3] + LAY_CELL > (float)L->ah))
-			return gfs_err(c->ar, -EINVAL, "chunks.csv: line %u: src %s,%s: the %dx%d "
-				       "chunk is not inside the %ux%u atlas", line, f[3], f[4],
-				       LAY_CELL, LAY_CELL, L->aw, L->ah);
-	}
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 256;
-		struct lay_chunk *p;
-
-		if (c->n >= LAY_MAX_CHUNKS)
-			return gfs_err(c->ar, -EINVAL, "chunks.csv: line %u: more than %u chunks",
-				       line, LAY_MAX_CHUNKS);
-		p = realloc(c->ch, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		c->ch = p;
-		c->cap = cap;
-	}
-	c->ch[c->n++] = ck;
-	return 0;
-}
-
-static int lay_chunks_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
-			    size_t len)
-{
-	struct lay *L = ar->priv;
-	struct lay_ch_ctx c = { .ar = ar, .L = L };
-	int rc = lay_csv_parse(ar, "chunks.csv", data, len, lay_chunks_cols, 5,
-			       lay_chunks_row, &c);
-
-	for (size_t i = 0; !rc && i < L->nsp; i++)
-		if ((uint64_t)L->sp[i].off + L->sp[i].count > c.n)
-			rc = gfs_err(ar, -EINVAL, "chunks.csv: %zu rows, but sprite %zu uses chunks up to %llu",
-				     c.n, i, (unsigned long long)L->sp[i].off + L->sp[i].count);
-	if (rc) {
-		free(c.ch);
-		return rc;
-	}
-	free(L->ch);
-	L->ch = c.ch;
-	L->nch = c.n;
-	L->edited = 1;
-	L->idx_valid = 0;
-	lay_canvas(L);
-	return 0;
-}
 
 const struct gfs_node_ops lay_chunks_ops = {
 	.render = lay_chunks_render,

@@ -30,44 +30,40 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rpg.h"
-#include "gfs_record.h"
+#include "gfs_layout.h"
 
-/* A named field: n > 1 repeats it n times stride words apart (fmt then holds a %u). */
-struct rk_named {
-	const char *fmt;
-	unsigned word, n, stride;
-	enum gfs_fkind kind;	/* SINT (int16), PSTR (width bytes after a length byte) or BYTES: hidden */
-	unsigned width;		/* PSTR: characters; hidden: words */
-	const char *note;
-};
-
+/* A kind of record: the lump it is in, its files, its record size, its layout. */
 struct rk_kind {
 	const char *lump;	/* ".VEH": archinym + this; else the whole name */
-	const char *dir, *section;
+	const char *dir;
 	int binsize_idx;	/* -1: fixed size */
 	unsigned recsize;	/* fixed size, or the legacy one (0: none) */
-	unsigned digits, word_base;
-	const char *comment;
-	const struct rk_named *named;
-	size_t nnamed;
+	unsigned digits;
+	struct gfs_layout layout;	/* every int16 word; the others as wNN */
 };
 
 #define NN(a) a, sizeof(a) / sizeof(a[0])
-#define HIDE(w, n, what) { NULL, w, 1, 0, GFS_FK_BYTES, n, what }
-#define INT(k, w) { k, w, 1, 0, GFS_FK_SINT, 0, NULL }
-#define INTN(k, w, note) { k, w, 1, 0, GFS_FK_SINT, 0, note }
+/* int16 word w; n of them s words apart; n words kept with no key (what they are: the note) */
+#define INT(k, w) { .key = k, .kind = GFS_FK_SINT, .off = 2 * (w), .width = 2 }
+#define INTN(k, w, nt) { .key = k, .kind = GFS_FK_SINT, .off = 2 * (w), .width = 2, .note = nt }
+#define INTS(k, w, n, s, nt) { .key = k, .kind = GFS_FK_SINT, .off = 2 * (w), .width = 2, .repeat = n, \
+			       .stride = 2 * (s), .note = nt }
+/* a layout of int16 words: the named ones, the others wNN (NN: the word's index + base) */
+#define WORDS(sec, named, base, comment) { sec, comment, NN(named), "w", 2, 2, GFS_FK_SINT, base }
+#define HIDE(w, n, what) { .kind = GFS_FK_BYTES, .off = 2 * (w), .width = 2 * (n), .flags = GFS_FF_HIDDEN, \
+			   .note = what }
 
-static const struct rk_named rk_tap[] = {
-	{ "pattern%u_start_tile", 0, 2, 20, GFS_FK_SINT, 0, NULL },
-	{ "pattern%u_disable_tag", 1, 2, 20, GFS_FK_SINT, 0, NULL },
-	{ "pattern0_op%u", 2, 9, 1, GFS_FK_SINT, 0, NULL },
-	{ "pattern0_arg%u", 11, 9, 1, GFS_FK_SINT, 0, NULL },
-	{ "pattern1_op%u", 22, 9, 1, GFS_FK_SINT, 0, NULL },
-	{ "pattern1_arg%u", 31, 9, 1, GFS_FK_SINT, 0, NULL },
+static const struct gfs_field rk_tap[] = {
+	INTS("pattern%u_start_tile", 0, 2, 20, NULL),
+	INTS("pattern%u_disable_tag", 1, 2, 20, NULL),
+	INTS("pattern0_op%u", 2, 9, 1, NULL),
+	INTS("pattern0_arg%u", 11, 9, 1, NULL),
+	INTS("pattern1_op%u", 22, 9, 1, NULL),
+	INTS("pattern1_arg%u", 31, 9, 1, NULL),
 };
 
-static const struct rk_named rk_veh[] = {
-	{ "name", 0, 1, 0, GFS_FK_PSTR, 15, NULL },
+static const struct gfs_field rk_veh[] = {
+	{ .key = "name", .kind = GFS_FK_PSTR, .off = 2 * (0), .width = 15 },
 	INT("speed", 8), INTN("bits", 9, "bits: 0 pass walls, 1 pass NPCs, 2 NPC activation, 3 door use, "
 				 "4 leader shown, 5 party shown, 6 dismount ahead, 7 pass walls dismounting, "
 				 "8 no flying shadow, 9 ignore harm tiles"),
@@ -76,29 +72,29 @@ static const struct rk_named rk_veh[] = {
 	INT("mount_from", 19), INT("dismount_to", 20), INT("elevation", 21),
 };
 
-static const struct rk_named rk_for[] = {
-	{ "slot%u_enemy", 0, 8, 4, GFS_FK_SINT, 0, "slotN_enemy: enemy +1 (0: empty)" },
-	{ "slot%u_x", 1, 8, 4, GFS_FK_SINT, 0, NULL },
-	{ "slot%u_y", 2, 8, 4, GFS_FK_SINT, 0, NULL },
+static const struct gfs_field rk_for[] = {
+	INTS("slot%u_enemy", 0, 8, 4, "slotN_enemy: enemy +1 (0: empty)"),
+	INTS("slot%u_x", 1, 8, 4, NULL),
+	INTS("slot%u_y", 2, 8, 4, NULL),
 	INT("background", 32), INTN("music", 33, "music: song +1 (0: none)"),
 	INTN("background_frames", 34, "background_frames: frames -1"), INT("background_ticks", 35),
 	INT("victory_tag", 36), INT("death_action", 37), INT("hero_formation", 38),
 };
 
-static const struct rk_named rk_efs[] = {
+static const struct gfs_field rk_efs[] = {
 	INT("frequency", 0),
-	{ "formation%u", 1, 20, 1, GFS_FK_SINT, 0, "formationN: formation +1 (0: none)" },
+	INTS("formation%u", 1, 20, 1, "formationN: formation +1 (0: none)"),
 	INT("tag", 21),
 };
 
-static const struct rk_named rk_sho[] = {
+static const struct gfs_field rk_sho[] = {
 	HIDE(0, 16, "name"),
 	INTN("last_stock_slot", 16, "last_stock_slot: its stock is shop-stock/ N x 50 to N x 50 + this"),
 	INTN("menu_bits", 17, "menu_bits: 1 buy, 2 sell, 4 hire, 8 inn, 16 equip, 32 save, 64 map, 128 team"),
 	INT("inn_price", 18), INT("inn_script", 19),
 };
 
-static const struct rk_named rk_stf[] = {
+static const struct gfs_field rk_stf[] = {
 	HIDE(0, 17, "name"),
 	INTN("type", 17, "type: 0 item, 1 hero"), INT("id", 18), INTN("stock", 19, "stock: -1 infinite"),
 	INT("buy_require_tag", 20), INT("sell_require_tag", 21), INT("buy_set_tag", 22), INT("sell_set_tag", 23),
@@ -109,7 +105,7 @@ static const struct rk_named rk_stf[] = {
 	INT("trade4_item", 35), INT("trade4_count", 36), INTN("stock_index", 37, "stock_index: +1 (0: the slot)"),
 };
 
-static const struct rk_named rk_itm[] = {
+static const struct gfs_field rk_itm[] = {
 	HIDE(0, 9, "name"), HIDE(9, 37, "description"),
 	INT("old_equip_slot", 49), INT("weapon_picture", 52), INT("weapon_palette", 53),
 	INT("have_tag", 74), INT("in_inventory_tag", 75), INT("is_equipped_tag", 76),
@@ -118,7 +114,7 @@ static const struct rk_named rk_itm[] = {
 	INTN("equip_bits", 239, "equip_bits: bits 0-4 equippable in slot 0-4"),
 };
 
-static const struct rk_named rk_menus[] = {
+static const struct gfs_field rk_menus[] = {
 	HIDE(0, 11, "name"),
 	INT("box_style", 11), INT("text_color", 12), INT("max_rows", 13), INT("bits", 14),
 	INT("offset_x", 15), INT("offset_y", 16), INTN("anchor_horiz", 17, "anchor_*, text_align: -1, 0, 1"),
@@ -127,7 +123,7 @@ static const struct rk_named rk_menus[] = {
 	INT("disabled_text_color", 27),
 };
 
-static const struct rk_named rk_menuitem[] = {
+static const struct gfs_field rk_menuitem[] = {
 	INTN("menu", 0, "menu: the menu +1 (0: unused)"), HIDE(1, 20, "caption"),
 	INT("position", 21), INT("type", 22), INT("subtype", 23), INT("tag1", 24), INT("tag2", 25),
 	INT("set_tag", 26), INT("toggle_tag", 27), INT("bits", 28), INT("extra0", 29), INT("extra1", 30),
@@ -135,7 +131,7 @@ static const struct rk_named rk_menuitem[] = {
 };
 
 /* DT0, as load_hero_from_old_dt0 reads it */
-static const struct rk_named rk_dt0[] = {
+static const struct gfs_field rk_dt0[] = {
 	HIDE(0, 17, "name"),
 	INT("battle_sprite", 17), INT("battle_palette", 18), INT("walkabout", 19), INT("walkabout_palette", 20),
 	INT("default_level", 21), INT("default_weapon", 22),
@@ -151,13 +147,13 @@ static const struct rk_named rk_dt0[] = {
 	INT("counter_level0", 41), INT("counter_level_max", 42),
 	INT("focus_level0", 43), INT("focus_level_max", 44),
 	INT("extra_hits_level0", 45), INT("extra_hits_level_max", 46),
-	{ "spell%u_attack", 47, 96, 2, GFS_FK_SINT, 0, "spellN: spell list N/24, slot N%24" },
-	{ "spell%u_learned", 48, 96, 2, GFS_FK_SINT, 0, NULL },
-	INT("portrait", 239), { "bits%u", 240, 3, 1, GFS_FK_SINT, 0, NULL },
+	INTS("spell%u_attack", 47, 96, 2, "spellN: spell list N/24, slot N%24"),
+	INTS("spell%u_learned", 48, 96, 2, NULL),
+	INT("portrait", 239), INTS("bits%u", 240, 3, 1, NULL),
 	HIDE(243, 44, "spell list names"),
 };
 
-static const struct rk_named rk_dt1[] = {
+static const struct gfs_field rk_dt1[] = {
 	HIDE(0, 17, "name"),
 	INT("steal_chance", 17), INT("steal_item", 18),
 	INT("steal_item_rate", 19), INT("steal_rare_item", 20), INT("steal_rare_item_rate", 21),
@@ -171,36 +167,36 @@ static const struct rk_named rk_dt1[] = {
 	INT("focus", 72), INT("extra_hits", 73),
 	INT("spawn_on_death", 79), INT("spawn_non_elemental_death", 80), INT("spawn_when_alone", 81),
 	INT("spawn_non_elemental_hit", 82),
-	{ "spawn_element%u_hit", 83, 8, 1, GFS_FK_SINT, 0, NULL },
+	INTS("spawn_element%u_hit", 83, 8, 1, NULL),
 	INT("spawn_how_many", 91),
-	{ "regular_attack%u", 92, 5, 1, GFS_FK_SINT, 0, NULL },
-	{ "desperation_attack%u", 97, 5, 1, GFS_FK_SINT, 0, NULL },
-	{ "alone_attack%u", 102, 5, 1, GFS_FK_SINT, 0, NULL },
-	{ "counter_element%u", 107, 8, 1, GFS_FK_SINT, 0, NULL },
-	{ "counter_stat%u", 115, 12, 1, GFS_FK_SINT, 0, NULL },
+	INTS("regular_attack%u", 92, 5, 1, NULL),
+	INTS("desperation_attack%u", 97, 5, 1, NULL),
+	INTS("alone_attack%u", 102, 5, 1, NULL),
+	INTS("counter_element%u", 107, 8, 1, NULL),
+	INTS("counter_stat%u", 115, 12, 1, NULL),
 	INT("bequest_attack", 367), INT("non_elemental_counter", 368),
 	INT("dissolve_in", 369), INT("dissolve_in_length", 370), INT("spawn_all_elements_on_hit", 371),
 };
 
-static const struct rk_named rk_uicolors[] = {
+static const struct gfs_field rk_uicolors[] = {
 	INTN("background", 0, "colours: master palette indices"), INT("menu_item", 1), INT("disabled_item", 2),
 	INT("selected_item", 3), INT("selected_item2", 4), INT("selected_disabled", 5),
 	INT("selected_disabled2", 6), INT("highlight", 7), INT("highlight2", 8), INT("time_bar", 9),
 	INT("time_bar_full", 10), INT("health_bar", 11), INT("health_bar_flash", 12), INT("text", 13),
 	INT("outline", 14), INT("description", 15), INT("gold", 16), INT("shadow", 17),
-	{ "box%u_background", 18, 15, 2, GFS_FK_SINT, 0, NULL },
-	{ "box%u_edge", 19, 15, 2, GFS_FK_SINT, 0, NULL },
-	{ "box%u_border", 48, 15, 1, GFS_FK_SINT, 0, NULL },
+	INTS("box%u_background", 18, 15, 2, NULL),
+	INTS("box%u_edge", 19, 15, 2, NULL),
+	INTS("box%u_border", 48, 15, 1, NULL),
 };
 
 /* ATTACK.BIN word w is word w + 40 of the engine's attack buffer (loading.rbas convertattackdata) */
-static const struct rk_named rk_attack[] = {
+static const struct gfs_field rk_attack[] = {
 	INT("caption_delay", 17), INT("base_defense_stat", 18),
-	{ "tag%u", 19, 2, 3, GFS_FK_SINT, 0, NULL },
-	{ "tag%u_condition", 20, 2, 3, GFS_FK_SINT, 0, NULL },
-	{ "tag%u_check", 21, 2, 3, GFS_FK_SINT, 0, NULL },
-	{ "item%u_id", 53, 3, 2, GFS_FK_SINT, 0, NULL },
-	{ "item%u_count", 54, 3, 2, GFS_FK_SINT, 0, NULL },
+	INTS("tag%u", 19, 2, 3, NULL),
+	INTS("tag%u_condition", 20, 2, 3, NULL),
+	INTS("tag%u_check", 21, 2, 3, NULL),
+	INTS("item%u_id", 53, 3, 2, NULL),
+	INTS("item%u_count", 54, 3, 2, NULL),
 	INT("sound_effect", 59), INT("prefer_target_stat", 60),
 	INT("chain_mode", 61), INT("chain_value1", 62), INT("chain_value2", 63), INT("chain_bits", 64),
 	INT("else_chain", 65), INT("else_chain_mode", 66), INT("else_chain_rate", 67),
@@ -210,132 +206,53 @@ static const struct rk_named rk_attack[] = {
 	INT("learn_sound_effect", 77), INTN("transmog_enemy", 78, "transmog_enemy, weapon_picture: +1 (0: none)"),
 	INT("transmog_hp_rule", 79), INT("transmog_stats_rule", 80),
 	INT("weapon_picture", 273), INT("weapon_palette", 274),
-	{ "handle%u_x", 275, 2, 2, GFS_FK_SINT, 0, NULL },
-	{ "handle%u_y", 276, 2, 2, GFS_FK_SINT, 0, NULL },
+	INTS("handle%u_x", 275, 2, 2, NULL),
+	INTS("handle%u_y", 276, 2, 2, NULL),
 	INT("turn_delay", 279), INT("dramatic_pause", 280), INT("base_accuracy_stat", 283),
 	INT("base_dodge_stat", 284), INT("randomization", 297), INT("damage_color", 298),
 	INT("transmog_rewards_rule", 299), INT("counterattack_provoke", 300),
 	INT("target_offset_x", 304), INT("target_offset_y", 305), INT("target_halign", 306),
 	INT("target_valign", 307), INT("change_control", 308), INT("change_turncoat", 309),
 	INT("change_defector", 310), INT("change_flipped", 311), INT("spawn_enemy", 312),
-	{ "extra%u", 313, 3, 1, GFS_FK_SINT, 0, NULL },
+	INTS("extra%u", 313, 3, 1, NULL),
 };
 
-static const struct rk_named rk_defpass[] = {
-	{ "tile%u", 0, 160, 1, GFS_FK_SINT, 0,
-	  "tileN: wall bits 1 north, 2 east, 4 south, 8 west, 16 vehicle A, 32 vehicle B, 64 harm, 128 overhead" },
+static const struct gfs_field rk_defpass[] = {
+	INTS("tile%u", 0, 160, 1, "tileN: wall bits 1 north, 2 east, 4 south, 8 west, 16 vehicle A, "
+	     "32 vehicle B, 64 harm, 128 overhead"),
 	INTN("magic", 160, "magic: 4444 (0: an unused record)"),
 };
 
 static const struct rk_kind rk_kinds[] = {
-	{ ".TAP", "tile-animations", "tile-animation", -1, 80, 3, 0,
-	  "; the animation patterns of a tileset (lumps/*.TAP); opN: 0 end, 1 up, 2 down, 3 right, 4 left, 5 wait, 6 if tag\n",
-	  NN(rk_tap) },
-	{ ".VEH", "vehicles", "vehicle", -1, 80, 3, 0, "; a vehicle (lumps/*.VEH)\n", NN(rk_veh) },
-	{ ".FOR", "formations", "formation", -1, 80, 3, 0, "; a battle formation (lumps/*.FOR)\n", NN(rk_for) },
-	{ ".EFS", "formation-sets", "formation-set", -1, 50, 4, 0,
-	  "; a formation set (lumps/*.EFS): file N is formation set N+1\n", NN(rk_efs) },
-	{ ".SHO", "shops", "shop", -1, 40, 3, 0, "; a shop (lumps/*.SHO); the name: names/shops.txt\n", NN(rk_sho) },
-	{ ".STF", "shop-stock", "stock", 1, 64, 4, 0,
-	  "; a shop's stock slot (lumps/*.STF): file N is shop N/50, slot N%50; the name (words 0-16) is kept\n",
-	  NN(rk_stf) },
-	{ ".DT0", "heroes", "hero", 10, 636, 3, 0,
-	  "; a hero of lumps/*.DT0 (reload/heroes.txt supersedes the heroes it holds); the name: names/heroes.txt\n",
-	  NN(rk_dt0) },
-	{ ".DT1", "enemies", "enemy", 11, 320, 3, 0,
-	  "; an enemy (lumps/*.DT1); the name: names/enemies.txt; bits: words 74-78\n", NN(rk_dt1) },
-	{ ".ITM", "items", "item", 12, 200, 3, 0,
-	  "; an item (lumps/*.ITM); name and description: names/items.txt and the raw lump\n", NN(rk_itm) },
-	{ "ATTACK.BIN", "attacks", "attack", 0, 0, 3, 40,
-	  "; attack data from word 40 on (ATTACK.BIN; wNN: word NN of the attack); the first 40 words and the name: lumps/*.DT6\n",
-	  NN(rk_attack) },
-	{ "MENUS.BIN", "menus", "menu", 5, 0, 3, 0, "; a menu (MENUS.BIN); the name (words 0-10) is kept\n",
-	  NN(rk_menus) },
-	{ "MENUITEM.BIN", "menu-items", "menu-item", 6, 0, 4, 0,
-	  "; a menu item (MENUITEM.BIN); the caption (words 1-20) is kept\n", NN(rk_menuitem) },
-	{ "DEFPASS.BIN", "default-walls", "default-walls", -1, 322, 3, 0,
-	  "; the default walls of a tileset's 160 tiles (DEFPASS.BIN)\n", NN(rk_defpass) },
-	{ "UICOLORS.BIN", "ui-colors", "ui-colors", 7, 0, 2, 0,
-	  "; the interface colours of a master palette (UICOLORS.BIN)\n", NN(rk_uicolors) },
+	{ ".TAP", "tile-animations", -1, 80, 3, WORDS("tile-animation", rk_tap, 0,
+	  "; the animation patterns of a tileset (lumps/*.TAP); opN: 0 end, 1 up, 2 down, 3 right, 4 left, 5 wait, 6 if tag\n") },
+	{ ".VEH", "vehicles", -1, 80, 3, WORDS("vehicle", rk_veh, 0,
+	  "; a vehicle (lumps/*.VEH)\n") },
+	{ ".FOR", "formations", -1, 80, 3, WORDS("formation", rk_for, 0,
+	  "; a battle formation (lumps/*.FOR)\n") },
+	{ ".EFS", "formation-sets", -1, 50, 4, WORDS("formation-set", rk_efs, 0,
+	  "; a formation set (lumps/*.EFS): file N is formation set N+1\n") },
+	{ ".SHO", "shops", -1, 40, 3, WORDS("shop", rk_sho, 0,
+	  "; a shop (lumps/*.SHO); the name: names/shops.txt\n") },
+	{ ".STF", "shop-stock", 1, 64, 4, WORDS("stock", rk_stf, 0,
+	  "; a shop's stock slot (lumps/*.STF): file N is shop N/50, slot N%50; the name (words 0-16) is kept\n") },
+	{ ".DT0", "heroes", 10, 636, 3, WORDS("hero", rk_dt0, 0,
+	  "; a hero of lumps/*.DT0 (reload/heroes.txt supersedes the heroes it holds); the name: names/heroes.txt\n") },
+	{ ".DT1", "enemies", 11, 320, 3, WORDS("enemy", rk_dt1, 0,
+	  "; an enemy (lumps/*.DT1); the name: names/enemies.txt; bits: words 74-78\n") },
+	{ ".ITM", "items", 12, 200, 3, WORDS("item", rk_itm, 0,
+	  "; an item (lumps/*.ITM); name and description: names/items.txt and the raw lump\n") },
+	{ "ATTACK.BIN", "attacks", 0, 0, 3, WORDS("attack", rk_attack, 40,
+	  "; attack data from word 40 on (ATTACK.BIN; wNN: word NN of the attack); the first 40 words and the name: lumps/*.DT6\n") },
+	{ "MENUS.BIN", "menus", 5, 0, 3, WORDS("menu", rk_menus, 0,
+	  "; a menu (MENUS.BIN); the name (words 0-10) is kept\n") },
+	{ "MENUITEM.BIN", "menu-items", 6, 0, 4, WORDS("menu-item", rk_menuitem, 0,
+	  "; a menu item (MENUITEM.BIN); the caption (words 1-20) is kept\n") },
+	{ "DEFPASS.BIN", "default-walls", -1, 322, 3, WORDS("default-walls", rk_defpass, 0,
+	  "; the default walls of a tileset's 160 tiles (DEFPASS.BIN)\n") },
+	{ "UICOLORS.BIN", "ui-colors", 7, 0, 2, WORDS("ui-colors", rk_uicolors, 0,
+	  "; the interface colours of a master palette (UICOLORS.BIN)\n") },
 };
-
-#define RK_KEY 32
-
-/* The table of one record of kind k, rs bytes: named fields, the other words as wNN. */
-struct rk_table {
-	struct gfs_record rec;
-	struct gfs_field *f;
-	char (*keys)[RK_KEY];
-};
-
-static void rk_table_free(struct rk_table *t)
-{
-	free(t->f);
-	free(t->keys);
-}
-
-static int rk_table(const struct rk_kind *k, unsigned rs, struct rk_table *t)
-{
-	unsigned nw = rs / 2, n = 0;
-
-	memset(t, 0, sizeof(*t));
-	t->f = calloc(nw ? nw : 1, sizeof(*t->f));
-	t->keys = calloc(nw ? nw : 1, sizeof(*t->keys));
-	if (!t->f || !t->keys) {
-		rk_table_free(t);
-		return -ENOMEM;
-	}
-	for (unsigned w = 0; w < nw;) {
-		const struct rk_named *hit = NULL;
-		unsigned rep = 0;
-
-		for (size_t i = 0; !hit && i < k->nnamed; i++)
-			for (unsigned j = 0; j < k->named[i].n; j++)
-				if (k->named[i].word + j * k->named[i].stride == w) {
-					hit = &k->named[i];
-					rep = j;
-					break;
-				}
-		if (hit && hit->kind == GFS_FK_BYTES) {
-			w += hit->width;	/* text shown elsewhere, or kept: no key */
-			continue;
-		}
-		if (hit && hit->kind == GFS_FK_PSTR && 2 * w + 1 + hit->width > rs)
-			hit = NULL;
-		struct gfs_field *f = &t->f[n];
-
-		f->off = 2 * w;
-		if (!hit) {
-			snprintf(t->keys[n], RK_KEY, "w%02u", w + k->word_base);
-			f->kind = GFS_FK_SINT;
-			f->width = 2;
-			w++;
-		} else {
-			const char *pc = strstr(hit->fmt, "%u");
-
-			if (pc)
-				snprintf(t->keys[n], RK_KEY, "%.*s%u%s", (int)(pc - hit->fmt), hit->fmt, rep, pc + 2);
-			else
-				snprintf(t->keys[n], RK_KEY, "%s", hit->fmt);
-			f->kind = hit->kind;
-			f->note = rep ? NULL : hit->note;
-			if (hit->kind == GFS_FK_PSTR) {
-				f->width = hit->width;
-				w += (1 + hit->width + 1) / 2;
-			} else {
-				f->width = 2;
-				w++;
-			}
-		}
-		f->key = t->keys[n++];
-	}
-	t->rec.section = k->section;
-	t->rec.comment = k->comment;
-	t->rec.size = rs;
-	t->rec.fields = t->f;
-	t->rec.nfields = n;
-	return 0;
-}
 
 static unsigned rk_recsize(struct gfs_archive *ar, const struct rk_kind *k)
 {
@@ -347,7 +264,7 @@ static int rk_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf 
 	struct rpg_vpriv *v = n->priv;
 	const struct rk_kind *k = v->desc;
 	unsigned rs = rk_recsize(ar, k);
-	struct rk_table t;
+	struct gfs_layout_table t;
 	uint8_t *rec;
 	int r;
 
@@ -358,9 +275,9 @@ static int rk_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf 
 	r = rpg_lump_range(ar, v->l, (uint64_t)v->rec * rs, rs, rec);
 	if (r)
 		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
-	if (!r && !(r = rk_table(k, rs, &t))) {
+	if (!r && !(r = gfs_layout_table(&k->layout, rs, &t))) {
 		r = gfs_record_render(&t.rec, rec, rs, NULL, out);
-		rk_table_free(&t);
+		gfs_layout_table_release(&t);
 	}
 	free(rec);
 	return r;
@@ -420,13 +337,13 @@ static int rk_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *d
 	const struct rk_kind *k = v->desc;
 	unsigned rs = rk_recsize(ar, k);
 	struct gfs_buf b = GFS_BUF_INIT, out = GFS_BUF_INIT;
-	struct rk_table t;
+	struct gfs_layout_table t;
 	char view[96];
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
 	if (!r && (rs < 2 || (v->rec + 1) * (size_t)rs > b.len))
 		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
-	if (!r && !(r = rk_table(k, rs, &t))) {
+	if (!r && !(r = gfs_layout_table(&k->layout, rs, &t))) {
 		snprintf(view, sizeof(view), "%s/%s", k->dir, n->name);
 		r = gfs_record_parse(ar, view, &t.rec, b.data + v->rec * rs, rs, data, len, NULL, &out);
 		if (!r && out.len != rs)
@@ -437,7 +354,7 @@ static int rk_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *d
 			memcpy(b.data + v->rec * rs, out.data, rs);
 			r = rpg_set_if_changed(ar, v->l, b.data, b.len);
 		}
-		rk_table_free(&t);
+		gfs_layout_table_release(&t);
 	}
 	gfs_buf_release(&out);
 	gfs_buf_release(&b);

@@ -23,11 +23,6 @@
 #include "gfs_codec.h"
 #include "tng.h"
 
-#define TNG_T_STRINGS	0
-#define TNG_T_LANG	1
-#define TNG_T_TILESMETA	33
-#define TNG_T_MAPS	34
-
 /* ---- probing ------------------------------------------------------------- */
 
 static int tng_bid(const uint8_t *head, size_t len, const char *path)
@@ -235,7 +230,7 @@ static int tng_load_table(struct gfs_archive *ar, struct tng *t)
 					  "section table entry %zu (type %u): %u bytes at %u, "
 					  "past the %zu-byte block", i, t->secs[i].type,
 					  t->secs[i].len, off, t->block.len);
-		if (t->secs[i].type == TNG_T_STRINGS && t->strsec < 0)
+		if (t->secs[i].type == TNG_S_STRINGS && t->strsec < 0)
 			t->strsec = (long)i;
 	}
 	if (t->strsec < 0)
@@ -255,8 +250,7 @@ static int tng_sprite_nodes(struct gfs_archive *ar, struct tng *t, struct tng_as
 	struct gfs_rd rd;
 	int r;
 
-	r = tng_asset_content(ar, t, a, TNG_SPR_MAXDIRS * (TNG_SPR_HDR +
-				TNG_SPR_MAXFRAMES * TNG_SPR_FRAME), &b);
+	r = tng_asset_content(ar, t, a, TNG_SPR_MAX, &b);
 	if (!r && tng_sprite_parse(b.data, b.len, &nd, why, sizeof(why)))
 		r = -EBADMSG;
 	else if (r)
@@ -439,7 +433,7 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 		return -ENOMEM;
 	if (k->view == TNG_V_MEDIA)
 		t->secs[si].dir = dir;
-	if (tng_index_field(s->type) &&
+	if (tng_kind_of(s->type)->index_field &&
 	    !tng_file(ar, dir, "index.csv", 0644, &tng_index_ops,
 		      tng_ref_new(t, (size_t)-1, si, (int)counters[s->type])))
 		return -ENOMEM;
@@ -649,7 +643,7 @@ static int tng_load(struct gfs_archive *ar)
 				return r;
 			continue;
 		}
-		if (s->type == TNG_T_TILESMETA)
+		if (s->type == TNG_S_TILESMETA)
 			rs = 2 + 5u * t->hdr[TNG_OFF_TRANSPORTS];
 		if (rs && s->len % rs) {
 			gfs_warn(ar, "section %zu (%s): length %u is not a multiple of %u; shown raw",

@@ -72,8 +72,13 @@
 #define TNG_SPR_MAXFRAMES	32
 #define TNG_SPR_MAXDIRS		8
 #define TNG_SPR_MAXDIM		2048
+/* the most bytes a sprite asset can hold */
+#define TNG_SPR_MAX (TNG_SPR_MAXDIRS * (TNG_SPR_HDR + TNG_SPR_MAXFRAMES * TNG_SPR_FRAME))
 #define TNG_MAP_HDR		34
 #define TNG_MAP_PARALLAX	10
+#define TNG_MAP_NPAR		29	/* u8 parallax records */
+#define TNG_MAP_NPATH		30	/* u8 patrol paths */
+#define TNG_MAP_RLELEN		31	/* u24 bytes of the layers' RLE */
 
 #define TNG_BLOCK_MAX		((size_t)64 << 20)	/* inflated section block cap */
 #define TNG_ASSETS_MAX		((size_t)1 << 19)	/* asset descriptors cap */
@@ -96,15 +101,45 @@ enum tng_view {
 	TNG_V_MAP,	/* maps/<name>/ */
 };
 
+/* Section types (DESIGN.md section 5): the one set of their numbers. */
+enum tng_stype {
+	TNG_S_STRINGS, TNG_S_LANG, TNG_S_FONTS, TNG_S_MUSIC, TNG_S_SOUNDS, TNG_S_MOVIES,
+	TNG_S_ATLASES, TNG_S_UISPR, TNG_S_TILESPR, TNG_S_CHARSPR, TNG_S_PORTRAITS, TNG_S_BACKS,
+	TNG_S_UIELEM = 16, TNG_S_MAINMENU, TNG_S_HUD, TNG_S_EQUIP, TNG_S_ALERTS, TNG_S_CREDITS,
+	TNG_S_CHOOSERS, TNG_S_CUTSCENES, TNG_S_STARTUP, TNG_S_ATTRS, TNG_S_ACTIONS, TNG_S_CHAROPTS,
+	TNG_S_NPCS, TNG_S_SPAWNERS, TNG_S_DIALOGS, TNG_S_OBJECTS, TNG_S_CRAFTS, TNG_S_TILESMETA,
+	TNG_S_MAPS, TNG_S_QUESTS, TNG_S_N
+};
+
+/* Where the scripts inside a section's (inflated) records are. */
+enum tng_rkind {
+	TNG_R_NONE,	/* no script */
+	TNG_R_WHOLE,	/* the asset is one script (startup 24, default actions 26) */
+	TNG_R_NPC,	/* 28: a list of event handlers */
+	TNG_R_OBJECT,	/* 31: a list of event handlers */
+	TNG_R_QUEST,	/* 35: the on-complete script */
+	TNG_R_CUTSCENE,	/* 23: the cutscene script */
+};
+
+/* A record layout of tng_records.c (opaque here). */
+struct tng_layout;
+
+/* What a section type is: one row of the section registry (tng_model.c). */
 struct tng_kind {
 	const char *name;	/* sections/<NN>-<name>.bin, or the directory */
 	enum tng_view view;
 	const char *ext;	/* media extension */
 	unsigned recsize;	/* raw sections: record size, 0 = free form */
+	const struct tng_layout *layout;	/* its records (or the section) as INI, or NULL */
+	enum tng_rkind script;	/* the scripts inside its compressed records */
+	int ref;		/* the enum tngs_ref that names its assets in scripts, or -1 */
+	const char *index_field;	/* the descriptor's last field is this column, not a name */
 };
 
-/* The section type table (DESIGN.md section 5); NULL name: unknown type. */
+/* The section registry (DESIGN.md section 5); an unknown type: a raw "unknown" row. */
 const struct tng_kind *tng_kind_of(unsigned type);
+/* The section type whose assets reference kind k names, or TNG_S_N for none. */
+unsigned tng_ref_section(int k);
 
 struct tng_sec {
 	uint8_t type;
@@ -207,7 +242,15 @@ struct tng_map {
 int tng_sprite_parse(const uint8_t *p, size_t len, uint8_t *ndirs, char *why, size_t whylen);
 const char *tng_dir_name(unsigned dir);
 
-/* tng_map.c: the map codec; ms is the map side, layers its layer count */
+/*
+ * tng_map.c: map.ini's table (the header, parallax records, patrol paths;
+ * its references: a title number or -1, a string, a sprite category:index)
+ * and the map codec; ms is the map side, layers its layer count.
+ */
+enum { TNG_MREF_TITLE, TNG_MREF_STR, TNG_MREF_SPRITE };
+struct gfs_record;
+extern const struct gfs_record tng_map_rec;
+
 int tng_map_parse(unsigned ms, unsigned layers, const uint8_t *p, size_t len, struct tng_map *m,
 		  int decode, char *why, size_t whylen);
 int tng_map_validate(unsigned ms, unsigned layers, const uint8_t *p, size_t len, char *why,
@@ -221,7 +264,6 @@ int tng_map_build(const uint8_t *hdr, const struct gfs_buf *par, unsigned npar,
 const uint8_t *tng_sec_data(struct tng *t, size_t i, size_t *len);
 const char *tng_string_at(struct tng *t, uint32_t off, size_t *len);
 /* The column name of the descriptor's name field in sections 24, 26, 31; NULL: it is a name. */
-const char *tng_index_field(unsigned type);
 int tng_asset_content(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
 		      size_t max, struct gfs_buf *out);
 int tng_stored_equal(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
@@ -276,6 +318,8 @@ int tng_asset_new(struct tng *t, size_t si, uint32_t nameoff, size_t *ai);
 int tng_asset_drop(struct tng *t, size_t ai);
 
 /* tng_view.c */
+/* The asset a node of the tree shows (tng_view.c). */
+struct tng_asset *tng_ref_asset(struct gfs_node *n);
 extern const struct gfs_node_ops tng_lazy_dir_ops;
 extern const struct gfs_node_ops tng_header_ops;
 extern const struct gfs_node_ops tng_strings_ops;
@@ -333,14 +377,6 @@ extern const char *const tng_ts_name[TNG_TS_N];
 int tng_tiled_supported(const struct tng *t);
 
 /* tng_handlers.c: the scripts inside records */
-enum tng_rkind {
-	TNG_R_NONE,	/* no script */
-	TNG_R_WHOLE,	/* the asset is one script (startup 24, default actions 26) */
-	TNG_R_NPC,	/* 28: a list of event handlers */
-	TNG_R_OBJECT,	/* 31: a list of event handlers */
-	TNG_R_QUEST,	/* 35: the on-complete script */
-	TNG_R_CUTSCENE,	/* 23: the cutscene script */
-};
 struct tng_hand {
 	uint8_t type;		/* event handler type (lists) */
 	uint32_t param;
@@ -369,7 +405,14 @@ int tng_handler_type(const char *name, size_t len);
  * (section 33's record size).  Names come through nm (struct tngs_names).
  */
 struct tngs_names;
+/* The layouts of the section registry's rows. */
+extern const struct tng_layout tng_lay_uielem, tng_lay_mainmenu, tng_lay_hud, tng_lay_equip,
+	tng_lay_alerts, tng_lay_credits, tng_lay_chooser, tng_lay_cutscene, tng_lay_attrs,
+	tng_lay_charopt, tng_lay_npc, tng_lay_spawner, tng_lay_dialog, tng_lay_object, tng_lay_craft,
+	tng_lay_quest;
 int tng_rec_known(unsigned type);
+/* The bytes a record of section type's layout spans (before its scripts); 0: it does not fit. */
+size_t tng_rec_span(unsigned type, const uint8_t *p, size_t len);
 /* Does p[0..len) decode, every byte in a field or group of the kind's table? */
 int tng_rec_decodes(unsigned type, unsigned transports, const uint8_t *p, size_t len);
 int tng_rec_render(unsigned type, unsigned transports, const uint8_t *p, size_t len,
@@ -402,11 +445,33 @@ int tng_attr_set_script(const uint8_t *p, size_t len, size_t k, const uint8_t *c
  * by the record's number NNNN.  Marked once at load (a->named).
  */
 int tng_stems_mark(struct tng *t);
+#define TNG_STEM_MAX	64	/* longest record name that names its files */
 void tng_rec_stem(struct tng *t, const struct tng_asset *a, char *out, size_t outlen);
 extern const struct gfs_node_ops tng_script_ops;	/* <kind>/<NNNN>.tngs, a whole asset */
 extern const struct gfs_node_ops tng_recini_ops;	/* <kind>/<record>.ini: the record without its scripts */
 extern const struct gfs_node_ops tng_hscript_ops;	/* <kind>/<record>.<handler>.tngs */
+/* tng_names.c: the names of references against the game (release with tng_names_release()). */
+struct tng_namectx {
+	struct gfs_archive *ar;
+	struct tng *t;
+	int texts_loaded;
+	struct gfs_buf texts;	/* the first language's texts, NUL-separated */
+	size_t ntexts;		/* texts every language has */
+	const char **text;	/* [ntexts] into texts */
+};
+struct tngs_names;
+void tng_names(struct gfs_archive *ar, struct tng *t, struct tng_namectx *c, struct tngs_names *nm);
+void tng_names_release(struct tng_namectx *c);
 enum tng_rkind tng_rkind_of(const struct tng *t, const struct tng_asset *a);
+/* A handler's sub-node number: its type and which of that type it is (0 the first). */
+#define HSUB(type, occ)	((int)((unsigned)(type) | (unsigned)(occ) << 8))
+#define HTYPE(sub)	((unsigned)(sub) & 0xff)
+#define HOCC(sub)	((unsigned)(sub) >> 8)
+/* The file name of a record's script: STEM.on_click.tngs, STEM.on_click-2.tngs, STEM.script.tngs... */
+void tng_hscript_name(enum tng_rkind k, const char *stem, int sub, char *out, size_t outlen);
+/* The assembly text of code, names resolved against the game (tng_logic.c). */
+int tng_script_text(struct gfs_archive *ar, struct tng *t, const uint8_t *code, size_t len,
+		    struct gfs_buf *out);
 extern const struct gfs_node_ops tng_secini_ops;	/* sections/<NN>-<kind>.ini, attributes/attributes.ini */
 extern const struct gfs_node_ops tng_ascript_ops;	/* attributes/<NAME>.on_change.tngs, .expression.tngs */
 /* The nodes of section si as INI (and its scripts): 0, 1 (it does not decode: show it raw), -errno. */

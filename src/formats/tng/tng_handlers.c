@@ -7,7 +7,8 @@
  * record's header; a quest (35) holds one on-complete script and a cutscene
  * (23) one script, each after a u24 length in its header.  A record is
  * split into the bytes before its scripts, the scripts, and any bytes after
- * them (kept as they were).
+ * them (kept as they were).  Where the scripts start is the span of the
+ * kind's layout (tng_rec_span(), tng_records.c): one table says it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,19 +16,23 @@
 #include <string.h>
 #include "tng.h"
 
-/* Where a kind of record keeps its scripts. */
+/* Where a kind of record keeps its scripts; the bytes before them are its layout's (tng_records.c). */
 struct tng_rlayout {
-	size_t fixed;		/* header bytes */
+	unsigned type;		/* the section type whose layout spans the bytes before the scripts */
 	size_t count_at;	/* handler count byte (lists) */
 	size_t len_at;		/* u24 script length (single script) */
 	int list;		/* a list of typed handlers, else one script */
 };
 
+#define NPC_NHAND	12
+#define OBJ_NHAND	38
+#define QUEST_SCRIPT_LEN	7
+#define CUTSCENE_SCRIPT_LEN	18
 static const struct tng_rlayout layouts[] = {
-	[TNG_R_NPC] = { 13, 12, 0, 1 },
-	[TNG_R_OBJECT] = { 39, 38, 0, 1 },
-	[TNG_R_QUEST] = { 10, 0, 7, 0 },
-	[TNG_R_CUTSCENE] = { 21, 0, 18, 0 },
+	[TNG_R_NPC] = { TNG_S_NPCS, NPC_NHAND, 0, 1 },
+	[TNG_R_OBJECT] = { TNG_S_OBJECTS, OBJ_NHAND, 0, 1 },
+	[TNG_R_QUEST] = { TNG_S_QUESTS, 0, QUEST_SCRIPT_LEN, 0 },
+	[TNG_R_CUTSCENE] = { TNG_S_CUTSCENES, 0, CUTSCENE_SCRIPT_LEN, 0 },
 };
 
 int tng_rkind_lists(enum tng_rkind k)
@@ -35,30 +40,16 @@ int tng_rkind_lists(enum tng_rkind k)
 	return k != TNG_R_NONE && k != TNG_R_WHOLE && layouts[k].list;
 }
 
-/* Length of the part before the scripts, from the header's counts; 0 when short. */
+/* Length of the part before the scripts, from the layout's counts; 0 when short. */
 size_t tng_rec_prefix(enum tng_rkind k, const uint8_t *p, size_t len)
 {
-	uint64_t n;
+	size_t n;
 
-	if (k == TNG_R_NONE || k == TNG_R_WHOLE || len < layouts[k].fixed)
+	if (k == TNG_R_NONE || k == TNG_R_WHOLE)
 		return 0;
-	switch (k) {
-	case TNG_R_NPC:		/* attributes, inventory, sprites */
-		n = 13 + (uint64_t)p[9] * 8 + (uint64_t)p[10] * 10 + (uint64_t)p[11] * 3;
-		break;
-	case TNG_R_OBJECT:	/* mask, equipped sprites, sounds, slot sprites, attrs, modifiers */
-		n = 39 + (uint64_t)gfs_le16(p + 3) * gfs_le16(p + 5) + 96 + (uint64_t)p[34] * 3 + 96 +
-		    (uint64_t)p[35] * 8 + (uint64_t)p[36] * 8 + (uint64_t)p[37] * 123;
-		break;
-	case TNG_R_CUTSCENE:	/* slides, speech, subtitles */
-		n = 21 + (uint64_t)gfs_le16(p + 12) * 19 + (uint64_t)gfs_le16(p + 14) * 6 +
-		    (uint64_t)gfs_le16(p + 16) * 27;
-		break;
-	default:
-		n = layouts[k].fixed;
-		break;
-	}
-	return n <= len ? (size_t)n : 0;
+	n = tng_rec_span(layouts[k].type, p, len);
+	/* the count byte or script length lies inside it */
+	return n > layouts[k].count_at && n >= layouts[k].len_at + 3 ? n : 0;
 }
 
 void tng_split_release(struct tng_split *s)
@@ -110,7 +101,7 @@ int tng_join(enum tng_rkind k, const uint8_t *pre, size_t prelen, const struct t
 	size_t start = out->len;
 	int r;
 
-	if (prelen < l->fixed || (l->list ? nh > 255 : nh != 1))
+	if (prelen <= l->count_at || prelen < l->len_at + 3 || (l->list ? nh > 255 : nh != 1))
 		return -EINVAL;
 	if ((r = gfs_buf_add(out, pre, prelen)))
 		return r;

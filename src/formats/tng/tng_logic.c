@@ -14,7 +14,7 @@
  * attributes/<name>.on_change.tngs or .expression.tngs.  An edited script
  * or INI is parsed and its record put back together, re-deflated at commit
  * like any record.  `check` and the media code walk every script through
- * each_script(), and find what names a medium with tng_logic_referrer().
+ * each_script() (tng_walk.c), which finds what names a medium too.
  * <record> is the record's name where it makes a file name, else its
  * number (tng_rec_stem()).
  */
@@ -25,263 +25,6 @@
 #include "tng.h"
 #include "tng_script.h"
 
-/* The section type whose assets a reference kind names; 0 for none. */
-static unsigned ref_section(enum tngs_ref k)
-{
-	switch (k) {
-	case TNGS_MUSIC: return 3;
-	case TNGS_SOUND: return 4;
-	case TNGS_SPEECH: return 1;
-	case TNGS_CHOOSER: return 22;
-	case TNGS_CUTSCENE: return 23;
-	case TNGS_DIALOG: return 30;
-	case TNGS_CRAFT: return 32;
-	case TNGS_MOVIE: return 5;
-	case TNGS_FONT: return 2;
-	default: return 0;
-	}
-}
-
-/* Does asset a belong to what kind k names? */
-static int ref_asset_is(const struct tng *t, const struct tng_asset *a, enum tngs_ref k)
-{
-	unsigned type = t->secs[a->sec].type;
-
-	if (a->gone)
-		return 0;
-	switch (k) {
-	case TNGS_MAP:
-		return a->kind == TNG_A_MAP;
-	case TNGS_QUEST:	/* section 35, or 34 when the game numbers them the other way */
-		return (type == 34 || type == 35) && a->kind == TNG_A_ZBIN;
-	case TNGS_SPEECH:
-		return type == 1 && a->kind == TNG_A_STORED;
-	default:
-		return ref_section(k) && type == ref_section(k);
-	}
-}
-
-struct attr_each {
-	struct tng *t;
-	int (*fn)(struct tng *t, uint32_t off, void *ctx);
-	void *ctx;
-};
-
-static int attr_each_one(uint32_t off, void *vctx)
-{
-	struct attr_each *e = vctx;
-
-	return e->fn(e->t, off, e->ctx);
-}
-
-/* Calls fn(t, nameoff, ctx) for each attribute's name in section 25; stops at non-zero. */
-static int each_attr(struct tng *t, int (*fn)(struct tng *t, uint32_t off, void *ctx), void *ctx)
-{
-	struct attr_each e = { t, fn, ctx };
-
-	for (size_t i = 0; i < t->nsecs; i++) {
-		size_t len;
-		const uint8_t *d;
-		int rc;
-
-		if (t->secs[i].type != 25)
-			continue;
-		d = tng_sec_data(t, i, &len);
-		if ((rc = tng_attr_each(d, len, attr_each_one, &e)))
-			return rc;
-	}
-	return 0;
-}
-
-struct attr_find {
-	uint32_t v;
-	const char *s;
-	uint32_t found;
-};
-
-static int attr_is(struct tng *t, uint32_t off, void *vctx)
-{
-	struct attr_find *f = vctx;
-	size_t n;
-	const char *s;
-
-	if (f->s) {
-		s = tng_string_at(t, off, &n);
-		if (s && strlen(f->s) == n && !memcmp(s, f->s, n)) {
-			f->found = off;
-			return 1;
-		}
-		return 0;
-	}
-	return off == f->v;
-}
-
-/* What the names callbacks read: the model, and the texts of the languages once loaded. */
-struct tng_namectx {
-	struct gfs_archive *ar;
-	struct tng *t;
-	int texts_loaded;
-	struct gfs_buf texts;	/* the first language's texts, NUL-separated */
-	size_t ntexts;		/* texts every language has */
-	const char **text;	/* [ntexts] into texts */
-};
-
-static void load_texts(struct tng_namectx *c)
-{
-	size_t first = (size_t)-1;
-
-	c->texts_loaded = 1;
-	for (size_t i = 0; i < c->t->nassets; i++) {
-		struct tng_asset *a = &c->t->assets[i];
-		struct gfs_buf b = GFS_BUF_INIT;
-		size_t n = 0;
-
-		if (a->kind != TNG_A_TEXT || tng_asset_content(c->ar, c->t, a, TNG_ZASSET_MAX, &b)) {
-			gfs_buf_release(&b);
-			continue;
-		}
-		for (size_t k = 0; k < b.len; k++)
-			n += b.data[k] == 0;
-		if (first == (size_t)-1) {
-			first = i;
-			c->texts = b;
-			c->ntexts = n;
-		} else {
-			if (n < c->ntexts)
-				c->ntexts = n;
-			gfs_buf_release(&b);
-		}
-	}
-	if (c->ntexts && (c->text = calloc(c->ntexts, sizeof(*c->text)))) {
-		size_t k = 0;
-
-		for (size_t i = 0; i < c->ntexts; i++) {
-			c->text[i] = (const char *)c->texts.data + k;
-			k += strlen(c->text[i]) + 1;
-		}
-	} else {
-		c->ntexts = 0;
-	}
-}
-
-static const char *names_name(void *ctx, enum tngs_ref k, uint32_t v)
-{
-	struct tng_namectx *c = ctx;
-	struct tng *t = c->t;
-	size_t n;
-
-	if (k == TNGS_TEXT) {
-		if (!c->texts_loaded)
-			load_texts(c);
-		return v < c->ntexts ? c->text[v] : NULL;
-	}
-	if (k == TNGS_SPRITE || v == 0)
-		return NULL;
-	if (k == TNGS_ATTR) {
-		struct attr_find f = { v, NULL, 0 };
-
-		if (!each_attr(t, attr_is, &f))
-			return NULL;
-		return tng_string_at(t, v, &n);
-	}
-	if (k == TNGS_STRING) {
-		const char *s = tng_string_at(t, v, &n);
-
-		return s && !s[-1] ? s : NULL;	/* a string's start */
-	}
-	for (size_t i = 0; i < t->nassets; i++)
-		if (t->assets[i].nameoff == v && ref_asset_is(t, &t->assets[i], k))
-			return tng_string_at(t, v, &n);
-	return NULL;
-}
-
-static int names_find(void *ctx, enum tngs_ref k, const char *s, uint32_t *v)
-{
-	struct tng_namectx *c = ctx;
-	struct tng *t = c->t;
-	size_t slen = strlen(s), n;
-	const char *name;
-
-	if (k == TNGS_ATTR) {
-		struct attr_find f = { 0, s, 0 };
-
-		if (!each_attr(t, attr_is, &f))
-			return -1;
-		*v = f.found;
-		return 0;
-	}
-	if (k == TNGS_STRING && t->strsec >= 0) {
-		const uint8_t *p = tng_sec_data(t, (size_t)t->strsec, &n);
-
-		for (size_t i = 0, e; i < n; i = e + 1) {
-			const uint8_t *nul = memchr(p + i, 0, n - i);
-
-			if (!nul)
-				break;
-			e = (size_t)(nul - p);
-			if (e - i == slen && !memcmp(p + i, s, slen) && i <= 0xffffff) {
-				*v = (uint32_t)i;
-				return 0;
-			}
-		}
-		return -1;
-	}
-	for (size_t i = 0; i < t->nassets; i++) {
-		const struct tng_asset *a = &t->assets[i];
-
-		if (a->nameoff && ref_asset_is(t, a, k) &&
-		    (name = tng_string_at(t, a->nameoff, &n)) && n == slen && !memcmp(name, s, n)) {
-			*v = a->nameoff;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static int names_exists(void *ctx, enum tngs_ref k, uint32_t v)
-{
-	struct tng_namectx *c = ctx;
-	struct tng *t = c->t;
-	unsigned type = (v >> 16) + 7, idx = v & 0xffff;
-
-	if (k == TNGS_TEXT) {
-		if (!c->texts_loaded)
-			load_texts(c);
-		return v < c->ntexts;
-	}
-	if (k != TNGS_SPRITE || type > 11)
-		return 0;
-	for (size_t i = 0; i < t->nsecs; i++) {
-		size_t len;
-
-		if (t->secs[i].type != type)
-			continue;
-		(void)tng_sec_data(t, i, &len);
-		if (idx < len / TNG_DESC)
-			return 1;
-		idx -= (unsigned)(len / TNG_DESC);
-	}
-	return 0;
-}
-
-static void tng_names(struct gfs_archive *ar, struct tng *t, struct tng_namectx *c,
-		      struct tngs_names *nm)
-{
-	memset(c, 0, sizeof(*c));
-	c->ar = ar;
-	c->t = t;
-	nm->name = names_name;
-	nm->find = names_find;
-	nm->exists = names_exists;
-	nm->ctx = c;
-}
-
-static void tng_names_release(struct tng_namectx *c)
-{
-	free(c->text);
-	gfs_buf_release(&c->texts);
-}
-
 /*
  * The last line of every script view: a script cut short (a writer killed
  * half way through saving it) still assembles, so a text without this line
@@ -290,7 +33,7 @@ static void tng_names_release(struct tng_namectx *c)
 #define SCRIPT_END "; end"
 
 /* The assembly text of code, names resolved against the game, and the end line. */
-static int script_text(struct gfs_archive *ar, struct tng *t, const uint8_t *code, size_t len,
+int tng_script_text(struct gfs_archive *ar, struct tng *t, const uint8_t *code, size_t len,
 		       struct gfs_buf *out)
 {
 	struct tng_namectx nc;
@@ -360,7 +103,7 @@ static int tng_script_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 	int r = tng_asset_content(ar, ref->t, &ref->t->assets[ref->asset], TNG_ZASSET_MAX, &code);
 
 	if (!r)
-		r = script_text(ar, ref->t, code.data, code.len, out);
+		r = tng_script_text(ar, ref->t, code.data, code.len, out);
 	gfs_buf_release(&code);
 	return r;
 }
@@ -390,14 +133,7 @@ const struct gfs_node_ops tng_script_ops = {
 
 enum tng_rkind tng_rkind_of(const struct tng *t, const struct tng_asset *a)
 {
-	switch (t->secs[a->sec].type) {
-	case 24: case 26: return a->kind == TNG_A_ZBIN ? TNG_R_WHOLE : TNG_R_NONE;
-	case 23: return TNG_R_CUTSCENE;
-	case 28: return TNG_R_NPC;
-	case 31: return TNG_R_OBJECT;
-	case 34: case 35: return a->kind == TNG_A_ZBIN ? TNG_R_QUEST : TNG_R_NONE;
-	default: return TNG_R_NONE;
-	}
+	return a->kind == TNG_A_ZBIN ? tng_kind_of(t->secs[a->sec].type)->script : TNG_R_NONE;
 }
 
 /* The current record of a node's asset, split (both released by the caller). */
@@ -603,7 +339,7 @@ static int tng_secini_store(struct gfs_archive *ar, struct gfs_node *n, const ui
 		return r;
 	}
 	sec_replace(t, ref->sec, nb);
-	if (type == 25 && (r = attr_script_nodes(ar, t, ref->sec, n->parent)))
+	if (type == TNG_S_ATTRS && (r = attr_script_nodes(ar, t, ref->sec, n->parent)))
 		return r;
 	gfs_tree_invalidate(ar);
 	return 0;
@@ -624,7 +360,7 @@ static int tng_ascript_render(struct gfs_archive *ar, struct gfs_node *n, struct
 
 	if (tng_attr_script(d, len, (size_t)ref->sub, &name, &code, &cn) <= 0)
 		return gfs_err(ar, -EIO, "%s: the attribute no longer has a script", n->name);
-	return script_text(ar, ref->t, code, cn, out);
+	return tng_script_text(ar, ref->t, code, cn, out);
 }
 
 static int tng_ascript_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
@@ -725,7 +461,7 @@ int tng_logic_section(struct gfs_archive *ar, struct tng *t, size_t si)
 
 	if (!tng_rec_known(s->type) || !tng_rec_decodes(s->type, t->hdr[TNG_OFF_TRANSPORTS], d, len))
 		return 1;
-	if (s->type == 25) {
+	if (s->type == TNG_S_ATTRS) {
 		u = gfs_unique_name(ar->root, k->name);
 		dir = u ? gfs_node_new_dir(ar, ar->root, u) : NULL;
 		free(u);
@@ -746,13 +482,8 @@ int tng_logic_section(struct gfs_archive *ar, struct tng *t, size_t si)
 		return -ENOMEM;
 	}
 	free(u);
-	return s->type == 25 ? attr_script_nodes(ar, t, si, dir) : 0;
+	return s->type == TNG_S_ATTRS ? attr_script_nodes(ar, t, si, dir) : 0;
 }
-
-/* A handler node's sub: its type and which of that type it is. */
-#define HSUB(type, occ)	((int)((unsigned)(type) | (unsigned)(occ) << 8))
-#define HTYPE(sub)	((unsigned)(sub) & 0xff)
-#define HOCC(sub)	((unsigned)(sub) >> 8)
 
 /* Index in s of the handler a node shows, or -1. */
 static long find_handler(enum tng_rkind k, const struct tng_split *s, int sub)
@@ -785,7 +516,7 @@ static int tng_hscript_render(struct gfs_archive *ar, struct gfs_node *n, struct
 	else if (tng_rkind_lists(k) && s.h[i].param)
 		r = gfs_buf_printf(out, ".param %u\n", (unsigned)s.h[i].param);
 	if (!r)
-		r = script_text(ar, ref->t, s.h[i].code, s.h[i].len, out);
+		r = tng_script_text(ar, ref->t, s.h[i].code, s.h[i].len, out);
 	tng_split_release(&s);
 	gfs_buf_release(&rec);
 	return r;
@@ -870,14 +601,12 @@ const struct gfs_node_ops tng_hscript_ops = {
 
 /* ---- record file names: the record's name, else its number ---- */
 
-#define STEM_MAX	64
-
 /* Can s[0..n) name a record's files: printable ASCII without blank, '.', '/', '\\', not all digits? */
 static int stem_ok(const char *s, size_t n)
 {
 	int digits = 1;
 
-	if (!n || n > STEM_MAX)
+	if (!n || n > TNG_STEM_MAX)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
@@ -920,7 +649,7 @@ int tng_stems_mark(struct tng *t)
 		size_t len = 0;
 
 		a->named = 0;
-		if (a->kind == TNG_A_ZBIN && !tng_index_field(type) && a->nameoff &&
+		if (a->kind == TNG_A_ZBIN && !tng_kind_of(type)->index_field && a->nameoff &&
 		    (s = tng_string_at(t, a->nameoff, &len)) && stem_ok(s, len))
 			k[n++] = (struct stem_key){ type, s, len, i };
 	}
@@ -946,7 +675,7 @@ void tng_rec_stem(struct tng *t, const struct tng_asset *a, char *out, size_t ou
 }
 
 /* "STEM.on_click.tngs", "STEM.on_click-2.tngs" (second of its type), "STEM.on_complete.tngs". */
-static void hscript_name(enum tng_rkind k, const char *stem, int sub, char *out, size_t outlen)
+void tng_hscript_name(enum tng_rkind k, const char *stem, int sub, char *out, size_t outlen)
 {
 	char h[32];
 
@@ -967,12 +696,12 @@ static struct gfs_node *hscript_node(struct gfs_archive *ar, struct tng *t, size
 	struct tng_asset *a = &t->assets[ai];
 	struct tng_ref *ref = tng_ref_new(t, ai, a->sec, sub);
 	struct gfs_node *n;
-	char stem[STEM_MAX + 8], name[STEM_MAX + 64];
+	char stem[TNG_STEM_MAX + 8], name[TNG_STEM_MAX + 64];
 
 	if (!ref)
 		return NULL;
 	tng_rec_stem(t, a, stem, sizeof stem);
-	hscript_name(tng_rkind_of(t, a), stem, sub, name, sizeof name);
+	tng_hscript_name(tng_rkind_of(t, a), stem, sub, name, sizeof name);
 	n = gfs_node_new_file(ar, dir, name, 0644, &tng_hscript_ops, ref);
 	if (!n)
 		tng_ref_release(ref);
@@ -988,7 +717,7 @@ int tng_logic_nodes(struct gfs_archive *ar, struct tng *t, size_t ai, struct gfs
 	struct tng_split s;
 	struct tng_ref *ref;
 	unsigned occ[256] = { 0 };
-	char name[STEM_MAX + 8];
+	char name[TNG_STEM_MAX + 8];
 	int r;
 
 	if (k == TNG_R_WHOLE || !tng_rec_known(type))
@@ -1030,7 +759,7 @@ int tng_logic_nodes(struct gfs_archive *ar, struct tng *t, size_t ai, struct gfs
 /* The asset of the record in dir whose files are named stem[0..sl), with scripts in lists; -1: none. */
 static long record_in(struct tng *t, struct gfs_node *dir, const char *stem, size_t sl)
 {
-	char mine[STEM_MAX + 8];
+	char mine[TNG_STEM_MAX + 8];
 
 	for (size_t i = 0; i < t->nassets; i++) {
 		struct tng_asset *a = &t->assets[i];
@@ -1139,311 +868,4 @@ int tng_logic_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	gfs_node_remove(ar, n);
 	gfs_tree_invalidate(ar);
 	return 0;
-}
-
-/* ---- check ---- */
-
-struct check_ctx {
-	FILE *out;
-	size_t scripts, insns, warnings;
-	unsigned maxcmd;
-};
-
-/* Warn of what the text of a script shows has no meaning: #N operands, .byte lines. */
-static void check_script(struct gfs_archive *ar, struct tng *t, struct check_ctx *c,
-			 const char *name, const uint8_t *code, size_t len)
-{
-	struct gfs_buf text = GFS_BUF_INIT;
-	struct tngs_info info;
-	const char *p, *end, *nl;
-	unsigned line = 0;
-
-	tngs_scan(code, len, &info);
-	if (info.maxcmd > c->maxcmd)
-		c->maxcmd = info.maxcmd;
-	c->scripts++;
-	if (script_text(ar, t, code, len, &text) || !text.len) {	/* an empty script: nothing to say */
-		gfs_buf_release(&text);
-		return;
-	}
-	for (p = (const char *)text.data, end = p + text.len; p < end; p = nl + 1) {
-		const char *why = NULL, *bad;
-		int shown;
-
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			nl = end;
-		line++;
-		if (*p != '\t')
-			continue;
-		shown = (int)(nl - p - 1);
-		if (!strncmp(p, "\t.byte", 6) &&
-		    (bad = memmem(p, (size_t)(nl - p), ": " TNGS_BAD_JUMP, strlen(": " TNGS_BAD_JUMP)))) {
-			why = TNGS_BAD_JUMP;	/* the line shown up to its comment's own saying so */
-			shown = (int)(bad - p - 1);
-		} else if (!strncmp(p, "\t.byte", 6))
-			why = "bytes that do not decode as instructions";
-		else if (!strncmp(p, "\tFNC", 4) && memchr(p, '#', (size_t)(nl - p)))
-			why = "a command the document does not name, or with the wrong stack arity";
-		else if (memchr(p, '#', (size_t)(nl - p)))
-			why = "a reference to something the game does not have";
-		else
-			c->insns++;
-		if (why && c->warnings++ < 100)
-			fprintf(c->out, "warning: %s line %u: %.*s: %s\n", name, line, shown, p + 1, why);
-	}
-	gfs_buf_release(&text);
-}
-
-/*
- * Calls fn for every script of the game with the name of its file; stops at
- * fn's first non-zero return, which it returns.  A record whose scripts
- * cannot be found is given with code NULL.
- */
-static int each_script(struct gfs_archive *ar, struct tng *t,
-		       int (*fn)(void *ctx, const char *name, const uint8_t *code, size_t len),
-		       void *ctx)
-{
-	int r = 0;
-
-	for (size_t ai = 0; ai < t->nassets && !r; ai++) {
-		struct tng_asset *a = &t->assets[ai];
-		enum tng_rkind k = tng_rkind_of(t, a);
-		const char *kind = tng_kind_of(t->secs[a->sec].type)->name;
-		struct gfs_buf rec = GFS_BUF_INIT;
-		struct tng_split s;
-		unsigned occ[256] = { 0 };
-		char name[STEM_MAX + 128], file[STEM_MAX + 64], stem[STEM_MAX + 8];
-
-		if (k == TNG_R_NONE || a->gone || tng_asset_content(ar, t, a, TNG_ZASSET_MAX, &rec)) {
-			gfs_buf_release(&rec);
-			continue;
-		}
-		tng_rec_stem(t, a, stem, sizeof stem);
-		if (k == TNG_R_WHOLE) {
-			snprintf(name, sizeof name, "%s/%s.tngs", kind, stem);
-			r = fn(ctx, name, rec.data, rec.len);
-		} else if (tng_split(k, rec.data, rec.len, &s)) {
-			snprintf(name, sizeof name, "%s/%s.bin", kind, stem);
-			r = fn(ctx, name, NULL, 0);
-		} else {
-			for (size_t i = 0; i < s.nh && !r; i++) {
-				int sub = tng_rkind_lists(k) ? HSUB(s.h[i].type, occ[s.h[i].type]++) : 0;
-
-				hscript_name(k, stem, sub, file, sizeof file);
-				snprintf(name, sizeof name, "%s/%s", kind, file);
-				r = fn(ctx, name, s.h[i].code, s.h[i].len);
-			}
-			tng_split_release(&s);
-		}
-		gfs_buf_release(&rec);
-	}
-	for (size_t si = 0; si < t->nsecs && !r; si++) {	/* attributes' on-change and expressions */
-		size_t len, cnt, cn, n;
-		const uint8_t *d = tng_sec_data(t, si, &len), *code;
-		uint32_t nameoff;
-		const char *s;
-		char name[300];
-		int sk;
-
-		if (t->secs[si].type != 25 || tng_attr_count(d, len, &cnt))
-			continue;
-		for (size_t k = 0; k < cnt && !r; k++) {
-			if ((sk = tng_attr_script(d, len, k, &nameoff, &code, &cn)) <= 0)
-				continue;
-			s = nameoff ? tng_string_at(t, nameoff, &n) : NULL;
-			if (s && n && n < 200)
-				snprintf(name, sizeof name, "attributes/%.*s.%s.tngs", (int)n, s,
-					 sk == 1 ? "on_change" : "expression");
-			else
-				snprintf(name, sizeof name, "attributes/%04zu.%s.tngs", k,
-					 sk == 1 ? "on_change" : "expression");
-			r = fn(ctx, name, code, cn);
-		}
-	}
-	return r;
-}
-
-/*
- * Calls fn with every record and section shown as INI: the name of its
- * file, its section type and the bytes its table covers (a record's bytes
- * before its scripts); stops at fn's first non-zero return, which it returns.
- */
-static int each_table(struct gfs_archive *ar, struct tng *t,
-		      int (*fn)(void *ctx, const char *name, unsigned type, const uint8_t *p,
-				size_t len), void *ctx)
-{
-	char name[STEM_MAX + 64];
-	int r = 0;
-
-	for (size_t ai = 0; ai < t->nassets && !r; ai++) {
-		struct tng_asset *a = &t->assets[ai];
-		unsigned type = t->secs[a->sec].type;
-		enum tng_rkind rk = tng_rkind_of(t, a);
-		struct gfs_buf rec = GFS_BUF_INIT;
-		struct tng_split s = { 0 };
-		size_t pre;
-
-		if (a->gone || a->kind != TNG_A_ZBIN || !tng_rec_known(type) || rk == TNG_R_WHOLE ||
-		    tng_asset_content(ar, t, a, TNG_ZASSET_MAX, &rec) ||
-		    (rk != TNG_R_NONE && tng_split(rk, rec.data, rec.len, &s))) {
-			gfs_buf_release(&rec);
-			continue;
-		}
-		pre = rk != TNG_R_NONE ? s.pre : rec.len;
-		if (s.tail == rec.len || rk == TNG_R_NONE) {	/* else shown whole, as bytes */
-			char stem[STEM_MAX + 8];
-
-			tng_rec_stem(t, a, stem, sizeof stem);
-			snprintf(name, sizeof name, "%s/%s.ini", tng_kind_of(type)->name, stem);
-			if (tng_rec_decodes(type, t->hdr[TNG_OFF_TRANSPORTS], rec.data, pre))
-				r = fn(ctx, name, type, rec.data, pre);
-		}
-		tng_split_release(&s);
-		gfs_buf_release(&rec);
-	}
-	for (size_t si = 0; si < t->nsecs && !r; si++) {
-		unsigned type = t->secs[si].type;
-		size_t len;
-		const uint8_t *d = tng_sec_data(t, si, &len);
-
-		if (tng_kind_of(type)->view != TNG_V_RAW || !tng_rec_known(type) || t->secs[si].raw_bad ||
-		    !tng_rec_decodes(type, t->hdr[TNG_OFF_TRANSPORTS], d, len))
-			continue;	/* shown as bytes */
-		if (type == 25)
-			snprintf(name, sizeof name, "attributes/attributes.ini");
-		else
-			snprintf(name, sizeof name, "sections/%02u-%s.ini", type, tng_kind_of(type)->name);
-		r = fn(ctx, name, type, d, len);
-	}
-	return r;
-}
-
-struct check_each {
-	struct gfs_archive *ar;
-	struct tng *t;
-	struct check_ctx *c;
-};
-
-static int check_each(void *vctx, const char *name, const uint8_t *code, size_t len)
-{
-	struct check_each *e = vctx;
-
-	if (code)
-		check_script(e->ar, e->t, e->c, name, code, len);
-	else if (e->c->warnings++ < 100)
-		fprintf(e->c->out, "warning: %s: its counts run past its end: its scripts cannot be "
-			"found\n", name);
-	return 0;
-}
-
-struct check_table {
-	struct check_ctx *c;
-	const struct tngs_names *nm;
-	unsigned transports;
-	size_t tables;
-};
-
-/* Warn of every field of a record or section whose reference does not resolve (shown #...). */
-static int check_table(void *vctx, const char *name, unsigned type, const uint8_t *p, size_t len)
-{
-	struct check_table *k = vctx;
-	struct gfs_buf text = GFS_BUF_INIT;
-	const char *q, *end, *nl;
-	unsigned line = 0;
-
-	k->tables++;
-	if (tng_rec_render(type, k->transports, p, len, k->nm, &text)) {
-		if (k->c->warnings++ < 100)
-			fprintf(k->c->out, "warning: %s: the record does not decode\n", name);
-		gfs_buf_release(&text);
-		return 0;
-	}
-	for (q = (const char *)text.data, end = q + text.len; q < end; q = nl + 1) {
-		const char *v;
-
-		nl = memchr(q, '\n', (size_t)(end - q));
-		if (!nl)
-			nl = end;
-		line++;
-		if (*q == ';' || *q == '[' || !(v = memchr(q, '=', (size_t)(nl - q))))
-			continue;
-		for (v++; v < nl && *v != ';'; v++)	/* a value (or list item) starting with # */
-			if (*v == '#' && (v[-1] == ' ' || v[-1] == ',' || v[-1] == '='))
-				break;
-		if (v < nl && *v == '#' && k->c->warnings++ < 100)
-			fprintf(k->c->out, "warning: %s line %u: %.*s: a reference to something the "
-				"game does not have\n", name, line, (int)(nl - q), q);
-	}
-	gfs_buf_release(&text);
-	return 0;
-}
-
-size_t tng_logic_check(struct gfs_archive *ar, struct tng *t, FILE *out)
-{
-	struct check_ctx c = { out, 0, 0, 0, 0 };
-	struct check_each e = { ar, t, &c };
-
-	struct tng_namectx nc;
-	struct tngs_names nm;
-	struct check_table k = { &c, &nm, t->hdr[TNG_OFF_TRANSPORTS], 0 };
-
-	each_script(ar, t, check_each, &e);
-	fprintf(out, "scripts: %zu, %zu instructions, highest command %u\n", c.scripts, c.insns,
-		c.maxcmd);
-	tng_names(ar, t, &nc, &nm);
-	each_table(ar, t, check_table, &k);
-	tng_names_release(&nc);
-	fprintf(out, "records and sections as INI: %zu, references checked\n", k.tables);
-	if (c.maxcmd > t->hdr[TNG_OFF_MAXCMD] && c.warnings++ < 100)
-		fprintf(out, "warning: header byte 43 says the highest command is %u, the scripts "
-			"use %u\n", t->hdr[TNG_OFF_MAXCMD], c.maxcmd);
-	if (c.warnings > 100)
-		fprintf(out, "warning: ... %zu warnings in all\n", c.warnings);
-	return c.warnings;
-}
-
-struct referrer {
-	enum tngs_ref k;
-	uint32_t v;
-	char *who;
-	size_t wholen;
-};
-
-static int find_referrer(void *vctx, const char *name, const uint8_t *code, size_t len)
-{
-	struct referrer *f = vctx;
-	size_t at = code ? tngs_refers(code, len, f->k, f->v) : 0;
-
-	if (!at)
-		return 0;
-	snprintf(f->who, f->wholen, "%s (byte %zu)", name, at - 1);
-	return 1;
-}
-
-struct table_referrer {
-	struct referrer *f;
-	unsigned transports;
-};
-
-static int find_table_referrer(void *vctx, const char *name, unsigned type, const uint8_t *p,
-			       size_t len)
-{
-	struct table_referrer *c = vctx;
-
-	if (!tng_rec_refers(type, c->transports, p, len, c->f->k, c->f->v))
-		return 0;
-	snprintf(c->f->who, c->f->wholen, "%s", name);
-	return 1;
-}
-
-int tng_logic_referrer(struct gfs_archive *ar, struct tng *t, int k, uint32_t v,
-		       char *who, size_t wholen)
-{
-	struct referrer f = { (enum tngs_ref)k, v, who, wholen };
-	struct table_referrer c = { &f, t->hdr[TNG_OFF_TRANSPORTS] };
-
-	if (each_script(ar, t, find_referrer, &f))
-		return 1;
-	return each_table(ar, t, find_table_referrer, &c);	/* the records' and sections' fields */
 }

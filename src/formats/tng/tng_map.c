@@ -9,7 +9,74 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gfs_codec.h"
+#include "gfs_record.h"
 #include "tng.h"
+
+/* ---- map.ini's table: the header, parallax records, patrol paths ---- */
+
+#define TNG_MF(k, kd, o, w) { .key = k, .kind = kd, .off = o, .width = w }
+#define TNG_MSTR(k, o) { .key = k, .kind = GFS_FK_REF, .off = o, .width = 3, .ref = TNG_MREF_STR, \
+	.want = "a string of strings.txt (use a name, @offset, -1 or nothing)" }
+#define TNG_MSPR(k, o) { .key = k, .kind = GFS_FK_REF, .off = o, .width = 3, .ref = TNG_MREF_SPRITE, \
+	.want = "a sprite category:index" }
+static const struct gfs_field tng_par_fields[] = {
+	TNG_MF("background", GFS_FK_UINT, 0, 1),
+	TNG_MF("speed_x", GFS_FK_SINT, 1, 1),
+	TNG_MF("delta_x", GFS_FK_UINT, 2, 1),
+	TNG_MF("speed_y", GFS_FK_SINT, 3, 1),
+	TNG_MF("delta_y", GFS_FK_UINT, 4, 1),
+	TNG_MF("time", GFS_FK_UINT, 5, 2),
+	TNG_MSPR("sprite", 7),
+};
+
+static const struct gfs_record tng_par_rec = {
+	.section = "parallax", .size = TNG_MAP_PARALLAX, .fields = tng_par_fields, .nfields = 7,
+};
+
+/* a patrol path: id, a u16 count of points, the points */
+static const struct gfs_field tng_point_fields[] = {
+	TNG_MF("x", GFS_FK_UINT, 0, 2),
+	TNG_MF("y", GFS_FK_UINT, 2, 2),
+};
+
+static const struct gfs_record tng_point_rec = {
+	.section = "point", .size = 4, .fields = tng_point_fields, .nfields = 2,
+};
+
+static const struct gfs_field tng_path_fields[] = {
+	TNG_MF("id", GFS_FK_UINT, 0, 1),
+	{ .key = "points", .kind = GFS_FK_LIST, .off = 3, .group = &tng_point_rec, .count_off = 1,
+	  .count_width = 2, .want = "an x,y pair" },
+};
+
+static const struct gfs_record tng_path_rec = {
+	.section = "path", .size = 3, .fields = tng_path_fields, .nfields = 2,
+};
+
+static const struct gfs_field tng_map_fields[] = {
+	{ .key = "title", .kind = GFS_FK_REF, .off = 0, .width = 3, .ref = TNG_MREF_TITLE,
+	  .want = "a number 0..16777215 or -1" },
+	TNG_MSTR("neighbour0", 3), TNG_MSTR("neighbour1", 6), TNG_MSTR("neighbour2", 9),
+	TNG_MSTR("neighbour3", 12), TNG_MSTR("neighbour4", 15), TNG_MSTR("neighbour5", 18),
+	TNG_MF("daylight", GFS_FK_UINT, 21, 2),
+	TNG_MSPR("daylight_sprite", 23),
+	TNG_MSTR("music", 26),
+	{ .key = "parallax", .kind = GFS_FK_GROUP, .group = &tng_par_rec, .count_off = TNG_MAP_NPAR, .count_width = 1 },
+	{ .key = "path", .kind = GFS_FK_GROUP, .group = &tng_path_rec, .count_off = TNG_MAP_NPATH, .count_width = 1 },
+};
+#undef TNG_MSPR
+#undef TNG_MSTR
+#undef TNG_MF
+
+/* the header, its parallax records and patrol paths; the RLE block and what follows stay */
+const struct gfs_record tng_map_rec = {
+	.section = "map", .size = TNG_MAP_HDR, .fields = tng_map_fields,
+	.nfields = sizeof(tng_map_fields) / sizeof(tng_map_fields[0]),
+	.comment = "; string references are names from strings.txt, @offset, empty (0) or -1\n"
+		   "; sprites are category:index (-1 = none)\n",
+};
+
+/* ---- the codec ---- */
 
 /* Find the parts of map p (decode: and decode its cells into m->cells, malloc'd). */
 int tng_map_parse(unsigned side, unsigned layers, const uint8_t *p, size_t len, struct tng_map *m,
@@ -25,27 +92,22 @@ int tng_map_parse(unsigned side, unsigned layers, const uint8_t *p, size_t len, 
 		snprintf(why, whylen, "%zu bytes, shorter than the 34-byte map header", len);
 		return -EBADMSG;
 	}
-	m->npar = p[29];
-	m->npath = p[30];
-	m->rlelen = gfs_le24(p + 31);
+	m->npar = p[TNG_MAP_NPAR];
+	m->npath = p[TNG_MAP_NPATH];
+	m->rlelen = gfs_le24(p + TNG_MAP_RLELEN);
 	m->par = TNG_MAP_HDR;
-	gfs_rd_init(&rd, p, len, 0);
-	if (gfs_rd_seek(&rd, TNG_MAP_HDR) || gfs_rd_skip(&rd, m->npar * TNG_MAP_PARALLAX)) {
+	m->paths = TNG_MAP_HDR + (size_t)m->npar * TNG_MAP_PARALLAX;
+	if (m->paths > len) {
 		snprintf(why, whylen, "%u parallax records run past the map", m->npar);
 		return -EBADMSG;
 	}
-	m->paths = rd.pos;
-	for (unsigned i = 0; i < m->npath; i++) {
-		uint8_t id;
-		uint16_t l;
-
-		if (gfs_rd_u8(&rd, &id) || gfs_rd_u16le(&rd, &l) || gfs_rd_skip(&rd, (size_t)l * 4)) {
-			snprintf(why, whylen, "patrol path %u runs past the map", i);
-			return -EBADMSG;
-		}
+	/* the header, parallax records and patrol paths: map.ini's table spans them */
+	if (!(m->rle = gfs_record_span(&tng_map_rec, p, len))) {
+		snprintf(why, whylen, "the %u patrol paths run past the map", m->npath);
+		return -EBADMSG;
 	}
-	m->rle = rd.pos;
-	if (gfs_rd_skip(&rd, m->rlelen)) {
+	gfs_rd_init(&rd, p, len, 0);
+	if (gfs_rd_seek(&rd, m->rle) || gfs_rd_skip(&rd, m->rlelen)) {
 		snprintf(why, whylen, "RLE block of %zu bytes runs past the map", m->rlelen);
 		return -EBADMSG;
 	}
@@ -109,9 +171,9 @@ int tng_map_build(const uint8_t *hdr, const struct gfs_buf *par, unsigned npar,
 	if (rlelen > 0xffffff)
 		return -EINVAL;
 	memcpy(h, hdr, TNG_MAP_HDR);
-	h[29] = (uint8_t)npar;
-	h[30] = (uint8_t)npath;
-	gfs_put_u24le(h + 31, (uint32_t)rlelen);
+	h[TNG_MAP_NPAR] = (uint8_t)npar;
+	h[TNG_MAP_NPATH] = (uint8_t)npath;
+	gfs_put_u24le(h + TNG_MAP_RLELEN, (uint32_t)rlelen);
 	r = gfs_buf_add(out, h, TNG_MAP_HDR);
 	if (!r && par->len)
 		r = gfs_buf_add(out, par->data, par->len);

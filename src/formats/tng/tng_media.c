@@ -47,19 +47,6 @@ static int media_stem(struct gfs_archive *ar, const struct tng *t, size_t si, co
 	return 0;
 }
 
-/* What scripts and records call a media asset of this section type, or -1 (nothing does). */
-static int media_ref_kind(unsigned type)
-{
-	switch (type) {
-	case 1: return TNGS_SPEECH;
-	case 2: return TNGS_FONT;
-	case 3: return TNGS_MUSIC;
-	case 4: return TNGS_SOUND;
-	case 5: return TNGS_MOVIE;
-	default: return -1;
-	}
-}
-
 /*
  * Does something refer to asset a by its name, a name no other asset of its
  * kind has?  1 with who, else 0.  Scripts, records and sections are
@@ -69,7 +56,9 @@ static int media_referrer(struct gfs_archive *ar, struct tng *t, struct tng_asse
 			  size_t wholen)
 {
 	unsigned type = t->secs[a->sec].type;
-	int k = media_ref_kind(type);
+	const struct tng_kind *kd = tng_kind_of(type);
+	/* media and speech by name; records have other ways to be found */
+	int k = kd->view == TNG_V_MEDIA || kd->view == TNG_V_LANG ? kd->ref : -1;
 
 	if (k < 0 || !a->nameoff)
 		return 0;
@@ -81,7 +70,7 @@ static int media_referrer(struct gfs_archive *ar, struct tng *t, struct tng_asse
 	}
 	if (tng_logic_referrer(ar, t, k, a->nameoff, who, wholen))
 		return 1;
-	for (size_t i = 0; type == 3 && i < t->nassets; i++) {
+	for (size_t i = 0; type == TNG_S_MUSIC && i < t->nassets; i++) {
 		struct tng_asset *m = &t->assets[i];
 		struct gfs_buf b = GFS_BUF_INIT;
 		size_t n;

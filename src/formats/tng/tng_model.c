@@ -12,54 +12,80 @@
 #include <string.h>
 #include "gfs_codec.h"
 #include "tng.h"
+#include "tng_script.h"
 
-/* Section numbers: DESIGN.md section 5.  The one table of them. */
-static const struct tng_kind tng_kinds[] = {
-	[0] = { "strings", TNG_V_STRINGS, NULL, 0 },
-	[1] = { "lang", TNG_V_LANG, "ogg", 0 },
-	[2] = { "fonts", TNG_V_MEDIA, "sfn", 0 },
-	[3] = { "music", TNG_V_MEDIA, "ogg", 0 },
-	[4] = { "sounds", TNG_V_MEDIA, "ogg", 0 },
-	[5] = { "movies", TNG_V_MEDIA, "ogv", 0 },
-	[6] = { "atlases", TNG_V_IMAGE, "png", 0 },
-	[7] = { "ui", TNG_V_SPRITE, NULL, 0 },
-	[8] = { "tiles", TNG_V_SPRITE, NULL, 0 },
-	[9] = { "chars", TNG_V_SPRITE, NULL, 0 },
-	[10] = { "portraits", TNG_V_SPRITE, NULL, 0 },
-	[11] = { "backs", TNG_V_IMAGE, "png", 0 },
-	[12] = { "reserved", TNG_V_RAW, NULL, 0 },
-	[13] = { "reserved", TNG_V_RAW, NULL, 0 },
-	[14] = { "reserved", TNG_V_RAW, NULL, 0 },
-	[15] = { "reserved", TNG_V_RAW, NULL, 0 },
-	[16] = { "uielements", TNG_V_RAW, NULL, 0 },
-	[17] = { "mainmenu", TNG_V_RAW, NULL, 0 },
-	[18] = { "hud", TNG_V_RAW, NULL, 0 },
-	[19] = { "equipslots", TNG_V_RAW, NULL, 4 },
-	[20] = { "alerts", TNG_V_RAW, NULL, 0 },
-	[21] = { "credits", TNG_V_RAW, NULL, 0 },
-	[22] = { "choosers", TNG_V_ZBIN, NULL, 0 },
-	[23] = { "cutscenes", TNG_V_ZBIN, NULL, 0 },
-	[24] = { "startup", TNG_V_ZBIN, NULL, 0 },
-	[25] = { "attributes", TNG_V_RAW, NULL, 0 },
-	[26] = { "actions", TNG_V_ZBIN, NULL, 0 },
-	[27] = { "charoptions", TNG_V_ZBIN, NULL, 0 },
-	[28] = { "npcs", TNG_V_ZBIN, NULL, 0 },
-	[29] = { "spawners", TNG_V_ZBIN, NULL, 0 },
-	[30] = { "dialogs", TNG_V_ZBIN, NULL, 0 },
-	[31] = { "objects", TNG_V_ZBIN, NULL, 0 },
-	[32] = { "crafts", TNG_V_ZBIN, NULL, 0 },
-	[33] = { "tilesmeta", TNG_V_RAW, NULL, 0 },	/* record size from the header */
-	[34] = { "maps", TNG_V_MAP, NULL, 0 },
-	[35] = { "quests", TNG_V_ZBIN, NULL, 0 },
+/*
+ * The section registry (DESIGN.md section 5): one row a section type, all
+ * that the driver knows of it: its name, how it shows, its media
+ * extension, its record size, its records' layout (tng_records.c), where
+ * the scripts inside its records are, which reference kind names its
+ * assets, and the column name of its descriptors' last field.
+ */
+#define K(name, view, ext, recsize, layout, script, ref, index) \
+	{ name, view, ext, recsize, layout, script, ref, index }
+#define NOREF (-1)
+static const struct tng_kind tng_kinds[TNG_S_N] = {
+	[TNG_S_STRINGS] = K("strings", TNG_V_STRINGS, NULL, 0, NULL, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_LANG] = K("lang", TNG_V_LANG, "ogg", 0, NULL, TNG_R_NONE, TNGS_SPEECH, NULL),
+	[TNG_S_FONTS] = K("fonts", TNG_V_MEDIA, "sfn", 0, NULL, TNG_R_NONE, TNGS_FONT, NULL),
+	[TNG_S_MUSIC] = K("music", TNG_V_MEDIA, "ogg", 0, NULL, TNG_R_NONE, TNGS_MUSIC, NULL),
+	[TNG_S_SOUNDS] = K("sounds", TNG_V_MEDIA, "ogg", 0, NULL, TNG_R_NONE, TNGS_SOUND, NULL),
+	[TNG_S_MOVIES] = K("movies", TNG_V_MEDIA, "ogv", 0, NULL, TNG_R_NONE, TNGS_MOVIE, NULL),
+	[TNG_S_ATLASES] = K("atlases", TNG_V_IMAGE, "png", 0, NULL, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_UISPR] = K("ui", TNG_V_SPRITE, NULL, 0, NULL, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_TILESPR] = K("tiles", TNG_V_SPRITE, NULL, 0, NULL, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_CHARSPR] = K("chars", TNG_V_SPRITE, NULL, 0, NULL, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_PORTRAITS] = K("portraits", TNG_V_SPRITE, NULL, 0, NULL, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_BACKS] = K("backs", TNG_V_IMAGE, "png", 0, NULL, TNG_R_NONE, NOREF, NULL),
+	[12] = K("reserved", TNG_V_RAW, NULL, 0, NULL, TNG_R_NONE, NOREF, NULL),
+	[13] = K("reserved", TNG_V_RAW, NULL, 0, NULL, TNG_R_NONE, NOREF, NULL),
+	[14] = K("reserved", TNG_V_RAW, NULL, 0, NULL, TNG_R_NONE, NOREF, NULL),
+	[15] = K("reserved", TNG_V_RAW, NULL, 0, NULL, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_UIELEM] = K("uielements", TNG_V_RAW, NULL, 0, &tng_lay_uielem, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_MAINMENU] = K("mainmenu", TNG_V_RAW, NULL, 0, &tng_lay_mainmenu, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_HUD] = K("hud", TNG_V_RAW, NULL, 0, &tng_lay_hud, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_EQUIP] = K("equipslots", TNG_V_RAW, NULL, 4, &tng_lay_equip, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_ALERTS] = K("alerts", TNG_V_RAW, NULL, 0, &tng_lay_alerts, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_CREDITS] = K("credits", TNG_V_RAW, NULL, 0, &tng_lay_credits, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_CHOOSERS] = K("choosers", TNG_V_ZBIN, NULL, 0, &tng_lay_chooser, TNG_R_NONE, TNGS_CHOOSER,
+			     NULL),
+	[TNG_S_CUTSCENES] = K("cutscenes", TNG_V_ZBIN, NULL, 0, &tng_lay_cutscene, TNG_R_CUTSCENE,
+			      TNGS_CUTSCENE, NULL),
+	[TNG_S_STARTUP] = K("startup", TNG_V_ZBIN, NULL, 0, NULL, TNG_R_WHOLE, NOREF, "interval"),
+	[TNG_S_ATTRS] = K("attributes", TNG_V_RAW, NULL, 0, &tng_lay_attrs, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_ACTIONS] = K("actions", TNG_V_ZBIN, NULL, 0, NULL, TNG_R_WHOLE, NOREF, "range_attribute"),
+	[TNG_S_CHAROPTS] = K("charoptions", TNG_V_ZBIN, NULL, 0, &tng_lay_charopt, TNG_R_NONE, NOREF,
+			     NULL),
+	[TNG_S_NPCS] = K("npcs", TNG_V_ZBIN, NULL, 0, &tng_lay_npc, TNG_R_NPC, NOREF, NULL),
+	[TNG_S_SPAWNERS] = K("spawners", TNG_V_ZBIN, NULL, 0, &tng_lay_spawner, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_DIALOGS] = K("dialogs", TNG_V_ZBIN, NULL, 0, &tng_lay_dialog, TNG_R_NONE, TNGS_DIALOG, NULL),
+	[TNG_S_OBJECTS] = K("objects", TNG_V_ZBIN, NULL, 0, &tng_lay_object, TNG_R_OBJECT, NOREF,
+			    "sprite_index"),
+	[TNG_S_CRAFTS] = K("crafts", TNG_V_ZBIN, NULL, 0, &tng_lay_craft, TNG_R_NONE, TNGS_CRAFT, NULL),
+	/* record size and layout from the header's transportation methods (tng_records.c) */
+	[TNG_S_TILESMETA] = K("tilesmeta", TNG_V_RAW, NULL, 0, NULL, TNG_R_NONE, NOREF, NULL),
+	/* quests numbered 34 by some games: told apart by content (map assets are not ZBIN) */
+	[TNG_S_MAPS] = K("maps", TNG_V_MAP, NULL, 0, &tng_lay_quest, TNG_R_QUEST, NOREF, NULL),
+	[TNG_S_QUESTS] = K("quests", TNG_V_ZBIN, NULL, 0, &tng_lay_quest, TNG_R_QUEST, TNGS_QUEST, NULL),
 };
-#define TNG_NKINDS (sizeof(tng_kinds) / sizeof(tng_kinds[0]))
 
-static const struct tng_kind tng_unknown = { "unknown", TNG_V_RAW, NULL, 0 };
+static const struct tng_kind tng_unknown = K("unknown", TNG_V_RAW, NULL, 0, NULL, TNG_R_NONE, NOREF,
+					     NULL);
+#undef K
 
 const struct tng_kind *tng_kind_of(unsigned type)
 {
-	return type < TNG_NKINDS ? &tng_kinds[type] : &tng_unknown;
+	return type < TNG_S_N ? &tng_kinds[type] : &tng_unknown;
 }
+
+unsigned tng_ref_section(int k)
+{
+	for (unsigned type = 0; k != NOREF && type < TNG_S_N; type++)
+		if (tng_kinds[type].ref == k)
+			return type;
+	return TNG_S_N;
+}
+#undef NOREF
 
 unsigned tng_map_size(const struct tng *t)
 {
@@ -101,17 +127,6 @@ const char *tng_string_at(struct tng *t, uint32_t off, size_t *len)
 		return NULL;
 	*len = (size_t)(nul - (p + off));
 	return (const char *)p + off;
-}
-
-/* The column name of the descriptor's last field, for sections that use it (else it is a name). */
-const char *tng_index_field(unsigned type)
-{
-	switch (type) {
-	case 24: return "interval";
-	case 26: return "range_attribute";
-	case 31: return "sprite_index";
-	default: return NULL;
-	}
 }
 
 struct tng_ref *tng_ref_new(struct tng *t, size_t asset, size_t sec, int sub)

@@ -10,28 +10,12 @@
  * tng_handlers.c): the scripts are files of their own, and the counts and
  * lengths that belong to them are not keys here.
  *
- * Most kinds are a table over the record's bytes as they are.  Where the
- * bytes are not a fixed part followed by counted groups, a kind has a
- * layout of its own that its table describes (its "view bytes"), made from
- * the record and turned back into one by two small functions:
- *   objects      the collision mask (width x height bytes) as rows of
- *                cells, last; the two 32-sprite blocks in the fixed part
- *   16           its three counted lists with their counts up front
- *   17           two tables: 141 bytes (the full menu), 3 (the intro alone)
- *   19, 33       a record count up front (the section is an array)
- *   20           as it is, refused with fewer than 3 alerts
- *   21           a count of the categories after the 24 bytes (they run
- *                to the section's end); each category ends in a list
- *   25           each attribute as kind, name, title, default; its script
- *                stays in the section, found by the attribute's place
- *                (or, when attributes were added or removed, its name)
- *
- * References: a text index shows as N with the text (first language) in a
- * comment after ';', a string offset by the name it has in its kind (a
- * sound by its name in sounds/...), a sprite as CATEGORY/INDEX.  What has no
- * name that leads back to it shows as #N (#CATEGORY/INDEX for sprites),
- * accepted back as it is; a name or number that does not exist is EINVAL.
- * This file knows no archive: names come through struct tngs_names.
+ * Most kinds are a table over the record's bytes as they are; where the
+ * bytes are not a fixed part followed by counted groups, tng_reshape.c
+ * turns them into "view bytes" the kind's table describes, and back.  The
+ * tables' value callbacks (references by name) are tng_refs.c.  Each table
+ * is a layout of the section registry (tng_model.c), and the bytes a
+ * record spans before its scripts come from it (tng_rec_span()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -40,464 +24,7 @@
 #include "gfs_record.h"
 #include "tng.h"
 #include "tng_script.h"
-
-#define NONE24		0xffffffu
-#define NONE16		0xffffu
-#define PLAYER_PORTRAIT	0xfff0u		/* dialog portraits FFF0-FFFE: the player's, per expression */
-#define PORTRAIT_CAT	3
-
-/* How a REF field shows (struct gfs_field.ref). */
-enum rref {
-	RR_TEXT,	/* u24 text index */
-	RR_SPR,		/* u8 category, u16 index */
-	RR_PORTRAIT,	/* RR_SPR, or the player's portrait */
-	RR_UISPR,	/* u16 index of a UI sprite */
-	RR_TILESPR,	/* u16 index of a tile sprite */
-	RR_OBJSPR,	/* u16 index of an object sprite (category 2, as in scripts) */
-	RR_REL,		/* u8 relation */
-	RR_COND,	/* chooser: u8 type, u24 attribute */
-	RR_AREA,	/* chooser option: three UI sprites, or a rectangle */
-	RR_INGR,	/* crafting ingredient: u16 quantity, u16 object sprite */
-	RR_CREDIT,	/* u8 credits category letter */
-	RR_AUTHOR,	/* a u24 string offset in a list: 0 as #0, not empty */
-	RR_NAME = 0x100	/* | enum tngs_ref: a u24 string offset named in that kind */
-};
-
-/* ---- references ------------------------------------------------------------ */
-
-/* Can s be a value by itself (and a name, not a number or -1)? */
-static int bare(const char *s)
-{
-	if (!*s || *s == '#' || *s == '-' || (*s >= '0' && *s <= '9'))
-		return 0;
-	for (; *s; s++)
-		if ((unsigned char)*s <= ' ' || *s == 0x7f || *s == ',' || *s == ';' || *s == '"' ||
-		    *s == '\\' || *s == ':' || *s == '/')
-			return 0;
-	return 1;
-}
-
-static int num(const char *s, int64_t min, int64_t max, uint64_t *v)
-{
-	int64_t x;
-
-	if (gfs_parse_int(s, min, max, &x))
-		return -EINVAL;
-	*v = (uint64_t)x;
-	return 0;
-}
-
-static int name_fmt(const struct tngs_names *nm, enum tngs_ref k, uint32_t v, struct gfs_buf *out)
-{
-	const char *s;
-	uint32_t back;
-
-	if (v == 0)
-		return 0;
-	if (v == NONE24)
-		return gfs_buf_adds(out, "-1");
-	if (nm->name && nm->find && (s = nm->name(nm->ctx, k, v)) && bare(s) &&
-	    gfs_utf8_valid((const uint8_t *)s, strlen(s)) && !nm->find(nm->ctx, k, s, &back) &&
-	    back == v)
-		return gfs_buf_adds(out, s);
-	return gfs_buf_printf(out, "#%u", (unsigned)v);
-}
-
-static int name_parse(const struct tngs_names *nm, enum tngs_ref k, const char *s, uint64_t *v)
-{
-	uint32_t u;
-
-	if (!*s) {
-		*v = 0;
-		return 0;
-	}
-	if (!strcmp(s, "-1")) {
-		*v = NONE24;
-		return 0;
-	}
-	if (*s == '#')
-		return num(s + 1, 0, NONE24, v);
-	if (!bare(s) || !nm->find || nm->find(nm->ctx, k, s, &u) || u > NONE24)
-		return -EINVAL;
-	*v = u;
-	return 0;
-}
-
-static int exists(const struct tngs_names *nm, enum tngs_ref k, uint32_t v)
-{
-	return !nm->exists || nm->exists(nm->ctx, k, v);
-}
-
-/* "N ; the text" (one line, at most 60 bytes of it), -1, or #N for a text not in every language. */
-static int text_fmt(const struct tngs_names *nm, uint32_t v, struct gfs_buf *out)
-{
-	const char *s = nm->name ? nm->name(nm->ctx, TNGS_TEXT, v) : NULL;
-	size_t n;
-	int r;
-
-	if (v == NONE24)
-		return gfs_buf_adds(out, "-1");
-	if (!exists(nm, TNGS_TEXT, v))
-		return gfs_buf_printf(out, "#%u", (unsigned)v);
-	r = gfs_buf_add_dec(out, v);
-	if (r || !s || !*s)
-		return r;
-	n = strlen(s);
-	if (n > 60) {
-		n = 60;
-		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
-			n--;
-	}
-	r = gfs_buf_adds(out, " ; ");
-	for (size_t i = 0, c; i < n && !r; i += c) {	/* control bytes and bad UTF-8 as blanks */
-		c = gfs_utf8_char((const uint8_t *)s + i, n - i);
-		if (!c || (unsigned char)s[i] < ' ' || s[i] == 0x7f)
-			r = gfs_buf_addc(out, ' ');
-		else
-			r = gfs_buf_add(out, s + i, c);
-		c = c ? c : 1;
-	}
-	if (!r && n < strlen(s))
-		r = gfs_buf_adds(out, "...");
-	return r;
-}
-
-static int text_parse(const struct tngs_names *nm, const char *s, uint64_t *v)
-{
-	char buf[32];
-	size_t n = strcspn(s, ";");
-
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-		n--;
-	if (n >= sizeof buf)
-		return -EINVAL;
-	memcpy(buf, s, n);
-	buf[n] = '\0';
-	if (!strcmp(buf, "-1")) {
-		*v = NONE24;
-		return 0;
-	}
-	if (buf[0] == '#')
-		return num(buf + 1, 0, NONE24, v);
-	if (num(buf, 0, NONE24 - 1, v) || !exists(nm, TNGS_TEXT, (uint32_t)*v))
-		return -EINVAL;
-	return 0;
-}
-
-/* CATEGORY/INDEX, CATEGORY/-1 (index FFFF), #CATEGORY/INDEX for a sprite that is not there. */
-static int spr_fmt(const struct tngs_names *nm, unsigned cat, unsigned idx, struct gfs_buf *out)
-{
-	const char *cn = tngs_sprcat_name(cat);
-	char cbuf[8];
-
-	if (!cn) {
-		snprintf(cbuf, sizeof cbuf, "%u", cat);
-		cn = cbuf;
-	}
-	if (idx == NONE16)
-		return gfs_buf_printf(out, "%s/-1", cn);
-	return gfs_buf_printf(out, "%s%s/%u", exists(nm, TNGS_SPRITE, cat << 16 | idx) ? "" : "#", cn,
-			      idx);
-}
-
-static int spr_parse(const struct tngs_names *nm, const char *s, unsigned *cat, unsigned *idx)
-{
-	int raw = *s == '#', c;
-	const char *slash;
-	char cn[16];
-	uint64_t v;
-
-	s += raw;
-	slash = strchr(s, '/');
-	if (!slash || slash == s || (size_t)(slash - s) >= sizeof cn)
-		return -EINVAL;
-	memcpy(cn, s, (size_t)(slash - s));
-	cn[slash - s] = '\0';
-	if ((c = tngs_sprcat(cn)) < 0) {
-		if (num(cn, 0, 255, &v))
-			return -EINVAL;
-		c = (int)v;
-	}
-	*cat = (unsigned)c;
-	if (!strcmp(slash + 1, "-1")) {
-		*idx = NONE16;
-		return 0;
-	}
-	if (num(slash + 1, 0, NONE16, &v))
-		return -EINVAL;
-	*idx = (unsigned)v;
-	return raw || exists(nm, TNGS_SPRITE, *cat << 16 | *idx) ? 0 : -EINVAL;
-}
-
-/* A u16 sprite index of a fixed category: -1 for FFFF. */
-static int fixspr_fmt(const struct tngs_names *nm, unsigned cat, unsigned idx, struct gfs_buf *out)
-{
-	return idx == NONE16 ? gfs_buf_adds(out, "-1") : spr_fmt(nm, cat, idx, out);
-}
-
-static int fixspr_parse(const struct tngs_names *nm, unsigned cat, const char *s, uint64_t *v)
-{
-	unsigned c, idx;
-
-	if (!strcmp(s, "-1")) {
-		*v = NONE16;
-		return 0;
-	}
-	if (spr_parse(nm, s, &c, &idx) || c != cat)
-		return -EINVAL;
-	*v = idx;
-	return 0;
-}
-
-static unsigned fixcat(int ref)
-{
-	return ref == RR_UISPR ? 0 : ref == RR_TILESPR ? 1 : TNGS_OBJ_CAT;
-}
-
-/* The letters of the credits' categories (section 21). */
-#define CREDIT_CATS "gcdafmsvtp"
-
-static const char *const relname[] = { "eq", "ne", "ge", "gt", "le", "lt" };
-#define REL_SET 0xffu
-
-/* A chooser's attribute: type 0 and an attribute, or a local variable (type 2 = a ... 27 = z). */
-static int cond_fmt(const struct tngs_names *nm, uint32_t v, struct gfs_buf *out)
-{
-	unsigned type = v & 0xff, a = v >> 8;
-
-	if (type == 0)
-		return name_fmt(nm, TNGS_ATTR, a, out);
-	if (type >= 2 && type <= 27 && a == 0)
-		return gfs_buf_printf(out, "local:%c", 'a' + type - 2);
-	return gfs_buf_printf(out, "#%u:%u", type, a);
-}
-
-static int cond_parse(const struct tngs_names *nm, const char *s, uint64_t *v)
-{
-	const char *colon = strchr(s, ':');
-	uint64_t t, a;
-	char tb[8];
-
-	if (!strncmp(s, "local:", 6)) {
-		if (s[6] < 'a' || s[6] > 'z' || s[7])
-			return -EINVAL;
-		*v = (uint64_t)(s[6] - 'a' + 2);
-		return 0;
-	}
-	if (*s == '#' && colon) {
-		if ((size_t)(colon - s - 1) >= sizeof tb)
-			return -EINVAL;
-		memcpy(tb, s + 1, (size_t)(colon - s - 1));
-		tb[colon - s - 1] = '\0';
-		if (num(tb, 0, 255, &t) || num(colon + 1, 0, NONE24, &a))
-			return -EINVAL;
-		*v = t | a << 8;
-		return 0;
-	}
-	if (name_parse(nm, TNGS_ATTR, s, &a))
-		return -EINVAL;
-	*v = a << 8;
-	return 0;
-}
-
-/* The six bytes after a chooser option's position, bit 48 set when they are a rectangle. */
-#define AREA_RECT ((uint64_t)1 << 48)
-#define CHOOSER_RECT 13
-
-static uint64_t area_get(const uint8_t *e)
-{
-	uint64_t v = gfs_le(e + 1, 6);
-
-	return (e[0] & 0x7f) == CHOOSER_RECT && !(v >> 32) ? v | AREA_RECT : v;
-}
-
-static void area_set(uint8_t *e, uint64_t v)
-{
-	for (int i = 0; i < 6; i++, v >>= 8)
-		e[1 + i] = (uint8_t)v;
-}
-
-static int area_fmt(const struct tngs_names *nm, uint64_t v, struct gfs_buf *out)
-{
-	int r = 0;
-
-	if (v & AREA_RECT)
-		return gfs_buf_printf(out, "rect %u %u %u %u", (unsigned)(v & 0xff),
-				      (unsigned)(v >> 8 & 0xff), (unsigned)(v >> 16 & 0xff),
-				      (unsigned)(v >> 24 & 0xff));
-	for (int i = 0; i < 3 && !r; i++) {
-		if (i)
-			r = gfs_buf_addc(out, ' ');
-		if (!r)
-			r = fixspr_fmt(nm, 0, (unsigned)(v >> 16 * i & 0xffff), out);
-	}
-	return r;
-}
-
-static int area_parse(const struct tngs_names *nm, const char *s, uint64_t *v)
-{
-	char copy[128], *rest = copy, *w[5];
-	int n = 0;
-	uint64_t x;
-
-	if (strlen(s) >= sizeof copy)
-		return -EINVAL;
-	strcpy(copy, s);
-	while (n < 5 && (w[n] = gfs_next_word(&rest, " \t")))
-		n++;
-	if (gfs_next_word(&rest, " \t"))
-		return -EINVAL;
-	*v = 0;
-	if (n == 5 && !strcmp(w[0], "rect")) {
-		for (int i = 0; i < 4; i++) {
-			if (num(w[i + 1], 0, 255, &x))
-				return -EINVAL;
-			*v |= x << 8 * i;
-		}
-		return 0;
-	}
-	if (n != 3)
-		return -EINVAL;
-	for (int i = 0; i < 3; i++) {
-		if (fixspr_parse(nm, 0, w[i], &x))
-			return -EINVAL;
-		*v |= x << 16 * i;
-	}
-	return 0;
-}
-
-/* "QUANTITY SPRITE", or none (no ingredient: quantity 0, sprite FFFF). */
-static int ingr_fmt(const struct tngs_names *nm, uint32_t v, struct gfs_buf *out)
-{
-	unsigned q = v & 0xffff, s = v >> 16;
-	int r;
-
-	if (s == NONE16 && q == 0)
-		return gfs_buf_adds(out, "none");
-	r = gfs_buf_printf(out, "%u ", q);
-	return r ? r : fixspr_fmt(nm, TNGS_OBJ_CAT, s, out);
-}
-
-static int ingr_parse(const struct tngs_names *nm, const char *s, uint64_t *v)
-{
-	const char *sp = strpbrk(s, " \t");
-	char qb[8];
-	uint64_t q, spr;
-
-	if (!strcmp(s, "none")) {
-		*v = (uint64_t)NONE16 << 16;
-		return 0;
-	}
-	if (!sp || (size_t)(sp - s) >= sizeof qb)
-		return -EINVAL;
-	memcpy(qb, s, (size_t)(sp - s));
-	qb[sp - s] = '\0';
-	while (*sp == ' ' || *sp == '\t')
-		sp++;
-	if (num(qb, 0, NONE16, &q) || fixspr_parse(nm, TNGS_OBJ_CAT, sp, &spr))
-		return -EINVAL;
-	*v = q | spr << 16;
-	return 0;
-}
-
-static int ref_fmt(void *ctx, int ref, uint64_t v, struct gfs_buf *out)
-{
-	const struct tngs_names *nm = ctx;
-
-	if (ref & RR_NAME)
-		return name_fmt(nm, (enum tngs_ref)(ref & 0xff), (uint32_t)v, out);
-	switch (ref) {
-	case RR_TEXT:
-		return text_fmt(nm, (uint32_t)v, out);
-	case RR_PORTRAIT:
-		if ((v & 0xff) == PORTRAIT_CAT && v >> 8 >= PLAYER_PORTRAIT && v >> 8 < NONE16)
-			return gfs_buf_printf(out, "player/%u", (unsigned)(v >> 8) - PLAYER_PORTRAIT);
-		/* fall through */
-	case RR_SPR:
-		return v == NONE24 ? gfs_buf_adds(out, "-1") :
-		       spr_fmt(nm, (unsigned)(v & 0xff), (unsigned)(v >> 8), out);
-	case RR_UISPR: case RR_TILESPR: case RR_OBJSPR:
-		return fixspr_fmt(nm, fixcat(ref), (unsigned)v, out);
-	case RR_REL:
-		if (v < sizeof relname / sizeof relname[0])
-			return gfs_buf_adds(out, relname[v]);
-		return v == REL_SET ? gfs_buf_adds(out, "set") : gfs_buf_add_dec(out, v);
-	case RR_COND:
-		return cond_fmt(nm, (uint32_t)v, out);
-	case RR_AREA:
-		return area_fmt(nm, v, out);
-	case RR_INGR:
-		return ingr_fmt(nm, (uint32_t)v, out);
-	case RR_CREDIT:
-		return v && strchr(CREDIT_CATS, (int)v) ? gfs_buf_addc(out, (uint8_t)v) :
-		       gfs_buf_printf(out, "#%u", (unsigned)v);
-	case RR_AUTHOR:
-		return v ? name_fmt(nm, TNGS_STRING, (uint32_t)v, out) : gfs_buf_adds(out, "#0");
-	default:
-		return gfs_buf_add_dec(out, v);
-	}
-}
-
-static int ref_parse(void *ctx, int ref, const char *s, uint64_t *v)
-{
-	const struct tngs_names *nm = ctx;
-	unsigned cat, idx;
-	uint64_t x;
-
-	if (ref & RR_NAME)
-		return name_parse(nm, (enum tngs_ref)(ref & 0xff), s, v);
-	switch (ref) {
-	case RR_TEXT:
-		return text_parse(nm, s, v);
-	case RR_PORTRAIT:
-		if (!strncmp(s, "player/", 7)) {
-			if (num(s + 7, 0, NONE16 - 1 - PLAYER_PORTRAIT, &x))
-				return -EINVAL;
-			*v = PORTRAIT_CAT | (x + PLAYER_PORTRAIT) << 8;
-			return 0;
-		}
-		/* fall through */
-	case RR_SPR:
-		if (!strcmp(s, "-1")) {
-			*v = NONE24;
-			return 0;
-		}
-		if (spr_parse(nm, s, &cat, &idx))
-			return -EINVAL;
-		*v = cat | (uint64_t)idx << 8;
-		return 0;
-	case RR_UISPR: case RR_TILESPR: case RR_OBJSPR:
-		return fixspr_parse(nm, fixcat(ref), s, v);
-	case RR_REL:
-		for (unsigned i = 0; i < sizeof relname / sizeof relname[0]; i++)
-			if (!strcmp(s, relname[i])) {
-				*v = i;
-				return 0;
-			}
-		if (!strcmp(s, "set")) {
-			*v = REL_SET;
-			return 0;
-		}
-		return num(s, 0, 255, v);
-	case RR_COND:
-		return cond_parse(nm, s, v);
-	case RR_AREA:
-		return area_parse(nm, s, v);
-	case RR_INGR:
-		return ingr_parse(nm, s, v);
-	case RR_CREDIT:
-		if (*s == '#')
-			return num(s + 1, 0, 255, v);
-		if (!s[0] || s[1] || !strchr(CREDIT_CATS, s[0]))
-			return -EINVAL;
-		*v = (uint8_t)s[0];
-		return 0;
-	case RR_AUTHOR:
-		return name_parse(nm, TNGS_STRING, s, v);
-	default:
-		return -EINVAL;
-	}
-}
+#include "tng_rec.h"
 
 /* ---- the tables ------------------------------------------------------------- */
 
@@ -556,8 +83,8 @@ static const struct gfs_record dialog_rec = {
 static const struct gfs_field option_fields[] = {
 	{ .key = "position", .kind = GFS_FK_UINT, .off = 0, .width = 1, .bits = 7, .max = 13 },
 	{ .key = "keep_running", .kind = GFS_FK_UINT, .off = 0, .width = 1, .shift = 7, .bits = 1 },
-	{ .key = "area", .kind = GFS_FK_REF, .off = 1, .width = 8, .ref = RR_AREA, .get = area_get,
-	  .set = area_set, .want = "three UI sprites (ui/N or -1), or rect X1 Y1 X2 Y2 (percent)",
+	{ .key = "area", .kind = GFS_FK_REF, .off = 1, .width = 8, .ref = RR_AREA, .get = tng_area_get,
+	  .set = tng_area_set, .want = "three UI sprites (ui/N or -1), or rect X1 Y1 X2 Y2 (percent)",
 	  .note = "three UI sprites; at position 13 a rectangle: rect X1 Y1 X2 Y2 in percent" },
 	F_R("require1", 7, 4, RR_COND, "an attribute name, local:a .. local:z, or empty"),
 	F_S("require1_value", 11, 4),
@@ -695,19 +222,6 @@ static const struct gfs_record npc_rec = {
  * sounds, required attributes, attribute modifiers, sprite modifiers, and
  * the mask's rows (u16 cell count, cells).
  */
-#define OBJ_HDR		39
-#define OBJ_SPRS	96
-#define OBJ_W		3
-#define OBJ_H		5
-#define OBJ_NSND	34
-#define OBJ_NREQ	35
-#define OBJ_NMOD	36
-#define OBJ_NSMOD	37
-#define OBJ_SMOD	123
-#define OV_EQUIP	OBJ_HDR
-#define OV_SLOTS	(OV_EQUIP + OBJ_SPRS)
-#define OV_ROWS		(OV_SLOTS + OBJ_SPRS)
-#define OV_SIZE		(OV_ROWS + 2)
 
 #define SPR10(p, o) F_SPR(p "0", (o)), F_SPR(p "1", (o) + 3), F_SPR(p "2", (o) + 6), \
 	F_SPR(p "3", (o) + 9), F_SPR(p "4", (o) + 12), F_SPR(p "5", (o) + 15), F_SPR(p "6", (o) + 18), \
@@ -859,8 +373,6 @@ static const struct gfs_record hud_rec = {
 };
 
 /* Section 20, alerts: 12 bytes, then alerts of 10 bytes (at least 3). */
-#define ALERTS_N	11
-#define ALERTS_MIN	3
 static const struct gfs_field alert_fields[] = { F_H("color", 0, 4), F_SOUND("sound", 4), F_TEXT("text", 7) };
 static const struct gfs_record alert_rec = { "alert", NULL, 10, alert_fields, NF(alert_fields) };
 
@@ -878,7 +390,6 @@ static const struct gfs_record alerts_rec = {
  * letter, a u16 count, the authors' u24 strings).  As view bytes, the 24
  * bytes and a u32 count of categories, then the categories.
  */
-#define CREDITS_HDR	24
 static const struct gfs_field author_fields[] = {
 	F_R("author", 0, 3, RR_AUTHOR, W_NAME("a string of strings.txt")),
 };
@@ -930,20 +441,17 @@ static const struct gfs_record charopt_rec = {
 	charopt_fields, NF(charopt_fields)
 };
 
-/* Sections 19 and 33, arrays of records: as view bytes, a u32 record count first. */
+/* Sections 19 and 33, arrays of records: as many as the section holds. */
+#define F_TOEND(k, g)	{ .key = k, .kind = GFS_FK_GROUP, .group = &g, .flags = GFS_FF_TOEND }
 static const struct gfs_field slot_fields[] = { F_U("left", 0, 2), F_U("top", 2, 2) };
 static const struct gfs_record slot_rec = { "slot", NULL, 4, slot_fields, NF(slot_fields) };
-static const struct gfs_field equip_fields[] = { F_GROUP("slot", slot_rec, 0, 4) };
+static const struct gfs_field equip_fields[] = { F_TOEND("slot", slot_rec) };
 static const struct gfs_record equip_rec = {
 	"equipslots", "; [slot N]: where equipment slot N is on the equipment slots sprite (HUD)\n",
-	4, equip_fields, NF(equip_fields)
+	0, equip_fields, NF(equip_fields)
 };
 
 /* Section 25, attributes: as view bytes, the 19-byte header and 11 bytes an attribute. */
-#define ATTR_HDR	19
-#define ATTR_N		17
-#define AV_SIZE		11
-enum { AK_PRIMARY, AK_VAR, AK_CALC, AK_GVAR, AK_GCALC, AK_N };
 static const char *const akinds[] = {
 	"primary", "variable", "calculated", "global_variable", "global_calculated", NULL
 };
@@ -967,402 +475,9 @@ static const struct gfs_record attrs_rec = {
 	NF(attrs_fields)
 };
 
-/* ---- view bytes ----------------------------------------------------------------- */
-
-static int add_rows(struct gfs_buf *v, const uint8_t *mask, unsigned w, unsigned h)
-{
-	int r = 0;
-
-	for (unsigned y = 0; y < h && !r; y++) {
-		r = gfs_buf_add_u16le(v, (uint16_t)w);
-		if (!r)
-			r = gfs_buf_add(v, mask + (size_t)y * w, w);
-	}
-	return r;
-}
-
-/* The parts of an object's bytes before its scripts: offsets of each, from its counts. */
-struct objparts {
-	size_t mask, equip, snd, slots, req, mod, smod, end;
-};
-
-static int obj_parts(const uint8_t *p, size_t len, struct objparts *o)
-{
-	uint64_t at = OBJ_HDR;
-
-	if (len < OBJ_HDR)
-		return -EBADMSG;
-	o->mask = (size_t)at;
-	at += (uint64_t)gfs_le16(p + OBJ_W) * gfs_le16(p + OBJ_H);
-	o->equip = (size_t)at;
-	at += OBJ_SPRS;
-	o->snd = (size_t)at;
-	at += (uint64_t)p[OBJ_NSND] * 3;
-	o->slots = (size_t)at;
-	at += OBJ_SPRS;
-	o->req = (size_t)at;
-	at += (uint64_t)p[OBJ_NREQ] * 8;
-	o->mod = (size_t)at;
-	at += (uint64_t)p[OBJ_NMOD] * 8;
-	o->smod = (size_t)at;
-	at += (uint64_t)p[OBJ_NSMOD] * OBJ_SMOD;
-	o->end = (size_t)at;
-	return at == len ? 0 : -EBADMSG;
-}
-
-static int obj_to_view(const uint8_t *p, size_t len, struct gfs_buf *v)
-{
-	struct objparts o;
-	unsigned w, h;
-	int r = obj_parts(p, len, &o);
-
-	if (r)
-		return r;
-	w = gfs_le16(p + OBJ_W);
-	h = gfs_le16(p + OBJ_H);
-	r = gfs_buf_add(v, p, OBJ_HDR);
-	r = r ? r : gfs_buf_add(v, p + o.equip, OBJ_SPRS);
-	r = r ? r : gfs_buf_add(v, p + o.slots, OBJ_SPRS);
-	r = r ? r : gfs_buf_add_u16le(v, (uint16_t)h);
-	r = r ? r : gfs_buf_add(v, p + o.snd, o.slots - o.snd);
-	r = r ? r : gfs_buf_add(v, p + o.req, o.end - o.req);
-	return r ? r : add_rows(v, p + o.mask, w, h);
-}
-
-static int obj_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
-			 struct gfs_buf *out, char *why, size_t wl)
-{
-	size_t at = OV_SIZE, snd, req, rows = gfs_le16(v + OV_ROWS), start = out->len;
-	unsigned w = 0;
-	int r;
-
-	(void)oldlen;
-	if (vlen < OV_SIZE)
-		return -EINVAL;
-	snd = at;
-	at += (size_t)v[OBJ_NSND] * 3;
-	req = at;
-	at += (size_t)v[OBJ_NREQ] * 8 + (size_t)v[OBJ_NMOD] * 8 + (size_t)v[OBJ_NSMOD] * OBJ_SMOD;
-	if (at > vlen)
-		return -EINVAL;
-	/* the mask rows: every one as long as the first */
-	for (size_t y = 0, pos = at; y < rows; y++) {
-		unsigned n;
-
-		if (pos + 2 > vlen || pos + 2 + (n = gfs_le16(v + pos)) > vlen)
-			return -EINVAL;
-		if (y == 0)
-			w = n;
-		else if (n != w)
-			return snprintf(why, wl, "[mask %zu] has %u cells, [mask 0] %u: every row of the "
-					"collision mask is as long", y, n, w), -EINVAL;
-		pos += 2 + n;
-	}
-	if (!rows)
-		w = gfs_le16(old + OBJ_W);	/* no rows: the width stays what it was */
-	r = gfs_buf_add(out, v, OBJ_HDR);
-	if (r)
-		return r;
-	gfs_put_u16le(out->data + start + OBJ_W, (uint16_t)w);
-	gfs_put_u16le(out->data + start + OBJ_H, (uint16_t)rows);
-	for (size_t y = 0, pos = at; y < rows && !r; y++, pos += 2 + (size_t)w)
-		r = gfs_buf_add(out, v + pos + 2, w);
-	r = r ? r : gfs_buf_add(out, v + OV_EQUIP, OBJ_SPRS);
-	r = r ? r : gfs_buf_add(out, v + snd, req - snd);
-	r = r ? r : gfs_buf_add(out, v + OV_SLOTS, OBJ_SPRS);
-	return r ? r : gfs_buf_add(out, v + req, at - req);
-}
-
-/* Section 16: the offsets of its lists. */
-struct uiparts {
-	size_t nc, nf, ns, colors, fonts, sounds, sprites;
-};
-
-static int ui_parts(const uint8_t *p, size_t len, struct uiparts *u)
-{
-	size_t at = 0;
-
-	if (len < 1)
-		return -EBADMSG;
-	u->nc = p[at++];
-	u->colors = at;
-	at += u->nc * 4;
-	if (at >= len)
-		return -EBADMSG;
-	u->nf = p[at++];
-	u->fonts = at;
-	at += u->nf * 7;
-	if (at >= len)
-		return -EBADMSG;
-	u->ns = p[at++];
-	u->sounds = at;
-	at += u->ns * 3;
-	if (at > len || (len - at) % 3)
-		return -EBADMSG;
-	u->sprites = at;
-	return 0;
-}
-
-static int ui_to_view(const uint8_t *p, size_t len, struct gfs_buf *v)
-{
-	struct uiparts u;
-	int r = ui_parts(p, len, &u);
-
-	r = r ? r : gfs_buf_addc(v, (uint8_t)u.nc);
-	r = r ? r : gfs_buf_addc(v, (uint8_t)u.nf);
-	r = r ? r : gfs_buf_addc(v, (uint8_t)u.ns);
-	r = r ? r : gfs_buf_add_u32le(v, (uint32_t)((len - u.sprites) / 3));
-	r = r ? r : gfs_buf_add(v, p + u.colors, u.nc * 4);
-	r = r ? r : gfs_buf_add(v, p + u.fonts, u.nf * 7);
-	r = r ? r : gfs_buf_add(v, p + u.sounds, u.ns * 3);
-	return r ? r : gfs_buf_add(v, p + u.sprites, len - u.sprites);
-}
-
-static int ui_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
-			struct gfs_buf *out, char *why, size_t wl)
-{
-	size_t nc = v[0], nf = v[1], ns = v[2], at = 7;
-	int r;
-
-	(void)old, (void)oldlen, (void)why, (void)wl;
-	r = gfs_buf_addc(out, (uint8_t)nc);
-	r = r ? r : gfs_buf_add(out, v + at, nc * 4);
-	r = r ? r : gfs_buf_addc(out, (uint8_t)nf);
-	r = r ? r : gfs_buf_add(out, v + at + nc * 4, nf * 7);
-	r = r ? r : gfs_buf_addc(out, (uint8_t)ns);
-	at += nc * 4 + nf * 7;
-	return r ? r : gfs_buf_add(out, v + at, vlen - at);
-}
-
-/* Sections 19 and 33: whole records, a u32 count up front in the view bytes. */
-static int array_to_view(const uint8_t *p, size_t len, size_t recsize, struct gfs_buf *v)
-{
-	int r;
-
-	if (!recsize || len % recsize)
-		return -EBADMSG;
-	r = gfs_buf_add_u32le(v, (uint32_t)(len / recsize));
-	return r ? r : gfs_buf_add(v, p, len);
-}
-
-/* Section 21: the 24 bytes, a u32 count of categories, the categories as they are. */
-static int credits_to_view(const uint8_t *p, size_t len, struct gfs_buf *v)
-{
-	size_t at = CREDITS_HDR, n = 0;
-	int r;
-
-	if (len < CREDITS_HDR)
-		return -EBADMSG;
-	while (at < len) {
-		if (len - at < 3 || gfs_le16(p + at + 1) > (len - at - 3) / 3)
-			return -EBADMSG;
-		at += 3 + 3 * (size_t)gfs_le16(p + at + 1);
-		n++;
-	}
-	r = gfs_buf_add(v, p, CREDITS_HDR);
-	r = r ? r : gfs_buf_add_u32le(v, (uint32_t)n);
-	return r ? r : gfs_buf_add(v, p + CREDITS_HDR, len - CREDITS_HDR);
-}
-
-static int credits_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
-			     struct gfs_buf *out, char *why, size_t wl)
-{
-	int r = gfs_buf_add(out, v, CREDITS_HDR);
-
-	(void)old, (void)oldlen, (void)why, (void)wl;
-	return r ? r : gfs_buf_add(out, v + CREDITS_HDR + 4, vlen - CREDITS_HDR - 4);
-}
-
-/* Section 20: as it is; the game wants at least 3 alerts, a view cannot take them below. */
-static int alerts_to_view(const uint8_t *p, size_t len, struct gfs_buf *v)
-{
-	return gfs_buf_add(v, p, len);
-}
-
-static int alerts_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
-			    struct gfs_buf *out, char *why, size_t wl)
-{
-	/* (a section that had fewer keeps them: a view written back unchanged changes nothing) */
-	if (vlen <= ALERTS_N || (v[ALERTS_N] < ALERTS_MIN &&
-				 (oldlen <= ALERTS_N || v[ALERTS_N] != old[ALERTS_N]))) {
-		snprintf(why, wl, "%u alerts, want at least %u", vlen > ALERTS_N ? v[ALERTS_N] : 0,
-			 ALERTS_MIN);
-		return -EINVAL;
-	}
-	return gfs_buf_add(out, v, vlen);
-}
-
-/* Section 25: where attribute records start and end; -EBADMSG for an unknown kind. */
-static size_t attr_size(const uint8_t *p, size_t left)
-{
-	uint64_t n;
-
-	if (left < 7)
-		return 0;
-	switch (p[0]) {
-	case AK_PRIMARY:
-		n = 7;
-		break;
-	case AK_VAR: case AK_GVAR:
-		n = left < 14 ? left + 1 : 14 + (uint64_t)gfs_le24(p + 11);
-		break;
-	case AK_CALC: case AK_GCALC:
-		n = left < 9 ? left + 1 : 9 + (uint64_t)gfs_le16(p + 7);
-		break;
-	default:
-		return 0;
-	}
-	return n <= left ? (size_t)n : 0;
-}
-
-/* The offset of each attribute record (n + 1 of them, the last the end); NULL if they do not fit. */
-static size_t *attr_offsets(const uint8_t *p, size_t len, size_t *nout)
-{
-	size_t n, at = ATTR_HDR, *off, k;
-
-	if (len < ATTR_HDR)
-		return NULL;
-	n = gfs_le16(p + ATTR_N);
-	if (n > (len - ATTR_HDR) / 7 || !(off = malloc((n + 1) * sizeof(*off))))
-		return NULL;
-	for (k = 0; k < n; k++) {
-		size_t s = attr_size(p + at, len - at);
-
-		if (!s)
-			break;
-		off[k] = at;
-		at += s;
-	}
-	if (k < n || at != len) {
-		free(off);
-		return NULL;
-	}
-	off[n] = at;
-	*nout = n;
-	return off;
-}
-
-/* Attribute record r's script: its kind (1 on change, 2 expression, 0 none) and bytes. */
-static int attr_code(const uint8_t *r, const uint8_t **code, size_t *n)
-{
-	switch (r[0]) {
-	case AK_VAR: case AK_GVAR:
-		*code = r + 14;
-		*n = gfs_le24(r + 11);
-		return 1;
-	case AK_CALC: case AK_GCALC:
-		*code = r + 9;
-		*n = gfs_le16(r + 7);
-		return 2;
-	default:
-		*code = r;
-		*n = 0;
-		return 0;
-	}
-}
-
-static int attr_to_view(const uint8_t *p, size_t len, struct gfs_buf *v)
-{
-	size_t n, *off = attr_offsets(p, len, &n);
-	int r;
-
-	if (!off)
-		return -EBADMSG;
-	r = gfs_buf_add(v, p, ATTR_HDR);
-	for (size_t k = 0; k < n && !r; k++) {
-		const uint8_t *a = p + off[k];
-
-		r = gfs_buf_add(v, a, 7);
-		r = r ? r : gfs_buf_add_u32le(v, a[0] == AK_VAR || a[0] == AK_GVAR ? gfs_le32(a + 7) : 0);
-	}
-	free(off);
-	return r;
-}
-
-/* An attribute record: kind, name, title, default (variables), script. */
-static int attr_put(struct gfs_buf *out, const uint8_t *av, const uint8_t *code, size_t n)
-{
-	int r = gfs_buf_add(out, av, 7);
-
-	switch (av[0]) {
-	case AK_VAR: case AK_GVAR:
-		r = r ? r : gfs_buf_add(out, av + 7, 4);
-		r = r ? r : gfs_buf_add_u24le(out, (uint32_t)n);
-		break;
-	case AK_CALC: case AK_GCALC:
-		r = r ? r : gfs_buf_add_u16le(out, (uint16_t)n);
-		break;
-	default:
-		return r;
-	}
-	return r ? r : gfs_buf_add(out, code, n);
-}
-
-static int attr_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
-			  struct gfs_buf *out, char *why, size_t wl)
-{
-	static const uint8_t end = 0;
-	size_t on, *off = attr_offsets(old, oldlen, &on), nn = gfs_le16(v + ATTR_N);
-	uint8_t *used = NULL;
-	int r = 0;
-
-	if (!off)
-		return -EINVAL;
-	if (vlen != ATTR_HDR + nn * AV_SIZE || !(used = calloc(on + 1, 1))) {
-		free(off);
-		return vlen != ATTR_HDR + nn * AV_SIZE ? -EINVAL : -ENOMEM;
-	}
-	r = gfs_buf_add(out, v, ATTR_HDR);
-	for (size_t k = 0; k < nn && !r; k++) {
-		const uint8_t *av = v + ATTR_HDR + k * AV_SIZE, *code = NULL;
-		size_t n = 0, from = on;
-
-		/* its script: the one at its place; when attributes came or went, the one of its name */
-		if (nn == on)
-			from = k;
-		for (size_t j = 0; j < on && from == on; j++)
-			if (!used[j] && gfs_le24(old + off[j] + 1) == gfs_le24(av + 1))
-				from = j;
-		if (from < on) {
-			used[from] = 1;
-			if (!attr_code(old + off[from], &code, &n))
-				code = NULL;
-		}
-		if (!code && av[0] != AK_PRIMARY) {	/* a new script: END, as a new handler */
-			code = &end;
-			n = 1;
-		}
-		r = -EINVAL;
-		if (av[0] >= AK_N)
-			snprintf(why, wl, "[attribute %zu]: kind %u is not one the document has", k, av[0]);
-		else if (av[0] != AK_VAR && av[0] != AK_GVAR && gfs_le32(av + 7))
-			snprintf(why, wl, "[attribute %zu]: only variables have a default", k);
-		else if (av[0] == AK_PRIMARY && n)
-			snprintf(why, wl, "[attribute %zu]: a primary attribute has no script (empty its "
-				 ".tngs file first)", k);
-		else if ((av[0] == AK_CALC || av[0] == AK_GCALC) && n > 0xffff)
-			snprintf(why, wl, "[attribute %zu]: an expression is at most 65535 bytes", k);
-		else
-			r = attr_put(out, av, code ? code : av, code ? n : 0);
-	}
-	free(used);
-	free(off);
-	return r;
-}
-
 /* ---- kinds ---------------------------------------------------------------- */
 
-#define T_UIELEM	16
-#define T_MAINMENU	17
-#define T_HUD		18
-#define T_EQUIP		19
-#define T_ALERTS	20
-#define T_CREDITS	21
-#define T_CHAROPTS	27
 #define MAINMENU_SHORT	3
-#define T_ATTRS		25
-#define T_TILESMETA	33
-#define EQUIP_REC	4
 #define TMETA_MAXT	255
 
 static const char *const tmnames[] = { "walk", "swim", "fly", "drive" };
@@ -1394,68 +509,84 @@ static struct tmeta_tab *tmeta_tab(unsigned t)
 		m->f[2 + 2 * i] = (struct gfs_field)F_SOUND(m->keys[2 * i + 1], 4 + 5 * i);
 	}
 	m->el = (struct gfs_record){ "tile", NULL, 2 + 5 * (size_t)t, m->f, 1 + 2 * (size_t)t };
-	m->top = (struct gfs_field)F_GROUP("tile", m->el, 0, 4);
+	m->top = (struct gfs_field)F_TOEND("tile", m->el);
 	m->rec = (struct gfs_record){ "tilesmeta", COMMENT_REFS "; [tile N]: speed in percent and "
-				      "sound of each transportation method on that tile\n", 4,
+				      "sound of each transportation method on that tile\n", 0,
 				      &m->top, 1 };
 	return m;
 }
 
-/* What a kind is made of. */
-struct rkind {
+/* What a kind is made of: its table and how its bytes become the table's. */
+struct tng_layout {
 	const struct gfs_record *rec;
 	const struct gfs_record *alt;	/* the table of a record alt_len bytes long (section 17) */
 	size_t alt_len;
 	int (*to_view)(const uint8_t *p, size_t len, struct gfs_buf *v);
 	int (*from_view)(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
 			 struct gfs_buf *out, char *why, size_t wl);
-	size_t array;			/* an array of records this size (sections 19, 33) */
 	struct tmeta_tab *tmp;		/* a table made for this use */
+	/* with to_view: the bytes a record spans (else the table's span) */
+	size_t (*span)(const uint8_t *p, size_t len);
 };
 
 #define RK(r)			{ .rec = &(r) }
 #define RK_VIEW(r, to, from)	{ .rec = &(r), .to_view = to, .from_view = from }
 
-/* The kind of each section type with a table (section 33's is made for its transports). */
-static const struct rkind rkinds[] = {
-	[T_UIELEM] = RK_VIEW(uielem_rec, ui_to_view, ui_from_view),
-	[T_MAINMENU] = { .rec = &mainmenu_rec, .alt = &intro_rec, .alt_len = MAINMENU_SHORT },
-	[T_HUD] = RK(hud_rec),
-	[T_EQUIP] = { .rec = &equip_rec, .array = EQUIP_REC },
-	[T_ALERTS] = RK_VIEW(alerts_rec, alerts_to_view, alerts_from_view),
-	[T_CREDITS] = RK_VIEW(credits_rec, credits_to_view, credits_from_view),
-	[22] = RK(chooser_rec), [23] = RK(cutscene_rec),
-	[T_ATTRS] = RK_VIEW(attrs_rec, attr_to_view, attr_from_view),
-	[T_CHAROPTS] = RK(charopt_rec), [28] = RK(npc_rec), [29] = RK(spawner_rec),
-	[30] = RK(dialog_rec), [31] = RK_VIEW(object_rec, obj_to_view, obj_from_view),
-	[32] = RK(craft_rec), [34] = RK(quest_rec), [35] = RK(quest_rec),
-};
+/* The layouts the section registry (tng_model.c) names; section 33's is made for its transports. */
+const struct tng_layout tng_lay_uielem = RK_VIEW(uielem_rec, tng_ui_to_view, tng_ui_from_view);
+const struct tng_layout tng_lay_mainmenu = { .rec = &mainmenu_rec, .alt = &intro_rec,
+					     .alt_len = MAINMENU_SHORT };
+const struct tng_layout tng_lay_hud = RK(hud_rec);
+const struct tng_layout tng_lay_equip = RK(equip_rec);
+const struct tng_layout tng_lay_alerts = RK_VIEW(alerts_rec, tng_alerts_to_view, tng_alerts_from_view);
+const struct tng_layout tng_lay_credits = RK_VIEW(credits_rec, tng_credits_to_view, tng_credits_from_view);
+const struct tng_layout tng_lay_chooser = RK(chooser_rec);
+const struct tng_layout tng_lay_cutscene = RK(cutscene_rec);
+const struct tng_layout tng_lay_attrs = RK_VIEW(attrs_rec, tng_attr_to_view, tng_attr_from_view);
+const struct tng_layout tng_lay_charopt = RK(charopt_rec);
+const struct tng_layout tng_lay_npc = RK(npc_rec);
+const struct tng_layout tng_lay_spawner = RK(spawner_rec);
+const struct tng_layout tng_lay_dialog = RK(dialog_rec);
+const struct tng_layout tng_lay_object = { .rec = &object_rec, .to_view = tng_obj_to_view,
+					   .from_view = tng_obj_from_view, .span = tng_obj_span };
+const struct tng_layout tng_lay_craft = RK(craft_rec);
+const struct tng_layout tng_lay_quest = RK(quest_rec);
 
-static int kind_of(unsigned type, unsigned transports, struct rkind *k)
+static int kind_of(unsigned type, unsigned transports, struct tng_layout *k)
 {
+	const struct tng_layout *l = tng_kind_of(type)->layout;
+
 	memset(k, 0, sizeof(*k));
-	if (type == T_TILESMETA) {
+	if (type == TNG_S_TILESMETA) {
 		if (!transports || transports > TMETA_MAXT)
 			return -EBADMSG;
 		if (!(k->tmp = tmeta_tab(transports)))
 			return -ENOMEM;
 		k->rec = &k->tmp->rec;
-		k->array = 2 + 5 * (size_t)transports;
 		return 0;
 	}
-	if (type >= NF(rkinds) || !rkinds[type].rec)
+	if (!l)
 		return -ENOENT;
-	*k = rkinds[type];
+	*k = *l;
 	return 0;
 }
 
-static void kind_release(struct rkind *k)
+size_t tng_rec_span(unsigned type, const uint8_t *p, size_t len)
+{
+	const struct tng_layout *l = tng_kind_of(type)->layout;
+
+	if (!l || l->alt)
+		return 0;
+	return l->span ? l->span(p, len) : l->to_view ? 0 : gfs_record_span(l->rec, p, len);
+}
+
+static void kind_release(struct tng_layout *k)
 {
 	free(k->tmp);
 }
 
 /* The view bytes of p: v filled (its data may be p itself, not owned: *alias). */
-static int view_bytes(struct rkind *k, const uint8_t *p, size_t len, struct gfs_buf *v,
+static int view_bytes(struct tng_layout *k, const uint8_t *p, size_t len, struct gfs_buf *v,
 		      const uint8_t **vp, size_t *vlen)
 {
 	size_t span;
@@ -1463,8 +594,8 @@ static int view_bytes(struct rkind *k, const uint8_t *p, size_t len, struct gfs_
 
 	if (k->alt && len == k->alt_len)
 		k->rec = k->alt;
-	if (k->array || k->to_view) {
-		r = k->array ? array_to_view(p, len, k->array, v) : k->to_view(p, len, v);
+	if (k->to_view) {
+		r = k->to_view(p, len, v);
 		if (r)
 			return r == -ENOMEM ? r : -EBADMSG;
 		*vp = v->data;
@@ -1473,13 +604,13 @@ static int view_bytes(struct rkind *k, const uint8_t *p, size_t len, struct gfs_
 		*vp = p;
 		*vlen = len;
 	}
-	span = gfs_record_span(k->rec, *vp, *vlen);	/* 0: it does not fit */
-	return span && span == *vlen ? 0 : -EBADMSG;
+	span = gfs_record_span(k->rec, *vp, *vlen);	/* 0: it does not fit (or it is empty) */
+	return (span || (!*vlen && !k->rec->size)) && span == *vlen ? 0 : -EBADMSG;
 }
 
 int tng_rec_known(unsigned type)
 {
-	struct rkind k;
+	struct tng_layout k;
 	int r = kind_of(type, 1, &k);
 
 	kind_release(&k);
@@ -1488,11 +619,11 @@ int tng_rec_known(unsigned type)
 
 /* The record p[0..len) laid out for its kind's table, handed to fn (NULL: only decode it). */
 static int with_view(unsigned type, unsigned transports, const uint8_t *p, size_t len,
-		     int (*fn)(const struct rkind *k, const uint8_t *vp, size_t vlen, void *ctx),
+		     int (*fn)(const struct tng_layout *k, const uint8_t *vp, size_t vlen, void *ctx),
 		     void *ctx)
 {
 	struct gfs_buf v = GFS_BUF_INIT;
-	struct rkind k;
+	struct tng_layout k;
 	const uint8_t *vp;
 	size_t vlen;
 	int r = kind_of(type, transports, &k);
@@ -1516,10 +647,10 @@ struct render_ctx {
 	struct gfs_buf *out;
 };
 
-static int render_view(const struct rkind *k, const uint8_t *vp, size_t vlen, void *ctx)
+static int render_view(const struct tng_layout *k, const uint8_t *vp, size_t vlen, void *ctx)
 {
 	struct render_ctx *c = ctx;
-	struct gfs_rec_refs refs = { ref_fmt, ref_parse, NULL, (void *)c->nm };
+	struct gfs_rec_refs refs = { tng_ref_fmt, tng_ref_parse, NULL, (void *)c->nm };
 
 	return gfs_record_render(k->rec, vp, vlen, &refs, c->out);
 }
@@ -1536,9 +667,9 @@ int tng_rec_parse(struct gfs_archive *ar, const char *view, unsigned type, unsig
 		  const uint8_t *old, size_t oldlen, const uint8_t *text, size_t len,
 		  const struct tngs_names *nm, struct gfs_buf *out)
 {
-	struct gfs_rec_refs refs = { ref_fmt, ref_parse, NULL, (void *)nm };
+	struct gfs_rec_refs refs = { tng_ref_fmt, tng_ref_parse, NULL, (void *)nm };
 	struct gfs_buf v = GFS_BUF_INIT, nv = GFS_BUF_INIT;
-	struct rkind k;
+	struct tng_layout k;
 	const uint8_t *vp;
 	size_t vlen;
 	char why[160] = "";
@@ -1551,9 +682,7 @@ int tng_rec_parse(struct gfs_archive *ar, const char *view, unsigned type, unsig
 		r = gfs_err(ar, -EIO, "%s: the record no longer decodes", view);
 	if (!r)
 		r = gfs_record_parse(ar, view, k.rec, vp, vlen, text, len, &refs, &nv);
-	if (!r && k.array)
-		r = gfs_buf_add(out, nv.data + 4, nv.len - 4);
-	else if (!r && k.from_view)
+	if (!r && k.from_view)
 		r = k.from_view(old, oldlen, nv.data, nv.len, out, why, sizeof why);
 	else if (!r)
 		r = gfs_buf_add(out, nv.data, nv.len);
@@ -1582,7 +711,7 @@ static int refers_field(void *ctx, const struct gfs_field *f, uint64_t v)
 	return f->ref == RR_COND && w->ref == (RR_NAME | TNGS_ATTR) && (v & 0xff) == 0 && v >> 8 == w->v;
 }
 
-static int refers_view(const struct rkind *k, const uint8_t *vp, size_t vlen, void *ctx)
+static int refers_view(const struct tng_layout *k, const uint8_t *vp, size_t vlen, void *ctx)
 {
 	return gfs_record_each(k->rec, vp, vlen, refers_field, ctx);
 }
@@ -1593,81 +722,4 @@ int tng_rec_refers(unsigned type, unsigned transports, const uint8_t *p, size_t 
 	struct refers w = { RR_NAME | k, v };
 
 	return with_view(type, transports, p, len, refers_view, &w) > 0;
-}
-
-/* ---- attribute scripts ----------------------------------------------------------- */
-
-int tng_attr_each(const uint8_t *p, size_t len, int (*fn)(uint32_t nameoff, void *ctx), void *ctx)
-{
-	size_t at = ATTR_HDR, n;
-
-	if (len < ATTR_HDR)
-		return 0;
-	n = gfs_le16(p + ATTR_N);
-	for (size_t k = 0; k < n; k++) {
-		size_t sz = attr_size(p + at, len - at);
-		int r;
-
-		if (len - at < 7)
-			break;
-		if ((r = fn(gfs_le24(p + at + 1), ctx)))
-			return r;
-		if (!sz)
-			break;	/* an unknown kind or a script past the end: the rest cannot be found */
-		at += sz;
-	}
-	return 0;
-}
-
-int tng_attr_count(const uint8_t *p, size_t len, size_t *n)
-{
-	size_t *off = attr_offsets(p, len, n);
-	int r = off ? 0 : -EBADMSG;
-
-	free(off);
-	return r;
-}
-
-int tng_attr_script(const uint8_t *p, size_t len, size_t k, uint32_t *nameoff,
-		    const uint8_t **code, size_t *n)
-{
-	size_t cnt, *off = attr_offsets(p, len, &cnt);
-	int r;
-
-	if (!off)
-		return -EBADMSG;
-	if (k >= cnt) {
-		free(off);
-		return -ENOENT;
-	}
-	*nameoff = gfs_le24(p + off[k] + 1);
-	r = attr_code(p + off[k], code, n);
-	free(off);
-	return r;
-}
-
-int tng_attr_set_script(const uint8_t *p, size_t len, size_t k, const uint8_t *code, size_t n,
-			struct gfs_buf *out)
-{
-	size_t cnt, *off = attr_offsets(p, len, &cnt);
-	uint8_t av[AV_SIZE];
-	int r;
-
-	if (!off)
-		return -EBADMSG;
-	if (k >= cnt || !p[off[k]]) {
-		free(off);
-		return -ENOENT;
-	}
-	if ((p[off[k]] == AK_CALC || p[off[k]] == AK_GCALC) ? n > 0xffff : n > NONE24) {
-		free(off);
-		return -E2BIG;
-	}
-	memcpy(av, p + off[k], 7);
-	gfs_put_u32le(av + 7, p[off[k]] == AK_VAR || p[off[k]] == AK_GVAR ? gfs_le32(p + off[k] + 7) : 0);
-	r = gfs_buf_add(out, p, off[k]);
-	r = r ? r : attr_put(out, av, code, n);
-	r = r ? r : gfs_buf_add(out, p + off[k + 1], len - off[k + 1]);
-	free(off);
-	return r;
 }

@@ -128,7 +128,7 @@ static int tng_plan_assets(struct tng *t, struct tng_plan *p)
 			ngone += t->assets[ord[k]].gone;
 			npend += t->assets[ord[k]].pending != NULL;
 			nmap += t->assets[ord[k]].kind == TNG_A_MAP ||
-				t->secs[t->assets[ord[k]].sec].type == 34;
+				t->secs[t->assets[ord[k]].sec].type == TNG_S_MAPS;
 		}
 		if (start > prev)
 			r = tng_plan_add(p, prev, start - prev, NULL);

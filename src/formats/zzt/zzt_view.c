@@ -18,7 +18,7 @@
 
 #include "formats/zzt/zzt.h"
 #include "gfs_grid.h"
-#include "gfs_record.h"
+#include "gfs_layout.h"
 
 /* ---- model access ---------------------------------------------------------- */
 
@@ -109,8 +109,6 @@ static const struct gfs_record zzt_board_rec = {
 #undef ZZT_BP
 #undef ZZT_FLAG
 #undef ZZT_STR
-#undef ZZT_U8
-#undef ZZT_S16
 
 /* ---- world.ini ------------------------------------------------------------- */
 
@@ -250,83 +248,100 @@ out:
 	return r;
 }
 
-/* ---- stats.csv ------------------------------------------------------------------ */
+/* ---- stats.csv: the stat record as a table (gfs_layout.h) ----------------------- */
 
-enum zzt_sc { ZZT_C_U8, ZZT_C_S16, ZZT_C_S32 };
+#define ZZT_STATS_MAX 2000	/* more cannot fit 65535 bytes */
 
-static const struct {
-	const char *name;
-	enum zzt_sc type;
-	unsigned off;
-} zzt_stat_cols[] = {
-	{ "x", ZZT_C_U8, ZZT_S_X },
-	{ "y", ZZT_C_U8, ZZT_S_Y },
-	{ "step_x", ZZT_C_S16, ZZT_S_STEPX },
-	{ "step_y", ZZT_C_S16, ZZT_S_STEPY },
-	{ "cycle", ZZT_C_S16, ZZT_S_CYCLE },
-	{ "p1", ZZT_C_U8, ZZT_S_P1 },
-	{ "p2", ZZT_C_U8, ZZT_S_P2 },
-	{ "p3", ZZT_C_U8, ZZT_S_P3 },
-	{ "follower", ZZT_C_S16, ZZT_S_FOLLOWER },
-	{ "leader", ZZT_C_S16, ZZT_S_LEADER },
-	{ "under_element", ZZT_C_U8, ZZT_S_UNDER_ID },
-	{ "under_color", ZZT_C_U8, ZZT_S_UNDER_COLOR },
-	{ "pointer", ZZT_C_S32, ZZT_S_POINTER },
-	{ "instruction", ZZT_C_S16, ZZT_S_INSTR },
-};
-#define ZZT_NSTATCOLS (sizeof(zzt_stat_cols) / sizeof(zzt_stat_cols[0]))
-#define ZZT_STATS_NCOLS (ZZT_NSTATCOLS + 3)	/* stat, ..., bind, padding */
-#define ZZT_STATS_MAX 2000			/* more cannot fit 65535 bytes */
-
-static int32_t zzt_s32(const uint8_t *p)
+/* bind: the stat whose code this one runs, -length when the length is negative, else blank */
+static uint64_t zzt_bind_get(const uint8_t *rec)
 {
-	struct gfs_rd r;
-	int32_t v = 0;
+	int16_t len = (int16_t)gfs_le16(rec + ZZT_S_LENGTH);
 
-	gfs_rd_init(&r, p, 4, 0);
-	(void)gfs_rd_s32le(&r, &v);
-	return v;
+	return len < 0 ? (uint64_t)-len : 0;
+}
+
+static void zzt_bind_set(uint8_t *rec, uint64_t v)
+{
+	gfs_put_u16le(rec + ZZT_S_LENGTH, (uint16_t)-(int)v);
+}
+
+static const struct gfs_field zzt_stat_fields[] = {
+	ZZT_U8("x", ZZT_S_X),
+	ZZT_U8("y", ZZT_S_Y),
+	ZZT_S16("step_x", ZZT_S_STEPX),
+	ZZT_S16("step_y", ZZT_S_STEPY),
+	ZZT_S16("cycle", ZZT_S_CYCLE),
+	ZZT_U8("p1", ZZT_S_P1),
+	ZZT_U8("p2", ZZT_S_P2),
+	ZZT_U8("p3", ZZT_S_P3),
+	ZZT_S16("follower", ZZT_S_FOLLOWER),
+	ZZT_S16("leader", ZZT_S_LEADER),
+	ZZT_U8("under_element", ZZT_S_UNDER_ID),
+	ZZT_U8("under_color", ZZT_S_UNDER_COLOR),
+	{ .key = "pointer", .kind = GFS_FK_HEX, .off = ZZT_S_POINTER, .width = 4,
+	  .min = INT32_MIN, .max = UINT32_MAX },
+	ZZT_S16("instruction", ZZT_S_INSTR),
+	{ .key = "bind", .kind = GFS_FK_UINT, .off = ZZT_S_LENGTH, .width = 2, .min = 1,
+	  .max = ZZT_STATS_MAX, .flags = GFS_FF_BLANK0, .get = zzt_bind_get, .set = zzt_bind_set },
+	{ .key = "padding", .kind = GFS_FK_HEXZ, .off = ZZT_S_PAD, .width = ZZT_S_PAD_LEN },
+};
+static const struct gfs_record zzt_stat_rec = {
+	.section = "stat", .size = ZZT_S_SIZE, .fields = zzt_stat_fields,
+	.nfields = sizeof(zzt_stat_fields) / sizeof(zzt_stat_fields[0]),
+};
+
+/* What ZZT cannot take: a stat moved outside the board, a bind to no stat. */
+static int zzt_stat_check(void *ctx, size_t i, size_t n, uint8_t *rec, const uint8_t *old,
+			  char *why, size_t whysz)
+{
+	uint64_t bind = zzt_bind_get(rec);
+
+	(void)ctx;
+	(void)i;
+	/* ZZT reads and writes past its tile array for a stat outside it */
+	if ((rec[ZZT_S_X] > ZZT_STAT_X_MAX || rec[ZZT_S_Y] > ZZT_STAT_Y_MAX) &&
+	    (!old || rec[ZZT_S_X] != old[ZZT_S_X] || rec[ZZT_S_Y] != old[ZZT_S_Y]))
+		return snprintf(why, whysz, "x %u, y %u is outside ZZT's board (x 0-%d, y 0-%d)",
+				rec[ZZT_S_X], rec[ZZT_S_Y], ZZT_STAT_X_MAX, ZZT_STAT_Y_MAX), -EINVAL;
+	if (bind >= n)
+		return snprintf(why, whysz, "bind: %llu is not a stat 1..%zu", (unsigned long long)bind,
+				n - 1), -EINVAL;
+	return 0;
+}
+
+static const struct gfs_table zzt_stats_table = {
+	.index = "stat", .rec = &zzt_stat_rec, .max = ZZT_STATS_MAX,
+	.min_cols = sizeof(zzt_stat_fields) / sizeof(zzt_stat_fields[0]) - 1,	/* padding may go */
+	.check = zzt_stat_check,
+};
+#undef ZZT_U8
+#undef ZZT_S16
+
+/* The stat records of b one after another, each with its bind in its length field. */
+static uint8_t *zzt_stat_bytes(const struct zzt_board *b)
+{
+	uint8_t *p = malloc(b->nstats ? b->nstats * ZZT_S_SIZE : 1);
+
+	for (size_t i = 0; p && i < b->nstats; i++) {
+		memcpy(p + i * ZZT_S_SIZE, b->stats[i].rec, ZZT_S_SIZE);
+		if (b->stats[i].bind >= 0)
+			zzt_bind_set(p + i * ZZT_S_SIZE, (uint64_t)b->stats[i].bind);
+	}
+	return p;
 }
 
 static int zzt_stats_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct zzt_board *b = zzt_ref_board(ar, n);
-	size_t i, c;
+	uint8_t *p;
 	int r;
 
 	if (!b)
 		return -EIO;
-	r = gfs_buf_adds(out, "stat");
-	for (c = 0; c < ZZT_NSTATCOLS; c++)
-		r |= gfs_buf_printf(out, ",%s", zzt_stat_cols[c].name);
-	r |= gfs_buf_adds(out, ",bind,padding\n");
-	for (i = 0; i < b->nstats && !r; i++) {
-		const struct zzt_stat *s = &b->stats[i];
-
-		r |= gfs_buf_printf(out, "%zu", i);
-		for (c = 0; c < ZZT_NSTATCOLS; c++) {
-			const uint8_t *p = s->rec + zzt_stat_cols[c].off;
-
-			switch (zzt_stat_cols[c].type) {
-			case ZZT_C_U8:
-				r |= gfs_buf_printf(out, ",%u", p[0]);
-				break;
-			case ZZT_C_S16:
-				r |= gfs_buf_printf(out, ",%d", (int16_t)gfs_le16(p));
-				break;
-			case ZZT_C_S32:
-				r |= gfs_buf_printf(out, ",0x%08x", (unsigned)zzt_s32(p));
-				break;
-			}
-		}
-		if (s->bind >= 0)
-			r |= gfs_buf_printf(out, ",%d,", s->bind);
-		else
-			r |= gfs_buf_adds(out, ",,");
-		r |= gfs_hexz_render(out, s->rec + ZZT_S_PAD, ZZT_S_PAD_LEN);
-		r |= gfs_buf_addc(out, '\n');
-	}
-	return r ? -ENOMEM : 0;
+	p = zzt_stat_bytes(b);
+	r = p ? gfs_table_render(&zzt_stats_table, p, b->nstats, NULL, out) : -ENOMEM;
+	free(p);
+	return r;
 }
 
 static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
@@ -334,113 +349,36 @@ static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 {
 	struct zzt_board *b = zzt_ref_board(ar, n), tmp;
 	struct zzt_stat *ns = NULL;
-	struct gfs_grid l;
-	size_t rows, i, c;
-	int r, changed = 0;
+	struct gfs_buf nb = GFS_BUF_INIT;
+	uint8_t *old;
+	size_t rows = 0, i;
+	int r;
 
 	if (!b)
 		return -EIO;
-	r = gfs_grid_parse(ar, "stats.csv", data, len, 0, NULL, &l);
+	old = zzt_stat_bytes(b);
+	if (!old)
+		return -ENOMEM;
+	r = gfs_table_parse(ar, "stats.csv", &zzt_stats_table, old, b->nstats, data, len, NULL, NULL,
+			    &nb, &rows);
 	if (r)
-		return r;
-	rows = l.nrows;
+		goto out;
 	if (rows == 0 && b->nstats) {
 		r = gfs_err(ar, -EINVAL, "stats.csv: no stats; the first row is the player's");
 		goto out;
 	}
-	if (rows > ZZT_STATS_MAX) {
-		r = gfs_err(ar, -EINVAL, "stats.csv: %zu stats, at most %d fit a board", rows,
-			    ZZT_STATS_MAX);
+	if (rows == b->nstats && (!rows || !memcmp(nb.data, old, rows * ZZT_S_SIZE)))
 		goto out;
-	}
 	ns = calloc(rows ? rows : 1, sizeof(*ns));
 	if (!ns) {
 		r = -ENOMEM;
 		goto out;
 	}
 	for (i = 0; i < rows; i++) {
-		const struct gfs_grid_row *row = &l.rows[i];
-		/* the padding column may be left out */
-		const char *bind = row->ncells >= ZZT_STATS_NCOLS - 1 ? row->cell[ZZT_NSTATCOLS + 1] : "";
-		const char *pad = row->ncells == ZZT_STATS_NCOLS ? row->cell[ZZT_NSTATCOLS + 2] : "";
-		unsigned line = row->line;
-		struct zzt_stat *s = &ns[i];
-		int64_t v;
-
-		if (row->ncells != ZZT_STATS_NCOLS && row->ncells != ZZT_STATS_NCOLS - 1) {
-			r = gfs_err(ar, -EINVAL, "stats.csv: line %u: %zu values, want %zu", line,
-				    row->ncells, (size_t)ZZT_STATS_NCOLS);
-			goto out;
-		}
-		if (gfs_parse_int(row->cell[0], 0, ZZT_STATS_MAX, &v) || (size_t)v != i) {
-			r = gfs_err(ar, -EINVAL, "stats.csv: line %u: stat is \"%s\", want %zu "
-				    "(rows stay in order; add or remove them at the end)", line,
-				    row->cell[0], i);
-			goto out;
-		}
-		if (i < b->nstats)
-			memcpy(s->rec, b->stats[i].rec, ZZT_S_SIZE);
-		s->bind = -1;
-		s->final_cr = 1;
-		for (c = 0; c < ZZT_NSTATCOLS; c++) {
-			uint8_t *p = s->rec + zzt_stat_cols[c].off;
-			int64_t lo = 0, hi = 255;
-
-			if (zzt_stat_cols[c].type == ZZT_C_S16) {
-				lo = -32768;
-				hi = 32767;
-			} else if (zzt_stat_cols[c].type == ZZT_C_S32) {
-				lo = INT32_MIN;
-				hi = UINT32_MAX;
-			}
-			if (gfs_parse_int(row->cell[c + 1], lo, hi, &v)) {
-				r = gfs_err(ar, -EINVAL, "stats.csv: line %u: %s: \"%s\" is not %lld..%lld",
-					    line, zzt_stat_cols[c].name, row->cell[c + 1], (long long)lo,
-					    (long long)hi);
-				goto out;
-			}
-			if (zzt_stat_cols[c].type == ZZT_C_U8)
-				p[0] = (uint8_t)v;
-			else if (zzt_stat_cols[c].type == ZZT_C_S16)
-				gfs_put_u16le(p, (uint16_t)(int)v);
-			else
-				gfs_put_u32le(p, (uint32_t)v);
-		}
-		/* ZZT reads and writes past its tile array for a stat outside it */
-		if ((s->rec[ZZT_S_X] > ZZT_STAT_X_MAX || s->rec[ZZT_S_Y] > ZZT_STAT_Y_MAX) &&
-		    (i >= b->nstats || s->rec[ZZT_S_X] != b->stats[i].rec[ZZT_S_X] ||
-		     s->rec[ZZT_S_Y] != b->stats[i].rec[ZZT_S_Y])) {
-			r = gfs_err(ar, -EINVAL, "stats.csv: line %u: x %u, y %u is outside ZZT's board "
-				    "(x 0-%d, y 0-%d)", line, s->rec[ZZT_S_X], s->rec[ZZT_S_Y],
-				    ZZT_STAT_X_MAX, ZZT_STAT_Y_MAX);
-			goto out;
-		}
-		if (bind[0]) {
-			if (gfs_parse_int(bind, 1, (int64_t)rows - 1, &v)) {
-				r = gfs_err(ar, -EINVAL, "stats.csv: line %u: bind: \"%s\" is not a stat "
-					    "1..%zu", line, bind, rows ? rows - 1 : 0);
-				goto out;
-			}
-			s->bind = (int)v;
-		}
-		if (gfs_hexz_parse(pad, s->rec + ZZT_S_PAD, ZZT_S_PAD_LEN)) {
-			r = gfs_err(ar, -EINVAL, "stats.csv: line %u: padding: want at most %d bytes as "
-				    "hex digit pairs", line, ZZT_S_PAD_LEN);
-			goto out;
-		}
-		if (i < b->nstats) {
-			const struct zzt_stat *o = &b->stats[i];
-
-			if (memcmp(s->rec, o->rec, ZZT_S_SIZE) || s->bind != o->bind)
-				changed = 1;
-		} else {
-			changed = 1;
-		}
+		memcpy(ns[i].rec, nb.data + i * ZZT_S_SIZE, ZZT_S_SIZE);
+		ns[i].bind = zzt_bind_get(ns[i].rec) ? (int)zzt_bind_get(ns[i].rec) : -1;
+		ns[i].final_cr = 1;
 	}
-	if (rows != b->nstats)
-		changed = 1;
-	if (!changed)
-		goto out;
 	/* a stat keeps its code (borrowed until commit) unless it binds now or did */
 	for (i = 0; i < rows && i < b->nstats; i++) {
 		ns[i].final_cr = b->stats[i].final_cr;
@@ -476,7 +414,8 @@ static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	gfs_tree_invalidate(ar);
 out:
 	free(ns);
-	gfs_grid_release(&l);
+	free(old);
+	gfs_buf_release(&nb);
 	return r;
 }
 

@@ -1,0 +1,134 @@
+/*
+ * gfs_layout.h - a record layout declared once, and its two text faces.
+ *
+ * A layout is the table of struct gfs_field (gfs_record.h): each field's
+ * offset, width, kind and range.  Everything else is derived from that one
+ * table: the bytes a record spans, the INI face (gfs_record.h), the CSV
+ * face below, and growing or shrinking a counted group.  Bytes no field
+ * covers survive every face; a field whose text did not change is not
+ * written.
+ *
+ * The CSV face shows an array of records of one layout, one element a row
+ * (a stat, a sprite, a chunk), in the one CSV dialect of gfs_grid.h:
+ *
+ *   INDEX,key1,key2,...        header: the index column, then each field's key
+ *   0,v1,v2,...                row N is element N (the index repeats N)
+ *
+ * Calling sequence (as git's lockfile.h: prepare, then commit or drop):
+ *
+ *   1. Declare the element: a struct gfs_record whose fields are the
+ *      columns (in view order) and a struct gfs_table around it.
+ *   2. Render: gfs_table_render(t, bytes, n, refs, &out) with the n
+ *      elements laid out one after another (t->rec->size bytes each).
+ *   3. Store: gfs_table_parse(ar, view, t, old, oldn, data, len, refs,
+ *      ctx, &out, &n) appends the new elements to out and sets n.  Element
+ *      i starts as old element i (new ones as zeros) and gets only the
+ *      fields whose text changed; then t->check(ctx, ...) sees every row
+ *      and may refuse one with a reason.  On failure nothing is appended
+ *      that the caller must keep: drop out; the model is untouched.
+ *   4. Commit: the caller adopts out as its elements (and sets its count,
+ *      or lets the count field of an enclosing record follow with
+ *      gfs_record_resize()).
+ *
+ * Every refusal is -EINVAL after gfs_err(), written once here:
+ *   "VIEW: line N: 3 values, want 15"             (row shape)
+ *   "VIEW: line N, column 1 (stat): want 4 (rows stay in order; ...)"
+ *   "VIEW: line N, column C (KEY): what is wrong" (a value)
+ *   "VIEW: line N: what check() said"             (a row the format refuses)
+ *   "VIEW: N rows, at most MAX"                   (too many)
+ */
+#ifndef GFS_LAYOUT_H
+#define GFS_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "gfs_buf.h"
+#include "gfs_record.h"
+
+struct gfs_archive;
+
+/* Room for the reason gfs_field_scan() and check() give. */
+#define GFS_WHY_MAX 512
+
+/*
+ * One field of the record at base as text (what both faces show): numbers
+ * by kind, strings escaped, references through refs.  Appends to out.
+ */
+int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
+		     const struct gfs_rec_refs *refs, struct gfs_buf *out);
+/*
+ * Parse value into the field of base.  A value whose text equals what the
+ * field shows now changes no byte.  Returns 0, -ENOMEM, or -EINVAL with
+ * why (what is wrong, without the view, line or key).  tmp is scratch.
+ */
+int gfs_field_scan(const struct gfs_field *f, uint8_t *base, const char *value,
+		   const struct gfs_rec_refs *refs, struct gfs_buf *tmp, char *why, size_t whysz);
+
+/*
+ * Lists grow and shrink: the record old[0..oldlen) with its group g (a
+ * GROUP field of rec, counted by a field) holding n elements, appended to
+ * out.  Kept elements keep their bytes, new ones are zeros, the count field
+ * says n, and the bytes after the record stay.  -EINVAL when g has a fixed
+ * count or n does not fit its count field, -EBADMSG when old does not fit
+ * rec.
+ */
+int gfs_record_resize(const struct gfs_record *rec, const struct gfs_field *g, const uint8_t *old,
+		      size_t oldlen, size_t n, struct gfs_buf *out);
+
+/*
+ * A record declared once for any record size (a size the caller gives,
+ * such as OHRRPGCE's BINSIZE): its fields in any order, each at a fixed
+ * offset, a field with repeat n standing n times stride bytes apart (a %u
+ * in its key counts 0..n-1; its note shows above the first), GFS_FF_HIDDEN
+ * bytes kept with no key; every unit of filler_width bytes that no field
+ * covers is a filler field named PREFIX and its index plus filler_base
+ * (filler_digits wide: "w07").  A field that runs past the size is left
+ * out (its bytes become fillers).  gfs_layout_table() lays it out for size
+ * bytes as a plain struct gfs_record in byte order, which both faces take;
+ * release it with gfs_layout_table_release().
+ */
+struct gfs_layout {
+	const char *section;		/* [section] */
+	const char *comment;		/* rendered before it, or NULL */
+	const struct gfs_field *fields;
+	size_t nfields;
+	const char *filler_prefix;	/* "w" */
+	unsigned filler_digits;		/* 2 */
+	unsigned filler_width;		/* bytes a filler covers (its index counts these) */
+	enum gfs_fkind filler_kind;	/* UINT, SINT or HEX */
+	unsigned filler_base;		/* added to a filler's index in its key */
+};
+
+#define GFS_LAYOUT_KEY 32
+struct gfs_layout_table {
+	struct gfs_record rec;		/* what the faces take */
+	struct gfs_field *f;		/* owned */
+	char (*keys)[GFS_LAYOUT_KEY];	/* owned */
+};
+
+int gfs_layout_table(const struct gfs_layout *l, size_t size, struct gfs_layout_table *t);
+void gfs_layout_table_release(struct gfs_layout_table *t);
+
+struct gfs_table {
+	const char *index;		/* the first column's name ("stat", "index") */
+	const struct gfs_record *rec;	/* one element: rec->size bytes; each field a column */
+	size_t max;			/* most rows */
+	size_t min_cols;		/* a row may leave out the columns after this many
+					   (as if empty); 0: every row has them all */
+	/*
+	 * Called for each parsed row i of n with its new bytes and the old
+	 * element (NULL for a new row): 0, or -EINVAL with why.  May be NULL.
+	 */
+	int (*check)(void *ctx, size_t i, size_t n, uint8_t *elem, const uint8_t *old,
+		     char *why, size_t whysz);
+};
+
+/* Append the CSV view of the n elements p[0..n * size) to out. */
+int gfs_table_render(const struct gfs_table *t, const uint8_t *p, size_t n,
+		     const struct gfs_rec_refs *refs, struct gfs_buf *out);
+/* See the calling sequence above. */
+int gfs_table_parse(struct gfs_archive *ar, const char *view, const struct gfs_table *t,
+		    const uint8_t *old, size_t oldn, const uint8_t *data, size_t len,
+		    const struct gfs_rec_refs *refs, void *ctx, struct gfs_buf *out, size_t *n);
+
+#endif

@@ -1,0 +1,203 @@
+/* A record layout for a size the caller gives, and its CSV face (one element a row); see gfs_layout.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gamefs.h"
+#include "gfs_grid.h"
+#include "gfs_layout.h"
+
+int gfs_table_render(const struct gfs_table *t, const uint8_t *p, size_t n,
+		     const struct gfs_rec_refs *refs, struct gfs_buf *out)
+{
+	const struct gfs_record *rec = t->rec;
+	int r = gfs_buf_adds(out, t->index);
+
+	for (size_t c = 0; c < rec->nfields && !r; c++)
+		r = gfs_buf_printf(out, ",%s", rec->fields[c].key);
+	if (!r)
+		r = gfs_buf_addc(out, '\n');
+	for (size_t i = 0; i < n && !r; i++) {
+		const uint8_t *e = p + i * rec->size;
+
+		r = gfs_buf_add_dec(out, i);
+		for (size_t c = 0; c < rec->nfields && !r; c++) {
+			r = gfs_buf_addc(out, ',');
+			if (!r)
+				r = gfs_field_render(&rec->fields[c], e, refs, out);
+		}
+		if (!r)
+			r = gfs_buf_addc(out, '\n');
+	}
+	return r;
+}
+
+/* Row i of g into the element e (the old one, or zeros): its index, then every column. */
+static int gfs_table_row(struct gfs_archive *ar, const struct gfs_table *t, const struct gfs_grid *g,
+			 size_t i, uint8_t *e, const struct gfs_rec_refs *refs, struct gfs_buf *tmp)
+{
+	const struct gfs_record *rec = t->rec;
+	const struct gfs_grid_row *row = &g->rows[i];
+	size_t ncols = rec->nfields + 1;
+	char why[GFS_WHY_MAX];
+	int64_t v;
+	int r;
+
+	if (row->ncells > ncols || row->ncells < (t->min_cols ? t->min_cols + 1 : ncols))
+		return gfs_err(ar, -EINVAL, "%s: line %u: %zu values, want %zu", g->view, row->line,
+			       row->ncells, ncols);
+	if (gfs_parse_int(row->cell[0], 0, INT64_MAX, &v) || (uint64_t)v != i) {
+		snprintf(why, sizeof(why), "want %zu (rows stay in order; add or remove them at "
+			 "the end)", i);
+		return gfs_grid_err(ar, g, i, 0, why);
+	}
+	for (size_t c = 0; c < rec->nfields; c++) {
+		const char *cell = c + 1 < row->ncells ? row->cell[c + 1] : "";
+
+		r = gfs_field_scan(&rec->fields[c], e, cell, refs, tmp, why, sizeof(why));
+		if (r == -EINVAL)
+			return gfs_grid_err(ar, g, i, c + 1, why);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+int gfs_table_parse(struct gfs_archive *ar, const char *view, const struct gfs_table *t,
+		    const uint8_t *old, size_t oldn, const uint8_t *data, size_t len,
+		    const struct gfs_rec_refs *refs, void *ctx, struct gfs_buf *out, size_t *n)
+{
+	const struct gfs_record *rec = t->rec;
+	const char **names = calloc(rec->nfields + 1, sizeof(*names));
+	struct gfs_buf tmp = GFS_BUF_INIT;
+	struct gfs_grid g;
+	size_t base = out->len;
+	int r;
+
+	*n = 0;
+	if (!names)
+		return -ENOMEM;
+	names[0] = t->index;
+	for (size_t c = 0; c < rec->nfields; c++)
+		names[c + 1] = rec->fields[c].key;
+	r = gfs_grid_parse(ar, view, data, len, t->min_cols ? 0 : rec->nfields + 1, names, &g);
+	if (r)
+		goto free_names;
+	if (g.nrows > t->max) {
+		r = gfs_err(ar, -EINVAL, "%s: %zu rows, at most %zu", view, g.nrows, t->max);
+		goto release_grid;
+	}
+	r = gfs_buf_set_len(out, base + g.nrows * rec->size);
+	for (size_t i = 0; i < g.nrows && !r; i++) {
+		uint8_t *e = out->data + base + i * rec->size;
+		const uint8_t *o = i < oldn ? old + i * rec->size : NULL;
+		char why[GFS_WHY_MAX];
+
+		if (o)
+			memcpy(e, o, rec->size);
+		else
+			memset(e, 0, rec->size);
+		r = gfs_table_row(ar, t, &g, i, e, refs, &tmp);
+		if (!r && t->check && t->check(ctx, i, g.nrows, e, o, why, sizeof(why)))
+			r = gfs_err(ar, -EINVAL, "%s: line %u: %s", view, g.rows[i].line, why);
+	}
+	if (r)
+		gfs_buf_set_len(out, base);
+	else
+		*n = g.nrows;
+release_grid:
+	gfs_grid_release(&g);
+free_names:
+	gfs_buf_release(&tmp);
+	free(names);
+	return r;
+}
+
+void gfs_layout_table_release(struct gfs_layout_table *t)
+{
+	free(t->f);
+	free(t->keys);
+	t->f = NULL;
+	t->keys = NULL;
+}
+
+/* The bytes field f takes at its place (a Pascal string: its length byte too). */
+static size_t gfs_layout_bytes(const struct gfs_field *f)
+{
+	return f->kind == GFS_FK_PSTR ? 1 + (size_t)f->width : f->width;
+}
+
+/* The field of l (and which repeat) that starts at byte at and fits size, or NULL. */
+static const struct gfs_field *gfs_layout_at(const struct gfs_layout *l, size_t at, size_t size,
+					     unsigned *rep)
+{
+	for (size_t i = 0; i < l->nfields; i++) {
+		const struct gfs_field *f = &l->fields[i];
+		unsigned n = f->repeat ? f->repeat : 1;
+
+		for (unsigned j = 0; j < n; j++)
+			if (f->off + (size_t)j * f->stride == at) {
+				*rep = j;
+				return at + gfs_layout_bytes(f) <= size || (f->flags & GFS_FF_HIDDEN) ? f : NULL;
+			}
+	}
+	return NULL;
+}
+
+/* key with its %u (if any) as rep */
+static void gfs_layout_key(char *out, const char *key, unsigned rep)
+{
+	const char *pc = strstr(key, "%u");
+
+	if (pc)
+		snprintf(out, GFS_LAYOUT_KEY, "%.*s%u%s", (int)(pc - key), key, rep, pc + 2);
+	else
+		snprintf(out, GFS_LAYOUT_KEY, "%s", key);
+}
+
+int gfs_layout_table(const struct gfs_layout *l, size_t size, struct gfs_layout_table *t)
+{
+	size_t unit = l->filler_width ? l->filler_width : 1, max = size / unit + 1, n = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->f = calloc(max, sizeof(*t->f));
+	t->keys = calloc(max, sizeof(*t->keys));
+	if (!t->f || !t->keys) {
+		gfs_layout_table_release(t);
+		return -ENOMEM;
+	}
+	for (size_t at = 0; at + unit <= size;) {
+		unsigned rep = 0;
+		const struct gfs_field *hit = gfs_layout_at(l, at, size, &rep);
+		struct gfs_field *f = &t->f[n];
+		size_t took;
+
+		if (hit && (hit->flags & GFS_FF_HIDDEN)) {
+			at += (gfs_layout_bytes(hit) + unit - 1) / unit * unit;	/* kept: no key */
+			continue;
+		}
+		if (!hit) {
+			snprintf(t->keys[n], GFS_LAYOUT_KEY, "%s%0*u", l->filler_prefix, (int)l->filler_digits,
+				 (unsigned)(at / unit) + l->filler_base);
+			f->kind = l->filler_kind;
+			f->off = (unsigned)at;
+			f->width = (unsigned)unit;
+			took = unit;
+		} else {
+			*f = *hit;
+			gfs_layout_key(t->keys[n], hit->key, rep);
+			f->off = (unsigned)at;
+			f->note = rep ? NULL : hit->note;
+			f->repeat = f->stride = 0;
+			took = (gfs_layout_bytes(hit) + unit - 1) / unit * unit;
+		}
+		f->key = t->keys[n++];
+		at += took;
+	}
+	t->rec.section = l->section;
+	t->rec.comment = l->comment;
+	t->rec.size = size;
+	t->rec.fields = t->f;
+	t->rec.nfields = n;
+	return 0;
+}
