@@ -166,7 +166,7 @@ static int gfs_dump(const char *path, struct gfs_opts *o)
 static int gfs_pack(const char *dir, const char *path, struct gfs_opts *o)
 {
 	struct gfs_archive *ar;
-	size_t done = 0;
+	size_t done;
 	int r;
 
 	o->readonly = 0;
@@ -177,8 +177,6 @@ static int gfs_pack(const char *dir, const char *path, struct gfs_opts *o)
 		r = gfs_cmd_pack(ar, dir, stderr, &done);
 	if (r)
 		fprintf(stderr, "gamefs: %s\n", ar->err[0] ? ar->err : strerror(-r));
-	else if (done)
-		fprintf(stderr, "gamefs: pack: %zu file%s applied to %s\n", done, done == 1 ? "" : "s", path);
 	gfs_archive_close(ar);
 	return r ? 1 : 0;
 }

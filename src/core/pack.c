@@ -468,6 +468,8 @@ int gfs_cmd_pack(struct gfs_archive *ar, const char *dir, FILE *msgs, size_t *na
 	r = gfs_archive_commit(ar);
 	if (!r) {
 		*napplied = pk.nsteps;
+		fprintf(msgs, "gamefs: pack: %zu file%s of %s applied to %s\n", pk.nsteps,
+			pk.nsteps == 1 ? "" : "s", dir, ar->path);
 		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (fd >= 0) {
 			int k = gfs_pack_refresh(ar, ar->root, fd, msgs);
