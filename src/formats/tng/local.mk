@@ -10,8 +10,8 @@ CORE_TESTS += \
 	tests/tng/t2007-strips.sh tests/tng/t2008-map-bomb.sh tests/tng/t2009-atlas-checks.sh \
 	tests/tng/t2010-scripts.sh tests/tng/t2011-media.sh tests/tng/t2012-records.sh \
 	tests/tng/t2013-sections.sh tests/tng/t2014-record-names.sh \
-	tests/tng/t2015-tiled.sh tests/tng/t2016-map-png.sh
-EXTRA_DIST += tests/tng/tngpy.py tests/tng/edits.sh tests/tng/mappng.py src/formats/tng/MANUAL.mdoc
+	tests/tng/t2015-tiled.sh tests/tng/t2016-map-png.sh tests/tng/t2017-demo.sh
+EXTRA_DIST += tests/tng/tngpy.py tests/tng/village.py tests/tng/edits.sh tests/tng/mappng.py src/formats/tng/MANUAL.mdoc
 
 # unit tests (TAP): the script codec (every opcode and command, random round trips, errors)
 check_PROGRAMS += tests/unit-tngs
