@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "gamefs.h"
+#include "core/core.h"
 
 /* Files of DIR larger than this are refused (the commit holds edits in memory or a memfd). */
 #define GFS_PACK_FILE_MAX ((uint64_t)GFS_BUF_MAX)
@@ -394,17 +395,7 @@ static int gfs_pack_refresh(struct gfs_archive *ar, struct gfs_node *dir, int di
 			continue;
 		snprintf(tmp, sizeof(tmp), ".gamefs-pack.%d", (int)getpid());
 		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		r = fd < 0 ? -errno : 0;
-		for (size_t done = 0; !r && done < v.len;) {
-			ssize_t w = write(fd, v.data + done, v.len - done);
-
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				r = w < 0 ? -errno : -EIO;
-			else
-				done += (size_t)w;
-		}
+		r = fd < 0 ? -errno : gfs_write_all(fd, v.data, v.len);
 		if (fd >= 0) {
 			if (!r && fchmod(fd, k->mode & 07777))
 				r = -errno;
