@@ -64,6 +64,8 @@ void gfs_sha256_update(struct gfs_sha256 *s, const void *data, size_t len)
 {
 	const uint8_t *p = data;
 
+	if (!len)
+		return;		/* data may be NULL (an empty buffer) */
 	s->len += len;
 	if (s->fill) {
 		size_t take = sizeof(s->buf) - s->fill < len ? sizeof(s->buf) - s->fill : len;
