@@ -146,6 +146,67 @@ int gfs_cmd_ls(struct gfs_archive *ar, const char *path, FILE *out);
 int gfs_cmd_cat(struct gfs_archive *ar, const char *path, int fd);
 int gfs_cmd_extract(struct gfs_archive *ar, const char *dir);
 int gfs_cmd_check(struct gfs_archive *ar, FILE *out);
+/*
+ * The whole tree as one deterministic text, for git's textconv: every
+ * directory walked in tree order, each file under a "=== PATH" header;
+ * text views (UTF-8, no NUL or control bytes but tab, LF, CR) as they are,
+ * every other file as its size and SHA-256; a view that cannot be produced
+ * as one line saying why, and the walk goes on.  No paths of the archive
+ * file, times or inode numbers: the same archive gives the same bytes.
+ * Returns 0, or -errno when out could not be written.
+ */
+int gfs_cmd_dump(struct gfs_archive *ar, FILE *out);
+/*
+ * The dump of an archive that could not be opened: why (with the file's
+ * name cut off, as textconv hands out temporary names) and the whole
+ * file's size and SHA-256, so that git still sees it change.
+ */
+int gfs_cmd_dump_unreadable(const char *path, const char *why, FILE *out);
+/*
+ * Apply the extracted tree at dir to an archive opened writable: every file
+ * of dir is compared with the view it was extracted from; files that differ
+ * are written as a mount's close writes them (gfs_edit_*), one after the
+ * other in tree order, each parsed into the model at once; files the tree
+ * does not have are created where the format creates them (else refused).
+ * Read-only views and editor scratch files are never applied (a changed
+ * read-only view is reported on msgs).  Nothing is written unless every
+ * file was taken; then one commit.  Every refusal is reported on msgs as
+ * "PATH: reason".  Returns 0 (written, or nothing to write: the archive
+ * is not touched), -EINVAL (a file refused, nothing written) or -errno.
+ * *napplied gets the number of files applied.
+ */
+int gfs_cmd_pack(struct gfs_archive *ar, const char *dir, FILE *msgs, size_t *napplied);
+
+/* ---- edits as a mount makes them (src/core/edit.c) -------------------------- */
+
+/* May n be written?  0, -EROFS (archive read-only), -EACCES (read-only view), -EISDIR. */
+int gfs_edit_may_write(struct gfs_archive *ar, struct gfs_node *n);
+/*
+ * A new file name in dir, as a mount's create() makes it: an editor scratch
+ * name is a memory-only file; anything else goes to the format's create()
+ * (-EPERM when the format has none, its refusal in ar->err otherwise).
+ * The new node's mtime is now.
+ */
+int gfs_edit_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		    struct gfs_node **out);
+/* A new directory, as a mount's mkdir() makes it (-EPERM without the format's mkdir). */
+int gfs_edit_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		   struct gfs_node **out);
+/* Replace n's whole content (an open with O_TRUNC and one write): n becomes dirty. */
+int gfs_edit_replace(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len);
+
+/* ---- SHA-256 (src/core/sha256.c) ------------------------------------------- */
+
+#define GFS_SHA256_LEN 32
+struct gfs_sha256 {
+	uint32_t h[8];
+	uint64_t len;
+	uint8_t buf[64];
+	size_t fill;
+};
+void gfs_sha256_init(struct gfs_sha256 *s);
+void gfs_sha256_update(struct gfs_sha256 *s, const void *data, size_t len);
+void gfs_sha256_final(struct gfs_sha256 *s, uint8_t out[GFS_SHA256_LEN]);
 
 /*
  * The fuzzers' and the replay's one step: load data as format fmt (NULL:

@@ -3,6 +3,7 @@
  *
  *   gamefs [-f] [-d] [-s] [-o OPT[,OPT...]] ARCHIVE MOUNTPOINT
  *   gamefs ls ARCHIVE [PATH] | cat ARCHIVE PATH | extract ARCHIVE DIR | check ARCHIVE
+ *   gamefs dump ARCHIVE | pack DIR ARCHIVE
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,6 +29,8 @@ static void gfs_usage(FILE *out)
 		"       gamefs cat [-o OPT] ARCHIVE PATH\n"
 		"       gamefs extract [-o OPT] ARCHIVE DIR\n"
 		"       gamefs check [-o OPT] ARCHIVE\n"
+		"       gamefs dump [-o OPT] ARCHIVE\n"
+		"       gamefs pack [-o OPT] DIR ARCHIVE\n"
 		"       gamefs --version | --help | --formats\n"
 		"\n"
 		"gamefs options (-o):\n"
@@ -143,7 +146,42 @@ static int gfs_open_or_die(const char *path, struct gfs_opts *o, struct gfs_arch
 	return r;
 }
 
-/* ls | cat | extract | check */
+/* dump: always some text and exit 0 for git's textconv, even when the archive cannot be read */
+static int gfs_dump(const char *path, struct gfs_opts *o)
+{
+	struct gfs_archive *ar;
+	char err[600];
+	int r = gfs_archive_open(path, o, &ar, err, sizeof(err));
+
+	if (r)
+		r = gfs_cmd_dump_unreadable(path, err, stdout);
+	else {
+		r = gfs_cmd_dump(ar, stdout);
+		gfs_archive_close(ar);
+	}
+	return r ? 2 : 0;
+}
+
+/* pack DIR ARCHIVE: 0 written or nothing to write, 1 refused (archive unchanged), 2 unusable */
+static int gfs_pack(const char *dir, const char *path, struct gfs_opts *o)
+{
+	struct gfs_archive *ar;
+	size_t done;
+	int r;
+
+	o->readonly = 0;
+	if (gfs_open_or_die(path, o, &ar))
+		return 2;
+	r = gfs_archive_lock(ar);
+	if (!r)
+		r = gfs_cmd_pack(ar, dir, stderr, &done);
+	if (r)
+		fprintf(stderr, "gamefs: %s\n", ar->err[0] ? ar->err : strerror(-r));
+	gfs_archive_close(ar);
+	return r ? 1 : 0;
+}
+
+/* ls | cat | extract | check | dump | pack */
 static int gfs_offline(int argc, char **argv)
 {
 	const char *cmd = argv[1];
@@ -165,11 +203,15 @@ static int gfs_offline(int argc, char **argv)
 	}
 	o.readonly = 1;
 	if ((!strcmp(cmd, "ls") && (npos < 1 || npos > 2)) ||
-	    ((!strcmp(cmd, "cat") || !strcmp(cmd, "extract")) && npos != 2) ||
-	    (!strcmp(cmd, "check") && npos != 1)) {
+	    ((!strcmp(cmd, "cat") || !strcmp(cmd, "extract") || !strcmp(cmd, "pack")) && npos != 2) ||
+	    ((!strcmp(cmd, "check") || !strcmp(cmd, "dump")) && npos != 1)) {
 		gfs_usage(stderr);
 		return 2;
 	}
+	if (!strcmp(cmd, "dump"))
+		return gfs_dump(pos[0], &o);
+	if (!strcmp(cmd, "pack"))
+		return gfs_pack(pos[0], pos[1], &o);
 	r = gfs_open_or_die(pos[0], &o, &ar);
 	if (r)
 		return !strcmp(cmd, "check") && (r == -EBADMSG || r == -EFBIG) ? 1 : 2;
@@ -213,7 +255,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc >= 2 && (!strcmp(argv[1], "ls") || !strcmp(argv[1], "cat") ||
-			  !strcmp(argv[1], "extract") || !strcmp(argv[1], "check")))
+			  !strcmp(argv[1], "extract") || !strcmp(argv[1], "check") ||
+			  !strcmp(argv[1], "dump") || !strcmp(argv[1], "pack")))
 		return gfs_offline(argc, argv);
 
 	fargv = calloc((size_t)argc + 8, sizeof(char *));

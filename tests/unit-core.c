@@ -392,6 +392,75 @@ static void test_xml(void)
 		gfs_xml_free(&x);
 }
 
+/* SHA-256 against FIPS 180-2's vectors, fed whole and in odd pieces. */
+static int sha_is(const void *data, size_t len, size_t piece, const char *hex)
+{
+	struct gfs_sha256 s;
+	uint8_t d[GFS_SHA256_LEN];
+	char got[2 * GFS_SHA256_LEN + 1];
+	const uint8_t *p = data;
+
+	gfs_sha256_init(&s);
+	/* at least one update, also of nothing (NULL: an empty buffer's data) */
+	for (size_t at = 0; at < len || (at == 0 && len == 0); at += piece)
+		gfs_sha256_update(&s, len ? p + at : NULL, len - at < piece ? len - at : piece);
+	gfs_sha256_final(&s, d);
+	for (size_t i = 0; i < sizeof(d); i++)
+		snprintf(got + 2 * i, 3, "%02x", d[i]);
+	return !strcmp(got, hex);
+}
+
+static void test_sha256(void)
+{
+	static const char two[] = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	size_t mil = 1000000;
+	char *a = malloc(mil);
+
+	ok(sha_is(NULL, 0, 1, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"), "sha256: empty, given as NULL");
+	ok(sha_is("abc", 3, 1, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"), "sha256: abc");
+	ok(sha_is(two, sizeof(two) - 1, 7, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+	   "sha256: two blocks, fed 7 bytes at a time");
+	if (a)
+		memset(a, 'a', mil);
+	ok(a && sha_is(a, mil, 4099, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"),
+	   "sha256: a million a");
+	ok(a && sha_is(a, 55, 55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318") &&
+	   sha_is(a, 56, 56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a") &&
+	   sha_is(a, 64, 64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"),
+	   "sha256: 55, 56 and 64 bytes (the padding's edges)");
+	free(a);
+}
+
+/* The edit rules pack shares with a mount: who may write, what create and mkdir make. */
+static void test_edit(void)
+{
+	static const uint8_t img[] = "A.TXT\0\0\0\x03\0abcB\0\0\0\0\0";
+	struct gfs_archive *ar;
+	struct gfs_opts o = { 0 };
+	struct gfs_node *n, *k;
+	char err[600], got[16];
+
+	ok(gfs_archive_open_mem(img, sizeof(img) - 1, "t.rpg", &o, &ar, err, sizeof(err)) == 0, "edit: rpg loads");
+	n = gfs_node_lookup(ar, "A.TXT");
+	ok(n && gfs_edit_may_write(ar, n) == 0, "edit: a lump may be written");
+	ok(gfs_edit_may_write(ar, ar->root) == -EISDIR, "edit: not a directory");
+	ok(n && gfs_edit_replace(ar, n, (const uint8_t *)"xy", 2) == 0 &&
+	   gfs_node_read(ar, n, got, sizeof(got), 0) == 2 && !memcmp(got, "xy", 2), "edit: replace is the whole content");
+	ok(gfs_archive_pending(ar), "edit: the replaced file is pending");
+	ok(gfs_edit_create(ar, ar->root, ".A.TXT.swp", &k) == 0 && k && (k->flags & GFS_NODE_SCRATCH),
+	   "edit: a scratch name is a memory-only file");
+	ok(gfs_edit_create(ar, ar->root, "A.TXT", &k) == -EEXIST, "edit: create of an existing name");
+	ok(gfs_edit_create(ar, ar->root, "C.TXT", &k) == 0 && k && !(k->flags & GFS_NODE_SCRATCH) &&
+	   k->mtime.tv_sec > 0, "edit: the format creates a lump, dated now");
+	ok(gfs_edit_mkdir(ar, ar->root, "D", &k) == -EPERM && strstr(ar->err, "cannot create directories"),
+	   "edit: mkdir where the format has none: %s", ar->err);
+	ar->readonly = 1;
+	ok(n && gfs_edit_may_write(ar, n) == -EROFS && gfs_edit_replace(ar, n, (const uint8_t *)"z", 1) == -EROFS,
+	   "edit: nothing on a read-only archive");
+	ok(gfs_edit_create(ar, ar->root, "E.TXT", &k) == -EROFS, "edit: no create on a read-only archive");
+	gfs_archive_close(ar);
+}
+
 int main(void)
 {
 	test_xml();
@@ -404,5 +473,7 @@ int main(void)
 	test_text();
 	test_rpg_mem();
 	test_staged_edit();
+	test_sha256();
+	test_edit();
 	return done_testing();
 }

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "gamefs.h"
+#include "core/core.h"
 
 #define GFS_CHECK_PIECE ((size_t)1 << 20)	/* check reads stored members this much at a time */
 
@@ -67,23 +68,6 @@ int gfs_cmd_ls(struct gfs_archive *ar, const char *path, FILE *out)
 	if (!n)
 		return gfs_err(ar, -ENOENT, "%s: no such file in the archive", path);
 	return gfs_ls_rec(ar, n, out);
-}
-
-static int gfs_write_all(int fd, const void *data, size_t len)
-{
-	const uint8_t *p = data;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
 }
 
 static int gfs_copy_out(struct gfs_archive *ar, struct gfs_node *n, int fd)

@@ -29,4 +29,7 @@ void gfs_warn_hold(struct gfs_archive *ar);
 void gfs_warn_release(struct gfs_archive *ar, int print);
 const char *gfs_warn_held_first(void);
 
+/* Write all of data to fd (retrying short writes and EINTR): 0 or -errno. */
+int gfs_write_all(int fd, const void *data, size_t len);
+
 #endif

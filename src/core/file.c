@@ -1,7 +1,8 @@
 /*
  * The bottom layer of the core: messages that name the archive (errors in
- * ar->err, warnings to its log) and reads of the archive file.  Every
- * other core file uses these; this file uses none of them.
+ * ar->err, warnings to its log), reads of the archive file, and the one loop
+ * that writes a whole buffer to a descriptor.  Every other core file uses
+ * these; this file uses none of them.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -192,4 +193,21 @@ int gfs_read_all(struct gfs_archive *ar, struct gfs_buf *b, size_t max)
 	if (r)
 		return r;
 	return gfs_pread(ar, b->data, (size_t)size, 0);
+}
+
+int gfs_write_all(int fd, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
 }
