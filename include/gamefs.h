@@ -146,6 +146,21 @@ int gfs_cmd_ls(struct gfs_archive *ar, const char *path, FILE *out);
 int gfs_cmd_cat(struct gfs_archive *ar, const char *path, int fd);
 int gfs_cmd_extract(struct gfs_archive *ar, const char *dir);
 int gfs_cmd_check(struct gfs_archive *ar, FILE *out);
+/*
+ * The freedesktop thumbnailer: the first of the format's thumbnails views
+ * (gfs_driver.h) that renders as a PNG, scaled to fit size x size by
+ * gfs_thumb_scale(), written to the PNG file out (removed again on a
+ * failure).  -ENOENT when the archive has no such view.
+ */
+int gfs_cmd_thumbnail(struct gfs_archive *ar, const char *out, unsigned size);
+/*
+ * RGBA8 src (w x h) scaled down to fit size x size, aspect kept (the short
+ * side rounded, at least 1): each pixel the alpha-weighted mean of the
+ * source pixels its box covers.  A picture that fits is copied as it is.
+ * *dst is malloc'd, *dw x *dh.
+ */
+int gfs_thumb_scale(const uint8_t *src, uint32_t w, uint32_t h, uint32_t size,
+		    uint8_t **dst, uint32_t *dw, uint32_t *dh);
 
 /*
  * The fuzzers' and the replay's one step: load data as format fmt (NULL:

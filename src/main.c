@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "gamefs.h"
 #include "gfs_fuse.h"
+#include "desktop.h"
 
 static int gfs_foreground;
 
@@ -28,6 +29,8 @@ static void gfs_usage(FILE *out)
 		"       gamefs cat [-o OPT] ARCHIVE PATH\n"
 		"       gamefs extract [-o OPT] ARCHIVE DIR\n"
 		"       gamefs check [-o OPT] ARCHIVE\n"
+		"       gamefs thumbnail ARCHIVE OUT.png SIZE\n"
+		"       gamefs open [-n] [-o OPT[,OPT...]] ARCHIVE | close MOUNTPOINT\n"
 		"       gamefs --version | --help | --formats\n"
 		"\n"
 		"gamefs options (-o):\n"
@@ -215,6 +218,8 @@ int main(int argc, char **argv)
 	if (argc >= 2 && (!strcmp(argv[1], "ls") || !strcmp(argv[1], "cat") ||
 			  !strcmp(argv[1], "extract") || !strcmp(argv[1], "check")))
 		return gfs_offline(argc, argv);
+	if (argc >= 2 && gfs_desktop_cmd(argv[1]))
+		return gfs_desktop_main(argc, argv);
 
 	fargv = calloc((size_t)argc + 8, sizeof(char *));
 	if (!fargv)
