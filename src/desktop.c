@@ -423,7 +423,9 @@ static int gfs_open(int argc, char **argv)
 		}
 		goto out;
 	}
-	/* messages from here on (a refused edit) are in the mount's .gamefs.log and syslog */
+	/* what the daemon said while mounting (mounted read-only, and why); later
+	 * messages (a refused edit) are in the mount's .gamefs.log and syslog */
+	gfs_show_log(mnt);
 shown:
 	printf("%s\n", mnt);
 	fflush(stdout);
