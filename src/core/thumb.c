@@ -44,6 +44,14 @@ static struct gfs_node *gfs_thumb_find(struct gfs_archive *ar, struct gfs_node *
 	return NULL;
 }
 
+/* Length [lo, lo + len) shares with [a, b). */
+static uint64_t gfs_thumb_overlap(uint64_t lo, uint64_t len, uint64_t a, uint64_t b)
+{
+	uint64_t s = lo > a ? lo : a, e = lo + len < b ? lo + len : b;
+
+	return e > s ? e - s : 0;
+}
+
 int gfs_thumb_scale(const uint8_t *src, uint32_t w, uint32_t h, uint32_t size,
 		    uint8_t **dst, uint32_t *dw, uint32_t *dh)
 {
@@ -67,30 +75,36 @@ int gfs_thumb_scale(const uint8_t *src, uint32_t w, uint32_t h, uint32_t size,
 	out = malloc((size_t)ow * oh * 4);
 	if (!out)
 		return -ENOMEM;
+	/*
+	 * Exact area averaging: in units where a source pixel is oh (ow) long
+	 * and an output pixel h (w), each source pixel weighs the length it
+	 * shares with the output pixel, on each axis.
+	 */
 	for (uint32_t oy = 0; oy < oh; oy++) {
-		uint32_t y0 = (uint32_t)((uint64_t)oy * h / oh), y1 = (uint32_t)((uint64_t)(oy + 1) * h / oh);
+		uint64_t ylo = (uint64_t)oy * h, yhi = ylo + h;
 
-		y1 = y1 > y0 ? y1 : y0 + 1;
 		for (uint32_t ox = 0; ox < ow; ox++) {
-			uint32_t x0 = (uint32_t)((uint64_t)ox * w / ow), x1 = (uint32_t)((uint64_t)(ox + 1) * w / ow);
-			uint64_t sa = 0, sc[3] = { 0, 0, 0 }, n;
+			uint64_t xlo = (uint64_t)ox * w, xhi = xlo + w, sa = 0, sc[3] = { 0, 0, 0 };
+			uint64_t total = (uint64_t)w * h;
 			uint8_t *p = out + ((size_t)oy * ow + ox) * 4;
 
-			x1 = x1 > x0 ? x1 : x0 + 1;
-			n = (uint64_t)(x1 - x0) * (y1 - y0);
-			/* colours weighted by alpha, so transparent pixels lend no colour */
-			for (uint32_t y = y0; y < y1; y++) {
-				const uint8_t *s = src + ((size_t)y * w + x0) * 4;
+			for (uint32_t y = (uint32_t)(ylo / oh); y < h && (uint64_t)y * oh < yhi; y++) {
+				uint64_t wy = gfs_thumb_overlap((uint64_t)y * oh, oh, ylo, yhi);
+				const uint8_t *row = src + (size_t)y * w * 4;
 
-				for (uint32_t x = x0; x < x1; x++, s += 4) {
-					sa += s[3];
+				for (uint32_t x = (uint32_t)(xlo / ow); x < w && (uint64_t)x * ow < xhi; x++) {
+					uint64_t wt = wy * gfs_thumb_overlap((uint64_t)x * ow, ow, xlo, xhi);
+					const uint8_t *q = row + (size_t)x * 4;
+
+					/* colours weighted by alpha, so transparent pixels lend no colour */
+					sa += wt * q[3];
 					for (int c = 0; c < 3; c++)
-						sc[c] += (uint64_t)s[c] * s[3];
+						sc[c] += wt * q[3] * q[c];
 				}
 			}
 			for (int c = 0; c < 3; c++)
 				p[c] = sa ? (uint8_t)((sc[c] + sa / 2) / sa) : 0;
-			p[3] = (uint8_t)((sa + n / 2) / n);
+			p[3] = (uint8_t)((sa + total / 2) / total);
 		}
 	}
 	*dst = out;
