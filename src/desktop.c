@@ -329,7 +329,7 @@ static void gfs_state_remove(const char *mnt)
 }
 
 /* Run argv (a program looked up in PATH) and wait: its exit status, 127 when it cannot run. */
-static int gfs_run(const char *const *argv, int quiet)
+static int gfs_run(const char *const *argv)
 {
 	pid_t p = fork();
 	int st;
@@ -337,14 +337,6 @@ static int gfs_run(const char *const *argv, int quiet)
 	if (p < 0)
 		return 127;
 	if (p == 0) {
-		if (quiet) {
-			int nul = open("/dev/null", O_WRONLY);
-
-			if (nul >= 0) {
-				dup2(nul, STDOUT_FILENO);
-				dup2(nul, STDERR_FILENO);
-			}
-		}
 		execvp(argv[0], (char **)argv);
 		_exit(127);
 	}
@@ -354,14 +346,26 @@ static int gfs_run(const char *const *argv, int quiet)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
-/* Show mnt in the file manager: gio open, else xdg-open. */
+/*
+ * Show mnt in the file manager: gio open, else xdg-open, detached (a file
+ * manager that starts slowly, or asks D-Bus to start it, is not waited for).
+ */
 static void gfs_show_folder(const char *mnt)
 {
 	const char *gio[] = { "gio", "open", mnt, NULL }, *xdg[] = { "xdg-open", mnt, NULL };
+	pid_t p = fork();
 
-	if (gfs_run(gio, 1) == 0 || gfs_run(xdg, 1) == 0)
-		return;
-	fprintf(stderr, "gamefs: open: neither gio open nor xdg-open could show %s\n", mnt);
+	if (p == 0) {
+		setsid();
+		if (fork() == 0) {
+			execvp(gio[0], (char **)gio);
+			execvp(xdg[0], (char **)xdg);
+			fprintf(stderr, "gamefs: open: neither gio nor xdg-open can show %s\n", mnt);
+		}
+		_exit(0);
+	}
+	while (p > 0 && waitpid(p, NULL, 0) < 0 && errno == EINTR)
+		;
 }
 
 static int gfs_open(int argc, char **argv)
@@ -511,7 +515,7 @@ static int gfs_close(int argc, char **argv)
 		if (!ours)
 			pid = gfs_daemon_pid(src);
 		um[2] = mnt;
-		if (gfs_run(um, 0)) {
+		if (gfs_run(um)) {
 			fprintf(stderr, "gamefs: close: %s is still mounted (is a file open in it?)\n", mnt);
 			goto out;
 		}
