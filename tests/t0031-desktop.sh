@@ -16,6 +16,8 @@ done
 C=$top_srcdir/../shared/corpus
 [ -f "$C/zzt/TOWN30.ZZT" ] && [ -f "$C/tng/demo1.tng" ] || { echo "SKIP: corpus absent"; exit 77; }
 bad=0
+# without a desktop, xdg-mime asks mimetype(1) (libfile-mimeinfo-perl), else file(1), which knows no shared MIME data
+command -v mimetype >/dev/null 2>&1 && MIMETYPE_OK=generic
 ok() { echo "ok: $*"; }
 notok() { echo "not ok: $*"; bad=$((bad + 1)); }
 
@@ -60,6 +62,16 @@ reload_general.reld application/x-ohrrpgce-reload
 MAY_QSE_.lay application/x-mages-lay
 spss.sav application/x-spss-sav
 EOF
+
+# xdg-mime, as scripts ask: under GNOME it asks gio, elsewhere mimetype(1)
+for f in town$$.zzt demo1.sav; do
+	[ -f "$G/$f" ] || continue
+	want=$(gio info -a standard::content-type "$G/$f" | sed -n 's/.*standard::content-type: //p')
+	for de in GNOME ${MIMETYPE_OK:-}; do
+		got=$(XDG_CURRENT_DESKTOP=$de xdg-mime query filetype "$G/$f" 2>/dev/null)
+		[ "$got" = "$want" ] && ok "xdg-mime ($de) says $f is $got" || notok "xdg-mime ($de): $f is [$got], want $want"
+	done
+done
 
 # 2. "Open With": gamefs for every type its desktop entry names
 types=$(sed -n 's/^MimeType=//p' "$P/share/applications/gamefs.desktop" | tr ';' ' ')
