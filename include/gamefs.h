@@ -209,6 +209,22 @@ void gfs_sha256_update(struct gfs_sha256 *s, const void *data, size_t len);
 void gfs_sha256_final(struct gfs_sha256 *s, uint8_t out[GFS_SHA256_LEN]);
 
 /*
+ * The freedesktop thumbnailer: the first of the format's thumbnails views
+ * (gfs_driver.h) that renders as a PNG, scaled to fit size x size by
+ * gfs_thumb_scale(), written to the PNG file out (removed again on a
+ * failure).  -ENOENT when the archive has no such view.
+ */
+int gfs_cmd_thumbnail(struct gfs_archive *ar, const char *out, unsigned size);
+/*
+ * RGBA8 src (w x h) scaled down to fit size x size, aspect kept (the short
+ * side rounded, at least 1): each pixel the alpha-weighted mean of the
+ * source pixels its box covers.  A picture that fits is copied as it is.
+ * *dst is malloc'd, *dw x *dh.
+ */
+int gfs_thumb_scale(const uint8_t *src, uint32_t w, uint32_t h, uint32_t size,
+		    uint8_t **dst, uint32_t *dw, uint32_t *dh);
+
+/*
  * The fuzzers' and the replay's one step: load data as format fmt (NULL:
  * detect), render every node, save into memory, reload the saved bytes
  * (which must load), then write every editable view back with the content

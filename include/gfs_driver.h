@@ -152,6 +152,11 @@ struct gfs_format_option {
  * gfs_node_new_file() and set *out.  rename() may assume the target does not
  * exist (the core unlinks it first) and must call gfs_node_move().
  * check() prints what `gamefs check` reports and returns 0 ok, 1 damaged.
+ *
+ * thumbnails names the PNG views that picture the archive, best first
+ * (NULL-terminated, or NULL for none): tree paths whose components may
+ * hold fnmatch(3) wildcards, the first match in tree order counting.
+ * `gamefs thumbnail` scales the first one that renders as a PNG.
  */
 struct gfs_format {
 	const char *name;
@@ -169,6 +174,7 @@ struct gfs_format {
 	int (*rmdir)(struct gfs_archive *ar, struct gfs_node *n);
 	const struct gfs_format_option *options;
 	int (*option)(struct gfs_archive *ar, const char *key, const char *value);
+	const char *const *thumbnails;
 };
 
 #define GFS_PROBE_BYTES 4096

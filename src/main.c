@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "gamefs.h"
 #include "gfs_fuse.h"
+#include "desktop.h"
 
 static int gfs_foreground;
 
@@ -31,6 +32,8 @@ static void gfs_usage(FILE *out)
 		"       gamefs check [-o OPT] ARCHIVE\n"
 		"       gamefs dump [-o OPT] ARCHIVE\n"
 		"       gamefs pack [-o OPT] DIR ARCHIVE\n"
+		"       gamefs thumbnail ARCHIVE OUT.png SIZE\n"
+		"       gamefs open [-n] [-o OPT[,OPT...]] ARCHIVE | close MOUNTPOINT\n"
 		"       gamefs --version | --help | --formats\n"
 		"\n"
 		"gamefs options (-o):\n"
@@ -258,6 +261,8 @@ int main(int argc, char **argv)
 			  !strcmp(argv[1], "extract") || !strcmp(argv[1], "check") ||
 			  !strcmp(argv[1], "dump") || !strcmp(argv[1], "pack")))
 		return gfs_offline(argc, argv);
+	if (argc >= 2 && gfs_desktop_cmd(argv[1]))
+		return gfs_desktop_main(argc, argv);
 
 	fargv = calloc((size_t)argc + 8, sizeof(char *));
 	if (!fargv)

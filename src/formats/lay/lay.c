@@ -479,6 +479,9 @@ static const struct gfs_format_option lay_options[] = {
 	{ NULL, NULL, NULL },
 };
 
+/* the first base sprite, else any variant */
+static const char *const lay_thumbnails[] = { "variants/b*.png", "variants/*.png", NULL };
+
 const struct gfs_format gfs_format_lay = {
 	.name = "lay",
 	.description = "MAGES. sprite layout (.lay) with its PNG atlas",
@@ -492,4 +495,5 @@ const struct gfs_format gfs_format_lay = {
 	.unlink = lay_unlink,
 	.options = lay_options,
 	.option = lay_option,
+	.thumbnails = lay_thumbnails,
 };

@@ -246,6 +246,9 @@ static int rpg_check(struct gfs_archive *ar, FILE *out)
 	return 0;
 }
 
+/* the title screen (backdrop 0 unless GEN says otherwise), else the first map */
+static const char *const rpg_thumbnails[] = { "backdrops/0*.png", "maps/*/map.png", NULL };
+
 const struct gfs_format gfs_format_rpg = {
 	.name = "rpg",
 	.description = "OHRRPGCE lumped file",
@@ -258,4 +261,5 @@ const struct gfs_format gfs_format_rpg = {
 	.create = rpg_create,
 	.unlink = rpg_unlink,
 	.rename = rpg_rename,
+	.thumbnails = rpg_thumbnails,
 };

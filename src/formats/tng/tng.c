@@ -791,6 +791,9 @@ static int tng_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	return tng_logic_unlink(ar, n);
 }
 
+/* the first map, drawn with its tiles */
+static const char *const tng_thumbnails[] = { "maps/*.png", NULL };
+
 const struct gfs_format gfs_format_tng = {
 	.name = "tng",
 	.description = "TirNanoG game (.tng)",
@@ -803,4 +806,5 @@ const struct gfs_format gfs_format_tng = {
 	.create = tng_create,
 	.unlink = tng_unlink,
 	.rename = tng_media_rename,
+	.thumbnails = tng_thumbnails,
 };

@@ -668,6 +668,9 @@ static void tsv_free(struct gfs_archive *ar)
 	ar->priv = NULL;
 }
 
+/* the save's own preview */
+static const char *const tsv_thumbnails[] = { "preview.png", NULL };
+
 const struct gfs_format gfs_format_tngsave = {
 	.name = "tngsave",
 	.description = "TirNanoG saved game (.sav)",
@@ -679,4 +682,5 @@ const struct gfs_format gfs_format_tngsave = {
 	.check = tsv_check,
 	.unlink = tsv_unlink,
 	.rmdir = tsv_rmdir,
+	.thumbnails = tsv_thumbnails,
 };

@@ -660,6 +660,9 @@ static int zzt_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	return 0;
 }
 
+/* the title screen: board 0 */
+static const char *const zzt_thumbnails[] = { "boards/*/board.png", NULL };
+
 const struct gfs_format gfs_format_zzt = {
 	.name = "zzt",
 	.description = "ZZT world or saved game",
@@ -671,4 +674,5 @@ const struct gfs_format gfs_format_zzt = {
 	.check = zzt_check,
 	.create = zzt_create,
 	.unlink = zzt_unlink,
+	.thumbnails = zzt_thumbnails,
 };
