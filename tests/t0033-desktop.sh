@@ -78,6 +78,9 @@ types=$(sed -n 's/^MimeType=//p' "$P/share/applications/gamefs.desktop" | tr ';'
 [ -n "$types" ] || notok "the desktop entry names no MIME type"
 for t in $types; do
 	gio mime "$t" | grep -q "gamefs.desktop" && ok "Open With $t offers gamefs" || notok "gio mime $t: $(gio mime "$t")"
+	# a double-click runs the default application
+	gio mime "$t" | head -n 1 | grep -q "gamefs.desktop" && ok "a double-click on $t opens it with gamefs" ||
+		notok "default for $t: $(gio mime "$t" | head -n 1)"
 done
 
 # 3. the thumbnailer, run as GNOME runs it: %i %o %s of its Exec line, in
