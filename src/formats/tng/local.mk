@@ -1,6 +1,6 @@
 # tng format: sources, tests and fixtures (included by the top Makefile.am)
-libgamefs_a_SOURCES += src/formats/tng/tng.c src/formats/tng/tng.h \
-	src/formats/tng/tng_model.c src/formats/tng/tng_map.c src/formats/tng/tng_sprite.c \
+libgamefs_a_SOURCES += src/formats/tng/tng_driver.c src/formats/tng/tng.h \
+	src/formats/tng/tng.c src/formats/tng/tng_map.c src/formats/tng/tng_sprite.c \
 	src/formats/tng/tng_view.c src/formats/tng/tng_tiled.c src/formats/tng/tng_save.c src/formats/tng/tng_crc.c \
 	src/formats/tng/tng_script.c src/formats/tng/tng_script.h src/formats/tng/tng_logic.c src/formats/tng/tng_handlers.c src/formats/tng/tng_media.c \
 	src/formats/tng/tng_records.c src/formats/tng/tng_rec.h src/formats/tng/tng_reshape.c src/formats/tng/tng_refs.c src/formats/tng/tng_names.c src/formats/tng/tng_walk.c src/formats/tng/tng_sprview.c

@@ -2,13 +2,15 @@
  * tng.h - private model of the TirNanoG game driver.
  *
  * Files, each calling only the ones below it (no circles):
- *   tng.c        probe, load, the tree, check (the driver)
+ *   tng_driver.c the driver table: probe, load, the tree, check, and the
+ *                dispatch of create/rename/unlink to the view files (the top)
  *   tng_tiled.c  maps/<name>.tmx (Tiled, read and written back), the map
  *                and tileset PNGs: on the map views and sprites of tng_view.c
  *   tng_view.c   render/store of every view      tng_save.c  the writer
  *   tng_media.c  media files created, renamed, removed
  *   tng_logic.c  scripts as assembly, records as INI, their files, references
- *   tng_model.c  the model: sections, assets, their content, gaps, file CRC
+ *   tng.c        the model: sections, assets, their content, gaps, file CRC,
+ *                the section registry (the bottom, beside this header)
  *   codecs: tng_script.c bytecode <-> assembly, tng_handlers.c the scripts'
  *   places inside records, tng_records.c records and sections <-> INI
  *   (tables on the core record codec), tng_map.c, tng_sprite.c,
@@ -124,7 +126,7 @@ enum tng_rkind {
 /* A record layout of tng_records.c (opaque here). */
 struct tng_layout;
 
-/* What a section type is: one row of the section registry (tng_model.c). */
+/* What a section type is: one row of the section registry (tng.c). */
 struct tng_kind {
 	const char *name;	/* sections/<NN>-<name>.bin, or the directory */
 	enum tng_view view;
@@ -260,7 +262,9 @@ int tng_map_build(const uint8_t *hdr, const struct gfs_buf *par, unsigned npar,
 		  const uint8_t *rle, size_t rlelen, const uint8_t *tail, size_t taillen,
 		  struct gfs_buf *out);
 
-/* tng_model.c */
+/* tng.c: the model */
+/* The asset a node of the tree shows. */
+struct tng_asset *tng_ref_asset(struct gfs_node *n);
 const uint8_t *tng_sec_data(struct tng *t, size_t i, size_t *len);
 const char *tng_string_at(struct tng *t, uint32_t off, size_t *len);
 /* The column name of the descriptor's name field in sections 24, 26, 31; NULL: it is a name. */
@@ -318,8 +322,6 @@ int tng_asset_new(struct tng *t, size_t si, uint32_t nameoff, size_t *ai);
 int tng_asset_drop(struct tng *t, size_t ai);
 
 /* tng_view.c */
-/* The asset a node of the tree shows (tng_view.c). */
-struct tng_asset *tng_ref_asset(struct gfs_node *n);
 extern const struct gfs_node_ops tng_lazy_dir_ops;
 extern const struct gfs_node_ops tng_header_ops;
 extern const struct gfs_node_ops tng_strings_ops;

@@ -4,7 +4,7 @@
  * tables): media and records by their names in the strings section, texts
  * by index with the first language's text, attributes by name, sprites by
  * category and index.  Which section a kind of reference names comes from
- * the section registry (tng_model.c).
+ * the section registry (tng.c).
  */
 #include <errno.h>
 #include <stdio.h>

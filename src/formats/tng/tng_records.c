@@ -14,7 +14,7 @@
  * bytes are not a fixed part followed by counted groups, tng_reshape.c
  * turns them into "view bytes" the kind's table describes, and back.  The
  * tables' value callbacks (references by name) are tng_refs.c.  Each table
- * is a layout of the section registry (tng_model.c), and the bytes a
+ * is a layout of the section registry (tng.c), and the bytes a
  * record spans before its scripts come from it (tng_rec_span()).
  */
 #include <errno.h>
@@ -532,7 +532,7 @@ struct tng_layout {
 #define RK(r)			{ .rec = &(r) }
 #define RK_VIEW(r, to, from)	{ .rec = &(r), .to_view = to, .from_view = from }
 
-/* The layouts the section registry (tng_model.c) names; section 33's is made for its transports. */
+/* The layouts the section registry (tng.c) names; section 33's is made for its transports. */
 const struct tng_layout tng_lay_uielem = RK_VIEW(uielem_rec, tng_ui_to_view, tng_ui_from_view);
 const struct tng_layout tng_lay_mainmenu = { .rec = &mainmenu_rec, .alt = &intro_rec,
 					     .alt_len = MAINMENU_SHORT };

@@ -17,13 +17,6 @@
 
 #define TNG_NONE24 0xffffffu
 
-struct tng_asset *tng_ref_asset(struct gfs_node *n)
-{
-	struct tng_ref *r = n->priv;
-
-	return &r->t->assets[r->asset];
-}
-
 /* ---- header.ini ---------------------------------------------------------- */
 
 /* Tile sides are 10 bits: the low byte at 34/35, the high bits in the type byte. */
