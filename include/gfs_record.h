@@ -19,15 +19,26 @@
  * (padding, unknown bits of a bit field, bytes after the record) stay as
  * they were, so a view written back unchanged gives the same bytes.
  *
- * Layout: the fixed part is rec->size bytes; the elements of each group
- * follow it, group after group in table order, each group->size bytes;
- * what follows the last group is kept as trailing bytes.  A group's count
- * lives in a field of the fixed part (count_width bytes at count_off), or
- * is fixed (count_width 0, count_off elements).  A variable group has as
- * many elements as the view has sections [ELEMENT 0] ... [ELEMENT N-1]
- * (in order); when that count changes the record is laid out anew: kept
- * elements keep their bytes, new ones start as zeros.  An element section
- * counts when it has a key line.  Groups are one level deep.
+ * Layout, in byte order: the fixed part is rec->size bytes; each GROUP and
+ * PART field after it sits right after the one before it, in table order.
+ * A PART is width bytes whose fields (part->group's, at offsets inside it)
+ * show as fields of the fixed part, at the PART's place in the table (its
+ * section, if any, opens before its first field).  A group's elements are
+ * group->size bytes each (and their lists), or, with size_width, exactly the value of the fixed part's field of size_width
+ * bytes at size_off (a row of a width x height mask: the elements of such
+ * a group are all as long, and a view sets that field).  What follows the
+ * last part is kept as trailing bytes.  A group's count lives in a field
+ * (count_width bytes at count_off) of the fixed part, or, with count_in k,
+ * of the k-th GROUP or PART (from 1, before it); or it is fixed
+ * (count_width 0, count_off elements); or, with GFS_FF_TOEND, the elements
+ * run to the end of the bytes (elements that fit; then trailing bytes).  A
+ * variable group has as many elements as the view has sections [ELEMENT 0]
+ * ... [ELEMENT N-1] (in order); when that count changes the record is laid
+ * out anew: kept elements keep their bytes, new ones start as zeros.  A
+ * group's min is the fewest elements a view may leave (a record that had
+ * fewer and keeps its count passes).  An element section counts when it
+ * has a key line.  Groups are one level deep.  The view shows the groups
+ * by their view rank (lowest first), in table order among equals.
  *
  * An element of a group may end in lists (GFS_FK_LIST, off = the element's
  * size): count_width bytes at count_off of the element count a list's
@@ -83,6 +94,7 @@ enum gfs_fkind {
 	GFS_FK_HEXZ,		/* width bytes as hex digit pairs, trailing zero bytes left out */
 	GFS_FK_LIST,		/* group elements only: items on one line, the element's last bytes */
 	GFS_FK_F32,		/* IEEE single (4 bytes), %.9g: reads back to the same bits */
+	GFS_FK_PART,		/* a fixed block of width bytes after the part before it (group: its fields) */
 };
 
 #define GFS_FF_RO	0x1u	/* read-only: the view must repeat the value */
@@ -90,7 +102,7 @@ enum gfs_fkind {
 #define GFS_FF_BLANK0	0x20u	/* a number 0 shows as nothing, and nothing is 0 */
 #define GFS_FF_HIDDEN	0x40u	/* in a struct gfs_layout: bytes kept, shown nowhere (no key) */
 #define GFS_FF_TOEND	0x80u	/* GROUP: as many elements as the bytes after it hold (the last
-				   group, elements of a fixed size; no count field) */
+				   group; no count field); LIST: the items fill the element */
 
 struct gfs_record;
 
@@ -110,6 +122,9 @@ struct gfs_field {
 	/* GROUP */
 	const struct gfs_record *group;
 	unsigned count_off, count_width;	/* the count field; width 0: count_off fixed */
+	unsigned count_in;	/* 0: the count field is in the fixed part; k: in the k-th GROUP or PART */
+	unsigned size_off, size_width;	/* width not 0: each element is as long as this fixed field says */
+	unsigned view;		/* its rank in the view (groups of rank 0 first), not its place in bytes */
 	/* fixed part only: a new [section] from this field on (fields after it stay in it) */
 	const char *section;
 	const char *note;	/* rendered as "; note" above the key */

@@ -8,7 +8,6 @@
 #include "gamefs.h"
 #include "gfs_layout.h"
 
-#define GFS_REC_MAXGROUPS 8
 
 int gfs_text_escape(struct gfs_buf *out, const uint8_t *p, size_t n, int esc_all)
 {
@@ -126,18 +125,18 @@ static void gfs_field_range(const struct gfs_field *f, int64_t *min, int64_t *ma
 	}
 }
 
-/* The count of a GROUP or LIST field. */
+/* The count of a GROUP or LIST field, its count field at base. */
 static size_t gfs_group_count(const struct gfs_field *f, const uint8_t *base)
 {
 	return f->count_width ? (size_t)gfs_le(base + f->count_off, f->count_width) : f->count_off;
 }
 
-/* The elements of GROUP f at base, left bytes from its first element to the record's end. */
-static size_t gfs_group_n(const struct gfs_field *f, const uint8_t *base, size_t left)
+/* The items of the LIST field l of the element base, elen bytes (GFS_FF_TOEND: those that fill it). */
+static size_t gfs_list_count(const struct gfs_field *l, const uint8_t *base, size_t elen)
 {
-	if (f->flags & GFS_FF_TOEND)
-		return f->group->size ? left / f->group->size : 0;
-	return gfs_group_count(f, base);
+	if (l->flags & GFS_FF_TOEND)
+		return elen > l->off ? (elen - l->off) / l->group->size : 0;
+	return gfs_group_count(l, base);
 }
 
 /* Does the view say how many elements GROUP f has (else the count is fixed)? */
@@ -146,14 +145,20 @@ static int gfs_group_var(const struct gfs_field *f)
 	return f->count_width || (f->flags & GFS_FF_TOEND);
 }
 
+/* The most a count field of width bytes holds (width 0: n, the fixed count). */
+static uint64_t gfs_count_max(unsigned width, uint64_t n)
+{
+	if (!width)
+		return n;
+	return width >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * width)) - 1;
+}
+
 /* The most elements GROUP f can have. */
 static uint64_t gfs_group_max(const struct gfs_field *f)
 {
 	if (f->flags & GFS_FF_TOEND)
 		return UINT32_MAX;
-	if (!f->count_width)
-		return f->count_off;
-	return f->count_width >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * f->count_width)) - 1;
+	return gfs_count_max(f->count_width, f->count_off);
 }
 
 /* ---- Pascal strings ------------------------------------------------------------ */
@@ -355,11 +360,12 @@ int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 }
 
 /*
- * Where the items of the LIST field f of the element base (of rec) start:
- * the first list at its off (the element's size), each other one where the
- * list before it ends.
+ * Where the items of the LIST field f of the element base (of rec, elen
+ * bytes) start: the first list at its off (the element's size), each other
+ * one where the list before it ends.
  */
-static size_t gfs_list_at(const struct gfs_record *rec, const struct gfs_field *f, const uint8_t *base)
+static size_t gfs_list_at(const struct gfs_record *rec, const struct gfs_field *f, const uint8_t *base,
+			  size_t elen)
 {
 	size_t at = SIZE_MAX;
 
@@ -372,17 +378,17 @@ static size_t gfs_list_at(const struct gfs_record *rec, const struct gfs_field *
 			at = l->off;
 		if (l == f)
 			break;
-		at += gfs_group_count(l, base) * l->group->size;
+		at += gfs_list_count(l, base, elen) * l->group->size;
 	}
 	return at;
 }
 
 /* The items of the LIST field f of the element base on one line. */
 static int gfs_list_render(const struct gfs_record *rec, const struct gfs_field *f, const uint8_t *base,
-			   const struct gfs_rec_refs *refs, struct gfs_buf *out)
+			   size_t elen, const struct gfs_rec_refs *refs, struct gfs_buf *out)
 {
-	const uint8_t *items = base + gfs_list_at(rec, f, base);
-	size_t n = gfs_group_count(f, base);
+	const uint8_t *items = base + gfs_list_at(rec, f, base, elen);
+	size_t n = gfs_list_count(f, base, elen);
 	int r = 0;
 
 	for (size_t k = 0; k < n && !r; k++) {
@@ -398,37 +404,56 @@ static int gfs_list_render(const struct gfs_record *rec, const struct gfs_field 
 	return r;
 }
 
-static int gfs_fields_render(const struct gfs_record *rec, const uint8_t *base,
-			     const struct gfs_rec_refs *refs, struct gfs_buf *out)
+/*
+ * The fields a record shows in its own sections, in table order: those of
+ * its fixed part and those of its PARTs (GROUPs are skipped).  part is the
+ * ordinal of the PART a field is in among the GROUP and PART fields (its
+ * bytes: gfs_part_base()), or SIZE_MAX for the fixed part (or an element).
+ */
+struct gfs_flat {
+	const struct gfs_record *rec;
+	size_t i, j, ord, part;
+	const char *section;	/* the section the field opens (a PART's own for its first), or NULL */
+};
+
+static const struct gfs_field *gfs_flat_next(struct gfs_flat *it)
 {
-	const char *section = rec->section;
-	int r = 0;
+	while (it->i < it->rec->nfields) {
+		const struct gfs_field *f = &it->rec->fields[it->i];
 
-	for (size_t i = 0; i < rec->nfields && !r; i++) {
-		const struct gfs_field *f = &rec->fields[i];
-		size_t at;
+		if (f->kind == GFS_FK_PART && it->j < f->group->nfields) {
+			const struct gfs_field *pf = &f->group->fields[it->j];
 
-		if (f->kind == GFS_FK_GROUP)
-			continue;
-		if (f->section && strcmp(f->section, section)) {
-			section = f->section;
-			r = gfs_buf_printf(out, "\n[%s]\n", section);
+			it->section = !it->j && f->section ? f->section : pf->section;
+			it->part = it->ord;
+			it->j++;
+			return pf;
 		}
-		if (!r && f->note)
-			r = gfs_buf_printf(out, "; %s\n", f->note);
-		if (!r)
-			r = gfs_buf_printf(out, "%s = ", f->key);
-		at = out->len;
-		if (!r)
-			r = f->kind == GFS_FK_LIST ? gfs_list_render(rec, f, base, refs, out) :
-			    gfs_field_render(f, base, refs, out);
-		if (!r && out->len == at && (f->kind == GFS_FK_HEXZ || f->kind == GFS_FK_LIST))
-			out->len--;	/* "key =": nothing after the = */
-		if (!r)
-			r = gfs_buf_addc(out, '\n');
+		it->i++;
+		it->j = 0;
+		if (f->kind == GFS_FK_GROUP || f->kind == GFS_FK_PART) {
+			it->ord++;
+			continue;
+		}
+		it->section = f->section;
+		it->part = SIZE_MAX;
+		return f;
 	}
-	return r;
+	return NULL;
 }
+
+/*
+ * The parts after the fixed part, laid out from the table: one entry a
+ * GROUP or PART field in table (byte) order, where it starts and how many
+ * elements it has (a PART: 1), and where the last one ends (the span).
+ */
+#define GFS_REC_MAXPARTS 8
+struct gfs_tail {
+	size_t n;
+	const struct gfs_field *f[GFS_REC_MAXPARTS];
+	size_t at[GFS_REC_MAXPARTS], cnt[GFS_REC_MAXPARTS];
+	size_t end;
+};
 
 /* Does rec (an element) end in lists? */
 static int gfs_record_list(const struct gfs_record *rec)
@@ -439,12 +464,23 @@ static int gfs_record_list(const struct gfs_record *rec)
 	return 0;
 }
 
-/* Bytes of the element p[0..avail) of rec (its fixed part and its lists); SIZE_MAX if it does not fit. */
-static size_t gfs_elem_size(const struct gfs_record *rec, const uint8_t *p, size_t avail)
+/*
+ * Bytes of one element of the GROUP (or PART) g at p[0..avail), the record's
+ * fixed part at fixed: its size field's value, or its fixed part and its
+ * lists; SIZE_MAX if it does not fit.
+ */
+static size_t gfs_elem_size(const struct gfs_field *g, const uint8_t *fixed, const uint8_t *p, size_t avail)
 {
+	const struct gfs_record *rec = g->group;
 	size_t at = rec->size;
 	int first = 1;
 
+	if (g->kind == GFS_FK_PART)
+		return g->width <= avail ? g->width : SIZE_MAX;
+	if (g->size_width) {
+		at = (size_t)gfs_le(fixed + g->size_off, g->size_width);
+		return at <= avail ? at : SIZE_MAX;
+	}
 	if (avail < rec->size)
 		return SIZE_MAX;
 	for (size_t i = 0; i < rec->nfields; i++) {
@@ -464,101 +500,186 @@ static size_t gfs_elem_size(const struct gfs_record *rec, const uint8_t *p, size
 	return at;
 }
 
-size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t len)
+/* The bytes that hold GROUP f's count: the fixed part, or the PART its count_in names. */
+static const uint8_t *gfs_count_base(const struct gfs_field *f, const uint8_t *p, const struct gfs_tail *t)
+{
+	return f->count_in ? p + t->at[f->count_in - 1] : p;
+}
+
+/* Lay out the parts of p[0..len) after its fixed part; -EBADMSG when they do not fit. */
+static int gfs_tail(const struct gfs_record *rec, const uint8_t *p, size_t len, struct gfs_tail *t)
 {
 	size_t pos = rec->size;
 
+	t->n = 0;
+	t->end = 0;
 	if (len < rec->size)
-		return 0;
+		return -EBADMSG;
 	for (size_t i = 0; i < rec->nfields; i++) {
 		const struct gfs_field *f = &rec->fields[i];
-		size_t n, es;
+		size_t j = t->n, n = 1, k, es;
+		int toend = (f->flags & GFS_FF_TOEND) != 0;
 
-		if (f->kind != GFS_FK_GROUP)
+		if (f->kind != GFS_FK_GROUP && f->kind != GFS_FK_PART)
 			continue;
-		n = gfs_group_n(f, p, len - pos);
-		if (!gfs_record_list(f->group) && f->group->size && n > (len - pos) / f->group->size)
-			return 0;	/* (fixed-size elements: checked at once) */
-		for (size_t k = 0; k < n; k++, pos += es)
-			if ((es = gfs_elem_size(f->group, p + pos, len - pos)) == SIZE_MAX)
-				return 0;
+		if (j == GFS_REC_MAXPARTS || f->count_in > j)
+			return -EBADMSG;	/* (a table the codec does not take) */
+		t->f[j] = f;
+		t->at[j] = pos;
+		t->n++;
+		if (f->kind == GFS_FK_GROUP && !toend)
+			n = gfs_group_count(f, gfs_count_base(f, p, t));
+		if (f->kind == GFS_FK_GROUP && !toend && !f->size_width && !gfs_record_list(f->group) &&
+		    f->group->size && n > (len - pos) / f->group->size)
+			return -EBADMSG;	/* (fixed-size elements: checked at once) */
+		for (k = 0; toend || k < n; k++, pos += es) {
+			if (toend && (!f->group->size || len - pos < f->group->size))
+				break;
+			if ((es = gfs_elem_size(f, p, p + pos, len - pos)) == SIZE_MAX)
+				return -EBADMSG;
+		}
+		t->cnt[j] = k;
 	}
-	return pos;
+	t->end = pos;
+	return 0;
 }
 
-/* Does p[0..len) hold a record of rec (an empty one too: no fixed part, no element)? */
-static int gfs_record_fits(const struct gfs_record *rec, const uint8_t *p, size_t len)
+/* Does p[0..len) hold a record of rec (an empty one too: no fixed part, no element)?  t filled. */
+static int gfs_record_fits(const struct gfs_record *rec, const uint8_t *p, size_t len, struct gfs_tail *t)
 {
-	return gfs_record_span(rec, p, len) || (!rec->size && !len);
+	return !gfs_tail(rec, p, len, t) && (t->end || !len);
+}
+
+size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t len)
+{
+	struct gfs_tail t;
+
+	return gfs_tail(rec, p, len, &t) ? 0 : t.end;
+}
+
+/*
+ * The fields of rec shown in its own sections (its fixed part at base,
+ * elen bytes, and its PARTs at parts[]) as "key = value" lines.
+ */
+static int gfs_fields_render(const struct gfs_record *rec, const uint8_t *base, size_t elen,
+			     const uint8_t *const *parts, const struct gfs_rec_refs *refs, struct gfs_buf *out)
+{
+	struct gfs_flat it = { rec, 0, 0, 0, 0, NULL };
+	const char *section = rec->section;
+	const struct gfs_field *f;
+	int r = 0;
+
+	while (!r && (f = gfs_flat_next(&it))) {
+		const uint8_t *b = it.part == SIZE_MAX ? base : parts[it.part];
+		size_t at;
+
+		if (it.section && strcmp(it.section, section)) {
+			section = it.section;
+			r = gfs_buf_printf(out, "\n[%s]\n", section);
+		}
+		if (!r && f->note)
+			r = gfs_buf_printf(out, "; %s\n", f->note);
+		if (!r)
+			r = gfs_buf_printf(out, "%s = ", f->key);
+		at = out->len;
+		if (!r)
+			r = f->kind == GFS_FK_LIST ? gfs_list_render(rec, f, b, elen, refs, out) :
+			    gfs_field_render(f, b, refs, out);
+		if (!r && out->len == at && (f->kind == GFS_FK_HEXZ || f->kind == GFS_FK_LIST))
+			out->len--;	/* "key =": nothing after the = */
+		if (!r)
+			r = gfs_buf_addc(out, '\n');
+	}
+	return r;
+}
+
+/* Where each PART of the laid-out record p starts (parts[j] for entry j of t). */
+static void gfs_part_bases(const struct gfs_tail *t, const uint8_t *p, const uint8_t **parts)
+{
+	for (size_t j = 0; j < t->n; j++)
+		parts[j] = p + t->at[j];
+}
+
+/* The entries of t in view order: by view rank, in table order among equals. */
+static void gfs_view_order(const struct gfs_tail *t, size_t *ord)
+{
+	size_t n = 0;
+
+	for (unsigned rank = 0; n < t->n; rank++)
+		for (size_t j = 0; j < t->n; j++)
+			if (t->f[j]->view == rank)
+				ord[n++] = j;
 }
 
 int gfs_record_resize(const struct gfs_record *rec, const struct gfs_field *g, const uint8_t *old,
 		      size_t oldlen, size_t n, struct gfs_buf *out)
 {
-	size_t span = gfs_record_span(rec, old, oldlen), pos = rec->size, base = out->len;
-	uint64_t cmax;
+	size_t base = out->len, newat[GFS_REC_MAXPARTS];
+	struct gfs_tail t;
 	int r;
 
-	if (!gfs_record_fits(rec, old, oldlen))
+	if (!gfs_record_fits(rec, old, oldlen, &t))
 		return -EBADMSG;
-	if (g->kind != GFS_FK_GROUP || !gfs_group_var(g))
-		return -EINVAL;
-	cmax = gfs_group_max(g);
-	if (n > cmax)
+	if (g->kind != GFS_FK_GROUP || !gfs_group_var(g) || n > gfs_group_max(g))
 		return -EINVAL;
 	r = gfs_buf_add(out, old, rec->size);
-	for (size_t i = 0; i < rec->nfields && !r; i++) {
-		const struct gfs_field *f = &rec->fields[i];
-		size_t k, cnt;
+	for (size_t j = 0; j < t.n && !r; j++) {
+		const struct gfs_field *f = t.f[j];
+		size_t pos = t.at[j], k;
 
-		if (f->kind != GFS_FK_GROUP)
-			continue;
-		cnt = gfs_group_n(f, old, oldlen - pos);
-		for (k = 0; k < cnt; k++) {
-			size_t es = gfs_elem_size(f->group, old + pos, oldlen - pos);
+		newat[j] = out->len - base;
+		for (k = 0; k < t.cnt[j] && !r; k++) {
+			size_t es = gfs_elem_size(f, old, old + pos, oldlen - pos);
 
-			if (!r && (f != g || k < n))
+			if (f != g || k < n)
 				r = gfs_buf_add(out, old + pos, es);
 			pos += es;
 		}
-		for (k = cnt; f == g && k < n && !r; k++)	/* new elements: zeros */
-			r = gfs_buf_set_len(out, out->len + f->group->size);
+		for (; f == g && k < n && !r; k++)	/* new elements: zeros */
+			r = gfs_buf_set_len(out, out->len + (f->size_width ?
+				(size_t)gfs_le(old + f->size_off, f->size_width) : f->group->size));
 	}
 	if (!r)
-		r = gfs_buf_add(out, old + span, oldlen - span);
+		r = gfs_buf_add(out, old + t.end, oldlen - t.end);
 	if (r)
 		gfs_buf_set_len(out, base);
 	else if (g->count_width)
-		gfs_le_put(out->data + base + g->count_off, g->count_width, n);
+		gfs_le_put(out->data + base + (g->count_in ? newat[g->count_in - 1] : 0) + g->count_off,
+			   g->count_width, n);
 	return r;
 }
 
 int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len,
 		      const struct gfs_rec_refs *refs, struct gfs_buf *out)
 {
-	size_t pos = rec->size;
+	const uint8_t *parts[GFS_REC_MAXPARTS] = { NULL };
+	size_t ord[GFS_REC_MAXPARTS];
+	struct gfs_tail t;
 	int r = 0;
 
-	if (!gfs_record_fits(rec, p, len))
+	if (!gfs_record_fits(rec, p, len, &t))
 		return -EBADMSG;
+	gfs_part_bases(&t, p, parts);
 	if (rec->comment)
 		r = gfs_buf_adds(out, rec->comment);
 	if (!r)
 		r = gfs_buf_printf(out, "[%s]\n", rec->section);
 	if (!r)
-		r = gfs_fields_render(rec, p, refs, out);
-	for (size_t i = 0; i < rec->nfields && !r; i++) {
-		const struct gfs_field *f = &rec->fields[i];
-		size_t n;
+		r = gfs_fields_render(rec, p, rec->size, parts, refs, out);
+	gfs_view_order(&t, ord);
+	for (size_t o = 0; o < t.n && !r; o++) {
+		const struct gfs_field *f = t.f[ord[o]];
+		size_t pos = t.at[ord[o]];
 
 		if (f->kind != GFS_FK_GROUP)
 			continue;
-		n = gfs_group_n(f, p, len - pos);
-		for (size_t k = 0; k < n && !r; k++) {
+		for (size_t k = 0; k < t.cnt[ord[o]] && !r; k++) {
+			size_t es = gfs_elem_size(f, p, p + pos, len - pos);
+
 			r = gfs_buf_printf(out, "\n[%s %zu]\n", f->group->section, k);
 			if (!r)
-				r = gfs_fields_render(f->group, p + pos, refs, out);
-			pos += gfs_elem_size(f->group, p + pos, len - pos);
+				r = gfs_fields_render(f->group, p + pos, es, NULL, refs, out);
+			pos += es;
 		}
 	}
 	return r;
@@ -572,10 +693,9 @@ struct gfs_rec_ctx {
 	const struct gfs_record *rec;
 	const struct gfs_rec_refs *refs;
 	uint8_t *fixed;				/* copy of the fixed part */
-	const struct gfs_field *groups[GFS_REC_MAXGROUPS];
-	struct gfs_buf *elems[GFS_REC_MAXGROUPS];	/* one buffer an element, old ones first */
-	size_t old_n[GFS_REC_MAXGROUPS], new_n[GFS_REC_MAXGROUPS], cap[GFS_REC_MAXGROUPS];
-	size_t ngroups;
+	struct gfs_tail t;			/* the old record's parts */
+	struct gfs_buf *elems[GFS_REC_MAXPARTS];	/* one buffer an element (a PART: one), old ones first */
+	size_t new_n[GFS_REC_MAXPARTS], cap[GFS_REC_MAXPARTS];
 	struct gfs_buf tmp;
 	char run[128];				/* the section of the lines seen last */
 	struct gfs_buf seen;			/* fields given in it (pointers) */
@@ -713,8 +833,9 @@ static int gfs_list_parse(struct gfs_rec_ctx *c, const struct gfs_record *rec, c
 			  struct gfs_buf *e, const char *value, unsigned line)
 {
 	const struct gfs_record *it = f->group;
-	uint64_t cmax = f->count_width >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * f->count_width)) - 1;
-	size_t at = gfs_list_at(rec, f, e->data), end = at + gfs_group_count(f, e->data) * it->size;
+	uint64_t cmax = f->flags & GFS_FF_TOEND ? UINT32_MAX : gfs_count_max(f->count_width, 0);
+	size_t at = gfs_list_at(rec, f, e->data, e->len);
+	size_t end = at + gfs_list_count(f, e->data, e->len) * it->size;
 	struct gfs_buf ne = GFS_BUF_INIT;
 	char *copy = strdup(value), *rest = copy, *tok;
 	uint64_t n = 0;
@@ -722,7 +843,8 @@ static int gfs_list_parse(struct gfs_rec_ctx *c, const struct gfs_record *rec, c
 
 	if (!copy)
 		return -ENOMEM;
-	r = gfs_buf_add(&ne, e->data, at);
+	r = gfs_buf_grow(&ne, 1);
+	r = r ? r : gfs_buf_add(&ne, e->data, at);
 	while (!r && (tok = gfs_next_word(&rest, " \t"))) {
 		char *part = tok;
 		size_t pos = ne.len, commas = 0;
@@ -757,7 +879,8 @@ static int gfs_list_parse(struct gfs_rec_ctx *c, const struct gfs_record *rec, c
 	if (!r)	/* the lists after this one */
 		r = gfs_buf_add(&ne, e->data + end, e->len - end);
 	if (!r) {
-		gfs_le_put(ne.data + f->count_off, f->count_width, n);
+		if (f->count_width)
+			gfs_le_put(ne.data + f->count_off, f->count_width, n);
 		gfs_buf_release(e);
 		*e = ne;
 	} else {
@@ -766,25 +889,27 @@ static int gfs_list_parse(struct gfs_rec_ctx *c, const struct gfs_record *rec, c
 	return r;
 }
 
-/* The field key of rec in section (the one it renders in), or NULL; *known: is section rec's? */
+/*
+ * The field key of rec in section (the one it renders in), or NULL, and the
+ * PART it is in (gfs_flat); *known: is section rec's?
+ */
 static const struct gfs_field *gfs_field_find(const struct gfs_record *rec, const char *section,
-					      const char *key, int *known)
+					      const char *key, int *known, size_t *part)
 {
+	struct gfs_flat it = { rec, 0, 0, 0, 0, NULL };
 	const char *in = rec->section;
-	const struct gfs_field *found = NULL;
+	const struct gfs_field *found = NULL, *f;
 
 	*known = !strcmp(in, section);
-	for (size_t i = 0; i < rec->nfields; i++) {
-		const struct gfs_field *f = &rec->fields[i];
-
-		if (f->kind == GFS_FK_GROUP)
-			continue;
-		if (f->section) {
-			in = f->section;
+	while ((f = gfs_flat_next(&it))) {
+		if (it.section) {
+			in = it.section;
 			*known |= !strcmp(in, section);
 		}
-		if (!found && !strcmp(in, section) && !strcmp(f->key, key))
+		if (!found && !strcmp(in, section) && !strcmp(f->key, key)) {
 			found = f;
+			*part = it.part;
+		}
 	}
 	return found;
 }
@@ -797,18 +922,22 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 	uint8_t *base = NULL;
 	const struct gfs_record *rec = NULL;
 	struct gfs_buf *elem = NULL;
+	size_t part = SIZE_MAX;
 	int known = 0;
 
-	f = gfs_field_find(c->rec, section, key, &known);
+	f = gfs_field_find(c->rec, section, key, &known, &part);
 	if (known) {
 		rec = c->rec;
-		base = c->fixed;
+		base = part == SIZE_MAX ? c->fixed : c->elems[part][0].data;
 	}
-	for (size_t g = 0; !rec && g < c->ngroups; g++) {
-		const struct gfs_record *gr = c->groups[g]->group;
-		size_t sl = strlen(gr->section), idx;
+	for (size_t g = 0; !rec && g < c->t.n; g++) {
+		const struct gfs_record *gr = c->t.f[g]->group;
+		size_t sl, idx;
 		int64_t v;
 
+		if (c->t.f[g]->kind != GFS_FK_GROUP)
+			continue;
+		sl = strlen(gr->section);
 		if (strncmp(section, gr->section, sl) || section[sl] != ' ' ||
 		    gfs_parse_int(section + sl + 1, 0, INT32_MAX, &v))
 			continue;
@@ -817,12 +946,12 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 			return gfs_err(c->ar, -EINVAL, "%s: line %u: [%s] out of order (want [%s %zu])",
 				       c->view, line, section, gr->section, c->new_n[g]);
 		if (idx == c->new_n[g]) {
-			uint64_t cmax = gfs_group_max(c->groups[g]);
+			uint64_t cmax = gfs_group_max(c->t.f[g]);
 
 			if (idx >= cmax)
 				return gfs_err(c->ar, -EINVAL, "%s: line %u: [%s]: at most %llu of them",
 					       c->view, line, section, (unsigned long long)cmax);
-			if (idx >= c->old_n[g]) {
+			if (idx >= c->t.cnt[g]) {
 				if (idx >= c->cap[g]) {
 					size_t cap = c->cap[g] ? 2 * c->cap[g] : 8;
 					struct gfs_buf *e = realloc(c->elems[g], cap * sizeof(*e));
@@ -833,9 +962,9 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 					c->elems[g] = e;
 					c->cap[g] = cap;
 				}
-				if (gfs_buf_set_len(&c->elems[g][idx], gr->size))
+				if (gfs_buf_grow(&c->elems[g][idx], 1) ||
+				    gfs_buf_set_len(&c->elems[g][idx], gr->size))
 					return -ENOMEM;
-				memset(c->elems[g][idx].data, 0, gr->size);
 			}
 			c->new_n[g] = idx + 1;
 		}
@@ -846,7 +975,7 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 	if (!rec)
 		return gfs_err(c->ar, -EINVAL, "%s: line %u: unknown section [%s]", c->view, line, section);
 	if (rec != c->rec)
-		f = gfs_field_find(rec, rec->section, key, &known);
+		f = gfs_field_find(rec, rec->section, key, &known, &part);
 	if (!f)
 		return gfs_err(c->ar, -EINVAL, "%s: line %u: unknown key %s in [%s]", c->view, line, key,
 			       section);
@@ -865,7 +994,7 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 		return -ENOMEM;
 	if (f->kind == GFS_FK_LIST) {
 		gfs_buf_set_len(&c->tmp, 0);
-		if (!elem || gfs_list_render(rec, f, base, c->refs, &c->tmp))
+		if (!elem || gfs_list_render(rec, f, base, elem->len, c->refs, &c->tmp))
 			return -EINVAL;
 		if (!strcmp(c->tmp.data ? (const char *)c->tmp.data : "", value))
 			return 0;
@@ -874,16 +1003,56 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 	return gfs_field_parse(c, f, base, value, line);
 }
 
+/*
+ * After the view: every group as long as its table allows (a record that
+ * had fewer elements may keep them), the elements of a group sized by a
+ * field all as long, that field and each count field set.
+ */
+static int gfs_rec_settle(struct gfs_rec_ctx *c)
+{
+	for (size_t g = 0; g < c->t.n; g++) {
+		const struct gfs_field *f = c->t.f[g];
+		const struct gfs_record *gr = f->group;
+		size_t n = c->new_n[g];
+
+		if (f->kind != GFS_FK_GROUP)
+			continue;
+		if (f->min > 0 && n < (uint64_t)f->min && n != c->t.cnt[g])
+			return gfs_err(c->ar, -EINVAL, "%s: %zu %ss, want at least %lld", c->view, n,
+				       gr->section, (long long)f->min);
+		if (f->size_width && n) {
+			const struct gfs_field *l = &gr->fields[0];
+			size_t w = c->elems[g][0].len, it = l->kind == GFS_FK_LIST ? l->group->size : 1;
+			const char *what = l->kind == GFS_FK_LIST ? l->group->section : "byte";
+
+			for (size_t k = 1; k < n; k++)
+				if (c->elems[g][k].len != w)
+					return gfs_err(c->ar, -EINVAL, "%s: [%s %zu] has %zu %ss, [%s 0] %zu: "
+						       "every [%s N] is as long", c->view, gr->section, k,
+						       c->elems[g][k].len / it, what, gr->section, w / it,
+						       gr->section);
+			if (w > gfs_count_max(f->size_width, 0))
+				return gfs_err(c->ar, -EINVAL, "%s: [%s 0] has %zu %ss, at most %llu",
+					       c->view, gr->section, w / it, what,
+					       (unsigned long long)gfs_count_max(f->size_width, 0) / it);
+			gfs_le_put(c->fixed + f->size_off, f->size_width, w);
+		}
+		if (f->count_width)
+			gfs_le_put((f->count_in ? c->elems[f->count_in - 1][0].data : c->fixed) + f->count_off,
+				   f->count_width, n);
+	}
+	return 0;
+}
+
 int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_record *rec,
 		     const uint8_t *old, size_t oldlen, const uint8_t *data, size_t len,
 		     const struct gfs_rec_refs *refs, struct gfs_buf *out)
 {
 	struct gfs_rec_ctx c;
-	size_t span = gfs_record_span(rec, old, oldlen), pos = rec->size;
-	int r;
+	int r = 0;
 
 	memset(&c, 0, sizeof(c));
-	if (!gfs_record_fits(rec, old, oldlen))
+	if (!gfs_record_fits(rec, old, oldlen, &c.t))
 		return gfs_err(ar, -EINVAL, "%s: the record does not decode", view);
 	if (!gfs_utf8_valid(data, len))
 		return gfs_err(ar, -EINVAL, "%s: not UTF-8 text", view);
@@ -896,51 +1065,35 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
 		return -ENOMEM;
 	if (rec->size)
 		memcpy(c.fixed, old, rec->size);
-	for (size_t i = 0; i < rec->nfields; i++) {
-		const struct gfs_field *f = &rec->fields[i];
-		size_t n;
+	for (size_t g = 0; g < c.t.n && !r; g++) {
+		const struct gfs_field *f = c.t.f[g];
+		size_t n = c.t.cnt[g], pos = c.t.at[g];
 
-		if (f->kind != GFS_FK_GROUP)
-			continue;
-		if (c.ngroups == GFS_REC_MAXGROUPS) {
-			r = -EINVAL;
-			goto out;
-		}
-		n = gfs_group_n(f, old, oldlen - pos);
-		c.groups[c.ngroups] = f;
-		c.old_n[c.ngroups] = n;
-		/* a fixed group keeps its elements; a variable one has those the view names */
-		c.new_n[c.ngroups] = gfs_group_var(f) ? 0 : n;
-		c.cap[c.ngroups] = n;
-		c.elems[c.ngroups] = calloc(n ? n : 1, sizeof(struct gfs_buf));
-		if (!c.elems[c.ngroups]) {
+		/* a fixed group (and a PART) keeps its elements; a variable one has those the view names */
+		c.new_n[g] = f->kind == GFS_FK_GROUP && gfs_group_var(f) ? 0 : n;
+		c.cap[g] = n;
+		c.elems[g] = calloc(n ? n : 1, sizeof(struct gfs_buf));
+		if (!c.elems[g]) {
 			r = -ENOMEM;
-			goto out;
+			break;
 		}
-		c.ngroups++;
-		for (size_t k = 0; k < n; k++) {
-			size_t es = gfs_elem_size(f->group, old + pos, oldlen - pos);
+		for (size_t k = 0; k < n && !r; k++) {
+			size_t es = gfs_elem_size(f, old, old + pos, oldlen - pos);
 
-			r = gfs_buf_add(&c.elems[c.ngroups - 1][k], old + pos, es);
-			if (r)
-				goto out;
+			r = gfs_buf_grow(&c.elems[g][k], 1);
+			r = r ? r : gfs_buf_add(&c.elems[g][k], old + pos, es);
 			pos += es;
 		}
 	}
-	r = gfs_ini_parse(ar, view, data, len, gfs_rec_kv, &c);
-	if (r)
-		goto out;
-	for (size_t g = 0; g < c.ngroups; g++)
-		if (c.groups[g]->count_width)
-			gfs_le_put(c.fixed + c.groups[g]->count_off, c.groups[g]->count_width, c.new_n[g]);
-	r = gfs_buf_add(out, c.fixed, rec->size);
-	for (size_t g = 0; g < c.ngroups && !r; g++)
+	r = r ? r : gfs_ini_parse(ar, view, data, len, gfs_rec_kv, &c);
+	r = r ? r : gfs_rec_settle(&c);
+	r = r ? r : gfs_buf_add(out, c.fixed, rec->size);
+	for (size_t g = 0; g < c.t.n && !r; g++)
 		for (size_t k = 0; k < c.new_n[g] && !r; k++)
 			r = gfs_buf_add(out, c.elems[g][k].data, c.elems[g][k].len);
 	if (!r)
-		r = gfs_buf_add(out, old + span, oldlen - span);
-out:
-	for (size_t g = 0; g < c.ngroups; g++) {
+		r = gfs_buf_add(out, old + c.t.end, oldlen - c.t.end);
+	for (size_t g = 0; g < c.t.n; g++) {
 		for (size_t k = 0; k < c.cap[g]; k++)
 			gfs_buf_release(&c.elems[g][k]);
 		free(c.elems[g]);
@@ -1422,22 +1575,25 @@ int gfs_seq_parse(struct gfs_archive *ar, const char *view, const struct gfs_seq
 
 /* ---- visiting the values ------------------------------------------------------ */
 
-static int gfs_fields_each(const struct gfs_record *rec, const uint8_t *base,
+static int gfs_fields_each(const struct gfs_record *rec, const uint8_t *base, size_t elen,
+			   const uint8_t *const *parts,
 			   int (*fn)(void *ctx, const struct gfs_field *f, uint64_t v), void *ctx)
 {
+	struct gfs_flat it = { rec, 0, 0, 0, 0, NULL };
+	const struct gfs_field *f;
 	int r = 0;
 
-	for (size_t i = 0; i < rec->nfields && !r; i++) {
-		const struct gfs_field *f = &rec->fields[i];
+	while (!r && (f = gfs_flat_next(&it))) {
+		const uint8_t *b = it.part == SIZE_MAX ? base : parts[it.part];
 
 		switch (f->kind) {
 		case GFS_FK_UINT: case GFS_FK_SINT: case GFS_FK_HEX: case GFS_FK_ENUM: case GFS_FK_REF:
-			r = fn(ctx, f, gfs_field_get(f, base));
+			r = fn(ctx, f, gfs_field_get(f, b));
 			break;
 		case GFS_FK_LIST:
-			for (size_t k = 0, n = gfs_group_count(f, base); k < n && !r; k++)
-				r = gfs_fields_each(f->group, base + gfs_list_at(rec, f, base) +
-						    k * f->group->size, fn, ctx);
+			for (size_t k = 0, n = gfs_list_count(f, b, elen); k < n && !r; k++)
+				r = gfs_fields_each(f->group, b + gfs_list_at(rec, f, b, elen) +
+						    k * f->group->size, f->group->size, NULL, fn, ctx);
 			break;
 		default:
 			break;
@@ -1449,20 +1605,24 @@ static int gfs_fields_each(const struct gfs_record *rec, const uint8_t *base,
 int gfs_record_each(const struct gfs_record *rec, const uint8_t *p, size_t len,
 		    int (*fn)(void *ctx, const struct gfs_field *f, uint64_t v), void *ctx)
 {
-	size_t pos = rec->size;
+	const uint8_t *parts[GFS_REC_MAXPARTS] = { NULL };
+	struct gfs_tail t;
 	int r;
 
-	if (!gfs_record_fits(rec, p, len))
+	if (!gfs_record_fits(rec, p, len, &t))
 		return -EBADMSG;
-	r = gfs_fields_each(rec, p, fn, ctx);
-	for (size_t i = 0; i < rec->nfields && !r; i++) {
-		const struct gfs_field *f = &rec->fields[i];
+	gfs_part_bases(&t, p, parts);
+	r = gfs_fields_each(rec, p, rec->size, parts, fn, ctx);
+	for (size_t j = 0; j < t.n && !r; j++) {
+		size_t pos = t.at[j];
 
-		if (f->kind != GFS_FK_GROUP)
+		if (t.f[j]->kind != GFS_FK_GROUP)
 			continue;
-		for (size_t k = 0, n = gfs_group_n(f, p, len - pos); k < n && !r; k++) {
-			r = gfs_fields_each(f->group, p + pos, fn, ctx);
-			pos += gfs_elem_size(f->group, p + pos, len - pos);
+		for (size_t k = 0; k < t.cnt[j] && !r; k++) {
+			size_t es = gfs_elem_size(t.f[j], p, p + pos, len - pos);
+
+			r = gfs_fields_each(t.f[j]->group, p + pos, es, NULL, fn, ctx);
+			pos += es;
 		}
 	}
 	return r;

@@ -1,8 +1,8 @@
 /*
  * tng_rec.h - private to tng_records.c (the record tables) and
- * tng_reshape.c (the records whose bytes are not a fixed part followed by
- * counted groups, turned into "view bytes" the tables describe, and back):
- * the offsets both use; and tng_refs.c, the tables' value callbacks.
+ * tng_reshape.c (the attributes, turned into "view bytes" their table
+ * describes, and back): the offsets both use; and tng_refs.c, the tables'
+ * value callbacks.
  */
 #ifndef GFS_TNG_REC_H
 #define GFS_TNG_REC_H
@@ -20,10 +20,6 @@
 #define OBJ_NMOD	36
 #define OBJ_NSMOD	37
 #define OBJ_SMOD	123
-#define OV_EQUIP	OBJ_HDR
-#define OV_SLOTS	(OV_EQUIP + OBJ_SPRS)
-#define OV_ROWS		(OV_SLOTS + OBJ_SPRS)
-#define OV_SIZE		(OV_ROWS + 2)
 #define ALERTS_N	11
 #define ALERTS_MIN	3
 #define CREDITS_HDR	24
@@ -67,20 +63,6 @@ void tng_area_set(uint8_t *e, uint64_t v);
  * (-EINVAL with why when the table's parser let through what the record
  * cannot hold).
  */
-int tng_obj_to_view(const uint8_t *p, size_t len, struct gfs_buf *v);
-int tng_obj_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
-		      struct gfs_buf *out, char *why, size_t wl);
-/* The bytes an object spans before its scripts; 0 when its counts run past len. */
-size_t tng_obj_span(const uint8_t *p, size_t len);
-int tng_ui_to_view(const uint8_t *p, size_t len, struct gfs_buf *v);
-int tng_ui_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
-		     struct gfs_buf *out, char *why, size_t wl);
-int tng_alerts_to_view(const uint8_t *p, size_t len, struct gfs_buf *v);
-int tng_alerts_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
-			 struct gfs_buf *out, char *why, size_t wl);
-int tng_credits_to_view(const uint8_t *p, size_t len, struct gfs_buf *v);
-int tng_credits_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
-			  struct gfs_buf *out, char *why, size_t wl);
 int tng_attr_to_view(const uint8_t *p, size_t len, struct gfs_buf *v);
 int tng_attr_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
 		       struct gfs_buf *out, char *why, size_t wl);

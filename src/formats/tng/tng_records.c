@@ -10,10 +10,10 @@
  * tng_handlers.c): the scripts are files of their own, and the counts and
  * lengths that belong to them are not keys here.
  *
- * Most kinds are a table over the record's bytes as they are; where the
- * bytes are not a fixed part followed by counted groups, tng_reshape.c
- * turns them into "view bytes" the kind's table describes, and back.  The
- * tables' value callbacks (references by name) are tng_refs.c.  Each table
+ * Every kind is a table over the record's bytes as they are (parts in
+ * byte order, the view in its own order), but attributes (25): an
+ * attribute's size depends on its kind, and tng_reshape.c turns them into
+ * "view bytes" their table describes, and back.  The tables' value callbacks (references by name) are tng_refs.c.  Each table
  * is a layout of the section registry (tng.c), and the bytes a
  * record spans before its scripts come from it (tng_rec_span()).
  */
@@ -49,8 +49,9 @@
 #define F_REL(k, o)	F_R(k, o, 1, RR_REL, "a relation: eq, ne, ge, gt, le, lt, set or a number")
 #define F_GROUP(k, g, co, cw) \
 	{ .key = k, .kind = GFS_FK_GROUP, .group = &g, .count_off = co, .count_width = cw }
-#define F_SPR_IN(k, o, s)	{ .key = k, .kind = GFS_FK_REF, .off = o, .width = 3, .ref = RR_SPR, \
-				  .want = W_SPR, .section = s }
+#define F_TOEND(k, g)	{ .key = k, .kind = GFS_FK_GROUP, .group = &g, .flags = GFS_FF_TOEND }
+/* w bytes right after the part before, its fields those of g, under [s] */
+#define F_PART(s, g, w)	{ .key = s, .kind = GFS_FK_PART, .group = &g, .width = w, .section = s }
 #define NF(a)		(sizeof(a) / sizeof((a)[0]))
 
 #define COMMENT_REFS \
@@ -216,12 +217,6 @@ static const struct gfs_record npc_rec = {
 	13, npc_fields, NF(npc_fields)
 };
 
-/*
- * objects (31): as view bytes, the 39-byte header, the 32 equipped sprites,
- * the 32 equipment slot sprites and the mask's row count (233 bytes), then
- * sounds, required attributes, attribute modifiers, sprite modifiers, and
- * the mask's rows (u16 cell count, cells).
- */
 
 #define SPR10(p, o) F_SPR(p "0", (o)), F_SPR(p "1", (o) + 3), F_SPR(p "2", (o) + 6), \
 	F_SPR(p "3", (o) + 9), F_SPR(p "4", (o) + 12), F_SPR(p "5", (o) + 15), F_SPR(p "6", (o) + 18), \
@@ -247,12 +242,25 @@ static const struct gfs_record smod_rec = { "sprite_modifier", NULL, OBJ_SMOD, s
 static const struct gfs_field cell_fields[] = { F_U("cell", 0, 1) };
 static const struct gfs_record cell_rec = { "cell", NULL, 1, cell_fields, NF(cell_fields) };
 
+/* a row of the collision mask: as many cells as the object is wide */
 static const struct gfs_field mrow_fields[] = {
-	{ .key = "row", .kind = GFS_FK_LIST, .off = 2, .group = &cell_rec, .count_off = 0,
-	  .count_width = 2, .want = "a number 0-255" },
+	{ .key = "row", .kind = GFS_FK_LIST, .off = 0, .group = &cell_rec, .flags = GFS_FF_TOEND,
+	  .want = "a number 0-255" },
 };
-static const struct gfs_record mrow_rec = { "mask", NULL, 2, mrow_fields, NF(mrow_fields) };
+static const struct gfs_record mrow_rec = { "mask", NULL, 0, mrow_fields, NF(mrow_fields) };
 
+/* 32 sprites: an object's equipped sprites, and its slot sprites */
+static const struct gfs_field spr32_fields[] = {
+	SPR10("sprite", 0), SPR10("sprite1", 30), SPR10("sprite2", 60),
+	F_SPR("sprite30", 90), F_SPR("sprite31", 93),
+};
+static const struct gfs_record spr32_rec = { "sprites", NULL, OBJ_SPRS, spr32_fields, NF(spr32_fields) };
+
+/*
+ * Objects (31), in byte order: 39 bytes, the collision mask (width x height
+ * cells, a row each [mask N], shown last), 32 equipped sprites, sounds, 32
+ * slot sprites, required attributes, modifiers, sprite modifiers.
+ */
 static const struct gfs_field object_fields[] = {
 	F_TEXT("title", 0),
 	F_U("default_action", 7, 1),
@@ -260,21 +268,13 @@ static const struct gfs_field object_fields[] = {
 	F_OBJ("price_unit", 17), F_U("category", 19, 1), F_SPR("projectile_sprite", 20),
 	F_U("projectile_duration", 23, 3), F_SPR("ammo", 26), F_U("layer_order", 29, 1),
 	F_H("equip_mask", 30, 4),
-	F_SPR_IN("sprite0", OV_EQUIP, "equipped"),
-	F_SPR("sprite1", OV_EQUIP + 3), F_SPR("sprite2", OV_EQUIP + 6), F_SPR("sprite3", OV_EQUIP + 9),
-	F_SPR("sprite4", OV_EQUIP + 12), F_SPR("sprite5", OV_EQUIP + 15), F_SPR("sprite6", OV_EQUIP + 18),
-	F_SPR("sprite7", OV_EQUIP + 21), F_SPR("sprite8", OV_EQUIP + 24), F_SPR("sprite9", OV_EQUIP + 27),
-	SPR10("sprite1", OV_EQUIP + 30), SPR10("sprite2", OV_EQUIP + 60),
-	F_SPR("sprite30", OV_EQUIP + 90), F_SPR("sprite31", OV_EQUIP + 93),
-	F_SPR_IN("sprite0", OV_SLOTS, "slot_sprites"),
-	F_SPR("sprite1", OV_SLOTS + 3), F_SPR("sprite2", OV_SLOTS + 6), F_SPR("sprite3", OV_SLOTS + 9),
-	F_SPR("sprite4", OV_SLOTS + 12), F_SPR("sprite5", OV_SLOTS + 15), F_SPR("sprite6", OV_SLOTS + 18),
-	F_SPR("sprite7", OV_SLOTS + 21), F_SPR("sprite8", OV_SLOTS + 24), F_SPR("sprite9", OV_SLOTS + 27),
-	SPR10("sprite1", OV_SLOTS + 30), SPR10("sprite2", OV_SLOTS + 60),
-	F_SPR("sprite30", OV_SLOTS + 90), F_SPR("sprite31", OV_SLOTS + 93),
-	F_GROUP("sound", osnd_rec, OBJ_NSND, 1), F_GROUP("require", oreq_rec, OBJ_NREQ, 1),
+	{ .key = "mask", .kind = GFS_FK_GROUP, .group = &mrow_rec, .count_off = OBJ_H, .count_width = 2,
+	  .size_off = OBJ_W, .size_width = 2, .view = 1 },
+	F_PART("equipped", spr32_rec, OBJ_SPRS),
+	F_GROUP("sound", osnd_rec, OBJ_NSND, 1),
+	F_PART("slot_sprites", spr32_rec, OBJ_SPRS),
+	F_GROUP("require", oreq_rec, OBJ_NREQ, 1),
 	F_GROUP("modifier", omod_rec, OBJ_NMOD, 1), F_GROUP("sprite_modifier", smod_rec, OBJ_NSMOD, 1),
-	F_GROUP("mask", mrow_rec, OV_ROWS, 2),
 };
 static const struct gfs_record object_rec = {
 	"object", COMMENT_REFS
@@ -283,12 +283,12 @@ static const struct gfs_record object_rec = {
 	"; (attribute empty: the transportation method); [sprite_modifier N]: option -1 is the\n"
 	"; default, behind0-19 and above0-19 the sprites; [mask N]: the collision mask, one row\n"
 	"; each (all rows as long; the width and height are theirs)\n",
-	OV_SIZE, object_fields, NF(object_fields)
+	OBJ_HDR, object_fields, NF(object_fields)
 };
 
 /*
- * Section 16, UI elements: as view bytes, the three counts and the number
- * of sprite records up front (7 bytes), then colors, fonts, sounds, sprites.
+ * Section 16, UI elements, in byte order: a u8 count and the colors, a u8
+ * count and the fonts, a u8 count and the sounds, the sprites to the end.
  */
 static const struct gfs_field color_fields[] = { F_H("color", 0, 4) };
 static const struct gfs_record color_rec = { "color", NULL, 4, color_fields, NF(color_fields) };
@@ -296,14 +296,24 @@ static const struct gfs_field font_fields[] = {
 	F_U("style", 0, 1), F_U("size", 1, 1), F_FONT("font", 2),
 };
 static const struct gfs_record font_rec = { "font", NULL, 7, font_fields, NF(font_fields) };
+static const struct gfs_record count8_rec = { "count", NULL, 1, NULL, 0 };
 
+/* a u8 count between two groups: the count_in of the group after it (its place among the parts) */
+#define F_COUNT8	{ .key = "count", .kind = GFS_FK_PART, .group = &count8_rec, .width = 1 }
+#define UI_NFONTS_IN	2
+#define UI_NSOUNDS_IN	4
 static const struct gfs_field uielem_fields[] = {
-	F_GROUP("color", color_rec, 0, 1), F_GROUP("font", font_rec, 1, 1),
-	F_GROUP("sound", osnd_rec, 2, 1), F_GROUP("sprite", sprite_rec, 3, 4),
+	F_GROUP("color", color_rec, 0, 1),
+	F_COUNT8,
+	{ .key = "font", .kind = GFS_FK_GROUP, .group = &font_rec, .count_width = 1, .count_in = UI_NFONTS_IN },
+	F_COUNT8,
+	{ .key = "sound", .kind = GFS_FK_GROUP, .group = &osnd_rec, .count_width = 1,
+	  .count_in = UI_NSOUNDS_IN },
+	F_TOEND("sprite", sprite_rec),
 };
 static const struct gfs_record uielem_rec = {
 	"uielements", COMMENT_REFS "; colors 0xAABBGGRR; [color N], [font N], [sound N], [sprite N]: "
-	"one per record\n", 7, uielem_fields, NF(uielem_fields)
+	"one per record\n", 1, uielem_fields, NF(uielem_fields)
 };
 
 /* A font: style, size and the font, three keys. */
@@ -378,7 +388,9 @@ static const struct gfs_record alert_rec = { "alert", NULL, 10, alert_fields, NF
 
 static const struct gfs_field alerts_fields[] = {
 	F_FONT3("font", 0), F_U("display_time", 5, 2), F_U("fade_in_end", 7, 2),
-	F_U("fade_out_start", 9, 2), F_GROUP("alert", alert_rec, ALERTS_N, 1),
+	F_U("fade_out_start", 9, 2),
+	{ .key = "alert", .kind = GFS_FK_GROUP, .group = &alert_rec, .count_off = ALERTS_N, .count_width = 1,
+	  .min = ALERTS_MIN },
 };
 static const struct gfs_record alerts_rec = {
 	"alerts", COMMENT_REFS "; times in 1/100 s; colors 0xAABBGGRR; [alert N]: one per alert, "
@@ -387,8 +399,7 @@ static const struct gfs_record alerts_rec = {
 
 /*
  * Section 21, credits: 24 bytes, then categories to the section's end (a
- * letter, a u16 count, the authors' u24 strings).  As view bytes, the 24
- * bytes and a u32 count of categories, then the categories.
+ * letter, a u16 count, the authors' u24 strings).
  */
 static const struct gfs_field author_fields[] = {
 	F_R("author", 0, 3, RR_AUTHOR, W_NAME("a string of strings.txt")),
@@ -407,11 +418,11 @@ static const struct gfs_record credcat_rec = {
 static const struct gfs_field credits_fields[] = {
 	F_MUSIC("music", 0), F_SPR("background", 3), F_H("header_color", 6, 4),
 	F_FONT3("header_font", 10), F_H("names_color", 15, 4), F_FONT3("names_font", 19),
-	F_GROUP("category", credcat_rec, CREDITS_HDR, 4),
+	F_TOEND("category", credcat_rec),
 };
 static const struct gfs_record credits_rec = {
 	"credits", COMMENT_REFS "; colors 0xAABBGGRR; [category N]: a category (" CREDIT_CATS ") and "
-	"its authors, names of strings.txt\n", CREDITS_HDR + 4, credits_fields, NF(credits_fields)
+	"its authors, names of strings.txt\n", CREDITS_HDR, credits_fields, NF(credits_fields)
 };
 
 /*
@@ -442,7 +453,6 @@ static const struct gfs_record charopt_rec = {
 };
 
 /* Sections 19 and 33, arrays of records: as many as the section holds. */
-#define F_TOEND(k, g)	{ .key = k, .kind = GFS_FK_GROUP, .group = &g, .flags = GFS_FF_TOEND }
 static const struct gfs_field slot_fields[] = { F_U("left", 0, 2), F_U("top", 2, 2) };
 static const struct gfs_record slot_rec = { "slot", NULL, 4, slot_fields, NF(slot_fields) };
 static const struct gfs_field equip_fields[] = { F_TOEND("slot", slot_rec) };
@@ -516,7 +526,11 @@ static struct tmeta_tab *tmeta_tab(unsigned t)
 	return m;
 }
 
-/* What a kind is made of: its table and how its bytes become the table's. */
+/*
+ * What a kind is made of: its table; for attributes (25), how its bytes
+ * become the table's and back (tng_reshape.c: an attribute's size and
+ * script depend on its kind).
+ */
 struct tng_layout {
 	const struct gfs_record *rec;
 	const struct gfs_record *alt;	/* the table of a record alt_len bytes long (section 17) */
@@ -525,30 +539,27 @@ struct tng_layout {
 	int (*from_view)(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
 			 struct gfs_buf *out, char *why, size_t wl);
 	struct tmeta_tab *tmp;		/* a table made for this use */
-	/* with to_view: the bytes a record spans (else the table's span) */
-	size_t (*span)(const uint8_t *p, size_t len);
 };
 
 #define RK(r)			{ .rec = &(r) }
-#define RK_VIEW(r, to, from)	{ .rec = &(r), .to_view = to, .from_view = from }
 
 /* The layouts the section registry (tng.c) names; section 33's is made for its transports. */
-const struct tng_layout tng_lay_uielem = RK_VIEW(uielem_rec, tng_ui_to_view, tng_ui_from_view);
+const struct tng_layout tng_lay_uielem = RK(uielem_rec);
 const struct tng_layout tng_lay_mainmenu = { .rec = &mainmenu_rec, .alt = &intro_rec,
 					     .alt_len = MAINMENU_SHORT };
 const struct tng_layout tng_lay_hud = RK(hud_rec);
 const struct tng_layout tng_lay_equip = RK(equip_rec);
-const struct tng_layout tng_lay_alerts = RK_VIEW(alerts_rec, tng_alerts_to_view, tng_alerts_from_view);
-const struct tng_layout tng_lay_credits = RK_VIEW(credits_rec, tng_credits_to_view, tng_credits_from_view);
+const struct tng_layout tng_lay_alerts = RK(alerts_rec);
+const struct tng_layout tng_lay_credits = RK(credits_rec);
 const struct tng_layout tng_lay_chooser = RK(chooser_rec);
 const struct tng_layout tng_lay_cutscene = RK(cutscene_rec);
-const struct tng_layout tng_lay_attrs = RK_VIEW(attrs_rec, tng_attr_to_view, tng_attr_from_view);
+const struct tng_layout tng_lay_attrs = { .rec = &attrs_rec, .to_view = tng_attr_to_view,
+					  .from_view = tng_attr_from_view };
 const struct tng_layout tng_lay_charopt = RK(charopt_rec);
 const struct tng_layout tng_lay_npc = RK(npc_rec);
 const struct tng_layout tng_lay_spawner = RK(spawner_rec);
 const struct tng_layout tng_lay_dialog = RK(dialog_rec);
-const struct tng_layout tng_lay_object = { .rec = &object_rec, .to_view = tng_obj_to_view,
-					   .from_view = tng_obj_from_view, .span = tng_obj_span };
+const struct tng_layout tng_lay_object = RK(object_rec);
 const struct tng_layout tng_lay_craft = RK(craft_rec);
 const struct tng_layout tng_lay_quest = RK(quest_rec);
 
@@ -577,7 +588,7 @@ size_t tng_rec_span(unsigned type, const uint8_t *p, size_t len)
 
 	if (!l || l->alt)
 		return 0;
-	return l->span ? l->span(p, len) : l->to_view ? 0 : gfs_record_span(l->rec, p, len);
+	return l->to_view ? 0 : gfs_record_span(l->rec, p, len);
 }
 
 static void kind_release(struct tng_layout *k)
