@@ -542,6 +542,67 @@ static void test_toend(void)
 	gfs_buf_release(&out);
 }
 
+/*
+ * Parts in byte order: w and h, then the mask (h rows of w cells, shown
+ * last), a PART holding g's count and b, g (at least 1), categories to the
+ * end (each a count and its items).
+ */
+static const struct gfs_field cellf[] = { { .key = "c", .kind = GFS_FK_UINT, .off = 0, .width = 1 } };
+static const struct gfs_record cell = { .section = "cell", .size = 1, .fields = cellf, .nfields = 1 };
+static const struct gfs_field rowf[] = {
+	{ .key = "row", .kind = GFS_FK_LIST, .group = &cell, .flags = GFS_FF_TOEND },
+};
+static const struct gfs_record row = { .section = "mask", .size = 0, .fields = rowf, .nfields = 1 };
+static const struct gfs_field catf[] = {
+	{ .key = "items", .kind = GFS_FK_LIST, .off = 1, .group = &cell, .count_width = 1 },
+};
+static const struct gfs_record cat = { .section = "cat", .size = 1, .fields = catf, .nfields = 1 };
+static const struct gfs_field blkf[] = { { .key = "b", .kind = GFS_FK_UINT, .off = 1, .width = 1 } };
+static const struct gfs_record blk = { .section = "blk", .size = 2, .fields = blkf, .nfields = 1 };
+static const struct gfs_field partsf[] = {
+	{ .key = "w", .kind = GFS_FK_UINT, .off = 0, .width = 1, .flags = GFS_FF_RO },
+	{ .key = "mask", .kind = GFS_FK_GROUP, .group = &row, .count_off = 1, .count_width = 1,
+	  .size_off = 0, .size_width = 1, .view = 1 },
+	{ .key = "blk", .kind = GFS_FK_PART, .group = &blk, .width = 2, .section = "blk" },
+	{ .key = "pt", .kind = GFS_FK_GROUP, .group = &pt, .count_width = 1, .count_in = 2, .min = 1 },
+	{ .key = "cat", .kind = GFS_FK_GROUP, .group = &cat, .flags = GFS_FF_TOEND },
+};
+static const struct gfs_record parts = { .section = "parts", .size = 2, .fields = partsf, .nfields = 5 };
+
+static void test_parts(void)
+{
+	static const uint8_t old[] = { 2, 2, 1, 2, 3, 4, 1, 9, 5, 6, 2, 7, 8, 0 };
+	static const char view[] = "[parts]\nw = 2\n\n[blk]\nb = 9\n\n[pt 0]\nx = 5\ny = 6\n\n[cat 0]\n"
+		"items = 7 8\n\n[cat 1]\nitems =\n\n[mask 0]\nrow = 1 2\n\n[mask 1]\nrow = 3 4\n";
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT;
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_record_span(&parts, old, sizeof(old)) == sizeof(old) && !gfs_record_span(&parts, old, 9),
+	   "parts: the span from the table; cut inside pt 0 it does not fit");
+	ok(gfs_record_render(&parts, old, sizeof(old), NULL, &out) == 0 && !strcmp((char *)out.data, view),
+	   "parts: byte order apart from view order, the mask last:\n%s", (char *)out.data);
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_record_parse(&ar, "p.ini", &parts, old, sizeof(old), S(view), NULL, &out) == 0 &&
+	   out.len == sizeof(old) && !memcmp(out.data, old, sizeof(old)), "parts: unchanged view, same bytes");
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_record_parse(&ar, "p.ini", &parts, old, sizeof(old),
+			    S("[pt 0]\nx = 5\n[pt 1]\nx = 1\n[cat 0]\nitems = 7\n[mask 0]\nrow = 1 2 3\n"), NULL,
+			    &out) == 0 && out.len == 13 && !memcmp(out.data, "\3\1\1\2\3\2\11\5\6\1\0\1\7", 13),
+	   "parts: the mask 3x1 (w and h set), pt's count in its PART, a category gone");
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_record_parse(&ar, "p.ini", &parts, old, sizeof(old), S("[mask 0]\nrow = 1 2\n[mask 1]\nrow = 1\n"),
+			    NULL, &out) == -EINVAL && strstr(ar.err, "p.ini: [mask 1] has 1 cells, [mask 0] 2"),
+	   "parts: rows of two lengths: %s", ar.err);
+	ok(gfs_record_parse(&ar, "p.ini", &parts, old, sizeof(old), S("[blk]\nb = 1\n"), NULL, &out) == -EINVAL &&
+	   strstr(ar.err, "p.ini: 0 pts, want at least 1"), "parts: a least count: %s", ar.err);
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_record_resize(&parts, &partsf[3], old, sizeof(old), 2, &out) == 0 && out.len == 16 &&
+	   out.data[6] == 2 && out.data[10] == 0 && out.data[12] == 2, "parts: resized, the count in the PART");
+	gfs_buf_release(&out);
+}
+
 int main(void)
 {
 	test_u24();
@@ -556,5 +617,6 @@ int main(void)
 	test_resize();
 	test_layout_table();
 	test_toend();
+	test_parts();
 	return done_testing();
 }
