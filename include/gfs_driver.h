@@ -157,7 +157,11 @@ struct gfs_format_option {
  * (NULL-terminated, or NULL for none): tree paths whose components may
  * hold fnmatch(3) wildcards, the first match in tree order counting.
  * `gamefs thumbnail` scales the first one that renders as a PNG.
+ *
+ * layouts lists the format's record tables (gfs_record.h; NULL-terminated,
+ * or NULL): the fuzz target drives each through the record codec.
  */
+struct gfs_record;
 struct gfs_format {
 	const char *name;
 	const char *description;
@@ -175,6 +179,7 @@ struct gfs_format {
 	const struct gfs_format_option *options;
 	int (*option)(struct gfs_archive *ar, const char *key, const char *value);
 	const char *const *thumbnails;
+	const struct gfs_record *const *layouts;
 };
 
 #define GFS_PROBE_BYTES 4096

@@ -42,8 +42,9 @@ struct gfs_grid {
 
 /*
  * Split data into rows.  ncols > 0: every row, the header too, must have
- * exactly ncols cells.  names (ncols of them, or NULL): a header row, when
- * there is one, must name those columns (case and blanks ignored).  On
+ * exactly ncols cells.  names (ncols of them, NULL-terminated when ncols is
+ * 0, or NULL): a header row, when there is one, must name those columns
+ * (case and blanks ignored), and no more.  On
  * failure returns -EINVAL after gfs_err() (or -ENOMEM) and g holds nothing.
  */
 int gfs_grid_parse(struct gfs_archive *ar, const char *view, const uint8_t *data, size_t len,

@@ -79,7 +79,8 @@ int gfs_fuzz_codec(const char *name)
 
 /*
  * The layout codec: one table with a field of every kind, a group and a
- * list, through both faces.  The input is "VIEW TEXT\0RECORD BYTES".
+ * list, and one of parts in byte order, through both faces, and every
+ * format's tables through the INI face.  The input is "VIEW TEXT\0RECORD BYTES".
  */
 static const char *const gfs_fz_names[] = { "zero", "one", NULL };
 static const struct gfs_field gfs_fz_item_fields[] = {
@@ -106,6 +107,26 @@ static const struct gfs_field gfs_fz_fields[] = {
 	{ .key = "el", .kind = GFS_FK_GROUP, .group = &gfs_fz_el, .count_off = 17, .count_width = 1 },
 };
 static const struct gfs_record gfs_fz_rec = { "rec", NULL, 18, gfs_fz_fields, 9 };
+/* parts in byte order: mask rows sized by w (shown last), a PART with the count of g, g, el to the end */
+static const struct gfs_field gfs_fz_cell_fields[] = { { .key = "c", .kind = GFS_FK_UINT, .off = 0, .width = 1 } };
+static const struct gfs_record gfs_fz_cell = { "cell", NULL, 1, gfs_fz_cell_fields, 1 };
+static const struct gfs_field gfs_fz_mrow_fields[] = {
+	{ .key = "row", .kind = GFS_FK_LIST, .group = &gfs_fz_cell, .flags = GFS_FF_TOEND },
+};
+static const struct gfs_record gfs_fz_mrow = { "mask", NULL, 0, gfs_fz_mrow_fields, 1 };
+static const struct gfs_field gfs_fz_blk_fields[] = {
+	{ .key = "b", .kind = GFS_FK_UINT, .off = 1, .width = 1 },
+};
+static const struct gfs_record gfs_fz_blk = { "blk", NULL, 2, gfs_fz_blk_fields, 1 };
+static const struct gfs_field gfs_fz_parts_fields[] = {
+	{ .key = "w", .kind = GFS_FK_UINT, .off = 0, .width = 1, .flags = GFS_FF_RO },
+	{ .key = "mask", .kind = GFS_FK_GROUP, .group = &gfs_fz_mrow, .count_off = 1, .count_width = 1,
+	  .size_off = 0, .size_width = 1, .view = 1 },
+	{ .key = "blk", .kind = GFS_FK_PART, .group = &gfs_fz_blk, .width = 2, .section = "blk" },
+	{ .key = "g", .kind = GFS_FK_GROUP, .group = &gfs_fz_item, .count_width = 1, .count_in = 2, .min = 1 },
+	{ .key = "el", .kind = GFS_FK_GROUP, .group = &gfs_fz_el, .flags = GFS_FF_TOEND },
+};
+static const struct gfs_record gfs_fz_parts = { "parts", NULL, 2, gfs_fz_parts_fields, 5 };
 static const struct gfs_field gfs_fz_row_fields[] = {
 	{ .key = "u", .kind = GFS_FK_UINT, .off = 0, .width = 2, .max = 1000 },
 	{ .key = "f", .kind = GFS_FK_F32, .off = 2, .width = 4 },
@@ -116,7 +137,42 @@ static const struct gfs_field gfs_fz_row_fields[] = {
 static const struct gfs_record gfs_fz_row = { "row", NULL, 10, gfs_fz_row_fields, 5 };
 static const struct gfs_table gfs_fz_table = { "index", &gfs_fz_row, 64, 3, NULL };
 
-/* Render old, parse the render back: the same bytes; then parse text: a refusal or bytes that render. */
+/*
+ * One layout through the INI face: old renders and parses back to its
+ * bytes; text parses to a refusal or to bytes the table lays out.  NULL,
+ * or what was wrong.
+ */
+static const char *gfs_fuzz_record(struct gfs_archive *ar, const struct gfs_record *rec,
+				   const uint8_t *text, size_t tlen, const uint8_t *old, size_t olen)
+{
+	struct gfs_buf v = GFS_BUF_INIT, out = GFS_BUF_INIT;
+	const char *bad = NULL;
+	int r;
+
+	if (!gfs_record_span(rec, old, olen))
+		return NULL;
+	if (gfs_record_render(rec, old, olen, NULL, &v) ||
+	    gfs_record_parse(ar, "f.ini", rec, old, olen, v.data, v.len, NULL, &out) ||
+	    out.len != olen || (olen && memcmp(out.data, old, olen))) {
+		bad = "INI: a rendered record does not parse back to its bytes";
+		goto out;
+	}
+	gfs_buf_set_len(&out, 0);
+	r = gfs_record_parse(ar, "f.ini", rec, old, olen, text, tlen, NULL, &out);
+	if (r && r != -EINVAL)
+		bad = "INI: a parse failed other than EINVAL";
+	else if (!r && rec->size && !gfs_record_span(rec, out.data, out.len))
+		bad = "INI: parsed bytes do not span the table";	/* (no fixed part: 0 elements span 0) */
+out:
+	gfs_buf_release(&v);
+	gfs_buf_release(&out);
+	return bad;
+}
+
+/*
+ * Every layout, the table above and each format's (gfs_format.layouts),
+ * through the INI face, then the table above through the CSV face.
+ */
 static int gfs_fuzz_layout(const uint8_t *data, size_t len)
 {
 	const uint8_t *nul = memchr(data, 0, len);
@@ -125,30 +181,23 @@ static int gfs_fuzz_layout(const uint8_t *data, size_t len)
 	size_t n = olen / gfs_fz_row.size, m;
 	struct gfs_buf v = GFS_BUF_INIT, out = GFS_BUF_INIT;
 	struct gfs_archive ar;
-	const char *bad = NULL;
+	const char *bad, *which = gfs_fz_rec.section;
 	int r;
 
 	memset(&ar, 0, sizeof(ar));
 	ar.path = "fuzz";
 	ar.log = gfs_fuzz_quiet;
-	if (gfs_record_span(&gfs_fz_rec, old, olen)) {
-		if (gfs_record_render(&gfs_fz_rec, old, olen, NULL, &v) ||
-		    gfs_record_parse(&ar, "f.ini", &gfs_fz_rec, old, olen, v.data, v.len, NULL, &out) ||
-		    out.len != olen || (olen && memcmp(out.data, old, olen))) {
-			bad = "INI: a rendered record does not parse back to its bytes";
-			goto out;
+	bad = gfs_fuzz_record(&ar, &gfs_fz_rec, data, tlen, old, olen);
+	if (!bad)
+		bad = gfs_fuzz_record(&ar, &gfs_fz_parts, data, tlen, old, olen);
+	for (size_t i = 0; !bad && gfs_formats[i]; i++)
+		for (size_t k = 0; !bad && gfs_formats[i]->layouts && gfs_formats[i]->layouts[k]; k++) {
+			which = gfs_formats[i]->layouts[k]->section;
+			bad = gfs_fuzz_record(&ar, gfs_formats[i]->layouts[k], data, tlen, old, olen);
 		}
-		gfs_buf_set_len(&out, 0);
-		r = gfs_record_parse(&ar, "f.ini", &gfs_fz_rec, old, olen, data, tlen, NULL, &out);
-		if (r && r != -EINVAL)
-			bad = "INI: a parse failed other than EINVAL";
-		else if (!r && !gfs_record_span(&gfs_fz_rec, out.data, out.len))
-			bad = "INI: parsed bytes do not span the table";
-		if (bad)
-			goto out;
-	}
-	gfs_buf_set_len(&v, 0);
-	gfs_buf_set_len(&out, 0);
+	if (bad)
+		goto out;
+	which = "csv";
 	if (gfs_table_render(&gfs_fz_table, old, n, NULL, &v) ||
 	    gfs_table_parse(&ar, "f.csv", &gfs_fz_table, old, n, v.data, v.len, NULL, NULL, &out, &m) ||
 	    m != n || (n && memcmp(out.data, old, n * gfs_fz_row.size))) {
@@ -165,7 +214,7 @@ out:
 	gfs_buf_release(&v);
 	gfs_buf_release(&out);
 	if (bad)
-		fprintf(stderr, "layout: %s (%s)\n", bad, ar.err);
+		fprintf(stderr, "layout %s: %s (%s)\n", which, bad, ar.err);
 	return bad ? -1 : 0;
 }
 

@@ -155,9 +155,11 @@ int gfs_grid_parse(struct gfs_archive *ar, const char *view, const uint8_t *data
 		}
 		if (!nrows && !g->header.ncells && !gfs_grid_numeric(row.cell[0])) {
 			for (size_t c = 0; names && c < row.ncells; c++)
-				if (!gfs_grid_name_is(row.cell[c], names[c])) {
+				if (!names[c] || !gfs_grid_name_is(row.cell[c], names[c])) {
 					r = gfs_err(ar, -EINVAL, "%s: line %u, column %zu: header '%s', "
-						    "want '%s'", view, line, c + 1, row.cell[c], names[c]);
+						    "want %s%s%s", view, line, c + 1, row.cell[c],
+						    names[c] ? "'" : "no more columns", names[c] ? names[c] : "",
+						    names[c] ? "'" : "");
 					goto fail;
 				}
 			g->header = row;

@@ -68,7 +68,7 @@ int gfs_table_parse(struct gfs_archive *ar, const char *view, const struct gfs_t
 		    const struct gfs_rec_refs *refs, void *ctx, struct gfs_buf *out, size_t *n)
 {
 	const struct gfs_record *rec = t->rec;
-	const char **names = calloc(rec->nfields + 1, sizeof(*names));
+	const char **names = calloc(rec->nfields + 2, sizeof(*names));	/* NULL-terminated */
 	struct gfs_buf tmp = GFS_BUF_INIT;
 	struct gfs_grid g;
 	size_t base = out->len;

@@ -408,6 +408,8 @@ int tng_handler_type(const char *name, size_t len);
  */
 struct tngs_names;
 /* The layouts of the section registry's rows. */
+/* The record tables of tng_records.c (NULL-terminated), for the fuzz target. */
+extern const struct gfs_record *const tng_layouts[];
 extern const struct tng_layout tng_lay_uielem, tng_lay_mainmenu, tng_lay_hud, tng_lay_equip,
 	tng_lay_alerts, tng_lay_credits, tng_lay_chooser, tng_lay_cutscene, tng_lay_attrs,
 	tng_lay_charopt, tng_lay_npc, tng_lay_spawner, tng_lay_dialog, tng_lay_object, tng_lay_craft,

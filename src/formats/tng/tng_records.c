@@ -563,6 +563,13 @@ const struct tng_layout tng_lay_object = RK(object_rec);
 const struct tng_layout tng_lay_craft = RK(craft_rec);
 const struct tng_layout tng_lay_quest = RK(quest_rec);
 
+/* Every table above, for the fuzz target (gfs_format.layouts). */
+const struct gfs_record *const tng_layouts[] = {
+	&uielem_rec, &mainmenu_rec, &intro_rec, &hud_rec, &equip_rec, &alerts_rec, &credits_rec,
+	&chooser_rec, &cutscene_rec, &attrs_rec, &charopt_rec, &npc_rec, &spawner_rec, &dialog_rec,
+	&object_rec, &craft_rec, &quest_rec, NULL
+};
+
 static int kind_of(unsigned type, unsigned transports, struct tng_layout *k)
 {
 	const struct tng_layout *l = tng_kind_of(type)->layout;
