@@ -158,8 +158,9 @@ struct gfs_format_option {
  * hold fnmatch(3) wildcards, the first match in tree order counting.
  * `gamefs thumbnail` scales the first one that renders as a PNG.
  *
- * layouts lists the format's record tables (gfs_record.h; NULL-terminated,
- * or NULL): the fuzz target drives each through the record codec.
+ * layout(i) gives the format's i-th record table (gfs_record.h), NULL
+ * past the last (or layout is NULL): the fuzz target drives each through
+ * the record codec.
  */
 struct gfs_record;
 struct gfs_format {
@@ -179,7 +180,7 @@ struct gfs_format {
 	const struct gfs_format_option *options;
 	int (*option)(struct gfs_archive *ar, const char *key, const char *value);
 	const char *const *thumbnails;
-	const struct gfs_record *const *layouts;
+	const struct gfs_record *(*layout)(size_t i);
 };
 
 #define GFS_PROBE_BYTES 4096

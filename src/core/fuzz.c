@@ -170,7 +170,7 @@ out:
 }
 
 /*
- * Every layout, the table above and each format's (gfs_format.layouts),
+ * Every layout, the tables above and each format's (gfs_format.layout()),
  * through the INI face, then the table above through the CSV face.
  */
 static int gfs_fuzz_layout(const uint8_t *data, size_t len)
@@ -190,11 +190,14 @@ static int gfs_fuzz_layout(const uint8_t *data, size_t len)
 	bad = gfs_fuzz_record(&ar, &gfs_fz_rec, data, tlen, old, olen);
 	if (!bad)
 		bad = gfs_fuzz_record(&ar, &gfs_fz_parts, data, tlen, old, olen);
-	for (size_t i = 0; !bad && gfs_formats[i]; i++)
-		for (size_t k = 0; !bad && gfs_formats[i]->layouts && gfs_formats[i]->layouts[k]; k++) {
-			which = gfs_formats[i]->layouts[k]->section;
-			bad = gfs_fuzz_record(&ar, gfs_formats[i]->layouts[k], data, tlen, old, olen);
+	for (size_t i = 0; !bad && gfs_formats[i]; i++) {
+		const struct gfs_record *rec;
+
+		for (size_t k = 0; !bad && gfs_formats[i]->layout && (rec = gfs_formats[i]->layout(k)); k++) {
+			which = rec->section;
+			bad = gfs_fuzz_record(&ar, rec, data, tlen, old, olen);
 		}
+	}
 	if (bad)
 		goto out;
 	which = "csv";

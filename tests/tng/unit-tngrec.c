@@ -277,6 +277,21 @@ static void test_edits(struct gfs_archive *ar)
 	gfs_buf_release(&text);
 }
 
+/* The fuzz target's list of tables: every table of the section registry once, and the intro's. */
+static void test_layouts(void)
+{
+	extern const struct gfs_format gfs_format_tng;
+	size_t n = 0, dup = 0;
+
+	while (gfs_format_tng.layout(n))
+		n++;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++)
+			dup += gfs_format_tng.layout(i) == gfs_format_tng.layout(j);
+	ok(n == 17 && !dup && gfs_format_tng.layout(0) == &tng_uielem_rec,
+	   "the fuzz target drives 17 tables, each once (%zu, %zu twice)", n, dup);
+}
+
 int main(void)
 {
 	struct gfs_archive ar;
@@ -285,5 +300,6 @@ int main(void)
 	ar.path = "t.tng";
 	test_random(&ar);
 	test_edits(&ar);
+	test_layouts();
 	return done_testing();
 }

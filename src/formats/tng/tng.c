@@ -17,7 +17,7 @@
 /*
  * The section registry (DESIGN.md section 5): one row a section type, all
  * that the driver knows of it: its name, how it shows, its media
- * extension, its record size, its records' layout (tng_records.c), where
+ * extension, its record size, its records' table (tng_records.c), where
  * the scripts inside its records are, which reference kind names its
  * assets, and the column name of its descriptors' last field.
  */
@@ -41,32 +41,32 @@ static const struct tng_kind tng_kinds[TNG_S_N] = {
 	[13] = K("reserved", TNG_V_RAW, NULL, 0, NULL, TNG_R_NONE, NOREF, NULL),
 	[14] = K("reserved", TNG_V_RAW, NULL, 0, NULL, TNG_R_NONE, NOREF, NULL),
 	[15] = K("reserved", TNG_V_RAW, NULL, 0, NULL, TNG_R_NONE, NOREF, NULL),
-	[TNG_S_UIELEM] = K("uielements", TNG_V_RAW, NULL, 0, &tng_lay_uielem, TNG_R_NONE, NOREF, NULL),
-	[TNG_S_MAINMENU] = K("mainmenu", TNG_V_RAW, NULL, 0, &tng_lay_mainmenu, TNG_R_NONE, NOREF, NULL),
-	[TNG_S_HUD] = K("hud", TNG_V_RAW, NULL, 0, &tng_lay_hud, TNG_R_NONE, NOREF, NULL),
-	[TNG_S_EQUIP] = K("equipslots", TNG_V_RAW, NULL, 4, &tng_lay_equip, TNG_R_NONE, NOREF, NULL),
-	[TNG_S_ALERTS] = K("alerts", TNG_V_RAW, NULL, 0, &tng_lay_alerts, TNG_R_NONE, NOREF, NULL),
-	[TNG_S_CREDITS] = K("credits", TNG_V_RAW, NULL, 0, &tng_lay_credits, TNG_R_NONE, NOREF, NULL),
-	[TNG_S_CHOOSERS] = K("choosers", TNG_V_ZBIN, NULL, 0, &tng_lay_chooser, TNG_R_NONE, TNGS_CHOOSER,
+	[TNG_S_UIELEM] = K("uielements", TNG_V_RAW, NULL, 0, &tng_uielem_rec, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_MAINMENU] = K("mainmenu", TNG_V_RAW, NULL, 0, &tng_mainmenu_rec, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_HUD] = K("hud", TNG_V_RAW, NULL, 0, &tng_hud_rec, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_EQUIP] = K("equipslots", TNG_V_RAW, NULL, 4, &tng_equip_rec, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_ALERTS] = K("alerts", TNG_V_RAW, NULL, 0, &tng_alerts_rec, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_CREDITS] = K("credits", TNG_V_RAW, NULL, 0, &tng_credits_rec, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_CHOOSERS] = K("choosers", TNG_V_ZBIN, NULL, 0, &tng_chooser_rec, TNG_R_NONE, TNGS_CHOOSER,
 			     NULL),
-	[TNG_S_CUTSCENES] = K("cutscenes", TNG_V_ZBIN, NULL, 0, &tng_lay_cutscene, TNG_R_CUTSCENE,
+	[TNG_S_CUTSCENES] = K("cutscenes", TNG_V_ZBIN, NULL, 0, &tng_cutscene_rec, TNG_R_CUTSCENE,
 			      TNGS_CUTSCENE, NULL),
 	[TNG_S_STARTUP] = K("startup", TNG_V_ZBIN, NULL, 0, NULL, TNG_R_WHOLE, NOREF, "interval"),
-	[TNG_S_ATTRS] = K("attributes", TNG_V_RAW, NULL, 0, &tng_lay_attrs, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_ATTRS] = K("attributes", TNG_V_RAW, NULL, 0, &tng_attrs_rec, TNG_R_NONE, NOREF, NULL),
 	[TNG_S_ACTIONS] = K("actions", TNG_V_ZBIN, NULL, 0, NULL, TNG_R_WHOLE, NOREF, "range_attribute"),
-	[TNG_S_CHAROPTS] = K("charoptions", TNG_V_ZBIN, NULL, 0, &tng_lay_charopt, TNG_R_NONE, NOREF,
+	[TNG_S_CHAROPTS] = K("charoptions", TNG_V_ZBIN, NULL, 0, &tng_charopt_rec, TNG_R_NONE, NOREF,
 			     NULL),
-	[TNG_S_NPCS] = K("npcs", TNG_V_ZBIN, NULL, 0, &tng_lay_npc, TNG_R_NPC, NOREF, NULL),
-	[TNG_S_SPAWNERS] = K("spawners", TNG_V_ZBIN, NULL, 0, &tng_lay_spawner, TNG_R_NONE, NOREF, NULL),
-	[TNG_S_DIALOGS] = K("dialogs", TNG_V_ZBIN, NULL, 0, &tng_lay_dialog, TNG_R_NONE, TNGS_DIALOG, NULL),
-	[TNG_S_OBJECTS] = K("objects", TNG_V_ZBIN, NULL, 0, &tng_lay_object, TNG_R_OBJECT, NOREF,
+	[TNG_S_NPCS] = K("npcs", TNG_V_ZBIN, NULL, 0, &tng_npc_rec, TNG_R_NPC, NOREF, NULL),
+	[TNG_S_SPAWNERS] = K("spawners", TNG_V_ZBIN, NULL, 0, &tng_spawner_rec, TNG_R_NONE, NOREF, NULL),
+	[TNG_S_DIALOGS] = K("dialogs", TNG_V_ZBIN, NULL, 0, &tng_dialog_rec, TNG_R_NONE, TNGS_DIALOG, NULL),
+	[TNG_S_OBJECTS] = K("objects", TNG_V_ZBIN, NULL, 0, &tng_object_rec, TNG_R_OBJECT, NOREF,
 			    "sprite_index"),
-	[TNG_S_CRAFTS] = K("crafts", TNG_V_ZBIN, NULL, 0, &tng_lay_craft, TNG_R_NONE, TNGS_CRAFT, NULL),
+	[TNG_S_CRAFTS] = K("crafts", TNG_V_ZBIN, NULL, 0, &tng_craft_rec, TNG_R_NONE, TNGS_CRAFT, NULL),
 	/* record size and layout from the header's transportation methods (tng_records.c) */
 	[TNG_S_TILESMETA] = K("tilesmeta", TNG_V_RAW, NULL, 0, NULL, TNG_R_NONE, NOREF, NULL),
 	/* quests numbered 34 by some games: told apart by content (map assets are not ZBIN) */
-	[TNG_S_MAPS] = K("maps", TNG_V_MAP, NULL, 0, &tng_lay_quest, TNG_R_QUEST, NOREF, NULL),
-	[TNG_S_QUESTS] = K("quests", TNG_V_ZBIN, NULL, 0, &tng_lay_quest, TNG_R_QUEST, TNGS_QUEST, NULL),
+	[TNG_S_MAPS] = K("maps", TNG_V_MAP, NULL, 0, &tng_quest_rec, TNG_R_QUEST, NOREF, NULL),
+	[TNG_S_QUESTS] = K("quests", TNG_V_ZBIN, NULL, 0, &tng_quest_rec, TNG_R_QUEST, TNGS_QUEST, NULL),
 };
 
 static const struct tng_kind tng_unknown = K("unknown", TNG_V_RAW, NULL, 0, NULL, TNG_R_NONE, NOREF,

@@ -123,8 +123,7 @@ enum tng_rkind {
 	TNG_R_CUTSCENE,	/* 23: the cutscene script */
 };
 
-/* A record layout of tng_records.c (opaque here). */
-struct tng_layout;
+struct gfs_record;
 
 /* What a section type is: one row of the section registry (tng.c). */
 struct tng_kind {
@@ -132,7 +131,7 @@ struct tng_kind {
 	enum tng_view view;
 	const char *ext;	/* media extension */
 	unsigned recsize;	/* raw sections: record size, 0 = free form */
-	const struct tng_layout *layout;	/* its records (or the section) as INI, or NULL */
+	const struct gfs_record *rec;	/* its records' (or the section's) table, or NULL */
 	enum tng_rkind script;	/* the scripts inside its compressed records */
 	int ref;		/* the enum tngs_ref that names its assets in scripts, or -1 */
 	const char *index_field;	/* the descriptor's last field is this column, not a name */
@@ -407,13 +406,13 @@ int tng_handler_type(const char *name, size_t len);
  * (section 33's record size).  Names come through nm (struct tngs_names).
  */
 struct tngs_names;
-/* The layouts of the section registry's rows. */
-/* The record tables of tng_records.c (NULL-terminated), for the fuzz target. */
-extern const struct gfs_record *const tng_layouts[];
-extern const struct tng_layout tng_lay_uielem, tng_lay_mainmenu, tng_lay_hud, tng_lay_equip,
-	tng_lay_alerts, tng_lay_credits, tng_lay_chooser, tng_lay_cutscene, tng_lay_attrs,
-	tng_lay_charopt, tng_lay_npc, tng_lay_spawner, tng_lay_dialog, tng_lay_object, tng_lay_craft,
-	tng_lay_quest;
+/* The record tables of the section registry's rows (tng_records.c). */
+extern const struct gfs_record tng_uielem_rec, tng_mainmenu_rec, tng_hud_rec, tng_equip_rec,
+	tng_alerts_rec, tng_credits_rec, tng_chooser_rec, tng_cutscene_rec, tng_attrs_rec,
+	tng_charopt_rec, tng_npc_rec, tng_spawner_rec, tng_dialog_rec, tng_object_rec, tng_craft_rec,
+	tng_quest_rec;
+/* The i-th record table of the registry (then the main menu's intro), NULL past them: fuzz. */
+const struct gfs_record *tng_layout_nth(size_t i);
 int tng_rec_known(unsigned type);
 /* The bytes a record of section type's layout spans (before its scripts); 0: it does not fit. */
 size_t tng_rec_span(unsigned type, const uint8_t *p, size_t len);

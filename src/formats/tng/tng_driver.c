@@ -808,5 +808,5 @@ const struct gfs_format gfs_format_tng = {
 	.unlink = tng_unlink,
 	.rename = tng_media_rename,
 	.thumbnails = tng_thumbnails,
-	.layouts = tng_layouts,
+	.layout = tng_layout_nth,
 };

@@ -75,7 +75,7 @@ static const struct gfs_field dialog_fields[] = {
 	{ .key = "portrait_side", .kind = GFS_FK_ENUM, .off = 12, .width = 1, .names = sides },
 	F_GROUP("answer", answer_rec, 13, 1),
 };
-static const struct gfs_record dialog_rec = {
+const struct gfs_record tng_dialog_rec = {
 	"dialog", COMMENT_REFS "; [answer N]: one per answer option\n", 14, dialog_fields,
 	NF(dialog_fields)
 };
@@ -100,7 +100,7 @@ static const struct gfs_field chooser_fields[] = {
 	F_U("left", 0, 2), F_U("top", 2, 2), F_U("padding_x", 4, 2), F_U("padding_y", 6, 2),
 	F_GROUP("option", option_rec, 8, 2),
 };
-static const struct gfs_record chooser_rec = {
+const struct gfs_record tng_chooser_rec = {
 	"chooser", COMMENT_REFS "; [option N]: one per option; position 0-13, keep_running 0 or 1\n",
 	10, chooser_fields, NF(chooser_fields)
 };
@@ -132,7 +132,7 @@ static const struct gfs_field cutscene_fields[] = {
 	F_GROUP("slide", slide_rec, 12, 2), F_GROUP("speech", cspeech_rec, 14, 2),
 	F_GROUP("subtitle", subtitle_rec, 16, 2),
 };
-static const struct gfs_record cutscene_rec = {
+const struct gfs_record tng_cutscene_rec = {
 	"cutscene", COMMENT_REFS "; times in 1/100 s; colors 0xAABBGGRR; the script is its .script.tngs\n",
 	21, cutscene_fields, NF(cutscene_fields)
 };
@@ -143,7 +143,7 @@ static const struct gfs_field quest_fields[] = {
 	  .note = "0: every player can complete it, 1: only one player can" },
 	F_TEXT("title", 1), F_TEXT("text", 4),
 };
-static const struct gfs_record quest_rec = {
+const struct gfs_record tng_quest_rec = {
 	"quest", COMMENT_REFS "; the on-complete script is its .on_complete.tngs\n", 10, quest_fields,
 	NF(quest_fields)
 };
@@ -169,7 +169,7 @@ static const struct gfs_field craft_fields[] = {
 	  .note = "does the order of the ingredients matter: matters or irrelevant" },
 	F_GROUP("recipe", recipe_rec, 13, 1),
 };
-static const struct gfs_record craft_rec = {
+const struct gfs_record tng_craft_rec = {
 	"craft", COMMENT_REFS "; [recipe N]: one per recipe; ingredient = QUANTITY chars/N (object "
 	"sprite), or none\n", 14, craft_fields, NF(craft_fields)
 };
@@ -185,7 +185,7 @@ static const struct gfs_record spawn_rec = { "npc", NULL, 21, spawn_fields, NF(s
 static const struct gfs_field spawner_fields[] = {
 	F_U("max_npcs", 0, 1), F_U("respawn", 1, 3), F_GROUP("npc", spawn_rec, 4, 2),
 };
-static const struct gfs_record spawner_rec = {
+const struct gfs_record tng_spawner_rec = {
 	"spawner", COMMENT_REFS "; respawn in 1/100 s; [npc N]: one per kind of NPC spawned\n", 6,
 	spawner_fields, NF(spawner_fields)
 };
@@ -211,7 +211,7 @@ static const struct gfs_field npc_fields[] = {
 	F_GROUP("attribute", nattr_rec, 9, 1), F_GROUP("item", item_rec, 10, 1),
 	F_GROUP("sprite", sprite_rec, 11, 1),
 };
-static const struct gfs_record npc_rec = {
+const struct gfs_record tng_npc_rec = {
 	"npc", COMMENT_REFS "; speed in percent, direction_change in 1/100 s; [item N]: chance in "
 	"percent,\n; resupply in minutes; [sprite N]: the animation sprites, the last the portrait\n",
 	13, npc_fields, NF(npc_fields)
@@ -276,7 +276,7 @@ static const struct gfs_field object_fields[] = {
 	F_GROUP("require", oreq_rec, OBJ_NREQ, 1),
 	F_GROUP("modifier", omod_rec, OBJ_NMOD, 1), F_GROUP("sprite_modifier", smod_rec, OBJ_NSMOD, 1),
 };
-static const struct gfs_record object_rec = {
+const struct gfs_record tng_object_rec = {
 	"object", COMMENT_REFS
 	"; default_action 255: none; equip_mask 0xffffffff: a skill; [equipped] and [slot_sprites]:\n"
 	"; 32 sprites each; [require N]: required attributes; [modifier N]: attribute modifiers\n"
@@ -311,7 +311,7 @@ static const struct gfs_field uielem_fields[] = {
 	  .count_in = UI_NSOUNDS_IN },
 	F_TOEND("sprite", sprite_rec),
 };
-static const struct gfs_record uielem_rec = {
+const struct gfs_record tng_uielem_rec = {
 	"uielements", COMMENT_REFS "; colors 0xAABBGGRR; [color N], [font N], [sound N], [sprite N]: "
 	"one per record\n", 1, uielem_fields, NF(uielem_fields)
 };
@@ -351,7 +351,7 @@ static const struct gfs_field mainmenu_fields[] = {
 	MM_PARALLAX(0, 13), MM_PARALLAX(1, 22), MM_PARALLAX(2, 31),
 	MM_BUTTON(0, 68), MM_BUTTON(1, 81), MM_BUTTON(2, 94), MM_BUTTON(3, 107), MM_BUTTON(4, 120),
 };
-static const struct gfs_record mainmenu_rec = {
+const struct gfs_record tng_mainmenu_rec = {
 	"mainmenu", COMMENT_REFS "; colors 0xAABBGGRR; [parallax N]: dx, dy, time and sprite of each "
 	"background layer;\n; [button N]: the buttons' colors and sprites\n", 141, mainmenu_fields,
 	NF(mainmenu_fields)
@@ -377,7 +377,7 @@ static const struct gfs_field hud_fields[] = {
 	F_FONT3("items_font", 36), F_SPR("slot_background", 41), F_SPR("slot_selected", 44),
 	F_SPR("equipment_background", 47), F_GROUP("progressbar", bar_rec, 50, 1),
 };
-static const struct gfs_record hud_rec = {
+const struct gfs_record tng_hud_rec = {
 	"hud", COMMENT_REFS "; [progressbar N]: one per bar; value and max are attributes\n", 51,
 	hud_fields, NF(hud_fields)
 };
@@ -392,7 +392,7 @@ static const struct gfs_field alerts_fields[] = {
 	{ .key = "alert", .kind = GFS_FK_GROUP, .group = &alert_rec, .count_off = ALERTS_N, .count_width = 1,
 	  .min = ALERTS_MIN },
 };
-static const struct gfs_record alerts_rec = {
+const struct gfs_record tng_alerts_rec = {
 	"alerts", COMMENT_REFS "; times in 1/100 s; colors 0xAABBGGRR; [alert N]: one per alert, "
 	"at least 3\n", 12, alerts_fields, NF(alerts_fields)
 };
@@ -420,7 +420,7 @@ static const struct gfs_field credits_fields[] = {
 	F_FONT3("header_font", 10), F_H("names_color", 15, 4), F_FONT3("names_font", 19),
 	F_TOEND("category", credcat_rec),
 };
-static const struct gfs_record credits_rec = {
+const struct gfs_record tng_credits_rec = {
 	"credits", COMMENT_REFS "; colors 0xAABBGGRR; [category N]: a category (" CREDIT_CATS ") and "
 	"its authors, names of strings.txt\n", CREDITS_HDR, credits_fields, NF(credits_fields)
 };
@@ -446,7 +446,7 @@ static const struct gfs_record copt_rec = { "option", NULL, 9, copt_fields, NF(c
 static const struct gfs_field charopt_fields[] = {
 	F_TEXT("name", 0), F_SPR("palettes", 3), F_GROUP("option", copt_rec, 6, 1),
 };
-static const struct gfs_record charopt_rec = {
+const struct gfs_record tng_charopt_rec = {
 	"charoption", COMMENT_REFS "; [option N]: one per option; attributes = RELATION,ATTRIBUTE,VALUE "
 	"...;\n; items = QUANTITY,SPRITE ...; sprites = SPRITE ... (the last the portrait)\n", 7,
 	charopt_fields, NF(charopt_fields)
@@ -456,7 +456,7 @@ static const struct gfs_record charopt_rec = {
 static const struct gfs_field slot_fields[] = { F_U("left", 0, 2), F_U("top", 2, 2) };
 static const struct gfs_record slot_rec = { "slot", NULL, 4, slot_fields, NF(slot_fields) };
 static const struct gfs_field equip_fields[] = { F_TOEND("slot", slot_rec) };
-static const struct gfs_record equip_rec = {
+const struct gfs_record tng_equip_rec = {
 	"equipslots", "; [slot N]: where equipment slot N is on the equipment slots sprite (HUD)\n",
 	0, equip_fields, NF(equip_fields)
 };
@@ -478,7 +478,7 @@ static const struct gfs_field attrs_fields[] = {
 	F_ATTR("light_radius", 5), F_ATTR("weight", 8), F_ATTR("speed", 11), F_ATTR("level_up", 14),
 	F_GROUP("attribute", attr_rec, ATTR_N, 2),
 };
-static const struct gfs_record attrs_rec = {
+const struct gfs_record tng_attrs_rec = {
 	"attributes", COMMENT_REFS "; [attribute N]: kind primary, variable, calculated, global_variable "
 	"or global_calculated;\n; default: variables only; the on-change handlers and expressions "
 	"are NAME.on_change.tngs\n; and NAME.expression.tngs\n", ATTR_HDR, attrs_fields,
@@ -527,9 +527,10 @@ static struct tmeta_tab *tmeta_tab(unsigned t)
 }
 
 /*
- * What a kind is made of: its table; for attributes (25), how its bytes
- * become the table's and back (tng_reshape.c: an attribute's size and
- * script depend on its kind).
+ * What a kind is made of: its table (the section registry's, tng.c); the
+ * main menu's other table (a record of the intro alone); the attributes'
+ * view bytes (tng_reshape.c: an attribute's size and script depend on its
+ * kind); section 33's table, made for its transports.
  */
 struct tng_layout {
 	const struct gfs_record *rec;
@@ -541,39 +542,16 @@ struct tng_layout {
 	struct tmeta_tab *tmp;		/* a table made for this use */
 };
 
-#define RK(r)			{ .rec = &(r) }
-
-/* The layouts the section registry (tng.c) names; section 33's is made for its transports. */
-const struct tng_layout tng_lay_uielem = RK(uielem_rec);
-const struct tng_layout tng_lay_mainmenu = { .rec = &mainmenu_rec, .alt = &intro_rec,
-					     .alt_len = MAINMENU_SHORT };
-const struct tng_layout tng_lay_hud = RK(hud_rec);
-const struct tng_layout tng_lay_equip = RK(equip_rec);
-const struct tng_layout tng_lay_alerts = RK(alerts_rec);
-const struct tng_layout tng_lay_credits = RK(credits_rec);
-const struct tng_layout tng_lay_chooser = RK(chooser_rec);
-const struct tng_layout tng_lay_cutscene = RK(cutscene_rec);
-const struct tng_layout tng_lay_attrs = { .rec = &attrs_rec, .to_view = tng_attr_to_view,
-					  .from_view = tng_attr_from_view };
-const struct tng_layout tng_lay_charopt = RK(charopt_rec);
-const struct tng_layout tng_lay_npc = RK(npc_rec);
-const struct tng_layout tng_lay_spawner = RK(spawner_rec);
-const struct tng_layout tng_lay_dialog = RK(dialog_rec);
-const struct tng_layout tng_lay_object = RK(object_rec);
-const struct tng_layout tng_lay_craft = RK(craft_rec);
-const struct tng_layout tng_lay_quest = RK(quest_rec);
-
-/* Every table above, for the fuzz target (gfs_format.layouts). */
-const struct gfs_record *const tng_layouts[] = {
-	&uielem_rec, &mainmenu_rec, &intro_rec, &hud_rec, &equip_rec, &alerts_rec, &credits_rec,
-	&chooser_rec, &cutscene_rec, &attrs_rec, &charopt_rec, &npc_rec, &spawner_rec, &dialog_rec,
-	&object_rec, &craft_rec, &quest_rec, NULL
-};
+const struct gfs_record *tng_layout_nth(size_t i)
+{
+	for (unsigned type = 0; type < TNG_S_N; type++)
+		if (tng_kind_of(type)->rec && tng_kind_of(type)->rec != tng_kind_of(type - 1)->rec && !i--)
+			return tng_kind_of(type)->rec;
+	return i ? NULL : &intro_rec;
+}
 
 static int kind_of(unsigned type, unsigned transports, struct tng_layout *k)
 {
-	const struct tng_layout *l = tng_kind_of(type)->layout;
-
 	memset(k, 0, sizeof(*k));
 	if (type == TNG_S_TILESMETA) {
 		if (!transports || transports > TMETA_MAXT)
@@ -583,19 +561,26 @@ static int kind_of(unsigned type, unsigned transports, struct tng_layout *k)
 		k->rec = &k->tmp->rec;
 		return 0;
 	}
-	if (!l)
+	if (!(k->rec = tng_kind_of(type)->rec))
 		return -ENOENT;
-	*k = *l;
+	if (type == TNG_S_MAINMENU) {
+		k->alt = &intro_rec;
+		k->alt_len = MAINMENU_SHORT;
+	} else if (type == TNG_S_ATTRS) {
+		k->to_view = tng_attr_to_view;
+		k->from_view = tng_attr_from_view;
+	}
 	return 0;
 }
 
 size_t tng_rec_span(unsigned type, const uint8_t *p, size_t len)
 {
-	const struct tng_layout *l = tng_kind_of(type)->layout;
+	const struct gfs_record *rec = tng_kind_of(type)->rec;
 
-	if (!l || l->alt)
+	/* (not the main menu's, of two tables, nor the attributes', reshaped) */
+	if (!rec || type == TNG_S_MAINMENU || type == TNG_S_ATTRS)
 		return 0;
-	return l->to_view ? 0 : gfs_record_span(l->rec, p, len);
+	return gfs_record_span(rec, p, len);
 }
 
 static void kind_release(struct tng_layout *k)
