@@ -1116,14 +1116,6 @@ static size_t gfs_seq_count(const struct gfs_seq_part *sp, const uint8_t *fixed)
 	return sp->count_width ? (size_t)gfs_le(fixed + sp->count_off, sp->count_width) : sp->count_off;
 }
 
-/* The most items the count of sp holds. */
-static uint64_t gfs_seq_cmax(const struct gfs_seq_part *sp)
-{
-	if (!sp->count_width)
-		return sp->count_off;
-	return sp->count_width >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * sp->count_width)) - 1;
-}
-
 /* Where each part of p[0..len) lies: off[i], n[i] bytes; 0 or -EBADMSG, *bad the part that does not fit. */
 static int gfs_seq_layout(const struct gfs_seq *seq, const uint8_t *p, size_t len, size_t *off, size_t *n,
 			  size_t *bad)
@@ -1455,6 +1447,7 @@ static int gfs_seq_kv(void *vctx, const char *section, const char *key, const ch
 	int known = 0, r = 0;
 	char *copy, *rest, *tok;
 	uint8_t *item;
+	uint64_t cmax;
 
 	for (size_t k = 0; k < c->ni && !x; k++) {
 		known |= !strcmp(c->it[k].section, section);
@@ -1484,13 +1477,14 @@ static int gfs_seq_kv(void *vctx, const char *section, const char *key, const ch
 		gfs_buf_set_len(b, 0);
 		return gfs_buf_add(b, value, len + 1);
 	}
+	cmax = gfs_count_max(sp->count_width, sp->count_off);
 	copy = strdup(value);
 	if (!copy)
 		return -ENOMEM;
 	if (sp->kind == GFS_SEQ_LINES) {
-		if (b->len / sp->rec->size >= gfs_seq_cmax(sp))
+		if (b->len / sp->rec->size >= cmax)
 			r = gfs_err(c->rc.ar, -EINVAL, "%s: line %u: %s: more than %llu of them", c->rc.view,
-				    line, key, (unsigned long long)gfs_seq_cmax(sp));
+				    line, key, (unsigned long long)cmax);
 		if (!r)
 			r = gfs_seq_item_add(c, x->part, b, &item);
 		if (!r)
@@ -1501,9 +1495,9 @@ static int gfs_seq_kv(void *vctx, const char *section, const char *key, const ch
 	/* ARRAY: the whole list anew */
 	rest = copy;
 	while (!r && (tok = gfs_next_word(&rest, sp->rec->nfields == 1 ? " \t," : " \t"))) {
-		if (nb.len / sp->rec->size >= gfs_seq_cmax(sp)) {
+		if (nb.len / sp->rec->size >= cmax) {
 			r = gfs_err(c->rc.ar, -EINVAL, "%s: line %u: %s: more than %llu values", c->rc.view,
-				    line, key, (unsigned long long)gfs_seq_cmax(sp));
+				    line, key, (unsigned long long)cmax);
 			break;
 		}
 		r = gfs_seq_item_add(c, x->part, &nb, &item);
