@@ -13,9 +13,10 @@
  * Every kind is a table over the record's bytes as they are (parts in
  * byte order, the view in its own order), but attributes (25): an
  * attribute's size depends on its kind, and tng_reshape.c turns them into
- * "view bytes" their table describes, and back.  The tables' value callbacks (references by name) are tng_refs.c.  Each table
- * is a layout of the section registry (tng.c), and the bytes a
- * record spans before its scripts come from it (tng_rec_span()).
+ * "view bytes" their table describes, and back.  The tables' value
+ * callbacks (references by name) are tng_refs.c.  The section registry
+ * (tng.c) names each kind's table, and the bytes a record spans before its
+ * scripts come from it (tng_rec_span()).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -216,7 +217,6 @@ const struct gfs_record tng_npc_rec = {
 	"percent,\n; resupply in minutes; [sprite N]: the animation sprites, the last the portrait\n",
 	13, npc_fields, NF(npc_fields)
 };
-
 
 #define SPR10(p, o) F_SPR(p "0", (o)), F_SPR(p "1", (o) + 3), F_SPR(p "2", (o) + 6), \
 	F_SPR(p "3", (o) + 9), F_SPR(p "4", (o) + 12), F_SPR(p "5", (o) + 15), F_SPR(p "6", (o) + 18), \
@@ -542,6 +542,7 @@ struct tng_layout {
 	struct tmeta_tab *tmp;		/* a table made for this use */
 };
 
+/* The registry's tables in section order (34 and 35 share the quests'), then the intro's. */
 const struct gfs_record *tng_layout_nth(size_t i)
 {
 	for (unsigned type = 0; type < TNG_S_N; type++)
