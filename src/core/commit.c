@@ -939,7 +939,7 @@ out:
  * open a while instead of being closed under a read in flight.
  */
 #define GFS_RETIRE_SECONDS 30
-static void gfs_retire_fd(struct gfs_archive *ar, int fd)
+void gfs_retire_fd(struct gfs_archive *ar, int fd)
 {
 	const size_t n = sizeof(ar->retired_fd) / sizeof(ar->retired_fd[0]);
 	time_t now = time(NULL);
