@@ -30,6 +30,12 @@ int gfs_mount_covers_archive(const struct gfs_archive *ar, const char *mnt, char
  */
 int gfs_archive_replaced(const struct gfs_archive *ar, struct stat *now);
 /*
+ * The same file with the same content as far as stat() tells: device,
+ * inode, size, mtime and ctime (which a rewrite in place changes even when
+ * it puts the mtime back, as rsync -t and touch -r do).
+ */
+int gfs_stat_same(const struct stat *a, const struct stat *b);
+/*
  * Open the archive at old's path anew, read-only, with old's options and
  * log.  On failure, -errno and the message in err; old is untouched.
  */

@@ -1764,13 +1764,6 @@ static struct {
 	pthread_t thread;
 } gfs_watch = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
-static int gfs_same_stat(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
-	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
-	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
-}
-
 /* Every node the kernel may hold, files and directories. */
 static void gfs_inval_collect_all(struct gfs_inval *iv, struct gfs_node *d)
 {
@@ -1834,8 +1827,8 @@ static void *gfs_watch_main(void *unused)
 		pthread_mutex_unlock(&gfs_watch.mu);
 		if (!gfs_archive_replaced(gfs_live, &now)) {
 			have_seen = 0;
-		} else if (have_seen && gfs_same_stat(&now, &seen) &&
-			   !(have_failed && gfs_same_stat(&now, &failed))) {
+		} else if (have_seen && gfs_stat_same(&now, &seen) &&
+			   !(have_failed && gfs_stat_same(&now, &failed))) {
 			have_failed = gfs_watch_reload() != 0;
 			failed = now;
 			have_seen = 0;

@@ -46,19 +46,18 @@ int gfs_mount_covers_archive(const struct gfs_archive *ar, const char *mnt, char
 
 /* ---- a read-only mount's archive replaced --------------------------------- */
 
-static int gfs_same_time(const struct timespec *a, const struct timespec *b)
+int gfs_stat_same(const struct stat *a, const struct stat *b)
 {
-	return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
 int gfs_archive_replaced(const struct gfs_archive *ar, struct stat *now)
 {
 	if (!ar->dir[0] || stat(ar->path, now) || !S_ISREG(now->st_mode))
 		return 0;
-	/* ctime too: a rewrite in place that puts the mtime back (rsync -t, touch -r) */
-	return now->st_dev != ar->st.st_dev || now->st_ino != ar->st.st_ino ||
-	       now->st_size != ar->st.st_size || !gfs_same_time(&now->st_mtim, &ar->st.st_mtim) ||
-	       !gfs_same_time(&now->st_ctim, &ar->st.st_ctim);
+	return !gfs_stat_same(now, &ar->st);
 }
 
 int gfs_archive_reopen(const struct gfs_archive *old, struct gfs_archive **out, char *err, size_t errlen)
