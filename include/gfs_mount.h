@@ -14,9 +14,10 @@
 #include "gamefs.h"
 
 /*
- * Would a mount at mnt cover the archive's directory (mnt is that
- * directory or one of its parents)?  Then every commit, lock and check
- * would go through the mount into the daemon that waits for it.  0 when
+ * Would a mount at mnt cover the archive's directory or a companion
+ * file's (the .lay atlas) (mnt is that directory or one of its parents)?
+ * Then every commit, lock and check would go through the mount into the
+ * daemon that waits for it.  0 when
  * not; -ELOOP with a one-line message in err when it would.  Both paths
  * are resolved (symbolic links, "..") first.
  */

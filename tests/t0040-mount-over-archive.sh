@@ -1,7 +1,7 @@
 #!/bin/sh
 # A mount point that is the archive's own directory, or one of its parents,
-# would put every commit's temporary file, the lock and the journal inside
-# the mount: the daemon would wait on itself (issue 28, item 2: the writer's
+# (or a .lay atlas's directory) would put every commit's temporary file, the
+# lock and the journal inside the mount: the daemon would wait on itself (issue 28, item 2: the writer's
 # close() and the daemon hung in D state, the edit lost).  Such a mount is
 # refused at once, with a message, before anything is mounted or written;
 # a mount point inside the archive's directory (the usual case) still works.
@@ -20,7 +20,7 @@ refused() {
 	start=$(date +%s)
 	timeout 10 "$GAMEFS" "$@" >out.txt 2>&1; rc=$?
 	end=$(date +%s)
-	for m in d d/sub "$T"; do
+	for m in d d/sub e/art "$T"; do
 		if mountpoint -q "$m"; then
 			fusermount3 -u "$m"
 			fail "$what: mounted (the daemon would wait on itself at the first commit)"
@@ -40,6 +40,11 @@ refused "the directory as ." -f g.rpg .
 cd "$T" || exit 1
 refused "a parent of the archive's directory" -f d/sub/h.rpg d
 refused "a parent, read-only" -f -o ro d/sub/h.rpg "$T"
+# a .lay's atlas is written beside itself: its directory counts too
+mkdir -p e/art
+python3 "$top_srcdir/tests/lay/mklay.py" gen e/G_.lay --atlas e/art/G.png || fail "make G_.lay"
+refused "the atlas's directory" -f -o atlas=e/art/G.png e/G_.lay e/art
+grep -q "companion" out.txt || fail "the message does not name the atlas: $(cat out.txt)"
 check_eq "$sum" "$(sha256sum <d/g.rpg)" "the archive is untouched"
 ls -a d | grep -q 'gamefs' && fail "files left beside the archive: $(ls -a d)"
 

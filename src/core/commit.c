@@ -726,6 +726,11 @@ int gfs_archive_recover(struct gfs_archive *ar)
 	return r;
 }
 
+const char *gfs_companion_dir(const struct gfs_archive *ar, size_t i)
+{
+	return i < ar->ncompanions ? ar->companions[i].dir : NULL;
+}
+
 void gfs_companions_release(struct gfs_archive *ar)
 {
 	gfs_companions_abort(ar);

@@ -6,6 +6,9 @@
 
 #include "gamefs.h"
 
+/* The directory of the archive's companion file i (the .lay atlas), NULL past the last. */
+const char *gfs_companion_dir(const struct gfs_archive *ar, size_t i);
+
 /* Forget the archive's companion files (archive close). */
 void gfs_companions_release(struct gfs_archive *ar);
 

@@ -22,25 +22,36 @@ extern char **environ;
 
 /* ---- a mount point over the archive's directory ------------------------------ */
 
-int gfs_mount_covers_archive(const struct gfs_archive *ar, const char *mnt, char *err, size_t errlen)
+/* Is dir (resolved) mnt (resolved) or below it?  Then say so in err. */
+static int gfs_covers(const char *m, const char *dir, const char *what, const char *path,
+		      char *err, size_t errlen)
 {
-	char *m = realpath(mnt, NULL), *d = ar->dir[0] ? realpath(ar->dir, NULL) : NULL;
-	size_t ml;
+	char *d = dir && dir[0] ? realpath(dir, NULL) : NULL;
+	size_t ml = strlen(m) == 1 ? 0 : strlen(m);	/* "/" is every directory's parent */
 	int r = 0;
 
-	if (m && d) {
-		ml = strlen(m);
-		if (ml == 1)
-			ml = 0;		/* "/" is every directory's parent */
-		if (!strncmp(d, m, ml) && (d[ml] == 0 || d[ml] == '/')) {
-			snprintf(err, errlen, "%s: the mount point %s %s the archive's directory %s: "
-				 "a commit would write into the mount and wait for itself; "
-				 "mount it elsewhere", ar->path, m, d[ml] ? "holds" : "is", d);
-			r = -ELOOP;
-		}
+	if (d && !strncmp(d, m, ml) && (d[ml] == 0 || d[ml] == '/')) {
+		snprintf(err, errlen, "%s: the mount point %s %s %s directory %s: "
+			 "a commit would write into the mount and wait for itself; "
+			 "mount it elsewhere", path, m, d[ml] ? "holds" : "is", what, d);
+		r = -ELOOP;
 	}
-	free(m);
 	free(d);
+	return r;
+}
+
+int gfs_mount_covers_archive(const struct gfs_archive *ar, const char *mnt, char *err, size_t errlen)
+{
+	char *m = realpath(mnt, NULL);
+	const char *cd;
+	int r;
+
+	if (!m)
+		return 0;
+	r = gfs_covers(m, ar->dir, "the archive's", ar->path, err, errlen);
+	for (size_t i = 0; !r && (cd = gfs_companion_dir(ar, i)); i++)
+		r = gfs_covers(m, cd, "its companion file's", ar->path, err, errlen);
+	free(m);
 	return r;
 }
 
