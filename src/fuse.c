@@ -1227,7 +1227,7 @@ static int gfs_op_read_buf(const char *path, struct fuse_bufvec **bufp, size_t s
 			   struct fuse_file_info *fi)
 {
 	struct gfs_handle tmp, *h;
-	struct gfs_archive *ar = gfs_ar();
+	struct gfs_archive *ar;
 	struct gfs_node *n;
 	struct fuse_bufvec *bv = malloc(sizeof(*bv));
 	ssize_t got;
@@ -1236,6 +1236,7 @@ static int gfs_op_read_buf(const char *path, struct fuse_bufvec **bufp, size_t s
 		return -ENOMEM;
 	*bv = FUSE_BUFVEC_INIT(size);
 	pthread_mutex_lock(&gfs_lock);
+	ar = gfs_ar();		/* under the lock: a read-only mount may swap it (gfs_watch) */
 	h = gfs_read_handle(path, fi, &tmp);
 	if (!h) {
 		pthread_mutex_unlock(&gfs_lock);
@@ -1664,11 +1665,14 @@ static int gfs_op_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file
 
 static int gfs_op_statfs(const char *path, struct statvfs *sv)
 {
-	struct gfs_archive *ar = gfs_ar();
+	struct gfs_archive *ar;
 
+	pthread_mutex_lock(&gfs_lock);	/* a read-only mount may swap the archive (gfs_watch) */
+	ar = gfs_ar();
 	if (statvfs(ar->dir, sv))
 		memset(sv, 0, sizeof(*sv));
 	sv->f_files = ar->hcount + 1;
+	pthread_mutex_unlock(&gfs_lock);
 	sv->f_ffree = 0;
 	sv->f_namemax = NAME_MAX;
 	return 0;
