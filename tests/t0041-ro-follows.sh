@@ -4,7 +4,8 @@
 # in place and puts its mtime back (rsync -t, touch -r), the read-only mount
 # serves the new content within a second (the test allows 2 s on a busy
 # machine and prints the time); a new file it cannot read leaves it serving
-# the old one, and its .gamefs.log says it is stale.
+# the old one, and its .gamefs.log says it is stale.  Readers walking it
+# while the other mount commits again and again see no error.
 . "$top_srcdir/tests/lib.sh"
 RPG="python3 $top_srcdir/tests/rpgtool.py"
 cd "$T" || exit 1
@@ -39,6 +40,14 @@ check_eq one "$(cat r/A.TXT)" "second read (page cache)"
 printf 'two\n' >w/A.TXT || fail "edit through the writable mount"
 wait_for r/A.TXT two "after the other mount's commit"
 check_eq bee "$(cat r/B.TXT)" "an untouched lump"
+# readers walking the read-only mount while the writer commits again and again
+(end=$(($(date +%s) + 5)); while [ "$(date +%s)" -lt $end ]; do
+	find r -type f -exec cat {} + >/dev/null 2>&1; ls -R r >/dev/null 2>&1; done) & rd=$!
+i=0; while kill -0 $rd 2>/dev/null; do
+	i=$((i + 1)); printf 'n%d\n' $i >w/A.TXT || fail "commit $i"; sleep 0.2
+done
+wait $rd
+wait_for r/A.TXT "n$i" "after $i commits under readers"
 gfs_umount w || fail "unmount the writer"
 
 # another program renames a new archive over it
