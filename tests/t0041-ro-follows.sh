@@ -4,8 +4,8 @@
 # in place and puts its mtime back (rsync -t, touch -r), the read-only mount
 # serves the new content within a second (the test allows 2 s on a busy
 # machine and prints the time); a new file it cannot read leaves it serving
-# the old one, and its .gamefs.log says it is stale.  Readers walking it
-# while the other mount commits again and again see no error.
+# the old one, and its .gamefs.log says it is stale.  While readers walk it
+# and the other mount commits every 0.2 s, it follows to the last commit.
 . "$top_srcdir/tests/lib.sh"
 RPG="python3 $top_srcdir/tests/rpgtool.py"
 cd "$T" || exit 1
