@@ -6,6 +6,7 @@
  *   gamefs dump ARCHIVE | pack DIR ARCHIVE
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "gamefs.h"
 #include "gfs_fuse.h"
 #include "desktop.h"
+#include "gfs_mount.h"
 
 static int gfs_foreground;
 
@@ -34,6 +36,7 @@ static void gfs_usage(FILE *out)
 		"       gamefs pack [-o OPT] DIR ARCHIVE\n"
 		"       gamefs thumbnail ARCHIVE OUT.png SIZE\n"
 		"       gamefs open [-n] [-o OPT[,OPT...]] ARCHIVE | close MOUNTPOINT\n"
+		"       gamefs status MOUNTPOINT\n"
 		"       gamefs --version | --help | --formats\n"
 		"\n"
 		"gamefs options (-o):\n"
@@ -81,6 +84,59 @@ static int gfs_check_mountpoint(const char *mnt)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * allow_other (or allow_root) lets other users in: then the kernel checks
+ * the modes the tree shows (default_permissions), so that nobody changes
+ * through the mount what they could not change on disk.
+ */
+static void gfs_default_permissions(char *rest, size_t restlen)
+{
+	char *copy = strdup(rest), *save = NULL;
+	int others = 0, dp = 0;
+
+	if (!copy)
+		return;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		others |= !strcmp(t, "allow_other") || !strcmp(t, "allow_root");
+		dp |= !strcmp(t, "default_permissions");
+	}
+	free(copy);
+	if (others && !dp)
+		snprintf(rest + strlen(rest), restlen - strlen(rest), ",default_permissions");
+}
+
+/*
+ * status MOUNTPOINT: the mount's .gamefs.status to stdout.  0 nothing
+ * refused, 1 something was refused since the mount, 2 not a gamefs mount.
+ */
+static int gfs_status(int argc, char **argv)
+{
+	struct gfs_buf b = GFS_BUF_INIT, path = GFS_BUF_INIT;
+	char chunk[4096];
+	FILE *f;
+	size_t n;
+	int r = 2;
+
+	if (argc != 3) {
+		gfs_usage(stderr);
+		return 2;
+	}
+	if (gfs_buf_printf(&path, "%s/.gamefs.status", argv[2]) || !(f = fopen((char *)path.data, "r"))) {
+		fprintf(stderr, "gamefs: %s: not a gamefs mount (%s)\n", argv[2], strerror(errno));
+		goto out;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		gfs_buf_add(&b, chunk, n);
+	fclose(f);
+	fwrite(b.data, 1, b.len, stdout);
+	/* the count line says whether anything was refused */
+	r = b.len && !strstr((char *)b.data, "\nrefusals: 0\n");
+out:
+	gfs_buf_release(&b);
+	gfs_buf_release(&path);
+	return r;
 }
 
 /*
@@ -137,6 +193,17 @@ static int gfs_take_opts(char *list, struct gfs_opts *o, char *rest, size_t rest
 		}
 	}
 	return 0;
+}
+
+/* A mount point over the archive's own directory is refused before anything is written. */
+static int gfs_refuse_covering_mount(struct gfs_archive *ar, const char *mnt)
+{
+	char err[PATH_MAX * 3];
+
+	if (!gfs_mount_covers_archive(ar, mnt, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "gamefs: %s\n", err);
+	return -1;
 }
 
 static int gfs_open_or_die(const char *path, struct gfs_opts *o, struct gfs_archive **ar)
@@ -261,6 +328,8 @@ int main(int argc, char **argv)
 			  !strcmp(argv[1], "extract") || !strcmp(argv[1], "check") ||
 			  !strcmp(argv[1], "dump") || !strcmp(argv[1], "pack")))
 		return gfs_offline(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "status"))
+		return gfs_status(argc, argv);
 	if (argc >= 2 && gfs_desktop_cmd(argv[1]))
 		return gfs_desktop_main(argc, argv);
 
@@ -303,6 +372,8 @@ int main(int argc, char **argv)
 	gfs_set_log(gfs_log_line);
 	if (gfs_open_or_die(abs, &o, &ar))
 		goto out_abs;
+	if (gfs_refuse_covering_mount(ar, mnt))
+		goto out_ar;
 	ar->log = gfs_log_line;
 	if (!ar->readonly && !(ar->st.st_mode & 0222)) {
 		ar->readonly = 1;
@@ -339,7 +410,8 @@ int main(int argc, char **argv)
 	}
 	fargv[fargc++] = "-o";
 	fargv[fargc++] = rest;
-	r = gfs_fuse_run(ar, fargc, fargv);
+	gfs_default_permissions(rest, sizeof(rest));
+	r = gfs_fuse_run(&ar, fargc, fargv);
 	/* unmounted: write back whatever is still pending (commit=unmount, open files) */
 	if (!ar->readonly && gfs_archive_pending(ar)) {
 		int c = gfs_archive_commit(ar);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Refused edits are visible and nothing written is lost: the reason is in a
-# read-only .gamefs.log at the mount root (not listed, not in extract), the
+# read-only .gamefs.log at the mount root (a dot file: ls -a lists it; not in extract), the
 # refused bytes stay readable as NAME.rejected and `mv NAME.rejected NAME`
 # retries.  commit=unmount parses each file at its close (a bad one fails
 # with EINVAL, the good ones are written at unmount).  A mount point that is
@@ -13,7 +13,8 @@ cp w.zzt orig.zzt
 
 gfs_mount w.zzt m || fail "mount"
 good=$(cat m/world.ini)
-ls -a m | grep -q gamefs.log && fail ".gamefs.log is listed"
+ls -a m | grep -qx .gamefs.log || fail ".gamefs.log is not listed by ls -a (issue 28)"
+ls m | grep -q gamefs.log && fail ".gamefs.log is listed by a plain ls"
 check_eq 444 "$(stat -c %a m/.gamefs.log)" ".gamefs.log mode"
 check_eq EACCES "$(errno_of "open('m/.gamefs.log','w')")" ".gamefs.log is read-only"
 check_eq EPERM "$(errno_of "os.unlink('m/.gamefs.log')")" ".gamefs.log cannot be removed"

@@ -726,6 +726,11 @@ int gfs_archive_recover(struct gfs_archive *ar)
 	return r;
 }
 
+const char *gfs_companion_dir(const struct gfs_archive *ar, size_t i)
+{
+	return i < ar->ncompanions ? ar->companions[i].dir : NULL;
+}
+
 void gfs_companions_release(struct gfs_archive *ar)
 {
 	gfs_companions_abort(ar);
@@ -939,7 +944,7 @@ out:
  * open a while instead of being closed under a read in flight.
  */
 #define GFS_RETIRE_SECONDS 30
-static void gfs_retire_fd(struct gfs_archive *ar, int fd)
+void gfs_retire_fd(struct gfs_archive *ar, int fd)
 {
 	const size_t n = sizeof(ar->retired_fd) / sizeof(ar->retired_fd[0]);
 	time_t now = time(NULL);
