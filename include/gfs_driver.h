@@ -177,6 +177,15 @@ struct gfs_format {
 	const char *const *thumbnails;
 };
 
+/*
+ * The six calls every format has, named after its tag (static functions of
+ * the format): GFS_FORMAT_CALLS(zzt) is .bid = zzt_bid, .load = zzt_load,
+ * .save = zzt_save, .committed = zzt_committed, .free = zzt_free and
+ * .check = zzt_check.
+ */
+#define GFS_FORMAT_CALLS(tag) .bid = tag##_bid, .load = tag##_load, .save = tag##_save, \
+	.committed = tag##_committed, .free = tag##_free, .check = tag##_check
+
 #define GFS_PROBE_BYTES 4096
 
 /* ---- archives ------------------------------------------------------------ */
