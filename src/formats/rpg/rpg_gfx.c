@@ -365,18 +365,11 @@ static int rpg_image_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 			if (!r)
 				*c = (uint8_t)((*c & ~(p.mask << p.shift)) | (unsigned)px << p.shift);
 		}
-	if (!r)
-		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
 	free(rgba);
-	gfs_buf_release(&b);
-	return r;
+	return rpg_lump_done(ar, v->l, &b, r);
 }
 
-static const struct gfs_node_ops rpg_image_ops = {
-	.render = rpg_image_render,
-	.store = rpg_image_store,
-	.free = free,
-};
+RPG_VIEW_OPS(rpg_image);
 
 /* ---- rgfx sprite sets (rgfx.c walks them): RELOAD rgfx/spritesets/spriteset/frameset/frame/image ---- */
 
@@ -447,19 +440,12 @@ static int rpg_rgfx_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 		if ((r = rgfx_from_rgba(s, b.data, rgba, rgb, nc, what, err, sizeof(err))))
 			r = gfs_err(ar, r, "%s: %s", n->name, err);
 	}
-	if (!r)
-		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
 	free(rgba);
 	free(s);
-	gfs_buf_release(&b);
-	return r;
+	return rpg_lump_done(ar, v->l, &b, r);
 }
 
-static const struct gfs_node_ops rpg_rgfx_ops = {
-	.render = rpg_rgfx_render,
-	.store = rpg_rgfx_store,
-	.free = free,
-};
+RPG_VIEW_OPS(rpg_rgfx);
 
 struct rgfx_build {
 	struct gfs_archive *ar;
@@ -646,11 +632,7 @@ static int rpg_rgb_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	return r;
 }
 
-static const struct gfs_node_ops rpg_rgb_ops = {
-	.render = rpg_rgb_render,
-	.store = rpg_rgb_store,
-	.free = free,
-};
+RPG_VIEW_OPS(rpg_rgb);
 
 /* ---- 16-colour palettes as CSV --------------------------------------------------- */
 
@@ -698,11 +680,7 @@ static int rpg_pal16_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	return r;
 }
 
-static const struct gfs_node_ops rpg_pal16_ops = {
-	.render = rpg_pal16_render,
-	.store = rpg_pal16_store,
-	.free = free,
-};
+RPG_VIEW_OPS(rpg_pal16);
 
 /* ---- default palettes as CSV ------------------------------------------------------ */
 
@@ -747,18 +725,11 @@ static int rpg_defpal_store(struct gfs_archive *ar, struct gfs_node *n, const ui
 			gfs_put_u16le(b.data + 2 * i, (uint16_t)pal);
 	}
 	gfs_grid_release(&g);
-	if (!r)
-		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
 out:
-	gfs_buf_release(&b);
-	return r;
+	return rpg_lump_done(ar, v->l, &b, r);
 }
 
-static const struct gfs_node_ops rpg_defpal_ops = {
-	.render = rpg_defpal_render,
-	.store = rpg_defpal_store,
-	.free = free,
-};
+RPG_VIEW_OPS(rpg_defpal);
 
 /* ---- which lumps, and their views ----------------------------------------------- */
 

@@ -389,18 +389,12 @@ static int i16_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *
 	}
 	for (size_t i = 0; !r && i < w.g.rows; i++)
 		i16_put_row(&w, i, e + i * w.rec.size);
-	if (!r)
-		r = rpg_set_if_changed(ar, v->l, w.b.data, w.b.len);
 	gfs_buf_release(&out);
-	i16_release(&w);
-	return r;
+	gfs_buf_release(&w.elem);
+	return rpg_lump_done(ar, v->l, &w.b, r);
 }
 
-static const struct gfs_node_ops i16_ops = {
-	.render = i16_render,
-	.store = i16_store,
-	.free = free,
-};
+RPG_VIEW_OPS(i16);
 
 /* ---- MAP records ------------------------------------------------------------ */
 
@@ -455,60 +449,39 @@ static void map_table(unsigned rs, struct gfs_field *f, struct gfs_record *rec)
 static int map_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct rpg_vpriv *v = n->priv;
-	unsigned rs = rpg_map_recsize(ar);
 	struct gfs_field f[MAP_NFIELDS];
 	struct gfs_record rec;
-	struct gfs_buf b = GFS_BUF_INIT;
-	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
-	if (!r && (v->rec + 1) * rs > b.len)
-		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
-	map_table(rs, f, &rec);
-	if (!r)
-		r = gfs_record_render(&rec, b.data + v->rec * rs, rs, NULL, out);
-	gfs_buf_release(&b);
-	return r;
+	map_table(rpg_map_recsize(ar), f, &rec);
+	return rpg_record_render(ar, v->l, v->rec, &rec, out);
+}
+
+/* A layer name that changed gets its length word (the engine's int16 length + 40 bytes). */
+static int map_names(void *ctx, const uint8_t *old, uint8_t *p)
+{
+	const struct gfs_record *rec = ctx;
+
+	for (size_t i = 0; i < rec->nfields; i++) {
+		const struct gfs_field *f = &rec->fields[i];
+
+		if (f->kind == GFS_FK_STR && memcmp(old + f->off, p + f->off, f->width))
+			gfs_put_u16le(p + f->off - 2, (uint16_t)strnlen((const char *)p + f->off, f->width));
+	}
+	return 0;
 }
 
 static int map_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_vpriv *v = n->priv;
-	unsigned rs = rpg_map_recsize(ar);
 	struct gfs_field f[MAP_NFIELDS];
 	struct gfs_record rec;
-	struct gfs_buf b = GFS_BUF_INIT, out = GFS_BUF_INIT;
 	char path[160];
-	uint8_t *old;
-	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
-	if (!r && (v->rec + 1) * rs > b.len)
-		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
-	map_table(rs, f, &rec);
-	if (!r)
-		r = gfs_record_parse(ar, vpath(n, path, sizeof(path)), &rec, b.data + v->rec * rs, rs, data, len,
-				     NULL, &out);
-	if (!r && out.len != rs)
-		r = gfs_err(ar, -EIO, "%s: the record came back %zu bytes, not %u", path, out.len, rs);
-	old = r ? NULL : b.data + v->rec * rs;
-	/* a layer name that changed gets its length word (the engine's int16 length + 40 bytes) */
-	for (size_t i = 0; old && i < rec.nfields; i++)
-		if (f[i].kind == GFS_FK_STR && memcmp(old + f[i].off, out.data + f[i].off, f[i].width))
-			gfs_put_u16le(out.data + f[i].off - 2,
-				      (uint16_t)strnlen((const char *)out.data + f[i].off, f[i].width));
-	if (old) {
-		memcpy(old, out.data, rs);
-		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
-	}
-	gfs_buf_release(&out);
-	gfs_buf_release(&b);
-	return r;
+	map_table(rpg_map_recsize(ar), f, &rec);
+	return rpg_record_store(ar, v->l, v->rec, vpath(n, path, sizeof(path)), &rec, data, len, map_names, &rec);
 }
 
-static const struct gfs_node_ops map_ops = {
-	.render = map_render,
-	.store = map_store,
-	.free = free,
-};
+RPG_VIEW_OPS(map);
 
 /* ---- game-wide records (read-only) ---------------------------------------- */
 
