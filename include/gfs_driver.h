@@ -375,6 +375,8 @@ void gfs_node_move(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *
 		   const char *newname);
 /* Full path of n from the root, into b (no leading slash; root is ""). */
 int gfs_node_path(struct gfs_node *n, struct gfs_buf *b);
+/* The same path in buf (cut to size), for messages; returns buf. */
+const char *gfs_node_pathname(struct gfs_node *n, char *buf, size_t size);
 /* Exact size of the node's content (renders if it must). */
 int gfs_node_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size);
 /*

@@ -553,6 +553,18 @@ void gfs_node_move(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *
 	gfs_hash_add(ar, n);
 }
 
+const char *gfs_node_pathname(struct gfs_node *n, char *buf, size_t size)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+
+	if (!gfs_node_path(n, &b) && b.len)
+		snprintf(buf, size, "%.*s", (int)b.len, (const char *)b.data);
+	else
+		snprintf(buf, size, "%s", n->name ? n->name : "?");
+	gfs_buf_release(&b);
+	return buf;
+}
+
 int gfs_node_path(struct gfs_node *n, struct gfs_buf *b)
 {
 	if (n->parent && n->parent->parent) {

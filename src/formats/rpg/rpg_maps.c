@@ -119,20 +119,6 @@ static int16_t i16_get(const uint8_t *p, const struct i16geo *g, size_t r, size_
 	return (int16_t)gfs_le16(p + g->base + r * g->rstep + c * g->cstep);
 }
 
-/* "maps/00-town/npcs.csv": the view's path under the root, for messages. */
-static const char *vpath(struct gfs_node *n, char *buf, size_t size)
-{
-	const struct gfs_node *up[8];
-	size_t k = 0, len = 0;
-
-	for (const struct gfs_node *p = n; p && p->parent && k < 8; p = p->parent)
-		up[k++] = p;
-	buf[0] = 0;
-	while (k-- && len < size)
-		len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "/" : "", up[k]->name);
-	return buf;
-}
-
 /*
  * A view's table: the lump's bytes, its geometry, the element record of
  * its columns and every row gathered into elem (rows x rec.size bytes).
@@ -377,7 +363,7 @@ static int i16_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *
 	size_t rows;
 	int r = i16_open(ar, n, &w);
 
-	vpath(n, path, sizeof(path));
+	gfs_node_pathname(n, path, sizeof(path));
 	if (!r && w.tab->sparse) {
 		r = npc_parse(ar, n, path, &w, data, len);
 		e = w.elem.data;
@@ -478,7 +464,7 @@ static int map_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *
 	char path[160];
 
 	map_table(rpg_map_recsize(ar), f, &rec);
-	return rpg_record_store(ar, v->l, v->rec, vpath(n, path, sizeof(path)), &rec, data, len, map_names, &rec);
+	return rpg_record_store(ar, v->l, v->rec, gfs_node_pathname(n, path, sizeof(path)), &rec, data, len, map_names, &rec);
 }
 
 RPG_VIEW_OPS(map);

@@ -92,7 +92,7 @@ static int tsv_lines_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	if (!c)
 		return -EIO;
 	gfs_skip_bom(&data, &len);
-	tsv_view_name(n, view, sizeof(view));
+	gfs_node_pathname(n, view, sizeof(view));
 	text = tsv_dup_text(data, len);
 	if (!text)
 		return -ENOMEM;
@@ -251,7 +251,7 @@ static int tsv_rec_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 
 	if (!c)
 		return -EIO;
-	tsv_view_name(n, view, sizeof(view));
+	gfs_node_pathname(n, view, sizeof(view));
 	r = gfs_seq_parse(ar, view, tsv_rec_seq(c), c->body.data, c->body.len, data, len, NULL, &nb);
 	if (!r && c->kind == TSV_USER && (nb.len < TSV_USER_NAME || c->body.len < TSV_USER_NAME ||
 					  strcmp((const char *)nb.data + TSV_USER_NAME,
@@ -320,7 +320,7 @@ static int tsv_map_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 
 	if (!c)
 		return -EIO;
-	tsv_view_name(n, view, sizeof(view));
+	gfs_node_pathname(n, view, sizeof(view));
 	if (c->body.len < TSV_MAP_RLE)
 		return -EIO;
 	r = tsv_rle_decode(c->body.data + TSV_MAP_RLE, c->body.len - TSV_MAP_RLE, &old, &count);
@@ -377,7 +377,7 @@ static int tsv_raw_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 		return -EIO;
 	if (len > TSV_PAYLOAD_MAX - TSV_CHUNK_HDR)
 		return gfs_err(ar, -EINVAL, "%s: %zu bytes, over the %u MiB payload limit",
-			       tsv_view_name(n, view, sizeof(view)), len, TSV_PAYLOAD_MAX >> 20);
+			       gfs_node_pathname(n, view, sizeof(view)), len, TSV_PAYLOAD_MAX >> 20);
 	return tsv_chunk_set_body(c, data, len);
 }
 
@@ -388,28 +388,6 @@ const struct gfs_node_ops tsv_raw_ops = {
 
 
 /* ---- header.ini, preview.png, preview.ini (outside the payload) ----------- */
-
-/* Parse an INI view; view[] gets its path for messages. */
-static int tsv_ini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len,
-			 int (*kv)(void *ctx, const char *section, const char *key, const char *value,
-				   unsigned line),
-			 void *ctx, char *view, size_t vlen)
-{
-	tsv_view_name(n, view, vlen);
-	return gfs_ini_parse(ar, view, data, len, kv, ctx);
-}
-
-const char *tsv_view_name(struct gfs_node *n, char *buf, size_t len)
-{
-	struct gfs_buf b = GFS_BUF_INIT;
-
-	if (gfs_node_path(n, &b) == 0 && b.len)
-		snprintf(buf, len, "%s", (const char *)b.data);
-	else
-		snprintf(buf, len, "%s", n->name ? n->name : "?");
-	gfs_buf_release(&b);
-	return buf;
-}
 
 /* ---- header.ini ---------------------------------------------------------- */
 
@@ -485,14 +463,8 @@ static int tsv_header_kv(void *ctx, const char *section, const char *key,
 		return gfs_err(h->ar, -EINVAL, "%s: line %u: game_id given twice", h->view, line);
 	memset(h->id, 0, sizeof(h->id));
 	if (len == 2 + 2 * TSV_GAMEID_LEN && value[0] == '0' && (value[1] == 'x' || value[1] == 'X')) {
-		for (size_t i = 0; i < TSV_GAMEID_LEN; i++) {
-			int hi = gfs_hex_digit(value[2 + 2 * i]), lo = gfs_hex_digit(value[3 + 2 * i]);
-
-			if (hi < 0 || lo < 0)
-				return gfs_err(h->ar, -EINVAL, "%s: line %u: game_id: bad hex digit",
-					       h->view, line);
-			h->id[i] = (uint8_t)(hi << 4 | lo);
-		}
+		if (tsv_parse_hex(value + 2, h->id, TSV_GAMEID_LEN))
+			return gfs_err(h->ar, -EINVAL, "%s: line %u: game_id: bad hex digit", h->view, line);
 		return 0;
 	}
 	if (len > TSV_GAMEID_LEN)
@@ -511,7 +483,7 @@ static int tsv_header_store(struct gfs_archive *ar, struct gfs_node *n, const ui
 	struct tsv_save *sv = ar->priv;
 	char view[256];
 	struct tsv_hdr_ctx h = { .ar = ar, .view = view };
-	int r = tsv_ini_store(ar, n, data, len, tsv_header_kv, &h, view, sizeof(view));
+	int r = gfs_ini_parse(ar, gfs_node_pathname(n, view, sizeof(view)), data, len, tsv_header_kv, &h);
 
 	if (r)
 		return r;
@@ -575,7 +547,7 @@ static int tsv_png_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	char view[256];
 	int r;
 
-	tsv_view_name(n, view, sizeof(view));
+	gfs_node_pathname(n, view, sizeof(view));
 	r = gfs_png_decode(data, len, TSV_PREVIEW_DIM, TSV_PREVIEW_DIM, &rgba, &w, &h);
 	if (r) {
 		if (r == -EINVAL || r == -EBADMSG)
@@ -612,18 +584,33 @@ const struct gfs_node_ops tsv_png_ops = {
 	.store = tsv_png_store,
 };
 
+/* preview.ini: the time played as a record of the codec (gfs_record.h); note: room for its note */
+static void tsv_pini_table(const struct tsv_save *sv, char *note, size_t size, struct gfs_field *f,
+			   struct gfs_record *rec)
+{
+	snprintf(note, size, "time spent playing, in seconds (%" PRIu32 ":%02" PRIu32 ":%02" PRIu32 ")",
+		 sv->played / 3600, sv->played / 60 % 60, sv->played % 60);
+	*f = (struct gfs_field){ .key = "time_played", .kind = GFS_FK_UINT, .width = 4, .note = note };
+	*rec = (struct gfs_record){ .section = "preview", .size = 4, .fields = f, .nfields = 1 };
+}
+
 static int tsv_pini_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct tsv_save *sv = ar->priv;
+	struct gfs_field f;
+	struct gfs_record rec;
+	char note[96];
+	uint8_t p[4];
 	int nz = 0, r;
 
 	(void)n;
 	for (size_t i = 0; i < TSV_PRVW_RESLEN; i++)
 		nz |= sv->reserved[i];
-	r = gfs_buf_printf(out, "[preview]\n; time spent playing, in seconds (%" PRIu32 ":%02" PRIu32
-			   ":%02" PRIu32 ")\ntime_played = %" PRIu32 "\n; image %ux%u, 15-bit RGB555\n",
-			   sv->played / 3600, sv->played / 60 % 60, sv->played % 60, sv->played,
-			   sv->dim, sv->dim);
+	gfs_put_u32le(p, sv->played);
+	tsv_pini_table(sv, note, sizeof(note), &f, &rec);
+	r = gfs_record_render(&rec, p, sizeof(p), NULL, out);
+	if (!r)
+		r = gfs_buf_printf(out, "; image %ux%u, 15-bit RGB555\n", sv->dim, sv->dim);
 	if (!r && nz) {
 		r = gfs_buf_adds(out, "; reserved bytes (kept):");
 		for (size_t i = 0; !r && i < TSV_PRVW_RESLEN; i++)
@@ -634,44 +621,25 @@ static int tsv_pini_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 	return r;
 }
 
-struct tsv_pini_ctx {
-	struct gfs_archive *ar;
-	const char *view;
-	int64_t played;
-	int seen;
-};
-
-static int tsv_pini_kv(void *ctx, const char *section, const char *key, const char *value, unsigned line)
-{
-	struct tsv_pini_ctx *p = ctx;
-
-	if (strcmp(section, "preview") || strcmp(key, "time_played"))
-		return gfs_err(p->ar, -EINVAL, "%s: line %u: unknown key '%s' in [%s]",
-			       p->view, line, key, section);
-	if (p->seen++)
-		return gfs_err(p->ar, -EINVAL, "%s: line %u: time_played given twice", p->view, line);
-	if (gfs_parse_int(value, 0, UINT32_MAX, &p->played))
-		return gfs_err(p->ar, -EINVAL, "%s: line %u: time_played: want 0 to 4294967295, got '%s'",
-			       p->view, line, value);
-	return 0;
-}
-
 static int tsv_pini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct tsv_save *sv = ar->priv;
-	char view[256];
-	struct tsv_pini_ctx p = { .ar = ar, .view = view };
-	int r = tsv_ini_store(ar, n, data, len, tsv_pini_kv, &p, view, sizeof(view));
+	struct gfs_buf nb = GFS_BUF_INIT;
+	struct gfs_field f;
+	struct gfs_record rec;
+	char view[256], note[96];
+	uint8_t p[4];
+	int r;
 
-	if (r)
-		return r;
-	if (!p.seen)
-		return gfs_err(ar, -EINVAL, "%s: time_played missing", p.view);
-	if ((uint32_t)p.played != sv->played) {
-		sv->played = (uint32_t)p.played;
+	gfs_put_u32le(p, sv->played);
+	tsv_pini_table(sv, note, sizeof(note), &f, &rec);
+	r = gfs_record_parse(ar, gfs_node_pathname(n, view, sizeof(view)), &rec, p, sizeof(p), data, len, NULL, &nb);
+	if (!r && nb.len == sizeof(p) && gfs_le32(nb.data) != sv->played) {
+		sv->played = gfs_le32(nb.data);
 		sv->prvw_hdr_changed = 1;
 	}
-	return 0;
+	gfs_buf_release(&nb);
+	return r;
 }
 
 const struct gfs_node_ops tsv_pini_ops = {
@@ -697,7 +665,7 @@ static int tsv_praw_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 
 	if (len > TSV_PRVW_MAX - TSV_CHUNK_HDR)
 		return gfs_err(ar, -EINVAL, "%s: %zu bytes, a preview chunk holds at most %u",
-			       tsv_view_name(n, view, sizeof(view)), len, TSV_PRVW_MAX - TSV_CHUNK_HDR);
+			       gfs_node_pathname(n, view, sizeof(view)), len, TSV_PRVW_MAX - TSV_CHUNK_HDR);
 	if (len == sv->prvw_raw.len && (!len || !memcmp(data, sv->prvw_raw.data, len)))
 		return 0;
 	r = gfs_buf_add(&nb, data, len);
