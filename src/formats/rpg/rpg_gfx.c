@@ -653,9 +653,7 @@ static int rpg_pal16_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 	int r = rpg_pal16_read(ar, n->priv, &b, &hdr, &count);
 
 	if (!r)
-		r = gfs_grid_xheader(out, PAL16_COLOURS);
-	if (!r)
-		r = gfs_grid_render_u8(out, b.data + hdr, count * PAL16_COLOURS, PAL16_COLOURS);
+		r = gfs_grid_write_u8(out, b.data + hdr, PAL16_COLOURS, count);
 	gfs_buf_release(&b);
 	return r;
 }
@@ -663,21 +661,12 @@ static int rpg_pal16_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 static int rpg_pal16_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct gfs_buf b = GFS_BUF_INIT;
-	struct gfs_grid g;
 	size_t hdr = 0, count = 0;
 	int r = rpg_pal16_read(ar, n->priv, &b, &hdr, &count);
 
-	if (!r && !(r = gfs_grid_parse(ar, n->name, data, len, PAL16_COLOURS, NULL, &g))) {
-		if (g.nrows != count)
-			r = gfs_err(ar, -EINVAL, "%s: %zu rows, want one a palette (%zu)", n->name, g.nrows, count);
-		else
-			r = gfs_grid_u8(ar, &g, PAL16_COLOURS, count, b.data + hdr);
-		gfs_grid_release(&g);
-	}
-	if (!r)
-		r = rpg_set_if_changed(ar, ((struct rpg_vpriv *)n->priv)->l, b.data, b.len);
-	gfs_buf_release(&b);
-	return r;
+	if (!r)	/* one row a palette */
+		r = gfs_grid_read_u8(ar, n->name, data, len, PAL16_COLOURS, count, b.data + hdr);
+	return rpg_lump_done(ar, ((struct rpg_vpriv *)n->priv)->l, &b, r);
 }
 
 RPG_VIEW_OPS(rpg_pal16);

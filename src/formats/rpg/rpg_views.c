@@ -494,9 +494,7 @@ static int rpg_layer_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 	if (!r && (!rpg_map_dims(b.data, b.len, &w, &h, &layers) || v->rec >= layers))
 		r = gfs_err(ar, -EIO, "lump %s: layer %zu is not in the lump any more", v->l->name, v->rec);
 	if (!r)
-		r = gfs_grid_xheader(out, w);
-	if (!r)
-		r = gfs_grid_render_u8(out, b.data + MAP_HDR + v->rec * (size_t)w * h, (size_t)w * h, w);
+		r = gfs_grid_write_u8(out, b.data + MAP_HDR + v->rec * (size_t)w * h, w, h);
 	gfs_buf_release(&b);
 	return r;
 }
@@ -505,19 +503,13 @@ static int rpg_layer_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 {
 	struct rpg_vpriv *v = n->priv;
 	struct gfs_buf b = GFS_BUF_INIT;
-	struct gfs_grid g;
 	unsigned w, h, layers;
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
 	if (!r && (!rpg_map_dims(b.data, b.len, &w, &h, &layers) || v->rec >= layers))
 		r = gfs_err(ar, -EIO, "lump %s: layer %zu is not in the lump any more", v->l->name, v->rec);
-	if (!r && !(r = gfs_grid_parse(ar, n->name, data, len, w, NULL, &g))) {
-		if (g.nrows != h)
-			r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %u (a map is not resized here)", n->name, g.nrows, h);
-		else
-			r = gfs_grid_u8(ar, &g, w, h, b.data + MAP_HDR + v->rec * (size_t)w * h);
-		gfs_grid_release(&g);
-	}
+	if (!r)	/* a map is not resized here */
+		r = gfs_grid_read_u8(ar, n->name, data, len, w, h, b.data + MAP_HDR + v->rec * (size_t)w * h);
 	return rpg_lump_done(ar, v->l, &b, r);
 }
 

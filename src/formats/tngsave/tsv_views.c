@@ -284,26 +284,33 @@ static size_t tsv_isqrt(size_t n)
 	return s;
 }
 
-static int tsv_map_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+/* The layer's cells (malloc'd) and its columns: a square layer in rows, else one column. */
+static int tsv_map_cells(const struct tsv_chunk *c, uint16_t **v, size_t *count, size_t *cols)
 {
-	struct tsv_chunk *c = n->priv;
-	uint16_t *v;
-	size_t count, side, cols;
+	size_t side;
 	int r;
 
-	if (!c)
+	if (!c || c->body.len < TSV_MAP_RLE)
 		return -EIO;
-	(void)ar;
-	if (c->body.len < TSV_MAP_RLE)
-		return -EIO;
-	r = tsv_rle_decode(c->body.data + TSV_MAP_RLE, c->body.len - TSV_MAP_RLE, &v, &count);
+	r = tsv_rle_decode(c->body.data + TSV_MAP_RLE, c->body.len - TSV_MAP_RLE, v, count);
 	if (r)
 		return r == -ENOMEM ? r : -EIO;
-	side = tsv_isqrt(count);
-	cols = count && side * side == count ? side : 1;
-	r = cols == 1 ? gfs_buf_adds(out, "value\n") : gfs_grid_xheader(out, cols);
+	side = tsv_isqrt(*count);
+	*cols = *count && side * side == *count ? side : 1;
+	return 0;
+}
+
+static int tsv_map_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	uint16_t *v = NULL;
+	size_t count, cols;
+	int r = tsv_map_cells(n->priv, &v, &count, &cols);
+
+	(void)ar;
 	if (!r)
-		r = gfs_grid_render_u16(out, v, count, cols);
+		r = cols > 1 ? gfs_grid_write_u16(out, v, cols, count / cols) : gfs_buf_adds(out, "value\n");
+	if (!r && cols == 1)
+		r = gfs_grid_render_u16(out, v, count, 1);
 	free(v);
 	return r;
 }
@@ -312,31 +319,18 @@ static int tsv_map_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 {
 	struct tsv_chunk *c = n->priv;
 	struct gfs_buf nb = GFS_BUF_INIT;
-	struct gfs_grid g;
 	uint16_t *old = NULL, *nv = NULL;
-	size_t count = 0, side, cols;
+	size_t count = 0, cols;
 	char view[256];
-	int r;
+	int r = tsv_map_cells(c, &old, &count, &cols);
 
-	if (!c)
-		return -EIO;
-	gfs_node_pathname(n, view, sizeof(view));
-	if (c->body.len < TSV_MAP_RLE)
-		return -EIO;
-	r = tsv_rle_decode(c->body.data + TSV_MAP_RLE, c->body.len - TSV_MAP_RLE, &old, &count);
 	if (r)
-		return r == -ENOMEM ? r : -EIO;
-	side = tsv_isqrt(count);
-	cols = count && side * side == count ? side : 1;
-	nv = malloc((count ? count : 1) * sizeof(*nv));
-	if (!nv) {
-		free(old);
-		return -ENOMEM;
-	}
-	r = gfs_grid_parse(ar, view, data, len, cols, NULL, &g);
+		return r;
+	if (!(nv = malloc((count ? count : 1) * sizeof(*nv))))
+		r = -ENOMEM;
 	if (!r)
-		r = gfs_grid_u16(ar, &g, cols, count / cols, 65535, nv);
-	gfs_grid_release(&g);
+		r = gfs_grid_read_u16(ar, gfs_node_pathname(n, view, sizeof(view)), data, len, cols, count / cols,
+				      65535, nv);
 	if (r || !count || !memcmp(nv, old, count * sizeof(*nv)))
 		goto out;
 	r = gfs_buf_add(&nb, c->body.data, TSV_MAP_RLE);
