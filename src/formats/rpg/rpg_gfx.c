@@ -41,6 +41,7 @@
 #include "rpg.h"
 #include "gfs_grid.h"
 #include "gfs_codec.h"
+#include "gfs_layout.h"
 #include "rgfx.h"
 
 #define BSAVE_HDR 7
@@ -673,18 +674,19 @@ RPG_VIEW_OPS(rpg_pal16);
 
 /* ---- default palettes as CSV ------------------------------------------------------ */
 
-static const char *const defpal_cols[] = { "set", "palette" };
+/* DEFPALn.BIN: an int16 a sprite set, its default palette (a table on the CSV face, gfs_layout.h) */
+static const struct gfs_field defpal_f[] = { { .key = "palette", .kind = GFS_FK_SINT, .width = 2 } };
+static const struct gfs_record defpal_rec = { .size = 2, .fields = defpal_f, .nfields = 1 };
 
 static int rpg_defpal_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct rpg_vpriv *v = n->priv;
 	struct gfs_buf b = GFS_BUF_INIT;
+	struct gfs_table t = { .index = "set", .rec = &defpal_rec };
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
 	if (!r)
-		r = gfs_buf_adds(out, "set,palette\n");
-	for (size_t i = 0; !r && 2 * i + 2 <= b.len; i++)
-		r = gfs_buf_printf(out, "%zu,%d\n", i, (int16_t)gfs_le16(b.data + 2 * i));
+		r = gfs_table_render(&t, b.data, b.len / 2, NULL, out);
 	gfs_buf_release(&b);
 	return r;
 }
@@ -692,29 +694,18 @@ static int rpg_defpal_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 static int rpg_defpal_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_vpriv *v = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
-	struct gfs_grid g;
+	struct gfs_buf b = GFS_BUF_INIT, out = GFS_BUF_INIT;
+	size_t rows = 0;
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+	struct gfs_table t = { .index = "set", .rec = &defpal_rec, .max = b.len / 2 };
 
-	if (r || (r = gfs_grid_parse(ar, n->name, data, len, 2, defpal_cols, &g)))
-		goto out;
-	if (g.nrows != b.len / 2)
-		r = gfs_err(ar, -EINVAL, "%s: %zu rows, want one a sprite set (%zu)", n->name, g.nrows, b.len / 2);
-	for (size_t i = 0; !r && i < g.nrows; i++) {
-		int64_t set, pal;
-
-		if ((r = gfs_grid_int(ar, &g, i, 0, 0, INT64_MAX, &set)))
-			break;
-		if ((size_t)set != i) {
-			r = gfs_grid_err(ar, &g, i, 0, "sets are neither added, removed nor moved");
-			break;
-		}
-		if (!(r = gfs_grid_int(ar, &g, i, 1, INT16_MIN, INT16_MAX, &pal)) &&
-		    pal != (int16_t)gfs_le16(b.data + 2 * i))
-			gfs_put_u16le(b.data + 2 * i, (uint16_t)pal);
-	}
-	gfs_grid_release(&g);
-out:
+	if (!r)
+		r = gfs_table_parse(ar, n->name, &t, b.data, t.max, data, len, NULL, NULL, &out, &rows);
+	if (!r && rows != t.max)	/* one row a sprite set */
+		r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %zu", n->name, rows, t.max);
+	if (!r)
+		memcpy(b.data, out.data, rows * 2);
+	gfs_buf_release(&out);
 	return rpg_lump_done(ar, v->l, &b, r);
 }
 
