@@ -288,24 +288,29 @@ static struct rpg_px rpg_px_of(const struct rpg_gfx *g, unsigned x, unsigned y)
 
 static const uint8_t font_rgb[6] = { 0, 0, 0, 255, 255, 255 };
 
+/* The master palette (master), else the palette of sprite rec of g: how many colours, what it is called. */
+static unsigned rpg_palette_of(struct gfs_archive *ar, const struct rpg_gfx *g, int master, size_t rec, uint8_t *rgb,
+			       const char **what)
+{
+	if (master) {
+		rpg_master_palette(ar, rgb);
+		*what = "master palette";
+		return MASTER_COLOURS;
+	}
+	rpg_sprite_palette(ar, g, rec, rgb);
+	*what = "sprite's palette";
+	return PAL16_COLOURS;
+}
+
 /* The colours record rec of image g is shown in: how many, and what they are called. */
 static unsigned rpg_image_palette(struct gfs_archive *ar, const struct rpg_gfx *g, size_t rec, uint8_t *rgb,
 				  const char **what)
 {
-	switch (g->type) {
-	case G_PAGES:
-		rpg_master_palette(ar, rgb);
-		*what = "master palette";
-		return MASTER_COLOURS;
-	case G_SPRITE:
-		rpg_sprite_palette(ar, g, rec, rgb);
-		*what = "sprite's palette";
-		return PAL16_COLOURS;
-	default:
-		memcpy(rgb, font_rgb, sizeof(font_rgb));
-		*what = "palette (black, white)";
-		return 2;
-	}
+	if (g->type != G_FONT)
+		return rpg_palette_of(ar, g, g->type == G_PAGES, rec, rgb, what);
+	memcpy(rgb, font_rgb, sizeof(font_rgb));
+	*what = "palette (black, white)";
+	return 2;
 }
 
 static int rpg_image_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
@@ -380,70 +385,61 @@ static unsigned rgfx_ncolors(const struct rpg_gfx *g)
 	return g->defpal ? PAL16_COLOURS : MASTER_COLOURS;
 }
 
-static unsigned rgfx_palette(struct gfs_archive *ar, const struct rpg_gfx *g, const struct rgfx_set *s, uint8_t *rgb,
-			     const char **what)
-{
-	if (!g->defpal) {
-		rpg_master_palette(ar, rgb);
-		*what = "master palette";
-		return MASTER_COLOURS;
-	}
-	rpg_sprite_palette(ar, g, s->id >= 0 ? (size_t)s->id : 0, rgb);
-	*what = "sprite's palette";
-	return PAL16_COLOURS;
-}
+/* What an rgfx view works on: the lump, its spriteset, the colours it shows in. */
+struct rgfx_view {
+	struct gfs_buf b;
+	struct rgfx_set *s;
+	uint8_t rgb[MASTER_BYTES];
+	const char *what;
+	unsigned nc;
+};
 
-/* The lump and its spriteset rec: EIO when it is no longer one that shows as a PNG. */
-static int rgfx_read(struct gfs_archive *ar, struct rpg_vpriv *v, struct gfs_buf *b, struct rgfx_set *s)
+/*
+ * The lump of v, its spriteset v->rec (EIO when it no longer shows as a
+ * PNG) and the palette it shows in: 16 colours (its default palette) or
+ * the master palette.  x->s is malloc'd, x->b filled (both for the caller).
+ */
+static int rgfx_read(struct gfs_archive *ar, struct rpg_vpriv *v, struct rgfx_view *x)
 {
+	const struct rpg_gfx *g = v->desc;
 	char err[160];
-	int r = v->l ? rpg_lump_read(ar, v->l, b) : -ENOENT;
+	int r = !(x->s = malloc(sizeof(*x->s))) ? -ENOMEM : v->l ? rpg_lump_read(ar, v->l, &x->b) : -ENOENT;
 
-	if (!r && (r = rgfx_walk(b->data, b->len, rgfx_ncolors(v->desc), v->rec, s, NULL, NULL, err, sizeof(err))) && r != -ENOMEM)
+	if (!r && (r = rgfx_walk(x->b.data, x->b.len, rgfx_ncolors(g), v->rec, x->s, NULL, NULL, err, sizeof(err))) &&
+	    r != -ENOMEM)
 		r = gfs_err(ar, -EIO, "lump %s: %s", v->l->name, err);
+	if (!r)
+		x->nc = rpg_palette_of(ar, g, !g->defpal, x->s->id >= 0 ? (size_t)x->s->id : 0, x->rgb, &x->what);
 	return r;
 }
 
 static int rpg_rgfx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
-	struct rpg_vpriv *v = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
-	struct rgfx_set *s = malloc(sizeof(*s));
-	uint8_t rgb[MASTER_BYTES];
-	const char *what;
-	int r = s ? rgfx_read(ar, v, &b, s) : -ENOMEM;
+	struct rgfx_view x = { .b = GFS_BUF_INIT };
+	int r = rgfx_read(ar, n->priv, &x);
 
-	if (!r) {
-		unsigned nc = rgfx_palette(ar, v->desc, s, rgb, &what);
-
-		r = rgfx_render(s, b.data, rgb, nc, out);
-	}
-	free(s);
-	gfs_buf_release(&b);
+	if (!r)
+		r = rgfx_render(x.s, x.b.data, x.rgb, x.nc, out);
+	free(x.s);
+	gfs_buf_release(&x.b);
 	return r;
 }
 
 static int rpg_rgfx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_vpriv *v = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
-	struct rgfx_set *s = malloc(sizeof(*s));
-	uint8_t rgb[MASTER_BYTES], *rgba = NULL;
-	const char *what;
+	struct rgfx_view x = { .b = GFS_BUF_INIT };
+	uint8_t *rgba = NULL;
 	char err[160];
-	int r = s ? rgfx_read(ar, v, &b, s) : -ENOMEM;
+	int r = rgfx_read(ar, v, &x);
 
 	if (!r)
-		r = rpg_png_in(ar, n, data, len, rgfx_png_w(s), (uint32_t)s->h, 1, &rgba);
-	if (!r) {
-		unsigned nc = rgfx_palette(ar, v->desc, s, rgb, &what);
-
-		if ((r = rgfx_from_rgba(s, b.data, rgba, rgb, nc, what, err, sizeof(err))))
-			r = gfs_err(ar, r, "%s: %s", n->name, err);
-	}
+		r = rpg_png_in(ar, n, data, len, rgfx_png_w(x.s), (uint32_t)x.s->h, 1, &rgba);
+	if (!r && (r = rgfx_from_rgba(x.s, x.b.data, rgba, x.rgb, x.nc, x.what, err, sizeof(err))))
+		r = gfs_err(ar, r, "%s: %s", n->name, err);
 	free(rgba);
-	free(s);
-	return rpg_lump_done(ar, v->l, &b, r);
+	free(x.s);
+	return rpg_lump_done(ar, v->l, &x.b, r);
 }
 
 RPG_VIEW_OPS(rpg_rgfx);
