@@ -385,6 +385,16 @@ const struct gfs_node_ops tsv_raw_ops = {
 
 /* ---- header.ini ---------------------------------------------------------- */
 
+/* A comment line: what, then p[0..n) in hex, a blank before each byte. */
+static int tsv_bytes_comment(struct gfs_buf *out, const char *what, const uint8_t *p, size_t n)
+{
+	int r = gfs_buf_adds(out, what);
+
+	for (size_t i = 0; !r && i < n; i++)
+		r = gfs_buf_printf(out, " %02x", p[i]);
+	return r ? r : gfs_buf_addc(out, '\n');
+}
+
 /* The game id reads as text when it is printable UTF-8 up to its first NUL. */
 static int tsv_gameid_is_text(const uint8_t *id)
 {
@@ -422,13 +432,9 @@ static int tsv_header_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 
 		for (size_t i = idlen; i < TSV_GAMEID_LEN; i++)
 			nz |= sv->gameid[i];
-		if (nz) {
-			r = gfs_buf_adds(out, "; bytes after the id (kept unless the id changes):");
-			for (size_t i = idlen; !r && i < TSV_GAMEID_LEN; i++)
-				r = gfs_buf_printf(out, " %02x", sv->gameid[i]);
-			if (!r)
-				r = gfs_buf_addc(out, '\n');
-		}
+		if (nz)
+			r = tsv_bytes_comment(out, "; bytes after the id (kept unless the id changes):",
+					      sv->gameid + idlen, TSV_GAMEID_LEN - idlen);
 	}
 	if (!r)
 		r = gfs_buf_printf(out, "; payload: %s deflate, CRC-32 over the %s payload\n",
@@ -605,13 +611,8 @@ static int tsv_pini_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 	r = gfs_record_render(&rec, p, sizeof(p), NULL, out);
 	if (!r)
 		r = gfs_buf_printf(out, "; image %ux%u, 15-bit RGB555\n", sv->dim, sv->dim);
-	if (!r && nz) {
-		r = gfs_buf_adds(out, "; reserved bytes (kept):");
-		for (size_t i = 0; !r && i < TSV_PRVW_RESLEN; i++)
-			r = gfs_buf_printf(out, " %02x", sv->reserved[i]);
-		if (!r)
-			r = gfs_buf_addc(out, '\n');
-	}
+	if (!r && nz)
+		r = tsv_bytes_comment(out, "; reserved bytes (kept):", sv->reserved, TSV_PRVW_RESLEN);
 	return r;
 }
 
