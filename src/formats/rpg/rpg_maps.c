@@ -305,8 +305,10 @@ static int npc_parse(struct gfs_archive *ar, struct gfs_node *n, const char *pat
 	uint8_t *seen = calloc(w->g.rows, 1);
 	struct i16lim lim;
 	struct gfs_grid gr;
-	int r = seen ? gfs_buf_add(&w->elem, w->elem.data, size) : -ENOMEM;
+	int r = seen ? gfs_buf_set_len(&w->elem, 2 * size) : -ENOMEM;
 
+	if (!r)	/* the old elements after the new ones */
+		memcpy(w->elem.data + size, w->elem.data, size);
 	names[0] = w->t.index;
 	for (size_t c = 0; c < w->g.cols; c++)
 		names[c + 1] = w->tab->cols[c].key;
