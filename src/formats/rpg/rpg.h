@@ -4,7 +4,9 @@
  * Layers, each using only the ones above it:
  *   reload.c     RELOAD binary <-> text (pure bytes)
  *   rpg_model.c  the lump index of a lumped file, each lump's current
- *                content, the name rules, save and committed
+ *                content, the name rules, save and committed; a record of
+ *                a lump as INI (rpg_record_render/_store, for map.ini and
+ *                the per-record views)
  *   rpg_gfx.c    graphics views: tilesets/, backdrops/, sprites/, palettes/,
  *                font.png
  *   rpg_maps.c   record views: a map's npcs.csv, npc-types.csv, doors.csv,
