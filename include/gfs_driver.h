@@ -183,6 +183,15 @@ struct gfs_format {
 	const struct gfs_record *(*layout)(size_t i);
 };
 
+/*
+ * The six calls every format has, named after its tag (static functions of
+ * the format): GFS_FORMAT_CALLS(zzt) is .bid = zzt_bid, .load = zzt_load,
+ * .save = zzt_save, .committed = zzt_committed, .free = zzt_free and
+ * .check = zzt_check.
+ */
+#define GFS_FORMAT_CALLS(tag) .bid = tag##_bid, .load = tag##_load, .save = tag##_save, \
+	.committed = tag##_committed, .free = tag##_free, .check = tag##_check
+
 #define GFS_PROBE_BYTES 4096
 
 /* ---- archives ------------------------------------------------------------ */
@@ -372,6 +381,8 @@ void gfs_node_move(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *
 		   const char *newname);
 /* Full path of n from the root, into b (no leading slash; root is ""). */
 int gfs_node_path(struct gfs_node *n, struct gfs_buf *b);
+/* The same path in buf (cut to size), for messages; returns buf. */
+const char *gfs_node_pathname(struct gfs_node *n, char *buf, size_t size);
 /* Exact size of the node's content (renders if it must). */
 int gfs_node_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size);
 /*

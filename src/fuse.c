@@ -1114,17 +1114,24 @@ static struct gfs_node *gfs_parent_of(struct gfs_archive *ar, const char *path, 
 	return d && S_ISDIR(d->mode) ? d : NULL;
 }
 
+/* The directory a new entry at path goes in, and its name: 0, -ENOENT or -ENAMETOOLONG. */
+static int gfs_new_entry(struct gfs_archive *ar, const char *path, struct gfs_node **dir, const char **name)
+{
+	*dir = gfs_parent_of(ar, path, name);
+	if (!*dir)
+		return -ENOENT;
+	return strlen(*name) > NAME_MAX ? -ENAMETOOLONG : 0;
+}
+
 static int gfs_op_create_locked(const char *path, mode_t mode, struct fuse_file_info *fi)
 {
 	struct gfs_archive *ar = gfs_ar();
 	const char *name;
-	struct gfs_node *dir = gfs_parent_of(ar, path, &name), *n;
-	int r;
+	struct gfs_node *dir, *n;
+	int r = gfs_new_entry(ar, path, &dir, &name);
 
-	if (!dir)
-		return -ENOENT;
-	if (strlen(name) > NAME_MAX)
-		return -ENAMETOOLONG;
+	if (r)
+		return r;
 	n = gfs_node_child(ar, dir, name);
 	if (n) {
 		if (fi->flags & O_EXCL)
@@ -1585,12 +1592,12 @@ static int gfs_op_rename(const char *from, const char *to, unsigned int flags)
 static int gfs_op_mkdir_locked(const char *path, mode_t mode)
 {
 	struct gfs_archive *ar = gfs_ar();
+	struct gfs_node *dir, *n;
 	const char *name;
-	struct gfs_node *dir = gfs_parent_of(ar, path, &name), *n;
-	int r;
+	int r = gfs_new_entry(ar, path, &dir, &name);
 
-	if (!dir)
-		return -ENOENT;
+	if (r)
+		return r;
 	if (gfs_node_child(ar, dir, name))
 		return -EEXIST;
 	if (ar->readonly)

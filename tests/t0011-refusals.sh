@@ -31,6 +31,14 @@ gfs_umount m || fail "unmount"
 "$GAMEFS" cat w.zzt world.ini | grep -q "^ammo = 42" || fail "retried edit on disk"
 "$GAMEFS" extract w.zzt x && [ ! -e x/.gamefs.log ] || fail "extract"
 
+# a name longer than NAME_MAX: ENAMETOOLONG for a new file and a new directory alike
+gfs_mount w.zzt m || fail "mount (long names)"
+long=$(printf 'x%.0s' $(seq 300))
+check_eq ENAMETOOLONG "$(errno_of "open('m/boards/$long','w')")" "create of a 300-byte name"
+check_eq ENAMETOOLONG "$(errno_of "os.mkdir('m/boards/$long')")" "mkdir of a 300-byte name"
+check_eq EPERM "$(errno_of "os.mkdir('m/boards/short')")" "mkdir where the format makes no directories"
+gfs_umount m || fail "unmount (long names)"
+
 # commit=unmount: a bad file fails its close, the good edits are written
 cp orig.zzt w.zzt
 gfs_mount w.zzt m -o commit=unmount || fail "mount commit=unmount"
