@@ -208,6 +208,8 @@ int gfs_archive_open(const char *path, const struct gfs_opts *opts,
 		r = gfs_open_writable(ar);
 	if (!r)
 		r = gfs_archive_load(ar);
+	if (!r && ar->readonly && !ar->opts.readonly)
+		flock(ar->fd, LOCK_UN);		/* made read-only by its load (damaged): no writer */
 	return gfs_open_finish(ar, r, out, errbuf, errlen);
 }
 
