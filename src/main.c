@@ -177,8 +177,9 @@ static int gfs_pack(const char *dir, const char *path, struct gfs_opts *o)
 	int r;
 
 	o->readonly = 0;
-	if (gfs_open_or_die(path, o, &ar))
-		return 2;
+	r = gfs_open_or_die(path, o, &ar);
+	if (r)		/* EBUSY: mounted for writing (the open takes the writer's lock) */
+		return r == -EBUSY ? 1 : 2;
 	r = gfs_archive_lock(ar);
 	if (!r)
 		r = gfs_cmd_pack(ar, dir, stderr, &done);
