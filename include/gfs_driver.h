@@ -91,6 +91,7 @@ struct gfs_node {
 	uint64_t span_len GFS_CORE_ONLY;
 	struct gfs_buf *edit GFS_CORE_ONLY;	/* edited content, authoritative until commit */
 	struct gfs_buf *cache GFS_CORE_ONLY;	/* rendered content */
+	struct gfs_buf *good GFS_CORE_ONLY;	/* its render before the edit stored (gfs_commit_undo) */
 	int dirty GFS_CORE_ONLY;	/* edit not yet given to ops->store */
 	int modified GFS_CORE_ONLY;	/* edit stored, not yet committed */
 	struct timespec mtime GFS_CORE_ONLY;

@@ -1035,6 +1035,31 @@ static int gfs_write_only(const struct fuse_file_info *fi)
 	return (fi->flags & O_ACCMODE) == O_WRONLY;
 }
 
+/*
+ * Readers and a truncating writer of one file (cp over it, a shell's >, an
+ * editor's save) never share stale pages.  A READ answered while the
+ * writer has written only part of the file is short, and the kernel fills
+ * the rest of a cached page with zeros that it keeps as the file's bytes
+ * when the writer then makes the file longer past the page cache: zeros
+ * nobody wrote (seen by readers racing saves).  So a reader of a file being
+ * written (a writer open, or its edit not yet stored) reads past the page
+ * cache, and a write-only writer of a file others have open writes through
+ * it, which puts its bytes into the pages the earlier readers hold.
+ */
+static void gfs_open_beside_writer(struct gfs_node *n, struct fuse_file_info *fi, int writable)
+{
+	struct gfs_handle *h = (struct gfs_handle *)(uintptr_t)fi->fh;
+
+	if (n->flags & GFS_NODE_SCRATCH)
+		return;
+	if (!writable && (n->writers || n->dirty)) {
+		fi->direct_io = 1;
+		fi->keep_cache = 0;
+	} else if (writable && n->open_count > 1 && !h->append && gfs_write_only(fi)) {
+		fi->direct_io = 0;
+	}
+}
+
 static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 {
 	struct gfs_archive *ar = gfs_ar();
@@ -1083,6 +1108,8 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 		((struct gfs_handle *)(uintptr_t)fi->fh)->append = 1;
 		fi->direct_io = 1;
 	}
+	if (!r)
+		gfs_open_beside_writer(n, fi, writable);
 	if (!r && !writable && !(n->ops && n->ops->render) && (n->flags & GFS_NODE_SPAN) &&
 	    !gfs_is_alias(path))
 		gfs_cache_stored(n, fi);
@@ -1416,8 +1443,7 @@ static int gfs_op_fsync_locked(const char *path, int datasync, struct fuse_file_
 	if (!h || (h->node->flags & GFS_NODE_SCRATCH) || ar->readonly)
 		return 0;
 	gfs_changed = 1;
-	if (ar->opts.commit != GFS_COMMIT_CLOSE)
-		return gfs_archive_store(ar, h->node);
+	/* durable in every commit mode: with commit=unmount too, fsync writes the archive */
 	return gfs_archive_commit_ex(ar, h->node, 0);
 }
 

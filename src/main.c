@@ -4,6 +4,7 @@
  *   gamefs [-f] [-d] [-s] [-o OPT[,OPT...]] ARCHIVE MOUNTPOINT
  *   gamefs ls ARCHIVE [PATH] | cat ARCHIVE PATH | extract ARCHIVE DIR | check ARCHIVE
  *   gamefs dump ARCHIVE | pack DIR ARCHIVE
+ *   gamefs umount MOUNTPOINT
  */
 #include <errno.h>
 #include <limits.h>
@@ -17,6 +18,7 @@
 #include "gfs_fuse.h"
 #include "desktop.h"
 #include "gfs_mount.h"
+#include "umount.h"
 
 static int gfs_foreground;
 
@@ -36,7 +38,7 @@ static void gfs_usage(FILE *out)
 		"       gamefs pack [-o OPT] DIR ARCHIVE\n"
 		"       gamefs thumbnail ARCHIVE OUT.png SIZE\n"
 		"       gamefs open [-n] [-o OPT[,OPT...]] ARCHIVE | close MOUNTPOINT\n"
-		"       gamefs status MOUNTPOINT\n"
+		"       gamefs status MOUNTPOINT | umount MOUNTPOINT\n"
 		"       gamefs --version | --help | --formats\n"
 		"\n"
 		"gamefs options (-o):\n"
@@ -240,8 +242,9 @@ static int gfs_pack(const char *dir, const char *path, struct gfs_opts *o)
 	int r;
 
 	o->readonly = 0;
-	if (gfs_open_or_die(path, o, &ar))
-		return 2;
+	r = gfs_open_or_die(path, o, &ar);
+	if (r)		/* EBUSY: mounted for writing (the open takes the writer's lock) */
+		return r == -EBUSY ? 1 : 2;
 	r = gfs_archive_lock(ar);
 	if (!r)
 		r = gfs_cmd_pack(ar, dir, stderr, &done);
@@ -304,6 +307,28 @@ static int gfs_offline(int argc, char **argv)
 	return r ? 1 : 0;
 }
 
+/*
+ * Unmounted: write back whatever is still pending (commit=unmount, open
+ * files); what cannot be written is kept beside the archive.  The outcome
+ * goes to the log and to `gamefs umount`.  Returns the exit code.
+ */
+static int gfs_finish(struct gfs_archive *ar, int r)
+{
+	char msg[1024 + PATH_MAX];
+
+	if (gfs_archive_finish(ar, msg, sizeof(msg))) {
+		gfs_log_line(msg);
+		r = 1;
+	} else if (r) {
+		snprintf(msg, sizeof(msg), "%s: the mount ended with an error", ar->path);
+	} else {
+		snprintf(msg, sizeof(msg), "%s: %s", ar->path, ar->readonly ? "unmounted (read-only)" :
+			 "unmounted, every edit written");
+	}
+	gfs_umount_report(r, msg);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	struct gfs_opts o = { 0 };
@@ -332,6 +357,8 @@ int main(int argc, char **argv)
 		return gfs_status(argc, argv);
 	if (argc >= 2 && gfs_desktop_cmd(argv[1]))
 		return gfs_desktop_main(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "umount"))
+		return gfs_umount_main(argc, argv);
 
 	fargv = calloc((size_t)argc + 8, sizeof(char *));
 	if (!fargv)
@@ -411,16 +438,9 @@ int main(int argc, char **argv)
 	fargv[fargc++] = "-o";
 	fargv[fargc++] = rest;
 	gfs_default_permissions(rest, sizeof(rest));
+	gfs_umount_hold(mnt);
 	r = gfs_fuse_run(&ar, fargc, fargv);
-	/* unmounted: write back whatever is still pending (commit=unmount, open files) */
-	if (!ar->readonly && gfs_archive_pending(ar)) {
-		int c = gfs_archive_commit(ar);
-
-		if (c) {
-			gfs_log_line(ar->err[0] ? ar->err : strerror(-c));
-			r = 1;
-		}
-	}
+	r = gfs_finish(ar, r);
 out_ar:
 	gfs_archive_close(ar);
 out_abs:

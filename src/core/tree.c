@@ -500,6 +500,7 @@ void gfs_node_free(struct gfs_archive *ar, struct gfs_node *n)
 		n->ops->free(n->priv);
 	gfs_buf_free(n->edit);
 	gfs_buf_free(n->cache);
+	gfs_buf_free(n->good);
 	free(n->kids);
 	gfs_node_dealloc(n);
 }
