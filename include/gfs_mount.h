@@ -24,7 +24,7 @@
 int gfs_mount_covers_archive(const struct gfs_archive *ar, const char *mnt, char *err, size_t errlen);
 
 /*
- * A read-only mount's archive replaced on disk (renamed over by a commit
+ * A mount's archive replaced on disk (renamed over by a commit
  * or another program, or rewritten in place): compare what stat() says of
  * its path now with what the archive was opened from.  1 changed (*now is
  * the new stat), 0 the same or gone (the open file still reads).
@@ -41,6 +41,13 @@ int gfs_stat_same(const struct stat *a, const struct stat *b);
  * log.  On failure, -errno and the message in err; old is untouched.
  */
 int gfs_archive_reopen(const struct gfs_archive *old, struct gfs_archive **out, char *err, size_t errlen);
+/*
+ * A writable mount's archive reopened (gfs_archive_reopen) takes over as
+ * the writer: old's lock passes to ar, which becomes writable.  0 (also
+ * when old was read-only or ar is damaged: ar stays read-only), or -EBUSY
+ * when another writer took the file in between (old keeps its lock).
+ */
+int gfs_archive_take_writer(struct gfs_archive *old, struct gfs_archive *ar);
 /*
  * The caller has replaced old by ar everywhere: close old, keeping its
  * file open in ar for a while (a splice of the old file may be in flight).

@@ -345,7 +345,7 @@ static int gfs_serve(struct fuse_session *se)
 /* Mounted read-only: files are opened without asking us (gfs_op_open_locked). */
 static int gfs_mount_ro;
 
-/* The archive served: a read-only mount's changes when the file is replaced (gfs_watch). */
+/* The archive served: it changes when the file is replaced on disk (gfs_watch). */
 static struct gfs_archive *gfs_live;
 
 static struct gfs_archive *gfs_ar(void)
@@ -1811,22 +1811,73 @@ static void gfs_inval_collect_all(struct gfs_inval *iv, struct gfs_node *d)
 	}
 }
 
-/* Only this thread replaces gfs_live, so it reads it without the lock. */
+/* A file of the user's the tree holds: an editor's temporary, a NAME.rejected. */
+static int gfs_scratch_held(const struct gfs_node *n)
+{
+	if ((n->flags & GFS_NODE_SCRATCH) && n != gfs_log_node && n != gfs_status_node)
+		return 1;
+	for (size_t i = 0; i < n->nkids; i++)
+		if (gfs_scratch_held(n->kids[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * A writable mount keeps showing the version it read while that file stays
+ * readable (another program's save renamed over it: the next commit is
+ * refused, EBUSY, and kept).  Rewritten in place (rsync -t --inplace, cp
+ * over it), the file it reads from no longer holds that version: it follows
+ * the new content, as a read-only mount does, but only while it holds
+ * nothing of the user's (no pending edit, no scratch file, no file open
+ * for writing).  Under gfs_lock; 1 when it must stay.
+ */
+static int gfs_writer_stays(struct gfs_archive *ar, const struct stat *now)
+{
+	if (now->st_dev != ar->st.st_dev || now->st_ino != ar->st.st_ino)
+		return 1;	/* replaced by another file: ours still reads */
+	if (gfs_archive_pending(ar) || gfs_scratch_held(ar->root))
+		return 1;
+	for (struct gfs_handle *h = gfs_handles; h; h = h->next)
+		if (h->writable)
+			return 1;
+	return 0;
+}
+
+/* Only this thread replaces gfs_live; it reads it without the lock, and its
+ * stat under the lock (a commit changes it). */
 static int gfs_watch_reload(void)
 {
 	struct gfs_archive *old = gfs_live, *ar;
 	struct gfs_inval iv = { 0 }, rn = { 0 };
 	char err[600], msg[800];
+	struct stat now;
 	uint32_t seq;
-	int r = gfs_archive_reopen(old, &ar, err, sizeof(err));
+	int r = 0;
 
+	if (!gfs_mount_ro) {
+		pthread_mutex_lock(&gfs_lock);
+		if (!gfs_archive_replaced(old, &now))
+			r = 1;		/* our own commit */
+		else if (gfs_writer_stays(old, &now))
+			r = -EBUSY;
+		pthread_mutex_unlock(&gfs_lock);
+		if (r)
+			return r < 0 ? r : 0;
+	}
+	r = gfs_archive_reopen(old, &ar, err, sizeof(err));
 	if (r) {
 		snprintf(msg, sizeof(msg), "%s changed on disk and cannot be read (%s): "
-			 "this read-only mount still shows the version it read before (stale)", old->path, err);
+			 "this mount still shows the version it read before (stale)", old->path, err);
 		(old->log ? old->log : gfs_fuse_log)(msg);
 		return r;
 	}
 	pthread_mutex_lock(&gfs_lock);
+	if (!gfs_mount_ro && (!gfs_archive_replaced(old, &now) || gfs_writer_stays(old, &now) ||
+			      gfs_archive_take_writer(old, ar))) {
+		pthread_mutex_unlock(&gfs_lock);
+		gfs_archive_close(ar);	/* an edit began meanwhile: it stays */
+		return -EBUSY;
+	}
 	gfs_inval_collect_all(&iv, old->root);
 	gfs_special_nodes(ar);
 	gfs_handles_repoint(ar);
@@ -1836,8 +1887,7 @@ static int gfs_watch_reload(void)
 	gfs_archive_close_into(old, ar);
 	pthread_mutex_unlock(&gfs_lock);
 	gfs_inval_run(&iv, &rn, seq);
-	snprintf(msg, sizeof(msg), "%s was replaced on disk: this read-only mount shows the new version",
-		 ar->path);
+	snprintf(msg, sizeof(msg), "%s was replaced on disk: this mount shows the new version", ar->path);
 	(ar->log ? ar->log : gfs_fuse_log)(msg);
 	return 0;
 }
@@ -1862,7 +1912,10 @@ static void *gfs_watch_main(void *unused)
 		if (gfs_watch.stop)
 			break;
 		pthread_mutex_unlock(&gfs_watch.mu);
-		if (!gfs_archive_replaced(gfs_live, &now)) {
+		pthread_mutex_lock(&gfs_lock);	/* a commit sets the archive's stat */
+		int changed = gfs_archive_replaced(gfs_live, &now);
+		pthread_mutex_unlock(&gfs_lock);
+		if (!changed) {
 			have_seen = 0;
 		} else if (have_seen && gfs_stat_same(&now, &seen) &&
 			   !(have_failed && gfs_stat_same(&now, &failed))) {
@@ -1993,8 +2046,7 @@ int gfs_fuse_run(struct gfs_archive **arp, int argc, char **argv)
 		fprintf(stderr, "gamefs: cannot start a thread: %s\n", strerror(-r));
 		goto out_signals;
 	}
-	if (gfs_mount_ro)
-		gfs_watch_start();
+	gfs_watch_start();	/* every mount follows its archive (gfs_watch_reload) */
 	r = gfs_serve(fuse_get_session(f));
 	gfs_watch_stop();
 	gfs_notifier_stop();

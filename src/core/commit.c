@@ -46,7 +46,7 @@ struct gfs_companion {
 	char *tmp;		/* its temporary file */
 	char *keep;		/* a link to the old file while the renames run */
 	struct gfs_buf sink;	/* the writer's output in a save into memory */
-	struct stat st;		/* the file when read or last written (gfs_same_file) */
+	struct stat st;		/* the file when read or last written (gfs_stat_same) */
 	int absent;		/* it did not exist then */
 };
 
@@ -1089,7 +1089,7 @@ void gfs_retire_fd(struct gfs_archive *ar, int fd)
  * A rewrite in place that puts the old mtime back (rsync -t --inplace,
  * touch -r) still changes the ctime, which no program can set.
  */
-static int gfs_same_file(const struct stat *a, const struct stat *b)
+int gfs_stat_same(const struct stat *a, const struct stat *b)
 {
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
 	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
@@ -1108,14 +1108,14 @@ static int gfs_archive_unchanged(struct gfs_archive *ar)
 
 	if (stat(ar->path, &st))
 		return gfs_err(ar, -errno, "the archive is gone (%s); not writing it", strerror(errno));
-	if (!gfs_same_file(&st, &ar->st))
+	if (!gfs_stat_same(&st, &ar->st))
 		return gfs_err(ar, -EBUSY, "the archive changed on disk since it was read (another "
 			       "program saved it); not overwriting it: unmount, then mount it again");
 	for (size_t i = 0; i < ar->ncompanions; i++) {
 		struct gfs_companion *c = &ar->companions[i];
 		int gone = stat(c->path, &st) != 0;
 
-		if (c->tmp && (gone != c->absent || (!gone && !gfs_same_file(&st, &c->st))))
+		if (c->tmp && (gone != c->absent || (!gone && !gfs_stat_same(&st, &c->st))))
 			return gfs_err(ar, -EBUSY, "%s changed on disk since it was read (another program "
 				       "saved it); not overwriting it: unmount, then mount again", c->path);
 	}

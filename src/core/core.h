@@ -40,5 +40,7 @@ int gfs_write_all(int fd, const void *data, size_t len);
  * it later: a splice of it may still be in flight (commit.c).
  */
 void gfs_retire_fd(struct gfs_archive *ar, int fd);
+/* the same file, unchanged, as far as stat() tells (gfs_mount.h) */
+int gfs_stat_same(const struct stat *a, const struct stat *b);
 
 #endif

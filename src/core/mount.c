@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -57,13 +58,6 @@ int gfs_mount_covers_archive(const struct gfs_archive *ar, const char *mnt, char
 
 /* ---- a read-only mount's archive replaced --------------------------------- */
 
-int gfs_stat_same(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
-	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
-	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
-}
-
 int gfs_archive_replaced(const struct gfs_archive *ar, struct stat *now)
 {
 	if (!ar->dir[0] || stat(ar->path, now) || !S_ISREG(now->st_mode))
@@ -86,6 +80,20 @@ int gfs_archive_reopen(const struct gfs_archive *old, struct gfs_archive **out, 
 		memcpy(ar->ro_reason, old->ro_reason, sizeof(ar->ro_reason));
 	ar->log = old->log;
 	*out = ar;
+	return 0;
+}
+
+int gfs_archive_take_writer(struct gfs_archive *old, struct gfs_archive *ar)
+{
+	if (old->readonly || ar->ro_reason[0])
+		return 0;	/* no writer to pass on, or the new file is damaged: read-only */
+	flock(old->fd, LOCK_UN);
+	if (gfs_archive_lock(ar)) {
+		flock(old->fd, LOCK_EX | LOCK_NB);
+		return -EBUSY;
+	}
+	ar->readonly = 0;
+	ar->opts.readonly = 0;
 	return 0;
 }
 
