@@ -73,11 +73,31 @@ for i in range(3):
 assert w['boards'][3].raw == g['boards'][4].raw
 PY
 
-# a removal renumbers the exits that lead past it; the limit is ENOSPC
+# a removal lowers the exits, passages and start board that lead past it;
+# each of them makes a board busy; the limit on boards is ENOSPC
 gfs_mount w.zzt m || fail "mount 3"
 sed -i 's/^exit_east = 2/exit_east = 3/' m/boards/01-wide-runs/board.ini || fail "exit to board 3"
+sed -i 's/^board = .*/board = 3/' m/world.ini || fail "start board 3"
+# a passage (element 11) at x 5, y 5 of board 1 with its stat, leading to board 3
+python3 - <<'PY' || fail "a passage to board 3"
+p = 'm/boards/01-wide-runs/elements.csv'
+rows = open(p).read().split('\n')
+r = rows[5].split(','); r[4] = '11'; rows[5] = ','.join(r)
+open(p, 'w').write('\n'.join(rows))
+open('m/boards/01-wide-runs/stats.csv', 'a').write('1,5,5,0,0,0,0,0,3,-1,-1,0,0,0,0,,\n')
+PY
 rm -r m/boards/02-third || fail "rm -r board 2"
 grep -q '^exit_east = 2$' m/boards/01-wide-runs/board.ini || fail "the exit follows its board down"
+grep -q '^board = 2$' m/world.ini || fail "the start board follows its board down"
+grep -q '^1,5,5,0,0,0,0,0,2,' m/boards/01-wide-runs/stats.csv || fail "the passage follows its board down"
+rm -r m/boards/02-my-forest 2>/dev/null && fail "rm -r of the start board"
+grep -q 'board 2 is still the destination of the start board (world.ini board)' m/.gamefs.log ||
+	fail "EBUSY names the start board"
+sed -i 's/^exit_east = 2/exit_east = 0/' m/boards/01-wide-runs/board.ini || fail "exit removed"
+sed -i 's/^board = 2/board = 0/' m/world.ini || fail "start board 0"
+rm -r m/boards/02-my-forest 2>/dev/null && fail "rm -r of a board a passage leads to"
+grep -q 'board 2 is still the destination of the passage of board 01-wide-runs (stats.csv stat 1, p3)' \
+	m/.gamefs.log || fail "EBUSY names the passage"
 i=3
 while [ $i -lt 101 ]; do mkdir m/boards/$i || fail "mkdir board $i"; i=$((i + 1)); done
 check_eq ENOSPC "$(errno_of "os.mkdir('m/boards/101-one-too-many')")" "the 102nd board"
@@ -89,7 +109,8 @@ import sys
 sys.path.insert(0, sys.argv[1])
 import zztlib as z
 w = z.read_world('w.zzt')
-assert len(w['boards']) == 101 and w['boards'][1].props[5] == 2
+assert len(w['boards']) == 101 and w['boards'][1].stats[1]['p3'] == 2 and w['boards'][1].props[5] == 0
+assert z.s16(w['header'], 0x11) == 0, 'start board'
 PY
 
 # TOWN30.ZZT grown by a copy of its last board and shrunk back: the same bytes

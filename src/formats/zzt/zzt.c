@@ -624,8 +624,10 @@ static const char *const zzt_exit_names[4] = { "north", "south", "west", "east" 
  * board's four exits, each passage's destination.  fn sees where the number
  * is, returns non-zero to stop (and that is returned).
  */
+enum zzt_refkind { ZZT_REF_START, ZZT_REF_EXIT, ZZT_REF_PASSAGE };
+
 struct zzt_refsite {
-	const char *what;		/* "the start board", "exit", "passage" */
+	enum zzt_refkind kind;
 	unsigned board, n;		/* the board holding it; exit index or stat */
 	unsigned value;
 };
@@ -633,7 +635,7 @@ struct zzt_refsite {
 static int zzt_each_ref(struct zzt_world *w, int (*fn)(struct zzt_world *, struct zzt_refsite *, void *),
 			void *arg)
 {
-	struct zzt_refsite rs = { .what = "the start board (world.ini board)" };
+	struct zzt_refsite rs = { .kind = ZZT_REF_START };
 	int r;
 
 	rs.value = (uint16_t)gfs_le16(w->hdr + ZZT_H_BOARD);
@@ -645,13 +647,13 @@ static int zzt_each_ref(struct zzt_world *w, int (*fn)(struct zzt_world *, struc
 		if (b->damaged)
 			continue;
 		rs.board = (unsigned)i;
-		rs.what = "exit";
+		rs.kind = ZZT_REF_EXIT;
 		for (rs.n = 0; rs.n < 4; rs.n++) {
 			rs.value = b->props[ZZT_P_EXITS + rs.n];
 			if (rs.value && (r = fn(w, &rs, arg)))
 				return r;
 		}
-		rs.what = "passage";
+		rs.kind = ZZT_REF_PASSAGE;
 		for (size_t s = 0; s < b->nstats; s++) {
 			if (!zzt_is_passage(b, s))
 				continue;
@@ -676,17 +678,15 @@ static int zzt_ref_to(struct zzt_world *w, struct zzt_refsite *rs, void *arg)
 
 	if (rs->value != q->target)
 		return 0;
-	if (!strcmp(rs->what, "exit")) {
-		zzt_board_dirname(&w->boards[rs->board], dn, sizeof(dn));
+	zzt_board_dirname(&w->boards[rs->board], dn, sizeof(dn));
+	if (rs->kind == ZZT_REF_EXIT)
 		snprintf(q->who, sizeof(q->who), "the %s exit of board %s (board.ini exit_%s)",
 			 zzt_exit_names[rs->n], dn, zzt_exit_names[rs->n]);
-	} else if (!strcmp(rs->what, "passage")) {
-		zzt_board_dirname(&w->boards[rs->board], dn, sizeof(dn));
+	else if (rs->kind == ZZT_REF_PASSAGE)
 		snprintf(q->who, sizeof(q->who), "the passage of board %s (stats.csv stat %u, p3)",
 			 dn, rs->n);
-	} else {
-		snprintf(q->who, sizeof(q->who), "%s", rs->what);
-	}
+	else
+		snprintf(q->who, sizeof(q->who), "the start board (world.ini board)");
 	return 1;
 }
 
@@ -710,16 +710,16 @@ static int zzt_ref_shift(struct zzt_world *w, struct zzt_refsite *rs, void *arg)
 
 	if (rs->value <= target)
 		return 0;
-	if (!strcmp(rs->what, "exit"))
-		b->props[ZZT_P_EXITS + rs->n]--;
-	else if (!strcmp(rs->what, "passage"))
-		b->stats[rs->n].rec[ZZT_S_P3]--;
-	if (strcmp(rs->what, "exit") && strcmp(rs->what, "passage")) {
+	if (rs->kind == ZZT_REF_START) {
 		gfs_put_u16le(w->hdr + ZZT_H_BOARD, (uint16_t)(rs->value - 1));
 		w->hdr_dirty = 1;
-	} else {
-		b->dirty = 1;
+		return 0;
 	}
+	if (rs->kind == ZZT_REF_EXIT)
+		b->props[ZZT_P_EXITS + rs->n]--;
+	else
+		b->stats[rs->n].rec[ZZT_S_P3]--;
+	b->dirty = 1;
 	return 0;
 }
 
