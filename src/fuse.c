@@ -1615,6 +1615,14 @@ static int gfs_op_rename(const char *from, const char *to, unsigned int flags)
 	return r;
 }
 
+/* A format's refusal of mkdir or rmdir: its reason to the log, as create and unlink do. */
+static int gfs_dir_refused(struct gfs_archive *ar, const char *op, const char *path, int r)
+{
+	if (ar->err[0])
+		gfs_warn(ar, "%s %s refused: %s", op, path, gfs_err_reason(ar));
+	return r;
+}
+
 static int gfs_op_mkdir_locked(const char *path, mode_t mode)
 {
 	struct gfs_archive *ar = gfs_ar();
@@ -1630,8 +1638,9 @@ static int gfs_op_mkdir_locked(const char *path, mode_t mode)
 		return -EROFS;
 	if (!ar->fmt->mkdir)
 		return -EPERM;
+	ar->err[0] = 0;
 	if ((r = ar->fmt->mkdir(ar, dir, name, &n)))
-		return r;
+		return gfs_dir_refused(ar, "mkdir", path, r);
 	return gfs_commit_now(ar, NULL);
 }
 
@@ -1654,8 +1663,9 @@ static int gfs_op_rmdir_locked(const char *path)
 		return -EROFS;
 	if (!ar->fmt->rmdir || !n->parent)
 		return -EPERM;
+	ar->err[0] = 0;
 	if ((r = ar->fmt->rmdir(ar, n)))
-		return r;
+		return gfs_dir_refused(ar, "rmdir", path, r);
 	return gfs_commit_now(ar, NULL);
 }
 

@@ -26,7 +26,8 @@ CORE_TESTS += \
 	tests/zzt/t4008-draw.sh \
 	tests/zzt/t4009-corpus-render.sh \
 	tests/zzt/t4010-diff.sh \
-	tests/zzt/t4011-csv-dialect.sh
+	tests/zzt/t4011-csv-dialect.sh \
+	tests/zzt/t4012-boards-grow.sh
 EXTRA_DIST += tests/zzt/zztlib.py src/formats/zzt/MANUAL.mdoc
 
 # unit tests (TAP): code page 437, RLE, random edits of every view

@@ -401,6 +401,7 @@ static int zzt_load(struct gfs_archive *ar)
 	boards = gfs_node_new_dir(ar, ar->root, "boards");
 	if (!boards)
 		goto out_file;
+	w->boards_dir = boards;
 	for (i = 0; i < w->nboards; i++) {
 		r = zzt_build_board(ar, boards, &w->boards[i]);
 		if (r)
@@ -597,54 +598,336 @@ static int zzt_populate_code(struct gfs_archive *ar, struct gfs_node *dir)
 }
 
 
-/* code/NN.oop for a stat that has no code of its own yet (named by its @name at the next mount). */
+/* ---- boards made and removed: mkdir, cp -r, rm -r ------------------------------ */
+
+static struct zzt_board *zzt_board_of(struct zzt_world *w, const struct gfs_node *dir, int code)
+{
+	for (size_t i = 0; i < w->nboards; i++)
+		if ((code ? w->boards[i].code_dir : w->boards[i].dir) == dir)
+			return &w->boards[i];
+	return NULL;
+}
+
+/* 1 when stat s of b stands on a passage: its P3 is a board number. */
+static int zzt_is_passage(const struct zzt_board *b, size_t s)
+{
+	unsigned x = b->stats[s].rec[ZZT_S_X], y = b->stats[s].rec[ZZT_S_Y];
+
+	return x >= 1 && x <= ZZT_W && y >= 1 && y <= ZZT_H &&
+	       b->elem[(y - 1) * ZZT_W + x - 1] == ZZT_E_PASSAGE_ID;
+}
+
+static const char *const zzt_exit_names[4] = { "north", "south", "west", "east" };
+
+/*
+ * Every reference to a board number: the start board in the header, each
+ * board's four exits, each passage's destination.  fn sees where the number
+ * is, returns non-zero to stop (and that is returned).
+ */
+enum zzt_refkind { ZZT_REF_START, ZZT_REF_EXIT, ZZT_REF_PASSAGE };
+
+struct zzt_refsite {
+	enum zzt_refkind kind;
+	unsigned board, n;		/* the board holding it; exit index or stat */
+	unsigned value;
+};
+
+static int zzt_each_ref(struct zzt_world *w, int (*fn)(struct zzt_world *, struct zzt_refsite *, void *),
+			void *arg)
+{
+	struct zzt_refsite rs = { .kind = ZZT_REF_START };
+	int r;
+
+	rs.value = (uint16_t)gfs_le16(w->hdr + ZZT_H_BOARD);
+	if ((r = fn(w, &rs, arg)))
+		return r;
+	for (size_t i = 0; i < w->nboards; i++) {
+		struct zzt_board *b = &w->boards[i];
+
+		if (b->damaged)
+			continue;
+		rs.board = (unsigned)i;
+		rs.kind = ZZT_REF_EXIT;
+		for (rs.n = 0; rs.n < 4; rs.n++) {
+			rs.value = b->props[ZZT_P_EXITS + rs.n];
+			if (rs.value && (r = fn(w, &rs, arg)))
+				return r;
+		}
+		rs.kind = ZZT_REF_PASSAGE;
+		for (size_t s = 0; s < b->nstats; s++) {
+			if (!zzt_is_passage(b, s))
+				continue;
+			rs.n = (unsigned)s;
+			rs.value = b->stats[s].rec[ZZT_S_P3];
+			if ((r = fn(w, &rs, arg)))
+				return r;
+		}
+	}
+	return 0;
+}
+
+struct zzt_refquery {
+	unsigned target;
+	char who[128];
+};
+
+static int zzt_ref_to(struct zzt_world *w, struct zzt_refsite *rs, void *arg)
+{
+	struct zzt_refquery *q = arg;
+	char dn[64];
+
+	if (rs->value != q->target)
+		return 0;
+	zzt_board_dirname(&w->boards[rs->board], dn, sizeof(dn));
+	if (rs->kind == ZZT_REF_EXIT)
+		snprintf(q->who, sizeof(q->who), "the %s exit of board %s (board.ini exit_%s)",
+			 zzt_exit_names[rs->n], dn, zzt_exit_names[rs->n]);
+	else if (rs->kind == ZZT_REF_PASSAGE)
+		snprintf(q->who, sizeof(q->who), "the passage of board %s (stats.csv stat %u, p3)",
+			 dn, rs->n);
+	else
+		snprintf(q->who, sizeof(q->who), "the start board (world.ini board)");
+	return 1;
+}
+
+/* EBUSY naming what still leads to board b (or that it is the title screen), else 0. */
+static int zzt_board_busy(struct gfs_archive *ar, struct zzt_board *b)
+{
+	struct zzt_refquery q = { .target = b->idx };
+
+	if (!b->idx)
+		return gfs_err(ar, -EBUSY, "board 0 is the title screen: it cannot be removed");
+	if (zzt_each_ref(ar->priv, zzt_ref_to, &q))
+		return gfs_err(ar, -EBUSY, "board %u is still the destination of %s", b->idx, q.who);
+	return 0;
+}
+
+/* Board target went: every number past it follows its board down by one. */
+static int zzt_ref_shift(struct zzt_world *w, struct zzt_refsite *rs, void *arg)
+{
+	unsigned target = *(unsigned *)arg;
+	struct zzt_board *b = &w->boards[rs->board];
+
+	if (rs->value <= target)
+		return 0;
+	if (rs->kind == ZZT_REF_START) {
+		gfs_put_u16le(w->hdr + ZZT_H_BOARD, (uint16_t)(rs->value - 1));
+		w->hdr_dirty = 1;
+		return 0;
+	}
+	if (rs->kind == ZZT_REF_EXIT)
+		b->props[ZZT_P_EXITS + rs->n]--;
+	else
+		b->stats[rs->n].rec[ZZT_S_P3]--;
+	b->dirty = 1;
+	return 0;
+}
+
+static void zzt_set_count(struct gfs_archive *ar, struct zzt_world *w)
+{
+	gfs_put_u16le(w->hdr + ZZT_H_NUMBOARDS, (uint16_t)(w->nboards - 1));
+	w->hdr_dirty = 1;
+	ar->changed = 1;
+	gfs_tree_invalidate(ar);
+}
+
+/*
+ * mkdir boards/NAME: a blank board with the next number.  NAME is
+ * "NN-title" (NN must be that number), "NN" or "title"; the title becomes
+ * the board's name.  mkdir code in a board made so: its code directory.
+ */
+static int zzt_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		     struct gfs_node **out)
+{
+	struct zzt_world *w = ar->priv;
+	struct zzt_board *b = zzt_board_of(w, dir, 0), *nb;
+	uint8_t title[ZZT_B_NAME_MAX];
+	size_t n = 0, len;
+	const char *t = name;
+
+	if (b && !strcmp(name, "code") && !b->code_dir) {
+		b->code_dir = gfs_node_new_dir(ar, dir, name);
+		b->rm_refused = 0;
+		*out = b->code_dir;
+		return *out ? 0 : -ENOMEM;
+	}
+	if (dir != w->boards_dir)
+		return gfs_err(ar, -EPERM, "%s: only boards/NN-name and a board's code/ can be made", name);
+	if (w->nboards >= ZZT_BOARDS_MAX)
+		return gfs_err(ar, -ENOSPC, "%s: the world has %zu boards, ZZT's most (boards 0-%d)",
+			       name, w->nboards, ZZT_BOARDS_MAX - 1);
+	if (*t >= '0' && *t <= '9') {
+		unsigned long num = strtoul(t, (char **)&t, 10);
+
+		if (*t && *t != '-')
+			t = name;	/* "3d-maze": all of it is the title */
+		else if (num != w->nboards)
+			return gfs_err(ar, -EINVAL, "%s: the next free board number is %02zu", name,
+				       w->nboards);
+		else if (*t)
+			t++;
+	}
+	for (len = strlen(t); len;) {
+		uint32_t cp;
+		size_t k = gfs_utf8_decode((const uint8_t *)t, len, &cp);
+		int c = k ? zzt_cp437_from(cp) : -1;
+
+		if (c < 0)
+			return gfs_err(ar, -EINVAL, "%s: the board name has a character code page 437 "
+				       "lacks", name);
+		if (n == ZZT_B_NAME_MAX)
+			return gfs_err(ar, -EINVAL, "%s: a board name holds at most %d characters",
+				       name, ZZT_B_NAME_MAX);
+		title[n++] = (uint8_t)c;
+		t += k;
+		len -= k;
+	}
+	nb = realloc(w->boards, (w->nboards + 1) * sizeof(*w->boards));
+	if (!nb)
+		return -ENOMEM;
+	w->boards = nb;
+	b = &nb[w->nboards];
+	memset(b, 0, sizeof(*b));
+	b->idx = (unsigned)w->nboards;
+	if (zzt_board_blank(b, title, n) || !(b->dir = gfs_node_new_dir(ar, dir, name))) {
+		zzt_board_release(b);
+		return -ENOMEM;
+	}
+	w->nboards++;
+	zzt_set_count(ar, w);
+	*out = b->dir;
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	const struct gfs_node_ops *ops;
+	enum zzt_view kind;
+	mode_t mode;
+} zzt_board_views[] = {
+	{ "board.ini", &zzt_ops_board, ZZT_V_BOARD, 0644 },
+	{ "elements.csv", &zzt_ops_grid, ZZT_V_ELEMENTS, 0644 },
+	{ "colors.csv", &zzt_ops_grid, ZZT_V_COLORS, 0644 },
+	{ "stats.csv", &zzt_ops_stats, ZZT_V_STATS, 0644 },
+	{ "board.png", &zzt_ops_png, ZZT_V_PNG, 0444 },
+	{ "extra.bin", &zzt_ops_extra, ZZT_V_EXTRA, 0644 },
+};
+
+/*
+ * A board's view written into its folder (cp -r of a board, or one removed
+ * and written again): the view comes back and the write replaces it.
+ */
+static int zzt_create_view(struct gfs_archive *ar, struct zzt_board *b, const char *name,
+			   struct gfs_node **out)
+{
+	for (size_t i = 0; i < sizeof(zzt_board_views) / sizeof(zzt_board_views[0]); i++) {
+		if (strcmp(name, zzt_board_views[i].name))
+			continue;
+		*out = zzt_view_node(ar, b->dir, name, S_IFREG | zzt_board_views[i].mode,
+				     zzt_board_views[i].ops, zzt_board_views[i].kind, b->idx, 0);
+		b->rm_refused = 0;
+		return *out ? 0 : -ENOMEM;
+	}
+	return gfs_err(ar, -EPERM, "%s: a board folder holds board.ini, elements.csv, colors.csv, "
+		       "stats.csv, board.png, extra.bin and code/", name);
+}
+
+/*
+ * The stat a new code file is for: NN.oop and NAME-NN.oop name stat NN;
+ * NAME.oop goes to the first object or scroll with no code (cp -r copies
+ * code/ in stat order, so a copied board's programs land where they were).
+ */
+static long zzt_code_stat(const struct zzt_board *b, const char *name, size_t len)
+{
+	size_t d = len - 4;
+
+	while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
+		d--;
+	if (d == len - 4 || (d && name[d - 1] != '-') || len - 4 - d != 2) {
+		if (strspn(name, "0123456789") == len - 4)
+			return -1;	/* a number that is not NN */
+		for (size_t s = 0; s < b->nstats; s++) {
+			const struct zzt_stat *st = &b->stats[s];
+			unsigned x = st->rec[ZZT_S_X], y = st->rec[ZZT_S_Y];
+			uint8_t e = x >= 1 && x <= ZZT_W && y >= 1 && y <= ZZT_H ?
+				    b->elem[(y - 1) * ZZT_W + x - 1] : 0;
+
+			if ((e == ZZT_E_OBJECT_ID || e == ZZT_E_SCROLL_ID) && st->bind < 0 &&
+			    !st->code.len && !st->code_node)
+				return (long)s;
+		}
+		return -2;
+	}
+	return (name[d] - '0') * 10 + (name[d + 1] - '0');
+}
+
+/* code/NAME.oop for a stat that has no code of its own yet (named by its @name at the next mount). */
 static int zzt_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
 		      struct gfs_node **out)
 {
 	struct zzt_world *w = ar->priv;
-	struct zzt_board *b = NULL;
-	size_t i, len = strlen(name);
-	unsigned long s = 0;
-	char canon[32];
+	struct zzt_board *b = zzt_board_of(w, dir, 1);
+	size_t len = strlen(name);
+	long s;
 
-	for (i = 0; i < w->nboards; i++)
-		if (w->boards[i].code_dir == dir)
-			b = &w->boards[i];
+	if (!b && (b = zzt_board_of(w, dir, 0)))
+		return zzt_create_view(ar, b, name, out);
 	if (!b)
-		return gfs_err(ar, -EPERM, "%s: only code/NN.oop files can be created", name);
-	if (len < 5 || len > 9 || strcmp(name + len - 4, ".oop"))
+		return gfs_err(ar, -EPERM, "%s: only code/NAME.oop files can be created", name);
+	if (len < 5 || strcmp(name + len - 4, ".oop"))
+		return gfs_err(ar, -EINVAL, "%s: want NN.oop, NN a stat number, or NAME.oop", name);
+	s = zzt_code_stat(b, name, len);
+	if (s == -1)
 		return gfs_err(ar, -EINVAL, "%s: want NN.oop, NN a stat number", name);
-	for (i = 0; i < len - 4; i++) {
-		if (name[i] < '0' || name[i] > '9')
-			return gfs_err(ar, -EINVAL, "%s: want NN.oop, NN a stat number", name);
-		s = s * 10 + (unsigned long)(name[i] - '0');
-	}
-	if (s >= b->nstats)
-		return gfs_err(ar, -EINVAL, "%s: board %u has no stat %lu", name, b->idx, s);
+	if (s == -2)
+		return gfs_err(ar, -EINVAL, "%s: board %u has no object or scroll without code",
+			       name, b->idx);
+	if ((size_t)s >= b->nstats)
+		return gfs_err(ar, -EINVAL, "%s: board %u has no stat %ld", name, b->idx, s);
 	if (b->stats[s].bind >= 0 || b->stats[s].code_node)
-		return gfs_err(ar, -EINVAL, "%s: stat %lu already has code (or binds to another's)",
+		return gfs_err(ar, -EINVAL, "%s: stat %ld already has code (or binds to another's)",
 			       name, s);
-	snprintf(canon, sizeof(canon), "%02lu.oop", s);
-	if (strcmp(name, canon))
-		return gfs_err(ar, -EINVAL, "%s: the code file of stat %lu is %s", name, s, canon);
 	b->stats[s].final_cr = 1;
-	if (!zzt_add_code_node(ar, b, (unsigned)s, canon))
+	b->rm_refused = 0;
+	if (!zzt_add_code_node(ar, b, (unsigned)s, name))
 		return -ENOMEM;
 	*out = b->stats[s].code_node;
 	return 0;
 }
 
-/* Removing code/NN.oop leaves the stat without code. */
+/*
+ * Removing code/NAME.oop leaves the stat without code.  Removing another
+ * view of a board is the start of rm -r: allowed when nothing leads to the
+ * board (the board goes at rmdir), else EBUSY, and the refusal then holds
+ * for as many code file removals as the board has code files (the rest of
+ * that rm -r), so a refused rm -r changes nothing.
+ */
 static int zzt_unlink(struct gfs_archive *ar, struct gfs_node *n)
 {
 	struct zzt_world *w = ar->priv;
 	struct zzt_ref *ref = n->priv;
 	struct zzt_board *b;
 	struct zzt_stat *s;
+	int r;
 
-	if (!ref || gfs_node_get_ops(n) != &zzt_ops_code || ref->board >= w->nboards)
-		return gfs_err(ar, -EPERM, "%s: only code files can be removed", n->name);
+	if (!ref || ref->kind == ZZT_V_WORLD || ref->kind == ZZT_V_RAW || ref->board >= w->nboards)
+		return gfs_err(ar, -EPERM, "%s: only a board's files can be removed", n->name);
 	b = &w->boards[ref->board];
+	if (gfs_node_get_ops(n) == &zzt_ops_code && b->rm_refused > 0) {
+		b->rm_refused--;	/* once per code file: the rest of that rm -r */
+		return zzt_board_busy(ar, b);
+	}
+	if (gfs_node_get_ops(n) != &zzt_ops_code) {
+		if ((r = zzt_board_busy(ar, b))) {
+			b->rm_refused = b->code_dir && !gfs_dir_ready(ar, b->code_dir) ?
+					(int)b->code_dir->nkids : 0;
+			return r;
+		}
+		if (gfs_node_get_ops(n) != &zzt_ops_code) {
+			gfs_node_remove(ar, n);
+			return 0;
+		}
+	}
 	if (ref->stat >= b->nstats)
 		return -EPERM;
 	s = &b->stats[ref->stat];
@@ -660,11 +943,70 @@ static int zzt_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	return 0;
 }
 
+/* The board at idx takes its new number: its views' references and folder name follow. */
+static void zzt_board_renumber(struct gfs_archive *ar, struct zzt_board *b, unsigned idx)
+{
+	struct gfs_node *dirs[2] = { b->dir, b->code_dir };
+	char dn[64];
+
+	b->idx = idx;
+	for (size_t d = 0; d < 2; d++)
+		for (size_t i = 0; dirs[d] && i < dirs[d]->nkids; i++) {
+			struct gfs_node *k = dirs[d]->kids[i];
+
+			if (!S_ISDIR(k->mode) && k->priv)
+				((struct zzt_ref *)k->priv)->board = idx;
+		}
+	zzt_board_dirname(b, dn, sizeof(dn));
+	gfs_node_move(ar, b->dir, b->dir->parent, dn);
+}
+
+/*
+ * rmdir of an emptied board folder removes the board, as KevEdit's delete
+ * does: later boards move down one number, and the exits, passages and
+ * start board that led to them follow.
+ */
+static int zzt_rmdir(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct zzt_world *w = ar->priv;
+	struct zzt_board *b;
+	unsigned k;
+	int r;
+
+	if ((r = gfs_dir_ready(ar, n)))
+		return r;
+	if ((b = zzt_board_of(w, n, 1))) {
+		if (n->nkids)
+			return -ENOTEMPTY;
+		b->code_dir = NULL;
+		gfs_node_remove(ar, n);
+		return 0;
+	}
+	b = zzt_board_of(w, n, 0);
+	if (!b)
+		return gfs_err(ar, -EPERM, "%s: only a board's folder can be removed", n->name);
+	if ((r = zzt_board_busy(ar, b)))
+		return r;
+	if (n->nkids)
+		return gfs_err(ar, -ENOTEMPTY, "%s: remove its files first (rm -r)", n->name);
+	k = b->idx;
+	zzt_board_release(b);
+	gfs_node_remove(ar, n);
+	memmove(b, b + 1, (w->nboards - k - 1) * sizeof(*b));
+	w->nboards--;
+	for (size_t i = k; i < w->nboards; i++)
+		zzt_board_renumber(ar, &w->boards[i], (unsigned)i);
+	zzt_each_ref(w, zzt_ref_shift, &k);
+	zzt_set_count(ar, w);
+	return 0;
+}
+
 /* the title screen: board 0 */
 static const char *const zzt_thumbnails[] = { "boards/*/board.png", NULL };
 
 const struct gfs_format gfs_format_zzt = {
 	.name = "zzt", .description = "ZZT world or saved game",
 	GFS_FORMAT_CALLS(zzt),
-	.create = zzt_create, .unlink = zzt_unlink, .thumbnails = zzt_thumbnails,
+	.create = zzt_create, .unlink = zzt_unlink, .mkdir = zzt_mkdir, .rmdir = zzt_rmdir,
+	.thumbnails = zzt_thumbnails,
 };

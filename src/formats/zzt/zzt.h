@@ -95,6 +95,15 @@
 #define ZZT_BOARD_ZZT_MAX	20000	/* what ZZT itself loads */
 #define ZZT_WARN_MAX		10
 #define ZZT_FILE_MAX		((size_t)64 << 20)
+#define ZZT_BOARDS_MAX		101	/* ZZT's MAX_BOARD is 100: boards 0-100 */
+
+/* Element ids the tree operations look at. */
+#define ZZT_E_EMPTY_ID		0
+#define ZZT_E_PLAYER_ID		4
+#define ZZT_E_SCROLL_ID		10
+#define ZZT_E_PASSAGE_ID	11	/* its stat's P3 is the board it leads to */
+#define ZZT_E_NORMAL_ID		22
+#define ZZT_E_OBJECT_ID		36
 
 #define ZZT_PNG_W		(ZZT_W * 8)
 #define ZZT_PNG_H		(ZZT_H * 14)
@@ -124,6 +133,7 @@ struct zzt_board {
 	uint8_t *tail;			/* bytes after the last stat */
 	size_t tail_len;
 	int dirty;			/* serialise from the model */
+	int rm_refused;			/* code removals still refused after a refused rm -r */
 	uint64_t new_off;		/* where save() put it, adopted by committed() */
 	uint32_t new_size;
 	struct gfs_node *dir, *code_dir;
@@ -141,6 +151,7 @@ struct zzt_world {
 	unsigned ndamaged;
 	unsigned nwarned;		/* damage lines seen (logged up to ZZT_WARN_MAX) */
 	struct gfs_node *trailing;	/* bytes after the declared boards */
+	struct gfs_node *boards_dir;
 	uint64_t trailing_new_off;
 };
 
@@ -174,6 +185,12 @@ int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size, uint6
 void zzt_board_release(struct zzt_board *b);
 int zzt_board_encode(const struct zzt_board *b, struct gfs_buf *out);
 int zzt_board_encoded_size(const struct zzt_board *b, size_t *size);
+/*
+ * A blank board as ZZT's editor makes one (BoardCreate): empty tiles in a
+ * border of yellow normal walls, the player (stat 0) in the middle, at most
+ * 255 shots; named name (n bytes, at most 50).  -ENOMEM, else 0.
+ */
+int zzt_board_blank(struct zzt_board *b, const uint8_t *name, size_t n);
 int zzt_rle_encode(const uint8_t *elem, const uint8_t *color, struct gfs_buf *out);
 /* EINVAL (with the message) if b no longer fits the 16-bit size field. */
 int zzt_board_check_size(struct gfs_archive *ar, struct zzt_board *b);

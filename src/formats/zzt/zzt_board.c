@@ -231,3 +231,48 @@ int zzt_board_check_size(struct gfs_archive *ar, struct zzt_board *b)
 	return 0;
 }
 
+
+/* ZZT's BoardCreate: what a new board holds. */
+#define ZZT_BORDER_COLOR	0x0e	/* yellow on black */
+#define ZZT_PLAYER_COLOR	0x1f	/* white on blue */
+#define ZZT_NEW_SHOTS		255
+
+int zzt_board_blank(struct zzt_board *b, const uint8_t *name, size_t n)
+{
+	struct zzt_stat *p;
+	size_t x, y;
+
+	memset(b->name, 0, ZZT_B_NAME_LEN);
+	b->name[0] = (uint8_t)n;
+	memcpy(b->name + 1, name, n);
+	b->elem = calloc(2, ZZT_TILES);
+	b->stats = calloc(1, sizeof(*b->stats));
+	if (!b->elem || !b->stats)
+		return -ENOMEM;
+	b->color = b->elem + ZZT_TILES;
+	for (y = 0; y < ZZT_H; y++)
+		for (x = 0; x < ZZT_W; x++)
+			if (!x || !y || x == ZZT_W - 1 || y == ZZT_H - 1) {
+				b->elem[y * ZZT_W + x] = ZZT_E_NORMAL_ID;
+				b->color[y * ZZT_W + x] = ZZT_BORDER_COLOR;
+			}
+	/* the player at (BOARD_WIDTH div 2, BOARD_HEIGHT div 2), 1-based */
+	x = ZZT_W / 2;
+	y = ZZT_H / 2;
+	b->elem[(y - 1) * ZZT_W + x - 1] = ZZT_E_PLAYER_ID;
+	b->color[(y - 1) * ZZT_W + x - 1] = ZZT_PLAYER_COLOR;
+	b->tiles_changed = 1;
+	memset(b->props, 0, ZZT_P_SIZE);
+	b->props[ZZT_P_SHOTS] = ZZT_NEW_SHOTS;
+	p = &b->stats[0];
+	p->bind = -1;
+	p->final_cr = 1;
+	p->rec[ZZT_S_X] = (uint8_t)x;
+	p->rec[ZZT_S_Y] = (uint8_t)y;
+	gfs_put_u16le(p->rec + ZZT_S_CYCLE, 1);
+	gfs_put_u16le(p->rec + ZZT_S_FOLLOWER, 0xffff);
+	gfs_put_u16le(p->rec + ZZT_S_LEADER, 0xffff);
+	b->nstats = b->capstats = 1;
+	b->dirty = 1;
+	return 0;
+}
