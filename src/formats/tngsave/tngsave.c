@@ -683,4 +683,5 @@ const struct gfs_format gfs_format_tngsave = {
 	.unlink = tsv_unlink,
 	.rmdir = tsv_rmdir,
 	.thumbnails = tsv_thumbnails,
+	.layout = tsv_layout_nth,
 };
