@@ -783,7 +783,9 @@ struct gfs_rec_ctx {
 	struct gfs_buf *elems[GFS_REC_MAXPARTS];	/* one buffer an element (a PART: one), old ones first */
 	size_t new_n[GFS_REC_MAXPARTS], cap[GFS_REC_MAXPARTS];
 	struct gfs_buf tmp;
-	struct gfs_buf seen;			/* the keys given (struct gfs_seen) */
+	struct gfs_buf seen;			/* the keys of rec's own sections given (struct gfs_seen) */
+	struct gfs_buf eseen;			/* those of the element of a group given last */
+	size_t eg, ek;				/* that element: group eg, element ek */
 };
 
 /* A key given: field f of the part (GROUP) g, its element k (SIZE_MAX: not of a group). */
@@ -792,17 +794,26 @@ struct gfs_seen {
 	size_t g, k;
 };
 
-/* Was f of part g, element k given?  With add, it is now. */
+/*
+ * Was f of part g, element k given?  With add, it is now.  The keys of an
+ * element are kept while its lines last (another element: afresh).
+ */
 static int gfs_rec_seen(struct gfs_rec_ctx *c, const struct gfs_field *f, size_t g, size_t k, int add)
 {
+	struct gfs_buf *b = k == SIZE_MAX ? &c->seen : &c->eseen;
 	struct gfs_seen x = { f, g, k }, y;
 
-	for (size_t i = 0; i < c->seen.len / sizeof(y); i++) {
-		memcpy(&y, c->seen.data + i * sizeof(y), sizeof(y));
+	if (k != SIZE_MAX && (g != c->eg || k != c->ek)) {
+		gfs_buf_set_len(b, 0);
+		c->eg = g;
+		c->ek = k;
+	}
+	for (size_t i = 0; i < b->len / sizeof(y); i++) {
+		memcpy(&y, b->data + i * sizeof(y), sizeof(y));
 		if (y.f == f && y.g == g && y.k == k)
 			return 1;
 	}
-	return add && gfs_buf_add(&c->seen, &x, sizeof(x)) ? -ENOMEM : 0;
+	return add && gfs_buf_add(b, &x, sizeof(x)) ? -ENOMEM : 0;
 }
 
 static int gfs_unsigned_parse(const char *s, uint64_t *v)
@@ -1339,6 +1350,7 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
 	}
 	gfs_buf_release(&c.tmp);
 	gfs_buf_release(&c.seen);
+	gfs_buf_release(&c.eseen);
 	free(c.fixed);
 	return r;
 }
