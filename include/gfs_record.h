@@ -19,8 +19,9 @@
  * (padding, unknown bits of a bit field, bytes after the record) stay as
  * they were, so a view written back unchanged gives the same bytes.
  *
- * Layout, in byte order: the fixed part is rec->size bytes; each GROUP and
- * PART field after it sits right after the one before it, in table order.
+ * Layout, in byte order: the fixed part is rec->size bytes; each GROUP,
+ * PART and CSTR field (at most 16) sits right after the one before it, in
+ * table order.
  * A PART is width bytes whose fields (part->group's, at offsets inside it)
  * show as fields of the fixed part, at the PART's place in the table (its
  * section, if any, opens before its first field).  A group's elements are
@@ -60,13 +61,15 @@
  * writes 1 to max bytes, max 0: any), or a GROUP shown at its place among
  * the fields instead of in sections of its own: GFS_FF_LINE, all elements
  * on one line, "key = 1 2 3" (elements apart by spaces, the fields of one
- * by commas; an element of one field also takes commas between elements),
- * a fixed count that the view must keep; or GFS_FF_LINES, one line an
- * element, "key = f1 f2" (fields apart by spaces or commas), its note above
- * all of them.  Such an element's fields flagged GFS_FF_OPTIONAL may be
- * left out (they are then 0); a new element starts from the old one at its
- * place (else zeros).  A key is given once (but a LINES key); a key
- * flagged GFS_FF_NEED left out fails too ("VIEW: [SECTION] KEY missing").
+ * by commas; an element of one field also takes commas between elements;
+ * a fixed count, count_width 0, the view must keep); or GFS_FF_LINES, one
+ * line an element, "key = f1 f2" (fields apart by spaces or commas), its
+ * note above all of them (no line: no elements).  Such an element (at most 8 fields)
+ * may leave out its fields flagged GFS_FF_OPTIONAL (they are then 0); a new
+ * element starts from the old one at its place (else zeros).  A key is
+ * given once in a view (a key of an element section, once in that
+ * element's lines; a LINES key, a line an element); a key flagged
+ * GFS_FF_NEED left out fails too ("VIEW: [SECTION] KEY missing").
  *
  * Values: numbers are decimal (0x hex accepted); GFS_FK_HEX renders 0x and
  * two digits a byte; GFS_FK_HEXZ renders bare digit pairs without the

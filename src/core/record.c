@@ -510,7 +510,7 @@ static const struct gfs_field *gfs_flat_next(struct gfs_flat *it)
  * elements it has (a PART: 1), and where the last one ends (the span).
  */
 #define GFS_REC_MAXPARTS 16
-#define GFS_ITEM_MAXFIELDS 8	/* fields of an element shown on a line (a table over it: no view parses) */
+#define GFS_ITEM_MAXFIELDS 8	/* fields of an element on a line (more: no line parses) */
 struct gfs_tail {
 	size_t n;
 	const struct gfs_field *bad;	/* the part that does not fit (NULL: the fixed part) */
@@ -664,7 +664,8 @@ static int gfs_fields_render(const struct gfs_record *rec, const uint8_t *base, 
 			r = gfs_buf_printf(out, "; %s\n", f->note);
 		if (!r && (f->flags & GFS_FF_TIME))
 			r = gfs_time_note(out, f->key, gfs_field_num(f, gfs_field_get(f, b)));
-		for (size_t k = 0; f->flags & GFS_FF_LINES && k < n && !r; k++) {	/* "key = f1 f2" an element */
+		/* GFS_FF_LINES: "key = f1 f2" an element */
+		for (size_t k = 0; f->flags & GFS_FF_LINES && k < n && !r; k++) {
 			r = gfs_buf_printf(out, "%s = ", f->key);
 			if (!r)
 				r = gfs_items_render(f->group, b + k * f->group->size, 1, ' ', ' ', refs, out);
@@ -783,7 +784,7 @@ struct gfs_rec_ctx {
 	struct gfs_buf *elems[GFS_REC_MAXPARTS];	/* one buffer an element (a PART: one), old ones first */
 	size_t new_n[GFS_REC_MAXPARTS], cap[GFS_REC_MAXPARTS];
 	struct gfs_buf tmp;
-	struct gfs_buf seen;			/* the keys of rec's own sections given (struct gfs_seen) */
+	struct gfs_buf seen;			/* keys of rec's own sections given (gfs_seen) */
 	struct gfs_buf eseen;			/* those of the element of a group given last */
 	size_t eg, ek;				/* that element: group eg, element ek */
 };
@@ -1113,7 +1114,7 @@ static int gfs_item_parse(struct gfs_rec_ctx *c, size_t g, const struct gfs_fiel
 	return r;
 }
 
-/* A line of the GROUP f (part g) shown on its key's line(s): the whole list, or (GFS_FF_LINES) one more element. */
+/* A line of the GROUP f (part g) shown among the fields: all its elements, or (LINES) one more. */
 static int gfs_items_parse(struct gfs_rec_ctx *c, size_t g, const struct gfs_field *f, const char *value,
 			   unsigned line)
 {
