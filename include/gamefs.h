@@ -35,6 +35,7 @@
 #define GFS_NODE_CHUNK    0x4u	/* lives in a load-time chunk, not its own allocation */
 #define GFS_NODE_LAZY     0x8u	/* directory whose files ops->populate makes when first used */
 #define GFS_NODE_BROKEN   0x10u	/* render failed; not tried again until the model changes (core only) */
+#define GFS_NODE_UNSAVED  0x20u	/* NAME.rejected of a commit that failed: kept at unmount (core only) */
 
 /* ---- formats ------------------------------------------------------------- */
 
@@ -120,9 +121,28 @@ int gfs_archive_commit(struct gfs_archive *ar);
 /*
  * The same, for the FUSE layer: nodes still open for writing are left out
  * of the commit (their writer has not finished), except `closing`, whose
- * last writer is closing it now, and except at unmount (all = 1).
+ * last writer is closing it now, and except at unmount (all = 1).  A
+ * commit that fails during the mount (all = 0: EBUSY, ENOSPC, EIO...)
+ * keeps each edit it held as NAME.rejected and gives every view its last
+ * good content back; the last one (all = 1) leaves the edits in place for
+ * gfs_archive_keep_unsaved().
  */
 int gfs_archive_commit_ex(struct gfs_archive *ar, struct gfs_node *closing, int all);
+/*
+ * After a last commit that failed: every edit it did not write (and every
+ * NAME.rejected) into a new folder beside the archive, ARCHIVE.unsaved (or
+ * ARCHIVE.unsaved-N), by its path in the tree.  where gets the folder
+ * (removed again when nothing was kept), *kept the count of files.
+ * Returns 0 or the first error.
+ */
+int gfs_archive_keep_unsaved(struct gfs_archive *ar, char *where, size_t len, size_t *kept);
+/*
+ * At unmount: commit what is pending.  When that fails, or an edit a
+ * commit refused during the mount is still only NAME.rejected, every such
+ * file is kept beside the archive (gfs_archive_keep_unsaved).  Returns 0,
+ * or the error with msg saying what failed and where the files are.
+ */
+int gfs_archive_finish(struct gfs_archive *ar, char *msg, size_t len);
 /*
  * commit=unmount: parse the finished edits (closing's and those nobody
  * writes) into the model now, without writing the archive.  A bad edit

@@ -91,6 +91,7 @@ struct gfs_node {
 	uint64_t span_len GFS_CORE_ONLY;
 	struct gfs_buf *edit GFS_CORE_ONLY;	/* edited content, authoritative until commit */
 	struct gfs_buf *cache GFS_CORE_ONLY;	/* rendered content */
+	struct gfs_buf *good GFS_CORE_ONLY;	/* its render before the edit stored (gfs_commit_undo) */
 	int dirty GFS_CORE_ONLY;	/* edit not yet given to ops->store */
 	int modified GFS_CORE_ONLY;	/* edit stored, not yet committed */
 	struct timespec mtime GFS_CORE_ONLY;
@@ -182,6 +183,15 @@ struct gfs_format {
 	const char *const *thumbnails;
 	const struct gfs_record *(*layout)(size_t i);
 };
+
+/*
+ * The six calls every format has, named after its tag (static functions of
+ * the format): GFS_FORMAT_CALLS(zzt) is .bid = zzt_bid, .load = zzt_load,
+ * .save = zzt_save, .committed = zzt_committed, .free = zzt_free and
+ * .check = zzt_check.
+ */
+#define GFS_FORMAT_CALLS(tag) .bid = tag##_bid, .load = tag##_load, .save = tag##_save, \
+	.committed = tag##_committed, .free = tag##_free, .check = tag##_check
 
 #define GFS_PROBE_BYTES 4096
 
@@ -372,6 +382,8 @@ void gfs_node_move(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *
 		   const char *newname);
 /* Full path of n from the root, into b (no leading slash; root is ""). */
 int gfs_node_path(struct gfs_node *n, struct gfs_buf *b);
+/* The same path in buf (cut to size), for messages; returns buf. */
+const char *gfs_node_pathname(struct gfs_node *n, char *buf, size_t size);
 /* Exact size of the node's content (renders if it must). */
 int gfs_node_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size);
 /*

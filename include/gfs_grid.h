@@ -68,6 +68,18 @@ int gfs_grid_u16(struct gfs_archive *ar, const struct gfs_grid *g, size_t w, siz
 int gfs_grid_u8(struct gfs_archive *ar, const struct gfs_grid *g, size_t w, size_t h,
 		uint8_t *out);
 
+/*
+ * A whole w x h grid view: data parsed (no header names) into out[0..w * h)
+ * by gfs_grid_u16() or gfs_grid_u8(), the grid released.  0 or -EINVAL
+ * after gfs_err() (-ENOMEM).
+ */
+int gfs_grid_read_u16(struct gfs_archive *ar, const char *view, const uint8_t *data, size_t len,
+		      size_t w, size_t h, int64_t max, uint16_t *out);
+int gfs_grid_read_u8(struct gfs_archive *ar, const char *view, const uint8_t *data, size_t len,
+		     size_t w, size_t h, uint8_t *out);
+/* Render a whole w x h grid view: its "x0,...,x{w-1}" header, then h rows of v (as below). */
+int gfs_grid_write_u16(struct gfs_buf *out, const uint16_t *v, size_t w, size_t h);
+int gfs_grid_write_u8(struct gfs_buf *out, const uint8_t *v, size_t w, size_t h);
 /* Render "x0,x1,...,x{w-1}\n", the header of a grid of w columns. */
 int gfs_grid_xheader(struct gfs_buf *out, size_t w);
 /* The same with the columns numbered from first: "x1,...,xw" for first = 1. */

@@ -27,9 +27,11 @@
 #include <time.h>
 #include <unistd.h>
 #include "gfs_fuse.h"
+#include "gfs_mount.h"
 
 #define GFS_FUSE_HIDDEN ".fuse_hidden"
 #define GFS_LOG_NAME ".gamefs.log"
+#define GFS_STATUS_NAME ".gamefs.status"	/* what `gamefs status` reads */
 #define GFS_LOG_MAX (64 * 1024)
 
 struct gfs_handle {
@@ -38,6 +40,7 @@ struct gfs_handle {
 	int append;			/* O_APPEND: every write goes to the end we hold */
 	int cached;			/* reads through the node's page cache (pc_open) */
 	struct gfs_buf *snap;		/* a read-only open's render, held */
+	struct gfs_handle *prev, *next;	/* every open handle: gfs_handles */
 };
 
 static pthread_mutex_t gfs_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -49,6 +52,7 @@ static char gfs_log_text[GFS_LOG_MAX];
 static size_t gfs_log_len;
 static struct timespec gfs_log_time;
 static struct gfs_node *gfs_log_node;
+static struct gfs_node *gfs_status_node;	/* the status text, read by name, not listed */
 
 void gfs_fuse_log(const char *msg)
 {
@@ -341,10 +345,164 @@ static int gfs_serve(struct fuse_session *se)
 /* Mounted read-only: files are opened without asking us (gfs_op_open_locked). */
 static int gfs_mount_ro;
 
+/* The archive served: it changes when the file is replaced on disk (gfs_watch). */
+static struct gfs_archive *gfs_live;
+
 static struct gfs_archive *gfs_ar(void)
 {
-	return fuse_get_context()->private_data;
+	return gfs_live;
 }
+
+/* ---- every open handle ----------------------------------------------------------- */
+
+static struct gfs_handle *gfs_handles;	/* under gfs_lock */
+
+static void gfs_handle_link(struct gfs_handle *h)
+{
+	h->prev = NULL;
+	h->next = gfs_handles;
+	if (gfs_handles)
+		gfs_handles->prev = h;
+	gfs_handles = h;
+}
+
+static void gfs_handle_unlink(struct gfs_handle *h)
+{
+	if (h->prev)
+		h->prev->next = h->next;
+	else
+		gfs_handles = h->next;
+	if (h->next)
+		h->next->prev = h->prev;
+}
+
+/*
+ * After the session: the handles whose RELEASE never came (the daemon was
+ * stopped, or its connection aborted, with a file or directory open).
+ */
+static void gfs_handles_free(void)
+{
+	while (gfs_handles) {
+		struct gfs_handle *h = gfs_handles;
+
+		gfs_handle_unlink(h);
+		gfs_buf_free(h->snap);
+		free(h);
+	}
+}
+
+/* The archive was reopened (gfs_watch): each handle to the node at its path now. */
+static void gfs_handles_repoint(struct gfs_archive *ar)
+{
+	for (struct gfs_handle *h = gfs_handles; h; h = h->next) {
+		struct gfs_buf p = GFS_BUF_INIT;
+		struct gfs_node *n = NULL;
+
+		if (h->node && !gfs_buf_add(&p, "/", 1) && !gfs_node_path(h->node, &p) &&
+		    !gfs_buf_add(&p, "", 1))
+			n = gfs_node_lookup(ar, (char *)p.data);
+		gfs_buf_release(&p);
+		h->node = n;
+		if (n) {
+			n->open_count++;
+			n->writers += h->writable;
+		}
+	}
+}
+
+/* ---- what a user sees: .gamefs.status, refusals ---------------------------------- */
+
+static uint64_t gfs_status_size(struct gfs_archive *ar)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	uint64_t len;
+
+	gfs_status_render(ar, &b);
+	len = b.len;
+	gfs_buf_release(&b);
+	return len;
+}
+
+/* A read of the status without an open (a read-only mount): drawn for each read. */
+static int gfs_status_read(char *buf, size_t size, off_t off)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	size_t n = 0;
+
+	gfs_status_render(gfs_ar(), &b);
+	if ((uint64_t)off < b.len) {
+		n = b.len - (size_t)off < size ? b.len - (size_t)off : size;
+		memcpy(buf, b.data + off, n);
+	}
+	gfs_buf_release(&b);
+	return (int)n;
+}
+
+static int gfs_attach(struct gfs_node *n, struct fuse_file_info *fi, int writable);
+
+/* An open of the status reads the status of that moment. */
+static int gfs_open_status(struct gfs_archive *ar, struct gfs_node *n, struct fuse_file_info *fi)
+{
+	struct gfs_buf *b = gfs_buf_new();
+	int r;
+
+	if (!b)
+		return -ENOMEM;
+	gfs_status_render(ar, b);
+	r = gfs_attach(n, fi, 0);
+	if (r) {
+		gfs_buf_free(b);
+		return r;
+	}
+	((struct gfs_handle *)(uintptr_t)fi->fh)->snap = b;
+	fi->direct_io = 1;
+	return 0;
+}
+
+/* The root's .gamefs.log (listed) and .gamefs.status (read by name). */
+static void gfs_special_nodes(struct gfs_archive *ar)
+{
+	gfs_status_begin(ar);
+	if (gfs_dir_ready(ar, ar->root))
+		return;
+	gfs_log_node = gfs_node_child(ar, ar->root, GFS_LOG_NAME);
+	if (!gfs_log_node) {
+		gfs_log_node = gfs_node_new_file(ar, ar->root, GFS_LOG_NAME, 0444, NULL, NULL);
+		if (gfs_log_node) {
+			gfs_log_node->flags |= GFS_NODE_SCRATCH;
+			gfs_log_node->mtime = ar->root->mtime;
+		}
+	}
+	gfs_status_node = gfs_node_child(ar, ar->root, GFS_STATUS_NAME);
+	if (!gfs_status_node) {
+		gfs_status_node = gfs_node_new_file(ar, ar->root, GFS_STATUS_NAME, 0444, NULL, NULL);
+		if (gfs_status_node)
+			gfs_status_node->flags |= GFS_NODE_SCRATCH;
+	}
+	if (gfs_status_node)
+		clock_gettime(CLOCK_REALTIME, &gfs_status_node->mtime);
+}
+
+/*
+ * Under gfs_lock, after an operation that changes the archive: a refusal
+ * is kept for the status and told to the desktop (gfs_status_refused).
+ */
+static int gfs_seen(const char *op, const char *path, struct fuse_file_info *fi, int r)
+{
+	struct gfs_buf p = GFS_BUF_INIT;
+
+	if (r >= 0)
+		return r;
+	if (!path && fi && fi->fh && ((struct gfs_handle *)(uintptr_t)fi->fh)->node &&
+	    !gfs_node_path(((struct gfs_handle *)(uintptr_t)fi->fh)->node, &p) && !gfs_buf_add(&p, "", 1))
+		path = (char *)p.data;
+	gfs_status_refused(gfs_ar(), op, path, r);
+	gfs_buf_release(&p);
+	return r;
+}
+
+/* expr, an operation's reply, seen (gfs_seen) with the reason it leaves in ar->err */
+#define SEEN(op, path, fi, expr) ({ gfs_ar()->err[0] = 0; gfs_seen(op, path, fi, (expr)); })
 
 static struct gfs_node *gfs_lookup(struct gfs_archive *ar, const char *path);
 
@@ -694,6 +852,8 @@ static void gfs_fill_stat(struct gfs_archive *ar, struct gfs_node *n, struct sta
 			if (gfs_log_time.tv_sec)
 				n->mtime = gfs_log_time;
 			pthread_mutex_unlock(&gfs_log_lock);
+		} else if (n == gfs_status_node) {
+			size = gfs_status_size(ar);
 		} else if (n->pc_open && n->pc_size != UINT64_MAX)
 			size = n->pc_size;	/* the size of the pages being read */
 		else if (gfs_node_size(ar, n, &size))
@@ -754,7 +914,7 @@ static int gfs_op_readdir_locked(const char *path, void *buf, fuse_fill_dir_t fi
 			return 0;
 	}
 	for (size_t i = off > 2 ? (size_t)off - 2 : 0; i < d->nkids; i++) {
-		if (d->kids[i] == gfs_log_node || gfs_is_hidden_name(d->kids[i]->name))
+		if (d->kids[i] == gfs_status_node || gfs_is_hidden_name(d->kids[i]->name))
 			continue;	/* reachable by name, not listed */
 		memset(&st, 0, sizeof(st));
 		if (plus)
@@ -807,6 +967,7 @@ static int gfs_attach(struct gfs_node *n, struct fuse_file_info *fi, int writabl
 		return -ENOMEM;
 	h->node = n;
 	h->writable = writable;
+	gfs_handle_link(h);
 	n->open_count++;
 	if (writable)
 		n->writers++;
@@ -874,6 +1035,31 @@ static int gfs_write_only(const struct fuse_file_info *fi)
 	return (fi->flags & O_ACCMODE) == O_WRONLY;
 }
 
+/*
+ * Readers and a truncating writer of one file (cp over it, a shell's >, an
+ * editor's save) never share stale pages.  A READ answered while the
+ * writer has written only part of the file is short, and the kernel fills
+ * the rest of a cached page with zeros that it keeps as the file's bytes
+ * when the writer then makes the file longer past the page cache: zeros
+ * nobody wrote (seen by readers racing saves).  So a reader of a file being
+ * written (a writer open, or its edit not yet stored) reads past the page
+ * cache, and a write-only writer of a file others have open writes through
+ * it, which puts its bytes into the pages the earlier readers hold.
+ */
+static void gfs_open_beside_writer(struct gfs_node *n, struct fuse_file_info *fi, int writable)
+{
+	struct gfs_handle *h = (struct gfs_handle *)(uintptr_t)fi->fh;
+
+	if (n->flags & GFS_NODE_SCRATCH)
+		return;
+	if (!writable && (n->writers || n->dirty)) {
+		fi->direct_io = 1;
+		fi->keep_cache = 0;
+	} else if (writable && n->open_count > 1 && !h->append && gfs_write_only(fi)) {
+		fi->direct_io = 0;
+	}
+}
+
 static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 {
 	struct gfs_archive *ar = gfs_ar();
@@ -904,6 +1090,8 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 		return r;
 	if (writable && (fi->flags & O_TRUNC) && (r = gfs_node_truncate(ar, n, 0)))
 		return r;
+	if (n == gfs_status_node && !writable)
+		return gfs_open_status(ar, n, fi);
 	if (n == gfs_log_node || gfs_write_only(fi))
 		fi->direct_io = 1;
 	else if (!writable && !n->edit && n->ops && n->ops->render)
@@ -920,6 +1108,8 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 		((struct gfs_handle *)(uintptr_t)fi->fh)->append = 1;
 		fi->direct_io = 1;
 	}
+	if (!r)
+		gfs_open_beside_writer(n, fi, writable);
 	if (!r && !writable && !(n->ops && n->ops->render) && (n->flags & GFS_NODE_SPAN) &&
 	    !gfs_is_alias(path))
 		gfs_cache_stored(n, fi);
@@ -951,17 +1141,24 @@ static struct gfs_node *gfs_parent_of(struct gfs_archive *ar, const char *path, 
 	return d && S_ISDIR(d->mode) ? d : NULL;
 }
 
+/* The directory a new entry at path goes in, and its name: 0, -ENOENT or -ENAMETOOLONG. */
+static int gfs_new_entry(struct gfs_archive *ar, const char *path, struct gfs_node **dir, const char **name)
+{
+	*dir = gfs_parent_of(ar, path, name);
+	if (!*dir)
+		return -ENOENT;
+	return strlen(*name) > NAME_MAX ? -ENAMETOOLONG : 0;
+}
+
 static int gfs_op_create_locked(const char *path, mode_t mode, struct fuse_file_info *fi)
 {
 	struct gfs_archive *ar = gfs_ar();
 	const char *name;
-	struct gfs_node *dir = gfs_parent_of(ar, path, &name), *n;
-	int r;
+	struct gfs_node *dir, *n;
+	int r = gfs_new_entry(ar, path, &dir, &name);
 
-	if (!dir)
-		return -ENOENT;
-	if (strlen(name) > NAME_MAX)
-		return -ENAMETOOLONG;
+	if (r)
+		return r;
 	n = gfs_node_child(ar, dir, name);
 	if (n) {
 		if (fi->flags & O_EXCL)
@@ -1001,7 +1198,7 @@ static int gfs_op_create_locked(const char *path, mode_t mode, struct fuse_file_
 
 static int gfs_op_create(const char *path, mode_t mode, struct fuse_file_info *fi)
 {
-	return LOCKED(gfs_op_create_locked(path, mode, fi));
+	return LOCKED(SEEN("create", path, NULL, gfs_op_create_locked(path, mode, fi)));
 }
 
 /*
@@ -1032,6 +1229,8 @@ static int gfs_read_at(struct gfs_handle *h, char *buf, size_t size, off_t off)
 	}
 	if (h->node == gfs_log_node)
 		return (int)gfs_log_read(buf, size, (uint64_t)off);
+	if (h->node == gfs_status_node)
+		return gfs_status_read(buf, size, off);
 	n = gfs_node_read(gfs_ar(), h->node, buf, size, (uint64_t)off);
 	return (int)n;
 }
@@ -1062,7 +1261,7 @@ static int gfs_op_read_buf(const char *path, struct fuse_bufvec **bufp, size_t s
 			   struct fuse_file_info *fi)
 {
 	struct gfs_handle tmp, *h;
-	struct gfs_archive *ar = gfs_ar();
+	struct gfs_archive *ar;
 	struct gfs_node *n;
 	struct fuse_bufvec *bv = malloc(sizeof(*bv));
 	ssize_t got;
@@ -1071,6 +1270,7 @@ static int gfs_op_read_buf(const char *path, struct fuse_bufvec **bufp, size_t s
 		return -ENOMEM;
 	*bv = FUSE_BUFVEC_INIT(size);
 	pthread_mutex_lock(&gfs_lock);
+	ar = gfs_ar();		/* under the lock: a read-only mount may swap it (gfs_watch) */
 	h = gfs_read_handle(path, fi, &tmp);
 	if (!h) {
 		pthread_mutex_unlock(&gfs_lock);
@@ -1137,7 +1337,7 @@ static int gfs_op_write_locked(const char *path, const char *buf, size_t size, o
 static int gfs_op_write(const char *path, const char *buf, size_t size, off_t off,
 			struct fuse_file_info *fi)
 {
-	return LOCKED(gfs_op_write_locked(path, buf, size, off, fi));
+	return LOCKED(SEEN("write", path, fi, gfs_op_write_locked(path, buf, size, off, fi)));
 }
 
 static int gfs_op_truncate_locked(const char *path, off_t size, struct fuse_file_info *fi)
@@ -1162,7 +1362,7 @@ static int gfs_op_truncate_locked(const char *path, off_t size, struct fuse_file
 
 static int gfs_op_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 {
-	return CHANGING(gfs_op_truncate_locked(path, size, fi));
+	return CHANGING(SEEN("truncate", path, fi, gfs_op_truncate_locked(path, size, fi)));
 }
 
 static int gfs_op_flush_locked(const char *path, struct fuse_file_info *fi)
@@ -1183,7 +1383,7 @@ static int gfs_op_flush_locked(const char *path, struct fuse_file_info *fi)
 
 static int gfs_op_flush(const char *path, struct fuse_file_info *fi)
 {
-	return CHANGING(gfs_op_flush_locked(path, fi));
+	return CHANGING(SEEN("close", path, fi, gfs_op_flush_locked(path, fi)));
 }
 
 static int gfs_op_release_locked(const char *path, struct fuse_file_info *fi)
@@ -1197,8 +1397,14 @@ static int gfs_op_release_locked(const char *path, struct fuse_file_info *fi)
 		return 0;
 	n = h->node;
 	writable = h->writable;
+	if (!n) {		/* its node went with a replaced archive (gfs_watch) */
+		gfs_handle_unlink(h);
+		free(h);
+		return 0;
+	}
 
 	gfs_cache_close(n, h);
+	gfs_handle_unlink(h);
 	gfs_buf_free(h->snap);
 	free(h);
 	n->open_count--;
@@ -1237,14 +1443,13 @@ static int gfs_op_fsync_locked(const char *path, int datasync, struct fuse_file_
 	if (!h || (h->node->flags & GFS_NODE_SCRATCH) || ar->readonly)
 		return 0;
 	gfs_changed = 1;
-	if (ar->opts.commit != GFS_COMMIT_CLOSE)
-		return gfs_archive_store(ar, h->node);
+	/* durable in every commit mode: with commit=unmount too, fsync writes the archive */
 	return gfs_archive_commit_ex(ar, h->node, 0);
 }
 
 static int gfs_op_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 {
-	return CHANGING(gfs_op_fsync_locked(path, datasync, fi));
+	return CHANGING(SEEN("fsync", path, fi, gfs_op_fsync_locked(path, datasync, fi)));
 }
 
 static int gfs_op_unlink_locked(const char *path)
@@ -1259,7 +1464,7 @@ static int gfs_op_unlink_locked(const char *path)
 		return -ENOENT;
 	if (S_ISDIR(n->mode))
 		return -EISDIR;
-	if (n == gfs_log_node)
+	if (n == gfs_log_node || n == gfs_status_node)
 		return -EPERM;
 	if (gfs_is_hidden_name(base))
 		return gfs_unlink_hidden(ar, n, base) ? gfs_commit_now(ar, NULL) : 0;
@@ -1282,7 +1487,7 @@ static int gfs_op_unlink_locked(const char *path)
 
 static int gfs_op_unlink(const char *path)
 {
-	return CHANGING(gfs_op_unlink_locked(path));
+	return CHANGING(SEEN("unlink", path, NULL, gfs_op_unlink_locked(path)));
 }
 
 /*
@@ -1353,7 +1558,7 @@ static int gfs_op_rename_locked(const char *from, const char *to, unsigned int f
 		return 0;
 	if (dst && (flags & RENAME_NOREPLACE))
 		return -EEXIST;
-	if (src == gfs_log_node || dst == gfs_log_node)
+	if (src == gfs_log_node || dst == gfs_log_node || src == gfs_status_node || dst == gfs_status_node)
 		return -EPERM;
 	if (gfs_is_hidden_name(name) && !dst && !S_ISDIR(src->mode) && !(src->flags & GFS_NODE_SCRATCH))
 		return gfs_hide(ar, src, name);
@@ -1405,7 +1610,7 @@ static int gfs_op_rename(const char *from, const char *to, unsigned int flags)
 	int r;
 
 	gfs_renaming = from;
-	r = CHANGING(gfs_op_rename_locked(from, to, flags));
+	r = CHANGING(SEEN("rename", to, NULL, gfs_op_rename_locked(from, to, flags)));
 	gfs_renaming = NULL;
 	return r;
 }
@@ -1413,12 +1618,12 @@ static int gfs_op_rename(const char *from, const char *to, unsigned int flags)
 static int gfs_op_mkdir_locked(const char *path, mode_t mode)
 {
 	struct gfs_archive *ar = gfs_ar();
+	struct gfs_node *dir, *n;
 	const char *name;
-	struct gfs_node *dir = gfs_parent_of(ar, path, &name), *n;
-	int r;
+	int r = gfs_new_entry(ar, path, &dir, &name);
 
-	if (!dir)
-		return -ENOENT;
+	if (r)
+		return r;
 	if (gfs_node_child(ar, dir, name))
 		return -EEXIST;
 	if (ar->readonly)
@@ -1432,7 +1637,7 @@ static int gfs_op_mkdir_locked(const char *path, mode_t mode)
 
 static int gfs_op_mkdir(const char *path, mode_t mode)
 {
-	return CHANGING(gfs_op_mkdir_locked(path, mode));
+	return CHANGING(SEEN("mkdir", path, NULL, gfs_op_mkdir_locked(path, mode)));
 }
 
 static int gfs_op_rmdir_locked(const char *path)
@@ -1456,7 +1661,7 @@ static int gfs_op_rmdir_locked(const char *path)
 
 static int gfs_op_rmdir(const char *path)
 {
-	return CHANGING(gfs_op_rmdir_locked(path));
+	return CHANGING(SEEN("rmdir", path, NULL, gfs_op_rmdir_locked(path)));
 }
 
 static int gfs_op_utimens_locked(const char *path, const struct timespec tv[2], struct fuse_file_info *fi)
@@ -1493,11 +1698,14 @@ static int gfs_op_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file
 
 static int gfs_op_statfs(const char *path, struct statvfs *sv)
 {
-	struct gfs_archive *ar = gfs_ar();
+	struct gfs_archive *ar;
 
+	pthread_mutex_lock(&gfs_lock);	/* a read-only mount may swap the archive (gfs_watch) */
+	ar = gfs_ar();
 	if (statvfs(ar->dir, sv))
 		memset(sv, 0, sizeof(*sv));
 	sv->f_files = ar->hcount + 1;
+	pthread_mutex_unlock(&gfs_lock);
 	sv->f_ffree = 0;
 	sv->f_namemax = NAME_MAX;
 	return 0;
@@ -1576,6 +1784,172 @@ static void gfs_raise_readahead(const char *want)
 	}
 }
 
+/*
+ * A read-only mount follows its archive: when the file is replaced (another
+ * mount's commit, another program's save) or rewritten in place, and then
+ * stays the same for one look, the new file is read and served, and every
+ * page, size and name the kernel holds of the old one is dropped.  Looks
+ * every GFS_WATCH_MS.  A new file that cannot be read leaves the old tree
+ * served, and the log says it is stale.
+ */
+#define GFS_WATCH_MS 200
+
+static struct {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int stop, running;
+	pthread_t thread;
+} gfs_watch = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
+/* Every node the kernel may hold, files and directories. */
+static void gfs_inval_collect_all(struct gfs_inval *iv, struct gfs_node *d)
+{
+	for (size_t i = 0; i < d->nkids; i++) {
+		gfs_inval_add(iv, d->kids[i]);
+		if (S_ISDIR(d->kids[i]->mode))
+			gfs_inval_collect_all(iv, d->kids[i]);
+	}
+}
+
+/* A file of the user's the tree holds: an editor's temporary, a NAME.rejected. */
+static int gfs_scratch_held(const struct gfs_node *n)
+{
+	if ((n->flags & GFS_NODE_SCRATCH) && n != gfs_log_node && n != gfs_status_node)
+		return 1;
+	for (size_t i = 0; i < n->nkids; i++)
+		if (gfs_scratch_held(n->kids[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * A writable mount keeps showing the version it read while that file stays
+ * readable (another program's save renamed over it: the next commit is
+ * refused, EBUSY, and kept).  Rewritten in place (rsync -t --inplace, cp
+ * over it), the file it reads from no longer holds that version: it follows
+ * the new content, as a read-only mount does, but only while it holds
+ * nothing of the user's (no pending edit, no scratch file, no file open
+ * for writing).  Under gfs_lock; 1 when it must stay.
+ */
+static int gfs_writer_stays(struct gfs_archive *ar, const struct stat *now)
+{
+	if (now->st_dev != ar->st.st_dev || now->st_ino != ar->st.st_ino)
+		return 1;	/* replaced by another file: ours still reads */
+	if (gfs_archive_pending(ar) || gfs_scratch_held(ar->root))
+		return 1;
+	for (struct gfs_handle *h = gfs_handles; h; h = h->next)
+		if (h->writable)
+			return 1;
+	return 0;
+}
+
+/* Only this thread replaces gfs_live; it reads it without the lock, and its
+ * stat under the lock (a commit changes it). */
+static int gfs_watch_reload(void)
+{
+	struct gfs_archive *old = gfs_live, *ar;
+	struct gfs_inval iv = { 0 }, rn = { 0 };
+	char err[600], msg[800];
+	struct stat now;
+	uint32_t seq;
+	int r = 0;
+
+	if (!gfs_mount_ro) {
+		pthread_mutex_lock(&gfs_lock);
+		if (!gfs_archive_replaced(old, &now))
+			r = 1;		/* our own commit */
+		else if (gfs_writer_stays(old, &now))
+			r = -EBUSY;
+		pthread_mutex_unlock(&gfs_lock);
+		if (r)
+			return r < 0 ? r : 0;
+	}
+	r = gfs_archive_reopen(old, &ar, err, sizeof(err));
+	if (r) {
+		snprintf(msg, sizeof(msg), "%s changed on disk and cannot be read (%s): "
+			 "this mount still shows the version it read before (stale)", old->path, err);
+		(old->log ? old->log : gfs_fuse_log)(msg);
+		return r;
+	}
+	pthread_mutex_lock(&gfs_lock);
+	if (!gfs_mount_ro && (!gfs_archive_replaced(old, &now) || gfs_writer_stays(old, &now) ||
+			      gfs_archive_take_writer(old, ar))) {
+		pthread_mutex_unlock(&gfs_lock);
+		gfs_archive_close(ar);	/* an edit began meanwhile: it stays */
+		return -EBUSY;
+	}
+	gfs_inval_collect_all(&iv, old->root);
+	gfs_special_nodes(ar);
+	gfs_handles_repoint(ar);
+	gfs_live = ar;
+	gfs_archive_start_checks(ar);
+	seq = gfs_views_changed();
+	gfs_archive_close_into(old, ar);
+	pthread_mutex_unlock(&gfs_lock);
+	gfs_inval_run(&iv, &rn, seq);
+	snprintf(msg, sizeof(msg), "%s was replaced on disk: this mount shows the new version", ar->path);
+	(ar->log ? ar->log : gfs_fuse_log)(msg);
+	return 0;
+}
+
+static void *gfs_watch_main(void *unused)
+{
+	struct stat seen, now, failed;
+	int have_seen = 0, have_failed = 0;
+
+	(void)unused;
+	pthread_mutex_lock(&gfs_watch.mu);
+	while (!gfs_watch.stop) {
+		struct timespec until;
+
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += GFS_WATCH_MS * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&gfs_watch.cv, &gfs_watch.mu, &until);
+		if (gfs_watch.stop)
+			break;
+		pthread_mutex_unlock(&gfs_watch.mu);
+		pthread_mutex_lock(&gfs_lock);	/* a commit sets the archive's stat */
+		int changed = gfs_archive_replaced(gfs_live, &now);
+		pthread_mutex_unlock(&gfs_lock);
+		if (!changed) {
+			have_seen = 0;
+		} else if (have_seen && gfs_stat_same(&now, &seen) &&
+			   !(have_failed && gfs_stat_same(&now, &failed))) {
+			have_failed = gfs_watch_reload() != 0;
+			failed = now;
+			have_seen = 0;
+		} else {
+			seen = now;	/* still changing, or just seen: look again */
+			have_seen = 1;
+		}
+		pthread_mutex_lock(&gfs_watch.mu);
+	}
+	pthread_mutex_unlock(&gfs_watch.mu);
+	return NULL;
+}
+
+static void gfs_watch_start(void)
+{
+	gfs_watch.stop = 0;
+	gfs_watch.running = !pthread_create(&gfs_watch.thread, NULL, gfs_watch_main, NULL);
+}
+
+static void gfs_watch_stop(void)
+{
+	if (!gfs_watch.running)
+		return;
+	pthread_mutex_lock(&gfs_watch.mu);
+	gfs_watch.stop = 1;
+	pthread_cond_signal(&gfs_watch.cv);
+	pthread_mutex_unlock(&gfs_watch.mu);
+	pthread_join(gfs_watch.thread, NULL);
+	gfs_watch.running = 0;
+}
+
 static void *gfs_op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
 	cfg->use_ino = 1;
@@ -1625,8 +1999,9 @@ static const struct fuse_operations gfs_ops = {
 	.statfs = gfs_op_statfs,
 };
 
-int gfs_fuse_run(struct gfs_archive *ar, int argc, char **argv)
+int gfs_fuse_run(struct gfs_archive **arp, int argc, char **argv)
 {
+	struct gfs_archive *ar = *arp;
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	struct fuse_cmdline_opts opts;
 	struct fuse *f;
@@ -1638,13 +2013,7 @@ int gfs_fuse_run(struct gfs_archive *ar, int argc, char **argv)
 		fprintf(stderr, "gamefs: bad mount options (see gamefs --help)\n");
 		goto out_args;
 	}
-	if (!gfs_dir_ready(ar, ar->root) && !gfs_node_child(ar, ar->root, GFS_LOG_NAME)) {
-		gfs_log_node = gfs_node_new_file(ar, ar->root, GFS_LOG_NAME, 0444, NULL, NULL);
-		if (gfs_log_node) {
-			gfs_log_node->flags |= GFS_NODE_SCRATCH;
-			gfs_log_node->mtime = ar->root->mtime;
-		}
-	}
+	gfs_special_nodes(ar);
 	gfs_pick_max_read();
 	{
 		char opt[32];
@@ -1654,6 +2023,7 @@ int gfs_fuse_run(struct gfs_archive *ar, int argc, char **argv)
 			goto out_args;
 	}
 	gfs_mount_ro = ar->readonly;	/* the kernel's mount is read-only too (main) */
+	gfs_live = ar;
 	f = fuse_new(&args, &gfs_ops, sizeof(gfs_ops), ar);
 	if (!f)
 		goto out_args;
@@ -1676,7 +2046,9 @@ int gfs_fuse_run(struct gfs_archive *ar, int argc, char **argv)
 		fprintf(stderr, "gamefs: cannot start a thread: %s\n", strerror(-r));
 		goto out_signals;
 	}
+	gfs_watch_start();	/* every mount follows its archive (gfs_watch_reload) */
 	r = gfs_serve(fuse_get_session(f));
+	gfs_watch_stop();
 	gfs_notifier_stop();
 out_signals:
 	fuse_remove_signal_handlers(fuse_get_session(f));
@@ -1685,6 +2057,10 @@ out_mount:
 out_new:
 	fuse_destroy(f);
 out_args:
+	pthread_mutex_lock(&gfs_lock);
+	gfs_handles_free();
+	*arp = gfs_live ? gfs_live : ar;	/* a read-only mount may have read a new file */
+	pthread_mutex_unlock(&gfs_lock);
 	while (gfs_nhid)
 		gfs_hidden_drop(0);
 	free(gfs_hid);

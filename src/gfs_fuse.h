@@ -4,8 +4,12 @@
 
 #include "gamefs.h"
 
-/* argc/argv: the libfuse arguments (program name, -f/-d/-s, -o ..., mountpoint). */
-int gfs_fuse_run(struct gfs_archive *ar, int argc, char **argv);
+/*
+ * argc/argv: the libfuse arguments (program name, -f/-d/-s, -o ..., mountpoint).
+ * A read-only mount follows its archive file when it is replaced: *ar is
+ * then the archive served last (the one given was closed).
+ */
+int gfs_fuse_run(struct gfs_archive **ar, int argc, char **argv);
 
 /*
  * Keep msg (one line) for the mount's read-only .gamefs.log, which holds

@@ -4,8 +4,10 @@
  *   gamefs [-f] [-d] [-s] [-o OPT[,OPT...]] ARCHIVE MOUNTPOINT
  *   gamefs ls ARCHIVE [PATH] | cat ARCHIVE PATH | extract ARCHIVE DIR | check ARCHIVE
  *   gamefs dump ARCHIVE | pack DIR ARCHIVE
+ *   gamefs umount MOUNTPOINT
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,8 @@
 #include "gamefs.h"
 #include "gfs_fuse.h"
 #include "desktop.h"
+#include "gfs_mount.h"
+#include "umount.h"
 
 static int gfs_foreground;
 
@@ -34,6 +38,7 @@ static void gfs_usage(FILE *out)
 		"       gamefs pack [-o OPT] DIR ARCHIVE\n"
 		"       gamefs thumbnail ARCHIVE OUT.png SIZE\n"
 		"       gamefs open [-n] [-o OPT[,OPT...]] ARCHIVE | close MOUNTPOINT\n"
+		"       gamefs status MOUNTPOINT | umount MOUNTPOINT\n"
 		"       gamefs --version | --help | --formats\n"
 		"\n"
 		"gamefs options (-o):\n"
@@ -81,6 +86,59 @@ static int gfs_check_mountpoint(const char *mnt)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * allow_other (or allow_root) lets other users in: then the kernel checks
+ * the modes the tree shows (default_permissions), so that nobody changes
+ * through the mount what they could not change on disk.
+ */
+static void gfs_default_permissions(char *rest, size_t restlen)
+{
+	char *copy = strdup(rest), *save = NULL;
+	int others = 0, dp = 0;
+
+	if (!copy)
+		return;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		others |= !strcmp(t, "allow_other") || !strcmp(t, "allow_root");
+		dp |= !strcmp(t, "default_permissions");
+	}
+	free(copy);
+	if (others && !dp)
+		snprintf(rest + strlen(rest), restlen - strlen(rest), ",default_permissions");
+}
+
+/*
+ * status MOUNTPOINT: the mount's .gamefs.status to stdout.  0 nothing
+ * refused, 1 something was refused since the mount, 2 not a gamefs mount.
+ */
+static int gfs_status(int argc, char **argv)
+{
+	struct gfs_buf b = GFS_BUF_INIT, path = GFS_BUF_INIT;
+	char chunk[4096];
+	FILE *f;
+	size_t n;
+	int r = 2;
+
+	if (argc != 3) {
+		gfs_usage(stderr);
+		return 2;
+	}
+	if (gfs_buf_printf(&path, "%s/.gamefs.status", argv[2]) || !(f = fopen((char *)path.data, "r"))) {
+		fprintf(stderr, "gamefs: %s: not a gamefs mount (%s)\n", argv[2], strerror(errno));
+		goto out;
+	}
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		gfs_buf_add(&b, chunk, n);
+	fclose(f);
+	fwrite(b.data, 1, b.len, stdout);
+	/* the count line says whether anything was refused */
+	r = b.len && !strstr((char *)b.data, "\nrefusals: 0\n");
+out:
+	gfs_buf_release(&b);
+	gfs_buf_release(&path);
+	return r;
 }
 
 /*
@@ -139,6 +197,17 @@ static int gfs_take_opts(char *list, struct gfs_opts *o, char *rest, size_t rest
 	return 0;
 }
 
+/* A mount point over the archive's own directory is refused before anything is written. */
+static int gfs_refuse_covering_mount(struct gfs_archive *ar, const char *mnt)
+{
+	char err[PATH_MAX * 3];
+
+	if (!gfs_mount_covers_archive(ar, mnt, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "gamefs: %s\n", err);
+	return -1;
+}
+
 static int gfs_open_or_die(const char *path, struct gfs_opts *o, struct gfs_archive **ar)
 {
 	char err[600];
@@ -173,8 +242,9 @@ static int gfs_pack(const char *dir, const char *path, struct gfs_opts *o)
 	int r;
 
 	o->readonly = 0;
-	if (gfs_open_or_die(path, o, &ar))
-		return 2;
+	r = gfs_open_or_die(path, o, &ar);
+	if (r)		/* EBUSY: mounted for writing (the open takes the writer's lock) */
+		return r == -EBUSY ? 1 : 2;
 	r = gfs_archive_lock(ar);
 	if (!r)
 		r = gfs_cmd_pack(ar, dir, stderr, &done);
@@ -237,6 +307,28 @@ static int gfs_offline(int argc, char **argv)
 	return r ? 1 : 0;
 }
 
+/*
+ * Unmounted: write back whatever is still pending (commit=unmount, open
+ * files); what cannot be written is kept beside the archive.  The outcome
+ * goes to the log and to `gamefs umount`.  Returns the exit code.
+ */
+static int gfs_finish(struct gfs_archive *ar, int r)
+{
+	char msg[1024 + PATH_MAX];
+
+	if (gfs_archive_finish(ar, msg, sizeof(msg))) {
+		gfs_log_line(msg);
+		r = 1;
+	} else if (r) {
+		snprintf(msg, sizeof(msg), "%s: the mount ended with an error", ar->path);
+	} else {
+		snprintf(msg, sizeof(msg), "%s: %s", ar->path, ar->readonly ? "unmounted (read-only)" :
+			 "unmounted, every edit written");
+	}
+	gfs_umount_report(r, msg);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	struct gfs_opts o = { 0 };
@@ -261,8 +353,12 @@ int main(int argc, char **argv)
 			  !strcmp(argv[1], "extract") || !strcmp(argv[1], "check") ||
 			  !strcmp(argv[1], "dump") || !strcmp(argv[1], "pack")))
 		return gfs_offline(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "status"))
+		return gfs_status(argc, argv);
 	if (argc >= 2 && gfs_desktop_cmd(argv[1]))
 		return gfs_desktop_main(argc, argv);
+	if (argc >= 2 && !strcmp(argv[1], "umount"))
+		return gfs_umount_main(argc, argv);
 
 	fargv = calloc((size_t)argc + 8, sizeof(char *));
 	if (!fargv)
@@ -303,6 +399,8 @@ int main(int argc, char **argv)
 	gfs_set_log(gfs_log_line);
 	if (gfs_open_or_die(abs, &o, &ar))
 		goto out_abs;
+	if (gfs_refuse_covering_mount(ar, mnt))
+		goto out_ar;
 	ar->log = gfs_log_line;
 	if (!ar->readonly && !(ar->st.st_mode & 0222)) {
 		ar->readonly = 1;
@@ -339,16 +437,10 @@ int main(int argc, char **argv)
 	}
 	fargv[fargc++] = "-o";
 	fargv[fargc++] = rest;
-	r = gfs_fuse_run(ar, fargc, fargv);
-	/* unmounted: write back whatever is still pending (commit=unmount, open files) */
-	if (!ar->readonly && gfs_archive_pending(ar)) {
-		int c = gfs_archive_commit(ar);
-
-		if (c) {
-			gfs_log_line(ar->err[0] ? ar->err : strerror(-c));
-			r = 1;
-		}
-	}
+	gfs_default_permissions(rest, sizeof(rest));
+	gfs_umount_hold(mnt);
+	r = gfs_fuse_run(&ar, fargc, fargv);
+	r = gfs_finish(ar, r);
 out_ar:
 	gfs_archive_close(ar);
 out_abs:

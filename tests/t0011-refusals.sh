@@ -1,6 +1,6 @@
 #!/bin/sh
 # Refused edits are visible and nothing written is lost: the reason is in a
-# read-only .gamefs.log at the mount root (not listed, not in extract), the
+# read-only .gamefs.log at the mount root (a dot file: ls -a lists it; not in extract), the
 # refused bytes stay readable as NAME.rejected and `mv NAME.rejected NAME`
 # retries.  commit=unmount parses each file at its close (a bad one fails
 # with EINVAL, the good ones are written at unmount).  A mount point that is
@@ -13,7 +13,8 @@ cp w.zzt orig.zzt
 
 gfs_mount w.zzt m || fail "mount"
 good=$(cat m/world.ini)
-ls -a m | grep -q gamefs.log && fail ".gamefs.log is listed"
+ls -a m | grep -qx .gamefs.log || fail ".gamefs.log is not listed by ls -a (issue 28)"
+ls m | grep -q gamefs.log && fail ".gamefs.log is listed by a plain ls"
 check_eq 444 "$(stat -c %a m/.gamefs.log)" ".gamefs.log mode"
 check_eq EACCES "$(errno_of "open('m/.gamefs.log','w')")" ".gamefs.log is read-only"
 check_eq EPERM "$(errno_of "os.unlink('m/.gamefs.log')")" ".gamefs.log cannot be removed"
@@ -29,6 +30,14 @@ grep -q "^ammo = 42" m/world.ini || fail "retried edit"
 gfs_umount m || fail "unmount"
 "$GAMEFS" cat w.zzt world.ini | grep -q "^ammo = 42" || fail "retried edit on disk"
 "$GAMEFS" extract w.zzt x && [ ! -e x/.gamefs.log ] || fail "extract"
+
+# a name longer than NAME_MAX: ENAMETOOLONG for a new file and a new directory alike
+gfs_mount w.zzt m || fail "mount (long names)"
+long=$(printf 'x%.0s' $(seq 300))
+check_eq ENAMETOOLONG "$(errno_of "open('m/boards/$long','w')")" "create of a 300-byte name"
+check_eq ENAMETOOLONG "$(errno_of "os.mkdir('m/boards/$long')")" "mkdir of a 300-byte name"
+check_eq EPERM "$(errno_of "os.mkdir('m/boards/short')")" "mkdir where the format makes no directories"
+gfs_umount m || fail "unmount (long names)"
 
 # commit=unmount: a bad file fails its close, the good edits are written
 cp orig.zzt w.zzt

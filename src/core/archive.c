@@ -163,6 +163,33 @@ static int gfs_open_finish(struct gfs_archive *ar, int r, struct gfs_archive **o
 	return 0;
 }
 
+/*
+ * A writable open: the writer's lock first (gfs_archive_lock), then the
+ * journal of a killed commit (gfs_archive_recover).  A journal beside an
+ * archive that another live gamefs holds is that daemon's commit in
+ * flight: the lock refuses this open before anything is touched.  When
+ * the journal put a new archive in place, that file is opened and locked.
+ */
+static int gfs_open_writable(struct gfs_archive *ar)
+{
+	struct stat was, now;
+	int r = gfs_archive_lock(ar), fd;
+
+	if (r)
+		return r;
+	if (fstat(ar->fd, &was))
+		return gfs_err(ar, -errno, "cannot stat: %s", strerror(errno));
+	gfs_archive_recover(ar);	/* what it cannot finish, it says */
+	if (stat(ar->path, &now) || (now.st_dev == was.st_dev && now.st_ino == was.st_ino))
+		return 0;
+	fd = open(ar->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return gfs_err(ar, -errno, "cannot open: %s", strerror(errno));
+	close(ar->fd);
+	ar->fd = fd;
+	return gfs_archive_lock(ar);
+}
+
 int gfs_archive_open(const char *path, const struct gfs_opts *opts,
 		     struct gfs_archive **out, char *errbuf, size_t errlen)
 {
@@ -172,15 +199,17 @@ int gfs_archive_open(const char *path, const struct gfs_opts *opts,
 	if (!ar)
 		return -ENOMEM;
 	r = gfs_split_path(ar, path);
-	if (!r && !ar->opts.readonly)
-		gfs_archive_recover(ar);	/* what it cannot finish, it says */
 	if (!r) {
 		ar->fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (ar->fd < 0)
 			r = gfs_err(ar, -errno, "cannot open: %s", strerror(errno));
-		else
-			r = gfs_archive_load(ar);
 	}
+	if (!r && !ar->opts.readonly)
+		r = gfs_open_writable(ar);
+	if (!r)
+		r = gfs_archive_load(ar);
+	if (!r && ar->readonly && !ar->opts.readonly)
+		flock(ar->fd, LOCK_UN);		/* made read-only by its load (damaged): no writer */
 	return gfs_open_finish(ar, r, out, errbuf, errlen);
 }
 

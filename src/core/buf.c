@@ -486,34 +486,16 @@ void gfs_put_u64le(uint8_t *p, uint64_t v)
 	gfs_put_u32le(p + 4, (uint32_t)(v >> 32));
 }
 
-int gfs_buf_add_u16le(struct gfs_buf *b, uint16_t v)
-{
-	uint8_t p[2];
-
-	gfs_put_u16le(p, v);
-	return gfs_buf_add(b, p, sizeof(p));
-}
-
-int gfs_buf_add_u24le(struct gfs_buf *b, uint32_t v)
-{
-	uint8_t p[3];
-
-	gfs_put_u24le(p, v);
-	return gfs_buf_add(b, p, sizeof(p));
-}
-
-int gfs_buf_add_u32le(struct gfs_buf *b, uint32_t v)
-{
-	uint8_t p[4];
-
-	gfs_put_u32le(p, v);
-	return gfs_buf_add(b, p, sizeof(p));
-}
-
-int gfs_buf_add_u64le(struct gfs_buf *b, uint64_t v)
+/* The width low bytes of v, least significant first. */
+static int gfs_buf_add_le(struct gfs_buf *b, uint64_t v, size_t width)
 {
 	uint8_t p[8];
 
 	gfs_put_u64le(p, v);
-	return gfs_buf_add(b, p, sizeof(p));
+	return gfs_buf_add(b, p, width);
 }
+
+int gfs_buf_add_u16le(struct gfs_buf *b, uint16_t v) { return gfs_buf_add_le(b, v, 2); }
+int gfs_buf_add_u24le(struct gfs_buf *b, uint32_t v) { return gfs_buf_add_le(b, v, 3); }
+int gfs_buf_add_u32le(struct gfs_buf *b, uint32_t v) { return gfs_buf_add_le(b, v, 4); }
+int gfs_buf_add_u64le(struct gfs_buf *b, uint64_t v) { return gfs_buf_add_le(b, v, 8); }

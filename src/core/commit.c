@@ -14,10 +14,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "gamefs.h"
@@ -44,6 +46,8 @@ struct gfs_companion {
 	char *tmp;		/* its temporary file */
 	char *keep;		/* a link to the old file while the renames run */
 	struct gfs_buf sink;	/* the writer's output in a save into memory */
+	struct stat st;		/* the file when read or last written (gfs_stat_same) */
+	int absent;		/* it did not exist then */
 };
 
 static int gfs_writer_copy_now(struct gfs_writer *w, uint64_t off, uint64_t len);
@@ -437,6 +441,7 @@ int gfs_companion_add(struct gfs_archive *ar, const char *path)
 		free(c->base);
 		return -ENOMEM;
 	}
+	c->absent = stat(c->path, &c->st) != 0;
 	return (int)ar->ncompanions++;
 }
 
@@ -570,6 +575,8 @@ static void gfs_companions_settle(struct gfs_archive *ar, int ok)
 		c->keep = NULL;
 		if (ok && c->w && (r = gfs_fsync_dir(c->dir)))
 			gfs_warn(ar, "fsync of directory %s: %s", c->dir, strerror(-r));
+		if (ok && c->w)
+			c->absent = stat(c->path, &c->st) != 0;
 	}
 	gfs_companions_abort(ar);
 }
@@ -657,17 +664,40 @@ static void gfs_journal_drop(struct gfs_archive *ar)
 }
 
 /*
- * Is tmp a temporary of path (DIR/.BASE.gamefs-XXXXXX beside DIR/BASE)?
- * A journal names nothing else, so one that does is not obeyed: it can
- * only replace a file by another of the same directory.
+ * May a journal replace path?  Only the files of this archive: those
+ * beside it, and a file a mount option names (-o atlas=PATH).
  */
-static int gfs_journal_pair_ok(const char *tmp, const char *path)
+static int gfs_journal_target_ok(const struct gfs_archive *ar, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dlen = strlen(ar->dir);
+
+	if (slash && (size_t)(slash - path) == dlen && !strncmp(path, ar->dir, dlen))
+		return 1;
+	for (size_t i = 0; i < ar->opts.nfmtargs; i++) {
+		char *real = realpath(ar->opts.fmtargs[i].value, NULL);
+		int same = real && !strcmp(real, path);
+
+		free(real);
+		if (same)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Is tmp a temporary of path (DIR/.BASE.gamefs-XXXXXX beside DIR/BASE),
+ * and path a file of this archive?  A journal names nothing else, so one
+ * that does is not obeyed: it can only replace a file of the archive by
+ * another of the same directory.
+ */
+static int gfs_journal_pair_ok(const struct gfs_archive *ar, const char *tmp, const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	size_t dlen, blen, tlen = strlen(GFS_TMP_TAG);
 	const char *x;
 
-	if (!slash || !slash[1])
+	if (!slash || !slash[1] || !gfs_journal_target_ok(ar, path))
 		return 0;
 	dlen = (size_t)(slash - path) + 1;
 	blen = strlen(slash + 1);
@@ -679,6 +709,30 @@ static int gfs_journal_pair_ok(const char *tmp, const char *path)
 }
 
 #define GFS_JOURNAL_MAX 65536
+
+/*
+ * Every pair of the journal j (NUL-terminated strings) a temporary beside
+ * a file of this archive, the last one the archive itself (gamefs renames
+ * it last): checked whole before anything is renamed.
+ */
+static int gfs_journal_valid(const struct gfs_archive *ar, struct gfs_buf *j)
+{
+	const char *last = NULL;
+
+	if (j->data[j->len - 1] || gfs_buf_addc(j, 0))
+		return 0;
+	j->len--;		/* a NUL past the end: every string below ends in j */
+	for (size_t at = 0; at < j->len;) {
+		const char *tmp = (const char *)j->data + at;
+		const char *path = tmp + strlen(tmp) + 1;
+
+		if ((size_t)(path - (const char *)j->data) >= j->len || !gfs_journal_pair_ok(ar, tmp, path))
+			return 0;
+		at = (size_t)(path - (const char *)j->data) + strlen(path) + 1;
+		last = path;
+	}
+	return last && !strcmp(last, ar->path);
+}
 
 int gfs_archive_recover(struct gfs_archive *ar)
 {
@@ -702,14 +756,14 @@ int gfs_archive_recover(struct gfs_archive *ar)
 		gfs_buf_release(&j);
 		r = 0;
 	}
+	if (!r && j.len && !gfs_journal_valid(ar, &j)) {
+		gfs_warn(ar, "%s is not a journal gamefs wrote: removed unread", jpath);
+		j.len = 0;
+	}
 	for (size_t at = 0; !r && at < j.len;) {
 		const char *tmp = (const char *)j.data + at;
 		const char *path = tmp + strlen(tmp) + 1;
 
-		if ((size_t)(path - (const char *)j.data) >= j.len || !gfs_journal_pair_ok(tmp, path)) {
-			gfs_warn(ar, "%s is not a journal gamefs wrote: removed unread", jpath);
-			break;
-		}
 		at = (size_t)(path - (const char *)j.data) + strlen(path) + 1;
 		if (rename(tmp, path) == 0)
 			gfs_warn(ar, "finished a commit a crash interrupted: %s is the new version", path);
@@ -724,6 +778,11 @@ int gfs_archive_recover(struct gfs_archive *ar)
 	gfs_buf_release(&j);
 	free(jpath);
 	return r;
+}
+
+const char *gfs_companion_dir(const struct gfs_archive *ar, size_t i)
+{
+	return i < ar->ncompanions ? ar->companions[i].dir : NULL;
 }
 
 void gfs_companions_release(struct gfs_archive *ar)
@@ -797,31 +856,89 @@ int gfs_archive_pending(struct gfs_archive *ar)
  * readable as the scratch file NAME.rejected beside it until unmount, so
  * that `mv NAME.rejected NAME` after a fix tries again.
  */
-static void gfs_keep_rejected(struct gfs_archive *ar, struct gfs_node *n)
+static struct gfs_node *gfs_keep_rejected(struct gfs_archive *ar, struct gfs_node *n)
 {
 	size_t len = strlen(n->name) + sizeof(".rejected");
 	char *name = malloc(len);
 	struct gfs_buf *keep;
-	struct gfs_node *r;
+	struct gfs_node *r = NULL;
 
 	if (!name || !n->parent || len > 256)
 		goto out;
 	snprintf(name, len, "%s.rejected", n->name);
 	r = gfs_node_child(ar, n->parent, name);
-	if (r && !(r->flags & GFS_NODE_SCRATCH))
+	if (r && !(r->flags & GFS_NODE_SCRATCH)) {
+		r = NULL;
 		goto out;
+	}
 	if (!r)
 		r = gfs_node_new_scratch(ar, n->parent, name);
 	/* a staged edit's memfd is shared, not copied */
 	if (!r || !(keep = gfs_buf_share(n->edit))) {
 		gfs_warn(ar, "out of memory keeping %s", name);
+		r = NULL;
 	} else {
 		gfs_buf_free(r->edit);
 		r->edit = keep;
+		r->flags &= ~GFS_NODE_UNSAVED;
 		clock_gettime(CLOCK_REALTIME, &r->mtime);
 	}
 out:
 	free(name);
+	return r;
+}
+
+/*
+ * Before the first store of an edit since the last commit: the view as the
+ * model renders it (the last good content), so that a commit that fails
+ * can give the model its old content back (gfs_commit_undo).
+ */
+static void gfs_keep_good(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct gfs_buf *b;
+
+	if (n->modified || n->good || !n->ops->render)
+		return;
+	if (n->cache) {
+		n->good = gfs_buf_hold(n->cache);
+		return;
+	}
+	b = gfs_buf_new();
+	if (b && n->ops->render(ar, n, b)) {
+		gfs_buf_free(b);
+		b = NULL;
+	}
+	n->good = b;
+}
+
+/*
+ * A commit failed (EBUSY, ENOSPC, EIO...): nothing of it is on disk.  Each
+ * edit it held is kept as NAME.rejected, and its view goes back to its
+ * last good content (stored into the model again), so that what the mount
+ * shows is what the archive holds.  A writer still open keeps its bytes,
+ * tried again at its last close.
+ */
+static void gfs_commit_undo(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct gfs_node *kept;
+
+	for (size_t i = 0; i < n->nkids; i++)
+		gfs_commit_undo(ar, n->kids[i]);
+	if ((n->flags & GFS_NODE_SCRATCH) || !n->modified)
+		return;
+	if (n->edit && (kept = gfs_keep_rejected(ar, n)))
+		kept->flags |= GFS_NODE_UNSAVED;
+	if (n->good && n->ops && n->ops->store && n->ops->store(ar, n, n->good->data, n->good->len))
+		gfs_warn(ar, "%s: cannot go back to its last good content: %s", n->name, gfs_err_reason(ar));
+	gfs_buf_free(n->good);
+	n->good = NULL;
+	n->modified = 0;
+	if (n->writers) {
+		n->dirty = 1;
+	} else {
+		gfs_buf_free(n->edit);
+		n->edit = NULL;
+	}
 }
 
 /* Store every finished edit; returns the first store error. */
@@ -840,8 +957,10 @@ static int gfs_store_rec(struct gfs_archive *ar, struct gfs_node *n, struct gfs_
 	if (!all && n != closing && n->writers > 0)
 		return bad;		/* still being written: not finished */
 	if (n->ops && n->ops->store) {
-		int r = n->ops->store(ar, n, n->edit->data, n->edit->len);
+		int r;
 
+		gfs_keep_good(ar, n);
+		r = n->ops->store(ar, n, n->edit->data, n->edit->len);
 		if (r) {
 			struct gfs_buf p = GFS_BUF_INIT;
 
@@ -859,6 +978,10 @@ static int gfs_store_rec(struct gfs_archive *ar, struct gfs_node *n, struct gfs_
 				gfs_buf_free(n->edit);
 				n->edit = NULL;
 				n->dirty = 0;
+			}
+			if (!n->modified) {	/* the model is as it was */
+				gfs_buf_free(n->good);
+				n->good = NULL;
 			}
 			gfs_tree_invalidate(ar);
 			return bad ? bad : (r == -ENOMEM ? r : -EINVAL);
@@ -882,6 +1005,8 @@ static void gfs_after_commit_rec(struct gfs_node *n)
 	}
 	gfs_buf_free(n->cache);
 	n->cache = NULL;
+	gfs_buf_free(n->good);
+	n->good = NULL;
 	n->flags &= ~GFS_NODE_BROKEN;
 	for (size_t i = 0; i < n->nkids; i++)
 		gfs_after_commit_rec(n->kids[i]);
@@ -939,7 +1064,7 @@ out:
  * open a while instead of being closed under a read in flight.
  */
 #define GFS_RETIRE_SECONDS 30
-static void gfs_retire_fd(struct gfs_archive *ar, int fd)
+void gfs_retire_fd(struct gfs_archive *ar, int fd)
 {
 	const size_t n = sizeof(ar->retired_fd) / sizeof(ar->retired_fd[0]);
 	time_t now = time(NULL);
@@ -960,9 +1085,22 @@ static void gfs_retire_fd(struct gfs_archive *ar, int fd)
 }
 
 /*
- * Another program may have saved the archive since it was read: then
- * writing ours would silently undo its save.  Compared just before the
- * rename (a save in the few instructions between cannot be seen).
+ * The same file as when it was read: same inode, size, mtime and ctime.
+ * A rewrite in place that puts the old mtime back (rsync -t --inplace,
+ * touch -r) still changes the ctime, which no program can set.
+ */
+int gfs_stat_same(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+/*
+ * Another program may have saved the archive, or a companion this commit
+ * replaces (the .lay atlas), since it was read: then writing ours would
+ * silently undo its save.  Compared just before the renames (a save in the
+ * few instructions between cannot be seen).
  */
 static int gfs_archive_unchanged(struct gfs_archive *ar)
 {
@@ -970,10 +1108,17 @@ static int gfs_archive_unchanged(struct gfs_archive *ar)
 
 	if (stat(ar->path, &st))
 		return gfs_err(ar, -errno, "the archive is gone (%s); not writing it", strerror(errno));
-	if (st.st_dev != ar->st.st_dev || st.st_ino != ar->st.st_ino || st.st_size != ar->st.st_size ||
-	    st.st_mtim.tv_sec != ar->st.st_mtim.tv_sec || st.st_mtim.tv_nsec != ar->st.st_mtim.tv_nsec)
+	if (!gfs_stat_same(&st, &ar->st))
 		return gfs_err(ar, -EBUSY, "the archive changed on disk since it was read (another "
 			       "program saved it); not overwriting it: unmount, then mount it again");
+	for (size_t i = 0; i < ar->ncompanions; i++) {
+		struct gfs_companion *c = &ar->companions[i];
+		int gone = stat(c->path, &st) != 0;
+
+		if (c->tmp && (gone != c->absent || (!gone && !gfs_stat_same(&st, &c->st))))
+			return gfs_err(ar, -EBUSY, "%s changed on disk since it was read (another program "
+				       "saved it); not overwriting it: unmount, then mount again", c->path);
+	}
 	return 0;
 }
 
@@ -1040,6 +1185,24 @@ static int gfs_write_new(struct gfs_archive *ar)
 	return 0;
 }
 
+/*
+ * A commit that wrote nothing: during the mount its edits become
+ * NAME.rejected and the views their last good content (gfs_commit_undo);
+ * the last commit (all) keeps them for gfs_archive_keep_unsaved().
+ */
+static int gfs_commit_failed(struct gfs_archive *ar, int r, int all)
+{
+	char why[sizeof(ar->err)];
+
+	if (all)
+		return r;
+	memcpy(why, ar->err, sizeof(why));
+	gfs_commit_undo(ar, ar->root);
+	gfs_tree_invalidate(ar);
+	memcpy(ar->err, why, sizeof(why));
+	return r;
+}
+
 int gfs_archive_commit_ex(struct gfs_archive *ar, struct gfs_node *closing, int all)
 {
 	int r, bad;
@@ -1060,12 +1223,12 @@ int gfs_archive_commit_ex(struct gfs_archive *ar, struct gfs_node *closing, int 
 		gfs_err(ar, -EIO, "archive was already damaged (bad CRC) when mounted; "
 			"refusing to write it back without -o force");
 		gfs_warn(ar, "commit refused: the archive was damaged before this edit (mount with -o force to override)");
-		return -EIO;
+		return gfs_commit_failed(ar, -EIO, all);
 	}
 	r = gfs_write_new(ar);
 	if (r) {
 		gfs_warn(ar, "commit failed: %s", gfs_err_reason(ar));
-		return r;
+		return gfs_commit_failed(ar, r, all);
 	}
 	if (ar->fmt->committed)
 		ar->fmt->committed(ar);
@@ -1095,4 +1258,138 @@ void gfs_node_settle(struct gfs_archive *ar, struct gfs_node *n)
 int gfs_archive_commit(struct gfs_archive *ar)
 {
 	return gfs_archive_commit_ex(ar, NULL, 1);
+}
+
+/* ---- what a failed last commit leaves -------------------------------------- */
+
+/* Is n an edit the last commit did not write (or a refused edit's bytes)? */
+static int gfs_unsaved(const struct gfs_node *n)
+{
+	size_t len = strlen(n->name), rl = strlen(".rejected");
+
+	if (!n->edit || S_ISDIR(n->mode))
+		return 0;
+	if (n->flags & GFS_NODE_SCRATCH)
+		return len > rl && !strcmp(n->name + len - rl, ".rejected");
+	return n->dirty || n->modified;
+}
+
+/* Write n's edit to dir/PATH (its path in the tree), making the folders. */
+static int gfs_keep_one(struct gfs_archive *ar, int dirfd, struct gfs_node *n)
+{
+	struct gfs_buf p = GFS_BUF_INIT;
+	int r = gfs_node_path(n, &p), fd;
+
+	if (!r)
+		r = gfs_buf_add(&p, "", 1);
+	for (char *s = r ? NULL : strchr((char *)p.data, '/'); s; s = strchr(s + 1, '/')) {
+		*s = 0;
+		if (mkdirat(dirfd, (char *)p.data, 0755) && errno != EEXIST)
+			r = -errno;
+		*s = '/';
+	}
+	fd = r ? -1 : openat(dirfd, (char *)p.data, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (!r && fd < 0)
+		r = -errno;
+	if (!r)
+		r = gfs_buf_fd(n->edit) >= 0 ? gfs_fd_copy(gfs_buf_fd(n->edit), 0, fd, 0, n->edit->len)
+					     : gfs_write_all(fd, n->edit->data, n->edit->len);
+	if (!r && fsync(fd))
+		r = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (r)
+		gfs_warn(ar, "cannot keep %s: %s", p.data ? (char *)p.data : n->name, strerror(-r));
+	gfs_buf_release(&p);
+	return r;
+}
+
+static int gfs_keep_rec(struct gfs_archive *ar, int dirfd, struct gfs_node *n, size_t *kept)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < n->nkids; i++) {
+		int r = gfs_keep_rec(ar, dirfd, n->kids[i], kept);
+
+		if (r && !bad)
+			bad = r;
+	}
+	if (!gfs_unsaved(n))
+		return bad;
+	if (!gfs_keep_one(ar, dirfd, n))
+		(*kept)++;
+	else if (!bad)
+		bad = -EIO;
+	return bad;
+}
+
+int gfs_archive_keep_unsaved(struct gfs_archive *ar, char *where, size_t len, size_t *kept)
+{
+	int dirfd = -1, r;
+
+	*kept = 0;
+	where[0] = 0;
+	if (!ar->dir[0] || !ar->root)
+		return -EROFS;
+	for (int i = 1; i < 100 && dirfd < 0; i++) {
+		if (i == 1)
+			snprintf(where, len, "%s/%s.unsaved", ar->dir, ar->base);
+		else
+			snprintf(where, len, "%s/%s.unsaved-%d", ar->dir, ar->base, i);
+		if (mkdir(where, 0755)) {
+			if (errno == EEXIST)
+				continue;
+			return -errno;
+		}
+		dirfd = open(where, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dirfd < 0)
+			return -errno;
+	}
+	if (dirfd < 0)
+		return -EEXIST;
+	r = gfs_keep_rec(ar, dirfd, ar->root, kept);
+	if (fsync(dirfd))
+		r = r ? r : -errno;
+	close(dirfd);
+	gfs_fsync_dir(ar->dir);
+	if (!*kept)
+		rmdir(where);
+	return r;
+}
+
+static int gfs_has_unsaved(const struct gfs_node *n)
+{
+	if (n->flags & GFS_NODE_UNSAVED)
+		return 1;
+	for (size_t i = 0; i < n->nkids; i++)
+		if (gfs_has_unsaved(n->kids[i]))
+			return 1;
+	return 0;
+}
+
+int gfs_archive_finish(struct gfs_archive *ar, char *msg, size_t len)
+{
+	char where[PATH_MAX], why[sizeof(ar->err)];
+	size_t kept;
+	int r = 0, k;
+
+	msg[0] = 0;
+	if (ar->readonly || !ar->root)
+		return 0;
+	if (gfs_archive_pending(ar))
+		r = gfs_archive_commit(ar);
+	if (!r && !gfs_has_unsaved(ar->root))
+		return 0;
+	snprintf(why, sizeof(why), "%s", r ? (ar->err[0] ? ar->err : strerror(-r)) :
+		 "edits a commit refused during the mount (NAME.rejected) were never saved");
+	k = gfs_archive_keep_unsaved(ar, where, sizeof(where), &kept);
+	if (kept)
+		snprintf(msg, len, "%s; %zu edited file%s kept in %s%s", why, kept, kept == 1 ? "" : "s",
+			 where, k ? " (some could not be written, see above)" : "");
+	else if (k)
+		snprintf(msg, len, "%s; the edited files could not be kept beside the archive: %s", why,
+			 strerror(-k));
+	else
+		snprintf(msg, len, "%s", why);
+	return r ? r : -EBUSY;
 }

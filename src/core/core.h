@@ -6,6 +6,9 @@
 
 #include "gamefs.h"
 
+/* The directory of the archive's companion file i (the .lay atlas), NULL past the last. */
+const char *gfs_companion_dir(const struct gfs_archive *ar, size_t i);
+
 /* Forget the archive's companion files (archive close). */
 void gfs_companions_release(struct gfs_archive *ar);
 
@@ -31,5 +34,13 @@ const char *gfs_warn_held_first(void);
 
 /* Write all of data to fd (retrying short writes and EINTR): 0 or -errno. */
 int gfs_write_all(int fd, const void *data, size_t len);
+
+/*
+ * Keep fd (an earlier file of the archive) open in ar for a while and close
+ * it later: a splice of it may still be in flight (commit.c).
+ */
+void gfs_retire_fd(struct gfs_archive *ar, int fd);
+/* the same file, unchanged, as far as stat() tells (gfs_mount.h) */
+int gfs_stat_same(const struct stat *a, const struct stat *b);
 
 #endif

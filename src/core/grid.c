@@ -284,3 +284,43 @@ int gfs_grid_render_u8(struct gfs_buf *out, const uint8_t *v, size_t n, size_t w
 	}
 	return r;
 }
+
+/* A whole grid view into 16-bit cells (o16, up to max) or bytes (o8). */
+static int gfs_grid_read(struct gfs_archive *ar, const char *view, const uint8_t *data, size_t len,
+			 size_t w, size_t h, int64_t max, uint16_t *o16, uint8_t *o8)
+{
+	struct gfs_grid g;
+	int r = gfs_grid_parse(ar, view, data, len, w, NULL, &g);
+
+	if (r)
+		return r;
+	r = o16 ? gfs_grid_u16(ar, &g, w, h, max, o16) : gfs_grid_u8(ar, &g, w, h, o8);
+	gfs_grid_release(&g);
+	return r;
+}
+
+int gfs_grid_read_u16(struct gfs_archive *ar, const char *view, const uint8_t *data, size_t len,
+		      size_t w, size_t h, int64_t max, uint16_t *out)
+{
+	return gfs_grid_read(ar, view, data, len, w, h, max, out, NULL);
+}
+
+int gfs_grid_read_u8(struct gfs_archive *ar, const char *view, const uint8_t *data, size_t len,
+		     size_t w, size_t h, uint8_t *out)
+{
+	return gfs_grid_read(ar, view, data, len, w, h, 255, NULL, out);
+}
+
+int gfs_grid_write_u16(struct gfs_buf *out, const uint16_t *v, size_t w, size_t h)
+{
+	int r = gfs_grid_xheader(out, w);
+
+	return r ? r : gfs_grid_render_u16(out, v, w * h, w);
+}
+
+int gfs_grid_write_u8(struct gfs_buf *out, const uint8_t *v, size_t w, size_t h)
+{
+	int r = gfs_grid_xheader(out, w);
+
+	return r ? r : gfs_grid_render_u8(out, v, w * h, w);
+}

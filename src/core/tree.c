@@ -500,6 +500,7 @@ void gfs_node_free(struct gfs_archive *ar, struct gfs_node *n)
 		n->ops->free(n->priv);
 	gfs_buf_free(n->edit);
 	gfs_buf_free(n->cache);
+	gfs_buf_free(n->good);
 	free(n->kids);
 	gfs_node_dealloc(n);
 }
@@ -551,6 +552,18 @@ void gfs_node_move(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *
 	gfs_name_release(n);
 	n->name = nm;
 	gfs_hash_add(ar, n);
+}
+
+const char *gfs_node_pathname(struct gfs_node *n, char *buf, size_t size)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+
+	if (!gfs_node_path(n, &b) && b.len)
+		snprintf(buf, size, "%.*s", (int)b.len, (const char *)b.data);
+	else
+		snprintf(buf, size, "%s", n->name ? n->name : "?");
+	gfs_buf_release(&b);
+	return buf;
 }
 
 int gfs_node_path(struct gfs_node *n, struct gfs_buf *b)
@@ -701,6 +714,25 @@ static void gfs_node_touch(struct gfs_node *n)
 	n->dirty = 1;
 }
 
+/*
+ * The new edit buffer b made ready after r (0: so far so good): src's
+ * content in it when src is given (staged when big), room to write.  On
+ * failure b is freed.
+ */
+static int gfs_edit_ready(struct gfs_archive *ar, struct gfs_node *src, struct gfs_buf *b, int r)
+{
+	if (!r && src) {
+		r = gfs_node_content(ar, src, b);
+		if (!r && b->len > GFS_BUF_STAGE_MIN)
+			r = gfs_buf_stage(b);
+	}
+	if (!r)
+		r = gfs_buf_grow(b, 0);
+	if (r)
+		gfs_buf_free(b);
+	return r;
+}
+
 /* Give n an edit buffer holding its current content (keep = 0: empty). */
 static int gfs_node_materialize(struct gfs_archive *ar, struct gfs_node *n, int keep)
 {
@@ -720,19 +752,13 @@ static int gfs_node_materialize(struct gfs_archive *ar, struct gfs_node *n, int 
 			r = gfs_buf_set_len(b, (size_t)n->span_len);
 		if (!r)
 			r = gfs_fd_copy(ar->fd, n->span_off, gfs_buf_fd(b), 0, n->span_len);
-	} else if (keep) {
-		r = gfs_node_content(ar, n, b);
-		if (!r && b->len > GFS_BUF_STAGE_MIN)
-			r = gfs_buf_stage(b);
+		r = gfs_edit_ready(ar, NULL, b, r);
+	} else {
+		r = gfs_edit_ready(ar, keep ? n : NULL, b, 0);
 	}
 	if (!r)
-		r = gfs_buf_grow(b, 0);
-	if (r) {
-		gfs_buf_free(b);
-		return r;
-	}
-	n->edit = b;
-	return 0;
+		n->edit = b;
+	return r;
 }
 
 ssize_t gfs_node_write(struct gfs_archive *ar, struct gfs_node *n, const void *buf, size_t len, uint64_t off)
@@ -786,25 +812,12 @@ struct gfs_node *gfs_node_new_scratch(struct gfs_archive *ar, struct gfs_node *d
 
 int gfs_node_take_content(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *src)
 {
-	struct gfs_buf *b;
-	int r = 0;
+	/* a staged edit is shared, not copied */
+	struct gfs_buf *b = src->edit ? gfs_buf_share(src->edit) : gfs_buf_new();
+	int r = b ? gfs_edit_ready(ar, src->edit ? NULL : src, b, 0) : -ENOMEM;
 
-	if (src->edit) {	/* a staged edit is shared, not copied */
-		if (!(b = gfs_buf_share(src->edit)))
-			return -ENOMEM;
-	} else {
-		if (!(b = gfs_buf_new()))
-			return -ENOMEM;
-		r = gfs_node_content(ar, src, b);
-		if (!r && b->len > GFS_BUF_STAGE_MIN)
-			r = gfs_buf_stage(b);
-	}
-	if (!r)
-		r = gfs_buf_grow(b, 0);
-	if (r) {
-		gfs_buf_free(b);
+	if (r)
 		return r;
-	}
 	gfs_buf_free(n->edit);
 	n->edit = b;
 	gfs_node_touch(n);

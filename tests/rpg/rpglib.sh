@@ -30,7 +30,7 @@ rpg_corpus_writeback() {
 # unchanged, unmount; adds the files written to n.  The caller compares.
 writeback_all() {
 	gfs_mount "$1" wb || fail "mount $1"
-	(cd wb && find . -type f | sort) >wb-views.txt
+	(cd wb && find . -type f ! -name .gamefs.log | sort) >wb-views.txt
 	while IFS= read -r v; do
 		cat "wb/$v" >wb-view.bin
 		cp wb-view.bin "wb/$v" || fail "$1: write back $v"

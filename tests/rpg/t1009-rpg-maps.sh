@@ -44,6 +44,11 @@ PY
 	check_eq EINVAL "$(errno_of "f=open('m/maps/00-town/walls.csv','a'); f.write('1,' * 19 + '256\n'); f.close()")" "$layout: extra row / 256"
 	check_eq EINVAL "$(errno_of "f=open('m/maps/00-town/foes.csv','w'); f.write('0,' * 19 + '0\n' + '0\n' * 9); f.close()")" "$layout: short rows"
 	check_eq EINVAL "$(errno_of "f=open('m/maps/01-cave/tiles-0.csv','w'); f.write(('0,' * 15 + '-1\n') * 10); f.close()")" "$layout: -1"
+	# a row more: the grid's own wording (the map is not resized here)
+	h=$(($(wc -l <m/maps/00-town/tiles-1.csv) - 1))
+	{ cat m/maps/00-town/tiles-1.csv; sed -n 2p m/maps/00-town/tiles-1.csv; } >rows.csv
+	check_eq EINVAL "$(errno_of "import shutil; shutil.copyfile('rows.csv', 'm/maps/00-town/tiles-1.csv')")" "$layout: a row more"
+	grep -qF "tiles-1.csv: $((h + 1)) rows, want $h" m/.gamefs.log || fail "$layout: rows message: $(tail -n 2 m/.gamefs.log)"
 	cmp g.rpg good.rpg || fail "$layout: refused edits changed the archive"
 	gfs_umount m || fail "unmount $layout"
 	python3 - "$top_srcdir/tests" orig.rpg g.rpg <<'PY' || fail "$layout: bytes after the tile edit"

@@ -129,7 +129,9 @@ t.png_write('odd.png', w, h, rows, plte[:3] + b'\x01\x02\x03' + plte[6:])" || fa
 	check_eq EINVAL "$(errno_of "s=open('m/strings.txt').read().replace('25\t', '24\t', 1); f=open('m/strings.txt','w'); f.write(s); f.close()")" "$layout: string index moved"
 	if [ $layout = new ]; then
 		check_eq EINVAL "$(errno_of "f=open('m/palettes/default-walkabouts.csv','w'); f.write('set,palette\n0,2\n2,4\n1,9\n'); f.close()")" "$layout: sets moved"
+		grep -qF "default-walkabouts.csv: line 3, column 1 (set): want 1 (rows stay in order" m/.gamefs.log || fail "$layout: log: $(tail -n 2 m/.gamefs.log)"
 		check_eq EINVAL "$(errno_of "f=open('m/palettes/default-walkabouts.csv','w'); f.write('set,palette\n0,2\n1,4\n'); f.close()")" "$layout: a set less"
+		grep -qF "default-walkabouts.csv: 2 rows, want 3" m/.gamefs.log || fail "$layout: log: $(tail -n 2 m/.gamefs.log)"
 		check_eq EINVAL "$(errno_of "f=open('m/palettes/default-walkabouts.csv','w'); f.write('set,palette\n0,2\n1,40000\n2,9\n'); f.close()")" "$layout: palette 40000"
 	fi
 	gfs_umount m || fail "unmount bad $layout"

@@ -89,17 +89,23 @@ X
 " "a slot twice"
 	bad npcs.csv "0,1,2,-1,2,0$p0
 " "npc -1 empties the slot"
+	grep -qF "maps/00-town/npcs.csv: line 1, column 4 (npc): -1 would empty the slot (delete the row instead)" m/.gamefs.log || fail "$layout: log: $(tail -n 3 m/.gamefs.log)"
 	bad npcs.csv "300,1,2,0,2,0$p0
 " "slot 300"
+	grep -qF "maps/00-town/npcs.csv: line 1, column 1 (slot): '300' is not a number in 0..299" m/.gamefs.log || fail "$layout: log: $(tail -n 3 m/.gamefs.log)"
 	bad doors.csv "$(sed -n '1,101p' m/maps/00-town/doors.csv)
 100,1,1,1
 " "101 doors"
+	grep -qF "maps/00-town/doors.csv: 101 rows, at most 100" m/.gamefs.log || fail "$layout: log: $(tail -n 3 m/.gamefs.log)"
 	bad doors.csv "$(sed -n '1,100p' m/maps/00-town/doors.csv)
 " "99 doors"
+	grep -qF "maps/00-town/doors.csv: 99 rows, want 100" m/.gamefs.log || fail "$layout: log: $(tail -n 3 m/.gamefs.log)"
 	bad door-links.csv "$(sed '2s/^0,/1,/' m/maps/00-town/door-links.csv)
 " "a link moved"
+	grep -qF "maps/00-town/door-links.csv: line 2, column 1 (link): want 0 (rows stay in order; add or remove them at the end)" m/.gamefs.log || fail "$layout: log: $(tail -n 3 m/.gamefs.log)"
 	bad npc-types.csv "$(sed '2s/^0,0,/0,32768,/' m/maps/00-town/npc-types.csv)
 " "picture out of range"
+	grep -qF "maps/00-town/npc-types.csv: line 2, column 2 (picture): '32768' is not in -32768..32767" m/.gamefs.log || fail "$layout: log: $(tail -n 3 m/.gamefs.log)"
 	bad map.ini "$(sed 's/^music = .*/music = 99999/' m/maps/00-town/map.ini)
 " "music out of range"
 	grep -q "maps/00-town/map.ini: line 4: music" m/.gamefs.log || fail "$layout: log: $(tail -n 3 m/.gamefs.log)"

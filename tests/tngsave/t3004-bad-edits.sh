@@ -42,6 +42,12 @@ bad header.ini 't.replace("game_id = testgame", "game_id = 0123456789abcdefg")'
 bad header.ini 't + "colour = blue\n"'
 bad header.ini '"[header]\n"'
 bad preview.ini 't.replace("time_played = 3723", "time_played = -1")'
+# preview.ini is a record of the codec: its wording, and its other keys
+grep -qF "preview.ini: line 3: time_played: '-1' is not in 0..4294967295" "$M/.gamefs.log" ||
+	fail "preview.ini refusal: $(tail -n 2 "$M/.gamefs.log")"
+bad preview.ini 't + "time_played = 5\n"'
+grep -qF "preview.ini: line 5: time_played given twice" "$M/.gamefs.log" || fail "preview.ini key twice: $(tail -n 2 "$M/.gamefs.log")"
+bad preview.ini 't + "image = 1\n"'
 bad preview.png 'open("'"$T"'/small.png", "rb").read()'
 bad preview.png 'open("'"$T"'/big.png", "rb").read()'
 bad preview.png 'b"not a png at all"'

@@ -95,4 +95,38 @@ bad $U 't.replace("[entity]", "[ent]")' "line 23: unknown section [ent]"
 bad npcs/0000.ini 't.replace("x = ", "x = 4294967296 #")' "0000.ini: line 8: x: '4294967296 #0' is not in"
 gfs_umount "$M" || fail "umount 3"
 cmp "$T/orig.sav" "$s" || fail "bad edits changed the save"
+
+# header.ini and preview.ini show the bytes they keep (after the game id's
+# NUL, the preview's reserved bytes) in comments; written back unchanged or
+# with the time edited, those bytes stay
+k="$T/k.sav"
+$P mk "$k" --flat || fail "mk k"
+python3 - "$k" <<'PY' || fail "stale bytes"
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+d[16 + 9] = 0xab                  # after "testgame" and its NUL
+d[32 + 12 + 3] = 0x5a             # PRVW: the fourth reserved byte
+open(sys.argv[1], 'wb').write(d)
+PY
+cp "$k" "$T/k-orig.sav"
+gfs_mount "$k" "$M" || fail "mount k"
+check_eq "; bytes after the id (kept unless the id changes): 00 ab 00 00 00 00 00 00" \
+	"$(grep '^; bytes' "$M/header.ini")" "header.ini: kept bytes"
+check_eq "; reserved bytes (kept): 00 00 00 5a 00 00 00 00 00 00 00 00 00 00 00 00 00 00" \
+	"$(grep '^; reserved' "$M/preview.ini")" "preview.ini: kept bytes"
+for v in header.ini preview.ini; do
+	cat "$M/$v" >"$T/v" && cp "$T/v" "$M/$v" || fail "write back $v"
+done
+gfs_umount "$M" || fail "umount k"
+cmp "$T/k-orig.sav" "$k" || fail "header.ini, preview.ini written back unchanged changed the save"
+gfs_mount "$k" "$M" || fail "mount k 2"
+sed -i 's/^time_played = .*/time_played = 60/' "$M/preview.ini" || fail "sed time_played"
+check_eq "; time spent playing, in seconds (0:01:00)" "$(grep '^; time' "$M/preview.ini")" "the time's note follows"
+gfs_umount "$M" || fail "umount k 2"
+python3 - "$k" <<'PY' || fail "bytes after the time edit"
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+assert d[16 + 9] == 0xab and d[32 + 12 + 3] == 0x5a, "kept bytes lost"
+assert struct.unpack_from('<I', d, 32 + 8)[0] == 60, "time not written"
+PY
 echo ok

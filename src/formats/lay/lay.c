@@ -434,17 +434,8 @@ static const struct gfs_format_option lay_options[] = {
 static const char *const lay_thumbnails[] = { "variants/b*.png", "variants/*.png", NULL };
 
 const struct gfs_format gfs_format_lay = {
-	.name = "lay",
-	.description = "MAGES. sprite layout (.lay) with its PNG atlas",
-	.bid = lay_bid,
-	.load = lay_load,
-	.save = lay_save,
-	.committed = lay_committed,
-	.free = lay_free,
-	.check = lay_check,
-	.create = lay_create,
-	.unlink = lay_unlink,
-	.options = lay_options,
-	.option = lay_option,
+	.name = "lay", .description = "MAGES. sprite layout (.lay) with its PNG atlas",
+	GFS_FORMAT_CALLS(lay),
+	.create = lay_create, .unlink = lay_unlink, .options = lay_options, .option = lay_option,
 	.thumbnails = lay_thumbnails,
 };

@@ -278,12 +278,6 @@ static int reld_check(struct gfs_archive *ar, FILE *out)
 }
 
 const struct gfs_format gfs_format_reld = {
-	.name = "reld",
-	.description = "OHRRPGCE RELOAD document or saved game",
-	.bid = reld_bid,
-	.load = reld_load,
-	.save = reld_save,
-	.committed = reld_committed,
-	.free = reld_free,
-	.check = reld_check,
+	.name = "reld", .description = "OHRRPGCE RELOAD document or saved game",
+	GFS_FORMAT_CALLS(reld),
 };

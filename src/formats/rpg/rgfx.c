@@ -93,12 +93,7 @@ int rgfx_walk(const uint8_t *bin, size_t len, unsigned ncolors, size_t want, str
 {
 	int r;
 
-	memset(s, 0, sizeof(*s));
-	s->want = want;
-	s->ncolors = ncolors;
-	s->bin = bin;
-	s->each = each;
-	s->ctx = ctx;
+	*s = (struct rgfx_set){ .want = want, .ncolors = ncolors, .bin = bin, .each = each, .ctx = ctx };
 	if ((r = reld_walk(bin, len, rgfx_visit, s, err, errlen)))
 		return r;
 	if (each)

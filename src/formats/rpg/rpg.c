@@ -250,16 +250,8 @@ static int rpg_check(struct gfs_archive *ar, FILE *out)
 static const char *const rpg_thumbnails[] = { "backdrops/0*.png", "maps/*/map.png", NULL };
 
 const struct gfs_format gfs_format_rpg = {
-	.name = "rpg",
-	.description = "OHRRPGCE lumped file",
-	.bid = rpg_bid,
-	.load = rpg_load,
-	.save = rpg_save,
-	.committed = rpg_committed,
-	.free = rpg_free,
-	.check = rpg_check,
-	.create = rpg_create,
-	.unlink = rpg_unlink,
-	.rename = rpg_rename,
+	.name = "rpg", .description = "OHRRPGCE lumped file",
+	GFS_FORMAT_CALLS(rpg),
+	.create = rpg_create, .unlink = rpg_unlink, .rename = rpg_rename,
 	.thumbnails = rpg_thumbnails,
 };

@@ -4,7 +4,9 @@
  * Layers, each using only the ones above it:
  *   reload.c     RELOAD binary <-> text (pure bytes)
  *   rpg_model.c  the lump index of a lumped file, each lump's current
- *                content, the name rules, save and committed
+ *                content, the name rules, save and committed; a record of
+ *                a lump as INI (rpg_record_render/_store, for map.ini and
+ *                the per-record views)
  *   rpg_gfx.c    graphics views: tilesets/, backdrops/, sprites/, palettes/,
  *                font.png
  *   rpg_maps.c   record views: a map's npcs.csv, npc-types.csv, doors.csv,
@@ -38,6 +40,10 @@ struct rpg_lump {
 
 enum { RPG_K_NONE, RPG_K_RELOAD, RPG_K_NAMES, RPG_K_SAY, RPG_K_MAP, RPG_K_GFX, RPG_K_STT, RPG_K_SCRIPTS,
        RPG_K_REC, RPG_K_RECORDS };
+
+/* The ops of the editable view NAME: NAME_render, NAME_store; its struct rpg_vpriv freed with it. */
+#define RPG_VIEW_OPS(name) \
+	static const struct gfs_node_ops name##_ops = { .render = name##_render, .store = name##_store, .free = free }
 
 /* priv of every decoded view node */
 struct rpg_vpriv {
@@ -94,6 +100,20 @@ int rpg_lump_set(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *data
 extern const struct gfs_node_ops rpg_lump_ops;
 /* Set the lump to bin unless it already holds exactly that. */
 int rpg_set_if_changed(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *bin, size_t len);
+/* A view's store ends: after r == 0, l set to b (if it changed); b released; r. */
+int rpg_lump_done(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_buf *b, int r);
+struct gfs_record;
+/* Record rec of l (tab->size bytes each, from the lump's start) as INI (gfs_record.h). */
+int rpg_record_render(struct gfs_archive *ar, struct rpg_lump *l, size_t rec, const struct gfs_record *tab,
+		      struct gfs_buf *out);
+/*
+ * The INI view data[0..len) of record rec of l parsed back: only changed
+ * fields patched, then fix(ctx, old, new) (may be NULL) may refuse (-EINVAL
+ * after gfs_err()) or complete the new bytes; l set when all went well.
+ */
+int rpg_record_store(struct gfs_archive *ar, struct rpg_lump *l, size_t rec, const char *view,
+		     const struct gfs_record *tab, const uint8_t *data, size_t len,
+		     int (*fix)(void *ctx, const uint8_t *old, uint8_t *p), void *ctx);
 /* GEN (BSAVE + int16s) field idx, or -1 when the lump is too short. */
 long rpg_gen(struct gfs_archive *ar, struct rpg_model *m, unsigned idx);
 #define RPG_MAP_HDR 11		/* .T/.P/.E: 7 ignored bytes, int16 width, height */

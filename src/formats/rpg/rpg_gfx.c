@@ -41,6 +41,7 @@
 #include "rpg.h"
 #include "gfs_grid.h"
 #include "gfs_codec.h"
+#include "gfs_layout.h"
 #include "rgfx.h"
 
 #define BSAVE_HDR 7
@@ -287,24 +288,29 @@ static struct rpg_px rpg_px_of(const struct rpg_gfx *g, unsigned x, unsigned y)
 
 static const uint8_t font_rgb[6] = { 0, 0, 0, 255, 255, 255 };
 
+/* The master palette (master), else the palette of sprite rec of g: how many colours, what it is called. */
+static unsigned rpg_palette_of(struct gfs_archive *ar, const struct rpg_gfx *g, int master, size_t rec, uint8_t *rgb,
+			       const char **what)
+{
+	if (master) {
+		rpg_master_palette(ar, rgb);
+		*what = "master palette";
+		return MASTER_COLOURS;
+	}
+	rpg_sprite_palette(ar, g, rec, rgb);
+	*what = "sprite's palette";
+	return PAL16_COLOURS;
+}
+
 /* The colours record rec of image g is shown in: how many, and what they are called. */
 static unsigned rpg_image_palette(struct gfs_archive *ar, const struct rpg_gfx *g, size_t rec, uint8_t *rgb,
 				  const char **what)
 {
-	switch (g->type) {
-	case G_PAGES:
-		rpg_master_palette(ar, rgb);
-		*what = "master palette";
-		return MASTER_COLOURS;
-	case G_SPRITE:
-		rpg_sprite_palette(ar, g, rec, rgb);
-		*what = "sprite's palette";
-		return PAL16_COLOURS;
-	default:
-		memcpy(rgb, font_rgb, sizeof(font_rgb));
-		*what = "palette (black, white)";
-		return 2;
-	}
+	if (g->type != G_FONT)
+		return rpg_palette_of(ar, g, g->type == G_PAGES, rec, rgb, what);
+	memcpy(rgb, font_rgb, sizeof(font_rgb));
+	*what = "palette (black, white)";
+	return 2;
 }
 
 static int rpg_image_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
@@ -365,18 +371,11 @@ static int rpg_image_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 			if (!r)
 				*c = (uint8_t)((*c & ~(p.mask << p.shift)) | (unsigned)px << p.shift);
 		}
-	if (!r)
-		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
 	free(rgba);
-	gfs_buf_release(&b);
-	return r;
+	return rpg_lump_done(ar, v->l, &b, r);
 }
 
-static const struct gfs_node_ops rpg_image_ops = {
-	.render = rpg_image_render,
-	.store = rpg_image_store,
-	.free = free,
-};
+RPG_VIEW_OPS(rpg_image);
 
 /* ---- rgfx sprite sets (rgfx.c walks them): RELOAD rgfx/spritesets/spriteset/frameset/frame/image ---- */
 
@@ -386,80 +385,64 @@ static unsigned rgfx_ncolors(const struct rpg_gfx *g)
 	return g->defpal ? PAL16_COLOURS : MASTER_COLOURS;
 }
 
-static unsigned rgfx_palette(struct gfs_archive *ar, const struct rpg_gfx *g, const struct rgfx_set *s, uint8_t *rgb,
-			     const char **what)
-{
-	if (!g->defpal) {
-		rpg_master_palette(ar, rgb);
-		*what = "master palette";
-		return MASTER_COLOURS;
-	}
-	rpg_sprite_palette(ar, g, s->id >= 0 ? (size_t)s->id : 0, rgb);
-	*what = "sprite's palette";
-	return PAL16_COLOURS;
-}
+/* What an rgfx view works on: the lump, its spriteset, the colours it shows in. */
+struct rgfx_view {
+	struct gfs_buf b;
+	struct rgfx_set *s;
+	uint8_t rgb[MASTER_BYTES];
+	const char *what;
+	unsigned nc;
+};
 
-/* The lump and its spriteset rec: EIO when it is no longer one that shows as a PNG. */
-static int rgfx_read(struct gfs_archive *ar, struct rpg_vpriv *v, struct gfs_buf *b, struct rgfx_set *s)
+/*
+ * The lump of v, its spriteset v->rec (EIO when it no longer shows as a
+ * PNG) and the palette it shows in: 16 colours (its default palette) or
+ * the master palette.  x->s is malloc'd, x->b filled (both for the caller).
+ */
+static int rgfx_read(struct gfs_archive *ar, struct rpg_vpriv *v, struct rgfx_view *x)
 {
+	const struct rpg_gfx *g = v->desc;
 	char err[160];
-	int r = v->l ? rpg_lump_read(ar, v->l, b) : -ENOENT;
+	int r = !(x->s = malloc(sizeof(*x->s))) ? -ENOMEM : v->l ? rpg_lump_read(ar, v->l, &x->b) : -ENOENT;
 
-	if (!r && (r = rgfx_walk(b->data, b->len, rgfx_ncolors(v->desc), v->rec, s, NULL, NULL, err, sizeof(err))) && r != -ENOMEM)
+	if (!r && (r = rgfx_walk(x->b.data, x->b.len, rgfx_ncolors(g), v->rec, x->s, NULL, NULL, err, sizeof(err))) &&
+	    r != -ENOMEM)
 		r = gfs_err(ar, -EIO, "lump %s: %s", v->l->name, err);
+	if (!r)
+		x->nc = rpg_palette_of(ar, g, !g->defpal, x->s->id >= 0 ? (size_t)x->s->id : 0, x->rgb, &x->what);
 	return r;
 }
 
 static int rpg_rgfx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
-	struct rpg_vpriv *v = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
-	struct rgfx_set *s = malloc(sizeof(*s));
-	uint8_t rgb[MASTER_BYTES];
-	const char *what;
-	int r = s ? rgfx_read(ar, v, &b, s) : -ENOMEM;
+	struct rgfx_view x = { .b = GFS_BUF_INIT };
+	int r = rgfx_read(ar, n->priv, &x);
 
-	if (!r) {
-		unsigned nc = rgfx_palette(ar, v->desc, s, rgb, &what);
-
-		r = rgfx_render(s, b.data, rgb, nc, out);
-	}
-	free(s);
-	gfs_buf_release(&b);
+	if (!r)
+		r = rgfx_render(x.s, x.b.data, x.rgb, x.nc, out);
+	free(x.s);
+	gfs_buf_release(&x.b);
 	return r;
 }
 
 static int rpg_rgfx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_vpriv *v = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
-	struct rgfx_set *s = malloc(sizeof(*s));
-	uint8_t rgb[MASTER_BYTES], *rgba = NULL;
-	const char *what;
+	struct rgfx_view x = { .b = GFS_BUF_INIT };
+	uint8_t *rgba = NULL;
 	char err[160];
-	int r = s ? rgfx_read(ar, v, &b, s) : -ENOMEM;
+	int r = rgfx_read(ar, v, &x);
 
 	if (!r)
-		r = rpg_png_in(ar, n, data, len, rgfx_png_w(s), (uint32_t)s->h, 1, &rgba);
-	if (!r) {
-		unsigned nc = rgfx_palette(ar, v->desc, s, rgb, &what);
-
-		if ((r = rgfx_from_rgba(s, b.data, rgba, rgb, nc, what, err, sizeof(err))))
-			r = gfs_err(ar, r, "%s: %s", n->name, err);
-	}
-	if (!r)
-		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+		r = rpg_png_in(ar, n, data, len, rgfx_png_w(x.s), (uint32_t)x.s->h, 1, &rgba);
+	if (!r && (r = rgfx_from_rgba(x.s, x.b.data, rgba, x.rgb, x.nc, x.what, err, sizeof(err))))
+		r = gfs_err(ar, r, "%s: %s", n->name, err);
 	free(rgba);
-	free(s);
-	gfs_buf_release(&b);
-	return r;
+	free(x.s);
+	return rpg_lump_done(ar, v->l, &x.b, r);
 }
 
-static const struct gfs_node_ops rpg_rgfx_ops = {
-	.render = rpg_rgfx_render,
-	.store = rpg_rgfx_store,
-	.free = free,
-};
+RPG_VIEW_OPS(rpg_rgfx);
 
 struct rgfx_build {
 	struct gfs_archive *ar;
@@ -646,11 +629,7 @@ static int rpg_rgb_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	return r;
 }
 
-static const struct gfs_node_ops rpg_rgb_ops = {
-	.render = rpg_rgb_render,
-	.store = rpg_rgb_store,
-	.free = free,
-};
+RPG_VIEW_OPS(rpg_rgb);
 
 /* ---- 16-colour palettes as CSV --------------------------------------------------- */
 
@@ -671,9 +650,7 @@ static int rpg_pal16_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 	int r = rpg_pal16_read(ar, n->priv, &b, &hdr, &count);
 
 	if (!r)
-		r = gfs_grid_xheader(out, PAL16_COLOURS);
-	if (!r)
-		r = gfs_grid_render_u8(out, b.data + hdr, count * PAL16_COLOURS, PAL16_COLOURS);
+		r = gfs_grid_write_u8(out, b.data + hdr, PAL16_COLOURS, count);
 	gfs_buf_release(&b);
 	return r;
 }
@@ -681,43 +658,31 @@ static int rpg_pal16_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 static int rpg_pal16_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct gfs_buf b = GFS_BUF_INIT;
-	struct gfs_grid g;
 	size_t hdr = 0, count = 0;
 	int r = rpg_pal16_read(ar, n->priv, &b, &hdr, &count);
 
-	if (!r && !(r = gfs_grid_parse(ar, n->name, data, len, PAL16_COLOURS, NULL, &g))) {
-		if (g.nrows != count)
-			r = gfs_err(ar, -EINVAL, "%s: %zu rows, want one a palette (%zu)", n->name, g.nrows, count);
-		else
-			r = gfs_grid_u8(ar, &g, PAL16_COLOURS, count, b.data + hdr);
-		gfs_grid_release(&g);
-	}
-	if (!r)
-		r = rpg_set_if_changed(ar, ((struct rpg_vpriv *)n->priv)->l, b.data, b.len);
-	gfs_buf_release(&b);
-	return r;
+	if (!r)	/* one row a palette */
+		r = gfs_grid_read_u8(ar, n->name, data, len, PAL16_COLOURS, count, b.data + hdr);
+	return rpg_lump_done(ar, ((struct rpg_vpriv *)n->priv)->l, &b, r);
 }
 
-static const struct gfs_node_ops rpg_pal16_ops = {
-	.render = rpg_pal16_render,
-	.store = rpg_pal16_store,
-	.free = free,
-};
+RPG_VIEW_OPS(rpg_pal16);
 
 /* ---- default palettes as CSV ------------------------------------------------------ */
 
-static const char *const defpal_cols[] = { "set", "palette" };
+/* DEFPALn.BIN: an int16 a sprite set, its default palette (a table on the CSV face, gfs_layout.h) */
+static const struct gfs_field defpal_f[] = { { .key = "palette", .kind = GFS_FK_SINT, .width = 2 } };
+static const struct gfs_record defpal_rec = { .size = 2, .fields = defpal_f, .nfields = 1 };
 
 static int rpg_defpal_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct rpg_vpriv *v = n->priv;
 	struct gfs_buf b = GFS_BUF_INIT;
+	struct gfs_table t = { .index = "set", .rec = &defpal_rec };
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
 	if (!r)
-		r = gfs_buf_adds(out, "set,palette\n");
-	for (size_t i = 0; !r && 2 * i + 2 <= b.len; i++)
-		r = gfs_buf_printf(out, "%zu,%d\n", i, (int16_t)gfs_le16(b.data + 2 * i));
+		r = gfs_table_render(&t, b.data, b.len / 2, NULL, out);
 	gfs_buf_release(&b);
 	return r;
 }
@@ -725,40 +690,22 @@ static int rpg_defpal_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 static int rpg_defpal_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_vpriv *v = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
-	struct gfs_grid g;
+	struct gfs_buf b = GFS_BUF_INIT, out = GFS_BUF_INIT;
+	size_t rows = 0;
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+	struct gfs_table t = { .index = "set", .rec = &defpal_rec, .max = b.len / 2 };
 
-	if (r || (r = gfs_grid_parse(ar, n->name, data, len, 2, defpal_cols, &g)))
-		goto out;
-	if (g.nrows != b.len / 2)
-		r = gfs_err(ar, -EINVAL, "%s: %zu rows, want one a sprite set (%zu)", n->name, g.nrows, b.len / 2);
-	for (size_t i = 0; !r && i < g.nrows; i++) {
-		int64_t set, pal;
-
-		if ((r = gfs_grid_int(ar, &g, i, 0, 0, INT64_MAX, &set)))
-			break;
-		if ((size_t)set != i) {
-			r = gfs_grid_err(ar, &g, i, 0, "sets are neither added, removed nor moved");
-			break;
-		}
-		if (!(r = gfs_grid_int(ar, &g, i, 1, INT16_MIN, INT16_MAX, &pal)) &&
-		    pal != (int16_t)gfs_le16(b.data + 2 * i))
-			gfs_put_u16le(b.data + 2 * i, (uint16_t)pal);
-	}
-	gfs_grid_release(&g);
 	if (!r)
-		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
-out:
-	gfs_buf_release(&b);
-	return r;
+		r = gfs_table_parse(ar, n->name, &t, b.data, t.max, data, len, NULL, NULL, &out, &rows);
+	if (!r && rows != t.max)	/* one row a sprite set */
+		r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %zu", n->name, rows, t.max);
+	if (!r)
+		memcpy(b.data, out.data, rows * 2);
+	gfs_buf_release(&out);
+	return rpg_lump_done(ar, v->l, &b, r);
 }
 
-static const struct gfs_node_ops rpg_defpal_ops = {
-	.render = rpg_defpal_render,
-	.store = rpg_defpal_store,
-	.free = free,
-};
+RPG_VIEW_OPS(rpg_defpal);
 
 /* ---- which lumps, and their views ----------------------------------------------- */
 

@@ -24,37 +24,49 @@
 #include "rpg.h"
 #include "gfs_grid.h"
 #include "gfs_rd.h"
-#include "gfs_record.h"
+#include "gfs_layout.h"
 
-/* ---- int16 tables --------------------------------------------------------- */
+/* ---- int16 tables on the CSV face (gfs_layout.h) ----------------------------- */
 
 enum { T_NPCS, T_NTYPES, T_DOORS, T_LINKS };
 
+/*
+ * A table's columns: its int16 words as the CSV face's fields, each shown
+ * as stored - bias.  A row is gathered into an element of int32s (column c
+ * at 4c), so a field's range is the int16 range moved by the bias, which
+ * the field declares: bias = -32768 - min.
+ */
+#define COL(c, k, bias) { .key = k, .kind = GFS_FK_SINT, .off = 4 * (c), .width = 4, \
+			  .min = -32768 - (bias), .max = 32767 - (bias) }
+#define COL_BIAS(f) (-32768 - (f)->min)
+#define COL0(c, k) COL(c, k, 0)
+
+static const struct gfs_field npc_cols[] = {
+	COL(0, "x", 0), COL(1, "y", 1), COL(2, "npc", 1), COL0(3, "direction"), COL0(4, "frame"), COL0(5, "pool"),
+};
+static const struct gfs_field ntype_cols[] = {
+	COL0(0, "picture"), COL0(1, "palette"), COL0(2, "movetype"), COL0(3, "speed"), COL0(4, "textbox"),
+	COL0(5, "facetype"), COL0(6, "item"), COL0(7, "pushtype"), COL0(8, "activation"), COL0(9, "tag1"),
+	COL0(10, "tag2"), COL0(11, "usetag"), COL0(12, "script"), COL0(13, "scriptarg"), COL0(14, "vehicle"),
+	COL0(15, "defaultzone"), COL0(16, "defaultwallzone"), COL0(17, "ignore_passmap"), COL0(18, "pathfinding"),
+};
+static const struct gfs_field door_cols[] = { COL(0, "x", 0), COL(1, "y", 1), COL0(2, "exists") };
+static const struct gfs_field link_cols[] = {
+	COL0(0, "source"), COL0(1, "dest"), COL0(2, "map"), COL0(3, "tag1"), COL0(4, "tag2"),
+};
+
 struct i16tab {
 	const char *view;		/* file name */
-	const char *const *cols;	/* the id column, then the data columns */
-	const int *bias;		/* stored = shown + bias[c] (data columns) */
-	int sparse;			/* rows only for slots whose column key is not 0 */
-	unsigned key;
+	const char *index;		/* the first column */
+	const struct gfs_field *cols;	/* the data columns (a table shows the first i16geo.cols) */
+	int sparse;			/* npcs.csv: rows only for used slots, the index names the slot */
 };
-
-static const char *const npc_cols[] = { "slot", "x", "y", "npc", "direction", "frame", "pool" };
-static const int npc_bias[] = { 0, 1, 1, 0, 0, 0 };
-static const char *const ntype_cols[] = {
-	"id", "picture", "palette", "movetype", "speed", "textbox", "facetype", "item", "pushtype",
-	"activation", "tag1", "tag2", "usetag", "script", "scriptarg", "vehicle", "defaultzone",
-	"defaultwallzone", "ignore_passmap", "pathfinding",
-};
-static const int zero_bias[19];
-static const char *const door_cols[] = { "door", "x", "y", "exists" };
-static const int door_bias[] = { 0, 1, 0 };
-static const char *const link_cols[] = { "link", "source", "dest", "map", "tag1", "tag2" };
 
 static const struct i16tab i16tabs[] = {
-	[T_NPCS] = { "npcs.csv", npc_cols, npc_bias, 1, 2 },
-	[T_NTYPES] = { "npc-types.csv", ntype_cols, zero_bias, 0, 0 },
-	[T_DOORS] = { "doors.csv", door_cols, door_bias, 0, 0 },
-	[T_LINKS] = { "door-links.csv", link_cols, zero_bias, 0, 0 },
+	[T_NPCS] = { "npcs.csv", "slot", npc_cols, 1 },
+	[T_NTYPES] = { "npc-types.csv", "id", ntype_cols, 0 },
+	[T_DOORS] = { "doors.csv", "door", door_cols, 0 },
+	[T_LINKS] = { "door-links.csv", "link", link_cols, 0 },
 };
 
 #define GLOBAL_NPCS "GLOBALNPCS1.N"	/* the global NPC pool: .N's format */
@@ -63,6 +75,10 @@ static const struct i16tab i16tabs[] = {
 #define DOX_REC 600
 #define D_LINKS 200
 #define HDR7 7
+#define NPC_X 0		/* data columns of npcs.csv */
+#define NPC_Y 1
+#define NPC_ID 2	/* a slot is used when its npc word is not 0 */
+#define NPC_POOL 5
 
 /* Where the table's int16s are: word (r, c) at base + r * rstep + c * cstep. */
 struct i16geo {
@@ -103,67 +119,97 @@ static int16_t i16_get(const uint8_t *p, const struct i16geo *g, size_t r, size_
 	return (int16_t)gfs_le16(p + g->base + r * g->rstep + c * g->cstep);
 }
 
-static void i16_put(uint8_t *p, const struct i16geo *g, size_t r, size_t c, int16_t v)
+/*
+ * A view's table: the lump's bytes, its geometry, the element record of
+ * its columns and every row gathered into elem (rows x rec.size bytes).
+ */
+struct i16view {
+	const struct i16tab *tab;
+	struct gfs_buf b, elem;
+	struct i16geo g;
+	struct gfs_record rec;
+	struct gfs_table t;
+};
+
+static void i16_release(struct i16view *w)
 {
-	gfs_put_u16le(p + g->base + r * g->rstep + c * g->cstep, (uint16_t)v);
+	gfs_buf_release(&w->b);
+	gfs_buf_release(&w->elem);
 }
 
-/* "maps/00-town/npcs.csv": the view's path under the root, for messages. */
-static const char *vpath(struct gfs_node *n, char *buf, size_t size)
+static int i16_open(struct gfs_archive *ar, struct gfs_node *n, struct i16view *w)
 {
-	const struct gfs_node *up[8];
-	size_t k = 0, len = 0;
+	struct rpg_vpriv *v = n->priv;
+	int r = v->l ? rpg_lump_read(ar, v->l, &w->b) : -ENOENT;
 
-	for (const struct gfs_node *p = n; p && p->parent && k < 8; p = p->parent)
-		up[k++] = p;
-	buf[0] = 0;
-	while (k-- && len < size)
-		len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? "/" : "", up[k]->name);
-	return buf;
+	w->tab = v->desc;
+	if (!r && !i16_geo(ar, (int)(w->tab - i16tabs), v->rec, w->b.len, &w->g))
+		r = gfs_err(ar, -EIO, "lump %s: too short for %s now", v->l->name, w->tab->view);
+	w->rec = (struct gfs_record){ .size = 4 * w->g.cols, .fields = w->tab->cols, .nfields = w->g.cols };
+	w->t = (struct gfs_table){ .index = w->tab->index, .rec = &w->rec, .max = w->g.rows };
+	if (!r)
+		r = gfs_buf_set_len(&w->elem, w->g.rows * w->rec.size);
+	for (size_t i = 0; !r && i < w->g.rows; i++)
+		for (size_t c = 0; c < w->g.cols; c++)
+			gfs_put_u32le(w->elem.data + i * w->rec.size + 4 * c,
+				      (uint32_t)(i16_get(w->b.data, &w->g, i, c) - COL_BIAS(&w->tab->cols[c])));
+	if (r)
+		i16_release(w);
+	return r;
+}
+
+/* Element e as row i of the lump: the words whose value changed. */
+static void i16_put_row(struct i16view *w, size_t i, const uint8_t *e)
+{
+	for (size_t c = 0; c < w->g.cols; c++) {
+		int16_t v = (int16_t)((int32_t)gfs_le32(e + 4 * c) + COL_BIAS(&w->tab->cols[c]));
+
+		if (i16_get(w->b.data, &w->g, i, c) != v)
+			gfs_put_u16le(w->b.data + w->g.base + i * w->g.rstep + c * w->g.cstep, (uint16_t)v);
+	}
+}
+
+static int npc_used(const struct i16view *w, size_t s)
+{
+	return i16_get(w->b.data, &w->g, s, NPC_ID) != 0;
 }
 
 static int i16_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
-	struct rpg_vpriv *v = n->priv;
-	const struct i16tab *tab = v->desc;
-	struct gfs_buf b = GFS_BUF_INIT;
-	struct i16geo g;
-	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+	struct i16view w = { .b = GFS_BUF_INIT, .elem = GFS_BUF_INIT };
+	struct gfs_buf all = GFS_BUF_INIT;
+	int r = i16_open(ar, n, &w);
 
-	if (!r && !i16_geo(ar, (int)(tab - i16tabs), v->rec, b.len, &g))
-		r = gfs_err(ar, -EIO, "lump %s: too short for %s now", v->l->name, tab->view);
-	for (size_t c = 0; !r && c <= g.cols; c++)
-		r = gfs_buf_printf(out, c ? ",%s" : "%s", tab->cols[c]);
-	if (!r)
-		r = gfs_buf_addc(out, '\n');
-	for (size_t i = 0; !r && i < g.rows; i++) {
-		if (tab->sparse && !i16_get(b.data, &g, i, tab->key))
-			continue;
-		r = gfs_buf_printf(out, "%zu", i);
-		for (size_t c = 0; !r && c < g.cols; c++)
-			r = gfs_buf_printf(out, ",%d", i16_get(b.data, &g, i, c) - tab->bias[c]);
-		if (!r)
-			r = gfs_buf_addc(out, '\n');
+	if (r || !w.tab->sparse) {
+		r = r ? r : gfs_table_render(&w.t, w.elem.data, w.g.rows, NULL, out);
+		goto out;
 	}
-	gfs_buf_release(&b);
+	/* the rows of the used slots: row s + 1 of the whole table is slot s */
+	r = gfs_table_render(&w.t, w.elem.data, w.g.rows, NULL, &all);
+	for (size_t at = 0, row = 0; !r && at < all.len; row++) {
+		const uint8_t *nl = memchr(all.data + at, '\n', all.len - at);
+		size_t end = nl ? (size_t)(nl - all.data) + 1 : all.len;
+
+		if (!row || npc_used(&w, row - 1))
+			r = gfs_buf_add(out, all.data + at, end - at);
+		at = end;
+	}
+out:
+	gfs_buf_release(&all);
+	i16_release(&w);
 	return r;
 }
 
 /*
- * What a table's values refer to, where the game says (-1: not known):
- * npcs.csv's x and y lie on the map, its npc is a type of the map's .N (or
- * of the global pool when its pool column is set).
+ * What npcs.csv's values refer to, where the game says (-1: not known): x
+ * and y lie on the map, npc is a type of the map's .N (or of the global
+ * pool when its pool column is set).
  */
 struct i16lim {
 	long w, h;		/* the map's size, from its .T lump */
 	long ntypes, nglobal;	/* NPC types of the map and of the global pool */
 	char tname[RPG_NAME_MAX + 1], gname[RPG_NAME_MAX + 1];
 };
-
-#define NPC_X 0		/* data columns of npcs.csv */
-#define NPC_Y 1
-#define NPC_ID 2
-#define NPC_POOL 5
 
 static int maptab_of(struct gfs_archive *ar, struct rpg_lump *l, long *map);
 
@@ -218,109 +264,125 @@ static int i16_refers(struct gfs_archive *ar, const struct gfs_grid *gr, size_t 
 }
 
 /*
- * Row i of the view into slot s: each column range-checked, patched where it
- * changed; a changed value is checked against what it refers to (lim, NULL:
- * nothing), so that an untouched row of a game that breaks a limit is kept.
+ * Row i of npcs.csv into slot s: each cell through the field's own parser
+ * (only a changed value is written); a changed value is checked against
+ * what it refers to, so that an untouched row of a game that breaks a
+ * limit is kept.
  */
-static int i16_row(struct gfs_archive *ar, const struct gfs_grid *gr, size_t i, const struct i16tab *tab,
-		   const struct i16geo *g, uint8_t *p, size_t s, const struct i16lim *lim)
+static int npc_row(struct gfs_archive *ar, const struct gfs_grid *gr, size_t i, struct i16view *w, size_t s,
+		   const struct i16lim *lim, struct gfs_buf *tmp)
 {
-	int64_t pool = 0;
+	uint8_t *e = w->elem.data + s * w->rec.size;
+	const uint8_t *o = w->elem.data + w->g.rows * w->rec.size + s * w->rec.size;
+	char why[GFS_WHY_MAX];
+	int global, r;
 
-	if (lim && g->cols > NPC_POOL &&
-	    gfs_grid_int(ar, gr, i, NPC_POOL + 1, -32768 - tab->bias[NPC_POOL], 32767 - tab->bias[NPC_POOL], &pool))
-		return -EINVAL;
-	for (size_t c = 0; c < g->cols; c++) {
-		int64_t val;
-		int r = gfs_grid_int(ar, gr, i, c + 1, -32768 - tab->bias[c], 32767 - tab->bias[c], &val);
-
-		if (r)
+	for (size_t c = 0; c < w->g.cols; c++)
+		if ((r = gfs_field_scan(&w->tab->cols[c], e, gr->rows[i].cell[c + 1], NULL, tmp, why, sizeof(why))))
+			return r == -EINVAL ? gfs_grid_err(ar, gr, i, c + 1, why) : r;
+	if ((int32_t)gfs_le32(e + 4 * NPC_ID) + COL_BIAS(&w->tab->cols[NPC_ID]) == 0)
+		return gfs_grid_err(ar, gr, i, NPC_ID + 1, "-1 would empty the slot (delete the row instead)");
+	global = w->g.cols > NPC_POOL && gfs_le32(e + 4 * NPC_POOL);
+	for (size_t c = 0; c < w->g.cols; c++)
+		if (gfs_le32(e + 4 * c) != gfs_le32(o + 4 * c) &&
+		    (r = i16_refers(ar, gr, i, c, (int32_t)gfs_le32(e + 4 * c), global, lim)))
 			return r;
-		if (tab->sparse && c == tab->key && val + tab->bias[c] == 0)
-			return gfs_grid_err(ar, gr, i, c + 1, "0 would empty the slot (delete the row instead)");
-		if (lim && i16_get(p, g, s, c) != (int16_t)(val + tab->bias[c]) &&
-		    (r = i16_refers(ar, gr, i, c, val, pool != 0, lim)))
-			return r;
-		if (i16_get(p, g, s, c) != (int16_t)(val + tab->bias[c]))
-			i16_put(p, g, s, c, (int16_t)(val + tab->bias[c]));
-	}
 	return 0;
 }
 
-static int i16_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+/*
+ * npcs.csv: the rows naming their slot first, then the rows that leave it
+ * empty fill free slots; a used slot without a row is zeroed.  elem holds
+ * the new elements, then a copy of the old ones.
+ */
+static int npc_parse(struct gfs_archive *ar, struct gfs_node *n, const char *path, struct i16view *w,
+		     const uint8_t *data, size_t len)
 {
 	struct rpg_vpriv *v = n->priv;
-	const struct i16tab *tab = v->desc;
-	struct gfs_buf b = GFS_BUF_INIT;
-	struct gfs_grid gr;
-	struct i16geo g;
-	uint8_t *seen = NULL, *used = NULL;
-	char path[160];
+	struct gfs_buf tmp = GFS_BUF_INIT;
+	const char *names[1 + N_NAMED];
+	size_t size = w->elem.len;
+	uint8_t *seen = calloc(w->g.rows, 1);
 	struct i16lim lim;
-	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+	struct gfs_grid gr;
+	int r = seen ? gfs_buf_set_len(&w->elem, 2 * size) : -ENOMEM;
 
-	vpath(n, path, sizeof(path));
-	if (!r && tab == &i16tabs[T_NPCS])
-		i16_limits(ar, v->l, &lim);
-	if (!r && !i16_geo(ar, (int)(tab - i16tabs), v->rec, b.len, &g))
-		r = gfs_err(ar, -EIO, "lump %s: too short for %s now", v->l->name, tab->view);
-	if (r || (r = gfs_grid_parse(ar, path, data, len, g.cols + 1, tab->cols, &gr)) != 0) {
-		gfs_buf_release(&b);
+	if (!r)	/* the old elements after the new ones */
+		memcpy(w->elem.data + size, w->elem.data, size);
+	names[0] = w->t.index;
+	for (size_t c = 0; c < w->g.cols; c++)
+		names[c + 1] = w->tab->cols[c].key;
+	i16_limits(ar, v->l, &lim);
+	if (r || (r = gfs_grid_parse(ar, path, data, len, w->g.cols + 1, names, &gr))) {
+		free(seen);
 		return r;
 	}
-	if (tab->sparse ? gr.nrows > g.rows : gr.nrows != g.rows)
-		r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %s%zu (%s)", path, gr.nrows, tab->sparse ? "at most " : "",
-			    g.rows, tab->sparse ? "one a used slot" : "rows are neither added nor removed");
-	if (!r && (!(seen = calloc(g.rows, 1)) || !(used = calloc(g.rows, 1))))
-		r = -ENOMEM;
-	for (size_t s = 0; !r && tab->sparse && s < g.rows; s++)
-		used[s] = i16_get(b.data, &g, s, tab->key) != 0;
-	/* rows naming their slot first, then (sparse) the rows that leave it empty fill free slots */
+	if (gr.nrows > w->g.rows)
+		r = gfs_err(ar, -EINVAL, "%s: %zu rows, at most %zu", path, gr.nrows, w->g.rows);
 	for (int pass = 0; pass < 2 && !r; pass++)
 		for (size_t i = 0, fr = 0; !r && i < gr.nrows; i++) {
 			int64_t id;
 
-			if (tab->sparse && !gr.rows[i].cell[0][0]) {
+			if (!gr.rows[i].cell[0][0]) {
 				if (!pass)
 					continue;
-				while (fr < g.rows && (used[fr] || seen[fr]))
+				while (fr < w->g.rows && (npc_used(w, fr) || seen[fr]))
 					fr++;
-				if (fr == g.rows) {
+				if (fr == w->g.rows) {
 					r = gfs_grid_err(ar, &gr, i, 0, "no free slot left");
 					break;
 				}
 				id = (int64_t)fr;
 			} else if (pass) {
 				continue;
-			} else if ((r = gfs_grid_int(ar, &gr, i, 0, 0, (int64_t)g.rows - 1, &id)) != 0) {
-				break;
-			} else if (!tab->sparse && (size_t)id != i) {
-				r = gfs_grid_err(ar, &gr, i, 0, "rows are in order, one a record (neither added, removed nor moved)");
+			} else if ((r = gfs_grid_int(ar, &gr, i, 0, 0, (int64_t)w->g.rows - 1, &id)) != 0) {
 				break;
 			} else if (seen[id]) {
 				r = gfs_grid_err(ar, &gr, i, 0, "this slot has a row already");
 				break;
 			}
 			seen[id] = 1;
-			r = i16_row(ar, &gr, i, tab, &g, b.data, (size_t)id, tab == &i16tabs[T_NPCS] ? &lim : NULL);
+			r = npc_row(ar, &gr, i, w, (size_t)id, &lim, &tmp);
 		}
-	for (size_t s = 0; !r && tab->sparse && s < g.rows; s++)
-		for (size_t c = 0; used[s] && !seen[s] && c < g.cols; c++)
-			i16_put(b.data, &g, s, c, 0);
-	if (!r)
-		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
+	for (size_t s = 0; !r && s < w->g.rows; s++)
+		if (npc_used(w, s) && !seen[s])
+			for (size_t c = 0; c < w->g.cols; c++)
+				gfs_put_u32le(w->elem.data + s * w->rec.size + 4 * c,
+					      (uint32_t)-COL_BIAS(&w->tab->cols[c]));
 	free(seen);
-	free(used);
 	gfs_grid_release(&gr);
-	gfs_buf_release(&b);
+	gfs_buf_release(&tmp);
 	return r;
 }
 
-static const struct gfs_node_ops i16_ops = {
-	.render = i16_render,
-	.store = i16_store,
-	.free = free,
-};
+static int i16_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct i16view w = { .b = GFS_BUF_INIT, .elem = GFS_BUF_INIT };
+	struct gfs_buf out = GFS_BUF_INIT;
+	const uint8_t *e = NULL;
+	char path[160];
+	size_t rows;
+	int r = i16_open(ar, n, &w);
+
+	gfs_node_pathname(n, path, sizeof(path));
+	if (!r && w.tab->sparse) {
+		r = npc_parse(ar, n, path, &w, data, len);
+		e = w.elem.data;
+	} else if (!r && !(r = gfs_table_parse(ar, path, &w.t, w.elem.data, w.g.rows, data, len, NULL, NULL,
+					       &out, &rows))) {
+		if (rows != w.g.rows)	/* the lump's records are neither added nor removed */
+			r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %zu", path, rows, w.g.rows);
+		e = out.data;
+	}
+	for (size_t i = 0; !r && i < w.g.rows; i++)
+		i16_put_row(&w, i, e + i * w.rec.size);
+	gfs_buf_release(&out);
+	gfs_buf_release(&w.elem);
+	return rpg_lump_done(ar, v->l, &w.b, r);
+}
+
+RPG_VIEW_OPS(i16);
 
 /* ---- MAP records ------------------------------------------------------------ */
 
@@ -375,60 +437,39 @@ static void map_table(unsigned rs, struct gfs_field *f, struct gfs_record *rec)
 static int map_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct rpg_vpriv *v = n->priv;
-	unsigned rs = rpg_map_recsize(ar);
 	struct gfs_field f[MAP_NFIELDS];
 	struct gfs_record rec;
-	struct gfs_buf b = GFS_BUF_INIT;
-	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
-	if (!r && (v->rec + 1) * rs > b.len)
-		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
-	map_table(rs, f, &rec);
-	if (!r)
-		r = gfs_record_render(&rec, b.data + v->rec * rs, rs, NULL, out);
-	gfs_buf_release(&b);
-	return r;
+	map_table(rpg_map_recsize(ar), f, &rec);
+	return rpg_record_render(ar, v->l, v->rec, &rec, out);
+}
+
+/* A layer name that changed gets its length word (the engine's int16 length + 40 bytes). */
+static int map_names(void *ctx, const uint8_t *old, uint8_t *p)
+{
+	const struct gfs_record *rec = ctx;
+
+	for (size_t i = 0; i < rec->nfields; i++) {
+		const struct gfs_field *f = &rec->fields[i];
+
+		if (f->kind == GFS_FK_STR && memcmp(old + f->off, p + f->off, f->width))
+			gfs_put_u16le(p + f->off - 2, (uint16_t)strnlen((const char *)p + f->off, f->width));
+	}
+	return 0;
 }
 
 static int map_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_vpriv *v = n->priv;
-	unsigned rs = rpg_map_recsize(ar);
 	struct gfs_field f[MAP_NFIELDS];
 	struct gfs_record rec;
-	struct gfs_buf b = GFS_BUF_INIT, out = GFS_BUF_INIT;
 	char path[160];
-	uint8_t *old;
-	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
-	if (!r && (v->rec + 1) * rs > b.len)
-		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
-	map_table(rs, f, &rec);
-	if (!r)
-		r = gfs_record_parse(ar, vpath(n, path, sizeof(path)), &rec, b.data + v->rec * rs, rs, data, len,
-				     NULL, &out);
-	if (!r && out.len != rs)
-		r = gfs_err(ar, -EIO, "%s: the record came back %zu bytes, not %u", path, out.len, rs);
-	old = r ? NULL : b.data + v->rec * rs;
-	/* a layer name that changed gets its length word (the engine's int16 length + 40 bytes) */
-	for (size_t i = 0; old && i < rec.nfields; i++)
-		if (f[i].kind == GFS_FK_STR && memcmp(old + f[i].off, out.data + f[i].off, f[i].width))
-			gfs_put_u16le(out.data + f[i].off - 2,
-				      (uint16_t)strnlen((const char *)out.data + f[i].off, f[i].width));
-	if (old) {
-		memcpy(old, out.data, rs);
-		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
-	}
-	gfs_buf_release(&out);
-	gfs_buf_release(&b);
-	return r;
+	map_table(rpg_map_recsize(ar), f, &rec);
+	return rpg_record_store(ar, v->l, v->rec, gfs_node_pathname(n, path, sizeof(path)), &rec, data, len, map_names, &rec);
 }
 
-static const struct gfs_node_ops map_ops = {
-	.render = map_render,
-	.store = map_store,
-	.free = free,
-};
+RPG_VIEW_OPS(map);
 
 /* ---- game-wide records (read-only) ---------------------------------------- */
 

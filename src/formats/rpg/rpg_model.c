@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 #include "rpg.h"
+#include "gfs_record.h"
 
 #define RPG_SIZE_BYTES	4
 #define RPG_HDR_MAX	(RPG_NAME_MAX + 1 + RPG_SIZE_BYTES)
@@ -394,6 +395,56 @@ int rpg_set_if_changed(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t
 		r = rpg_lump_set(ar, l, bin, len);
 	gfs_buf_release(&old);
 	return r;
+}
+
+int rpg_lump_done(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_buf *b, int r)
+{
+	if (!r)
+		r = rpg_set_if_changed(ar, l, b->data, b->len);
+	gfs_buf_release(b);
+	return r;
+}
+
+int rpg_record_render(struct gfs_archive *ar, struct rpg_lump *l, size_t rec, const struct gfs_record *tab,
+		      struct gfs_buf *out)
+{
+	size_t rs = tab->size;
+	uint8_t *p;
+	int r;
+
+	if (!l)
+		return -ENOENT;
+	if (rs < 2 || !(p = malloc(rs)))
+		return rs < 2 ? gfs_err(ar, -EIO, "lump %s: no record size any more", l->name) : -ENOMEM;
+	/* only this record's bytes: a stat walk of many records reads no lump whole */
+	if ((r = rpg_lump_range(ar, l, (uint64_t)rec * rs, rs, p)))
+		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", l->name, rec);
+	if (!r)
+		r = gfs_record_render(tab, p, rs, NULL, out);
+	free(p);
+	return r;
+}
+
+int rpg_record_store(struct gfs_archive *ar, struct rpg_lump *l, size_t rec, const char *view,
+		     const struct gfs_record *tab, const uint8_t *data, size_t len,
+		     int (*fix)(void *ctx, const uint8_t *old, uint8_t *p), void *ctx)
+{
+	size_t rs = tab->size;
+	struct gfs_buf b = GFS_BUF_INIT, out = GFS_BUF_INIT;
+	int r = l ? rpg_lump_read(ar, l, &b) : -ENOENT;
+
+	if (!r && (rs < 2 || (rec + 1) * rs > b.len))
+		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", l->name, rec);
+	if (!r)
+		r = gfs_record_parse(ar, view, tab, b.data + rec * rs, rs, data, len, NULL, &out);
+	if (!r && out.len != rs)
+		r = gfs_err(ar, -EINVAL, "%s: the record would be %zu bytes, not %zu", view, out.len, rs);
+	if (!r && fix)
+		r = fix(ctx, b.data + rec * rs, out.data);
+	if (!r)
+		memcpy(b.data + rec * rs, out.data, rs);
+	gfs_buf_release(&out);
+	return rpg_lump_done(ar, l, &b, r);
 }
 
 /* GEN (BSAVE + int16s) field idx, or -1 when the lump is too short. */

@@ -263,23 +263,12 @@ static int rk_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf 
 {
 	struct rpg_vpriv *v = n->priv;
 	const struct rk_kind *k = v->desc;
-	unsigned rs = rk_recsize(ar, k);
 	struct gfs_layout_table t;
-	uint8_t *rec;
-	int r;
+	int r = gfs_layout_table(&k->layout, rk_recsize(ar, k), &t);
 
-	if (!v->l)
-		return -ENOENT;
-	if (rs < 2 || !(rec = malloc(rs)))
-		return rs < 2 ? gfs_err(ar, -EIO, "lump %s: no record size any more", v->l->name) : -ENOMEM;
-	r = rpg_lump_range(ar, v->l, (uint64_t)v->rec * rs, rs, rec);
-	if (r)
-		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
-	if (!r && !(r = gfs_layout_table(&k->layout, rs, &t))) {
-		r = gfs_record_render(&t.rec, rec, rs, NULL, out);
-		gfs_layout_table_release(&t);
-	}
-	free(rec);
+	if (!r)
+		r = rpg_record_render(ar, v->l, v->rec, &t.rec, out);
+	gfs_layout_table_release(&t);
 	return r;
 }
 
@@ -313,20 +302,31 @@ static unsigned rk_line_of(const uint8_t *data, size_t len, const char *key)
 	return 0;
 }
 
-static int rk_check_refs(struct gfs_archive *ar, const struct rk_kind *k, const char *view, const uint8_t *old,
-			 const uint8_t *rec, unsigned rs, const uint8_t *data, size_t len)
+/* What rk_check_refs() needs to know of a store. */
+struct rk_store_ctx {
+	struct gfs_archive *ar;
+	const struct rk_kind *k;
+	const char *view;
+	const uint8_t *data;	/* the view's text, for line numbers */
+	size_t len, rs;
+};
+
+static int rk_check_refs(void *ctx, const uint8_t *old, uint8_t *rec)
 {
+	const struct rk_store_ctx *c = ctx;
+
 	for (size_t i = 0; i < sizeof(rk_sprite_refs) / sizeof(rk_sprite_refs[0]); i++) {
 		const struct rk_sprite_ref *f = &rk_sprite_refs[i];
 		int16_t v;
 		long sets;
 
-		if (strcmp(f->lump, k->lump) || 2 * f->word + 2 > rs || !memcmp(old + 2 * f->word, rec + 2 * f->word, 2))
+		if (strcmp(f->lump, c->k->lump) || 2 * f->word + 2 > c->rs ||
+		    !memcmp(old + 2 * f->word, rec + 2 * f->word, 2))
 			continue;
 		v = (int16_t)gfs_le16(rec + 2 * f->word);
-		if ((sets = rpg_sprite_sets(ar, f->kind)) >= 0 && (v < 0 || v >= sets))
-			return gfs_err(ar, -EINVAL, "%s: line %u: %s = %d: the game has %ld sets of %s (0 to %ld)", view,
-				       rk_line_of(data, len, f->key), f->key, v, sets, f->sets, sets - 1);
+		if ((sets = rpg_sprite_sets(c->ar, f->kind)) >= 0 && (v < 0 || v >= sets))
+			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s = %d: the game has %ld sets of %s (0 to %ld)",
+				       c->view, rk_line_of(c->data, c->len, f->key), f->key, v, sets, f->sets, sets - 1);
 	}
 	return 0;
 }
@@ -335,37 +335,19 @@ static int rk_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *d
 {
 	struct rpg_vpriv *v = n->priv;
 	const struct rk_kind *k = v->desc;
-	unsigned rs = rk_recsize(ar, k);
-	struct gfs_buf b = GFS_BUF_INIT, out = GFS_BUF_INIT;
 	struct gfs_layout_table t;
 	char view[96];
-	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+	struct rk_store_ctx c = { ar, k, view, data, len, rk_recsize(ar, k) };
+	int r = gfs_layout_table(&k->layout, c.rs, &t);
 
-	if (!r && (rs < 2 || (v->rec + 1) * (size_t)rs > b.len))
-		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
-	if (!r && !(r = gfs_layout_table(&k->layout, rs, &t))) {
-		snprintf(view, sizeof(view), "%s/%s", k->dir, n->name);
-		r = gfs_record_parse(ar, view, &t.rec, b.data + v->rec * rs, rs, data, len, NULL, &out);
-		if (!r && out.len != rs)
-			r = gfs_err(ar, -EINVAL, "%s: the record would be %zu bytes, not %u", view, out.len, rs);
-		if (!r)
-			r = rk_check_refs(ar, k, view, b.data + v->rec * rs, out.data, rs, data, len);
-		if (!r) {
-			memcpy(b.data + v->rec * rs, out.data, rs);
-			r = rpg_set_if_changed(ar, v->l, b.data, b.len);
-		}
-		gfs_layout_table_release(&t);
-	}
-	gfs_buf_release(&out);
-	gfs_buf_release(&b);
+	snprintf(view, sizeof(view), "%s/%s", k->dir, n->name);
+	if (!r)
+		r = rpg_record_store(ar, v->l, v->rec, view, &t.rec, data, len, rk_check_refs, &c);
+	gfs_layout_table_release(&t);
 	return r;
 }
 
-static const struct gfs_node_ops rk_ops = {
-	.render = rk_render,
-	.store = rk_store,
-	.free = free,
-};
+RPG_VIEW_OPS(rk);
 
 static const struct rk_kind *rk_kind_of(struct rpg_model *m, const struct rpg_lump *l)
 {

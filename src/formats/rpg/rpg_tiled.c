@@ -427,11 +427,7 @@ static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	return r;
 }
 
-static const struct gfs_node_ops rpg_tmx_ops = {
-	.render = rpg_tmx_render,
-	.store = rpg_tmx_store,
-	.free = free,
-};
+RPG_VIEW_OPS(rpg_tmx);
 
 /* ---- drawing tiles ------------------------------------------------------------ */
 

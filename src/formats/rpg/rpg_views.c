@@ -233,17 +233,10 @@ static int rpg_reload_store(struct gfs_archive *ar, struct gfs_node *n, const ui
 
 	if (r == -EINVAL)
 		r = gfs_err(ar, -EINVAL, "reload/%s: %s", n->name, err);
-	if (!r)
-		r = rpg_set_if_changed(ar, v->l, bin.data, bin.len);
-	gfs_buf_release(&bin);
-	return r;
+	return rpg_lump_done(ar, v->l, &bin, r);
 }
 
-static const struct gfs_node_ops rpg_reload_ops = {
-	.render = rpg_reload_render,
-	.store = rpg_reload_store,
-	.free = free,
-};
+RPG_VIEW_OPS(rpg_reload);
 
 /* ---- name lists ------------------------------------------------------------ */
 
@@ -349,11 +342,8 @@ static int rpg_tlist_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	}
 	if (!r && k != nl)
 		r = gfs_err(ar, -EINVAL, "%s: %zu lines, want %zu", n->name, k, nl);
-	if (!r)
-		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
 	free(ls);
-	gfs_buf_release(&b);
-	return r;
+	return rpg_lump_done(ar, v->l, &b, r);
 }
 
 /* ---- global strings ----------------------------------------------------------- */
@@ -401,11 +391,7 @@ static int rpg_tlines(struct gfs_archive *ar, struct gfs_node *n, size_t len, st
 	return 0;
 }
 
-static const struct gfs_node_ops rpg_tlist_ops = {
-	.render = rpg_tlist_render,
-	.store = rpg_tlist_store,
-	.free = free,
-};
+RPG_VIEW_OPS(rpg_tlist);
 
 /* ---- text boxes ------------------------------------------------------------ */
 
@@ -489,35 +475,36 @@ static int rpg_say_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	}
 	if (!r && i != nf)
 		r = gfs_err(ar, -EINVAL, "%s: %zu lines, want %d lines and 2 choices", n->name, i, SAY_LINES);
-	if (!r)
-		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
-	gfs_buf_release(&b);
-	return r;
+	return rpg_lump_done(ar, v->l, &b, r);
 }
 
-static const struct gfs_node_ops rpg_say_ops = {
-	.render = rpg_say_render,
-	.store = rpg_say_store,
-	.free = free,
-};
+RPG_VIEW_OPS(rpg_say);
 
 /* ---- map layers ------------------------------------------------------------ */
 
 #define MAP_HDR RPG_MAP_HDR
 
+/* The lump of layer view v in b, and where its w x h tiles are (NULL: -EIO, or *r). */
+static uint8_t *rpg_layer_read(struct gfs_archive *ar, struct rpg_vpriv *v, struct gfs_buf *b, unsigned *w,
+			       unsigned *h, int *r)
+{
+	unsigned layers;
+
+	*r = v->l ? rpg_lump_read(ar, v->l, b) : -ENOENT;
+	if (!*r && (!rpg_map_dims(b->data, b->len, w, h, &layers) || v->rec >= layers))
+		*r = gfs_err(ar, -EIO, "lump %s: layer %zu is not in the lump any more", v->l->name, v->rec);
+	return *r ? NULL : b->data + MAP_HDR + v->rec * (size_t)*w * *h;
+}
+
 static int rpg_layer_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
-	struct rpg_vpriv *v = n->priv;
 	struct gfs_buf b = GFS_BUF_INIT;
-	unsigned w, h, layers;
-	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+	unsigned w, h;
+	int r;
+	uint8_t *p = rpg_layer_read(ar, n->priv, &b, &w, &h, &r);
 
-	if (!r && (!rpg_map_dims(b.data, b.len, &w, &h, &layers) || v->rec >= layers))
-		r = gfs_err(ar, -EIO, "lump %s: layer %zu is not in the lump any more", v->l->name, v->rec);
-	if (!r)
-		r = gfs_grid_xheader(out, w);
-	if (!r)
-		r = gfs_grid_render_u8(out, b.data + MAP_HDR + v->rec * (size_t)w * h, (size_t)w * h, w);
+	if (p)
+		r = gfs_grid_write_u8(out, p, w, h);
 	gfs_buf_release(&b);
 	return r;
 }
@@ -526,30 +513,16 @@ static int rpg_layer_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 {
 	struct rpg_vpriv *v = n->priv;
 	struct gfs_buf b = GFS_BUF_INIT;
-	struct gfs_grid g;
-	unsigned w, h, layers;
-	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+	unsigned w, h;
+	int r;
+	uint8_t *p = rpg_layer_read(ar, v, &b, &w, &h, &r);
 
-	if (!r && (!rpg_map_dims(b.data, b.len, &w, &h, &layers) || v->rec >= layers))
-		r = gfs_err(ar, -EIO, "lump %s: layer %zu is not in the lump any more", v->l->name, v->rec);
-	if (!r && !(r = gfs_grid_parse(ar, n->name, data, len, w, NULL, &g))) {
-		if (g.nrows != h)
-			r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %u (a map is not resized here)", n->name, g.nrows, h);
-		else
-			r = gfs_grid_u8(ar, &g, w, h, b.data + MAP_HDR + v->rec * (size_t)w * h);
-		gfs_grid_release(&g);
-	}
-	if (!r)
-		r = rpg_set_if_changed(ar, v->l, b.data, b.len);
-	gfs_buf_release(&b);
-	return r;
+	if (p)	/* a map is not resized here */
+		r = gfs_grid_read_u8(ar, n->name, data, len, w, h, p);
+	return rpg_lump_done(ar, v->l, &b, r);
 }
 
-static const struct gfs_node_ops rpg_layer_ops = {
-	.render = rpg_layer_render,
-	.store = rpg_layer_store,
-	.free = free,
-};
+RPG_VIEW_OPS(rpg_layer);
 
 /* maps/NN-name (name from MN, letters and digits kept, others as '-'), made once. */
 static struct gfs_node *rpg_map_dir(struct gfs_archive *ar, long map)

@@ -798,12 +798,7 @@ static const char *const tng_thumbnails[] = { "maps/*.png", NULL };
 const struct gfs_format gfs_format_tng = {
 	.name = "tng",
 	.description = "TirNanoG game (.tng)",
-	.bid = tng_bid,
-	.load = tng_load,
-	.save = tng_save,
-	.committed = tng_committed,
-	.free = tng_free,
-	.check = tng_check,
+	GFS_FORMAT_CALLS(tng),
 	.create = tng_create,
 	.unlink = tng_unlink,
 	.rename = tng_media_rename,

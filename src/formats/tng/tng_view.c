@@ -643,9 +643,7 @@ static int tng_layer_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 	if (r)
 		goto out;
 	c = m.cells + (size_t)ref->sub * ms * ms;
-	r = gfs_grid_xheader(out, ms);
-	if (!r)
-		r = gfs_grid_render_u16(out, c, ms * ms, ms);
+	r = gfs_grid_write_u16(out, c, ms, ms);
 	free(m.cells);
 out:
 	gfs_buf_release(&b);
@@ -657,18 +655,13 @@ static int tng_layer_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	struct tng_ref *ref = n->priv;
 	struct gfs_buf b = GFS_BUF_INIT;
 	struct tng_map m;
-	struct gfs_grid g;
 	size_t ms = tng_map_size(ref->t);
 	int r;
 
 	m.cells = NULL;
 	r = tng_map_get(ar, n, &b, &m, 1);
-	if (!r) {
-		r = gfs_grid_parse(ar, n->name, data, len, ms, NULL, &g);
-		if (!r)
-			r = gfs_grid_u16(ar, &g, ms, ms, 65534, m.cells + (size_t)ref->sub * ms * ms);
-		gfs_grid_release(&g);
-	}
+	if (!r)
+		r = gfs_grid_read_u16(ar, n->name, data, len, ms, ms, 65534, m.cells + (size_t)ref->sub * ms * ms);
 	if (!r)
 		r = tng_map_store(ar, n, n->name, NULL, 0, m.cells);
 	free(m.cells);

@@ -672,16 +672,7 @@ static void tsv_free(struct gfs_archive *ar)
 static const char *const tsv_thumbnails[] = { "preview.png", NULL };
 
 const struct gfs_format gfs_format_tngsave = {
-	.name = "tngsave",
-	.description = "TirNanoG saved game (.sav)",
-	.bid = tsv_bid,
-	.load = tsv_load,
-	.save = tsv_save,
-	.committed = tsv_committed,
-	.free = tsv_free,
-	.check = tsv_check,
-	.unlink = tsv_unlink,
-	.rmdir = tsv_rmdir,
-	.thumbnails = tsv_thumbnails,
-	.layout = tsv_layout_nth,
+	.name = "tngsave", .description = "TirNanoG saved game (.sav)",
+	GFS_FORMAT_CALLS(tsv),
+	.unlink = tsv_unlink, .rmdir = tsv_rmdir, .thumbnails = tsv_thumbnails, .layout = tsv_layout_nth,
 };

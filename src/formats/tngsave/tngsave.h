@@ -138,7 +138,5 @@ int tsv_chunk_classify(struct tsv_chunk *c);
 char *tsv_user_name(const struct tsv_chunk *c);
 /* Replace c's body with new bytes if they differ. */
 int tsv_chunk_set_body(struct tsv_chunk *c, const uint8_t *data, size_t len);
-/* "path: " prefix for messages about node n, into buf. */
-const char *tsv_view_name(struct gfs_node *n, char *buf, size_t len);
 
 #endif

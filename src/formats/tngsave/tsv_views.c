@@ -92,7 +92,7 @@ static int tsv_lines_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	if (!c)
 		return -EIO;
 	gfs_skip_bom(&data, &len);
-	tsv_view_name(n, view, sizeof(view));
+	gfs_node_pathname(n, view, sizeof(view));
 	text = tsv_dup_text(data, len);
 	if (!text)
 		return -ENOMEM;
@@ -251,7 +251,7 @@ static int tsv_rec_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 
 	if (!c)
 		return -EIO;
-	tsv_view_name(n, view, sizeof(view));
+	gfs_node_pathname(n, view, sizeof(view));
 	r = gfs_record_parse(ar, view, tsv_rec_seq(c), c->body.data, c->body.len, data, len, NULL, &nb);
 	if (!r && c->kind == TSV_USER && (nb.len < TSV_USER_NAME || c->body.len < TSV_USER_NAME ||
 					  strcmp((const char *)nb.data + TSV_USER_NAME,
@@ -284,26 +284,33 @@ static size_t tsv_isqrt(size_t n)
 	return s;
 }
 
-static int tsv_map_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+/* The layer's cells (malloc'd) and its columns: a square layer in rows, else one column. */
+static int tsv_map_cells(const struct tsv_chunk *c, uint16_t **v, size_t *count, size_t *cols)
 {
-	struct tsv_chunk *c = n->priv;
-	uint16_t *v;
-	size_t count, side, cols;
+	size_t side;
 	int r;
 
-	if (!c)
+	if (!c || c->body.len < TSV_MAP_RLE)
 		return -EIO;
-	(void)ar;
-	if (c->body.len < TSV_MAP_RLE)
-		return -EIO;
-	r = tsv_rle_decode(c->body.data + TSV_MAP_RLE, c->body.len - TSV_MAP_RLE, &v, &count);
+	r = tsv_rle_decode(c->body.data + TSV_MAP_RLE, c->body.len - TSV_MAP_RLE, v, count);
 	if (r)
 		return r == -ENOMEM ? r : -EIO;
-	side = tsv_isqrt(count);
-	cols = count && side * side == count ? side : 1;
-	r = cols == 1 ? gfs_buf_adds(out, "value\n") : gfs_grid_xheader(out, cols);
+	side = tsv_isqrt(*count);
+	*cols = *count && side * side == *count ? side : 1;
+	return 0;
+}
+
+static int tsv_map_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	uint16_t *v = NULL;
+	size_t count, cols;
+	int r = tsv_map_cells(n->priv, &v, &count, &cols);
+
+	(void)ar;
 	if (!r)
-		r = gfs_grid_render_u16(out, v, count, cols);
+		r = cols > 1 ? gfs_grid_write_u16(out, v, cols, count / cols) : gfs_buf_adds(out, "value\n");
+	if (!r && cols == 1)
+		r = gfs_grid_render_u16(out, v, count, 1);
 	free(v);
 	return r;
 }
@@ -312,31 +319,18 @@ static int tsv_map_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 {
 	struct tsv_chunk *c = n->priv;
 	struct gfs_buf nb = GFS_BUF_INIT;
-	struct gfs_grid g;
 	uint16_t *old = NULL, *nv = NULL;
-	size_t count = 0, side, cols;
+	size_t count = 0, cols;
 	char view[256];
-	int r;
+	int r = tsv_map_cells(c, &old, &count, &cols);
 
-	if (!c)
-		return -EIO;
-	tsv_view_name(n, view, sizeof(view));
-	if (c->body.len < TSV_MAP_RLE)
-		return -EIO;
-	r = tsv_rle_decode(c->body.data + TSV_MAP_RLE, c->body.len - TSV_MAP_RLE, &old, &count);
 	if (r)
-		return r == -ENOMEM ? r : -EIO;
-	side = tsv_isqrt(count);
-	cols = count && side * side == count ? side : 1;
-	nv = malloc((count ? count : 1) * sizeof(*nv));
-	if (!nv) {
-		free(old);
-		return -ENOMEM;
-	}
-	r = gfs_grid_parse(ar, view, data, len, cols, NULL, &g);
+		return r;
+	if (!(nv = malloc((count ? count : 1) * sizeof(*nv))))
+		r = -ENOMEM;
 	if (!r)
-		r = gfs_grid_u16(ar, &g, cols, count / cols, 65535, nv);
-	gfs_grid_release(&g);
+		r = gfs_grid_read_u16(ar, gfs_node_pathname(n, view, sizeof(view)), data, len, cols, count / cols,
+				      65535, nv);
 	if (r || !count || !memcmp(nv, old, count * sizeof(*nv)))
 		goto out;
 	r = gfs_buf_add(&nb, c->body.data, TSV_MAP_RLE);
@@ -377,7 +371,7 @@ static int tsv_raw_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 		return -EIO;
 	if (len > TSV_PAYLOAD_MAX - TSV_CHUNK_HDR)
 		return gfs_err(ar, -EINVAL, "%s: %zu bytes, over the %u MiB payload limit",
-			       tsv_view_name(n, view, sizeof(view)), len, TSV_PAYLOAD_MAX >> 20);
+			       gfs_node_pathname(n, view, sizeof(view)), len, TSV_PAYLOAD_MAX >> 20);
 	return tsv_chunk_set_body(c, data, len);
 }
 
@@ -389,29 +383,17 @@ const struct gfs_node_ops tsv_raw_ops = {
 
 /* ---- header.ini, preview.png, preview.ini (outside the payload) ----------- */
 
-/* Parse an INI view; view[] gets its path for messages. */
-static int tsv_ini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len,
-			 int (*kv)(void *ctx, const char *section, const char *key, const char *value,
-				   unsigned line),
-			 void *ctx, char *view, size_t vlen)
-{
-	tsv_view_name(n, view, vlen);
-	return gfs_ini_parse(ar, view, data, len, kv, ctx);
-}
-
-const char *tsv_view_name(struct gfs_node *n, char *buf, size_t len)
-{
-	struct gfs_buf b = GFS_BUF_INIT;
-
-	if (gfs_node_path(n, &b) == 0 && b.len)
-		snprintf(buf, len, "%s", (const char *)b.data);
-	else
-		snprintf(buf, len, "%s", n->name ? n->name : "?");
-	gfs_buf_release(&b);
-	return buf;
-}
-
 /* ---- header.ini ---------------------------------------------------------- */
+
+/* A comment line: what, then p[0..n) in hex, a blank before each byte. */
+static int tsv_bytes_comment(struct gfs_buf *out, const char *what, const uint8_t *p, size_t n)
+{
+	int r = gfs_buf_adds(out, what);
+
+	for (size_t i = 0; !r && i < n; i++)
+		r = gfs_buf_printf(out, " %02x", p[i]);
+	return r ? r : gfs_buf_addc(out, '\n');
+}
 
 /* The game id reads as text when it is printable UTF-8 up to its first NUL. */
 static int tsv_gameid_is_text(const uint8_t *id)
@@ -450,13 +432,9 @@ static int tsv_header_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 
 		for (size_t i = idlen; i < TSV_GAMEID_LEN; i++)
 			nz |= sv->gameid[i];
-		if (nz) {
-			r = gfs_buf_adds(out, "; bytes after the id (kept unless the id changes):");
-			for (size_t i = idlen; !r && i < TSV_GAMEID_LEN; i++)
-				r = gfs_buf_printf(out, " %02x", sv->gameid[i]);
-			if (!r)
-				r = gfs_buf_addc(out, '\n');
-		}
+		if (nz)
+			r = tsv_bytes_comment(out, "; bytes after the id (kept unless the id changes):",
+					      sv->gameid + idlen, TSV_GAMEID_LEN - idlen);
 	}
 	if (!r)
 		r = gfs_buf_printf(out, "; payload: %s deflate, CRC-32 over the %s payload\n",
@@ -485,14 +463,8 @@ static int tsv_header_kv(void *ctx, const char *section, const char *key,
 		return gfs_err(h->ar, -EINVAL, "%s: line %u: game_id given twice", h->view, line);
 	memset(h->id, 0, sizeof(h->id));
 	if (len == 2 + 2 * TSV_GAMEID_LEN && value[0] == '0' && (value[1] == 'x' || value[1] == 'X')) {
-		for (size_t i = 0; i < TSV_GAMEID_LEN; i++) {
-			int hi = gfs_hex_digit(value[2 + 2 * i]), lo = gfs_hex_digit(value[3 + 2 * i]);
-
-			if (hi < 0 || lo < 0)
-				return gfs_err(h->ar, -EINVAL, "%s: line %u: game_id: bad hex digit",
-					       h->view, line);
-			h->id[i] = (uint8_t)(hi << 4 | lo);
-		}
+		if (tsv_parse_hex(value + 2, h->id, TSV_GAMEID_LEN))
+			return gfs_err(h->ar, -EINVAL, "%s: line %u: game_id: bad hex digit", h->view, line);
 		return 0;
 	}
 	if (len > TSV_GAMEID_LEN)
@@ -511,7 +483,7 @@ static int tsv_header_store(struct gfs_archive *ar, struct gfs_node *n, const ui
 	struct tsv_save *sv = ar->priv;
 	char view[256];
 	struct tsv_hdr_ctx h = { .ar = ar, .view = view };
-	int r = tsv_ini_store(ar, n, data, len, tsv_header_kv, &h, view, sizeof(view));
+	int r = gfs_ini_parse(ar, gfs_node_pathname(n, view, sizeof(view)), data, len, tsv_header_kv, &h);
 
 	if (r)
 		return r;
@@ -575,7 +547,7 @@ static int tsv_png_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	char view[256];
 	int r;
 
-	tsv_view_name(n, view, sizeof(view));
+	gfs_node_pathname(n, view, sizeof(view));
 	r = gfs_png_decode(data, len, TSV_PREVIEW_DIM, TSV_PREVIEW_DIM, &rgba, &w, &h);
 	if (r) {
 		if (r == -EINVAL || r == -EBADMSG)
@@ -612,66 +584,57 @@ const struct gfs_node_ops tsv_png_ops = {
 	.store = tsv_png_store,
 };
 
+/* preview.ini: the time played as a record of the codec (gfs_record.h); note: room for its note */
+static void tsv_pini_table(const struct tsv_save *sv, char *note, size_t size, struct gfs_field *f,
+			   struct gfs_record *rec)
+{
+	snprintf(note, size, "time spent playing, in seconds (%" PRIu32 ":%02" PRIu32 ":%02" PRIu32 ")",
+		 sv->played / 3600, sv->played / 60 % 60, sv->played % 60);
+	*f = (struct gfs_field){ .key = "time_played", .kind = GFS_FK_UINT, .width = 4, .note = note };
+	*rec = (struct gfs_record){ .section = "preview", .size = 4, .fields = f, .nfields = 1 };
+}
+
 static int tsv_pini_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct tsv_save *sv = ar->priv;
+	struct gfs_field f;
+	struct gfs_record rec;
+	char note[96];
+	uint8_t p[4];
 	int nz = 0, r;
 
 	(void)n;
 	for (size_t i = 0; i < TSV_PRVW_RESLEN; i++)
 		nz |= sv->reserved[i];
-	r = gfs_buf_printf(out, "[preview]\n; time spent playing, in seconds (%" PRIu32 ":%02" PRIu32
-			   ":%02" PRIu32 ")\ntime_played = %" PRIu32 "\n; image %ux%u, 15-bit RGB555\n",
-			   sv->played / 3600, sv->played / 60 % 60, sv->played % 60, sv->played,
-			   sv->dim, sv->dim);
-	if (!r && nz) {
-		r = gfs_buf_adds(out, "; reserved bytes (kept):");
-		for (size_t i = 0; !r && i < TSV_PRVW_RESLEN; i++)
-			r = gfs_buf_printf(out, " %02x", sv->reserved[i]);
-		if (!r)
-			r = gfs_buf_addc(out, '\n');
-	}
+	gfs_put_u32le(p, sv->played);
+	tsv_pini_table(sv, note, sizeof(note), &f, &rec);
+	r = gfs_record_render(&rec, p, sizeof(p), NULL, out);
+	if (!r)
+		r = gfs_buf_printf(out, "; image %ux%u, 15-bit RGB555\n", sv->dim, sv->dim);
+	if (!r && nz)
+		r = tsv_bytes_comment(out, "; reserved bytes (kept):", sv->reserved, TSV_PRVW_RESLEN);
 	return r;
-}
-
-struct tsv_pini_ctx {
-	struct gfs_archive *ar;
-	const char *view;
-	int64_t played;
-	int seen;
-};
-
-static int tsv_pini_kv(void *ctx, const char *section, const char *key, const char *value, unsigned line)
-{
-	struct tsv_pini_ctx *p = ctx;
-
-	if (strcmp(section, "preview") || strcmp(key, "time_played"))
-		return gfs_err(p->ar, -EINVAL, "%s: line %u: unknown key '%s' in [%s]",
-			       p->view, line, key, section);
-	if (p->seen++)
-		return gfs_err(p->ar, -EINVAL, "%s: line %u: time_played given twice", p->view, line);
-	if (gfs_parse_int(value, 0, UINT32_MAX, &p->played))
-		return gfs_err(p->ar, -EINVAL, "%s: line %u: time_played: want 0 to 4294967295, got '%s'",
-			       p->view, line, value);
-	return 0;
 }
 
 static int tsv_pini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct tsv_save *sv = ar->priv;
-	char view[256];
-	struct tsv_pini_ctx p = { .ar = ar, .view = view };
-	int r = tsv_ini_store(ar, n, data, len, tsv_pini_kv, &p, view, sizeof(view));
+	struct gfs_buf nb = GFS_BUF_INIT;
+	struct gfs_field f;
+	struct gfs_record rec;
+	char view[256], note[96];
+	uint8_t p[4];
+	int r;
 
-	if (r)
-		return r;
-	if (!p.seen)
-		return gfs_err(ar, -EINVAL, "%s: time_played missing", p.view);
-	if ((uint32_t)p.played != sv->played) {
-		sv->played = (uint32_t)p.played;
+	gfs_put_u32le(p, sv->played);
+	tsv_pini_table(sv, note, sizeof(note), &f, &rec);
+	r = gfs_record_parse(ar, gfs_node_pathname(n, view, sizeof(view)), &rec, p, sizeof(p), data, len, NULL, &nb);
+	if (!r && nb.len == sizeof(p) && gfs_le32(nb.data) != sv->played) {
+		sv->played = gfs_le32(nb.data);
 		sv->prvw_hdr_changed = 1;
 	}
-	return 0;
+	gfs_buf_release(&nb);
+	return r;
 }
 
 const struct gfs_node_ops tsv_pini_ops = {
@@ -697,7 +660,7 @@ static int tsv_praw_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 
 	if (len > TSV_PRVW_MAX - TSV_CHUNK_HDR)
 		return gfs_err(ar, -EINVAL, "%s: %zu bytes, a preview chunk holds at most %u",
-			       tsv_view_name(n, view, sizeof(view)), len, TSV_PRVW_MAX - TSV_CHUNK_HDR);
+			       gfs_node_pathname(n, view, sizeof(view)), len, TSV_PRVW_MAX - TSV_CHUNK_HDR);
 	if (len == sv->prvw_raw.len && (!len || !memcmp(data, sv->prvw_raw.data, len)))
 		return 0;
 	r = gfs_buf_add(&nb, data, len);

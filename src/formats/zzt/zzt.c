@@ -664,15 +664,7 @@ static int zzt_unlink(struct gfs_archive *ar, struct gfs_node *n)
 static const char *const zzt_thumbnails[] = { "boards/*/board.png", NULL };
 
 const struct gfs_format gfs_format_zzt = {
-	.name = "zzt",
-	.description = "ZZT world or saved game",
-	.bid = zzt_bid,
-	.load = zzt_load,
-	.save = zzt_save,
-	.committed = zzt_committed,
-	.free = zzt_free,
-	.check = zzt_check,
-	.create = zzt_create,
-	.unlink = zzt_unlink,
-	.thumbnails = zzt_thumbnails,
+	.name = "zzt", .description = "ZZT world or saved game",
+	GFS_FORMAT_CALLS(zzt),
+	.create = zzt_create, .unlink = zzt_unlink, .thumbnails = zzt_thumbnails,
 };

@@ -1,0 +1,84 @@
+/*
+ * gfs_mount.h - what a mount adds around an opened archive, none of it
+ * FUSE-specific (src/core/mount.c): the check that a mount point does not
+ * cover the archive's own directory, the replaced archive of a read-only
+ * mount, the refusals a user sees (`gamefs status`, the mount's
+ * .gamefs.status) and the desktop notification of a refusal.
+ *
+ * The refusal record and the notifier are the process's (one mount a
+ * process); every function here may be called from any thread.
+ */
+#ifndef GFS_MOUNT_H
+#define GFS_MOUNT_H
+
+#include "gamefs.h"
+
+/*
+ * Would a mount at mnt cover the archive's directory or a companion
+ * file's (the .lay atlas) (mnt is that directory or one of its parents)?
+ * Then every commit, lock and check would go through the mount into the
+ * daemon that waits for it.  0 when
+ * not; -ELOOP with a one-line message in err when it would.  Both paths
+ * are resolved (symbolic links, "..") first.
+ */
+int gfs_mount_covers_archive(const struct gfs_archive *ar, const char *mnt, char *err, size_t errlen);
+
+/*
+ * A mount's archive replaced on disk (renamed over by a commit
+ * or another program, or rewritten in place): compare what stat() says of
+ * its path now with what the archive was opened from.  1 changed (*now is
+ * the new stat), 0 the same or gone (the open file still reads).
+ */
+int gfs_archive_replaced(const struct gfs_archive *ar, struct stat *now);
+/*
+ * The same file with the same content as far as stat() tells: device,
+ * inode, size, mtime and ctime (which a rewrite in place changes even when
+ * it puts the mtime back, as rsync -t and touch -r do).
+ */
+int gfs_stat_same(const struct stat *a, const struct stat *b);
+/*
+ * Open the archive at old's path anew, read-only, with old's options and
+ * log.  On failure, -errno and the message in err; old is untouched.
+ */
+int gfs_archive_reopen(const struct gfs_archive *old, struct gfs_archive **out, char *err, size_t errlen);
+/*
+ * A writable mount's archive reopened (gfs_archive_reopen) takes over as
+ * the writer: old's lock passes to ar, which becomes writable.  0 (also
+ * when old was read-only or ar is damaged: ar stays read-only), or -EBUSY
+ * when another writer took the file in between (old keeps its lock).
+ */
+int gfs_archive_take_writer(struct gfs_archive *old, struct gfs_archive *ar);
+/*
+ * The caller has replaced old by ar everywhere: close old, keeping its
+ * file open in ar for a while (a splice of the old file may be in flight).
+ */
+void gfs_archive_close_into(struct gfs_archive *old, struct gfs_archive *ar);
+
+/*
+ * A refused change: op ("close", "rename"...), the path in the mount, the
+ * errno (negative) and ar->err's reason.  Kept for the status (the newest
+ * GFS_REFUSALS_KEPT) and told to the desktop (gfs_notify).  Does it count?
+ * Returns 1 when err is one a user must be told of (EROFS, EACCES, ENOENT,
+ * EEXIST and the like are not).
+ */
+#define GFS_REFUSALS_KEPT 64
+int gfs_status_refused(struct gfs_archive *ar, const char *op, const char *path, int err);
+/* The mount begins with ar's file (the status tells a commit by a new file). */
+void gfs_status_begin(const struct gfs_archive *ar);
+/*
+ * The status text (`gamefs status`): the archive and its mode, the last
+ * commit, the pending edits (files edited and not yet written), the
+ * refusals with their file and reason.  Every line ends with LF.
+ */
+int gfs_status_render(struct gfs_archive *ar, struct gfs_buf *out);
+
+/*
+ * Tell the desktop session (org.freedesktop.Notifications on the session
+ * bus, through gdbus or notify-send when present) summary and body.
+ * Never waits: a thread of its own runs the command; while one runs, a
+ * newer notice replaces the one waiting.  Nothing happens without a
+ * session bus.
+ */
+void gfs_notify(const char *summary, const char *body);
+
+#endif
