@@ -19,8 +19,9 @@
  * (padding, unknown bits of a bit field, bytes after the record) stay as
  * they were, so a view written back unchanged gives the same bytes.
  *
- * Layout, in byte order: the fixed part is rec->size bytes; each GROUP and
- * PART field after it sits right after the one before it, in table order.
+ * Layout, in byte order: the fixed part is rec->size bytes; each GROUP,
+ * PART and CSTR field (at most 16) sits right after the one before it, in
+ * table order.
  * A PART is width bytes whose fields (part->group's, at offsets inside it)
  * show as fields of the fixed part, at the PART's place in the table (its
  * section, if any, opens before its first field).  A group's elements are
@@ -29,7 +30,7 @@
  * a group are all as long, and a view sets that field).  What follows the
  * last part is kept as trailing bytes.  A group's count lives in a field
  * (count_width bytes at count_off) of the fixed part, or, with count_in k,
- * of the k-th GROUP or PART (from 1, before it); or it is fixed
+ * of the k-th GROUP, PART or CSTR (from 1, before it); or it is fixed
  * (count_width 0, count_off elements); or, with GFS_FF_TOEND, the elements
  * run to the end of the bytes (elements that fit; then trailing bytes).  A
  * variable group has as many elements as the view has sections [ELEMENT 0]
@@ -55,6 +56,21 @@
  * parser looks a key up in the section it was rendered in; field->note
  * renders as a "; note" line above its key.
  *
+ * A part may also be a CSTR (text up to a NUL, shown verbatim as one
+ * "key = text" line: printable UTF-8 without a blank at either end; a view
+ * writes 1 to max bytes, max 0: any), or a GROUP shown at its place among
+ * the fields instead of in sections of its own: GFS_FF_LINE, all elements
+ * on one line, "key = 1 2 3" (elements apart by spaces, the fields of one
+ * by commas; an element of one field also takes commas between elements;
+ * a fixed count, count_width 0, the view must keep); or GFS_FF_LINES, one
+ * line an element, "key = f1 f2" (fields apart by spaces or commas), its
+ * note above all of them (no line: no elements).  Such an element (at most 8 fields)
+ * may leave out its fields flagged GFS_FF_OPTIONAL (they are then 0); a new
+ * element starts from the old one at its place (else zeros).  A key is
+ * given once in a view (a key of an element section, once in that
+ * element's lines; a LINES key, a line an element); a key flagged
+ * GFS_FF_NEED left out fails too ("VIEW: [SECTION] KEY missing").
+ *
  * Values: numbers are decimal (0x hex accepted); GFS_FK_HEX renders 0x and
  * two digits a byte; GFS_FK_HEXZ renders bare digit pairs without the
  * trailing zero bytes (all zeros: an empty value, "key ="), and parses up
@@ -66,7 +82,8 @@
  * when there is one; GFS_FK_STR and GFS_FK_BYTES render bytes escaped
  * (\n, \\, \xNN for control and non-ASCII bytes, \x20 for a blank at
  * either end, which a view's parser would trim); GFS_FK_F32 renders %.9g
- * (read back to the same bits); GFS_FK_REF goes through
+ * (read back to the same bits); GFS_FF_TIME, GFS_FF_CODE and
+ * GFS_FF_HEXDIGITS are said above; GFS_FK_REF goes through
  * the caller's reference callbacks (a name lookup, say).  The parser checks every value
  * against the field's range and fails with -EINVAL after gfs_err():
  * "VIEW: line N: KEY: what is wrong".  Unknown sections and keys fail the
@@ -95,14 +112,22 @@ enum gfs_fkind {
 	GFS_FK_LIST,		/* group elements only: items on one line, the element's last bytes */
 	GFS_FK_F32,		/* IEEE single (4 bytes), %.9g: reads back to the same bits */
 	GFS_FK_PART,		/* a fixed block of width bytes after the part before it (group: its fields) */
+	GFS_FK_CSTR,		/* text up to a NUL (the NUL is part of it), after the part before it */
 };
 
 #define GFS_FF_RO	0x1u	/* read-only: the view must repeat the value */
 #define GFS_FF_IGNORE	0x2u	/* shown, but what the view says is ignored (recomputed) */
+#define GFS_FF_TIME	0x4u	/* SINT: seconds since 1970, "; key YYYY-MM-DDTHH:MM:SSZ" above the key */
+#define GFS_FF_CODE	0x8u	/* BYTES: the characters (printable ASCII, no blank, not "0x..."), else 0x hex */
+#define GFS_FF_HEXDIGITS 0x10u	/* BYTES: exactly 2 x width hex digits, no 0x */
 #define GFS_FF_BLANK0	0x20u	/* a number 0 shows as nothing, and nothing is 0 */
 #define GFS_FF_HIDDEN	0x40u	/* in a struct gfs_layout: bytes kept, shown nowhere (no key) */
 #define GFS_FF_TOEND	0x80u	/* GROUP: as many elements as the bytes after it hold (the last
 				   group; no count field); LIST: the items fill the element */
+#define GFS_FF_LINE	0x100u	/* GROUP: its elements on its key's line, "key = 1 2 3" */
+#define GFS_FF_LINES	0x200u	/* GROUP: a "key = f1 f2" line an element (none: no elements) */
+#define GFS_FF_OPTIONAL	0x400u	/* a field of a LINE(S) element that a line may leave out (then 0) */
+#define GFS_FF_NEED	0x800u	/* not a LINES GROUP: a view must give the key */
 
 struct gfs_record;
 
@@ -122,14 +147,15 @@ struct gfs_field {
 	/* GROUP */
 	const struct gfs_record *group;
 	unsigned count_off, count_width;	/* the count field; width 0: count_off fixed */
-	unsigned count_in;	/* 0: the count field is in the fixed part; k: in the k-th GROUP or PART */
+	unsigned count_in;	/* 0: the count field is in the fixed part; k: in the k-th GROUP, PART or CSTR */
 	unsigned size_off, size_width;	/* width not 0: each element is as long as this fixed field says */
 	unsigned view;		/* its rank in the view (groups of rank 0 first), not its place in bytes */
 	/* fixed part only: a new [section] from this field on (fields after it stay in it) */
 	const char *section;
 	const char *note;	/* rendered as "; note" above the key */
 	const uint16_t *charset;	/* PSTR: code point of each byte (NULL: Latin-1) */
-	const char *want;	/* REF, LIST: what the value must be, for messages */
+	const char *want;	/* REF, LIST, CSTR, LINE(S): what the value must be, for messages */
+	const char *why;	/* GROUP, PART, CSTR: what gfs_record_span_why() says when it does not fit */
 	/* in a struct gfs_layout only (gfs_layout.h): the field repeat times, stride bytes apart */
 	unsigned repeat, stride;
 };
@@ -156,6 +182,8 @@ struct gfs_rec_refs {
  * group over no bytes), which the other calls take.
  */
 size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t len);
+/* The same; when 0, *why is the why of the part that does not fit ("record truncated" if none). */
+size_t gfs_record_span_why(const struct gfs_record *rec, const uint8_t *p, size_t len, const char **why);
 /* Append the INI view of p[0..len) to out; -EBADMSG when the record does not fit. */
 int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len,
 		      const struct gfs_rec_refs *refs, struct gfs_buf *out);
@@ -187,94 +215,6 @@ int gfs_charset_byte(const uint16_t *charset, uint32_t cp);
 int gfs_hexz_render(struct gfs_buf *out, const uint8_t *p, size_t width);
 int gfs_hexz_parse(const char *v, uint8_t *p, size_t width);
 
-
-/*
- * Sequential records: a record whose parts follow one another, each where
- * the one before it ends (a fixed part, a NUL-terminated string, counted
- * lists...), so that no part but the first sits at a fixed offset.  A
- * sequential record kind is a table of parts (struct gfs_seq), in byte
- * order:
- *
- *   GFS_SEQ_FIXED  rec->size bytes; each field of rec renders as a
- *                  "key = value" line (GROUP and LIST fields are not
- *                  allowed; bytes no field covers, a count say, are kept)
- *   GFS_SEQ_CSTR   text up to a NUL (the NUL is part of it) as one
- *                  "key = text" line, verbatim; check() says which texts
- *                  are acceptable; a view may write 1 to max bytes
- *   GFS_SEQ_ARRAY  count items of rec->size bytes on one line: "key = 1 2 3"
- *                  (items apart by spaces, the fields of an item by commas;
- *                  an item of one field also takes commas between items)
- *   GFS_SEQ_LINES  count items, one "key = f1 f2" line an item (fields apart
- *                  by spaces or commas); no line: no items
- *
- * The count of an ARRAY or LINES part is count_width bytes at count_off of
- * the FIXED part count_part before it; count_width 0: exactly count_off
- * items, always.  A part with a section renders under "\n[section]\n" (the
- * first section: seq->section, no blank line before it); a part's note is
- * a "; note" line above its key (above all the lines of a LINES part).
- * The keys of a sequential record are unique; seq->order (NULL-terminated,
- * or NULL) lists keys in the order the view shows them, the others follow
- * in byte order.  Flags only sequential records know:
- *   GFS_FF_TIME  a signed count of seconds since 1970: a line
- *                "; key YYYY-MM-DDTHH:MM:SSZ" above the key (years 1970-9999)
- *   GFS_FF_CODE  BYTES: the characters when all are printable ASCII without
- *                a blank and do not start "0x", else 0x and the bytes as hex
- *   GFS_FF_HEXDIGITS  BYTES: exactly 2 x width hex digits, no 0x
- *
- * The parser patches each part in place, as gfs_record_parse() does: an
- * item of an ARRAY or LINES part starts from the old item at its place (new
- * ones from zeros) and a count field is set to the items the view has.  An
- * unknown section or key, a key given twice, a value out of range, an ARRAY
- * of a fixed count with another count, an item with too few (min_fields)
- * or too many fields fail with -EINVAL after gfs_err() ("VIEW: line N: KEY: what is
- * wrong"); with seq->need_all, so does a key other than a LINES key left
- * out.  Bytes after the last part are kept.  Limits: 16 parts, 64 keys,
- * 8 fields an item (a table over them decodes nothing).  A CSTR shows
- * verbatim: its check() should refuse line breaks.
- */
-enum gfs_seq_kind { GFS_SEQ_FIXED, GFS_SEQ_CSTR, GFS_SEQ_ARRAY, GFS_SEQ_LINES };
-
-#define GFS_FF_TIME		0x4u
-#define GFS_FF_CODE		0x8u
-#define GFS_FF_HEXDIGITS	0x10u
-
-struct gfs_seq_part {
-	enum gfs_seq_kind kind;
-	const char *key;		/* CSTR, ARRAY, LINES: its key */
-	const struct gfs_record *rec;	/* FIXED: the part; ARRAY, LINES: one item */
-	size_t count_part;		/* ARRAY, LINES: the FIXED part with the count */
-	unsigned count_off, count_width;
-	size_t max;			/* CSTR: most bytes a view may write */
-	unsigned min_fields;		/* ARRAY, LINES: an item may leave out the fields after
-					   this many (they are 0); 0: it gives them all */
-	int (*check)(const char *s, size_t n);	/* CSTR: acceptable text? (NULL: any) */
-	const char *want;		/* CSTR, ARRAY, LINES: what a value must be, for messages */
-	const char *section;		/* from this part on: [section] */
-	const char *note;		/* "; note" above the key */
-	const char *why;		/* what gfs_seq_span() says when the part does not fit */
-};
-
-struct gfs_seq {
-	const char *section;		/* the first [section] */
-	const struct gfs_seq_part *parts;
-	size_t nparts;
-	const char *const *order;	/* keys in view order (NULL-terminated), or NULL */
-	int need_all;			/* every key but LINES keys must be in a view */
-};
-
-/*
- * Bytes the parts of p[0..len) span; 0 if they do not fit (or a CSTR fails
- * check()), and then *why (when why is not NULL) is the why of the first
- * part that does not fit ("record truncated" if it has none).
- */
-size_t gfs_seq_span(const struct gfs_seq *seq, const uint8_t *p, size_t len, const char **why);
-/* Append the INI view of p[0..len) to out; -EBADMSG when the parts do not fit. */
-int gfs_seq_render(const struct gfs_seq *seq, const uint8_t *p, size_t len,
-		   const struct gfs_rec_refs *refs, struct gfs_buf *out);
-/* Parse the view data[0..len) against old[0..oldlen) into out (appended), as gfs_record_parse(). */
-int gfs_seq_parse(struct gfs_archive *ar, const char *view, const struct gfs_seq *seq,
-		  const uint8_t *old, size_t oldlen, const uint8_t *data, size_t len,
-		  const struct gfs_rec_refs *refs, struct gfs_buf *out);
 
 /*
  * Calls fn with every number field of the record p[0..len) (UINT, SINT,

@@ -603,6 +603,58 @@ static void test_parts(void)
 	gfs_buf_release(&out);
 }
 
+/* Parts one after another shown as lines: a CSTR, a group on one line, one a line an element. */
+static const struct gfs_field lp_u8f[] = { { .key = "v", .kind = GFS_FK_UINT, .width = 1 } };
+static const struct gfs_record lp_u8 = { .size = 1, .fields = lp_u8f, .nfields = 1 };
+static const struct gfs_field lp_pairf[] = {
+	{ .key = "a", .kind = GFS_FK_UINT, .off = 0, .width = 1 },
+	{ .key = "b", .kind = GFS_FK_UINT, .off = 1, .width = 1, .flags = GFS_FF_OPTIONAL },
+};
+static const struct gfs_record lp_pair = { .size = 2, .fields = lp_pairf, .nfields = 2 };
+static const struct gfs_field lpf[] = {
+	{ .key = "name", .kind = GFS_FK_CSTR, .max = 4, .flags = GFS_FF_NEED, .want = "1 to 4 bytes" },
+	{ .key = "id", .kind = GFS_FK_BYTES, .off = 0, .width = 2, .flags = GFS_FF_NEED | GFS_FF_HEXDIGITS },
+	{ .key = "vals", .kind = GFS_FK_GROUP, .group = &lp_u8, .count_off = 2, .count_width = 1,
+	  .flags = GFS_FF_NEED | GFS_FF_LINE, .why = "vals overrun" },
+	{ .key = "pair", .kind = GFS_FK_GROUP, .group = &lp_pair, .count_off = 3, .count_width = 1,
+	  .flags = GFS_FF_LINES, .section = "pairs", .note = "pair = a [b]", .want = "a [b]" },
+};
+static const struct gfs_record lp = { .section = "lp", .size = 4, .fields = lpf, .nfields = 4 };
+
+static void test_line_parts(void)
+{
+	static const uint8_t old[] = { 0xab, 0xcd, 2, 1, 'h', 'i', 0, 5, 6, 7, 8, 0xee };
+	static const uint8_t want[] = { 0xab, 0xcd, 3, 2, 'h', 'e', 'y', 0, 1, 2, 3, 9, 0, 1, 2, 0xee };
+	static const char view[] = "[lp]\nname = hi\nid = abcd\nvals = 5 6\n\n[pairs]\n; pair = a [b]\npair = 7 8\n";
+	const char *why = NULL;
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT;
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_record_span(&lp, old, sizeof(old)) == 11 && !gfs_record_span_why(&lp, old, 8, &why) &&
+	   why && !strcmp(why, "vals overrun"), "lines: span; cut in vals, its why");
+	ok(gfs_record_render(&lp, old, sizeof(old), NULL, &out) == 0 && !strcmp((char *)out.data, view),
+	   "lines: the name first, a list on a line, a line an element:\n%s", (char *)out.data);
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_record_parse(&ar, "l.ini", &lp, old, sizeof(old), S(view), NULL, &out) == 0 &&
+	   out.len == sizeof(old) && !memcmp(out.data, old, sizeof(old)), "lines: unchanged view, same bytes");
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_record_parse(&ar, "l.ini", &lp, old, sizeof(old),
+			    S("[lp]\nname = hey\nid = ABCD\nvals = 1,2,3\n[pairs]\npair = 9\npair = 1,2\n"), NULL,
+			    &out) == 0 && out.len == sizeof(want) && !memcmp(out.data, want, sizeof(want)),
+	   "lines: a longer name, counts set, an optional field left out is 0, the tail kept");
+	ok(gfs_record_parse(&ar, "l.ini", &lp, old, sizeof(old), S("[lp]\nname = hi\nvals = 1\n"), NULL, &out) ==
+	   -EINVAL && strstr(ar.err, "l.ini: [lp] id missing"), "lines: a key needed: %s", ar.err);
+	ok(gfs_record_parse(&ar, "l.ini", &lp, old, sizeof(old), S("[lp]\nname = hello\n"), NULL, &out) ==
+	   -EINVAL && strstr(ar.err, "l.ini: line 2: name: want 1 to 4 bytes"), "lines: name too long: %s", ar.err);
+	ok(gfs_record_parse(&ar, "l.ini", &lp, old, sizeof(old), S("[lp]\nid = abc\n"), NULL, &out) ==
+	   -EINVAL && strstr(ar.err, "l.ini: line 2: id: want 4 hex digits"), "lines: hex digits: %s", ar.err);
+	ok(gfs_record_parse(&ar, "l.ini", &lp, old, sizeof(old), S("[pairs]\npair = 1 2 3\n"), NULL, &out) ==
+	   -EINVAL && strstr(ar.err, "l.ini: line 2: pair: want a [b]"), "lines: an element of three: %s", ar.err);
+	gfs_buf_release(&out);
+}
+
 int main(void)
 {
 	test_u24();
@@ -618,5 +670,6 @@ int main(void)
 	test_layout_table();
 	test_toend();
 	test_parts();
+	test_line_parts();
 	return done_testing();
 }

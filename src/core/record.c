@@ -301,6 +301,51 @@ static int gfs_field_text(struct gfs_buf *out, const uint8_t *p, size_t n)
 	return r;
 }
 
+/* Bytes as hex digit pairs after prefix. */
+static int gfs_hex_add(struct gfs_buf *out, const char *prefix, const uint8_t *p, size_t n)
+{
+	int r = gfs_buf_adds(out, prefix);
+
+	for (size_t i = 0; i < n && !r; i++)
+		r = gfs_buf_printf(out, "%02x", p[i]);
+	return r;
+}
+
+/* Does the GFS_FF_CODE field p[0..n) show as its characters? */
+static int gfs_code_text(const uint8_t *p, size_t n)
+{
+	if (!n || (n >= 2 && p[0] == '0' && (p[1] | 0x20) == 'x'))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (p[i] <= 0x20 || p[i] >= 0x7f)
+			return 0;
+	return 1;
+}
+
+/* Can s[0..n) be a GFS_FK_CSTR's value: printable UTF-8, no blank at either end? */
+static int gfs_cstr_ok(const char *s, size_t n)
+{
+	if (!gfs_utf8_valid((const uint8_t *)s, n))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((uint8_t)s[i] < 0x20 || s[i] == 0x7f)
+			return 0;
+	return !n || (s[0] != ' ' && s[n - 1] != ' ');
+}
+
+/* The "; key YYYY-MM-DDTHH:MM:SSZ" line of a GFS_FF_TIME field (nothing outside 1970-9999). */
+static int gfs_time_note(struct gfs_buf *out, const char *key, int64_t t)
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	char iso[64];
+
+	if (t < 0 || t >= INT64_C(253402300800) || !gmtime_r(&tt, &tm) ||
+	    !strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return 0;
+	return gfs_buf_printf(out, "; %s %s\n", key, iso);
+}
+
 int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 		     const struct gfs_rec_refs *refs, struct gfs_buf *out)
 {
@@ -317,7 +362,13 @@ int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 		return gfs_field_text(out, p, k < f->width ? f->width : len);
 	}
 	case GFS_FK_BYTES:
+		if ((f->flags & GFS_FF_CODE) && gfs_code_text(p, f->width))
+			return gfs_buf_add(out, p, f->width);
+		if (f->flags & (GFS_FF_CODE | GFS_FF_HEXDIGITS))
+			return gfs_hex_add(out, f->flags & GFS_FF_CODE ? "0x" : "", p, f->width);
 		return gfs_field_text(out, p, f->width);
+	case GFS_FK_CSTR:	/* (its part's bytes: off 0) */
+		return gfs_buf_adds(out, (const char *)p);
 	case GFS_FK_PSTR:
 		return gfs_pstr_render(f, p, out);
 	case GFS_FK_HEXZ:
@@ -383,32 +434,42 @@ static size_t gfs_list_at(const struct gfs_record *rec, const struct gfs_field *
 	return at;
 }
 
+/* n items of it at items, apart by isep, the fields of an item by fsep. */
+static int gfs_items_render(const struct gfs_record *it, const uint8_t *items, size_t n, char isep,
+			    char fsep, const struct gfs_rec_refs *refs, struct gfs_buf *out)
+{
+	int r = 0;
+
+	for (size_t k = 0; k < n && !r; k++)
+		for (size_t j = 0; j < it->nfields && !r; j++) {
+			if (k || j)
+				r = gfs_buf_addc(out, (uint8_t)(j ? fsep : isep));
+			if (!r)
+				r = gfs_field_render(&it->fields[j], items + k * it->size, refs, out);
+		}
+	return r;
+}
+
 /* The items of the LIST field f of the element base on one line. */
 static int gfs_list_render(const struct gfs_record *rec, const struct gfs_field *f, const uint8_t *base,
 			   size_t elen, const struct gfs_rec_refs *refs, struct gfs_buf *out)
 {
-	const uint8_t *items = base + gfs_list_at(rec, f, base, elen);
-	size_t n = gfs_list_count(f, base, elen);
-	int r = 0;
+	return gfs_items_render(f->group, base + gfs_list_at(rec, f, base, elen), gfs_list_count(f, base, elen),
+				' ', ',', refs, out);
+}
 
-	for (size_t k = 0; k < n && !r; k++) {
-		const uint8_t *item = items + k * f->group->size;
-
-		for (size_t j = 0; j < f->group->nfields && !r; j++) {
-			if (k || j)
-				r = gfs_buf_addc(out, j ? ',' : ' ');
-			if (!r)
-				r = gfs_field_render(&f->group->fields[j], item, refs, out);
-		}
-	}
-	return r;
+/* Does GROUP f show on its key's line(s) instead of in sections of its own? */
+static int gfs_group_inline(const struct gfs_field *f)
+{
+	return f->kind == GFS_FK_GROUP && (f->flags & (GFS_FF_LINE | GFS_FF_LINES));
 }
 
 /*
  * The fields a record shows in its own sections, in table order: those of
- * its fixed part and those of its PARTs (GROUPs are skipped).  part is the
- * ordinal of the PART a field is in among the GROUP and PART fields (its
- * bytes: gfs_part_base()), or SIZE_MAX for the fixed part (or an element).
+ * its fixed part, those of its PARTs, its CSTRs and its GROUPs shown on
+ * their key's line(s) (other GROUPs are skipped).  part is the ordinal of
+ * the PART (CSTR, GROUP) a field is in among the parts after the fixed
+ * part (gfs_tail), or SIZE_MAX for the fixed part (or an element).
  */
 struct gfs_flat {
 	const struct gfs_record *rec;
@@ -431,12 +492,13 @@ static const struct gfs_field *gfs_flat_next(struct gfs_flat *it)
 		}
 		it->i++;
 		it->j = 0;
-		if (f->kind == GFS_FK_GROUP || f->kind == GFS_FK_PART) {
-			it->ord++;
-			continue;
-		}
 		it->section = f->section;
 		it->part = SIZE_MAX;
+		if (f->kind == GFS_FK_GROUP || f->kind == GFS_FK_PART || f->kind == GFS_FK_CSTR) {
+			it->part = it->ord++;
+			if (f->kind == GFS_FK_PART || (f->kind == GFS_FK_GROUP && !gfs_group_inline(f)))
+				continue;
+		}
 		return f;
 	}
 	return NULL;
@@ -447,9 +509,11 @@ static const struct gfs_field *gfs_flat_next(struct gfs_flat *it)
  * GROUP or PART field in table (byte) order, where it starts and how many
  * elements it has (a PART: 1), and where the last one ends (the span).
  */
-#define GFS_REC_MAXPARTS 8
+#define GFS_REC_MAXPARTS 16
+#define GFS_ITEM_MAXFIELDS 8	/* fields of an element on a line (more: no line parses) */
 struct gfs_tail {
 	size_t n;
+	const struct gfs_field *bad;	/* the part that does not fit (NULL: the fixed part) */
 	const struct gfs_field *f[GFS_REC_MAXPARTS];
 	size_t at[GFS_REC_MAXPARTS], cnt[GFS_REC_MAXPARTS];
 	size_t end;
@@ -465,24 +529,30 @@ static int gfs_record_list(const struct gfs_record *rec)
 }
 
 /*
- * Bytes of one element of the GROUP (or PART) g at p[0..avail), the record's
- * fixed part at fixed: its size field's value, or its fixed part and its
- * lists; SIZE_MAX if it does not fit.
+ * Bytes of one element of the GROUP (PART, CSTR) g at p[0..avail), the
+ * record's fixed part at fixed: its size field's value, or its fixed part
+ * and its lists; SIZE_MAX if it does not fit.
  */
 static size_t gfs_elem_size(const struct gfs_field *g, const uint8_t *fixed, const uint8_t *p, size_t avail)
 {
 	const struct gfs_record *rec = g->group;
-	size_t at = rec->size;
+	size_t at;
 	int first = 1;
 
 	if (g->kind == GFS_FK_PART)
 		return g->width <= avail ? g->width : SIZE_MAX;
+	if (g->kind == GFS_FK_CSTR) {
+		const uint8_t *z = memchr(p, 0, avail);
+
+		return z && gfs_cstr_ok((const char *)p, (size_t)(z - p)) ? (size_t)(z - p) + 1 : SIZE_MAX;
+	}
 	if (g->size_width) {
 		at = (size_t)gfs_le(fixed + g->size_off, g->size_width);
 		return at <= avail ? at : SIZE_MAX;
 	}
 	if (avail < rec->size)
 		return SIZE_MAX;
+	at = rec->size;
 	for (size_t i = 0; i < rec->nfields; i++) {
 		const struct gfs_field *l = &rec->fields[i];
 		size_t n;
@@ -513,6 +583,7 @@ static int gfs_tail(const struct gfs_record *rec, const uint8_t *p, size_t len, 
 
 	t->n = 0;
 	t->end = 0;
+	t->bad = NULL;
 	if (len < rec->size)
 		return -EBADMSG;
 	for (size_t i = 0; i < rec->nfields; i++) {
@@ -520,8 +591,9 @@ static int gfs_tail(const struct gfs_record *rec, const uint8_t *p, size_t len, 
 		size_t j = t->n, n = 1, k, es;
 		int toend = (f->flags & GFS_FF_TOEND) != 0;
 
-		if (f->kind != GFS_FK_GROUP && f->kind != GFS_FK_PART)
+		if (f->kind != GFS_FK_GROUP && f->kind != GFS_FK_PART && f->kind != GFS_FK_CSTR)
 			continue;
+		t->bad = f;
 		if (j == GFS_REC_MAXPARTS || f->count_in > j)
 			return -EBADMSG;	/* (a table the codec does not take) */
 		t->f[j] = f;
@@ -540,6 +612,7 @@ static int gfs_tail(const struct gfs_record *rec, const uint8_t *p, size_t len, 
 		}
 		t->cnt[j] = k;
 	}
+	t->bad = NULL;
 	t->end = pos;
 	return 0;
 }
@@ -552,17 +625,27 @@ static int gfs_record_fits(const struct gfs_record *rec, const uint8_t *p, size_
 
 size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t len)
 {
+	return gfs_record_span_why(rec, p, len, NULL);
+}
+
+size_t gfs_record_span_why(const struct gfs_record *rec, const uint8_t *p, size_t len, const char **why)
+{
 	struct gfs_tail t;
 
-	return gfs_tail(rec, p, len, &t) ? 0 : t.end;
+	if (!gfs_tail(rec, p, len, &t) && t.end)
+		return t.end;
+	if (why)
+		*why = t.bad && t.bad->why ? t.bad->why : "record truncated";
+	return 0;
 }
 
 /*
  * The fields of rec shown in its own sections (its fixed part at base,
- * elen bytes, and its PARTs at parts[]) as "key = value" lines.
+ * elen bytes, and the parts t laid out of p) as "key = value" lines.
  */
 static int gfs_fields_render(const struct gfs_record *rec, const uint8_t *base, size_t elen,
-			     const uint8_t *const *parts, const struct gfs_rec_refs *refs, struct gfs_buf *out)
+			     const struct gfs_tail *t, const uint8_t *p, const struct gfs_rec_refs *refs,
+			     struct gfs_buf *out)
 {
 	struct gfs_flat it = { rec, 0, 0, 0, 0, NULL };
 	const char *section = rec->section;
@@ -570,8 +653,8 @@ static int gfs_fields_render(const struct gfs_record *rec, const uint8_t *base, 
 	int r = 0;
 
 	while (!r && (f = gfs_flat_next(&it))) {
-		const uint8_t *b = it.part == SIZE_MAX ? base : parts[it.part];
-		size_t at;
+		const uint8_t *b = it.part == SIZE_MAX ? base : p + t->at[it.part];
+		size_t at, n = it.part == SIZE_MAX ? 0 : t->cnt[it.part];
 
 		if (it.section && strcmp(it.section, section)) {
 			section = it.section;
@@ -579,25 +662,31 @@ static int gfs_fields_render(const struct gfs_record *rec, const uint8_t *base, 
 		}
 		if (!r && f->note)
 			r = gfs_buf_printf(out, "; %s\n", f->note);
-		if (!r)
+		if (!r && (f->flags & GFS_FF_TIME))
+			r = gfs_time_note(out, f->key, gfs_field_num(f, gfs_field_get(f, b)));
+		/* GFS_FF_LINES: "key = f1 f2" an element */
+		for (size_t k = 0; f->flags & GFS_FF_LINES && k < n && !r; k++) {
 			r = gfs_buf_printf(out, "%s = ", f->key);
+			if (!r)
+				r = gfs_items_render(f->group, b + k * f->group->size, 1, ' ', ' ', refs, out);
+			if (!r)
+				r = gfs_buf_addc(out, '\n');
+		}
+		if (r || (f->flags & GFS_FF_LINES))
+			continue;
+		r = gfs_buf_printf(out, "%s = ", f->key);
 		at = out->len;
 		if (!r)
 			r = f->kind == GFS_FK_LIST ? gfs_list_render(rec, f, b, elen, refs, out) :
+			    f->kind == GFS_FK_GROUP ? gfs_items_render(f->group, b, n, ' ', ',', refs, out) :
 			    gfs_field_render(f, b, refs, out);
-		if (!r && out->len == at && (f->kind == GFS_FK_HEXZ || f->kind == GFS_FK_LIST))
+		if (!r && out->len == at && (f->kind == GFS_FK_HEXZ || f->kind == GFS_FK_LIST ||
+					     f->kind == GFS_FK_GROUP))
 			out->len--;	/* "key =": nothing after the = */
 		if (!r)
 			r = gfs_buf_addc(out, '\n');
 	}
 	return r;
-}
-
-/* Where each PART of the laid-out record p starts (parts[j] for entry j of t). */
-static void gfs_part_bases(const struct gfs_tail *t, const uint8_t *p, const uint8_t **parts)
-{
-	for (size_t j = 0; j < t->n; j++)
-		parts[j] = p + t->at[j];
 }
 
 /* The entries of t in view order: by view rank, in table order among equals. */
@@ -652,33 +741,31 @@ int gfs_record_resize(const struct gfs_record *rec, const struct gfs_field *g, c
 int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len,
 		      const struct gfs_rec_refs *refs, struct gfs_buf *out)
 {
-	const uint8_t *parts[GFS_REC_MAXPARTS] = { NULL };
 	size_t ord[GFS_REC_MAXPARTS];
 	struct gfs_tail t;
 	int r = 0;
 
 	if (!gfs_record_fits(rec, p, len, &t))
 		return -EBADMSG;
-	gfs_part_bases(&t, p, parts);
 	if (rec->comment)
 		r = gfs_buf_adds(out, rec->comment);
 	if (!r)
 		r = gfs_buf_printf(out, "[%s]\n", rec->section);
 	if (!r)
-		r = gfs_fields_render(rec, p, rec->size, parts, refs, out);
+		r = gfs_fields_render(rec, p, rec->size, &t, p, refs, out);
 	gfs_view_order(&t, ord);
 	for (size_t o = 0; o < t.n && !r; o++) {
 		const struct gfs_field *f = t.f[ord[o]];
 		size_t pos = t.at[ord[o]];
 
-		if (f->kind != GFS_FK_GROUP)
+		if (f->kind != GFS_FK_GROUP || gfs_group_inline(f))
 			continue;
 		for (size_t k = 0; k < t.cnt[ord[o]] && !r; k++) {
 			size_t es = gfs_elem_size(f, p, p + pos, len - pos);
 
 			r = gfs_buf_printf(out, "\n[%s %zu]\n", f->group->section, k);
 			if (!r)
-				r = gfs_fields_render(f->group, p + pos, es, NULL, refs, out);
+				r = gfs_fields_render(f->group, p + pos, es, NULL, NULL, refs, out);
 			pos += es;
 		}
 	}
@@ -697,9 +784,38 @@ struct gfs_rec_ctx {
 	struct gfs_buf *elems[GFS_REC_MAXPARTS];	/* one buffer an element (a PART: one), old ones first */
 	size_t new_n[GFS_REC_MAXPARTS], cap[GFS_REC_MAXPARTS];
 	struct gfs_buf tmp;
-	char run[128];				/* the section of the lines seen last */
-	struct gfs_buf seen;			/* fields given in it (pointers) */
+	struct gfs_buf seen;			/* keys of rec's own sections given (gfs_seen) */
+	struct gfs_buf eseen;			/* those of the element of a group given last */
+	size_t eg, ek;				/* that element: group eg, element ek */
 };
+
+/* A key given: field f of the part (GROUP) g, its element k (SIZE_MAX: not of a group). */
+struct gfs_seen {
+	const struct gfs_field *f;
+	size_t g, k;
+};
+
+/*
+ * Was f of part g, element k given?  With add, it is now.  The keys of an
+ * element are kept while its lines last (another element: afresh).
+ */
+static int gfs_rec_seen(struct gfs_rec_ctx *c, const struct gfs_field *f, size_t g, size_t k, int add)
+{
+	struct gfs_buf *b = k == SIZE_MAX ? &c->seen : &c->eseen;
+	struct gfs_seen x = { f, g, k }, y;
+
+	if (k != SIZE_MAX && (g != c->eg || k != c->ek)) {
+		gfs_buf_set_len(b, 0);
+		c->eg = g;
+		c->ek = k;
+	}
+	for (size_t i = 0; i < b->len / sizeof(y); i++) {
+		memcpy(&y, b->data + i * sizeof(y), sizeof(y));
+		if (y.f == f && y.g == g && y.k == k)
+			return 1;
+	}
+	return add && gfs_buf_add(b, &x, sizeof(x)) ? -ENOMEM : 0;
+}
 
 static int gfs_unsigned_parse(const char *s, uint64_t *v)
 {
@@ -710,6 +826,36 @@ static int gfs_unsigned_parse(const char *s, uint64_t *v)
 	errno = 0;
 	*v = strtoull(s, &end, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10);
 	return errno || end == s || *end ? -EINVAL : 0;
+}
+
+/* A GFS_FF_CODE or GFS_FF_HEXDIGITS value into p (width bytes). */
+static int gfs_code_parse(const struct gfs_field *f, uint8_t *p, const char *v, char *why, size_t whysz)
+{
+	size_t len = strlen(v), w = f->width;
+	int hex = (f->flags & GFS_FF_HEXDIGITS) != 0;
+
+	if (!hex && len == 2 + 2 * w && v[0] == '0' && (v[1] | 0x20) == 'x') {
+		v += 2;
+		len -= 2;
+		hex = 1;
+	}
+	for (size_t i = 0; hex && i < len; i++)
+		if (gfs_hex_digit(v[i]) < 0)
+			len = 0;
+	if (hex && len == 2 * w) {
+		for (size_t i = 0; i < w; i++)
+			p[i] = (uint8_t)(gfs_hex_digit(v[2 * i]) << 4 | gfs_hex_digit(v[2 * i + 1]));
+		return 0;
+	}
+	if (!hex && len == w && gfs_code_text((const uint8_t *)v, w)) {
+		memcpy(p, v, w);
+		return 0;
+	}
+	if (f->flags & GFS_FF_HEXDIGITS)
+		snprintf(why, whysz, "want %u hex digits", 2 * f->width);
+	else
+		snprintf(why, whysz, "want %u characters or 0x and %u hex digits", f->width, 2 * f->width);
+	return -EINVAL;
 }
 
 int gfs_field_scan(const struct gfs_field *f, uint8_t *base, const char *value,
@@ -731,6 +877,8 @@ int gfs_field_scan(const struct gfs_field *f, uint8_t *base, const char *value,
 		snprintf(why, whysz, "read-only (it is %s)", b->data ? (const char *)b->data : "");
 		return -EINVAL;
 	}
+	if (f->kind == GFS_FK_BYTES && (f->flags & (GFS_FF_CODE | GFS_FF_HEXDIGITS)))
+		return gfs_code_parse(f, base + f->off, value, why, whysz);
 	switch (f->kind) {
 	case GFS_FK_STR:
 	case GFS_FK_BYTES:
@@ -914,6 +1062,106 @@ static const struct gfs_field *gfs_field_find(const struct gfs_record *rec, cons
 	return found;
 }
 
+/* Element k of part g, from the old element at its place (a new one: zeros); NULL: no memory. */
+static struct gfs_buf *gfs_rec_elem(struct gfs_rec_ctx *c, size_t g, size_t k)
+{
+	if (k < c->t.cnt[g])
+		return &c->elems[g][k];
+	if (k >= c->cap[g]) {
+		size_t cap = c->cap[g] ? 2 * c->cap[g] : 8;
+		struct gfs_buf *e = realloc(c->elems[g], cap * sizeof(*e));
+
+		if (!e)
+			return NULL;
+		memset(e + c->cap[g], 0, (cap - c->cap[g]) * sizeof(*e));
+		c->elems[g] = e;
+		c->cap[g] = cap;
+	}
+	gfs_buf_set_len(&c->elems[g][k], 0);
+	if (gfs_buf_grow(&c->elems[g][k], 1) || gfs_buf_set_len(&c->elems[g][k], c->t.f[g]->group->size))
+		return NULL;
+	return &c->elems[g][k];
+}
+
+/*
+ * Element k of the GROUP f (part g) shown on a line: its fields from text
+ * cut at seps; fields flagged GFS_FF_OPTIONAL left out are 0.
+ */
+static int gfs_item_parse(struct gfs_rec_ctx *c, size_t g, const struct gfs_field *f, size_t k, char *text,
+			  const char *seps, unsigned line)
+{
+	const struct gfs_record *it = f->group;
+	char *w[GFS_ITEM_MAXFIELDS + 1], *rest = text, *tok;
+	struct gfs_buf *e = gfs_rec_elem(c, g, k);
+	size_t n = 0, need = 0;
+	int r = 0;
+
+	if (!e)
+		return -ENOMEM;
+	while (n <= GFS_ITEM_MAXFIELDS && (tok = gfs_next_word(&rest, seps)))
+		w[n++] = tok;
+	while (need < it->nfields && !(it->fields[need].flags & GFS_FF_OPTIONAL))
+		need++;
+	if (n > it->nfields || n < need)
+		return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: want %s", c->view, line, f->key,
+			       f->want ? f->want : "an item");
+	for (size_t j = 0; j < it->nfields && !r; j++) {
+		if (j < n)
+			r = gfs_field_parse(c, &it->fields[j], e->data, w[j], line);
+		else
+			gfs_field_set(&it->fields[j], e->data, 0);
+	}
+	return r;
+}
+
+/* A line of the GROUP f (part g) shown among the fields: all its elements, or (LINES) one more. */
+static int gfs_items_parse(struct gfs_rec_ctx *c, size_t g, const struct gfs_field *f, const char *value,
+			   unsigned line)
+{
+	uint64_t cmax = gfs_group_max(f);
+	int lines = (f->flags & GFS_FF_LINES) != 0;
+	size_t n = lines ? c->new_n[g] : 0;
+	char *copy = strdup(value), *rest = copy, *tok;
+	int r = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	if (lines && n >= cmax)
+		r = gfs_err(c->ar, -EINVAL, "%s: line %u: %s: more than %llu of them", c->view, line, f->key,
+			    (unsigned long long)cmax);
+	else if (lines)
+		r = gfs_item_parse(c, g, f, n++, copy, " \t,", line);
+	while (!lines && !r && (tok = gfs_next_word(&rest, f->group->nfields == 1 ? " \t," : " \t"))) {
+		if (n >= cmax)
+			r = gfs_err(c->ar, -EINVAL, "%s: line %u: %s: more than %llu values", c->view, line,
+				    f->key, (unsigned long long)cmax);
+		else
+			r = gfs_item_parse(c, g, f, n++, tok, ",", line);
+	}
+	if (!r && !lines && !f->count_width && n != f->count_off)
+		r = gfs_err(c->ar, -EINVAL, "%s: line %u: %s: want %u values", c->view, line, f->key,
+			    f->count_off);
+	free(copy);
+	if (!r)
+		c->new_n[g] = n;
+	return r;
+}
+
+/* A CSTR's text into its part's buffer e. */
+static int gfs_cstr_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, struct gfs_buf *e,
+			  const char *value, unsigned line)
+{
+	size_t len = strlen(value);
+
+	if (len + 1 == e->len && !memcmp(e->data, value, len))
+		return 0;
+	if (!len || (f->max && len > (uint64_t)f->max) || !gfs_cstr_ok(value, len))
+		return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: want %s", c->view, line, f->key,
+			       f->want ? f->want : "other text");
+	gfs_buf_set_len(e, 0);
+	return gfs_buf_add(e, value, len + 1);
+}
+
 static int gfs_rec_kv(void *vctx, const char *section, const char *key, const char *value,
 		      unsigned line)
 {
@@ -922,20 +1170,21 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 	uint8_t *base = NULL;
 	const struct gfs_record *rec = NULL;
 	struct gfs_buf *elem = NULL;
-	size_t part = SIZE_MAX;
-	int known = 0;
+	size_t part = SIZE_MAX, gi = SIZE_MAX, idx = SIZE_MAX;
+	int known = 0, r;
 
 	f = gfs_field_find(c->rec, section, key, &known, &part);
 	if (known) {
 		rec = c->rec;
+		gi = part;
 		base = part == SIZE_MAX ? c->fixed : c->elems[part][0].data;
 	}
 	for (size_t g = 0; !rec && g < c->t.n; g++) {
 		const struct gfs_record *gr = c->t.f[g]->group;
-		size_t sl, idx;
+		size_t sl;
 		int64_t v;
 
-		if (c->t.f[g]->kind != GFS_FK_GROUP)
+		if (c->t.f[g]->kind != GFS_FK_GROUP || gfs_group_inline(c->t.f[g]))
 			continue;
 		sl = strlen(gr->section);
 		if (strncmp(section, gr->section, sl) || section[sl] != ' ' ||
@@ -951,24 +1200,12 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 			if (idx >= cmax)
 				return gfs_err(c->ar, -EINVAL, "%s: line %u: [%s]: at most %llu of them",
 					       c->view, line, section, (unsigned long long)cmax);
-			if (idx >= c->t.cnt[g]) {
-				if (idx >= c->cap[g]) {
-					size_t cap = c->cap[g] ? 2 * c->cap[g] : 8;
-					struct gfs_buf *e = realloc(c->elems[g], cap * sizeof(*e));
-
-					if (!e)
-						return -ENOMEM;
-					memset(e + c->cap[g], 0, (cap - c->cap[g]) * sizeof(*e));
-					c->elems[g] = e;
-					c->cap[g] = cap;
-				}
-				if (gfs_buf_grow(&c->elems[g][idx], 1) ||
-				    gfs_buf_set_len(&c->elems[g][idx], gr->size))
-					return -ENOMEM;
-			}
+			if (!gfs_rec_elem(c, g, idx))
+				return -ENOMEM;
 			c->new_n[g] = idx + 1;
 		}
 		rec = gr;
+		gi = g;
 		elem = &c->elems[g][idx];
 		base = elem->data;
 	}
@@ -979,19 +1216,13 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 	if (!f)
 		return gfs_err(c->ar, -EINVAL, "%s: line %u: unknown key %s in [%s]", c->view, line, key,
 			       section);
-	if (strncmp(c->run, section, sizeof(c->run) - 1)) {
-		snprintf(c->run, sizeof(c->run), "%s", section);
-		gfs_buf_set_len(&c->seen, 0);
-	}
-	for (size_t k = 0; k < c->seen.len / sizeof(f); k++) {
-		const struct gfs_field *g;
-
-		memcpy(&g, c->seen.data + k * sizeof(g), sizeof(g));
-		if (g == f)
-			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s given twice", c->view, line, key);
-	}
-	if (gfs_buf_add(&c->seen, &f, sizeof(f)))
-		return -ENOMEM;
+	r = f->flags & GFS_FF_LINES ? 0 : gfs_rec_seen(c, f, gi, idx, 1);
+	if (r)
+		return r < 0 ? r : gfs_err(c->ar, -EINVAL, "%s: line %u: %s given twice", c->view, line, key);
+	if (f->kind == GFS_FK_CSTR)
+		return gfs_cstr_parse(c, f, &c->elems[part][0], value, line);
+	if (f->kind == GFS_FK_GROUP)
+		return gfs_items_parse(c, part, f, value, line);
 	if (f->kind == GFS_FK_LIST) {
 		gfs_buf_set_len(&c->tmp, 0);
 		if (!elem || gfs_list_render(rec, f, base, elem->len, c->refs, &c->tmp))
@@ -1001,6 +1232,21 @@ static int gfs_rec_kv(void *vctx, const char *section, const char *key, const ch
 		return gfs_list_parse(c, rec, f, elem, value, line);
 	}
 	return gfs_field_parse(c, f, base, value, line);
+}
+
+/* Is every key of rec's own sections flagged GFS_FF_NEED in the view? */
+static int gfs_rec_need_all(struct gfs_rec_ctx *c)
+{
+	struct gfs_flat it = { c->rec, 0, 0, 0, 0, NULL };
+	const char *in = c->rec->section;
+	const struct gfs_field *f;
+
+	while ((f = gfs_flat_next(&it))) {
+		in = it.section ? it.section : in;
+		if ((f->flags & GFS_FF_NEED) && !gfs_rec_seen(c, f, it.part, SIZE_MAX, 0))
+			return gfs_err(c->ar, -EINVAL, "%s: [%s] %s missing", c->view, in, f->key);
+	}
+	return 0;
 }
 
 /*
@@ -1069,8 +1315,12 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
 		const struct gfs_field *f = c.t.f[g];
 		size_t n = c.t.cnt[g], pos = c.t.at[g];
 
-		/* a fixed group (and a PART) keeps its elements; a variable one has those the view names */
-		c.new_n[g] = f->kind == GFS_FK_GROUP && gfs_group_var(f) ? 0 : n;
+		/*
+		 * a fixed group (a PART, a CSTR, a GROUP on one line) keeps its elements until the view
+		 * says otherwise; a variable one (and one a line an element) has those the view names
+		 */
+		c.new_n[g] = f->kind == GFS_FK_GROUP && ((f->flags & GFS_FF_LINES) ||
+			     (gfs_group_var(f) && !(f->flags & GFS_FF_LINE))) ? 0 : n;
 		c.cap[g] = n;
 		c.elems[g] = calloc(n ? n : 1, sizeof(struct gfs_buf));
 		if (!c.elems[g]) {
@@ -1086,6 +1336,7 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
 		}
 	}
 	r = r ? r : gfs_ini_parse(ar, view, data, len, gfs_rec_kv, &c);
+	r = r ? r : gfs_rec_need_all(&c);
 	r = r ? r : gfs_rec_settle(&c);
 	r = r ? r : gfs_buf_add(out, c.fixed, rec->size);
 	for (size_t g = 0; g < c.t.n && !r; g++)
@@ -1100,477 +1351,15 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
 	}
 	gfs_buf_release(&c.tmp);
 	gfs_buf_release(&c.seen);
+	gfs_buf_release(&c.eseen);
 	free(c.fixed);
-	return r;
-}
-
-/* ---- sequential records (see gfs_record.h) --------------------------------------- */
-
-#define GFS_SEQ_MAXPARTS 16
-#define GFS_SEQ_MAXITEMS 64
-#define GFS_SEQ_MAXFIELDS 8
-
-/* The count of an ARRAY or LINES part, its FIXED count part at fixed. */
-static size_t gfs_seq_count(const struct gfs_seq_part *sp, const uint8_t *fixed)
-{
-	return sp->count_width ? (size_t)gfs_le(fixed + sp->count_off, sp->count_width) : sp->count_off;
-}
-
-/* Where each part of p[0..len) lies: off[i], n[i] bytes; 0 or -EBADMSG, *bad the part that does not fit. */
-static int gfs_seq_layout(const struct gfs_seq *seq, const uint8_t *p, size_t len, size_t *off, size_t *n,
-			  size_t *bad)
-{
-	size_t pos = 0;
-
-	size_t keys = 0;
-
-	*bad = 0;
-	if (seq->nparts > GFS_SEQ_MAXPARTS)
-		return -EBADMSG;
-	for (size_t i = 0; i < seq->nparts; i++) {
-		const struct gfs_seq_part *sp = &seq->parts[i];
-		size_t left = len - pos, cnt;
-		const uint8_t *z;
-
-		/* a table over the limits (gfs_record.h) decodes nothing */
-		keys += sp->kind == GFS_SEQ_FIXED ? sp->rec->nfields : 1;
-		if (keys > GFS_SEQ_MAXITEMS || (sp->kind != GFS_SEQ_FIXED && sp->kind != GFS_SEQ_CSTR &&
-						 sp->rec->nfields > GFS_SEQ_MAXFIELDS))
-			return -EBADMSG;
-
-		off[i] = pos;
-		*bad = i;
-		switch (sp->kind) {
-		case GFS_SEQ_FIXED:
-			n[i] = sp->rec->size;
-			break;
-		case GFS_SEQ_CSTR:
-			z = memchr(p + pos, 0, left);
-			if (!z || (sp->check && !sp->check((const char *)p + pos, (size_t)(z - p) - pos)))
-				return -EBADMSG;
-			n[i] = (size_t)(z - p) - pos + 1;
-			break;
-		default:
-			if (sp->count_width && (sp->count_part >= i ||
-						seq->parts[sp->count_part].kind != GFS_SEQ_FIXED))
-				return -EBADMSG;
-			cnt = gfs_seq_count(sp, p + off[sp->count_part]);
-			if (!sp->rec->size || cnt > left / sp->rec->size)
-				return -EBADMSG;
-			n[i] = cnt * sp->rec->size;
-			break;
-		}
-		if (n[i] > left)
-			return -EBADMSG;
-		pos += n[i];
-	}
-	return 0;
-}
-
-size_t gfs_seq_span(const struct gfs_seq *seq, const uint8_t *p, size_t len, const char **why)
-{
-	size_t off[GFS_SEQ_MAXPARTS], n[GFS_SEQ_MAXPARTS], bad;
-
-	if (!seq->nparts || gfs_seq_layout(seq, p, len, off, n, &bad)) {
-		if (why)
-			*why = seq->nparts && bad < seq->nparts && seq->parts[bad].why ? seq->parts[bad].why :
-			       "record truncated";
-		return 0;
-	}
-	return off[seq->nparts - 1] + n[seq->nparts - 1];
-}
-
-/* One line of the view: a field of a FIXED part (f) or a whole part (f NULL). */
-struct gfs_seq_item {
-	const char *section, *key;
-	size_t part;
-	const struct gfs_field *f;
-};
-
-/* The lines of seq in view order (seq->order first); their number. */
-static size_t gfs_seq_items(const struct gfs_seq *seq, struct gfs_seq_item *out)
-{
-	struct gfs_seq_item it[GFS_SEQ_MAXITEMS];
-	unsigned char used[GFS_SEQ_MAXITEMS] = { 0 };
-	const char *section = seq->section;
-	size_t n = 0, m = 0;
-
-	for (size_t i = 0; i < seq->nparts && i < GFS_SEQ_MAXPARTS; i++) {
-		const struct gfs_seq_part *sp = &seq->parts[i];
-
-		if (sp->section)
-			section = sp->section;
-		if (sp->kind != GFS_SEQ_FIXED) {
-			if (n < GFS_SEQ_MAXITEMS)
-				it[n++] = (struct gfs_seq_item){ section, sp->key, i, NULL };
-			continue;
-		}
-		for (size_t j = 0; j < sp->rec->nfields && n < GFS_SEQ_MAXITEMS; j++) {
-			const struct gfs_field *f = &sp->rec->fields[j];
-
-			if (f->kind != GFS_FK_GROUP && f->kind != GFS_FK_LIST)
-				it[n++] = (struct gfs_seq_item){ section, f->key, i, f };
-		}
-	}
-	for (size_t o = 0; seq->order && seq->order[o]; o++)
-		for (size_t k = 0; k < n; k++)
-			if (!used[k] && !strcmp(it[k].key, seq->order[o])) {
-				used[k] = 1;
-				out[m++] = it[k];
-				break;
-			}
-	for (size_t k = 0; k < n; k++)
-		if (!used[k])
-			out[m++] = it[k];
-	return m;
-}
-
-static int gfs_seq_hex(struct gfs_buf *out, const uint8_t *p, size_t n)
-{
-	int r = 0;
-
-	for (size_t i = 0; i < n && !r; i++)
-		r = gfs_buf_printf(out, "%02x", p[i]);
-	return r;
-}
-
-/* Does the GFS_FF_CODE field at p show as its characters? */
-static int gfs_seq_code_text(const uint8_t *p, size_t n)
-{
-	if (!n || (n >= 2 && p[0] == '0' && (p[1] | 0x20) == 'x'))
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (p[i] <= 0x20 || p[i] >= 0x7f)
-			return 0;
-	return 1;
-}
-
-static int gfs_seq_value(const struct gfs_field *f, const uint8_t *base, const struct gfs_rec_refs *refs,
-			 struct gfs_buf *out)
-{
-	const uint8_t *p = base + f->off;
-
-	if (f->flags & GFS_FF_HEXDIGITS)
-		return gfs_seq_hex(out, p, f->width);
-	if (f->flags & GFS_FF_CODE) {
-		if (gfs_seq_code_text(p, f->width))
-			return gfs_buf_add(out, p, f->width);
-		return gfs_buf_adds(out, "0x") ? -ENOMEM : gfs_seq_hex(out, p, f->width);
-	}
-	return gfs_field_render(f, base, refs, out);
-}
-
-/* The fields of the item at base, apart by sep. */
-static int gfs_seq_item_render(const struct gfs_record *rec, const uint8_t *base, char sep,
-			       const struct gfs_rec_refs *refs, struct gfs_buf *out)
-{
-	int r = 0;
-
-	for (size_t j = 0; j < rec->nfields && !r; j++) {
-		if (j)
-			r = gfs_buf_addc(out, (uint8_t)sep);
-		if (!r)
-			r = gfs_seq_value(&rec->fields[j], base, refs, out);
-	}
-	return r;
-}
-
-static int gfs_seq_time(struct gfs_buf *out, const char *key, int64_t t)
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-	char iso[64];
-
-	if (t < 0 || t >= INT64_C(253402300800) || !gmtime_r(&tt, &tm) ||
-	    !strftime(iso, sizeof(iso), "%Y-%m-%dT%H:%M:%SZ", &tm))
-		return 0;
-	return gfs_buf_printf(out, "; %s %s\n", key, iso);
-}
-
-static int gfs_seq_line(const struct gfs_seq *seq, const struct gfs_seq_item *x, const uint8_t *base,
-			size_t n, const struct gfs_rec_refs *refs, struct gfs_buf *out)
-{
-	const struct gfs_seq_part *sp = &seq->parts[x->part];
-	const char *note = x->f ? x->f->note : sp->note;
-	size_t size = sp->rec ? sp->rec->size : 0;
-	int r = note ? gfs_buf_printf(out, "; %s\n", note) : 0;
-
-	if (!r && x->f && (x->f->flags & GFS_FF_TIME))
-		r = gfs_seq_time(out, x->key, gfs_field_num(x->f, gfs_field_get(x->f, base)));
-	switch (sp->kind) {
-	case GFS_SEQ_FIXED:
-		if (!r)
-			r = gfs_buf_printf(out, "%s = ", x->key);
-		if (!r)
-			r = gfs_seq_value(x->f, base, refs, out);
-		return r ? r : gfs_buf_addc(out, '\n');
-	case GFS_SEQ_CSTR:
-		if (!r)
-			r = gfs_buf_printf(out, "%s = ", x->key);
-		if (!r)
-			r = gfs_buf_add(out, base, n - 1);
-		return r ? r : gfs_buf_addc(out, '\n');
-	case GFS_SEQ_ARRAY:
-		if (!r)
-			r = gfs_buf_printf(out, "%s =", x->key);
-		for (size_t k = 0; k < n / size && !r; k++) {
-			r = gfs_buf_addc(out, ' ');
-			if (!r)
-				r = gfs_seq_item_render(sp->rec, base + k * size, ',', refs, out);
-		}
-		return r ? r : gfs_buf_addc(out, '\n');
-	case GFS_SEQ_LINES:
-		for (size_t k = 0; k < n / size && !r; k++) {
-			r = gfs_buf_printf(out, "%s = ", x->key);
-			if (!r)
-				r = gfs_seq_item_render(sp->rec, base + k * size, ' ', refs, out);
-			if (!r)
-				r = gfs_buf_addc(out, '\n');
-		}
-		return r;
-	}
-	return -EINVAL;
-}
-
-int gfs_seq_render(const struct gfs_seq *seq, const uint8_t *p, size_t len,
-		   const struct gfs_rec_refs *refs, struct gfs_buf *out)
-{
-	size_t off[GFS_SEQ_MAXPARTS], n[GFS_SEQ_MAXPARTS], ni, bad;
-	struct gfs_seq_item it[GFS_SEQ_MAXITEMS];
-	const char *section = seq->section;
-	int r;
-
-	if (!seq->nparts || gfs_seq_layout(seq, p, len, off, n, &bad))
-		return -EBADMSG;
-	ni = gfs_seq_items(seq, it);
-	r = gfs_buf_printf(out, "[%s]\n", section);
-	for (size_t k = 0; k < ni && !r; k++) {
-		if (strcmp(it[k].section, section)) {
-			section = it[k].section;
-			r = gfs_buf_printf(out, "\n[%s]\n", section);
-		}
-		if (!r)
-			r = gfs_seq_line(seq, &it[k], p + off[it[k].part], n[it[k].part], refs, out);
-	}
-	return r;
-}
-
-struct gfs_seq_ctx {
-	struct gfs_rec_ctx rc;		/* for gfs_field_parse(): ar, view, refs, tmp */
-	const struct gfs_seq *seq;
-	struct gfs_seq_item it[GFS_SEQ_MAXITEMS];
-	unsigned seen[GFS_SEQ_MAXITEMS];
-	size_t ni;
-	struct gfs_buf part[GFS_SEQ_MAXPARTS];	/* the new bytes of each part */
-	const uint8_t *old[GFS_SEQ_MAXPARTS];	/* the old ones */
-	size_t oldn[GFS_SEQ_MAXPARTS];
-};
-
-/* Parse one value of a field of base, the GFS_FF_HEXDIGITS and GFS_FF_CODE ones too. */
-static int gfs_seq_value_parse(struct gfs_rec_ctx *c, const struct gfs_field *f, uint8_t *base,
-			       const char *v, unsigned line)
-{
-	size_t len = strlen(v), w = f->width;
-	int hex = f->flags & GFS_FF_HEXDIGITS;
-
-	if (!(f->flags & (GFS_FF_HEXDIGITS | GFS_FF_CODE)))
-		return gfs_field_parse(c, f, base, v, line);
-	if (!hex && len == 2 + 2 * w && v[0] == '0' && (v[1] | 0x20) == 'x') {
-		v += 2;
-		len -= 2;
-		hex = 1;
-	}
-	if (hex && len == 2 * w) {
-		for (size_t i = 0; i < len; i++)
-			if (gfs_hex_digit(v[i]) < 0)
-				goto bad;
-		for (size_t i = 0; i < w; i++)
-			base[f->off + i] = (uint8_t)(gfs_hex_digit(v[2 * i]) << 4 | gfs_hex_digit(v[2 * i + 1]));
-		return 0;
-	}
-	if (!hex && len == w && gfs_seq_code_text((const uint8_t *)v, w)) {
-		memcpy(base + f->off, v, w);
-		return 0;
-	}
-bad:
-	if (f->flags & GFS_FF_HEXDIGITS)
-		return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: want %u hex digits", c->view, line, f->key,
-			       2 * f->width);
-	return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: want %u characters or 0x and %u hex digits",
-		       c->view, line, f->key, f->width, 2 * f->width);
-}
-
-/* Parse the fields of one item, text cut at seps, into base. */
-static int gfs_seq_item_parse(struct gfs_seq_ctx *c, const struct gfs_seq_part *sp, uint8_t *base,
-			      char *text, const char *seps, unsigned line)
-{
-	char *w[GFS_SEQ_MAXFIELDS + 1], *rest = text, *tok;
-	size_t n = 0;
-	int r = 0;
-
-	while (n <= GFS_SEQ_MAXFIELDS && (tok = gfs_next_word(&rest, seps)))
-		w[n++] = tok;
-	if (n > sp->rec->nfields || n < (sp->min_fields ? sp->min_fields : sp->rec->nfields))
-		return gfs_err(c->rc.ar, -EINVAL, "%s: line %u: %s: want %s", c->rc.view, line, sp->key,
-			       sp->want ? sp->want : "an item");
-	for (size_t j = 0; j < sp->rec->nfields && !r; j++) {
-		if (j < n)
-			r = gfs_seq_value_parse(&c->rc, &sp->rec->fields[j], base, w[j], line);
-		else
-			gfs_field_set(&sp->rec->fields[j], base, 0);
-	}
-	return r;
-}
-
-/* Add item k of part i to b: the old item at its place, or zeros. */
-static int gfs_seq_item_add(struct gfs_seq_ctx *c, size_t i, struct gfs_buf *b, uint8_t **item)
-{
-	size_t size = c->seq->parts[i].rec->size, k = b->len / size;
-	int r = gfs_buf_set_len(b, b->len + size);
-
-	if (r)
-		return r;
-	*item = b->data + k * size;
-	if ((k + 1) * size <= c->oldn[i])
-		memcpy(*item, c->old[i] + k * size, size);
-	else
-		memset(*item, 0, size);
-	return 0;
-}
-
-static int gfs_seq_kv(void *vctx, const char *section, const char *key, const char *value, unsigned line)
-{
-	struct gfs_seq_ctx *c = vctx;
-	const struct gfs_seq_part *sp;
-	struct gfs_buf *b, nb = GFS_BUF_INIT;
-	struct gfs_seq_item *x = NULL;
-	int known = 0, r = 0;
-	char *copy, *rest, *tok;
-	uint8_t *item;
-	uint64_t cmax;
-
-	for (size_t k = 0; k < c->ni && !x; k++) {
-		known |= !strcmp(c->it[k].section, section);
-		if (!strcmp(c->it[k].section, section) && !strcmp(c->it[k].key, key))
-			x = &c->it[k];
-	}
-	for (size_t k = 0; k < c->ni && !known; k++)
-		known = !strcmp(c->it[k].section, section);
-	if (!x)
-		return known ? gfs_err(c->rc.ar, -EINVAL, "%s: line %u: unknown key %s in [%s]", c->rc.view,
-				       line, key, section) :
-			gfs_err(c->rc.ar, -EINVAL, "%s: line %u: unknown section [%s]", c->rc.view, line, section);
-	sp = &c->seq->parts[x->part];
-	b = &c->part[x->part];
-	if (c->seen[x - c->it]++ && sp->kind != GFS_SEQ_LINES)
-		return gfs_err(c->rc.ar, -EINVAL, "%s: line %u: %s given twice", c->rc.view, line, key);
-	if (sp->kind == GFS_SEQ_FIXED)
-		return gfs_seq_value_parse(&c->rc, x->f, b->data, value, line);
-	if (sp->kind == GFS_SEQ_CSTR) {
-		size_t len = strlen(value);
-
-		if (len + 1 == b->len && !memcmp(b->data, value, len))
-			return 0;
-		if (!len || len > sp->max || (sp->check && !sp->check(value, len)))
-			return gfs_err(c->rc.ar, -EINVAL, "%s: line %u: %s: want %s", c->rc.view, line, key,
-				       sp->want ? sp->want : "other text");
-		gfs_buf_set_len(b, 0);
-		return gfs_buf_add(b, value, len + 1);
-	}
-	cmax = gfs_count_max(sp->count_width, sp->count_off);
-	copy = strdup(value);
-	if (!copy)
-		return -ENOMEM;
-	if (sp->kind == GFS_SEQ_LINES) {
-		if (b->len / sp->rec->size >= cmax)
-			r = gfs_err(c->rc.ar, -EINVAL, "%s: line %u: %s: more than %llu of them", c->rc.view,
-				    line, key, (unsigned long long)cmax);
-		if (!r)
-			r = gfs_seq_item_add(c, x->part, b, &item);
-		if (!r)
-			r = gfs_seq_item_parse(c, sp, item, copy, " \t,", line);
-		free(copy);
-		return r;
-	}
-	/* ARRAY: the whole list anew */
-	rest = copy;
-	while (!r && (tok = gfs_next_word(&rest, sp->rec->nfields == 1 ? " \t," : " \t"))) {
-		if (nb.len / sp->rec->size >= cmax) {
-			r = gfs_err(c->rc.ar, -EINVAL, "%s: line %u: %s: more than %llu values", c->rc.view,
-				    line, key, (unsigned long long)cmax);
-			break;
-		}
-		r = gfs_seq_item_add(c, x->part, &nb, &item);
-		if (!r)
-			r = gfs_seq_item_parse(c, sp, item, tok, ",", line);
-	}
-	if (!r && !sp->count_width && nb.len / sp->rec->size != sp->count_off)
-		r = gfs_err(c->rc.ar, -EINVAL, "%s: line %u: %s: want %u values", c->rc.view, line, key,
-			    sp->count_off);
-	free(copy);
-	if (!r) {
-		gfs_buf_release(b);
-		*b = nb;
-	} else {
-		gfs_buf_release(&nb);
-	}
-	return r;
-}
-
-int gfs_seq_parse(struct gfs_archive *ar, const char *view, const struct gfs_seq *seq,
-		  const uint8_t *old, size_t oldlen, const uint8_t *data, size_t len,
-		  const struct gfs_rec_refs *refs, struct gfs_buf *out)
-{
-	size_t off[GFS_SEQ_MAXPARTS], n[GFS_SEQ_MAXPARTS], span, bad;
-	struct gfs_seq_ctx *c;
-	int r = 0;
-
-	if (!seq->nparts || gfs_seq_layout(seq, old, oldlen, off, n, &bad))
-		return gfs_err(ar, -EINVAL, "%s: the record does not decode", view);
-	if (!gfs_utf8_valid(data, len))
-		return gfs_err(ar, -EINVAL, "%s: not UTF-8 text", view);
-	span = off[seq->nparts - 1] + n[seq->nparts - 1];
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return -ENOMEM;
-	c->rc.ar = ar;
-	c->rc.view = view;
-	c->rc.refs = refs;
-	c->seq = seq;
-	c->ni = gfs_seq_items(seq, c->it);
-	for (size_t i = 0; i < seq->nparts && !r; i++) {
-		c->old[i] = old + off[i];
-		c->oldn[i] = n[i];
-		if (seq->parts[i].kind != GFS_SEQ_LINES)	/* a LINES part is what the view's lines say */
-			r = gfs_buf_add(&c->part[i], old + off[i], n[i]);
-	}
-	if (!r)
-		r = gfs_ini_parse(ar, view, data, len, gfs_seq_kv, c);
-	for (size_t k = 0; k < c->ni && !r && seq->need_all; k++)
-		if (!c->seen[k] && seq->parts[c->it[k].part].kind != GFS_SEQ_LINES)
-			r = gfs_err(ar, -EINVAL, "%s: [%s] %s missing", view, c->it[k].section, c->it[k].key);
-	for (size_t i = 0; i < seq->nparts && !r; i++) {
-		const struct gfs_seq_part *sp = &seq->parts[i];
-
-		if ((sp->kind == GFS_SEQ_ARRAY || sp->kind == GFS_SEQ_LINES) && sp->count_width)
-			gfs_le_put(c->part[sp->count_part].data + sp->count_off, sp->count_width,
-				   c->part[i].len / sp->rec->size);
-	}
-	for (size_t i = 0; i < seq->nparts && !r; i++)
-		r = gfs_buf_add(out, c->part[i].data, c->part[i].len);
-	if (!r)
-		r = gfs_buf_add(out, old + span, oldlen - span);
-	for (size_t i = 0; i < seq->nparts; i++)
-		gfs_buf_release(&c->part[i]);
-	gfs_buf_release(&c->rc.tmp);
-	free(c);
 	return r;
 }
 
 /* ---- visiting the values ------------------------------------------------------ */
 
 static int gfs_fields_each(const struct gfs_record *rec, const uint8_t *base, size_t elen,
-			   const uint8_t *const *parts,
+			   const struct gfs_tail *t, const uint8_t *p,
 			   int (*fn)(void *ctx, const struct gfs_field *f, uint64_t v), void *ctx)
 {
 	struct gfs_flat it = { rec, 0, 0, 0, 0, NULL };
@@ -1578,7 +1367,7 @@ static int gfs_fields_each(const struct gfs_record *rec, const uint8_t *base, si
 	int r = 0;
 
 	while (!r && (f = gfs_flat_next(&it))) {
-		const uint8_t *b = it.part == SIZE_MAX ? base : parts[it.part];
+		const uint8_t *b = it.part == SIZE_MAX ? base : p + t->at[it.part];
 
 		switch (f->kind) {
 		case GFS_FK_UINT: case GFS_FK_SINT: case GFS_FK_HEX: case GFS_FK_ENUM: case GFS_FK_REF:
@@ -1587,7 +1376,7 @@ static int gfs_fields_each(const struct gfs_record *rec, const uint8_t *base, si
 		case GFS_FK_LIST:
 			for (size_t k = 0, n = gfs_list_count(f, b, elen); k < n && !r; k++)
 				r = gfs_fields_each(f->group, b + gfs_list_at(rec, f, b, elen) +
-						    k * f->group->size, f->group->size, NULL, fn, ctx);
+						    k * f->group->size, f->group->size, NULL, NULL, fn, ctx);
 			break;
 		default:
 			break;
@@ -1599,14 +1388,12 @@ static int gfs_fields_each(const struct gfs_record *rec, const uint8_t *base, si
 int gfs_record_each(const struct gfs_record *rec, const uint8_t *p, size_t len,
 		    int (*fn)(void *ctx, const struct gfs_field *f, uint64_t v), void *ctx)
 {
-	const uint8_t *parts[GFS_REC_MAXPARTS] = { NULL };
 	struct gfs_tail t;
 	int r;
 
 	if (!gfs_record_fits(rec, p, len, &t))
 		return -EBADMSG;
-	gfs_part_bases(&t, p, parts);
-	r = gfs_fields_each(rec, p, rec->size, parts, fn, ctx);
+	r = gfs_fields_each(rec, p, rec->size, &t, p, fn, ctx);
 	for (size_t j = 0; j < t.n && !r; j++) {
 		size_t pos = t.at[j];
 
@@ -1615,7 +1402,7 @@ int gfs_record_each(const struct gfs_record *rec, const uint8_t *p, size_t len,
 		for (size_t k = 0; k < t.cnt[j] && !r; k++) {
 			size_t es = gfs_elem_size(t.f[j], p, p + pos, len - pos);
 
-			r = gfs_fields_each(t.f[j]->group, p + pos, es, NULL, fn, ctx);
+			r = gfs_fields_each(t.f[j]->group, p + pos, es, NULL, NULL, fn, ctx);
 			pos += es;
 		}
 	}

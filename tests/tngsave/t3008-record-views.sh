@@ -1,5 +1,5 @@
 #!/bin/sh
-# user.ini and the NPC views through the record codec (gfs_seq_*): every
+# user.ini and the NPC views through the record codec (gfs_record_*): every
 # kind of value edits and reads back, a user renamed moves its directory at
 # once, a view written back unchanged changes no byte, and a bad value
 # names its line and key.

@@ -674,5 +674,5 @@ static const char *const tsv_thumbnails[] = { "preview.png", NULL };
 const struct gfs_format gfs_format_tngsave = {
 	.name = "tngsave", .description = "TirNanoG saved game (.sav)",
 	GFS_FORMAT_CALLS(tsv),
-	.unlink = tsv_unlink, .rmdir = tsv_rmdir, .thumbnails = tsv_thumbnails,
+	.unlink = tsv_unlink, .rmdir = tsv_rmdir, .thumbnails = tsv_thumbnails, .layout = tsv_layout_nth,
 };

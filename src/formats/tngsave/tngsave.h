@@ -122,9 +122,9 @@ struct tsv_save {
 
 /* tsv_model.c: the model */
 /* The USER and NPC records: tables of the record codec (gfs_record.h). */
-extern const struct gfs_seq tsv_user_seq, tsv_npc_seq;
-/* Is s[0..n) a user name the game can show (printable UTF-8, no edge blanks)? */
-int tsv_name_ok(const char *s, size_t n);
+extern const struct gfs_record tsv_user_rec, tsv_npc_rec;
+/* gfs_format.layout(): USER, then NPC, then NULL. */
+const struct gfs_record *tsv_layout_nth(size_t i);
 /* A MAP layer's values; *vals is malloc'd (NULL if none). */
 int tsv_rle_decode(const uint8_t *p, size_t len, uint16_t **vals, size_t *count);
 

@@ -30,16 +30,6 @@ int tsv_chunk_set_body(struct tsv_chunk *c, const uint8_t *data, size_t len)
 }
 
 
-int tsv_name_ok(const char *s, size_t n)
-{
-	if (!gfs_utf8_valid((const uint8_t *)s, n))
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if ((uint8_t)s[i] < 0x20 || s[i] == 0x7f)
-			return 0;
-	return !n || (s[0] != ' ' && s[n - 1] != ' ');
-}
-
 /*
  * ---- USER and NPC records: tables of the record codec (gfs_record.h) ----
  *
@@ -50,7 +40,7 @@ int tsv_name_ok(const char *s, size_t n)
  * the counts of attributes (8 bits), inventory, skills and quests (16 bits
  * each), then those lists.  A 32-bit value shows signed and takes unsigned
  * too; an object slot takes -1 for 65535; a quest without its state is
- * open.
+ * open.  A view gives every key (GFS_FF_NEED) but the lines of the lists.
  */
 #define TSV_S32 .min = INT32_MIN, .max = UINT32_MAX
 
@@ -71,31 +61,17 @@ static const struct gfs_field tsv_skill_f[] = {
 static const char *const tsv_quest_states[] = { "open", "completed", NULL };
 static const struct gfs_field tsv_quest_f[] = {
 	{ .key = "id", .kind = GFS_FK_UINT, .width = 4, .bits = 31 },
-	{ .key = "state", .kind = GFS_FK_ENUM, .width = 4, .shift = 31, .bits = 1, .names = tsv_quest_states },
-};
-static const struct gfs_field tsv_user_f[] = {
-	{ .key = "password_hash", .kind = GFS_FK_BYTES, .off = TSV_USER_HASH, .width = TSV_USER_HASHLEN,
-	  .flags = GFS_FF_HEXDIGITS },
-	{ .key = "created", .kind = GFS_FK_SINT, .off = TSV_USER_DATES, .width = 8, .flags = GFS_FF_TIME,
-	  .note = "dates: seconds since 1970-01-01 UTC" },
-	{ .key = "last_login", .kind = GFS_FK_SINT, .off = TSV_USER_DATES + 8, .width = 8, .flags = GFS_FF_TIME },
-	{ .key = "last_logout", .kind = GFS_FK_SINT, .off = TSV_USER_DATES + 16, .width = 8, .flags = GFS_FF_TIME },
-	{ .key = "last_seen", .kind = GFS_FK_SINT, .off = TSV_USER_DATES + 24, .width = 8, .flags = GFS_FF_TIME },
-	{ .key = "language", .kind = GFS_FK_BYTES, .off = TSV_USER_LANG, .width = 2, .flags = GFS_FF_CODE },
-	{ .key = "flags", .kind = GFS_FK_HEX, .off = TSV_USER_FLAGS, .width = 1, .note = "flags bit 0: banned" },
-};
-static const struct gfs_field tsv_npc_f[] = {
-	{ .key = "type", .kind = GFS_FK_UINT, .off = 0, .width = 4, TSV_S32 },
-	{ .key = "spawner", .kind = GFS_FK_UINT, .off = 4, .width = 4, TSV_S32 },
+	{ .key = "state", .kind = GFS_FK_ENUM, .width = 4, .shift = 31, .bits = 1, .names = tsv_quest_states,
+	  .flags = GFS_FF_OPTIONAL },
 };
 static const struct gfs_field tsv_ent_f[] = {
-	{ .key = "map", .kind = GFS_FK_UINT, .off = 0, .width = 3 },
-	{ .key = "direction", .kind = GFS_FK_UINT, .off = 3, .width = 1 },
-	{ .key = "x", .kind = GFS_FK_SINT, .off = 4, .width = 4, TSV_S32 },
-	{ .key = "y", .kind = GFS_FK_SINT, .off = 8, .width = 4, TSV_S32 },
-	{ .key = "behaviour", .kind = GFS_FK_UINT, .off = 12, .width = 1 },
-	{ .key = "transport", .kind = GFS_FK_UINT, .off = 13, .width = 1 },
-	{ .key = "altitude", .kind = GFS_FK_UINT, .off = 14, .width = 1 },
+	{ .key = "map", .kind = GFS_FK_UINT, .off = 0, .width = 3, .flags = GFS_FF_NEED },
+	{ .key = "direction", .kind = GFS_FK_UINT, .off = 3, .width = 1, .flags = GFS_FF_NEED },
+	{ .key = "x", .kind = GFS_FK_SINT, .off = 4, .width = 4, TSV_S32, .flags = GFS_FF_NEED },
+	{ .key = "y", .kind = GFS_FK_SINT, .off = 8, .width = 4, TSV_S32, .flags = GFS_FF_NEED },
+	{ .key = "behaviour", .kind = GFS_FK_UINT, .off = 12, .width = 1, .flags = GFS_FF_NEED },
+	{ .key = "transport", .kind = GFS_FK_UINT, .off = 13, .width = 1, .flags = GFS_FF_NEED },
+	{ .key = "altitude", .kind = GFS_FK_UINT, .off = 14, .width = 1, .flags = GFS_FF_NEED },
 };
 
 #define TSV_REC(name, sz, f) \
@@ -105,53 +81,76 @@ TSV_REC(tsv_slot, 2, tsv_slot_f);
 TSV_REC(tsv_item, 8, tsv_item_f);
 TSV_REC(tsv_skill, 8, tsv_skill_f);
 TSV_REC(tsv_quest, 4, tsv_quest_f);
-TSV_REC(tsv_user_fixed, TSV_USER_NAME, tsv_user_f);
-TSV_REC(tsv_npc_fixed, TSV_NPC_ENTITY, tsv_npc_f);
 TSV_REC(tsv_ent_fixed, TSV_ENT_FIXED, tsv_ent_f);
 
-/* The entity block, its fixed part the part E of the record. */
+/*
+ * The entity block: its fixed part (a PART) and the lists it counts (the
+ * attributes on one line, a line an item, skill and quest), its PART the
+ * E-th part of the record.
+ */
 #define TSV_OVERRUN "entity counts overrun the chunk"
-#define TSV_ENTITY_PARTS(E) \
-	{ .kind = GFS_SEQ_FIXED, .rec = &tsv_ent_fixed, .section = "entity", .why = "entity block truncated" }, \
-	{ .kind = GFS_SEQ_ARRAY, .key = "attributes", .rec = &tsv_s32, .count_part = E, \
-	  .count_off = 15, .count_width = 1, .why = TSV_OVERRUN }, \
-	{ .kind = GFS_SEQ_LINES, .key = "item", .rec = &tsv_item, .count_part = E, .count_off = 16, \
-	  .count_width = 2, .want = "quantity object", .section = "inventory", \
+#define TSV_ENTITY(E) \
+	{ .key = "entity", .kind = GFS_FK_PART, .width = TSV_ENT_FIXED, .group = &tsv_ent_fixed, \
+	  .section = "entity", .why = "entity block truncated" }, \
+	{ .key = "attributes", .kind = GFS_FK_GROUP, .group = &tsv_s32, .count_in = E, .count_off = 15, \
+	  .count_width = 1, .flags = GFS_FF_NEED | GFS_FF_LINE, .why = TSV_OVERRUN }, \
+	{ .key = "item", .kind = GFS_FK_GROUP, .group = &tsv_item, .count_in = E, .count_off = 16, \
+	  .count_width = 2, .flags = GFS_FF_LINES, .want = "quantity object", .section = "inventory", \
 	  .note = "item = quantity object", .why = TSV_OVERRUN }, \
-	{ .kind = GFS_SEQ_LINES, .key = "skill", .rec = &tsv_skill, .count_part = E, .count_off = 18, \
-	  .count_width = 2, .want = "level object", .section = "skills", \
+	{ .key = "skill", .kind = GFS_FK_GROUP, .group = &tsv_skill, .count_in = E, .count_off = 18, \
+	  .count_width = 2, .flags = GFS_FF_LINES, .want = "level object", .section = "skills", \
 	  .note = "skill = level object", .why = TSV_OVERRUN }, \
-	{ .kind = GFS_SEQ_LINES, .key = "quest", .rec = &tsv_quest, .count_part = E, .count_off = 20, \
-	  .count_width = 2, .min_fields = 1, .want = "id completed|open", .section = "quests", \
+	{ .key = "quest", .kind = GFS_FK_GROUP, .group = &tsv_quest, .count_in = E, .count_off = 20, \
+	  .count_width = 2, .flags = GFS_FF_LINES, .want = "id completed|open", .section = "quests", \
 	  .note = "quest = id completed|open", .why = TSV_OVERRUN }
 
-static const struct gfs_seq_part tsv_user_parts[] = {
-	{ .kind = GFS_SEQ_FIXED, .rec = &tsv_user_fixed },
-	{ .kind = GFS_SEQ_CSTR, .key = "name", .max = TSV_USER_NAME_MAX, .check = tsv_name_ok,
+/* USER: the name shows first, though its bytes follow the fixed part. */
+static const struct gfs_field tsv_user_f[] = {
+	{ .key = "name", .kind = GFS_FK_CSTR, .max = TSV_USER_NAME_MAX, .flags = GFS_FF_NEED,
 	  .want = "1 to 255 bytes of printable UTF-8", .why = "user name not terminated or not printable UTF-8" },
-	{ .kind = GFS_SEQ_ARRAY, .key = "options", .rec = &tsv_s32, .count_part = 0,
-	  .count_off = TSV_USER_NUMCHAR, .count_width = 1,
+	{ .key = "password_hash", .kind = GFS_FK_BYTES, .off = TSV_USER_HASH, .width = TSV_USER_HASHLEN,
+	  .flags = GFS_FF_NEED | GFS_FF_HEXDIGITS },
+	{ .key = "created", .kind = GFS_FK_SINT, .off = TSV_USER_DATES, .width = 8,
+	  .flags = GFS_FF_NEED | GFS_FF_TIME, .note = "dates: seconds since 1970-01-01 UTC" },
+	{ .key = "last_login", .kind = GFS_FK_SINT, .off = TSV_USER_DATES + 8, .width = 8,
+	  .flags = GFS_FF_NEED | GFS_FF_TIME },
+	{ .key = "last_logout", .kind = GFS_FK_SINT, .off = TSV_USER_DATES + 16, .width = 8,
+	  .flags = GFS_FF_NEED | GFS_FF_TIME },
+	{ .key = "last_seen", .kind = GFS_FK_SINT, .off = TSV_USER_DATES + 24, .width = 8,
+	  .flags = GFS_FF_NEED | GFS_FF_TIME },
+	{ .key = "language", .kind = GFS_FK_BYTES, .off = TSV_USER_LANG, .width = 2,
+	  .flags = GFS_FF_NEED | GFS_FF_CODE },
+	{ .key = "flags", .kind = GFS_FK_HEX, .off = TSV_USER_FLAGS, .width = 1, .flags = GFS_FF_NEED,
+	  .note = "flags bit 0: banned" },
+	{ .key = "options", .kind = GFS_FK_GROUP, .group = &tsv_s32, .count_off = TSV_USER_NUMCHAR,
+	  .count_width = 1, .flags = GFS_FF_NEED | GFS_FF_LINE,
 	  .note = "character options, 32-bit values (world.numchar of them)",
 	  .why = "character options overrun the chunk" },
-	{ .kind = GFS_SEQ_ARRAY, .key = "equipped", .rec = &tsv_slot, .count_off = TSV_USER_SLOTS,
-	  .note = "32 object slots each" },
-	{ .kind = GFS_SEQ_ARRAY, .key = "belt", .rec = &tsv_slot, .count_off = TSV_USER_SLOTS },
-	TSV_ENTITY_PARTS(5),
+	{ .key = "equipped", .kind = GFS_FK_GROUP, .group = &tsv_slot, .count_off = TSV_USER_SLOTS,
+	  .flags = GFS_FF_NEED | GFS_FF_LINE, .note = "32 object slots each" },
+	{ .key = "belt", .kind = GFS_FK_GROUP, .group = &tsv_slot, .count_off = TSV_USER_SLOTS,
+	  .flags = GFS_FF_NEED | GFS_FF_LINE },
+	TSV_ENTITY(5),
 };
-static const struct gfs_seq_part tsv_npc_parts[] = {
-	{ .kind = GFS_SEQ_FIXED, .rec = &tsv_npc_fixed },
-	TSV_ENTITY_PARTS(1),
+static const struct gfs_field tsv_npc_f[] = {
+	{ .key = "type", .kind = GFS_FK_UINT, .off = 0, .width = 4, TSV_S32, .flags = GFS_FF_NEED },
+	{ .key = "spawner", .kind = GFS_FK_UINT, .off = 4, .width = 4, TSV_S32, .flags = GFS_FF_NEED },
+	TSV_ENTITY(1),
 };
-static const char *const tsv_user_order[] = { "name", NULL };
 
-const struct gfs_seq tsv_user_seq = {
-	.section = "user", .parts = tsv_user_parts, .order = tsv_user_order, .need_all = 1,
-	.nparts = sizeof(tsv_user_parts) / sizeof(tsv_user_parts[0]),
+const struct gfs_record tsv_user_rec = {
+	.section = "user", .size = TSV_USER_NAME, .fields = tsv_user_f,
+	.nfields = sizeof(tsv_user_f) / sizeof(tsv_user_f[0]),
 };
-const struct gfs_seq tsv_npc_seq = {
-	.section = "npc", .parts = tsv_npc_parts, .need_all = 1,
-	.nparts = sizeof(tsv_npc_parts) / sizeof(tsv_npc_parts[0]),
+const struct gfs_record tsv_npc_rec = {
+	.section = "npc", .size = TSV_NPC_ENTITY, .fields = tsv_npc_f,
+	.nfields = sizeof(tsv_npc_f) / sizeof(tsv_npc_f[0]),
 };
+
+const struct gfs_record *tsv_layout_nth(size_t i)
+{
+	return i == 0 ? &tsv_user_rec : i == 1 ? &tsv_npc_rec : NULL;
+}
 
 char *tsv_user_name(const struct tsv_chunk *c)
 {
@@ -200,8 +199,8 @@ int tsv_chunk_classify(struct tsv_chunk *c)
 		else
 			c->kind = TSV_DENY;
 	} else if (!memcmp(c->magic, "USER", 4) || !memcmp(c->magic, "NPC\0", 4)) {
-		const struct gfs_seq *seq = c->magic[0] == 'U' ? &tsv_user_seq : &tsv_npc_seq;
-		size_t span = gfs_seq_span(seq, c->body.data, c->body.len, &why);
+		const struct gfs_record *rec = c->magic[0] == 'U' ? &tsv_user_rec : &tsv_npc_rec;
+		size_t span = gfs_record_span_why(rec, c->body.data, c->body.len, &why);
 
 		if (span && span < c->body.len)
 			why = "bytes left over after the entity block";
