@@ -224,7 +224,7 @@ const struct gfs_node_ops tsv_deny_ops = {
 
 /* ---- USER and NPC records: the record codec over the model's tables -------- */
 
-static const struct gfs_record *tsv_rec_seq(const struct tsv_chunk *c)
+static const struct gfs_record *tsv_rec_text(const struct tsv_chunk *c)
 {
 	return c->kind == TSV_USER ? &tsv_user_rec : &tsv_npc_rec;
 }
@@ -237,7 +237,7 @@ static int tsv_rec_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 	if (!c)
 		return -EIO;
 	(void)ar;
-	r = gfs_record_render(tsv_rec_seq(c), c->body.data, c->body.len, NULL, out);
+	r = gfs_record_render(tsv_rec_text(c), c->body.data, c->body.len, NULL, out);
 	/* -EBADMSG: the body was edited raw into something that no longer parses */
 	return r == -EBADMSG ? -EIO : r;
 }
@@ -252,7 +252,7 @@ static int tsv_rec_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	if (!c)
 		return -EIO;
 	gfs_node_pathname(n, view, sizeof(view));
-	r = gfs_record_parse(ar, view, tsv_rec_seq(c), c->body.data, c->body.len, data, len, NULL, &nb);
+	r = gfs_record_parse(ar, view, tsv_rec_text(c), c->body.data, c->body.len, data, len, NULL, &nb);
 	if (!r && c->kind == TSV_USER && (nb.len < TSV_USER_NAME || c->body.len < TSV_USER_NAME ||
 					  strcmp((const char *)nb.data + TSV_USER_NAME,
 						 (const char *)c->body.data + TSV_USER_NAME)))
