@@ -3,9 +3,13 @@
  *
  *   maps/NN-name/map.tmx   the map's .T layers (tiles-K), .P walls and .E
  *                          foes as tile layers of one orthogonal TMX of
- *                          20x20 tiles, the .T size; editable
- *   maps/NN-name/map.png   the .T layers drawn in order (layer 0 opaque,
- *                          colour 0 clear above it), read-only
+ *                          20x20 tiles, the .T size; editable.  A tile
+ *                          layer above 0 is visible="0" where the MAP
+ *                          record's layer_enable hides it, and its
+ *                          visibility is written back there
+ *   maps/NN-name/map.png   the shown .T layers drawn in order as the engine
+ *                          does (layer 0 opaque; above it tile 0 and
+ *                          colour 0 clear), read-only
  *   maps/tilesets/NN-animated.png  the animated range of tileset NN
  *                          (tile bytes 160-255), each tile the first frame
  *                          of its TAP pattern; walls.png and foes.png draw
@@ -15,7 +19,8 @@
  * in the order the layers first use them; the i-th has first gid
  * 1 + 256 i and is the 160 tiles of ../../tilesets/NN.png followed by the
  * 96 of NN-animated.png, so gid = first + tile byte.  walls and foes come
- * after them, gid = first + byte, and byte 0 (no wall, no foe) is gid 0.
+ * after them, gid = first + byte, and byte 0 (no wall, no foe) is gid 0,
+ * as is tile 0 of a tile layer above layer 0 (the engine draws nothing).
  * An empty cell in a tile layer is tile 0.  A .P/.E smaller than the .T
  * shows 0 past its edge (and takes only 0 there); one larger keeps its
  * cells past the .T's edge.
@@ -42,6 +47,7 @@
 #define GID_SPAN	256
 #define MAP_RENDER_MAX	((uint64_t)16 << 20)	/* pixels of map.png */
 #define MASTER_BYTES	768
+#define MAP_ENABLE	19		/* MAP field: bit k-1 shows layer k (layer 0 is always drawn) */
 
 /* the MAP fields of each layer's tileset (0: the map's, n: tileset n-1) */
 static const unsigned layer_field[RPG_MAP_MAX_LAYERS] = {
@@ -60,6 +66,9 @@ struct rpg_tmap {
 	long ts[RPG_MAP_MAX_LAYERS];		/* tileset of each tile layer */
 	long used[RPG_MAP_MAX_LAYERS];		/* tilesets in first use order */
 	unsigned nused;
+	struct rpg_lump *mapl;			/* the MAP lump holding the map's record, or NULL */
+	uint64_t enable_at;			/* where in it its layer_enable word is */
+	unsigned enable;			/* that word (bit k-1: layer k shown); 0xffff without one */
 };
 
 enum { G_T, G_P, G_E };
@@ -95,6 +104,12 @@ static void rpg_tmap_tilesets(struct gfs_archive *ar, long map, struct rpg_tmap 
 		rec = b.data + (size_t)map * rs;
 	if (rec)
 		def = (int16_t)gfs_le16(rec);
+	tm->enable = 0xffff;
+	if (rec && 2 * MAP_ENABLE + 2 <= rs) {
+		tm->mapl = l;
+		tm->enable_at = (uint64_t)map * rs + 2 * MAP_ENABLE;
+		tm->enable = gfs_le16(rec + 2 * MAP_ENABLE);
+	}
 	for (unsigned k = 0; k < tm->g[G_T].n; k++) {
 		long t = def, v = rec && 2 * layer_field[k] + 2 <= rs ? (int16_t)gfs_le16(rec + 2 * layer_field[k]) : 0;
 		unsigned u;
@@ -140,6 +155,12 @@ static int rpg_tmap_load(struct gfs_archive *ar, struct gfs_node *n, struct rpg_
 	}
 	rpg_tmap_tilesets(ar, (long)v->rec, tm);
 	return 0;
+}
+
+/* Does the engine draw tile layer k (map.ini's layer_enable)? */
+static int rpg_layer_shown(const struct rpg_tmap *tm, unsigned k)
+{
+	return !k || (tm->enable >> (k - 1) & 1);
 }
 
 static unsigned rpg_gid_first(const struct rpg_tmap *tm, int grid, long ts)
@@ -192,12 +213,13 @@ static int rpg_tmx_layer(struct gfs_buf *out, const struct rpg_tmap *tm, int gri
 	rpg_layer_name(tm, grid, k, name, sizeof(name));
 	r = gfs_buf_printf(out, " <layer id=\"%u\" name=\"%s\" width=\"%u\" height=\"%u\"%s>\n"
 			   "  <data encoding=\"csv\">\n", id, name, t->w, t->h,
-			   grid == G_E ? " visible=\"0\"" : "");
+			   grid == G_E || (grid == G_T && !rpg_layer_shown(tm, k)) ? " visible=\"0\"" : "");
 	for (unsigned y = 0; y < t->h && !r; y++)
 		for (unsigned x = 0; x < t->w && !r; x++) {
 			uint8_t v = rpg_cell(g, k, x, y);
 
-			r = gfs_buf_add_dec(out, v || grid == G_T ? first + v : 0);
+			/* tile 0 of an upper layer is drawn as nothing: an empty cell */
+			r = gfs_buf_add_dec(out, v || (grid == G_T && !k) ? first + v : 0);
 			if (!r && (x + 1 < t->w || y + 1 < t->h))
 				r = gfs_buf_adds(out, x + 1 < t->w ? "," : ",\n");
 		}
@@ -262,6 +284,7 @@ struct rpg_tmxin {
 	struct rpg_tset_in sets[2 * RPG_MAP_MAX_LAYERS + 2];
 	unsigned nsets;
 	uint8_t seen[3][RPG_MAP_MAX_LAYERS];
+	unsigned enable;		/* layer_enable as the layers' visible attributes set it */
 };
 
 /* "NN" or "NN-animated" of a tileset the map uses, walls or foes (when the map has them) */
@@ -343,6 +366,18 @@ static int rpg_tmx_layer_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 				   name ? name : "");
 	if (in->seen[grid][k]++)
 		return gfs_tmx_err(in->ar, in->view, e, "layer '%s' twice", name);
+	/* an upper tile layer's visibility is the engine's (tiles-0, walls and foes: Tiled's only) */
+	if (grid == G_T && k && in->tm.mapl) {
+		const char *vis = gfs_xml_attr(e, "visible");
+
+		if (vis && strcmp(vis, "0") && strcmp(vis, "1"))
+			return gfs_tmx_err(in->ar, in->view, e, "layer '%s': visible=\"%s\" is neither 0 nor 1",
+					   name, vis);
+		if (vis && !strcmp(vis, "0"))
+			in->enable &= ~(1u << (k - 1));
+		else
+			in->enable |= 1u << (k - 1);
+	}
 	if (!(gids = malloc((size_t)t->w * t->h * sizeof(*gids))))
 		return -ENOMEM;
 	r = gfs_tmx_layer(in->ar, in->view, e, name, t->w, t->h, gids);
@@ -386,6 +421,19 @@ static int rpg_tmx_root(struct rpg_tmxin *in, const struct gfs_xml_el *root)
 	return 0;
 }
 
+/* The map's layer_enable word set to enable (the MAP lump's other bytes kept) */
+static int rpg_tmx_enable(struct gfs_archive *ar, const struct rpg_tmap *tm, unsigned enable)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	int r = rpg_lump_read(ar, tm->mapl, &b);
+
+	if (!r && tm->enable_at + 2 > b.len)
+		r = gfs_err(ar, -EIO, "lump %s: too short for the map's record now", tm->mapl->name);
+	if (!r)
+		gfs_put_u16le(b.data + tm->enable_at, (uint16_t)enable);
+	return rpg_lump_done(ar, tm->mapl, &b, r);
+}
+
 static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_tmxin *in = calloc(1, sizeof(*in));
@@ -399,6 +447,7 @@ static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	in->ar = ar;
 	in->view = n->name;
 	r = rpg_tmap_load(ar, n, &in->tm);
+	in->enable = in->tm.enable;
 	if (!r && gfs_xml_parse(data, len, &x, why, sizeof(why)))
 		r = gfs_err(ar, -EINVAL, "%s: %s", n->name, why);
 	if (!r)
@@ -421,6 +470,8 @@ static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	for (int grid = G_T; grid <= G_E && !r; grid++)
 		if (in->tm.g[grid].n)
 			r = rpg_set_if_changed(ar, in->tm.g[grid].l, in->tm.g[grid].b.data, in->tm.g[grid].b.len);
+	if (!r && in->enable != in->tm.enable)
+		r = rpg_tmx_enable(ar, &in->tm, in->enable);
 	gfs_xml_free(&x);
 	rpg_tmap_release(&in->tm);
 	free(in);
@@ -579,12 +630,17 @@ static int rpg_mappng_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 	for (unsigned k = 0; !r && k < tm.g[G_T].n; k++) {
 		const uint8_t *page = rpg_page(&d, tm.ts[k]);
 
+		if (!rpg_layer_shown(&tm, k))
+			continue;
 		for (size_t py = 0; py < (size_t)h * TILE; py++) {
 			uint8_t *row = inplace ? pr.pix + py * pr.stride : rgba + py * w * TILE * 4;
 
 			for (unsigned tx = 0; tx < w; tx++) {
-				unsigned tile = rpg_tile_of(&d, tm.ts[k], rpg_cell(&tm.g[G_T], k, tx, (unsigned)(py / TILE)));
+				uint8_t v = rpg_cell(&tm.g[G_T], k, tx, (unsigned)(py / TILE));
+				unsigned tile = rpg_tile_of(&d, tm.ts[k], v);
 
+				if (k && !v)	/* tile 0 of an upper layer: nothing */
+					continue;
 				for (unsigned x = 0; x < TILE; x++) {
 					uint8_t c = rpg_tile_px(page, tile, x, (unsigned)(py % TILE));
 					size_t px = (size_t)tx * TILE + x;
