@@ -20,24 +20,22 @@ python3 - "$top_srcdir/tests" g.rpg <<'PY' || fail "make the layers"
 import struct, sys
 sys.path.insert(0, sys.argv[1])
 import rpgtool as t
-lumps = t.read_lumps(sys.argv[2])
-out = []
 w, h = 20, 12
-for name, body in lumps:
+
+
+def edit(name, body):
     if name == 'GAMEFS.T00':
         l0 = bytes((i * 7 + i // w) % 160 for i in range(w * h))
         l1 = bytes(5 if (i // w) % 2 else 0 for i in range(w * h))
         l2 = bytes([7]) * (w * h)
-        body = bytes(7) + struct.pack('<hh', w, h) + l0 + l1 + l2
+        return bytes(7) + struct.pack('<hh', w, h) + l0 + l1 + l2
     if name == 'GAMEFS.MAP':
-        b = bytearray(body)
-        b[38:40] = struct.pack('<H', 1)
-        b[44:50] = bytes(6)                        # layers 0-2 drawn from the map's tileset (0)
-        body = bytes(b)
-    out.append((name, body))
-with open(sys.argv[2], 'wb') as f:
-    for name, body in out:
-        f.write(t.lump_bytes(name, body))
+        # layer 2 hidden; layers 0-2 drawn from the map's tileset (0)
+        return body[:38] + struct.pack('<H', 1) + body[40:44] + bytes(6) + body[50:]
+    return body
+
+
+t.rewrite(sys.argv[2], edit)
 PY
 cp g.rpg orig.rpg
 

@@ -20,16 +20,13 @@ python3 - "$top_srcdir/tests" plain.rpg g.rpg <<'PY' || fail "add HEROES.RELD"
 import sys
 sys.path.insert(0, sys.argv[1])
 import rpgtool as t
-out = []
-for name, body in t.read_lumps(sys.argv[2]):
-    if name == 'GAMEFS.DT0':
-        body = t.bad_binstring(b'Bob', 16, 0) + t.words(301, 16) + t.bad_binstring(b'Ann', 16, 0) + t.words(301, 17)
-    out.append((name, body))
-out.append(('HEROES.RELD', t.reld_encode(('heroes', 0, None, [('hero', 1, 0, [('name', 6, b'Helga', [])])]),
-                                         ['heroes', 'hero', 'name'])))
-with open(sys.argv[3], 'wb') as f:
-    for name, body in out:
-        f.write(t.lump_bytes(name, body))
+import shutil
+shutil.copy(sys.argv[2], sys.argv[3])
+dt0 = t.bad_binstring(b'Bob', 16, 0) + t.words(301, 16) + t.bad_binstring(b'Ann', 16, 0) + t.words(301, 17)
+t.rewrite(sys.argv[3], lambda name, body: dt0 if name == 'GAMEFS.DT0' else body)
+with open(sys.argv[3], 'ab') as f:
+    f.write(t.lump_bytes('HEROES.RELD', t.reld_encode(('heroes', 0, None, [('hero', 1, 0, [('name', 6, b'Helga', [])])]),
+                                                      ['heroes', 'hero', 'name'])))
 PY
 cp g.rpg orig.rpg
 

@@ -6,7 +6,11 @@
  *                          20x20 tiles, the .T size; editable.  A tile
  *                          layer above 0 is visible="0" where the MAP
  *                          record's layer_enable hides it, and its
- *                          visibility is written back there
+ *                          visibility is written back there.  Object
+ *                          groups "npcs" (the used .L slots, object id
+ *                          1 + slot) and "doors" (the map's existing DOX
+ *                          doors, id 301 + door): 20x20 rectangles on
+ *                          their tiles; moving one moves its NPC or door
  *   maps/NN-name/map.png   the shown .T layers drawn in order as the engine
  *                          does (layer 0 opaque; above it tile 0 and
  *                          colour 0 clear), read-only
@@ -48,6 +52,13 @@
 #define MAP_RENDER_MAX	((uint64_t)16 << 20)	/* pixels of map.png */
 #define MASTER_BYTES	768
 #define MAP_ENABLE	19		/* MAP field: bit k-1 shows layer k (layer 0 is always drawn) */
+#define L_HDR		7		/* .L: 7 bytes, then arrays of 300 int16: x, y+1, npc+1, dir, frame(, pool) */
+#define L_SLOTS		300
+#define DOX_REC		600		/* DOX: per map, arrays of 100 int16: x, y+1, flags (bit 0: exists) */
+#define DOORS		100
+#define NPC_OBJ		1		/* object ids: NPC slot s is 1 + s, door d 1 + 300 + d */
+#define DOOR_OBJ	(NPC_OBJ + L_SLOTS)
+#define NEXT_OBJ	(DOOR_OBJ + DOORS)
 
 /* the MAP fields of each layer's tileset (0: the map's, n: tileset n-1) */
 static const unsigned layer_field[RPG_MAP_MAX_LAYERS] = {
@@ -69,6 +80,10 @@ struct rpg_tmap {
 	struct rpg_lump *mapl;			/* the MAP lump holding the map's record, or NULL */
 	uint64_t enable_at;			/* where in it its layer_enable word is */
 	unsigned enable;			/* that word (bit k-1: layer k shown); 0xffff without one */
+	struct rpg_lump *npcl, *doxl;		/* the map's .L (NPC instances) and DOX, when usable */
+	struct gfs_buf npcb, doxb;
+	size_t dox_at;				/* the map's record in DOX */
+	unsigned npc_pool;			/* .L has the pool array */
 };
 
 enum { G_T, G_P, G_E };
@@ -86,6 +101,50 @@ static void rpg_tmap_release(struct rpg_tmap *tm)
 {
 	for (int i = 0; i < 3; i++)
 		gfs_buf_release(&tm->g[i].b);
+	gfs_buf_release(&tm->npcb);
+	gfs_buf_release(&tm->doxb);
+}
+
+/* int16 c of entry i of the .L arrays (300 a column) or of the map's DOX record (100 a column) */
+static uint8_t *rpg_npc_word(const struct rpg_tmap *tm, unsigned c, unsigned i)
+{
+	return tm->npcb.data + L_HDR + 2 * ((size_t)c * L_SLOTS + i);
+}
+
+static uint8_t *rpg_door_word(const struct rpg_tmap *tm, unsigned c, unsigned i)
+{
+	return tm->doxb.data + tm->dox_at + 2 * ((size_t)c * DOORS + i);
+}
+
+static int rpg_npc_used(const struct rpg_tmap *tm, unsigned s)
+{
+	return tm->npcl && gfs_le16(rpg_npc_word(tm, 2, s)) != 0;
+}
+
+static int rpg_door_used(const struct rpg_tmap *tm, unsigned d)
+{
+	return tm->doxl && (gfs_le16(rpg_door_word(tm, 2, d)) & 1);
+}
+
+/* The map's .L and DOX record, read; a missing or short one leaves its lump NULL. */
+static int rpg_tmap_objects(struct gfs_archive *ar, long map, struct rpg_tmap *tm)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *l = rpg_map_lump(m, map, 'L', RPG_K_REC), *d = rpg_kind_lump(m, ".DOX");
+	int r;
+
+	if (l && !(r = rpg_lump_read(ar, l, &tm->npcb)) && tm->npcb.len >= L_HDR + 5 * 2 * L_SLOTS) {
+		tm->npcl = l;
+		tm->npc_pool = tm->npcb.len >= L_HDR + 6 * 2 * L_SLOTS;
+	} else if (l && r) {
+		return r;
+	}
+	tm->dox_at = (size_t)map * DOX_REC;
+	if (d && d->kind == RPG_K_REC && !(r = rpg_lump_read(ar, d, &tm->doxb)) && tm->dox_at + DOX_REC <= tm->doxb.len)
+		tm->doxl = d;
+	else if (d && d->kind == RPG_K_REC && r)
+		return r;
+	return 0;
 }
 
 /* Each tile layer's tileset, from the map's MAP record (tileset 0 without one) */
@@ -154,7 +213,7 @@ static int rpg_tmap_load(struct gfs_archive *ar, struct gfs_node *n, struct rpg_
 			g->n = RPG_MAP_MAX_LAYERS;
 	}
 	rpg_tmap_tilesets(ar, (long)v->rec, tm);
-	return 0;
+	return rpg_tmap_objects(ar, (long)v->rec, tm);
 }
 
 /* Does the engine draw tile layer k (map.ini's layer_enable)? */
@@ -226,6 +285,39 @@ static int rpg_tmx_layer(struct gfs_buf *out, const struct rpg_tmap *tm, int gri
 	return r ? r : gfs_buf_adds(out, "\n</data>\n </layer>\n");
 }
 
+/* The NPC instances and doors as object groups of 20x20 rectangles, each on its tile */
+static int rpg_tmx_objects(struct gfs_buf *out, const struct rpg_tmap *tm, unsigned id)
+{
+	int r = 0;
+
+	if (tm->npcl)
+		r = gfs_buf_printf(out, " <objectgroup id=\"%u\" name=\"npcs\">\n", id++);
+	for (unsigned s = 0; s < L_SLOTS && tm->npcl && !r; s++) {
+		long x = (int16_t)gfs_le16(rpg_npc_word(tm, 0, s)), y = (int16_t)gfs_le16(rpg_npc_word(tm, 1, s)) - 1;
+		long npc = (int16_t)gfs_le16(rpg_npc_word(tm, 2, s)) - 1;
+		int global = tm->npc_pool && gfs_le16(rpg_npc_word(tm, 5, s));
+
+		if (rpg_npc_used(tm, s))
+			r = gfs_buf_printf(out, "  <object id=\"%u\" name=\"%snpc %ld\" x=\"%ld\" y=\"%ld\" width=\"%u\" "
+					   "height=\"%u\"/>\n", NPC_OBJ + s, global ? "global " : "", npc, x * TILE,
+					   y * TILE, TILE, TILE);
+	}
+	if (tm->npcl && !r)
+		r = gfs_buf_adds(out, " </objectgroup>\n");
+	if (tm->doxl && !r)
+		r = gfs_buf_printf(out, " <objectgroup id=\"%u\" name=\"doors\">\n", id);
+	for (unsigned d = 0; d < DOORS && tm->doxl && !r; d++) {
+		long x = (int16_t)gfs_le16(rpg_door_word(tm, 0, d)), y = (int16_t)gfs_le16(rpg_door_word(tm, 1, d)) - 1;
+
+		if (rpg_door_used(tm, d))
+			r = gfs_buf_printf(out, "  <object id=\"%u\" name=\"door %u\" x=\"%ld\" y=\"%ld\" width=\"%u\" "
+					   "height=\"%u\"/>\n", DOOR_OBJ + d, d, x * TILE, y * TILE, TILE, TILE);
+	}
+	if (tm->doxl && !r)
+		r = gfs_buf_adds(out, " </objectgroup>\n");
+	return r;
+}
+
 static int rpg_tmx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct rpg_tmap tm;
@@ -237,8 +329,8 @@ static int rpg_tmx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 		r = gfs_buf_printf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 				   "<map version=\"1.8\" tiledversion=\"1.8.2\" orientation=\"orthogonal\" "
 				   "renderorder=\"right-down\" width=\"%u\" height=\"%u\" tilewidth=\"%u\" "
-				   "tileheight=\"%u\" infinite=\"0\" nextlayerid=\"%u\" nextobjectid=\"1\">\n",
-				   tm.g[G_T].w, tm.g[G_T].h, TILE, TILE, nlayers + 1);
+				   "tileheight=\"%u\" infinite=\"0\" nextlayerid=\"%u\" nextobjectid=\"%u\">\n",
+				   tm.g[G_T].w, tm.g[G_T].h, TILE, TILE, nlayers + 1 + !!tm.npcl + !!tm.doxl, NEXT_OBJ);
 	for (unsigned u = 0; u < tm.nused && !r; u++) {
 		char name[40], src[64];
 
@@ -263,6 +355,8 @@ static int rpg_tmx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 		for (unsigned k = 0; k < tm.g[grid].n && !r; k++)
 			r = rpg_tmx_layer(out, &tm, grid, k, ++id);
 	if (!r)
+		r = rpg_tmx_objects(out, &tm, id + 1);
+	if (!r)
 		r = gfs_buf_adds(out, "</map>\n");
 	rpg_tmap_release(&tm);
 	return r;
@@ -285,6 +379,8 @@ struct rpg_tmxin {
 	unsigned nsets;
 	uint8_t seen[3][RPG_MAP_MAX_LAYERS];
 	unsigned enable;		/* layer_enable as the layers' visible attributes set it */
+	uint8_t npc_seen[L_SLOTS], door_seen[DOORS];
+	int groups[2];			/* npcs, doors: the group was there */
 };
 
 /* "NN" or "NN-animated" of a tileset the map uses, walls or foes (when the map has them) */
@@ -421,6 +517,68 @@ static int rpg_tmx_root(struct rpg_tmxin *in, const struct gfs_xml_el *root)
 	return 0;
 }
 
+/*
+ * An object's x or y in pixels as the tile it lies on (the nearest): the
+ * stored value cur when it did not move (even off the map), else -1
+ * outside the map's tiles
+ */
+static long rpg_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned tiles, long cur)
+{
+	const char *s = gfs_xml_attr(o, attr);
+	char *end;
+	double v = s ? strtod(s, &end) : -1;
+
+	if (!s || end == s || *end || v != v)
+		return -1;
+	if (v == (double)cur * TILE)
+		return cur;
+	v = (v + TILE / 2.0) / TILE;
+	return v >= 0 && v < tiles ? (long)v : -1;
+}
+
+/* <objectgroup> "npcs" or "doors": each object moves its NPC or door; none is added or removed */
+static int rpg_tmx_group_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
+{
+	const char *name = gfs_xml_attr(e, "name");
+	const struct rpg_grid *t = &in->tm.g[G_T];
+	int doors = name && !strcmp(name, "doors");
+
+	if (!name || (!doors && strcmp(name, "npcs")) || !(doors ? in->tm.doxl : in->tm.npcl))
+		return gfs_tmx_err(in->ar, in->view, e, "object group '%s' is not one of the map's (npcs, doors)",
+				   name ? name : "");
+	if (in->groups[doors]++)
+		return gfs_tmx_err(in->ar, in->view, e, "object group '%s' twice", name);
+	for (const struct gfs_xml_el *o = e->kid; o; o = o->next) {
+		long id = gfs_tmx_num(o, "id"), x, y;
+		unsigned i;
+		uint8_t *seen, *px, *py;
+
+		if (strcmp(o->name, "object"))
+			continue;	/* <properties> */
+		i = (unsigned)(id - (doors ? DOOR_OBJ : NPC_OBJ));
+		if (id < 0 || i >= (doors ? DOORS : L_SLOTS) ||
+		    !(doors ? rpg_door_used(&in->tm, i) : rpg_npc_used(&in->tm, i)))
+			return gfs_tmx_err(in->ar, in->view, o, "object %ld is none of the map's %s (add them in %s)", id,
+					   name, doors ? "doors.csv" : "npcs.csv");
+		seen = doors ? &in->door_seen[i] : &in->npc_seen[i];
+		if ((*seen)++)
+			return gfs_tmx_err(in->ar, in->view, o, "object %ld twice", id);
+		px = doors ? rpg_door_word(&in->tm, 0, i) : rpg_npc_word(&in->tm, 0, i);
+		py = doors ? rpg_door_word(&in->tm, 1, i) : rpg_npc_word(&in->tm, 1, i);
+		if ((x = rpg_obj_cell(o, "x", t->w, (int16_t)gfs_le16(px))) < 0 ||
+		    (y = rpg_obj_cell(o, "y", t->h, (int16_t)gfs_le16(py) - 1)) < 0)
+			return gfs_tmx_err(in->ar, in->view, o, "object %ld is off the %ux%u map", id, t->w, t->h);
+		gfs_put_u16le(px, (uint16_t)x);
+		gfs_put_u16le(py, (uint16_t)(y + 1));
+	}
+	for (unsigned i = 0; i < (doors ? DOORS : L_SLOTS); i++)
+		if ((doors ? rpg_door_used(&in->tm, i) : rpg_npc_used(&in->tm, i)) &&
+		    !(doors ? in->door_seen[i] : in->npc_seen[i]))
+			return gfs_tmx_err(in->ar, in->view, e, "%s %u has no object (remove it in %s)",
+					   doors ? "door" : "NPC slot", i, doors ? "doors.csv" : "npcs.csv");
+	return 0;
+}
+
 /* The map's layer_enable word set to enable (the MAP lump's other bytes kept) */
 static int rpg_tmx_enable(struct gfs_archive *ar, const struct rpg_tmap *tm, unsigned enable)
 {
@@ -460,6 +618,8 @@ static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	for (e = r ? NULL : x.root->kid; e && !r; e = e->next) {
 		if (!strcmp(e->name, "layer"))
 			r = rpg_tmx_layer_in(in, e);
+		else if (!strcmp(e->name, "objectgroup"))
+			r = rpg_tmx_group_in(in, e);
 		else if (!strcmp(e->name, "properties") && e->kid)
 			r = gfs_tmx_err(ar, n->name, e->kid, "map properties are nothing the map holds");
 		else if (strcmp(e->name, "tileset") && strcmp(e->name, "editorsettings") &&
@@ -472,6 +632,10 @@ static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 			r = rpg_set_if_changed(ar, in->tm.g[grid].l, in->tm.g[grid].b.data, in->tm.g[grid].b.len);
 	if (!r && in->enable != in->tm.enable)
 		r = rpg_tmx_enable(ar, &in->tm, in->enable);
+	if (!r && in->groups[0])
+		r = rpg_set_if_changed(ar, in->tm.npcl, in->tm.npcb.data, in->tm.npcb.len);
+	if (!r && in->groups[1])
+		r = rpg_set_if_changed(ar, in->tm.doxl, in->tm.doxb.data, in->tm.doxb.len);
 	gfs_xml_free(&x);
 	rpg_tmap_release(&in->tm);
 	free(in);
