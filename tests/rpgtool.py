@@ -55,6 +55,14 @@ def lump_bytes(name, body):
     return name.encode('ascii') + b'\0' + struct.pack('<2H', size >> 16, size & 0xffff) + body
 
 
+def rewrite(path, edit):
+    """The lumped file at path with each lump's body replaced by edit(name, body)"""
+    lumps = [(name, edit(name, body)) for name, body in read_lumps(path)]
+    with open(path, 'wb') as f:
+        for name, body in lumps:
+            f.write(lump_bytes(name, body))
+
+
 def vli(v):
     neg = v < 0
     m = ~v if neg else v

@@ -158,7 +158,7 @@ for d in sys.argv[4:]:
         for f in files:
             p = os.path.join(root, f)
             data = open(p, 'rb').read()
-            if f.endswith('.ini'):
+            if f.endswith('.ini') and os.stat(p).st_mode & 0o200:    # not the superseded heroes/
                 with open(p, 'wb') as w:
                     w.write(data)
             n += 1

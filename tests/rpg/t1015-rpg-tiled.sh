@@ -130,8 +130,9 @@ def check_json(d, js):
     m = json.load(open(js))
     assert (m["width"], m["height"]) == (w, h), (m["width"], m["height"])
     sets = [(t["firstgid"], t["name"]) for t in m["tilesets"]]
-    assert sorted(l["name"] for l in m["layers"]) == sorted(want)
-    for l in m["layers"]:
+    tiles = [l for l in m["layers"] if l["type"] == "tilelayer"]    # object groups: t1042
+    assert sorted(l["name"] for l in tiles) == sorted(want)
+    for l in tiles:
         kind, ts, cells = want[l["name"]]
         assert (l["width"], l["height"]) == (w, h)
         assert to_bytes(l["data"], sets, kind, ts) == cells, (d, l["name"])
@@ -273,7 +274,7 @@ bad "a foreign tileset" 's/name="01"/name="07"/' "tileset '07' is not one the ma
 bad "a wall below the walls map" '/name="walls"/,/<\/layer>/s/^\(\([0-9]*,\)\{19\}\)0$/\1520/' "outside the walls map (20x10)"
 bad "an unknown layer" 's/name="foes" width/name="monsters" width/' "layer 'monsters' is not one of the map's"
 bad "broken XML" 's|</layer>|</layr>|' "</layr> closes <layer>"
-bad "an object layer" 's|</map>|<objectgroup id="9" name="npcs"/></map>|' "<objectgroup> is nothing the map holds"
+bad "an object layer of no kind the map has" 's|</map>|<objectgroup id="9" name="monsters"/></map>|' "object group 'monsters' is not one of the map's"
 bad "a map property" 's|</tileset>|&<properties><property name="x" value="1"/></properties>|' "map properties are nothing the map holds"
 gfs_umount m || fail "umount bad"
 cmp g.rpg orig.rpg || fail "refused TMX edits changed the archive"

@@ -397,7 +397,7 @@ static const struct gfs_field map_fields[] = {
 	W("harm_damage", 9), W("harm_flash", 10), W("foot_offset", 11), W("after_battle_script", 12),
 	W("instead_of_battle_script", 13), W("each_step_script", 14), W("on_keypress_script", 15),
 	W("draw_order", 16), W("npc_state_mode", 17), W("tile_state_mode", 18),
-	{ .key = "layer_enable", .kind = GFS_FK_HEX, .off = 38, .width = 2, .note = "bit n: layer n shown" },
+	{ .key = "layer_enable", .kind = GFS_FK_HEX, .off = 38, .width = 2, .note = "bit n: layer n+1 shown (layer 0 always is)" },
 	W("save_offset_x", 20), W("save_offset_y", 21), W("npc_count", 25), W("walkabout_layer", 31),
 	W("npc_move_zone", 32), W("npc_avoid_zone", 33), W("npc_obstruction", 378), W("menu_disabled", 379),
 	W("hero_move_zone", 380), W("hero_avoid_zone", 381),

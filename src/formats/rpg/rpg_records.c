@@ -237,7 +237,7 @@ static const struct rk_kind rk_kinds[] = {
 	{ ".STF", "shop-stock", 1, 64, 4, WORDS("stock", rk_stf, 0,
 	  "; a shop's stock slot (lumps/*.STF): file N is shop N/50, slot N%50; the name (words 0-16) is kept\n") },
 	{ ".DT0", "heroes", 10, 636, 3, WORDS("hero", rk_dt0, 0,
-	  "; a hero of lumps/*.DT0 (reload/heroes.txt supersedes the heroes it holds); the name: names/heroes.txt\n") },
+	  "; a hero of lumps/*.DT0, read-only where lumps/HEROES.RELD, which the engine reads, holds it (edit reload/heroes.txt); the name: names/heroes.txt\n") },
 	{ ".DT1", "enemies", 11, 320, 3, WORDS("enemy", rk_dt1, 0,
 	  "; an enemy (lumps/*.DT1); the name: names/enemies.txt; bits: words 74-78\n") },
 	{ ".ITM", "items", 12, 200, 3, WORDS("item", rk_itm, 0,

@@ -3,9 +3,17 @@
  *
  *   maps/NN-name/map.tmx   the map's .T layers (tiles-K), .P walls and .E
  *                          foes as tile layers of one orthogonal TMX of
- *                          20x20 tiles, the .T size; editable
- *   maps/NN-name/map.png   the .T layers drawn in order (layer 0 opaque,
- *                          colour 0 clear above it), read-only
+ *                          20x20 tiles, the .T size; editable.  A tile
+ *                          layer above 0 is visible="0" where the MAP
+ *                          record's layer_enable hides it, and its
+ *                          visibility is written back there.  Object
+ *                          groups "npcs" (the used .L slots, object id
+ *                          1 + slot) and "doors" (the map's existing DOX
+ *                          doors, id 301 + door): 20x20 rectangles on
+ *                          their tiles; moving one moves its NPC or door
+ *   maps/NN-name/map.png   the shown .T layers drawn in order as the engine
+ *                          does (layer 0 opaque; above it tile 0 and
+ *                          colour 0 clear), read-only
  *   maps/tilesets/NN-animated.png  the animated range of tileset NN
  *                          (tile bytes 160-255), each tile the first frame
  *                          of its TAP pattern; walls.png and foes.png draw
@@ -15,7 +23,8 @@
  * in the order the layers first use them; the i-th has first gid
  * 1 + 256 i and is the 160 tiles of ../../tilesets/NN.png followed by the
  * 96 of NN-animated.png, so gid = first + tile byte.  walls and foes come
- * after them, gid = first + byte, and byte 0 (no wall, no foe) is gid 0.
+ * after them, gid = first + byte, and byte 0 (no wall, no foe) is gid 0,
+ * as is tile 0 of a tile layer above layer 0 (the engine draws nothing).
  * An empty cell in a tile layer is tile 0.  A .P/.E smaller than the .T
  * shows 0 past its edge (and takes only 0 there); one larger keeps its
  * cells past the .T's edge.
@@ -42,6 +51,14 @@
 #define GID_SPAN	256
 #define MAP_RENDER_MAX	((uint64_t)16 << 20)	/* pixels of map.png */
 #define MASTER_BYTES	768
+#define MAP_ENABLE	19		/* MAP field: bit k-1 shows layer k (layer 0 is always drawn) */
+#define L_HDR		7		/* .L: 7 bytes, then arrays of 300 int16: x, y+1, npc+1, dir, frame(, pool) */
+#define L_SLOTS		300
+#define DOX_REC		600		/* DOX: per map, arrays of 100 int16: x, y+1, flags (bit 0: exists) */
+#define DOORS		100
+#define NPC_OBJ		1		/* object ids: NPC slot s is 1 + s, door d 1 + 300 + d */
+#define DOOR_OBJ	(NPC_OBJ + L_SLOTS)
+#define NEXT_OBJ	(DOOR_OBJ + DOORS)
 
 /* the MAP fields of each layer's tileset (0: the map's, n: tileset n-1) */
 static const unsigned layer_field[RPG_MAP_MAX_LAYERS] = {
@@ -60,6 +77,13 @@ struct rpg_tmap {
 	long ts[RPG_MAP_MAX_LAYERS];		/* tileset of each tile layer */
 	long used[RPG_MAP_MAX_LAYERS];		/* tilesets in first use order */
 	unsigned nused;
+	struct rpg_lump *mapl;			/* the MAP lump holding the map's record, or NULL */
+	uint64_t enable_at;			/* where in it its layer_enable word is */
+	unsigned enable;			/* that word (bit k-1: layer k shown); 0xffff without one */
+	struct rpg_lump *npcl, *doxl;		/* the map's .L (NPC instances) and DOX, when usable */
+	struct gfs_buf npcb, doxb;
+	size_t dox_at;				/* the map's record in DOX */
+	unsigned npc_pool;			/* .L has the pool array */
 };
 
 enum { G_T, G_P, G_E };
@@ -77,6 +101,50 @@ static void rpg_tmap_release(struct rpg_tmap *tm)
 {
 	for (int i = 0; i < 3; i++)
 		gfs_buf_release(&tm->g[i].b);
+	gfs_buf_release(&tm->npcb);
+	gfs_buf_release(&tm->doxb);
+}
+
+/* int16 c of entry i of the .L arrays (300 a column) or of the map's DOX record (100 a column) */
+static uint8_t *rpg_npc_word(const struct rpg_tmap *tm, unsigned c, unsigned i)
+{
+	return tm->npcb.data + L_HDR + 2 * ((size_t)c * L_SLOTS + i);
+}
+
+static uint8_t *rpg_door_word(const struct rpg_tmap *tm, unsigned c, unsigned i)
+{
+	return tm->doxb.data + tm->dox_at + 2 * ((size_t)c * DOORS + i);
+}
+
+static int rpg_npc_used(const struct rpg_tmap *tm, unsigned s)
+{
+	return tm->npcl && gfs_le16(rpg_npc_word(tm, 2, s)) != 0;
+}
+
+static int rpg_door_used(const struct rpg_tmap *tm, unsigned d)
+{
+	return tm->doxl && (gfs_le16(rpg_door_word(tm, 2, d)) & 1);
+}
+
+/* The map's .L and DOX record, read; a missing or short one leaves its lump NULL. */
+static int rpg_tmap_objects(struct gfs_archive *ar, long map, struct rpg_tmap *tm)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *l = rpg_map_lump(m, map, 'L', RPG_K_REC), *d = rpg_kind_lump(m, ".DOX");
+	int r;
+
+	if (l && !(r = rpg_lump_read(ar, l, &tm->npcb)) && tm->npcb.len >= L_HDR + 5 * 2 * L_SLOTS) {
+		tm->npcl = l;
+		tm->npc_pool = tm->npcb.len >= L_HDR + 6 * 2 * L_SLOTS;
+	} else if (l && r) {
+		return r;
+	}
+	tm->dox_at = (size_t)map * DOX_REC;
+	if (d && d->kind == RPG_K_REC && !(r = rpg_lump_read(ar, d, &tm->doxb)) && tm->dox_at + DOX_REC <= tm->doxb.len)
+		tm->doxl = d;
+	else if (d && d->kind == RPG_K_REC && r)
+		return r;
+	return 0;
 }
 
 /* Each tile layer's tileset, from the map's MAP record (tileset 0 without one) */
@@ -95,6 +163,12 @@ static void rpg_tmap_tilesets(struct gfs_archive *ar, long map, struct rpg_tmap 
 		rec = b.data + (size_t)map * rs;
 	if (rec)
 		def = (int16_t)gfs_le16(rec);
+	tm->enable = 0xffff;
+	if (rec && 2 * MAP_ENABLE + 2 <= rs) {
+		tm->mapl = l;
+		tm->enable_at = (uint64_t)map * rs + 2 * MAP_ENABLE;
+		tm->enable = gfs_le16(rec + 2 * MAP_ENABLE);
+	}
 	for (unsigned k = 0; k < tm->g[G_T].n; k++) {
 		long t = def, v = rec && 2 * layer_field[k] + 2 <= rs ? (int16_t)gfs_le16(rec + 2 * layer_field[k]) : 0;
 		unsigned u;
@@ -139,7 +213,13 @@ static int rpg_tmap_load(struct gfs_archive *ar, struct gfs_node *n, struct rpg_
 			g->n = RPG_MAP_MAX_LAYERS;
 	}
 	rpg_tmap_tilesets(ar, (long)v->rec, tm);
-	return 0;
+	return rpg_tmap_objects(ar, (long)v->rec, tm);
+}
+
+/* Does the engine draw tile layer k (map.ini's layer_enable)? */
+static int rpg_layer_shown(const struct rpg_tmap *tm, unsigned k)
+{
+	return !k || (tm->enable >> (k - 1) & 1);
 }
 
 static unsigned rpg_gid_first(const struct rpg_tmap *tm, int grid, long ts)
@@ -192,16 +272,50 @@ static int rpg_tmx_layer(struct gfs_buf *out, const struct rpg_tmap *tm, int gri
 	rpg_layer_name(tm, grid, k, name, sizeof(name));
 	r = gfs_buf_printf(out, " <layer id=\"%u\" name=\"%s\" width=\"%u\" height=\"%u\"%s>\n"
 			   "  <data encoding=\"csv\">\n", id, name, t->w, t->h,
-			   grid == G_E ? " visible=\"0\"" : "");
+			   grid == G_E || (grid == G_T && !rpg_layer_shown(tm, k)) ? " visible=\"0\"" : "");
 	for (unsigned y = 0; y < t->h && !r; y++)
 		for (unsigned x = 0; x < t->w && !r; x++) {
 			uint8_t v = rpg_cell(g, k, x, y);
 
-			r = gfs_buf_add_dec(out, v || grid == G_T ? first + v : 0);
+			/* tile 0 of an upper layer is drawn as nothing: an empty cell */
+			r = gfs_buf_add_dec(out, v || (grid == G_T && !k) ? first + v : 0);
 			if (!r && (x + 1 < t->w || y + 1 < t->h))
 				r = gfs_buf_adds(out, x + 1 < t->w ? "," : ",\n");
 		}
 	return r ? r : gfs_buf_adds(out, "\n</data>\n </layer>\n");
+}
+
+/* The NPC instances and doors as object groups of 20x20 rectangles, each on its tile */
+static int rpg_tmx_objects(struct gfs_buf *out, const struct rpg_tmap *tm, unsigned id)
+{
+	int r = 0;
+
+	if (tm->npcl)
+		r = gfs_buf_printf(out, " <objectgroup id=\"%u\" name=\"npcs\">\n", id++);
+	for (unsigned s = 0; s < L_SLOTS && tm->npcl && !r; s++) {
+		long x = (int16_t)gfs_le16(rpg_npc_word(tm, 0, s)), y = (int16_t)gfs_le16(rpg_npc_word(tm, 1, s)) - 1;
+		long npc = (int16_t)gfs_le16(rpg_npc_word(tm, 2, s)) - 1;
+		int global = tm->npc_pool && gfs_le16(rpg_npc_word(tm, 5, s));
+
+		if (rpg_npc_used(tm, s))
+			r = gfs_buf_printf(out, "  <object id=\"%u\" name=\"%snpc %ld\" x=\"%ld\" y=\"%ld\" width=\"%u\" "
+					   "height=\"%u\"/>\n", NPC_OBJ + s, global ? "global " : "", npc, x * TILE,
+					   y * TILE, TILE, TILE);
+	}
+	if (tm->npcl && !r)
+		r = gfs_buf_adds(out, " </objectgroup>\n");
+	if (tm->doxl && !r)
+		r = gfs_buf_printf(out, " <objectgroup id=\"%u\" name=\"doors\">\n", id);
+	for (unsigned d = 0; d < DOORS && tm->doxl && !r; d++) {
+		long x = (int16_t)gfs_le16(rpg_door_word(tm, 0, d)), y = (int16_t)gfs_le16(rpg_door_word(tm, 1, d)) - 1;
+
+		if (rpg_door_used(tm, d))
+			r = gfs_buf_printf(out, "  <object id=\"%u\" name=\"door %u\" x=\"%ld\" y=\"%ld\" width=\"%u\" "
+					   "height=\"%u\"/>\n", DOOR_OBJ + d, d, x * TILE, y * TILE, TILE, TILE);
+	}
+	if (tm->doxl && !r)
+		r = gfs_buf_adds(out, " </objectgroup>\n");
+	return r;
 }
 
 static int rpg_tmx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
@@ -215,8 +329,8 @@ static int rpg_tmx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 		r = gfs_buf_printf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 				   "<map version=\"1.8\" tiledversion=\"1.8.2\" orientation=\"orthogonal\" "
 				   "renderorder=\"right-down\" width=\"%u\" height=\"%u\" tilewidth=\"%u\" "
-				   "tileheight=\"%u\" infinite=\"0\" nextlayerid=\"%u\" nextobjectid=\"1\">\n",
-				   tm.g[G_T].w, tm.g[G_T].h, TILE, TILE, nlayers + 1);
+				   "tileheight=\"%u\" infinite=\"0\" nextlayerid=\"%u\" nextobjectid=\"%u\">\n",
+				   tm.g[G_T].w, tm.g[G_T].h, TILE, TILE, nlayers + 1 + !!tm.npcl + !!tm.doxl, NEXT_OBJ);
 	for (unsigned u = 0; u < tm.nused && !r; u++) {
 		char name[40], src[64];
 
@@ -241,6 +355,8 @@ static int rpg_tmx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 		for (unsigned k = 0; k < tm.g[grid].n && !r; k++)
 			r = rpg_tmx_layer(out, &tm, grid, k, ++id);
 	if (!r)
+		r = rpg_tmx_objects(out, &tm, id + 1);
+	if (!r)
 		r = gfs_buf_adds(out, "</map>\n");
 	rpg_tmap_release(&tm);
 	return r;
@@ -262,6 +378,9 @@ struct rpg_tmxin {
 	struct rpg_tset_in sets[2 * RPG_MAP_MAX_LAYERS + 2];
 	unsigned nsets;
 	uint8_t seen[3][RPG_MAP_MAX_LAYERS];
+	unsigned enable;		/* layer_enable as the layers' visible attributes set it */
+	uint8_t npc_seen[L_SLOTS], door_seen[DOORS];
+	int groups[2];			/* npcs, doors: the group was there */
 };
 
 /* "NN" or "NN-animated" of a tileset the map uses, walls or foes (when the map has them) */
@@ -343,6 +462,18 @@ static int rpg_tmx_layer_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 				   name ? name : "");
 	if (in->seen[grid][k]++)
 		return gfs_tmx_err(in->ar, in->view, e, "layer '%s' twice", name);
+	/* an upper tile layer's visibility is the engine's (tiles-0, walls and foes: Tiled's only) */
+	if (grid == G_T && k && in->tm.mapl) {
+		const char *vis = gfs_xml_attr(e, "visible");
+
+		if (vis && strcmp(vis, "0") && strcmp(vis, "1"))
+			return gfs_tmx_err(in->ar, in->view, e, "layer '%s': visible=\"%s\" is neither 0 nor 1",
+					   name, vis);
+		if (vis && !strcmp(vis, "0"))
+			in->enable &= ~(1u << (k - 1));
+		else
+			in->enable |= 1u << (k - 1);
+	}
 	if (!(gids = malloc((size_t)t->w * t->h * sizeof(*gids))))
 		return -ENOMEM;
 	r = gfs_tmx_layer(in->ar, in->view, e, name, t->w, t->h, gids);
@@ -386,6 +517,81 @@ static int rpg_tmx_root(struct rpg_tmxin *in, const struct gfs_xml_el *root)
 	return 0;
 }
 
+/*
+ * An object's x or y in pixels as the tile it lies on (the nearest): the
+ * stored value cur when it did not move (even off the map), else -1
+ * outside the map's tiles
+ */
+static long rpg_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned tiles, long cur)
+{
+	const char *s = gfs_xml_attr(o, attr);
+	char *end;
+	double v = s ? strtod(s, &end) : -1;
+
+	if (!s || end == s || *end || v != v)
+		return -1;
+	if (v == (double)cur * TILE)
+		return cur;
+	v = (v + TILE / 2.0) / TILE;
+	return v >= 0 && v < tiles ? (long)v : -1;
+}
+
+/* <objectgroup> "npcs" or "doors": each object moves its NPC or door; none is added or removed */
+static int rpg_tmx_group_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
+{
+	const char *name = gfs_xml_attr(e, "name");
+	const struct rpg_grid *t = &in->tm.g[G_T];
+	int doors = name && !strcmp(name, "doors");
+
+	if (!name || (!doors && strcmp(name, "npcs")) || !(doors ? in->tm.doxl : in->tm.npcl))
+		return gfs_tmx_err(in->ar, in->view, e, "object group '%s' is not one of the map's (npcs, doors)",
+				   name ? name : "");
+	if (in->groups[doors]++)
+		return gfs_tmx_err(in->ar, in->view, e, "object group '%s' twice", name);
+	for (const struct gfs_xml_el *o = e->kid; o; o = o->next) {
+		long id = gfs_tmx_num(o, "id"), x, y;
+		unsigned i;
+		uint8_t *seen, *px, *py;
+
+		if (strcmp(o->name, "object"))
+			continue;	/* <properties> */
+		i = (unsigned)(id - (doors ? DOOR_OBJ : NPC_OBJ));
+		if (id < 0 || i >= (doors ? DOORS : L_SLOTS) ||
+		    !(doors ? rpg_door_used(&in->tm, i) : rpg_npc_used(&in->tm, i)))
+			return gfs_tmx_err(in->ar, in->view, o, "object %ld is none of the map's %s (add them in %s)", id,
+					   name, doors ? "doors.csv" : "npcs.csv");
+		seen = doors ? &in->door_seen[i] : &in->npc_seen[i];
+		if ((*seen)++)
+			return gfs_tmx_err(in->ar, in->view, o, "object %ld twice", id);
+		px = doors ? rpg_door_word(&in->tm, 0, i) : rpg_npc_word(&in->tm, 0, i);
+		py = doors ? rpg_door_word(&in->tm, 1, i) : rpg_npc_word(&in->tm, 1, i);
+		if ((x = rpg_obj_cell(o, "x", t->w, (int16_t)gfs_le16(px))) < 0 ||
+		    (y = rpg_obj_cell(o, "y", t->h, (int16_t)gfs_le16(py) - 1)) < 0)
+			return gfs_tmx_err(in->ar, in->view, o, "object %ld is off the %ux%u map", id, t->w, t->h);
+		gfs_put_u16le(px, (uint16_t)x);
+		gfs_put_u16le(py, (uint16_t)(y + 1));
+	}
+	for (unsigned i = 0; i < (doors ? DOORS : L_SLOTS); i++)
+		if ((doors ? rpg_door_used(&in->tm, i) : rpg_npc_used(&in->tm, i)) &&
+		    !(doors ? in->door_seen[i] : in->npc_seen[i]))
+			return gfs_tmx_err(in->ar, in->view, e, "%s %u has no object (remove it in %s)",
+					   doors ? "door" : "NPC slot", i, doors ? "doors.csv" : "npcs.csv");
+	return 0;
+}
+
+/* The map's layer_enable word set to enable (the MAP lump's other bytes kept) */
+static int rpg_tmx_enable(struct gfs_archive *ar, const struct rpg_tmap *tm, unsigned enable)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	int r = rpg_lump_read(ar, tm->mapl, &b);
+
+	if (!r && tm->enable_at + 2 > b.len)
+		r = gfs_err(ar, -EIO, "lump %s: too short for the map's record now", tm->mapl->name);
+	if (!r)
+		gfs_put_u16le(b.data + tm->enable_at, (uint16_t)enable);
+	return rpg_lump_done(ar, tm->mapl, &b, r);
+}
+
 static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_tmxin *in = calloc(1, sizeof(*in));
@@ -399,6 +605,7 @@ static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	in->ar = ar;
 	in->view = n->name;
 	r = rpg_tmap_load(ar, n, &in->tm);
+	in->enable = in->tm.enable;
 	if (!r && gfs_xml_parse(data, len, &x, why, sizeof(why)))
 		r = gfs_err(ar, -EINVAL, "%s: %s", n->name, why);
 	if (!r)
@@ -411,6 +618,8 @@ static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	for (e = r ? NULL : x.root->kid; e && !r; e = e->next) {
 		if (!strcmp(e->name, "layer"))
 			r = rpg_tmx_layer_in(in, e);
+		else if (!strcmp(e->name, "objectgroup"))
+			r = rpg_tmx_group_in(in, e);
 		else if (!strcmp(e->name, "properties") && e->kid)
 			r = gfs_tmx_err(ar, n->name, e->kid, "map properties are nothing the map holds");
 		else if (strcmp(e->name, "tileset") && strcmp(e->name, "editorsettings") &&
@@ -421,6 +630,12 @@ static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	for (int grid = G_T; grid <= G_E && !r; grid++)
 		if (in->tm.g[grid].n)
 			r = rpg_set_if_changed(ar, in->tm.g[grid].l, in->tm.g[grid].b.data, in->tm.g[grid].b.len);
+	if (!r && in->enable != in->tm.enable)
+		r = rpg_tmx_enable(ar, &in->tm, in->enable);
+	if (!r && in->groups[0])
+		r = rpg_set_if_changed(ar, in->tm.npcl, in->tm.npcb.data, in->tm.npcb.len);
+	if (!r && in->groups[1])
+		r = rpg_set_if_changed(ar, in->tm.doxl, in->tm.doxb.data, in->tm.doxb.len);
 	gfs_xml_free(&x);
 	rpg_tmap_release(&in->tm);
 	free(in);
@@ -579,12 +794,17 @@ static int rpg_mappng_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 	for (unsigned k = 0; !r && k < tm.g[G_T].n; k++) {
 		const uint8_t *page = rpg_page(&d, tm.ts[k]);
 
+		if (!rpg_layer_shown(&tm, k))
+			continue;
 		for (size_t py = 0; py < (size_t)h * TILE; py++) {
 			uint8_t *row = inplace ? pr.pix + py * pr.stride : rgba + py * w * TILE * 4;
 
 			for (unsigned tx = 0; tx < w; tx++) {
-				unsigned tile = rpg_tile_of(&d, tm.ts[k], rpg_cell(&tm.g[G_T], k, tx, (unsigned)(py / TILE)));
+				uint8_t v = rpg_cell(&tm.g[G_T], k, tx, (unsigned)(py / TILE));
+				unsigned tile = rpg_tile_of(&d, tm.ts[k], v);
 
+				if (k && !v)	/* tile 0 of an upper layer: nothing */
+					continue;
 				for (unsigned x = 0; x < TILE; x++) {
 					uint8_t c = rpg_tile_px(page, tile, x, (unsigned)(py % TILE));
 					size_t px = (size_t)tx * TILE + x;

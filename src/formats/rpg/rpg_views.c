@@ -46,6 +46,8 @@ struct rpg_namelist {
 	struct rpg_tfield f;
 };
 
+#define HEROES_RELD "HEROES.RELD"
+
 static const struct rpg_namelist rpg_namelists[] = {
 	{ ".ITM", "names/items.txt", 12, 200, { TS_BAD, 0, 2, 8 } },
 	{ ".DT0", "names/heroes.txt", 10, 636, { TS_BAD, 0, 2, 16 } },
@@ -272,6 +274,9 @@ static int rpg_tlist_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 
 	if (!r)
 		r = rpg_tlines(ar, n, b.len, &ls, &nl);
+	if (!r && !(n->mode & 0200))	/* superseded (rpg_heroes_superseded) */
+		r = gfs_buf_printf(out, "# read-only: the engine reads hero names from lumps/%s (edit reload/heroes.txt), "
+				   "not from lumps/%s shown here\n", HEROES_RELD, v->l->name);
 	for (size_t i = 0; !r && i < nl; i++) {
 		size_t len = tf_get(&ls[i].f, b.data + ls[i].off, txt);
 
@@ -607,6 +612,63 @@ int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l)
 	return RPG_K_NONE;
 }
 
+/* ---- one truth: HEROES.RELD over .DT0 --------------------------------------- */
+
+/* The hero ids HEROES.RELD holds: its root's "hero = N" children */
+struct rpg_heroids {
+	uint8_t *has;
+	size_t n, any;
+};
+
+static int rpg_hero_visit(void *ctx, const struct reld_node *nd)
+{
+	struct rpg_heroids *h = ctx;
+
+	if (nd->depth == 1 && nd->namelen == 4 && !memcmp(nd->name, "hero", 4) && nd->type >= 1 && nd->type <= 4 &&
+	    nd->i >= 0 && (uint64_t)nd->i < h->n) {
+		h->has[nd->i] = 1;
+		h->any++;
+	}
+	return 0;
+}
+
+/*
+ * The engine reads a hero from HEROES.RELD when it holds that hero, else
+ * from .DT0 (specs/ohrrpgce-lumps.md 1.2): the .DT0 views of the heroes it
+ * holds (heroes/NNN.ini) and names/heroes.txt, when it holds any, are
+ * read-only, so that reload/heroes.txt is the one editable truth.
+ */
+static int rpg_heroes_superseded(struct gfs_archive *ar)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *reld = rpg_lump_named(m, HEROES_RELD), *dt0 = NULL;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct rpg_heroids h = { NULL, 0, 0 };
+	char err[200];
+
+	for (size_t i = 0; i < m->n && !dt0; i++)
+		if (rpg_lump_is(m, m->lumps[i], ".DT0"))
+			dt0 = m->lumps[i];
+	if (!reld || reld->kind != RPG_K_RELOAD || !dt0 || !dt0->nviews)
+		return 0;
+	h.n = dt0->len;		/* more than its records */
+	if (!(h.has = calloc(h.n, 1)))
+		return -ENOMEM;
+	/* a document that does not decode supersedes nothing gamefs can tell */
+	if (!rpg_lump_read(ar, reld, &b))
+		(void)reld_walk(b.data, b.len, rpg_hero_visit, &h, err, sizeof(err));
+	for (size_t i = 0; h.any && i < dt0->nviews; i++) {
+		struct gfs_node *n = dt0->views[i];
+		const struct rpg_vpriv *v = n->priv;
+
+		if (v->desc == rpg_namelist_of(m, dt0) || (v->rec < h.n && h.has[v->rec]))
+			n->mode = S_IFREG | 0444;
+	}
+	gfs_buf_release(&b);
+	free(h.has);
+	return 0;
+}
+
 int rpg_views_build(struct gfs_archive *ar)
 {
 	struct rpg_model *m = ar->priv;
@@ -697,6 +759,8 @@ int rpg_views_build(struct gfs_archive *ar)
 		r = rpg_maps_build_game(ar);
 	if (!r)
 		r = rpg_records_build(ar);
+	if (!r)
+		r = rpg_heroes_superseded(ar);
 	return r ? r : rpg_scripts_build(ar);
 }
 
