@@ -27,8 +27,9 @@
  *                       16 glyphs a row
  *
  * Every view patches only its own record's bytes; headers, partial trailing
- * records and junk past the data stay.  A PNG written back must be the
- * exact size; one whose palette is the view's keeps its
+ * records and junk past the data stay.  Sprites and the font show colour 0
+ * transparent (a tRNS entry: the engine does not draw it; an editor may
+ * keep or drop it).  A PNG written back must be the exact size; one whose palette is the view's keeps its
  * indices (a master palette may hold a colour twice); any other is matched
  * by colour (rgfx_png_in: sprite palettes are shown with 16 distinct
  * colours, so a sprite's colour is the index it had).
@@ -273,7 +274,7 @@ static void rpg_palette_of(struct gfs_archive *ar, const struct rpg_gfx *g, int 
 	rpg_sprite_palette(ar, g, rec, pal->rgb);
 	pal->what = "sprite's palette";
 	pal->n = PAL16_COLOURS;
-	pal->nclear = 0;
+	pal->nclear = 1;
 }
 
 /* The colours record rec of image g is shown in (the font: black, transparent, and white). */
@@ -284,7 +285,7 @@ static void rpg_image_palette(struct gfs_archive *ar, const struct rpg_gfx *g, s
 	memcpy(pal->rgb, font_rgb, sizeof(font_rgb));
 	pal->what = "palette (black, white)";
 	pal->n = 2;
-	pal->nclear = 0;
+	pal->nclear = 1;
 }
 
 /* The indices of an image's record as its PNG lays them out (put: 0), or back into the record (put: 1). */
