@@ -60,7 +60,8 @@
  * trailing zero bytes (all zeros: an empty value, "key ="), and parses up
  * to width bytes, the rest zeros; GFS_FK_PSTR renders "quoted" text with
  * \" and \\ escaped, each byte as the code point charset[] gives it (a
- * control character as \xNN, which a quoted value may also write), and
+ * control character as \xNN, which a quoted value may also write; with
+ * GFS_FF_ASCII every byte outside printable ASCII, quoted or bare), and
  * parses quoted or bare text back (a string equal to the current one
  * leaves stale bytes after its length alone); GFS_FK_ENUM renders names[v]
  * when there is one; GFS_FK_STR and GFS_FK_BYTES render bytes escaped
@@ -103,6 +104,8 @@ enum gfs_fkind {
 #define GFS_FF_HIDDEN	0x40u	/* in a struct gfs_layout: bytes kept, shown nowhere (no key) */
 #define GFS_FF_TOEND	0x80u	/* GROUP: as many elements as the bytes after it hold (the last
 				   group; no count field); LIST: the items fill the element */
+#define GFS_FF_ASCII	0x100u	/* PSTR: a byte outside printable ASCII shows as \xNN, and only
+				   \xNN writes one (OHRRPGCE's text rule; no code page) */
 
 struct gfs_record;
 
