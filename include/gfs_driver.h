@@ -511,6 +511,9 @@ int gfs_png_rows_begin_pal(struct gfs_buf *out, uint32_t w, uint32_t h, const ui
  */
 int gfs_png_encode_indexed(const uint8_t *idx, uint32_t w, uint32_t h, const uint8_t *rgb,
 			   unsigned ncolors, struct gfs_buf *out);
+/* The same with its first nclear palette entries fully transparent (a tRNS chunk). */
+int gfs_png_encode_indexed_clear(const uint8_t *idx, uint32_t w, uint32_t h, const uint8_t *rgb,
+				 unsigned ncolors, unsigned nclear, struct gfs_buf *out);
 /*
  * Decode any PNG to RGBA8, ignoring its colour-management chunks (gAMA,
  * cHRM, sRGB, iCCP: games draw the stored values) and reading 16-bit
@@ -520,6 +523,14 @@ int gfs_png_encode_indexed(const uint8_t *idx, uint32_t w, uint32_t h, const uin
 #define GFS_PNG_MAX_PIXELS ((uint64_t)1 << 26)	/* 256 MiB of RGBA */
 int gfs_png_decode(const uint8_t *png, size_t len, uint32_t max_w, uint32_t max_h,
 		   uint8_t **rgba, uint32_t *w, uint32_t *h);
+/*
+ * A palette-indexed PNG as it is stored: one byte a pixel, its index
+ * (*idx malloc'd), and its palette as *ncolors RGBA8 entries in rgba (room
+ * for 256; alpha from its tRNS).  -ENOENT when the PNG has no palette;
+ * refusals as gfs_png_decode().
+ */
+int gfs_png_decode_index(const uint8_t *png, size_t len, uint32_t max_w, uint32_t max_h, uint8_t **idx,
+			 uint8_t *rgba, unsigned *ncolors, uint32_t *w, uint32_t *h);
 
 /* ---- text helpers for views ------------------------------------------------ */
 

@@ -76,7 +76,8 @@
  * trailing zero bytes (all zeros: an empty value, "key ="), and parses up
  * to width bytes, the rest zeros; GFS_FK_PSTR renders "quoted" text with
  * \" and \\ escaped, each byte as the code point charset[] gives it (a
- * control character as \xNN, which a quoted value may also write), and
+ * control character as \xNN, which a quoted value may also write; with
+ * GFS_FF_ASCII every byte outside printable ASCII, quoted or bare), and
  * parses quoted or bare text back (a string equal to the current one
  * leaves stale bytes after its length alone); GFS_FK_ENUM renders names[v]
  * when there is one; GFS_FK_STR and GFS_FK_BYTES render bytes escaped
@@ -128,6 +129,8 @@ enum gfs_fkind {
 #define GFS_FF_LINES	0x200u	/* GROUP: a "key = f1 f2" line an element (none: no elements) */
 #define GFS_FF_OPTIONAL	0x400u	/* a field of a LINE(S) element that a line may leave out (then 0) */
 #define GFS_FF_NEED	0x800u	/* not a LINES GROUP: a view must give the key */
+#define GFS_FF_ASCII	0x1000u	/* PSTR: a byte outside printable ASCII shows as \xNN, and only
+				   \xNN writes one (OHRRPGCE's text rule; no code page) */
 
 struct gfs_record;
 

@@ -541,6 +541,13 @@ static void gfs_png_pack(const uint8_t *idx, uint32_t w, unsigned n, int depth, 
 int gfs_png_encode_indexed(const uint8_t *idx, uint32_t w, uint32_t h, const uint8_t *rgb,
 			   unsigned ncolors, struct gfs_buf *out)
 {
+	return gfs_png_encode_indexed_clear(idx, w, h, rgb, ncolors, 0, out);
+}
+
+int gfs_png_encode_indexed_clear(const uint8_t *idx, uint32_t w, uint32_t h, const uint8_t *rgb,
+				 unsigned ncolors, unsigned nclear, struct gfs_buf *out)
+{
+	static const png_byte clear[256];	/* tRNS: alpha 0 for the first nclear entries */
 	int depth = ncolors <= 2 ? 1 : ncolors <= 4 ? 2 : ncolors <= 16 ? 4 : 8;
 	struct gfs_png_sink sink = { out, 0 };
 	size_t start = out->len;
@@ -549,7 +556,7 @@ int gfs_png_encode_indexed(const uint8_t *idx, uint32_t w, uint32_t h, const uin
 	png_infop info;
 	uint8_t *row;
 
-	if (!w || !h || !ncolors || ncolors > 256 || (uint64_t)w * h > GFS_PNG_MAX_PIXELS)
+	if (!w || !h || !ncolors || ncolors > 256 || nclear > ncolors || (uint64_t)w * h > GFS_PNG_MAX_PIXELS)
 		return -EINVAL;
 	for (unsigned i = 0; i < ncolors; i++) {
 		pal[i].red = rgb[3 * i];
@@ -577,6 +584,8 @@ int gfs_png_encode_indexed(const uint8_t *idx, uint32_t w, uint32_t h, const uin
 	png_set_IHDR(png, info, w, h, depth, PNG_COLOR_TYPE_PALETTE, PNG_INTERLACE_NONE,
 		     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
 	png_set_PLTE(png, info, pal, (int)ncolors);
+	if (nclear)
+		png_set_tRNS(png, info, clear, (int)nclear, NULL);
 	/* views are rendered on stat: speed first (drawn images compress well anyway) */
 	png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
 	png_set_compression_level(png, 1);
@@ -729,6 +738,32 @@ static int gfs_png_strip(const uint8_t *png, size_t len, struct gfs_buf *out)
 	return rc;
 }
 
+/*
+ * Open a PNG for libpng's simplified reader (its colour-management chunks
+ * dropped, b holding the bytes read): -EINVAL when it is no PNG or is
+ * empty, over max_w x max_h or over GFS_PNG_MAX_PIXELS.
+ */
+static int gfs_png_open(const uint8_t *png, size_t len, uint32_t max_w, uint32_t max_h, struct gfs_buf *b,
+			png_image *img)
+{
+	int rc;
+
+	if (len < 8 || png_sig_cmp((png_const_bytep)png, 0, 8))
+		return -EINVAL;
+	if ((rc = gfs_png_strip(png, len, b)))
+		return rc;
+	memset(img, 0, sizeof(*img));
+	img->version = PNG_IMAGE_VERSION;
+	if (!png_image_begin_read_from_memory(img, b->data, b->len))
+		return -EINVAL;
+	if (!img->width || !img->height || img->width > max_w || img->height > max_h ||
+	    (uint64_t)img->width * img->height > GFS_PNG_MAX_PIXELS) {
+		png_image_free(img);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int gfs_png_decode(const uint8_t *png, size_t len, uint32_t max_w, uint32_t max_h,
 		   uint8_t **rgba, uint32_t *w, uint32_t *h)
 {
@@ -738,35 +773,52 @@ int gfs_png_decode(const uint8_t *png, size_t len, uint32_t max_w, uint32_t max_
 	int rc;
 
 	*rgba = NULL;
-	if (len < 8 || png_sig_cmp((png_const_bytep)png, 0, 8))
-		return -EINVAL;
-	rc = gfs_png_strip(png, len, &b);
-	if (rc)
+	if ((rc = gfs_png_open(png, len, max_w, max_h, &b, &img)))
 		goto out;
-	memset(&img, 0, sizeof(img));
-	img.version = PNG_IMAGE_VERSION;
-	rc = -EINVAL;
-	if (!png_image_begin_read_from_memory(&img, b.data, b.len))
-		goto out;
-	if (!img.width || !img.height || img.width > max_w || img.height > max_h ||
-	    (uint64_t)img.width * img.height > GFS_PNG_MAX_PIXELS) {
-		png_image_free(&img);
-		goto out;
-	}
 	img.format = PNG_FORMAT_RGBA;
 	img.flags |= PNG_IMAGE_FLAG_16BIT_sRGB;
 	px = malloc((size_t)img.width * img.height * 4);
-	if (!px) {
-		png_image_free(&img);
-		rc = -ENOMEM;
-		goto out;
-	}
-	if (!png_image_finish_read(&img, NULL, px, 0, NULL)) {
+	rc = px ? -EINVAL : -ENOMEM;
+	if (!px || !png_image_finish_read(&img, NULL, px, 0, NULL)) {
 		free(px);
 		png_image_free(&img);
 		goto out;
 	}
 	*rgba = px;
+	*w = img.width;
+	*h = img.height;
+	rc = 0;
+out:
+	gfs_buf_release(&b);
+	return rc;
+}
+
+int gfs_png_decode_index(const uint8_t *png, size_t len, uint32_t max_w, uint32_t max_h, uint8_t **idx,
+			 uint8_t *rgba, unsigned *ncolors, uint32_t *w, uint32_t *h)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	png_image img;
+	uint8_t *px = NULL;
+	int rc;
+
+	*idx = NULL;
+	if ((rc = gfs_png_open(png, len, max_w, max_h, &b, &img)))
+		goto out;
+	if (!(img.format & PNG_FORMAT_FLAG_COLORMAP) || img.colormap_entries > 256) {
+		png_image_free(&img);
+		rc = -ENOENT;
+		goto out;
+	}
+	img.format = PNG_FORMAT_RGBA_COLORMAP;
+	px = malloc((size_t)img.width * img.height);
+	rc = px ? -EINVAL : -ENOMEM;
+	if (!px || !png_image_finish_read(&img, NULL, px, 0, rgba)) {
+		free(px);
+		png_image_free(&img);
+		goto out;
+	}
+	*idx = px;
+	*ncolors = img.colormap_entries;
 	*w = img.width;
 	*h = img.height;
 	rc = 0;

@@ -176,7 +176,8 @@ static int gfs_pstr_render(const struct gfs_field *f, const uint8_t *p, struct g
 	for (size_t i = 1; i <= n && !r; i++) {
 		uint32_t cp = f->charset ? f->charset[p[i]] : p[i];
 
-		if (cp < 0x20 || cp == 0x7f) {	/* a control byte: escaped, the line stays one line */
+		/* a control byte (or, ASCII only, any byte past it): escaped, the line stays one line */
+		if (cp < 0x20 || cp == 0x7f || ((f->flags & GFS_FF_ASCII) && p[i] > 0x7e)) {
 			r = gfs_buf_printf(out, "\\x%02x", p[i]);
 			continue;
 		}
@@ -217,7 +218,7 @@ static int gfs_pstr_parse(const struct gfs_field *f, uint8_t *p, const char *v, 
 		size_t k;
 		int c;
 
-		if (quoted && v[i] == '\\' && i + 3 < len && v[i + 1] == 'x' &&
+		if ((quoted || (f->flags & GFS_FF_ASCII)) && v[i] == '\\' && i + 3 < len && v[i + 1] == 'x' &&
 		    gfs_hex_digit(v[i + 2]) >= 0 && gfs_hex_digit(v[i + 3]) >= 0) {
 			if (n >= f->width || n >= sizeof(buf))
 				return snprintf(why, wl, "longer than %u characters", f->width), -EINVAL;
@@ -232,6 +233,9 @@ static int gfs_pstr_parse(const struct gfs_field *f, uint8_t *p, const char *v, 
 		k = gfs_utf8_decode((const uint8_t *)v + i, len - i, &cp);
 		if (!k)
 			return snprintf(why, wl, "not UTF-8"), -EINVAL;
+		if ((f->flags & GFS_FF_ASCII) && (cp < 0x20 || cp > 0x7e))
+			return snprintf(why, wl, "U+%04X is not printable ASCII: write a byte as \\xHH",
+					(unsigned)cp), -EINVAL;
 		c = gfs_charset_byte(f->charset, cp);
 		if (c < 0)
 			return snprintf(why, wl, "U+%04X has no byte in this string's code page",

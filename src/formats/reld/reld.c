@@ -129,16 +129,25 @@ static int reld_set(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *
 	return r;
 }
 
+/* The fixed palette as an rgfx palette (no colour transparent: the document's use is not known). */
+static void reld_pal(struct rgfx_pal *pal)
+{
+	reld_rgb(pal->rgb);
+	pal->n = RELD_COLOURS;
+	pal->nclear = 0;
+	pal->what = "document's fixed palette";
+}
+
 static int reld_png_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct gfs_buf b = GFS_BUF_INIT;
 	struct rgfx_set *s = malloc(sizeof(*s));
-	uint8_t rgb[3 * RELD_COLOURS];
+	struct rgfx_pal pal;
 	int r = s ? reld_set(ar, n, &b, s) : -ENOMEM;
 
 	if (!r) {
-		reld_rgb(rgb);
-		r = rgfx_render(s, b.data, rgb, RELD_COLOURS, out);
+		reld_pal(&pal);
+		r = rgfx_render(s, b.data, &pal, out);
 	}
 	free(s);
 	gfs_buf_release(&b);
@@ -149,21 +158,15 @@ static int reld_png_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 {
 	struct gfs_buf *b = gfs_buf_new();
 	struct rgfx_set *s = malloc(sizeof(*s));
-	uint8_t rgb[3 * RELD_COLOURS], *rgba = NULL;
+	struct rgfx_pal pal;
 	char err[200];
 	int r = b && s ? reld_set(ar, n, b, s) : -ENOMEM;
 
-	if (!r && (r = rgfx_png_in(data, len, rgfx_png_w(s), (uint32_t)s->h, 1, &rgba, err, sizeof(err))) == -EINVAL)
+	reld_pal(&pal);
+	if (!r && (r = rgfx_store(s, b->data, data, len, 1, &pal, err, sizeof(err))) == -EINVAL)
 		r = gfs_err(ar, r, "%s: %s", n->name, err);
-	if (!r) {
-		reld_rgb(rgb);
-		if ((r = rgfx_from_rgba(s, b->data, rgba, rgb, RELD_COLOURS, "document's fixed palette", err,
-					sizeof(err))))
-			r = gfs_err(ar, r, "%s: %s", n->name, err);
-	}
 	if (!r)
 		r = reld_take(ar, &b);
-	free(rgba);
 	free(s);
 	gfs_buf_free(b);
 	return r;

@@ -103,41 +103,94 @@ int rgfx_walk(const uint8_t *bin, size_t len, unsigned ncolors, size_t want, str
 	return rgfx_check(s, want, err, errlen);
 }
 
-int rgfx_render(const struct rgfx_set *s, const uint8_t *bin, const uint8_t *rgb, unsigned ncolors,
-		struct gfs_buf *out)
+/* Where row y of frame f of the spriteset starts in its PNG's indices (frames side by side). */
+static size_t rgfx_png_at(const struct rgfx_set *s, size_t f, size_t y)
 {
-	size_t w = (size_t)s->w, iw = w * s->nframes;
-	uint8_t *idx = malloc(iw * (size_t)s->h);
+	return y * rgfx_png_w(s) + f * (size_t)s->w;
+}
+
+/* The spriteset's indices as its PNG lays them out (rgfx_png_w() x h). */
+static void rgfx_get(const struct rgfx_set *s, const uint8_t *bin, uint8_t *idx)
+{
+	for (size_t f = 0; f < s->nframes; f++)
+		for (size_t y = 0; y < (size_t)s->h; y++)
+			memcpy(idx + rgfx_png_at(s, f, y), bin + s->off[f] + y * (size_t)s->w, (size_t)s->w);
+}
+
+/* ... and back into its frames. */
+static void rgfx_put(const struct rgfx_set *s, uint8_t *bin, const uint8_t *idx)
+{
+	for (size_t f = 0; f < s->nframes; f++)
+		for (size_t y = 0; y < (size_t)s->h; y++)
+			memcpy(bin + s->off[f] + y * (size_t)s->w, idx + rgfx_png_at(s, f, y), (size_t)s->w);
+}
+
+int rgfx_render(const struct rgfx_set *s, const uint8_t *bin, const struct rgfx_pal *pal, struct gfs_buf *out)
+{
+	uint8_t *idx = malloc(rgfx_png_w(s) * (size_t)s->h);
 	int r;
 
 	if (!idx)
 		return -ENOMEM;
-	for (size_t f = 0; f < s->nframes; f++)
-		for (size_t y = 0; y < (size_t)s->h; y++)
-			memcpy(idx + y * iw + f * w, bin + s->off[f] + y * w, w);
-	r = gfs_png_encode_indexed(idx, (uint32_t)iw, (uint32_t)s->h, rgb, ncolors, out);
+	rgfx_get(s, bin, idx);
+	r = gfs_png_encode_indexed_clear(idx, rgfx_png_w(s), (uint32_t)s->h, pal->rgb, pal->n, pal->nclear, out);
 	free(idx);
 	return r;
 }
 
-int rgfx_colour_index(const uint8_t *px, const uint8_t *rgb, unsigned ncolors, unsigned old)
+/*
+ * The index of colour px (RGBA) in pal: 0 for a transparent pixel where
+ * pal->nclear; old when that index still has the colour, else the one
+ * index of exactly it; -1 when the colour is not there, -2 when it is
+ * there twice.
+ */
+static int rgfx_colour_index(const uint8_t *px, const struct rgfx_pal *pal, unsigned old)
 {
 	int found = -1, count = 0;
 
-	if (old < ncolors && !memcmp(rgb + 3 * old, px, 3))
+	if (pal->nclear && !px[3])
+		return 0;
+	if (old < pal->n && !memcmp(pal->rgb + 3 * old, px, 3))
 		return (int)old;
-	for (unsigned i = 0; i < ncolors; i++)
-		if (!memcmp(rgb + 3 * i, px, 3)) {
+	for (unsigned i = 0; i < pal->n; i++)
+		if (!memcmp(pal->rgb + 3 * i, px, 3)) {
 			found = (int)i;
 			count++;
 		}
 	return count == 1 ? found : count ? -2 : -1;
 }
 
-int rgfx_png_in(const uint8_t *data, size_t len, uint32_t w, uint32_t h, int indexed, uint8_t **rgba, char *err,
-		size_t errlen)
+/* The PNG's own indices when its palette is pal's or pal's first colours: 1 (idx set), 0 when not, or -errno. */
+static int rgfx_png_same_palette(const uint8_t *data, size_t len, uint32_t w, uint32_t h,
+				 const struct rgfx_pal *pal, uint8_t *idx, char *err, size_t errlen)
+{
+	uint8_t plte[4 * 256], *pidx = NULL;
+	unsigned n = 0;
+	uint32_t pw, ph;
+	int r = gfs_png_decode_index(data, len, w, h, &pidx, plte, &n, &pw, &ph), same = !r && n <= pal->n;
+
+	if (r)
+		return r == -ENOMEM ? r : 0;
+	for (unsigned i = 0; same && i < n; i++)
+		same = !memcmp(plte + 4 * i, pal->rgb + 3 * i, 3);
+	for (size_t i = 0; same && i < (size_t)w * h; i++) {
+		if (pidx[i] >= n) {
+			r = -EINVAL;
+			snprintf(err, errlen, "pixel %zu,%zu: index %u past the PNG's %u colours", i % w, i / w,
+				 pidx[i], n);
+			break;
+		}
+		idx[i] = pidx[i];
+	}
+	free(pidx);
+	return r ? r : same;
+}
+
+int rgfx_png_in(const uint8_t *data, size_t len, uint32_t w, uint32_t h, int indexed, const struct rgfx_pal *pal,
+		uint8_t *idx, char *err, size_t errlen)
 {
 	uint32_t pw = 0, ph = 0;
+	uint8_t *rgba = NULL;
 	int r;
 
 	if (gfs_png_size(data, len, &pw, &ph) || pw != w || ph != h)
@@ -145,29 +198,36 @@ int rgfx_png_in(const uint8_t *data, size_t len, uint32_t w, uint32_t h, int ind
 	if (indexed && data[PNG_CTYPE_AT] != PNG_CTYPE_PALETTE)
 		return snprintf(err, errlen, "want a palette-indexed PNG (colour type 3), not type %u",
 				data[PNG_CTYPE_AT]), -EINVAL;
-	r = gfs_png_decode(data, len, w, h, rgba, &pw, &ph);
-	if (r && r != -ENOMEM)
-		return snprintf(err, errlen, "the PNG does not decode"), -EINVAL;
+	if ((r = rgfx_png_same_palette(data, len, w, h, pal, idx, err, errlen)))
+		return r < 0 ? r : 0;
+	if ((r = gfs_png_decode(data, len, w, h, &rgba, &pw, &ph)))
+		return r == -ENOMEM ? r : (snprintf(err, errlen, "the PNG does not decode"), -EINVAL);
+	for (size_t i = 0; !r && i < (size_t)w * h; i++) {
+		const uint8_t *px = rgba + 4 * i;
+		int k = rgfx_colour_index(px, pal, idx[i]);
+
+		if (k < 0) {
+			snprintf(err, errlen, "pixel %zu,%zu: colour #%02x%02x%02x %s the %s", i % w, i / w, px[0],
+				 px[1], px[2], k == -2 ? "is twice in" : "is not in", pal->what);
+			r = -EINVAL;
+		} else {
+			idx[i] = (uint8_t)k;
+		}
+	}
+	free(rgba);
 	return r;
 }
 
-int rgfx_from_rgba(const struct rgfx_set *s, uint8_t *bin, const uint8_t *rgba, const uint8_t *rgb,
-		   unsigned ncolors, const char *what, char *err, size_t errlen)
+int rgfx_store(const struct rgfx_set *s, uint8_t *bin, const uint8_t *data, size_t len, int indexed,
+	       const struct rgfx_pal *pal, char *err, size_t errlen)
 {
-	size_t w = (size_t)s->w, iw = w * s->nframes;
+	uint8_t *idx = malloc(rgfx_png_w(s) * (size_t)s->h);
+	int r = idx ? 0 : -ENOMEM;
 
-	for (size_t f = 0; f < s->nframes; f++)
-		for (size_t y = 0; y < (size_t)s->h; y++)
-			for (size_t x = 0; x < w; x++) {
-				uint8_t *c = bin + s->off[f] + y * w + x;
-				const uint8_t *px = rgba + (y * iw + f * w + x) * 4;
-				int i = rgfx_colour_index(px, rgb, ncolors, *c);
-
-				if (i < 0)
-					return snprintf(err, errlen, "pixel %zu,%zu: colour #%02x%02x%02x %s the %s",
-							f * w + x, y, px[0], px[1], px[2],
-							i == -2 ? "is twice in" : "is not in", what), -EINVAL;
-				*c = (uint8_t)i;
-			}
-	return 0;
+	if (!r)
+		rgfx_get(s, bin, idx);
+	if (!r && !(r = rgfx_png_in(data, len, rgfx_png_w(s), (uint32_t)s->h, indexed, pal, idx, err, errlen)))
+		rgfx_put(s, bin, idx);
+	free(idx);
+	return r;
 }

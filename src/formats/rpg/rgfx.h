@@ -48,31 +48,36 @@ static inline uint32_t rgfx_png_w(const struct rgfx_set *s)
 	return (uint32_t)((size_t)s->w * s->nframes);
 }
 
-/* The spriteset's PNG (appended to out), its indices in ncolors of rgb. */
-int rgfx_render(const struct rgfx_set *s, const uint8_t *bin, const uint8_t *rgb, unsigned ncolors,
-		struct gfs_buf *out);
+/*
+ * The colours an image view shows in: n of rgb (RGB triples), called what
+ * in messages; its first nclear shown transparent (the engine does not
+ * draw them: colour 0 of sprites and the font).
+ */
+struct rgfx_pal {
+	uint8_t rgb[3 * 256];
+	unsigned n, nclear;
+	const char *what;
+};
+
+/* The spriteset's PNG (appended to out), its indices in pal. */
+int rgfx_render(const struct rgfx_set *s, const uint8_t *bin, const struct rgfx_pal *pal, struct gfs_buf *out);
 
 /*
- * The index of colour px (RGB) among ncolors of rgb: old when that index
- * still has the colour, else the one index of exactly it; -1 when the
- * colour is not there, -2 when it is there twice.
+ * A PNG written to an image view of w x h shown in pal, as indices: idx
+ * (w x h) holds the view's indices on entry and the PNG's on return.  A
+ * palette PNG whose palette is pal's (or its first colours; alpha aside,
+ * so an editor may keep or drop the tRNS) keeps its indices, duplicate
+ * colours included.  Any other PNG (palette-indexed only when indexed) is
+ * matched by colour: a transparent pixel is index 0 where pal->nclear, a
+ * pixel keeps its index while that still has its colour, else takes the
+ * one index of exactly its colour.  -EINVAL with why in err ("pixel X,Y:
+ * ..."), idx then partly written; -ENOMEM.
  */
-int rgfx_colour_index(const uint8_t *px, const uint8_t *rgb, unsigned ncolors, unsigned old);
+int rgfx_png_in(const uint8_t *data, size_t len, uint32_t w, uint32_t h, int indexed, const struct rgfx_pal *pal,
+		uint8_t *idx, char *err, size_t errlen);
 
-/*
- * A PNG written to an image view: exactly w x h, palette-indexed when
- * indexed, decoded to RGBA (*rgba malloc'd); else -EINVAL, why in err.
- */
-int rgfx_png_in(const uint8_t *data, size_t len, uint32_t w, uint32_t h, int indexed, uint8_t **rgba, char *err,
-		size_t errlen);
-
-/*
- * The RGBA pixels of a spriteset's PNG (rgfx_png_w() x h) into its image
- * bytes in bin, each by rgfx_colour_index() among ncolors of rgb (what:
- * that palette's name); -EINVAL with "pixel X,Y: ..." in err, bin then
- * partly written.
- */
-int rgfx_from_rgba(const struct rgfx_set *s, uint8_t *bin, const uint8_t *rgba, const uint8_t *rgb,
-		   unsigned ncolors, const char *what, char *err, size_t errlen);
+/* A spriteset's PNG written back into its image bytes in bin by rgfx_png_in(); bin is changed only on success. */
+int rgfx_store(const struct rgfx_set *s, uint8_t *bin, const uint8_t *data, size_t len, int indexed,
+	       const struct rgfx_pal *pal, char *err, size_t errlen);
 
 #endif

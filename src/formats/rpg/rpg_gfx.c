@@ -27,10 +27,12 @@
  *                       16 glyphs a row
  *
  * Every view patches only its own record's bytes; headers, partial trailing
- * records and junk past the data stay.  A PNG written back must be the exact
- * size; a sprite or the font must be palette-indexed too; each pixel's
- * colour must be exactly one of the view's palette (sprite palettes are
- * shown with 16 distinct colours, so this is the index it had).
+ * records and junk past the data stay.  Sprites and the font show colour 0
+ * transparent (a tRNS entry: the engine does not draw it; an editor may
+ * keep or drop it).  A PNG written back must be the exact size; one whose palette is the view's keeps its
+ * indices (a master palette may hold a colour twice); any other is matched
+ * by colour (rgfx_png_in: sprite palettes are shown with 16 distinct
+ * colours, so a sprite's colour is the index it had).
  */
 #include <errno.h>
 #include <limits.h>
@@ -232,39 +234,6 @@ static void rpg_sprite_palette(struct gfs_archive *ar, const struct rpg_gfx *g, 
 	}
 }
 
-/* ---- PNG in and out --------------------------------------------------------------- */
-
-/*
- * A PNG written to view n: exactly w x h, palette-indexed when indexed,
- * decoded to RGBA (*rgba malloc'd); else EINVAL, and the log says why.
- */
-static int rpg_png_in(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len,
-		      uint32_t w, uint32_t h, int indexed, uint8_t **rgba)
-{
-	char err[160];
-	int r = rgfx_png_in(data, len, w, h, indexed, rgba, err, sizeof(err));
-
-	return r == -EINVAL ? gfs_err(ar, r, "%s: %s", n->name, err) : r;
-}
-
-/*
- * The palette index of pixel (x, y)'s colour among ncolors: old when that
- * index still has the colour, else the one index of exactly the colour;
- * none or two: EINVAL naming the pixel and what palette.
- */
-static int rpg_px_index(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *rgba, uint32_t w, uint32_t x,
-			uint32_t y, const uint8_t *rgb, unsigned ncolors, const char *what, unsigned old, uint8_t *out)
-{
-	const uint8_t *px = rgba + ((size_t)y * w + x) * 4;
-	int i = rgfx_colour_index(px, rgb, ncolors, old);
-
-	if (i < 0)
-		return gfs_err(ar, -EINVAL, "%s: pixel %u,%u: colour #%02x%02x%02x %s the %s", n->name, x, y,
-			       px[0], px[1], px[2], i == -2 ? "is twice in" : "is not in", what);
-	*out = (uint8_t)i;
-	return 0;
-}
-
 /* ---- images: Mode-X pages, 4-bit sprite sets, the font ------------------------ */
 
 /* Where pixel (x, y) of an image's PNG lives in its record: byte, shift, mask. */
@@ -288,29 +257,52 @@ static struct rpg_px rpg_px_of(const struct rpg_gfx *g, unsigned x, unsigned y)
 
 static const uint8_t font_rgb[6] = { 0, 0, 0, 255, 255, 255 };
 
-/* The master palette (master), else the palette of sprite rec of g: how many colours, what it is called. */
-static unsigned rpg_palette_of(struct gfs_archive *ar, const struct rpg_gfx *g, int master, size_t rec, uint8_t *rgb,
-			       const char **what)
+/*
+ * The master palette (master), else the palette of sprite set rec of g;
+ * sprites show colour 0 transparent (the engine does not draw it).
+ */
+static void rpg_palette_of(struct gfs_archive *ar, const struct rpg_gfx *g, int master, size_t rec,
+			   struct rgfx_pal *pal)
 {
 	if (master) {
-		rpg_master_palette(ar, rgb);
-		*what = "master palette";
-		return MASTER_COLOURS;
+		rpg_master_palette(ar, pal->rgb);
+		pal->what = "master palette";
+		pal->n = MASTER_COLOURS;
+		pal->nclear = 0;
+		return;
 	}
-	rpg_sprite_palette(ar, g, rec, rgb);
-	*what = "sprite's palette";
-	return PAL16_COLOURS;
+	rpg_sprite_palette(ar, g, rec, pal->rgb);
+	pal->what = "sprite's palette";
+	pal->n = PAL16_COLOURS;
+	pal->nclear = 1;
 }
 
-/* The colours record rec of image g is shown in: how many, and what they are called. */
-static unsigned rpg_image_palette(struct gfs_archive *ar, const struct rpg_gfx *g, size_t rec, uint8_t *rgb,
-				  const char **what)
+/* The colours record rec of image g is shown in (the font: black, transparent, and white). */
+static void rpg_image_palette(struct gfs_archive *ar, const struct rpg_gfx *g, size_t rec, struct rgfx_pal *pal)
 {
 	if (g->type != G_FONT)
-		return rpg_palette_of(ar, g, g->type == G_PAGES, rec, rgb, what);
-	memcpy(rgb, font_rgb, sizeof(font_rgb));
-	*what = "palette (black, white)";
-	return 2;
+		return rpg_palette_of(ar, g, g->type == G_PAGES, rec, pal);
+	memcpy(pal->rgb, font_rgb, sizeof(font_rgb));
+	pal->what = "palette (black, white)";
+	pal->n = 2;
+	pal->nclear = 1;
+}
+
+/* The indices of an image's record as its PNG lays them out (put: 0), or back into the record (put: 1). */
+static void rpg_image_indices(const struct rpg_gfx *g, uint8_t *rec, uint8_t *idx, int put)
+{
+	size_t iw = (size_t)g->w * g->frames;
+
+	for (unsigned y = 0; y < g->h; y++)
+		for (unsigned x = 0; x < iw; x++) {
+			struct rpg_px p = rpg_px_of(g, x, y);
+			uint8_t *c = rec + p.at, *i = idx + (size_t)y * iw + x;
+
+			if (put)
+				*c = (uint8_t)((*c & ~(p.mask << p.shift)) | (unsigned)*i << p.shift);
+			else
+				*i = (uint8_t)(*c >> p.shift & p.mask);
+		}
 }
 
 static int rpg_image_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
@@ -318,23 +310,17 @@ static int rpg_image_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 	struct rpg_vpriv *v = n->priv;
 	const struct rpg_gfx *g = v->desc;
 	size_t rb = rpg_image_bytes(g), iw = (size_t)g->w * g->frames;
-	uint8_t rgb[MASTER_BYTES], *rec = malloc(rb), *idx = malloc(iw * g->h);
-	const char *what;
-	unsigned nc;
+	uint8_t *rec = malloc(rb), *idx = malloc(iw * g->h);
+	struct rgfx_pal pal;
 	int r = !rec || !idx ? -ENOMEM : v->l ? 0 : -ENOENT;
 
 	/* only this record's bytes: a stat walk of many sprite sets reads no lump whole */
 	if (!r && rpg_lump_range(ar, v->l, g->hdr + (uint64_t)v->rec * rb, rb, rec))
 		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
 	if (!r) {
-		for (unsigned y = 0; y < g->h; y++)
-			for (unsigned x = 0; x < iw; x++) {
-				struct rpg_px p = rpg_px_of(g, x, y);
-
-				idx[(size_t)y * iw + x] = (uint8_t)(rec[p.at] >> p.shift & p.mask);
-			}
-		nc = rpg_image_palette(ar, g, v->rec, rgb, &what);
-		r = gfs_png_encode_indexed(idx, (uint32_t)iw, g->h, rgb, nc, out);
+		rpg_image_indices(g, rec, idx, 0);
+		rpg_image_palette(ar, g, v->rec, &pal);
+		r = gfs_png_encode_indexed_clear(idx, (uint32_t)iw, g->h, pal.rgb, pal.n, pal.nclear, out);
 	}
 	free(rec);
 	free(idx);
@@ -342,9 +328,8 @@ static int rpg_image_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 }
 
 /*
- * An image written back: the exact size; sprites and the font palette-
- * indexed (pages may be any PNG: master palettes hold duplicates, so a
- * pixel keeps its index while its colour is unchanged).
+ * An image written back: the exact size, any PNG (rgfx_png_in: its own
+ * indices when it carries the view's palette, else matched by colour).
  */
 static int rpg_image_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
@@ -352,26 +337,22 @@ static int rpg_image_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	const struct rpg_gfx *g = v->desc;
 	struct gfs_buf b = GFS_BUF_INIT;
 	size_t rb = rpg_image_bytes(g), iw = (size_t)g->w * g->frames, off = g->hdr + v->rec * rb;
-	uint8_t rgb[MASTER_BYTES], *rgba = NULL;
-	const char *what;
-	unsigned nc;
-	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+	uint8_t *idx = malloc(iw * g->h);
+	struct rgfx_pal pal;
+	char err[160];
+	int r = !idx ? -ENOMEM : v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
 	if (!r && (off > b.len || rb > b.len - off))
 		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", v->l->name, v->rec);
+	if (!r) {
+		rpg_image_indices(g, b.data + off, idx, 0);
+		rpg_image_palette(ar, g, v->rec, &pal);
+		if ((r = rgfx_png_in(data, len, (uint32_t)iw, g->h, 0, &pal, idx, err, sizeof(err))) == -EINVAL)
+			r = gfs_err(ar, r, "%s: %s", n->name, err);
+	}
 	if (!r)
-		r = rpg_png_in(ar, n, data, len, (uint32_t)iw, g->h, g->type != G_PAGES, &rgba);
-	nc = r ? 0 : rpg_image_palette(ar, g, v->rec, rgb, &what);
-	for (unsigned y = 0; !r && y < g->h; y++)
-		for (unsigned x = 0; !r && x < iw; x++) {
-			struct rpg_px p = rpg_px_of(g, x, y);
-			uint8_t *c = b.data + off + p.at, px = 0;
-
-			r = rpg_px_index(ar, n, rgba, (uint32_t)iw, x, y, rgb, nc, what, *c >> p.shift & p.mask, &px);
-			if (!r)
-				*c = (uint8_t)((*c & ~(p.mask << p.shift)) | (unsigned)px << p.shift);
-		}
-	free(rgba);
+		rpg_image_indices(g, b.data + off, idx, 1);
+	free(idx);
 	return rpg_lump_done(ar, v->l, &b, r);
 }
 
@@ -389,9 +370,7 @@ static unsigned rgfx_ncolors(const struct rpg_gfx *g)
 struct rgfx_view {
 	struct gfs_buf b;
 	struct rgfx_set *s;
-	uint8_t rgb[MASTER_BYTES];
-	const char *what;
-	unsigned nc;
+	struct rgfx_pal pal;
 };
 
 /*
@@ -409,7 +388,7 @@ static int rgfx_read(struct gfs_archive *ar, struct rpg_vpriv *v, struct rgfx_vi
 	    r != -ENOMEM)
 		r = gfs_err(ar, -EIO, "lump %s: %s", v->l->name, err);
 	if (!r)
-		x->nc = rpg_palette_of(ar, g, !g->defpal, x->s->id >= 0 ? (size_t)x->s->id : 0, x->rgb, &x->what);
+		rpg_palette_of(ar, g, !g->defpal, x->s->id >= 0 ? (size_t)x->s->id : 0, &x->pal);
 	return r;
 }
 
@@ -419,7 +398,7 @@ static int rpg_rgfx_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 	int r = rgfx_read(ar, n->priv, &x);
 
 	if (!r)
-		r = rgfx_render(x.s, x.b.data, x.rgb, x.nc, out);
+		r = rgfx_render(x.s, x.b.data, &x.pal, out);
 	free(x.s);
 	gfs_buf_release(&x.b);
 	return r;
@@ -429,15 +408,11 @@ static int rpg_rgfx_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 {
 	struct rpg_vpriv *v = n->priv;
 	struct rgfx_view x = { .b = GFS_BUF_INIT };
-	uint8_t *rgba = NULL;
 	char err[160];
 	int r = rgfx_read(ar, v, &x);
 
-	if (!r)
-		r = rpg_png_in(ar, n, data, len, rgfx_png_w(x.s), (uint32_t)x.s->h, 1, &rgba);
-	if (!r && (r = rgfx_from_rgba(x.s, x.b.data, rgba, x.rgb, x.nc, x.what, err, sizeof(err))))
+	if (!r && (r = rgfx_store(x.s, x.b.data, data, len, 0, &x.pal, err, sizeof(err))) == -EINVAL)
 		r = gfs_err(ar, r, "%s: %s", n->name, err);
-	free(rgba);
 	free(x.s);
 	return rpg_lump_done(ar, v->l, &x.b, r);
 }

@@ -5,7 +5,8 @@
  * words whose text changed; record counts never change.
  *
  *   tile-animations/NNN.ini  <arch>.TAP, a tileset's 2 animation patterns
- *   vehicles/NNN.ini         <arch>.VEH (name: a length byte and 15 bytes)
+ *   vehicles/NNN.ini         <arch>.VEH (name: a length byte and 15 bytes, \xHH
+ *                            outside printable ASCII as every OHRRPGCE text)
  *   formations/NNN.ini       <arch>.FOR
  *   formation-sets/NNNN.ini  <arch>.EFS (formation set N+1)
  *   shops/NNN.ini            <arch>.SHO beyond the name
@@ -63,7 +64,7 @@ static const struct gfs_field rk_tap[] = {
 };
 
 static const struct gfs_field rk_veh[] = {
-	{ .key = "name", .kind = GFS_FK_PSTR, .off = 2 * (0), .width = 15 },
+	{ .key = "name", .kind = GFS_FK_PSTR, .off = 2 * (0), .width = 15, .flags = GFS_FF_ASCII },
 	INT("speed", 8), INTN("bits", 9, "bits: 0 pass walls, 1 pass NPCs, 2 NPC activation, 3 door use, "
 				 "4 leader shown, 5 party shown, 6 dismount ahead, 7 pass walls dismounting, "
 				 "8 no flying shadow, 9 ignore harm tiles"),
