@@ -764,12 +764,25 @@ static int gfs_png_open(const uint8_t *png, size_t len, uint32_t max_w, uint32_t
 	return 0;
 }
 
+/* The pixels of an opened image, bpp bytes each (and its colour map), into *out. */
+static int gfs_png_finish(png_image *img, size_t bpp, void *colormap, uint8_t **out)
+{
+	uint8_t *px = malloc((size_t)img->width * img->height * bpp);
+
+	if (!px || !png_image_finish_read(img, NULL, px, 0, colormap)) {
+		free(px);
+		png_image_free(img);
+		return px ? -EINVAL : -ENOMEM;
+	}
+	*out = px;
+	return 0;
+}
+
 int gfs_png_decode(const uint8_t *png, size_t len, uint32_t max_w, uint32_t max_h,
 		   uint8_t **rgba, uint32_t *w, uint32_t *h)
 {
 	struct gfs_buf b = GFS_BUF_INIT;
 	png_image img;
-	uint8_t *px = NULL;
 	int rc;
 
 	*rgba = NULL;
@@ -777,17 +790,10 @@ int gfs_png_decode(const uint8_t *png, size_t len, uint32_t max_w, uint32_t max_
 		goto out;
 	img.format = PNG_FORMAT_RGBA;
 	img.flags |= PNG_IMAGE_FLAG_16BIT_sRGB;
-	px = malloc((size_t)img.width * img.height * 4);
-	rc = px ? -EINVAL : -ENOMEM;
-	if (!px || !png_image_finish_read(&img, NULL, px, 0, NULL)) {
-		free(px);
-		png_image_free(&img);
+	if ((rc = gfs_png_finish(&img, 4, NULL, rgba)))
 		goto out;
-	}
-	*rgba = px;
 	*w = img.width;
 	*h = img.height;
-	rc = 0;
 out:
 	gfs_buf_release(&b);
 	return rc;
@@ -798,7 +804,6 @@ int gfs_png_decode_index(const uint8_t *png, size_t len, uint32_t max_w, uint32_
 {
 	struct gfs_buf b = GFS_BUF_INIT;
 	png_image img;
-	uint8_t *px = NULL;
 	int rc;
 
 	*idx = NULL;
@@ -810,18 +815,11 @@ int gfs_png_decode_index(const uint8_t *png, size_t len, uint32_t max_w, uint32_
 		goto out;
 	}
 	img.format = PNG_FORMAT_RGBA_COLORMAP;
-	px = malloc((size_t)img.width * img.height);
-	rc = px ? -EINVAL : -ENOMEM;
-	if (!px || !png_image_finish_read(&img, NULL, px, 0, rgba)) {
-		free(px);
-		png_image_free(&img);
-		goto out;
-	}
-	*idx = px;
 	*ncolors = img.colormap_entries;
+	if ((rc = gfs_png_finish(&img, 1, rgba, idx)))
+		goto out;
 	*w = img.width;
 	*h = img.height;
-	rc = 0;
 out:
 	gfs_buf_release(&b);
 	return rc;
