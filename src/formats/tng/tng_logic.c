@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gfs_record.h"
 #include "tng.h"
 #include "tng_script.h"
 
@@ -211,9 +212,11 @@ static int tng_recini_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 	struct tngs_names nm;
 	struct tng_split s;
 	size_t pre;
-	int r = recini_load(ar, n, &rec, &s, &pre);
+	int r;
 
-	if (!r) {
+	if (ref->asset == TNG_NEW_ASSET)	/* created, nothing stored yet */
+		return 0;
+	if (!(r = recini_load(ar, n, &rec, &s, &pre))) {
 		tng_names(ar, ref->t, &nc, &nm);
 		r = tng_rec_render(ref->t->secs[ref->sec].type, ref->t->hdr[TNG_OFF_TRANSPORTS],
 				   rec.data, pre, &nm, out);
@@ -226,18 +229,27 @@ static int tng_recini_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 	return r;
 }
 
+static int record_adopt(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len);
+
 static int tng_recini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
 			    size_t len)
 {
 	struct tng_ref *ref = n->priv;
-	struct tng_asset *a = &ref->t->assets[ref->asset];
-	enum tng_rkind k = tng_rkind_of(ref->t, a);
-	struct gfs_buf rec = GFS_BUF_INIT, *nb = gfs_buf_new(), view = GFS_BUF_INIT;
+	struct tng_asset *a;
+	enum tng_rkind k;
+	struct gfs_buf rec = GFS_BUF_INIT, *nb, view = GFS_BUF_INIT;
 	struct tng_namectx nc;
 	struct tngs_names nm;
 	struct tng_split s;
 	size_t pre;
-	int r = nb ? recini_load(ar, n, &rec, &s, &pre) : -ENOMEM;
+	int r;
+
+	if (ref->asset == TNG_NEW_ASSET)
+		return record_adopt(ar, n, data, len);
+	a = &ref->t->assets[ref->asset];
+	k = tng_rkind_of(ref->t, a);
+	nb = gfs_buf_new();
+	r = nb ? recini_load(ar, n, &rec, &s, &pre) : -ENOMEM;
 
 	if (!nb) {
 		memset(&s, 0, sizeof(s));
@@ -774,7 +786,241 @@ static long record_in(struct tng *t, struct gfs_node *dir, const char *stem, siz
 	return -1;
 }
 
-/* Creating STEM.<handler>.tngs beside STEM.ini adds an event handler (END until written). */
+/* ---- records made and removed: <kind>/NAME.ini copied in or saved new, or removed ---- */
+
+/*
+ * The section a new NAME.ini in dir becomes a record of: the last section
+ * of the kind dir shows, for kinds whose records have names and an INI view
+ * (objects are keyed by their sprite, startup scripts and default actions
+ * are whole scripts); -1 none.
+ */
+static long record_section(struct gfs_archive *ar, const struct tng *t, const struct gfs_node *dir)
+{
+	long si = -1;
+
+	if (dir->parent != ar->root)
+		return -1;
+	for (size_t i = 0; i < t->nsecs; i++) {
+		const struct tng_kind *k = tng_kind_of(t->secs[i].type);
+
+		if (k->view == TNG_V_ZBIN && k->rec && k->script != TNG_R_WHOLE && !k->index_field &&
+		    !strcmp(k->name, dir->name))
+			si = (long)i;
+	}
+	return si;
+}
+
+/* Another record of section si's kind than skip named s[0..n) (a file may show it by number)? */
+static const struct tng_asset *record_named(struct tng *t, size_t si, const struct tng_asset *skip,
+					    const char *s, size_t n)
+{
+	for (size_t i = 0; i < t->nassets; i++) {
+		const struct tng_asset *b = &t->assets[i];
+		const char *bs;
+		size_t bn;
+
+		if (b != skip && !b->gone && b->nameoff &&
+		    t->secs[b->sec].type == t->secs[si].type &&
+		    (bs = tng_string_at(t, b->nameoff, &bn)) && bn == n && !memcmp(bs, s, n))
+			return b;
+	}
+	return NULL;
+}
+
+/* The record name of a new file NAME.ini of section si into stem, or -EINVAL/-EEXIST said. */
+static int record_stem(struct gfs_archive *ar, struct tng *t, size_t si, const char *name,
+		       char *stem, size_t stemlen)
+{
+	size_t n = strlen(name);
+
+	if (n < 5 || strcmp(name + n - 4, ".ini") || !stem_ok(name, n - 4) || n - 4 >= stemlen)
+		return gfs_err(ar, -EINVAL, "%s: a new record is NAME.ini, NAME its name: at most %d "
+			       "printable ASCII bytes, no blank, '.', '/' or '\\', not all digits",
+			       name, TNG_STEM_MAX);
+	if (record_named(t, si, NULL, name, n - 4))
+		return gfs_err(ar, -EEXIST, "%s: a record of %s is named %.*s already", name,
+			       tng_kind_of(t->secs[si].type)->name, (int)(n - 4), name);
+	memcpy(stem, name, n - 4);
+	stem[n - 4] = '\0';
+	return 0;
+}
+
+/*
+ * A new NAME.ini is a node only; its record and its name in section 0 are
+ * made when its first content is stored (record_adopt), so a refused INI
+ * leaves the game as it was.
+ */
+static int record_create(struct gfs_archive *ar, struct tng *t, size_t si, struct gfs_node *dir,
+			 const char *name, struct gfs_node **out)
+{
+	char stem[TNG_STEM_MAX + 1];
+	struct tng_ref *ref;
+	int r;
+
+	if ((r = record_stem(ar, t, si, name, stem, sizeof stem)))
+		return r;
+	ref = tng_ref_new(t, TNG_NEW_ASSET, si, 0);
+	*out = ref ? gfs_node_new_file(ar, dir, name, 0644, &tng_recini_ops, ref) : NULL;
+	if (!*out) {
+		tng_ref_release(ref);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * The first content of a created NAME.ini: parsed with nothing under it, its
+ * record made with no event handlers (an NPC, an object) or an empty script
+ * (a quest's on_complete, a cutscene's script: STEM.*.tngs appears beside).
+ */
+static int record_adopt(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	static const uint8_t end = 0;
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	unsigned type = t->secs[ref->sec].type;
+	enum tng_rkind k = tng_kind_of(type)->script;
+	struct tng_hand h = { 0, 0, &end, 1 };
+	struct gfs_buf rec = GFS_BUF_INIT, view = GFS_BUF_INIT, zero = GFS_BUF_INIT, *nb;
+	struct tng_namectx nc;
+	struct tngs_names nm;
+	char stem[TNG_STEM_MAX + 1];
+	uint32_t off;
+	size_t ai;
+	int r;
+
+	if (!len)	/* created, not written yet (cp, an editor's first open) */
+		return 0;
+	if (!(nb = gfs_buf_new()))
+		return -ENOMEM;
+	r = record_stem(ar, t, ref->sec, n->name, stem, sizeof stem);
+	r = r ? r : gfs_buf_printf(&view, "%s/%s", n->parent->name, n->name);
+	/* the INI over a record of zeros: every field it does not set stays 0 */
+	r = r ? r : gfs_buf_set_len(&zero, tng_kind_of(type)->rec->size);
+	if (!r) {
+		tng_names(ar, t, &nc, &nm);
+		r = tng_rec_parse(ar, (const char *)view.data, type, t->hdr[TNG_OFF_TRANSPORTS],
+				  zero.data, zero.len, data, len, &nm, &rec);
+		tng_names_release(&nc);
+	}
+	gfs_buf_release(&zero);
+	if (!r && k != TNG_R_NONE && tng_rec_prefix(k, rec.data, rec.len) != rec.len)
+		r = gfs_err(ar, -EINVAL, "%s: the counts do not match the record", view.data);
+	else if (!r)
+		r = k != TNG_R_NONE ? tng_join(k, rec.data, rec.len, &h, !tng_rkind_lists(k), NULL, 0, nb) :
+				      gfs_buf_add(nb, rec.data, rec.len);
+	if (!r && nb->len > TNG_ZASSET_MAX)
+		r = gfs_err(ar, -EINVAL, "%s: the record would be %zu bytes, over the %zu-byte limit",
+			    view.data, nb->len, TNG_ZASSET_MAX);
+	if (!r && ((r = tng_string_add(t, stem, &off)) || (r = tng_asset_new(t, ref->sec, off, &ai))))
+		r = r == -EFBIG ? gfs_err(ar, r, "%s: the section block is full", view.data) : r;
+	gfs_buf_release(&rec);
+	gfs_buf_release(&view);
+	if (r) {
+		gfs_buf_free(nb);
+		return r;
+	}
+	t->assets[ai].kind = TNG_A_ZBIN;
+	t->assets[ai].named = 1;	/* a plain word no other record of its kind has */
+	t->assets[ai].node = n;
+	ref->asset = ai;
+	tng_keep_pending(n, nb);
+	if (k != TNG_R_NONE && !tng_rkind_lists(k) && !hscript_node(ar, t, ai, n->parent, 0))
+		return -ENOMEM;
+	ar->changed = 1;
+	gfs_tree_invalidate(ar);
+	return 0;
+}
+
+/* Does a map's layer hold value v (an NPC or spawner by number)?  1 with the map in who. */
+static int map_user(struct gfs_archive *ar, struct tng *t, unsigned layer, unsigned v, char *who,
+		    size_t wholen)
+{
+	unsigned ms = tng_map_size(t), layers = tng_map_layers(t);
+
+	for (size_t i = 0; i < t->nassets && layer < layers; i++) {
+		struct tng_asset *a = &t->assets[i];
+		struct gfs_buf b = GFS_BUF_INIT;
+		struct tng_map m;
+		const char *name;
+		size_t nl, cells = (size_t)ms * ms;
+		int hit = 0;
+
+		if (a->kind != TNG_A_MAP || a->gone)
+			continue;
+		if (!tng_asset_content(ar, t, a, TNG_MAP_MAX, &b) &&
+		    !tng_map_parse(ms, layers, b.data, b.len, &m, 1, NULL, 0)) {
+			for (size_t c = 0; c < cells && !hit; c++)
+				hit = m.cells[(size_t)layer * cells + c] == v;
+			free(m.cells);
+		}
+		gfs_buf_release(&b);
+		if (hit) {
+			name = tng_string_at(t, a->nameoff, &nl);
+			snprintf(who, wholen, "maps/%.*s/layer%02u.csv", name ? (int)nl : 4,
+				 name ? name : "?", layer);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Removing NAME.ini removes the record: one named by what refers to it
+ * (dialogs, choosers, cutscenes, crafts, quests) when nothing does; one
+ * numbered by what refers to it (NPCs and spawners on maps' layers,
+ * character options) only when it is the last of its kind and no map
+ * places it, so no number changes.
+ */
+static int record_remove(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	struct tng_asset *a = &t->assets[ref->asset];
+	unsigned type = t->secs[a->sec].type;
+	const struct tng_kind *kd = tng_kind_of(type);
+	char who[200];
+	int r;
+
+	if (record_section(ar, t, n->parent) < 0)
+		return gfs_err(ar, -EPERM, "%s: records of %s cannot be removed", n->name, kd->name);
+	if (kd->ref >= 0) {
+		const char *s;
+		size_t sn;
+
+		if (a->nameoff && (s = tng_string_at(t, a->nameoff, &sn)) &&
+		    !record_named(t, a->sec, a, s, sn) && tng_logic_referrer(ar, t, kd->ref, a->nameoff, who,
+									       sizeof who))
+			return gfs_err(ar, -EBUSY, "%s/%s: %s refers to it; change that first",
+				       n->parent->name, n->name, who);
+	} else {
+		for (size_t i = 0; i < t->nassets; i++)
+			if (!t->assets[i].gone && t->secs[t->assets[i].sec].type == type &&
+			    t->assets[i].num > a->num)
+				return gfs_err(ar, -EBUSY, "%s/%s: %s are numbered: only the last "
+					       "can be removed", n->parent->name, n->name, kd->name);
+		if ((type == TNG_S_NPCS || type == TNG_S_SPAWNERS) &&
+		    map_user(ar, t, type == TNG_S_NPCS ? 5 : 6, a->num, who, sizeof who))
+			return gfs_err(ar, -EBUSY, "%s/%s: %s places it; change that first",
+				       n->parent->name, n->name, who);
+	}
+	if ((r = tng_asset_drop(t, ref->asset)))
+		return r;
+	for (size_t j = n->parent->nkids; j-- > 0;) {	/* its scripts go with it */
+		struct gfs_node *o = n->parent->kids[j];
+		struct tng_ref *or = o->priv;
+
+		if (o != n && gfs_node_get_ops(o) == &tng_hscript_ops && or->asset == ref->asset)
+			gfs_node_remove(ar, o);
+	}
+	ar->changed = 1;
+	gfs_node_remove(ar, n);
+	gfs_tree_invalidate(ar);
+	return 0;
+}
+
+/* Creating STEM.<handler>.tngs beside STEM.ini adds an event handler (END until written);
+ * a new NAME.ini in a record directory is a new record (record_create). */
 int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
 		     struct gfs_node **out)
 {
@@ -786,15 +1032,17 @@ int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *n
 	struct tng_hand *h;
 	static const uint8_t end = 0;
 	struct tng_ref ref = { t, 0, 0, 0 };
-	long ai = -1;
+	long ai = -1, si = record_section(ar, t, dir);
 	int type, r;
 
+	if (si >= 0 && len > 4 && !strcmp(name + len - 4, ".ini"))
+		return record_create(ar, t, (size_t)si, dir, name, out);
 	sl = dot ? (size_t)(dot - name) : len;
 	if (!dot || len < sl + 7 || strcmp(name + len - 5, ".tngs") ||
 	    (ai = record_in(t, dir, name, sl)) < 0)
-		return gfs_err(ar, -EPERM, "%s: only media (in fonts, music, sounds, movies, speech) "
-			       "and RECORD.<handler>.tngs beside an NPC's or object's RECORD.ini can be "
-			       "created", name);
+		return gfs_err(ar, -EPERM, "%s: only media (in fonts, music, sounds, movies, speech), "
+			       "NAME.ini in a record directory and RECORD.<handler>.tngs beside an NPC's "
+			       "or object's RECORD.ini can be created", name);
 	dot++;
 	len -= sl + 1;
 	if ((type = tng_handler_type(dot, len - 5)) < 0)
@@ -838,10 +1086,16 @@ int tng_logic_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	long i;
 	int r;
 
+	if (gfs_node_get_ops(n) == &tng_recini_ops && ref->asset == TNG_NEW_ASSET) {
+		gfs_node_remove(ar, n);	/* never stored: nothing in the game yet */
+		return 0;
+	}
+	if (gfs_node_get_ops(n) == &tng_recini_ops)
+		return record_remove(ar, n);
 	if (gfs_node_get_ops(n) != &tng_hscript_ops ||
 	    !tng_rkind_lists(k = tng_rkind_of(ref->t, &ref->t->assets[ref->asset])))
-		return gfs_err(ar, -EPERM, "%s: only media and event handlers (RECORD.on_*.tngs) can "
-			       "be removed", n->name);
+		return gfs_err(ar, -EPERM, "%s: only media, records (NAME.ini) and event handlers "
+			       "(RECORD.on_*.tngs) can be removed", n->name);
 	if ((r = rec_load(ar, ref, &rec, &s)))
 		return r;
 	if ((i = find_handler(k, &s, ref->sub)) < 0) {
