@@ -114,4 +114,12 @@ check_eq "guard.ini guard.on_click.tngs guard.on_timer.tngs villager.ini" \
 	"NPCs after removal"
 $P dump g.tng | grep -c '^dialogs/' | grep -qx "$(command -v vim >/dev/null 2>&1 && echo 2 || echo 1)" ||
 	fail "dialogs after removal"
+
+# the README's line on the demo game
+python3 "$top_srcdir/tests/tng/village.py" demo.tng --no-audio >/dev/null 2>&1 || fail "the demo"
+gfs_mount demo.tng d || fail "mount the demo"
+cp d/npcs/elder.ini d/npcs/villager.ini || fail "the README's new NPC"
+gfs_umount d || fail "umount the demo"
+"$GAMEFS" check demo.tng >check.out || fail "check the demo: $(cat check.out)"
+check_eq "$("$GAMEFS" cat demo.tng npcs/elder.ini)" "$("$GAMEFS" cat demo.tng npcs/villager.ini)" "the demo's new NPC"
 echo ok

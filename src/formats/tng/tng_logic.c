@@ -7,7 +7,9 @@
  * objects carry event handlers, quests and cutscenes one script each
  * (tng_handlers.c finds them): <kind>/<record>.<handler>.tngs beside
  * <kind>/<record>.ini, the record's other fields (tng_records.c); handler
- * files are created and removed here.  Records without scripts (choosers,
+ * files are created and removed here, and so are records: a new NAME.ini
+ * in a record directory is a new record named NAME, and removing one
+ * removes what nothing refers to.  Records without scripts (choosers,
  * spawners, dialogs, crafting) are <kind>/<record>.ini alone, and sections
  * 16-21 and 33 sections/<NN>-<kind>.ini; section 25 is
  * attributes/attributes.ini with each attribute's script as
