@@ -20,6 +20,10 @@ for k in npcs/guard:villager dialogs/greet:bye choosers/class:race cutscenes/int
 	src=${k%%:*}
 	cp "m/$src.ini" "m/${src%/*}/${k##*:}.ini" || fail "cp $src.ini to ${k##*:}.ini"
 done
+# objects have no names: the next number, the first sprite index no object has
+check_eq EINVAL "$(errno_of "open('m/objects/0005.ini','w').close()")" "an object not numbered next"
+cp m/objects/0000.ini m/objects/0001.ini || fail "a new object"
+check_eq "$(printf 'asset,sprite_index\n0000,3\n0001,0')" "$(cat m/objects/index.csv)" "the new object's sprite"
 # an editor's save: a scratch file written, then renamed over the new name
 sed 's/^speed = 100$/speed = 80/' m/npcs/guard.ini >m/npcs/.walker.tmp || fail "write a scratch file"
 mv m/npcs/.walker.tmp m/npcs/walker.ini || fail "rename the scratch file over a new name"
@@ -47,7 +51,8 @@ rm -f m/dialogs/broken.ini m/npcs/x.ini m/dialogs/broken.ini.rejected m/npcs/x.i
 gfs_umount m || fail "umount"
 
 # the independent reader: each new record, its name in section 0, its bytes
-$P verify g.tng >/dev/null || fail "CRCs"
+$P verify g.tng >verify.out || fail "CRCs"
+grep -qx "maps-last ok" verify.out || fail "the new records are stored before the maps"
 check_eq "$want_max" "$(maxcmd g.tng)" "byte 43 (max command)"
 python3 - "$top_srcdir/tests/tng" g.tng <<'PY' || fail "the reader's view"
 import struct, sys, zlib
@@ -56,11 +61,11 @@ import tngpy
 r = tngpy.Reader(open(sys.argv[2], "rb").read())
 recs = {}
 for t, d in r.secs:
-    if t not in (22, 23, 27, 28, 29, 30, 32, 35):
+    if t not in (22, 23, 27, 28, 29, 30, 31, 32, 35):
         continue
     for p in range(0, len(d), 16):
         off, ln, nm = struct.unpack_from("<QII", d, p)
-        name = r.string(nm) if nm else "%04d" % len(recs.get(t, {}))
+        name = r.string(nm) if nm and t != 31 else "%04d" % len(recs.get(t, {}))
         recs.setdefault(t, {})[name] = zlib.decompress(r.d[r.base + off:r.base + off + ln]) if t >= 22 and ln else b""
 same = {30: ("greet", "bye"), 22: ("class", "race"), 32: ("forge", "anvil"), 27: ("face", "hair"),
         29: ("0000", "camp")}
@@ -71,6 +76,7 @@ assert recs[30]["greet"] == recs[30]["vimmed"] or "vimmed" not in recs[30]
 for t, a, b in ((28, "guard", "villager"), (35, "rescue", "fetch"), (23, "intro_scene", "outro")):
     x, y = recs[t][a], recs[t][b]
     assert b in recs[t] and len(y) < len(x) + 20, (t, b)
+assert recs[31]["0000"][:9] == recs[31]["0001"][:9] and len(recs[31]) == 2, "object"
 assert len(recs[28]) == 3 and set(recs[28]) == {"guard", "villager", "walker"}, recs[28].keys()
 v, g = recs[28]["villager"], recs[28]["guard"]
 assert v[:9] == g[:9], "NPC header"
@@ -81,7 +87,7 @@ grep -q warning check.out && fail "warnings: $(cat check.out)"
 # a fresh mount shows them, the same as their sources
 gfs_mount g.tng m || fail "remount"
 for k in npcs/guard:villager dialogs/greet:bye choosers/class:race cutscenes/intro_scene:outro \
-	crafts/forge:anvil quests/rescue:fetch spawners/0000:camp charoptions/face:hair; do
+	crafts/forge:anvil quests/rescue:fetch spawners/0000:camp charoptions/face:hair objects/0000:0001; do
 	src=${k%%:*}
 	cmp "m/$src.ini" "m/${src%/*}/${k##*:}.ini" || fail "${k##*:}.ini reads back as $src.ini"
 done
@@ -94,6 +100,7 @@ check_eq EBUSY "$(errno_of "os.unlink('m/dialogs/bye.ini')")" "a dialog a script
 grep -q "dialogs/bye.ini: npcs/villager.on_click.tngs (byte [0-9]*) refers to it" gamefs.log ||
 	fail "the referrer in the log"
 check_eq EBUSY "$(errno_of "os.unlink('m/npcs/guard.ini')")" "an NPC not the last"
+check_eq EBUSY "$(errno_of "os.unlink('m/objects/0000.ini')")" "an object not the last"
 grep -q "npcs/guard.ini: npcs are numbered: only the last can be removed" gamefs.log || fail "why in the log"
 # an NPC a map places (NPC 2, walker, on layer 5 of meadow)
 sed -i '2s/^-1/2/' m/maps/meadow/layer05.csv || fail "place walker on the meadow"
@@ -104,10 +111,13 @@ cmp snap.tng g.tng || fail "refused removals changed the game"
 sed -i '2s/^2/-1/' m/maps/meadow/layer05.csv || fail "take walker off the meadow"
 rm m/npcs/walker.ini || fail "remove the last NPC"
 rm m/npcs/villager.on_click.tngs m/dialogs/bye.ini m/quests/fetch.ini m/choosers/race.ini \
-	m/crafts/anvil.ini m/cutscenes/outro.ini || fail "remove records nothing refers to"
+	m/crafts/anvil.ini m/cutscenes/outro.ini m/objects/0001.ini || fail "remove records nothing refers to"
 [ -e m/quests/fetch.on_complete.tngs ] && fail "the quest's script stays"
 gfs_umount m || fail "umount 2"
 $P verify g.tng >/dev/null || fail "CRCs after removal"
+check_eq "index.csv 0000.ini 0000.on_click.tngs" \
+	"$("$GAMEFS" ls g.tng objects | awk '{print $3}' | sed 's|^objects/||' | grep . | tr '\n' ' ' | sed 's/ $//')" \
+	"objects after removal"
 "$GAMEFS" check g.tng >check.out || fail "check after removal: $(cat check.out)"
 check_eq "guard.ini guard.on_click.tngs guard.on_timer.tngs villager.ini" \
 	"$("$GAMEFS" ls g.tng npcs | awk '{print $3}' | sed 's|^npcs/||' | grep . | tr '\n' ' ' | sed 's/ $//')" \

@@ -418,6 +418,8 @@ int tng_rec_known(unsigned type);
 size_t tng_rec_span(unsigned type, const uint8_t *p, size_t len);
 /* Does p[0..len) decode, every byte in a field or group of the kind's table? */
 int tng_rec_decodes(unsigned type, unsigned transports, const uint8_t *p, size_t len);
+/* The shortest record of type that decodes, all zeros (every count 0): a new record's base. */
+int tng_rec_blank(unsigned type, unsigned transports, struct gfs_buf *out);
 int tng_rec_render(unsigned type, unsigned transports, const uint8_t *p, size_t len,
 		   const struct tngs_names *nm, struct gfs_buf *out);
 /* The INI text[0..len) over the bytes old: the new bytes into out; -EINVAL with the view named. */

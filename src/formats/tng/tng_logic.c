@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gfs_record.h"
 #include "tng.h"
 #include "tng_script.h"
 
@@ -792,9 +791,8 @@ static long record_in(struct tng *t, struct gfs_node *dir, const char *stem, siz
 
 /*
  * The section a new NAME.ini in dir becomes a record of: the last section
- * of the kind dir shows, for kinds whose records have names and an INI view
- * (objects are keyed by their sprite, startup scripts and default actions
- * are whole scripts); -1 none.
+ * of the kind dir shows, for kinds whose records have an INI view (startup
+ * scripts and default actions are whole scripts); -1 none.
  */
 static long record_section(struct gfs_archive *ar, const struct tng *t, const struct gfs_node *dir)
 {
@@ -805,7 +803,7 @@ static long record_section(struct gfs_archive *ar, const struct tng *t, const st
 	for (size_t i = 0; i < t->nsecs; i++) {
 		const struct tng_kind *k = tng_kind_of(t->secs[i].type);
 
-		if (k->view == TNG_V_ZBIN && k->rec && k->script != TNG_R_WHOLE && !k->index_field &&
+		if (k->view == TNG_V_ZBIN && k->rec && k->script != TNG_R_WHOLE &&
 		    !strcmp(k->name, dir->name))
 			si = (long)i;
 	}
@@ -829,12 +827,35 @@ static const struct tng_asset *record_named(struct tng *t, size_t si, const stru
 	return NULL;
 }
 
-/* The record name of a new file NAME.ini of section si into stem, or -EINVAL/-EEXIST said. */
+/* The number the next record of section si's kind gets (tng_asset_new()). */
+static unsigned record_next(const struct tng *t, size_t si)
+{
+	unsigned num = 0;
+
+	for (size_t i = 0; i < t->nassets; i++)
+		num += t->secs[t->assets[i].sec].type == t->secs[si].type;
+	return num;
+}
+
+/*
+ * The record name of a new file NAME.ini of section si into stem, or
+ * -EINVAL/-EEXIST said; of a kind without names (objects, keyed by their
+ * sprite), NAME is the next record number NNNN and stem is "".
+ */
 static int record_stem(struct gfs_archive *ar, struct tng *t, size_t si, const char *name,
 		       char *stem, size_t stemlen)
 {
 	size_t n = strlen(name);
+	char want[16];
 
+	if (tng_kind_of(t->secs[si].type)->index_field) {
+		snprintf(want, sizeof want, "%04u.ini", record_next(t, si));
+		if (strcmp(name, want))
+			return gfs_err(ar, -EINVAL, "%s: %s are numbered: the next is %s", name,
+				       tng_kind_of(t->secs[si].type)->name, want);
+		stem[0] = '\0';
+		return 0;
+	}
 	if (n < 5 || strcmp(name + n - 4, ".ini") || !stem_ok(name, n - 4) || n - 4 >= stemlen)
 		return gfs_err(ar, -EINVAL, "%s: a new record is NAME.ini, NAME its name: at most %d "
 			       "printable ASCII bytes, no blank, '.', '/' or '\\', not all digits",
@@ -870,6 +891,26 @@ static int record_create(struct gfs_archive *ar, struct tng *t, size_t si, struc
 	return 0;
 }
 
+/* The smallest descriptor value (an object's sprite index) no record of section si's kind has. */
+static int record_free_index(const struct tng *t, size_t si, uint32_t *v)
+{
+	size_t n = record_next(t, si);
+	uint8_t *used = calloc(n + 1, 1);
+
+	if (!used)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nassets; i++) {
+		const struct tng_asset *b = &t->assets[i];
+
+		if (!b->gone && t->secs[b->sec].type == t->secs[si].type && b->nameoff <= n)
+			used[b->nameoff] = 1;
+	}
+	for (*v = 0; used[*v]; ++*v)
+		;
+	free(used);
+	return 0;
+}
+
 /*
  * The first content of a created NAME.ini: parsed with nothing under it, its
  * record made with no event handlers (an NPC, an object) or an empty script
@@ -898,7 +939,7 @@ static int record_adopt(struct gfs_archive *ar, struct gfs_node *n, const uint8_
 	r = record_stem(ar, t, ref->sec, n->name, stem, sizeof stem);
 	r = r ? r : gfs_buf_printf(&view, "%s/%s", n->parent->name, n->name);
 	/* the INI over a record of zeros: every field it does not set stays 0 */
-	r = r ? r : gfs_buf_set_len(&zero, tng_kind_of(type)->rec->size);
+	r = r ? r : tng_rec_blank(type, t->hdr[TNG_OFF_TRANSPORTS], &zero);
 	if (!r) {
 		tng_names(ar, t, &nc, &nm);
 		r = tng_rec_parse(ar, (const char *)view.data, type, t->hdr[TNG_OFF_TRANSPORTS],
@@ -914,7 +955,11 @@ static int record_adopt(struct gfs_archive *ar, struct gfs_node *n, const uint8_
 	if (!r && nb->len > TNG_ZASSET_MAX)
 		r = gfs_err(ar, -EINVAL, "%s: the record would be %zu bytes, over the %zu-byte limit",
 			    view.data, nb->len, TNG_ZASSET_MAX);
-	if (!r && ((r = tng_string_add(t, stem, &off)) || (r = tng_asset_new(t, ref->sec, off, &ai))))
+	if (!r && !stem[0])	/* an object: the first sprite index no other object has */
+		r = record_free_index(t, ref->sec, &off);
+	else if (!r)
+		r = tng_string_add(t, stem, &off);
+	if (!r && (r = tng_asset_new(t, ref->sec, off, &ai)))
 		r = r == -EFBIG ? gfs_err(ar, r, "%s: the section block is full", view.data) : r;
 	gfs_buf_release(&rec);
 	gfs_buf_release(&view);
@@ -923,7 +968,7 @@ static int record_adopt(struct gfs_archive *ar, struct gfs_node *n, const uint8_
 		return r;
 	}
 	t->assets[ai].kind = TNG_A_ZBIN;
-	t->assets[ai].named = 1;	/* a plain word no other record of its kind has */
+	t->assets[ai].named = stem[0] != '\0';	/* a plain word no other record of its kind has */
 	t->assets[ai].node = n;
 	ref->asset = ai;
 	tng_keep_pending(n, nb);
