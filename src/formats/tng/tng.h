@@ -2,8 +2,9 @@
  * tng.h - private model of the TirNanoG game driver.
  *
  * Files, each calling only the ones below it (no circles):
- *   tng_driver.c the driver table: probe, load, the tree, check, and the
- *                dispatch of create/rename/unlink to the view files (the top)
+ *   tng_driver.c the driver table: probe, load, the tree, check, new maps
+ *                (mkdir), and the dispatch of create/rename/unlink to the
+ *                view files (the top)
  *   tng_tiled.c  maps/<name>.tmx (Tiled, read and written back), the map
  *                and tileset PNGs: on the map views and sprites of tng_view.c
  *   tng_view.c   render/store of every view      tng_save.c  the writer
@@ -227,6 +228,7 @@ struct tng_ref {
 	size_t asset;			/* index into t->assets, (size_t)-1, or TNG_NEW_ASSET */
 	size_t sec;			/* index into t->secs */
 	int sub;			/* layer or direction */
+	int fresh;			/* a new map's file: empty until first written */
 };
 
 /* A parsed map asset (tng_map.c): offsets of its parts in p. */

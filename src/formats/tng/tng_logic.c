@@ -1078,7 +1078,7 @@ int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *n
 	struct tng_split s;
 	struct tng_hand *h;
 	static const uint8_t end = 0;
-	struct tng_ref ref = { t, 0, 0, 0 };
+	struct tng_ref ref = { t, 0, 0, 0, 0 };
 	long ai = -1, si = record_section(ar, t, dir);
 	int type, r;
 
