@@ -808,6 +808,8 @@ static int tng_unlink(struct gfs_archive *ar, struct gfs_node *n)
 {
 	if (gfs_node_get_ops(n) == &tng_media_ops && tng_media_dir(ar->priv, n->parent))
 		return tng_media_unlink(ar, n);
+	if (gfs_node_get_ops(n) == &tng_recini_ops)
+		return tng_record_unlink(ar, n);
 	return tng_logic_unlink(ar, n);
 }
 

@@ -794,7 +794,7 @@ static long record_in(struct tng *t, struct gfs_node *dir, const char *stem, siz
  * of the kind dir shows, for kinds whose records have an INI view (startup
  * scripts and default actions are whole scripts); -1 none.
  */
-static long record_section(struct gfs_archive *ar, const struct tng *t, const struct gfs_node *dir)
+long tng_record_section(struct gfs_archive *ar, const struct tng *t, const struct gfs_node *dir)
 {
 	long si = -1;
 
@@ -811,8 +811,8 @@ static long record_section(struct gfs_archive *ar, const struct tng *t, const st
 }
 
 /* Another record of section si's kind than skip named s[0..n) (a file may show it by number)? */
-static const struct tng_asset *record_named(struct tng *t, size_t si, const struct tng_asset *skip,
-					    const char *s, size_t n)
+const struct tng_asset *tng_record_named(struct tng *t, size_t si, const struct tng_asset *skip,
+					 const char *s, size_t n)
 {
 	for (size_t i = 0; i < t->nassets; i++) {
 		const struct tng_asset *b = &t->assets[i];
@@ -860,7 +860,7 @@ static int record_stem(struct gfs_archive *ar, struct tng *t, size_t si, const c
 		return gfs_err(ar, -EINVAL, "%s: a new record is NAME.ini, NAME its name: at most %d "
 			       "printable ASCII bytes, no blank, '.', '/' or '\\', not all digits",
 			       name, TNG_STEM_MAX);
-	if (record_named(t, si, NULL, name, n - 4))
+	if (tng_record_named(t, si, NULL, name, n - 4))
 		return gfs_err(ar, -EEXIST, "%s: a record of %s is named %.*s already", name,
 			       tng_kind_of(t->secs[si].type)->name, (int)(n - 4), name);
 	memcpy(stem, name, n - 4);
@@ -979,93 +979,6 @@ static int record_adopt(struct gfs_archive *ar, struct gfs_node *n, const uint8_
 	return 0;
 }
 
-/* Does a map's layer hold value v (an NPC or spawner by number)?  1 with the map in who. */
-static int map_user(struct gfs_archive *ar, struct tng *t, unsigned layer, unsigned v, char *who,
-		    size_t wholen)
-{
-	unsigned ms = tng_map_size(t), layers = tng_map_layers(t);
-
-	for (size_t i = 0; i < t->nassets && layer < layers; i++) {
-		struct tng_asset *a = &t->assets[i];
-		struct gfs_buf b = GFS_BUF_INIT;
-		struct tng_map m;
-		const char *name;
-		size_t nl, cells = (size_t)ms * ms;
-		int hit = 0;
-
-		if (a->kind != TNG_A_MAP || a->gone)
-			continue;
-		if (!tng_asset_content(ar, t, a, TNG_MAP_MAX, &b) &&
-		    !tng_map_parse(ms, layers, b.data, b.len, &m, 1, NULL, 0)) {
-			for (size_t c = 0; c < cells && !hit; c++)
-				hit = m.cells[(size_t)layer * cells + c] == v;
-			free(m.cells);
-		}
-		gfs_buf_release(&b);
-		if (hit) {
-			name = tng_string_at(t, a->nameoff, &nl);
-			snprintf(who, wholen, "maps/%.*s/layer%02u.csv", name ? (int)nl : 4,
-				 name ? name : "?", layer);
-			return 1;
-		}
-	}
-	return 0;
-}
-
-/*
- * Removing NAME.ini removes the record: one named by what refers to it
- * (dialogs, choosers, cutscenes, crafts, quests) when nothing does; one
- * numbered by what refers to it (NPCs and spawners on maps' layers,
- * character options) only when it is the last of its kind and no map
- * places it, so no number changes.
- */
-static int record_remove(struct gfs_archive *ar, struct gfs_node *n)
-{
-	struct tng_ref *ref = n->priv;
-	struct tng *t = ref->t;
-	struct tng_asset *a = &t->assets[ref->asset];
-	unsigned type = t->secs[a->sec].type;
-	const struct tng_kind *kd = tng_kind_of(type);
-	char who[200];
-	int r;
-
-	if (record_section(ar, t, n->parent) < 0)
-		return gfs_err(ar, -EPERM, "%s: records of %s cannot be removed", n->name, kd->name);
-	if (kd->ref >= 0) {
-		const char *s;
-		size_t sn;
-
-		if (a->nameoff && (s = tng_string_at(t, a->nameoff, &sn)) &&
-		    !record_named(t, a->sec, a, s, sn) && tng_logic_referrer(ar, t, kd->ref, a->nameoff, who,
-									       sizeof who))
-			return gfs_err(ar, -EBUSY, "%s/%s: %s refers to it; change that first",
-				       n->parent->name, n->name, who);
-	} else {
-		for (size_t i = 0; i < t->nassets; i++)
-			if (!t->assets[i].gone && t->secs[t->assets[i].sec].type == type &&
-			    t->assets[i].num > a->num)
-				return gfs_err(ar, -EBUSY, "%s/%s: %s are numbered: only the last "
-					       "can be removed", n->parent->name, n->name, kd->name);
-		if ((type == TNG_S_NPCS || type == TNG_S_SPAWNERS) &&
-		    map_user(ar, t, type == TNG_S_NPCS ? 5 : 6, a->num, who, sizeof who))
-			return gfs_err(ar, -EBUSY, "%s/%s: %s places it; change that first",
-				       n->parent->name, n->name, who);
-	}
-	if ((r = tng_asset_drop(t, ref->asset)))
-		return r;
-	for (size_t j = n->parent->nkids; j-- > 0;) {	/* its scripts go with it */
-		struct gfs_node *o = n->parent->kids[j];
-		struct tng_ref *or = o->priv;
-
-		if (o != n && gfs_node_get_ops(o) == &tng_hscript_ops && or->asset == ref->asset)
-			gfs_node_remove(ar, o);
-	}
-	ar->changed = 1;
-	gfs_node_remove(ar, n);
-	gfs_tree_invalidate(ar);
-	return 0;
-}
-
 /* Creating STEM.<handler>.tngs beside STEM.ini adds an event handler (END until written);
  * a new NAME.ini in a record directory is a new record (record_create). */
 int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
@@ -1079,7 +992,7 @@ int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *n
 	struct tng_hand *h;
 	static const uint8_t end = 0;
 	struct tng_ref ref = { t, 0, 0, 0, 0 };
-	long ai = -1, si = record_section(ar, t, dir);
+	long ai = -1, si = tng_record_section(ar, t, dir);
 	int type, r;
 
 	if (si >= 0 && len > 4 && !strcmp(name + len - 4, ".ini"))
@@ -1133,12 +1046,6 @@ int tng_logic_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	long i;
 	int r;
 
-	if (gfs_node_get_ops(n) == &tng_recini_ops && ref->asset == TNG_NEW_ASSET) {
-		gfs_node_remove(ar, n);	/* never stored: nothing in the game yet */
-		return 0;
-	}
-	if (gfs_node_get_ops(n) == &tng_recini_ops)
-		return record_remove(ar, n);
 	if (gfs_node_get_ops(n) != &tng_hscript_ops ||
 	    !tng_rkind_lists(k = tng_rkind_of(ref->t, &ref->t->assets[ref->asset])))
 		return gfs_err(ar, -EPERM, "%s: only media, records (NAME.ini) and event handlers "
