@@ -7,9 +7,9 @@
  * objects carry event handlers, quests and cutscenes one script each
  * (tng_handlers.c finds them): <kind>/<record>.<handler>.tngs beside
  * <kind>/<record>.ini, the record's other fields (tng_records.c); handler
- * files are created and removed here, and so are records: a new NAME.ini
- * in a record directory is a new record named NAME, and removing one
- * removes what nothing refers to.  Records without scripts (choosers,
+ * files are created and removed here, and records created: a new NAME.ini
+ * in a record directory is a new record named NAME (removing one:
+ * tng_record_unlink() in tng_media.c, beside the media's).  Records without scripts (choosers,
  * spawners, dialogs, crafting) are <kind>/<record>.ini alone, and sections
  * 16-21 and 33 sections/<NN>-<kind>.ini; section 25 is
  * attributes/attributes.ini with each attribute's script as
@@ -787,7 +787,7 @@ static long record_in(struct tng *t, struct gfs_node *dir, const char *stem, siz
 	return -1;
 }
 
-/* ---- records made and removed: <kind>/NAME.ini copied in or saved new, or removed ---- */
+/* ---- records made: <kind>/NAME.ini copied in or saved new ---- */
 
 /*
  * The section a new NAME.ini in dir becomes a record of: the last section
