@@ -19,6 +19,8 @@ cp g.tng snap.tng
 check_eq EINVAL "$(errno_of "os.mkdir('m/maps/a.b')")" "a map name with a dot"
 check_eq EPERM "$(errno_of "os.mkdir('m/npcs/sub')")" "a folder elsewhere"
 check_eq EPERM "$(errno_of "open('m/maps/lake/notes.txt','w').close()")" "a file a map does not have"
+check_eq EPERM "$(errno_of "open('m/maps/lake/layer+1.csv','w').close()")" "a layer not named by two digits"
+check_eq EPERM "$(errno_of "open('m/maps/lake/layer11.csv','w').close()")" "a layer past the header's count"
 check_eq EINVAL "$(errno_of "f=open('m/maps/lake/layer01.csv','w'); f.write('1,2\n'); f.close()")" "a layer of the wrong size"
 cmp snap.tng g.tng || fail "refused changes changed the game"
 rm -f m/maps/lake/layer01.csv.rejected

@@ -904,16 +904,17 @@ static int tng_map_create(struct gfs_archive *ar, struct gfs_node *dir, const ch
 			  struct gfs_node **out)
 {
 	struct tng *t = ar->priv;
-	unsigned l = 0;
-	char tail[8] = "";
+	size_t n = strlen(name);
+	unsigned l = n == 11 && !strncmp(name, "layer", 5) && !strcmp(name + 7, ".csv") &&
+		     name[5] >= '0' && name[5] <= '9' && name[6] >= '0' && name[6] <= '9' ?
+		     (unsigned)(name[5] - '0') * 10 + (unsigned)(name[6] - '0') : 100;
 
 	for (size_t i = 0; i < t->nassets; i++) {
 		if (t->assets[i].dir != dir || t->assets[i].kind != TNG_A_MAP || t->assets[i].gone)
 			continue;
 		if (!strcmp(name, "map.ini"))
 			*out = tng_map_file(ar, t, i, dir, -1);
-		else if (sscanf(name, "layer%2u%7s", &l, tail) == 2 && !strcmp(tail, ".csv") &&
-			 strlen(name) == 11 && l < tng_map_layers(t))
+		else if (l < tng_map_layers(t))	/* layerNN.csv, two digits */
 			*out = tng_map_file(ar, t, i, dir, (int)l);
 		else
 			return gfs_err(ar, -EPERM, "maps/%s/%s: a map's folder holds map.ini and "
