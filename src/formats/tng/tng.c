@@ -140,6 +140,7 @@ struct tng_ref *tng_ref_new(struct tng *t, size_t asset, size_t sec, int sub)
 	r->asset = asset;
 	r->sec = sec;
 	r->sub = sub;
+	r->fresh = 0;
 	return r;
 }
 

@@ -2,12 +2,13 @@
  * tng.h - private model of the TirNanoG game driver.
  *
  * Files, each calling only the ones below it (no circles):
- *   tng_driver.c the driver table: probe, load, the tree, check, and the
- *                dispatch of create/rename/unlink to the view files (the top)
+ *   tng_driver.c the driver table: probe, load, the tree, check, new maps
+ *                (mkdir), and the dispatch of create/rename/unlink to the
+ *                view files (the top)
  *   tng_tiled.c  maps/<name>.tmx (Tiled, read and written back), the map
  *                and tileset PNGs: on the map views and sprites of tng_view.c
  *   tng_view.c   render/store of every view      tng_save.c  the writer
- *   tng_media.c  media files created, renamed, removed
+ *   tng_media.c  media files created, renamed, removed; records removed
  *   tng_logic.c  scripts as assembly, records as INI, their files, references
  *   tng.c        the model: sections, assets, their content, gaps, file CRC,
  *                the section registry (the bottom, beside this header)
@@ -227,6 +228,7 @@ struct tng_ref {
 	size_t asset;			/* index into t->assets, (size_t)-1, or TNG_NEW_ASSET */
 	size_t sec;			/* index into t->secs */
 	int sub;			/* layer or direction */
+	int fresh;			/* a new map's file: empty until first written */
 };
 
 /* A parsed map asset (tng_map.c): offsets of its parts in p. */
@@ -418,6 +420,8 @@ int tng_rec_known(unsigned type);
 size_t tng_rec_span(unsigned type, const uint8_t *p, size_t len);
 /* Does p[0..len) decode, every byte in a field or group of the kind's table? */
 int tng_rec_decodes(unsigned type, unsigned transports, const uint8_t *p, size_t len);
+/* The shortest record of type that decodes, all zeros (every count 0): a new record's base. */
+int tng_rec_blank(unsigned type, unsigned transports, struct gfs_buf *out);
 int tng_rec_render(unsigned type, unsigned transports, const uint8_t *p, size_t len,
 		   const struct tngs_names *nm, struct gfs_buf *out);
 /* The INI text[0..len) over the bytes old: the new bytes into out; -EINVAL with the view named. */
@@ -481,6 +485,14 @@ extern const struct gfs_node_ops tng_ascript_ops;	/* attributes/<NAME>.on_change
 int tng_logic_section(struct gfs_archive *ar, struct tng *t, size_t si);
 /* The nodes of a record in dir: 0, 1 (it does not decode: show it whole, as bytes), or -errno. */
 int tng_logic_nodes(struct gfs_archive *ar, struct tng *t, size_t ai, struct gfs_node *dir);
+/*
+ * The section a new NAME.ini in record directory dir becomes a record of
+ * (the last of its kind; kinds with an INI view, not whole scripts); -1 none.
+ */
+long tng_record_section(struct gfs_archive *ar, const struct tng *t, const struct gfs_node *dir);
+/* Another record of section si's kind than skip named s[0..n), or NULL. */
+const struct tng_asset *tng_record_named(struct tng *t, size_t si, const struct tng_asset *skip,
+					 const char *s, size_t n);
 int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
 		     struct gfs_node **out);
 int tng_logic_unlink(struct gfs_archive *ar, struct gfs_node *n);
@@ -500,6 +512,11 @@ int tng_media_create(struct gfs_archive *ar, struct gfs_node *dir, const char *n
 /* The first content of a created media file: its asset and name are made now. */
 int tng_media_adopt(struct gfs_archive *ar, struct gfs_node *n);
 int tng_media_unlink(struct gfs_archive *ar, struct gfs_node *n);
+/*
+ * Removing <kind>/NAME.ini: a record named by what refers to it when nothing
+ * does, a numbered one when it is the last of its kind and no map places it.
+ */
+int tng_record_unlink(struct gfs_archive *ar, struct gfs_node *n);
 int tng_media_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
 		     const char *newname);
 #define TNG_SEC_ATLAS		6	/* the section of sprite atlases */

@@ -292,8 +292,24 @@ nomem:
 	return -ENOMEM;
 }
 
+/* File l of map asset ai's directory d: its map.ini (l -1, the asset's node) or layer l's CSV. */
+static struct gfs_node *tng_map_file(struct gfs_archive *ar, struct tng *t, size_t ai,
+				     struct gfs_node *d, int l)
+{
+	struct tng_asset *a = &t->assets[ai];
+	struct gfs_node *n;
+	char name[32];
+
+	if (l < 0)
+		return a->node = tng_file(ar, d, "map.ini", 0644, &tng_mapini_ops, tng_ref_new(t, ai, a->sec, 0));
+	snprintf(name, sizeof(name), "layer%02d.csv", l);
+	n = tng_file(ar, d, name, 0644, &tng_layer_ops, tng_ref_new(t, ai, a->sec, l));
+	return n;
+}
+
+/* A map's directory, its files unless files is 0 (a new map: made as they are copied in), TMX and PNG. */
 static int tng_map_nodes(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
-			 struct gfs_node *maps, uint32_t stroff, unsigned num)
+			 struct gfs_node *maps, uint32_t stroff, unsigned num, int files)
 {
 	struct gfs_buf b = GFS_BUF_INIT;
 	char name[256], why[512];
@@ -341,14 +357,9 @@ static int tng_map_nodes(struct gfs_archive *ar, struct tng *t, struct tng_asset
 	if (!d)
 		return -ENOMEM;
 	a->dir = d;
-	a->node = tng_file(ar, d, "map.ini", 0644, &tng_mapini_ops, tng_ref_new(t, ai, a->sec, 0));
-	if (!a->node)
-		return -ENOMEM;
-	for (unsigned l = 0; l < tng_map_layers(t); l++) {
-		snprintf(name, sizeof(name), "layer%02u.csv", l);
-		if (!tng_file(ar, d, name, 0644, &tng_layer_ops, tng_ref_new(t, ai, a->sec, (int)l)))
+	for (int l = -1; files && l < (int)tng_map_layers(t); l++)
+		if (!tng_map_file(ar, t, ai, d, l))
 			return -ENOMEM;
-	}
 	if (!tng_tiled_supported(t))
 		return 0;	/* a 3D game: Tiled has no orientation for it (check says so) */
 	snprintf(name, sizeof(name), "%s.tmx", d->name);
@@ -458,7 +469,7 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 				return r;
 			break;
 		case TNG_V_MAP:
-			r = tng_map_nodes(ar, t, a, dir, nameoff, num);
+			r = tng_map_nodes(ar, t, a, dir, nameoff, num, 1);
 			if (r)
 				return r;
 			break;
@@ -776,12 +787,20 @@ next:
 	return bad;
 }
 
-/* New files: media in media directories, event handlers beside their record. */
+static int tng_map_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+			  struct gfs_node **out);
+
+/* New files: media in media directories, a new map's files, records and event handlers. */
 static int tng_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
 		      struct gfs_node **out)
 {
+	int r;
+
 	if (tng_media_dir(ar->priv, dir))
 		return tng_media_create(ar, dir, name, out);
+	if (dir->parent && dir->parent->parent == ar->root && !strcmp(dir->parent->name, "maps") &&
+	    (r = tng_map_create(ar, dir, name, out)) <= 0)
+		return r;
 	return tng_logic_create(ar, dir, name, out);
 }
 
@@ -789,7 +808,132 @@ static int tng_unlink(struct gfs_archive *ar, struct gfs_node *n)
 {
 	if (gfs_node_get_ops(n) == &tng_media_ops && tng_media_dir(ar->priv, n->parent))
 		return tng_media_unlink(ar, n);
+	if (gfs_node_get_ops(n) == &tng_recini_ops)
+		return tng_record_unlink(ar, n);
 	return tng_logic_unlink(ar, n);
+}
+
+/* ---- a new map: mkdir maps/NAME ---- */
+
+/* The section new maps go to: the last of type 34 that holds no quests; -1 none. */
+static long tng_map_section(const struct tng *t)
+{
+	long si = -1;
+
+	for (size_t i = 0; i < t->nsecs; i++) {
+		int quests = 0;
+
+		for (size_t k = 0; k < t->nassets && t->secs[i].type == TNG_S_MAPS; k++)
+			quests |= t->assets[k].sec == i && t->assets[k].kind == TNG_A_ZBIN;
+		if (t->secs[i].type == TNG_S_MAPS && !quests)
+			si = (long)i;
+	}
+	return si;
+}
+
+/* A map's name: 1 to 64 bytes of printable ASCII, no blank, '.', '/' or '\\', not "tilesets". */
+static int tng_map_name_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > 64 || !strcmp(s, "tilesets"))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] <= ' ' || (unsigned char)s[i] >= 0x7f || strchr("./\\", s[i]))
+			return 0;
+	return 1;
+}
+
+/*
+ * mkdir maps/NAME: a new map named NAME at the end of the maps section,
+ * every cell of every layer empty, no title (-1), no parallax or path.
+ * Its folder starts empty: map.ini and layerNN.csv are created in it as
+ * they are copied in (cp -r creates them exclusively) and written like any
+ * map's; maps/NAME.tmx and .png are there at once.
+ */
+static int tng_map_new(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		       struct gfs_node **out)
+{
+	struct tng *t = ar->priv;
+	long si = tng_map_section(t);
+	size_t cells = (size_t)tng_map_size(t) * tng_map_size(t) * tng_map_layers(t), ai;
+	uint8_t hdr[TNG_MAP_HDR] = { 0 };
+	struct gfs_buf rle = GFS_BUF_INIT, none = GFS_BUF_INIT, *nb;
+	struct tng_asset *a;
+	uint16_t *c;
+	uint32_t off;
+	int r;
+
+	if (si < 0)
+		return gfs_err(ar, -EPERM, "maps/%s: the game has no maps section", name);
+	if (!tng_map_name_ok(name))
+		return gfs_err(ar, -EINVAL, "maps/%s: a map's name is 1 to 64 bytes of printable ASCII, "
+			       "no blank, '.', '/' or '\\', not tilesets", name);
+	if (!cells || cells > TNG_MAP_CELLS_MAX)
+		return gfs_err(ar, -EINVAL, "maps/%s: the header's map size and layers allow no map", name);
+	if (!(c = malloc(cells * sizeof(*c))))
+		return -ENOMEM;
+	for (size_t i = 0; i < cells; i++)
+		c[i] = 0xffff;
+	r = gfs_rle16_encode(c, cells, &rle);
+	free(c);
+	gfs_put_u24le(hdr, 0xffffff);	/* no title */
+	gfs_put_u16le(hdr + 24, 0xffff);	/* no daylight sprite (category 0, index -1) */
+	nb = r ? NULL : gfs_buf_new();
+	r = r ? r : !nb ? -ENOMEM : tng_map_build(hdr, &none, 0, NULL, 0, 0, rle.data, rle.len, NULL, 0, nb);
+	gfs_buf_release(&rle);
+	if (!r && ((r = tng_string_add(t, name, &off)) || (r = tng_asset_new(t, (size_t)si, off, &ai))))
+		r = r == -EFBIG ? gfs_err(ar, r, "maps/%s: the section block is full", name) : r;
+	if (r) {
+		gfs_buf_free(nb);
+		return r;
+	}
+	a = &t->assets[ai];
+	a->kind = TNG_A_MAP;
+	a->pending = nb;
+	ar->changed = 1;
+	if ((r = tng_map_nodes(ar, t, a, dir, off, a->num, 0)))
+		return r;
+	*out = a->dir;
+	gfs_tree_invalidate(ar);
+	return 0;
+}
+
+/* map.ini or layerNN.csv created in the folder of a map: its view (not there yet); 1: not a map's folder. */
+static int tng_map_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+			  struct gfs_node **out)
+{
+	struct tng *t = ar->priv;
+	size_t n = strlen(name);
+	unsigned l = n == 11 && !strncmp(name, "layer", 5) && !strcmp(name + 7, ".csv") &&
+		     name[5] >= '0' && name[5] <= '9' && name[6] >= '0' && name[6] <= '9' ?
+		     (unsigned)(name[5] - '0') * 10 + (unsigned)(name[6] - '0') : 100;
+
+	for (size_t i = 0; i < t->nassets; i++) {
+		if (t->assets[i].dir != dir || t->assets[i].kind != TNG_A_MAP || t->assets[i].gone)
+			continue;
+		if (!strcmp(name, "map.ini"))
+			*out = tng_map_file(ar, t, i, dir, -1);
+		else if (l < tng_map_layers(t))	/* layerNN.csv, two digits */
+			*out = tng_map_file(ar, t, i, dir, (int)l);
+		else
+			return gfs_err(ar, -EPERM, "maps/%s/%s: a map's folder holds map.ini and "
+				       "layer00.csv to layer%02u.csv", dir->name, name,
+				       tng_map_layers(t) - 1);
+		if (!*out)
+			return -ENOMEM;
+		((struct tng_ref *)(*out)->priv)->fresh = 1;	/* empty until written */
+		return 0;
+	}
+	return 1;
+}
+
+static int tng_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		     struct gfs_node **out)
+{
+	if (dir->parent == ar->root && !strcmp(dir->name, "maps"))
+		return tng_map_new(ar, dir, name, out);
+	return gfs_err(ar, -EPERM, "%s: only maps (a new folder in maps/) can be made", name);
 }
 
 /* the first map, drawn with its tiles */
@@ -802,6 +946,7 @@ const struct gfs_format gfs_format_tng = {
 	.create = tng_create,
 	.unlink = tng_unlink,
 	.rename = tng_media_rename,
+	.mkdir = tng_mkdir,
 	.thumbnails = tng_thumbnails,
 	.layout = tng_layout_nth,
 };

@@ -7,7 +7,9 @@
  * objects carry event handlers, quests and cutscenes one script each
  * (tng_handlers.c finds them): <kind>/<record>.<handler>.tngs beside
  * <kind>/<record>.ini, the record's other fields (tng_records.c); handler
- * files are created and removed here.  Records without scripts (choosers,
+ * files are created and removed here, and records created: a new NAME.ini
+ * in a record directory is a new record named NAME (removing one:
+ * tng_record_unlink() in tng_media.c, beside the media's).  Records without scripts (choosers,
  * spawners, dialogs, crafting) are <kind>/<record>.ini alone, and sections
  * 16-21 and 33 sections/<NN>-<kind>.ini; section 25 is
  * attributes/attributes.ini with each attribute's script as
@@ -211,9 +213,11 @@ static int tng_recini_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 	struct tngs_names nm;
 	struct tng_split s;
 	size_t pre;
-	int r = recini_load(ar, n, &rec, &s, &pre);
+	int r;
 
-	if (!r) {
+	if (ref->asset == TNG_NEW_ASSET)	/* created, nothing stored yet */
+		return 0;
+	if (!(r = recini_load(ar, n, &rec, &s, &pre))) {
 		tng_names(ar, ref->t, &nc, &nm);
 		r = tng_rec_render(ref->t->secs[ref->sec].type, ref->t->hdr[TNG_OFF_TRANSPORTS],
 				   rec.data, pre, &nm, out);
@@ -226,18 +230,27 @@ static int tng_recini_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 	return r;
 }
 
+static int record_adopt(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len);
+
 static int tng_recini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
 			    size_t len)
 {
 	struct tng_ref *ref = n->priv;
-	struct tng_asset *a = &ref->t->assets[ref->asset];
-	enum tng_rkind k = tng_rkind_of(ref->t, a);
-	struct gfs_buf rec = GFS_BUF_INIT, *nb = gfs_buf_new(), view = GFS_BUF_INIT;
+	struct tng_asset *a;
+	enum tng_rkind k;
+	struct gfs_buf rec = GFS_BUF_INIT, *nb, view = GFS_BUF_INIT;
 	struct tng_namectx nc;
 	struct tngs_names nm;
 	struct tng_split s;
 	size_t pre;
-	int r = nb ? recini_load(ar, n, &rec, &s, &pre) : -ENOMEM;
+	int r;
+
+	if (ref->asset == TNG_NEW_ASSET)
+		return record_adopt(ar, n, data, len);
+	a = &ref->t->assets[ref->asset];
+	k = tng_rkind_of(ref->t, a);
+	nb = gfs_buf_new();
+	r = nb ? recini_load(ar, n, &rec, &s, &pre) : -ENOMEM;
 
 	if (!nb) {
 		memset(&s, 0, sizeof(s));
@@ -774,7 +787,200 @@ static long record_in(struct tng *t, struct gfs_node *dir, const char *stem, siz
 	return -1;
 }
 
-/* Creating STEM.<handler>.tngs beside STEM.ini adds an event handler (END until written). */
+/* ---- records made: <kind>/NAME.ini copied in or saved new ---- */
+
+/*
+ * The section a new NAME.ini in dir becomes a record of: the last section
+ * of the kind dir shows, for kinds whose records have an INI view (startup
+ * scripts and default actions are whole scripts); -1 none.
+ */
+long tng_record_section(struct gfs_archive *ar, const struct tng *t, const struct gfs_node *dir)
+{
+	long si = -1;
+
+	if (dir->parent != ar->root)
+		return -1;
+	for (size_t i = 0; i < t->nsecs; i++) {
+		const struct tng_kind *k = tng_kind_of(t->secs[i].type);
+
+		if (k->view == TNG_V_ZBIN && k->rec && k->script != TNG_R_WHOLE &&
+		    !strcmp(k->name, dir->name))
+			si = (long)i;
+	}
+	return si;
+}
+
+/* Another record of section si's kind than skip named s[0..n) (a file may show it by number)? */
+const struct tng_asset *tng_record_named(struct tng *t, size_t si, const struct tng_asset *skip,
+					 const char *s, size_t n)
+{
+	for (size_t i = 0; i < t->nassets; i++) {
+		const struct tng_asset *b = &t->assets[i];
+		const char *bs;
+		size_t bn;
+
+		if (b != skip && !b->gone && b->nameoff &&
+		    t->secs[b->sec].type == t->secs[si].type &&
+		    (bs = tng_string_at(t, b->nameoff, &bn)) && bn == n && !memcmp(bs, s, n))
+			return b;
+	}
+	return NULL;
+}
+
+/* The number the next record of section si's kind gets (tng_asset_new()). */
+static unsigned record_next(const struct tng *t, size_t si)
+{
+	unsigned num = 0;
+
+	for (size_t i = 0; i < t->nassets; i++)
+		num += t->secs[t->assets[i].sec].type == t->secs[si].type;
+	return num;
+}
+
+/*
+ * The record name of a new file NAME.ini of section si into stem, or
+ * -EINVAL/-EEXIST said; of a kind without names (objects, keyed by their
+ * sprite), NAME is the next record number NNNN and stem is "".
+ */
+static int record_stem(struct gfs_archive *ar, struct tng *t, size_t si, const char *name,
+		       char *stem, size_t stemlen)
+{
+	size_t n = strlen(name);
+	char want[16];
+
+	if (tng_kind_of(t->secs[si].type)->index_field) {
+		snprintf(want, sizeof want, "%04u.ini", record_next(t, si));
+		if (strcmp(name, want))
+			return gfs_err(ar, -EINVAL, "%s: %s are numbered: the next is %s", name,
+				       tng_kind_of(t->secs[si].type)->name, want);
+		stem[0] = '\0';
+		return 0;
+	}
+	if (n < 5 || strcmp(name + n - 4, ".ini") || !stem_ok(name, n - 4) || n - 4 >= stemlen)
+		return gfs_err(ar, -EINVAL, "%s: a new record is NAME.ini, NAME its name: at most %d "
+			       "printable ASCII bytes, no blank, '.', '/' or '\\', not all digits",
+			       name, TNG_STEM_MAX);
+	if (tng_record_named(t, si, NULL, name, n - 4))
+		return gfs_err(ar, -EEXIST, "%s: a record of %s is named %.*s already", name,
+			       tng_kind_of(t->secs[si].type)->name, (int)(n - 4), name);
+	memcpy(stem, name, n - 4);
+	stem[n - 4] = '\0';
+	return 0;
+}
+
+/*
+ * A new NAME.ini is a node only; its record and its name in section 0 are
+ * made when its first content is stored (record_adopt), so a refused INI
+ * leaves the game as it was.
+ */
+static int record_create(struct gfs_archive *ar, struct tng *t, size_t si, struct gfs_node *dir,
+			 const char *name, struct gfs_node **out)
+{
+	char stem[TNG_STEM_MAX + 1];
+	struct tng_ref *ref;
+	int r;
+
+	if ((r = record_stem(ar, t, si, name, stem, sizeof stem)))
+		return r;
+	ref = tng_ref_new(t, TNG_NEW_ASSET, si, 0);
+	*out = ref ? gfs_node_new_file(ar, dir, name, 0644, &tng_recini_ops, ref) : NULL;
+	if (!*out) {
+		tng_ref_release(ref);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The smallest descriptor value (an object's sprite index) no record of section si's kind has. */
+static int record_free_index(const struct tng *t, size_t si, uint32_t *v)
+{
+	size_t n = record_next(t, si);
+	uint8_t *used = calloc(n + 1, 1);
+
+	if (!used)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->nassets; i++) {
+		const struct tng_asset *b = &t->assets[i];
+
+		if (!b->gone && t->secs[b->sec].type == t->secs[si].type && b->nameoff <= n)
+			used[b->nameoff] = 1;
+	}
+	for (*v = 0; used[*v]; ++*v)
+		;
+	free(used);
+	return 0;
+}
+
+/*
+ * The first content of a created NAME.ini: parsed with nothing under it, its
+ * record made with no event handlers (an NPC, an object) or an empty script
+ * (a quest's on_complete, a cutscene's script: STEM.*.tngs appears beside).
+ */
+static int record_adopt(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	static const uint8_t end = 0;
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	unsigned type = t->secs[ref->sec].type;
+	enum tng_rkind k = tng_kind_of(type)->script;
+	struct tng_hand h = { 0, 0, &end, 1 };
+	struct gfs_buf rec = GFS_BUF_INIT, view = GFS_BUF_INIT, zero = GFS_BUF_INIT, *nb;
+	struct tng_namectx nc;
+	struct tngs_names nm;
+	char stem[TNG_STEM_MAX + 1];
+	uint32_t off;
+	size_t ai;
+	int r;
+
+	if (!len)	/* created, not written yet (cp, an editor's first open) */
+		return 0;
+	if (!(nb = gfs_buf_new()))
+		return -ENOMEM;
+	r = record_stem(ar, t, ref->sec, n->name, stem, sizeof stem);
+	r = r ? r : gfs_buf_printf(&view, "%s/%s", n->parent->name, n->name);
+	/* the INI over a record of zeros: every field it does not set stays 0 */
+	r = r ? r : tng_rec_blank(type, t->hdr[TNG_OFF_TRANSPORTS], &zero);
+	if (!r) {
+		tng_names(ar, t, &nc, &nm);
+		r = tng_rec_parse(ar, (const char *)view.data, type, t->hdr[TNG_OFF_TRANSPORTS],
+				  zero.data, zero.len, data, len, &nm, &rec);
+		tng_names_release(&nc);
+	}
+	gfs_buf_release(&zero);
+	if (!r && k != TNG_R_NONE && tng_rec_prefix(k, rec.data, rec.len) != rec.len)
+		r = gfs_err(ar, -EINVAL, "%s: the counts do not match the record", view.data);
+	else if (!r)
+		r = k != TNG_R_NONE ? tng_join(k, rec.data, rec.len, &h, !tng_rkind_lists(k), NULL, 0, nb) :
+				      gfs_buf_add(nb, rec.data, rec.len);
+	if (!r && nb->len > TNG_ZASSET_MAX)
+		r = gfs_err(ar, -EINVAL, "%s: the record would be %zu bytes, over the %zu-byte limit",
+			    view.data, nb->len, TNG_ZASSET_MAX);
+	if (!r && !stem[0])	/* an object: the first sprite index no other object has */
+		r = record_free_index(t, ref->sec, &off);
+	else if (!r)
+		r = tng_string_add(t, stem, &off);
+	if (!r && (r = tng_asset_new(t, ref->sec, off, &ai)))
+		r = r == -EFBIG ? gfs_err(ar, r, "%s: the section block is full", view.data) : r;
+	gfs_buf_release(&rec);
+	gfs_buf_release(&view);
+	if (r) {
+		gfs_buf_free(nb);
+		return r;
+	}
+	t->assets[ai].kind = TNG_A_ZBIN;
+	t->assets[ai].named = stem[0] != '\0';	/* a plain word no other record of its kind has */
+	t->assets[ai].node = n;
+	ref->asset = ai;
+	tng_keep_pending(n, nb);
+	if (k != TNG_R_NONE && !tng_rkind_lists(k) && !hscript_node(ar, t, ai, n->parent, 0))
+		return -ENOMEM;
+	ar->changed = 1;
+	gfs_tree_invalidate(ar);
+	return 0;
+}
+
+/* Creating STEM.<handler>.tngs beside STEM.ini adds an event handler (END until written);
+ * a new NAME.ini in a record directory is a new record (record_create). */
 int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
 		     struct gfs_node **out)
 {
@@ -785,16 +991,18 @@ int tng_logic_create(struct gfs_archive *ar, struct gfs_node *dir, const char *n
 	struct tng_split s;
 	struct tng_hand *h;
 	static const uint8_t end = 0;
-	struct tng_ref ref = { t, 0, 0, 0 };
-	long ai = -1;
+	struct tng_ref ref = { t, 0, 0, 0, 0 };
+	long ai = -1, si = tng_record_section(ar, t, dir);
 	int type, r;
 
+	if (si >= 0 && len > 4 && !strcmp(name + len - 4, ".ini"))
+		return record_create(ar, t, (size_t)si, dir, name, out);
 	sl = dot ? (size_t)(dot - name) : len;
 	if (!dot || len < sl + 7 || strcmp(name + len - 5, ".tngs") ||
 	    (ai = record_in(t, dir, name, sl)) < 0)
-		return gfs_err(ar, -EPERM, "%s: only media (in fonts, music, sounds, movies, speech) "
-			       "and RECORD.<handler>.tngs beside an NPC's or object's RECORD.ini can be "
-			       "created", name);
+		return gfs_err(ar, -EPERM, "%s: only media (in fonts, music, sounds, movies, speech), "
+			       "NAME.ini in a record directory and RECORD.<handler>.tngs beside an NPC's "
+			       "or object's RECORD.ini can be created", name);
 	dot++;
 	len -= sl + 1;
 	if ((type = tng_handler_type(dot, len - 5)) < 0)
@@ -840,8 +1048,8 @@ int tng_logic_unlink(struct gfs_archive *ar, struct gfs_node *n)
 
 	if (gfs_node_get_ops(n) != &tng_hscript_ops ||
 	    !tng_rkind_lists(k = tng_rkind_of(ref->t, &ref->t->assets[ref->asset])))
-		return gfs_err(ar, -EPERM, "%s: only media and event handlers (RECORD.on_*.tngs) can "
-			       "be removed", n->name);
+		return gfs_err(ar, -EPERM, "%s: only media, records (NAME.ini) and event handlers "
+			       "(RECORD.on_*.tngs) can be removed", n->name);
 	if ((r = rec_load(ar, ref, &rec, &s)))
 		return r;
 	if ((i = find_handler(k, &s, ref->sub)) < 0) {

@@ -5,10 +5,12 @@
  * first stored, so a refused one changes nothing); renaming changes the name;
  * removing drops the descriptor (the bytes go at the next commit).  What a
  * script, a record or a map still refers to by its name cannot be removed or
- * renamed.
+ * renamed.  Records are removed here too (tng_record_unlink), since what
+ * refers to them is found the same way.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "tng.h"
 #include "tng_script.h"
@@ -92,6 +94,15 @@ static int media_referrer(struct gfs_archive *ar, struct tng *t, struct tng_asse
 	return 0;
 }
 
+/* A file created and never stored (nothing in the game yet): removed, 1; else 0. */
+static int never_stored(struct gfs_archive *ar, struct gfs_node *n)
+{
+	if (((struct tng_ref *)n->priv)->asset != TNG_NEW_ASSET)
+		return 0;
+	gfs_node_remove(ar, n);
+	return 1;
+}
+
 int tng_media_dir(const struct tng *t, const struct gfs_node *dir)
 {
 	return media_section(t, dir) >= 0;
@@ -151,10 +162,8 @@ int tng_media_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	char who[160];
 	int r;
 
-	if (ref->asset == TNG_NEW_ASSET) {	/* never stored: nothing in the game yet */
-		gfs_node_remove(ar, n);
+	if (never_stored(ar, n))
 		return 0;
-	}
 	a = &t->assets[ref->asset];
 	if (media_referrer(ar, t, a, who, sizeof who))
 		return gfs_err(ar, -EBUSY, "%s: %s refers to it; change that first", n->name, who);
@@ -200,6 +209,98 @@ int tng_media_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node
 	a->nameoff = off;
 	gfs_node_move(ar, n, newdir, newname);
 	ar->changed = 1;
+	gfs_tree_invalidate(ar);
+	return 0;
+}
+
+/* ---- records removed: <kind>/NAME.ini ---- */
+
+/* Does a map's layer hold value v (an NPC or spawner by number)?  1 with the map in who. */
+static int map_user(struct gfs_archive *ar, struct tng *t, unsigned layer, unsigned v, char *who,
+		    size_t wholen)
+{
+	unsigned ms = tng_map_size(t), layers = tng_map_layers(t);
+
+	for (size_t i = 0; i < t->nassets && layer < layers; i++) {
+		struct tng_asset *a = &t->assets[i];
+		struct gfs_buf b = GFS_BUF_INIT;
+		struct tng_map m;
+		const char *name;
+		size_t nl, cells = (size_t)ms * ms;
+		int hit = 0;
+
+		if (a->kind != TNG_A_MAP || a->gone)
+			continue;
+		if (!tng_asset_content(ar, t, a, TNG_MAP_MAX, &b) &&
+		    !tng_map_parse(ms, layers, b.data, b.len, &m, 1, NULL, 0)) {
+			for (size_t c = 0; c < cells && !hit; c++)
+				hit = m.cells[(size_t)layer * cells + c] == v;
+			free(m.cells);
+		}
+		gfs_buf_release(&b);
+		if (hit) {
+			name = tng_string_at(t, a->nameoff, &nl);
+			snprintf(who, wholen, "maps/%.*s/layer%02u.csv", name ? (int)nl : 4,
+				 name ? name : "?", layer);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Removing NAME.ini removes the record: one named by what refers to it
+ * (dialogs, choosers, cutscenes, crafts, quests) when nothing does; one
+ * numbered by what refers to it (NPCs and spawners on maps' layers,
+ * character options) only when it is the last of its kind and no map
+ * places it, so no number changes.
+ */
+int tng_record_unlink(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	struct tng_asset *a;
+	unsigned type = t->secs[ref->sec].type;
+	const struct tng_kind *kd = tng_kind_of(type);
+	char who[200];
+	int r;
+
+	if (never_stored(ar, n))
+		return 0;
+	a = &t->assets[ref->asset];
+	if (tng_record_section(ar, t, n->parent) < 0)
+		return gfs_err(ar, -EPERM, "%s: records of %s cannot be removed", n->name, kd->name);
+	if (kd->ref >= 0) {
+		const char *s;
+		size_t sn;
+
+		if (a->nameoff && (s = tng_string_at(t, a->nameoff, &sn)) &&
+		    !tng_record_named(t, a->sec, a, s, sn) && tng_logic_referrer(ar, t, kd->ref, a->nameoff, who,
+									       sizeof who))
+			return gfs_err(ar, -EBUSY, "%s/%s: %s refers to it; change that first",
+				       n->parent->name, n->name, who);
+	} else {
+		for (size_t i = 0; i < t->nassets; i++)
+			if (!t->assets[i].gone && t->secs[t->assets[i].sec].type == type &&
+			    t->assets[i].num > a->num)
+				return gfs_err(ar, -EBUSY, "%s/%s: %s are numbered: only the last "
+					       "can be removed", n->parent->name, n->name, kd->name);
+		if ((type == TNG_S_NPCS || type == TNG_S_SPAWNERS) &&
+		    map_user(ar, t, type == TNG_S_NPCS ? 5 : 6, a->num, who, sizeof who))
+			return gfs_err(ar, -EBUSY, "%s/%s: %s places it; change that first",
+				       n->parent->name, n->name, who);
+	}
+	if ((r = tng_asset_drop(t, ref->asset)))
+		return r;
+	for (size_t j = n->parent->nkids; j-- > 0;) {	/* its scripts go with it */
+		struct gfs_node *o = n->parent->kids[j];
+		struct tng_ref *or = o->priv;
+
+		if (o != n && gfs_node_get_ops(o) == &tng_hscript_ops && or->asset == ref->asset)
+			gfs_node_remove(ar, o);
+	}
+	ar->changed = 1;
+	gfs_node_remove(ar, n);
 	gfs_tree_invalidate(ar);
 	return 0;
 }

@@ -646,6 +646,22 @@ int tng_rec_decodes(unsigned type, unsigned transports, const uint8_t *p, size_t
 	return with_view(type, transports, p, len, NULL, NULL) == 0;
 }
 
+/* Longest run of zeros tried for a blank record: an object's fixed parts take 231 bytes. */
+#define TNG_BLANK_MAX	4096
+
+int tng_rec_blank(unsigned type, unsigned transports, struct gfs_buf *out)
+{
+	for (size_t n = 0; n <= TNG_BLANK_MAX; n++) {
+		int r = gfs_buf_set_len(out, n);
+
+		if (r)
+			return r;
+		if (tng_rec_decodes(type, transports, out->data, n))
+			return 0;
+	}
+	return -EINVAL;
+}
+
 struct render_ctx {
 	const struct tngs_names *nm;
 	struct gfs_buf *out;

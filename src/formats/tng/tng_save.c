@@ -82,12 +82,15 @@ static int tng_plan_add(struct tng_plan *p, uint64_t off, uint64_t len, struct t
 	return 0;
 }
 
+/* The new assets (no bytes in the file yet), maps after the others: maps come last. */
 static int tng_flush_floating(struct tng *t, struct tng_plan *p)
 {
-	for (size_t i = 0; i < t->nassets; i++) {
-		struct tng_asset *a = &t->assets[i];
+	for (size_t k = 0; k < 2 * t->nassets; k++) {
+		struct tng_asset *a = &t->assets[k % t->nassets];
 		int r;
 
+		if ((a->kind == TNG_A_MAP) != (k >= t->nassets))
+			continue;
 		if (a->len == 0 && a->pending && !a->gone && tng_new_bytes(a)->len) {
 			r = tng_plan_add(p, 0, 0, a);
 			if (r)

@@ -542,7 +542,11 @@ static int tng_mapini_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 	struct gfs_rec_refs refs = { tng_mref_fmt, tng_mref_parse, NULL, ref->t };
 	struct gfs_buf b = GFS_BUF_INIT;
 	struct tng_map m;
-	int r = tng_map_get(ar, n, &b, &m, 0);
+	int r;
+
+	if (ref->fresh)	/* created by a copy into a new map: empty until written */
+		return 0;
+	r = tng_map_get(ar, n, &b, &m, 0);
 
 	if (!r)
 		r = gfs_record_render(&tng_map_rec, b.data, b.len, &refs, out);
@@ -620,9 +624,21 @@ out:
 	return r;
 }
 
+/* A new map's file: nothing to store while it is empty, its own content once written. */
+static int tng_fresh_store(struct gfs_node *n, size_t len, int r)
+{
+	struct tng_ref *ref = n->priv;
+
+	if (!r && len)
+		ref->fresh = 0;
+	return r;
+}
+
 static int tng_mapini_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
-	return tng_map_store(ar, n, "map.ini", data, len, NULL);
+	if (((struct tng_ref *)n->priv)->fresh && !len)
+		return 0;
+	return tng_fresh_store(n, len, tng_map_store(ar, n, "map.ini", data, len, NULL));
 }
 
 const struct gfs_node_ops tng_mapini_ops = {
@@ -638,9 +654,11 @@ static int tng_layer_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 	struct tng_map m;
 	size_t ms = tng_map_size(ref->t);
 	const uint16_t *c;
-	int r = tng_map_get(ar, n, &b, &m, 1);
+	int r;
 
-	if (r)
+	if (ref->fresh)
+		return 0;
+	if ((r = tng_map_get(ar, n, &b, &m, 1)))
 		goto out;
 	c = m.cells + (size_t)ref->sub * ms * ms;
 	r = gfs_grid_write_u16(out, c, ms, ms);
@@ -658,6 +676,8 @@ static int tng_layer_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	size_t ms = tng_map_size(ref->t);
 	int r;
 
+	if (ref->fresh && !len)
+		return 0;
 	m.cells = NULL;
 	r = tng_map_get(ar, n, &b, &m, 1);
 	if (!r)
@@ -666,7 +686,7 @@ static int tng_layer_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 		r = tng_map_store(ar, n, n->name, NULL, 0, m.cells);
 	free(m.cells);
 	gfs_buf_release(&b);
-	return r;
+	return tng_fresh_store(n, len, r);
 }
 
 const struct gfs_node_ops tng_layer_ops = {
