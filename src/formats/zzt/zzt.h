@@ -206,4 +206,31 @@ int zzt_render_png(struct zzt_board *b, struct gfs_buf *out);
 extern const uint8_t zzt_font[256][14];
 extern const int zzt_font_real;
 
+
+/* ---- board names, and the numbers that lead to boards (zzt_refs.c) ---------- */
+
+/* A name as a slug (lower-case letters and digits, '-' between runs), at most cap - 1. */
+size_t zzt_slug(const uint8_t *s, size_t n, char *out, size_t cap);
+/* "NN-slug" from the board name. */
+void zzt_board_dirname(const struct zzt_board *b, char *out, size_t len);
+/*
+ * Every reference to a board number: the start board in the header, each
+ * board's four exits, each passage's destination.  fn sees where the number
+ * is, returns non-zero to stop (and that is returned).
+ */
+enum zzt_refkind { ZZT_REF_START, ZZT_REF_EXIT, ZZT_REF_PASSAGE };
+
+struct zzt_refsite {
+	enum zzt_refkind kind;
+	unsigned board, n;		/* the board holding it; exit index or stat */
+	unsigned value;
+};
+
+int zzt_each_ref(struct zzt_world *w, int (*fn)(struct zzt_world *, struct zzt_refsite *, void *),
+		 void *arg);
+/* EBUSY naming what still leads to board b (or that it is the title screen), else 0. */
+int zzt_board_busy(struct gfs_archive *ar, struct zzt_board *b);
+/* zzt_each_ref() callback: board *(unsigned *)arg went, every number past it moves down one. */
+int zzt_ref_shift(struct zzt_world *w, struct zzt_refsite *rs, void *arg);
+
 #endif
