@@ -451,6 +451,8 @@ int tng_attr_set_script(const uint8_t *p, size_t len, size_t k, const uint8_t *c
  * not all digits, at most 64 bytes) no other record of its kind has, else
  * by the record's number NNNN.  Marked once at load (a->named).
  */
+/* Can s[0..n) name a record's files: printable ASCII without blank, '.', '/', '\\', not all digits? */
+int tng_stem_ok(const char *s, size_t n);
 int tng_stems_mark(struct tng *t);
 #define TNG_STEM_MAX	64	/* longest record name that names its files */
 void tng_rec_stem(struct tng *t, const struct tng_asset *a, char *out, size_t outlen);

@@ -612,97 +612,6 @@ const struct gfs_node_ops tng_hscript_ops = {
 	.free = tng_ref_free,
 };
 
-/* ---- record file names: the record's name, else its number ---- */
-
-/* Can s[0..n) name a record's files: printable ASCII without blank, '.', '/', '\\', not all digits? */
-static int stem_ok(const char *s, size_t n)
-{
-	int digits = 1;
-
-	if (!n || n > TNG_STEM_MAX)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c <= ' ' || c >= 0x7f || c == '.' || c == '/' || c == '\\')
-			return 0;
-		digits &= c >= '0' && c <= '9';
-	}
-	return !digits;
-}
-
-struct stem_key {
-	unsigned type;
-	const char *s;
-	size_t n, ai;
-};
-
-static int stem_cmp(const void *x, const void *y)
-{
-	const struct stem_key *a = x, *b = y;
-	int c;
-
-	if (a->type != b->type)
-		return a->type < b->type ? -1 : 1;
-	c = memcmp(a->s, b->s, a->n < b->n ? a->n : b->n);
-	return c ? c : (a->n > b->n) - (a->n < b->n);
-}
-
-int tng_stems_mark(struct tng *t)
-{
-	struct stem_key *k = malloc((t->nassets ? t->nassets : 1) * sizeof(*k));
-	size_t n = 0;
-
-	if (!k)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->nassets; i++) {
-		struct tng_asset *a = &t->assets[i];
-		unsigned type = t->secs[a->sec].type;
-		const char *s;
-		size_t len = 0;
-
-		a->named = 0;
-		if (a->kind == TNG_A_ZBIN && !tng_kind_of(type)->index_field && a->nameoff &&
-		    (s = tng_string_at(t, a->nameoff, &len)) && stem_ok(s, len))
-			k[n++] = (struct stem_key){ type, s, len, i };
-	}
-	qsort(k, n, sizeof(*k), stem_cmp);
-	for (size_t i = 0, j; i < n; i = j) {	/* a name two records of a kind share names neither */
-		for (j = i + 1; j < n && !stem_cmp(&k[i], &k[j]); j++)
-			;
-		t->assets[k[i].ai].named = j == i + 1;
-	}
-	free(k);
-	return 0;
-}
-
-void tng_rec_stem(struct tng *t, const struct tng_asset *a, char *out, size_t outlen)
-{
-	size_t n = 0;
-	const char *s = a->named ? tng_string_at(t, a->nameoff, &n) : NULL;
-
-	if (s)
-		snprintf(out, outlen, "%.*s", (int)n, s);
-	else
-		snprintf(out, outlen, "%04u", a->num);
-}
-
-/* "STEM.on_click.tngs", "STEM.on_click-2.tngs" (second of its type), "STEM.on_complete.tngs". */
-void tng_hscript_name(enum tng_rkind k, const char *stem, int sub, char *out, size_t outlen)
-{
-	char h[32];
-
-	if (!tng_rkind_lists(k)) {
-		snprintf(out, outlen, "%s.%s.tngs", stem, k == TNG_R_QUEST ? "on_complete" : "script");
-		return;
-	}
-	tng_handler_name(HTYPE(sub), h, sizeof h);
-	if (HOCC(sub))
-		snprintf(out, outlen, "%s.%s-%u.tngs", stem, h, HOCC(sub) + 1);
-	else
-		snprintf(out, outlen, "%s.%s.tngs", stem, h);
-}
-
 static struct gfs_node *hscript_node(struct gfs_archive *ar, struct tng *t, size_t ai,
 				     struct gfs_node *dir, int sub)
 {
@@ -856,7 +765,7 @@ static int record_stem(struct gfs_archive *ar, struct tng *t, size_t si, const c
 		stem[0] = '\0';
 		return 0;
 	}
-	if (n < 5 || strcmp(name + n - 4, ".ini") || !stem_ok(name, n - 4) || n - 4 >= stemlen)
+	if (n < 5 || strcmp(name + n - 4, ".ini") || !tng_stem_ok(name, n - 4) || n - 4 >= stemlen)
 		return gfs_err(ar, -EINVAL, "%s: a new record is NAME.ini, NAME its name: at most %d "
 			       "printable ASCII bytes, no blank, '.', '/' or '\\', not all digits",
 			       name, TNG_STEM_MAX);
