@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "gamefs.h"
 #include "formats/zzt/zzt.h"
 
 /*
