@@ -175,6 +175,14 @@ int rpg_scripts_kind(struct gfs_archive *ar, struct rpg_lump *l);
 int rpg_scripts_build(struct gfs_archive *ar);
 
 /* ---- rpg_records.c ---- */
+/* What a reference field leads to: items (the number is the item; ITEM1: item + 1), ... */
+enum { RF_ITEM, RF_ITEM1, RF_ATTACK1, RF_ENEMY1, RF_FORMATION1, RF_SONG1, RF_SFX1, RF_TAG, RF_HERO, RF_SCRIPT };
+/*
+ * The int16 v (its 16 bits) of a reference of kind ref (RF_*; ctx the
+ * archive) as text: the number, then " ; " and the name of what it leads to
+ * when that has one (a tag below 0: "; not NAME").  (struct gfs_rec_refs' fmt.)
+ */
+int rpg_ref_fmt(void *ctx, int ref, uint64_t v, struct gfs_buf *out);
 /* Has l per-record INI views (a record lump with a known record size)? */
 int rpg_records_kind(struct gfs_archive *ar, struct rpg_lump *l);
 int rpg_records_build(struct gfs_archive *ar);

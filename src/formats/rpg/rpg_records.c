@@ -69,9 +69,6 @@ struct rk_kind {
 #define HIDE(w, n, what) { .kind = GFS_FK_BYTES, .off = 2 * (w), .width = 2 * (n), .flags = GFS_FF_HIDDEN, \
 			   .note = what }
 
-/* What a reference leads to (rk_refs[]). */
-enum { RF_ITEM, RF_ITEM1, RF_ATTACK1, RF_ENEMY1, RF_FORMATION1, RF_SONG1, RF_SFX1, RF_TAG, RF_HERO };
-
 static const struct gfs_field rk_tap[] = {
 	INTS("pattern%u_start_tile", 0, 2, 20, NULL),
 	REFS("pattern%u_disable_tag", 1, 2, 20, 0, RF_TAG, NULL),
@@ -110,7 +107,7 @@ static const struct gfs_field rk_sho[] = {
 	HIDE(0, 16, "name"),
 	INTN("last_stock_slot", 16, "last_stock_slot: its stock is shop-stock/ N x 50 to N x 50 + this"),
 	INTN("menu_bits", 17, "menu_bits: 1 buy, 2 sell, 4 hire, 8 inn, 16 equip, 32 save, 64 map, 128 team"),
-	INT("inn_price", 18), INT("inn_script", 19),
+	INT("inn_price", 18), REF("inn_script", 19, RF_SCRIPT),
 };
 
 static const struct gfs_field rk_stf[] = {
@@ -157,7 +154,7 @@ static const struct gfs_field rk_menus[] = {
 	INT("box_style", 11), INT("text_color", 12), INT("max_rows", 13), INT("bits", 14),
 	INT("offset_x", 15), INT("offset_y", 16), INTN("anchor_horiz", 17, "anchor_*, text_align: -1, 0, 1"),
 	INT("anchor_vert", 18), INT("text_align", 19), INT("min_chars", 20), INT("max_chars", 21),
-	INT("border_size", 22), INT("on_close", 23), INT("esc_menu", 24), INT("item_spacing", 26),
+	INT("border_size", 22), REF("on_close", 23, RF_SCRIPT), INT("esc_menu", 24), INT("item_spacing", 26),
 	INT("disabled_text_color", 27),
 };
 
@@ -334,14 +331,53 @@ static const struct rk_ref {
 	[RF_ITEM] = { ".ITM", 0 }, [RF_ITEM1] = { ".ITM", 1 }, [RF_ATTACK1] = { ".DT6", 1 },
 	[RF_ENEMY1] = { ".DT1", 1 }, [RF_FORMATION1] = { NULL, 1 }, [RF_SONG1] = { "SONGDATA.BIN", 1 },
 	[RF_SFX1] = { "SFXDATA.BIN", 1 }, [RF_TAG] = { ".TMN", 0 }, [RF_HERO] = { ".DT0", 0 },
+	[RF_SCRIPT] = { "", 0 },
 };
+
+/* The lump named name, or NULL. */
+static struct rpg_lump *rk_lump(struct rpg_model *m, const char *name)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (rpg_lump_is(m, m->lumps[i], name))
+			return m->lumps[i];
+	return NULL;
+}
+
+/*
+ * The name of script id (a trigger from 16384: record id - 16384 of
+ * LOOKUP1.BIN; else the PLOTSCR.LST record with that id), each record an
+ * id word and an int16 length and 36 bytes: 0, or -ENOENT.
+ */
+static int rk_script_name(struct gfs_archive *ar, long id, struct gfs_buf *out)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *l = rk_lump(m, id >= 16384 ? "LOOKUP1.BIN" : "PLOTSCR.LST");
+	uint8_t rec[40];
+	int r = 0;
+
+	if (!l || id <= 0)
+		return -ENOENT;
+	for (uint64_t i = id >= 16384 ? (uint64_t)id - 16384 : 0;; i++) {
+		unsigned n;
+
+		if (rpg_lump_range(ar, l, i * sizeof(rec), sizeof(rec), rec))
+			return -ENOENT;
+		if (id < 16384 && (int16_t)gfs_le16(rec) != id)
+			continue;
+		n = gfs_le16(rec + 2) > 36 ? 36 : gfs_le16(rec + 2);
+		for (unsigned k = 0; k < n && !r; k++)
+			r = rec[4 + k] >= 0x20 && rec[4 + k] < 0x7f && rec[4 + k] != '\\' ? gfs_buf_addc(out, (char)rec[4 + k])
+											 : gfs_buf_printf(out, "\\x%02x", rec[4 + k]);
+		return r;
+	}
+}
 
 /*
  * A reference shows as its number, then " ; " and the name of what it leads
  * to when that has one ("default_weapon = 3 ; Sword"; a tag below 0 is the
  * tag off: "; not NAME"); the formation of a formation set as its file.
  */
-static int rk_ref_fmt(void *ctx, int ref, uint64_t v, struct gfs_buf *out)
+int rpg_ref_fmt(void *ctx, int ref, uint64_t v, struct gfs_buf *out)
 {
 	struct gfs_archive *ar = ctx;
 	int16_t sv = (int16_t)(uint16_t)v;
@@ -354,17 +390,13 @@ static int rk_ref_fmt(void *ctx, int ref, uint64_t v, struct gfs_buf *out)
 		return r;
 	if (!k->lump) {
 		uint8_t w[2];
-		struct rpg_lump *l = NULL;
-		struct rpg_model *m = ar->priv;
+		struct rpg_lump *l = rk_lump(ar->priv, ".FOR");
 
-		for (size_t i = 0; i < m->n && !l; i++)
-			if (rpg_lump_is(m, m->lumps[i], ".FOR"))
-				l = m->lumps[i];
 		if (l && !rpg_lump_range(ar, l, (uint64_t)id * 80, sizeof(w), w))
 			r = gfs_buf_printf(out, " ; formations/%03ld.ini", id);
 		return r;
 	}
-	if (!rpg_record_name(ar, k->lump, id, &nm) && nm.len)
+	if (!(ref == RF_SCRIPT ? rk_script_name(ar, id, &nm) : rpg_record_name(ar, k->lump, id, &nm)) && nm.len)
 		r = gfs_buf_printf(out, " ; %s%.*s", ref == RF_TAG && sv < 0 ? "not " : "", (int)nm.len,
 				   (const char *)nm.data);
 	gfs_buf_release(&nm);
@@ -397,7 +429,7 @@ static int rk_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf 
 	struct rpg_vpriv *v = n->priv;
 	const struct rk_kind *k = v->desc;
 	struct gfs_layout_table t;
-	struct gfs_rec_refs refs = { rk_ref_fmt, rk_ref_parse, RK_WANT, ar };
+	struct gfs_rec_refs refs = { rpg_ref_fmt, rk_ref_parse, RK_WANT, ar };
 	int r = gfs_layout_table(&k->layout, rk_recsize(ar, k), &t);
 
 	if (!r)
@@ -481,7 +513,7 @@ static int rk_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *d
 	struct gfs_layout_table t;
 	char view[96];
 	struct rk_store_ctx c = { ar, k, view, data, len, rk_recsize(ar, k), &t.rec };
-	struct gfs_rec_refs refs = { rk_ref_fmt, rk_ref_parse, RK_WANT, ar };
+	struct gfs_rec_refs refs = { rpg_ref_fmt, rk_ref_parse, RK_WANT, ar };
 	int r = gfs_layout_table(&k->layout, c.rs, &t);
 
 	snprintf(view, sizeof(view), "%s/%s", k->dir, n->name);
