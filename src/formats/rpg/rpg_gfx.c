@@ -471,6 +471,120 @@ static int rgfx_count(struct rgfx_set *s, size_t k, const char *why)
 	return 0;
 }
 
+/* What rgfx_frame_of() looks for: spriteset id, its frame f; the pixels it found. */
+struct rgfx_want {
+	int64_t id;
+	unsigned f;
+	struct rpg_sprite *sp;
+	int found;
+};
+
+static int rgfx_frame_of(struct rgfx_set *s, size_t k, const char *why)
+{
+	struct rgfx_want *w = s->ctx;
+	size_t n;
+
+	(void)k;
+	if (w->found || why || s->id != w->id || w->f >= s->nframes)
+		return 0;
+	n = (size_t)s->w * (size_t)s->h;
+	if (!(w->sp->px = malloc(n)))
+		return -ENOMEM;
+	memcpy(w->sp->px, s->bin + s->off[w->f], n);
+	w->sp->w = (unsigned)s->w;
+	w->sp->h = (unsigned)s->h;
+	w->found = 1;
+	return 0;
+}
+
+int rpg_sprite_frame(struct gfs_archive *ar, char kind, long set, long pal, unsigned f, struct rpg_sprite *sp)
+{
+	struct rpg_model *m = ar->priv;
+	const size_t ng = sizeof(rpg_gfxs) / sizeof(rpg_gfxs[0]);
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct rpg_lump *l;
+	size_t hdr, count;
+	int r = -ENOENT;
+
+	memset(sp, 0, sizeof(*sp));
+	for (size_t i = 0; i < 2 * ng && r == -ENOENT && set >= 0; i++) {
+		const struct rpg_gfx *g = &rpg_gfxs[i % ng];
+
+		/* the rgfx lump first, as rpg_sprite_sets() */
+		l = NULL;
+		for (size_t j = 0; j < m->n && !l && g->defpal == kind; j++)
+			if (rpg_lump_is(m, m->lumps[j], g->lump))
+				l = m->lumps[j];
+		if (!l || g->type != (i < ng ? G_RGFX : G_SPRITE))
+			continue;
+		if (g->type == G_SPRITE) {	/* 4-bit frames, column by column, two rows a byte */
+			size_t rs = (size_t)g->w * g->h / 2 * g->frames;
+			uint8_t *rec = malloc(rs);
+
+			if (f >= g->frames) {
+				free(rec);
+				break;
+			}
+			if (!rec || !(sp->px = malloc((size_t)g->w * g->h))) {
+				free(rec);
+				return -ENOMEM;
+			}
+			if (rpg_lump_range(ar, l, (uint64_t)set * rs, rs, rec)) {
+				free(rec);
+				break;
+			}
+			sp->w = g->w;
+			sp->h = g->h;
+			for (unsigned y = 0; y < g->h; y++)
+				for (unsigned x = 0; x < g->w; x++) {
+					struct rpg_px p = rpg_px_of(g, f * g->w + x, y);
+
+					sp->px[(size_t)y * g->w + x] = (uint8_t)(rec[p.at] >> p.shift & p.mask);
+				}
+			free(rec);
+			r = 0;
+		} else {
+			struct rgfx_set *st = malloc(sizeof(*st));
+			struct rgfx_want w = { set, f, sp, 0 };
+			char err[160];
+
+			if (!st)
+				return -ENOMEM;
+			if (!(r = rpg_lump_read(ar, l, &b)))
+				r = rgfx_walk(b.data, b.len, rgfx_ncolors(g), 0, st, rgfx_frame_of, &w, err, sizeof(err));
+			free(st);
+			gfs_buf_release(&b);
+			if (r == -ENOMEM)
+				return r;
+			r = w.found ? 0 : -ENOENT;
+			break;	/* the engine does not fall back on the old lump */
+		}
+	}
+	if (r) {
+		free(sp->px);
+		sp->px = NULL;
+		return r;
+	}
+	/* the 16 colours: palette pal, or the set's default (DEFPALn.BIN), as master palette indices */
+	for (int i = 0; i < PAL16_COLOURS; i++)
+		sp->pal[i] = (uint8_t)i;
+	if (pal < 0) {
+		char nm[32];
+
+		pal = 0;
+		snprintf(nm, sizeof(nm), "DEFPAL%c.BIN", kind);
+		if ((l = rpg_lump_named(m, nm)) && !rpg_lump_read(ar, l, &b) && b.len >= 2 * (size_t)set + 2 &&
+		    (int16_t)gfs_le16(b.data + 2 * set) > 0)
+			pal = (int16_t)gfs_le16(b.data + 2 * set);
+		gfs_buf_release(&b);
+	}
+	if ((l = rpg_arch_lump(m, ".PAL")) && !rpg_lump_read(ar, l, &b) &&
+	    rpg_pal16_layout(b.data, b.len, b.len, &hdr, &count) && count)
+		memcpy(sp->pal, b.data + hdr + ((size_t)pal < count ? (size_t)pal : 0) * PAL16_COLOURS, PAL16_COLOURS);
+	gfs_buf_release(&b);
+	return 0;
+}
+
 long rpg_sprite_sets(struct gfs_archive *ar, char kind)
 {
 	struct rpg_model *m = ar->priv;
