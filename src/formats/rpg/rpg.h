@@ -150,19 +150,6 @@ int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l);
  * else the PT lump's whole records; -1 when it has neither.
  */
 long rpg_sprite_sets(struct gfs_archive *ar, char kind);
-/* A sprite frame: w x h colour indices (0 is clear), pal their master palette indices. */
-struct rpg_sprite {
-	unsigned w, h;
-	uint8_t *px;			/* malloc'd */
-	uint8_t pal[16];
-};
-/*
- * Frame f of sprite set `set` of kind ('4' walkabouts...) as the engine
- * draws it: from the rgfx lump where the game has one, else the PT lump;
- * in 16-colour palette pal (-1: the set's default of DEFPALn.BIN).  0
- * (free sp->px), -ENOENT when the game has no such frame, -ENOMEM.
- */
-int rpg_sprite_frame(struct gfs_archive *ar, char kind, long set, long pal, unsigned f, struct rpg_sprite *sp);
 /* The game's master palette, 256 RGB triples (what tilesets/ draws with). */
 void rpg_master_palette(struct gfs_archive *ar, uint8_t *rgb);
 
@@ -177,13 +164,6 @@ int rpg_maps_build_game(struct gfs_archive *ar);
 struct rpg_lump *rpg_map_lump(struct rpg_model *m, long map, char letter, int kind);
 /* check: NPCs beyond .N or outside the map, door links to missing doors or maps. */
 size_t rpg_maps_check(struct gfs_archive *ar, FILE *out);
-/* ---- rpg_npcdraw.c ---- */
-/*
- * The NPC instances of map's .L bytes lb (llen) on a w x h tile map as the
- * engine draws them at rest: put(ctx, x, y, master index) for each pixel.
- */
-int rpg_npcs_draw(struct gfs_archive *ar, long map, const uint8_t *lb, size_t llen, unsigned w, unsigned h,
-		  void (*put)(void *ctx, size_t x, size_t y, uint8_t c), void *ctx);
 /* ---- rpg_tiled.c ---- */
 /* In map dir: map.tmx and map.png of map, whose .T lump is t. */
 int rpg_tiled_build(struct gfs_archive *ar, struct rpg_lump *t, struct gfs_node *dir, long map);

@@ -707,26 +707,6 @@ static int rpg_mappng_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t 
  * the daemon's time was that copy and the page faults of fresh memory).
  * Wider maps are drawn as RGBA on a canvas.  Layer 0 covers every pixel.
  */
-/* Where rpg_npcs_draw() puts a pixel: the PNG's rows (pr), else the RGBA canvas. */
-struct npc_put {
-	struct gfs_png_rows *pr;
-	uint8_t *rgba;
-	size_t w;
-	const uint8_t *rgb;
-};
-
-static void npc_put(void *ctx, size_t x, size_t y, uint8_t c)
-{
-	struct npc_put *p = ctx;
-
-	if (p->pr) {
-		p->pr->pix[y * p->pr->stride + x] = c;
-	} else {
-		memcpy(p->rgba + (y * p->w + x) * 4, p->rgb + 3 * c, 3);
-		p->rgba[(y * p->w + x) * 4 + 3] = 255;
-	}
-}
-
 static int rpg_mappng_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct rpg_tmap tm;
@@ -780,13 +760,6 @@ static int rpg_mappng_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 				}
 			}
 		}
-	}
-	if (!r && tm.npcl) {	/* the NPCs at rest, over the layers (rpg_npcdraw.c) */
-		struct npc_put np = { inplace ? &pr : NULL, rgba, (size_t)w * TILE, d.rgb };
-		char letter;
-
-		r = rpg_npcs_draw(ar, rpg_map_of(ar->priv, ((struct rpg_vpriv *)n->priv)->l->name, &letter),
-				  tm.npcb.data, tm.npcb.len, w, h, npc_put, &np);
 	}
 	rpg_draw_release(&d);
 	if (!r && inplace)
