@@ -89,7 +89,7 @@ end
 HSS
 cat >want-helper.hss <<'HSS'
 # script 2, helper: decompiled by gamefs from 2.HSX, read-only (format 0)
-script, helper, arg0, begin
+script, helper, arg0=5, begin
   variable (var0)
   return(arg0 + var0)
 end

@@ -22,6 +22,7 @@
 
 #define HSP_NAME	36		/* SCRIPTS.BIN name bytes */
 #define HSP_GLOBAL_MAX	64		/* bytes of a global's name we keep */
+#define HSP_ARGS_MAX	256		/* the engine's limit on a script's variables */
 
 struct hsp_lump {
 	char name[RPG_NAME_MAX + 1];
@@ -44,6 +45,8 @@ struct hsp {
 	size_t ng, gcap;
 	int gread;
 	char tmp[RPG_NAME_MAX + HSP_NAME + 8];
+	long defaults[HSP_ARGS_MAX];	/* of the script hsp_script() found in SCRIPTS.TXT */
+	long ndefaults;
 };
 
 /* ---- the HSP's lumps ------------------------------------------------------------ */
@@ -145,7 +148,7 @@ struct hsp_txt {
 	const uint8_t *p, *end;
 };
 
-static int txt_line(struct hsp_txt *t, const uint8_t **s, size_t *n)
+static int hsp_txt_line(struct hsp_txt *t, const uint8_t **s, size_t *n)
 {
 	const uint8_t *e;
 
@@ -162,7 +165,7 @@ static int txt_line(struct hsp_txt *t, const uint8_t **s, size_t *n)
 	return 1;
 }
 
-static long txt_num(const uint8_t *s, size_t n)
+static long hsp_txt_num(const uint8_t *s, size_t n)
 {
 	char tmp[16];
 
@@ -180,21 +183,25 @@ static const char *hsp_script(struct hsp *h, long id, int *trigger, long *argc)
 
 	*trigger = -1;
 	*argc = -1;
+	h->ndefaults = 0;
 	if (h->stxt) {
 		struct hsp_txt t = { h->stxt, h->stxt + h->stxtlen };
 		const uint8_t *s, *si, *sa;
 		size_t n, ni, na;
 
-		while (txt_line(&t, &s, &n) && txt_line(&t, &si, &ni) && txt_line(&t, &sa, &na)) {
-			long a = txt_num(sa, na);
+		while (hsp_txt_line(&t, &s, &n) && hsp_txt_line(&t, &si, &ni) && hsp_txt_line(&t, &sa, &na)) {
+			long a = hsp_txt_num(sa, na);
 
-			if (txt_num(si, ni) == id && a >= 0) {
+			if (hsp_txt_num(si, ni) == id && a >= 0) {
 				snprintf(h->tmp, sizeof(h->tmp), "%.*s", (int)(n < HSP_NAME ? n : HSP_NAME), (const char *)s);
 				name = h->tmp;
 				*argc = a;
+				for (h->ndefaults = 0; h->ndefaults < a && h->ndefaults < HSP_ARGS_MAX &&
+				     hsp_txt_line(&t, &s, &n); h->ndefaults++)
+					h->defaults[h->ndefaults] = hsp_txt_num(s, n);
 				break;
 			}
-			for (long i = 0; i < a && i < 256 && txt_line(&t, &s, &n); i++)
+			for (long i = 0; i < a && i < 256 && hsp_txt_line(&t, &s, &n); i++)
 				;
 		}
 	}
@@ -250,7 +257,7 @@ static const char *hsp_command_name(void *ctx, long id)
 
 /* ---- globals: `global variable (id, name)` and `global variable, begin id, name ... end` ---- */
 
-static int g_add(struct hsp *h, long id, const uint8_t *s, size_t n)
+static int hsp_g_add(struct hsp *h, long id, const uint8_t *s, size_t n)
 {
 	size_t k = 0;
 
@@ -260,9 +267,6 @@ static int g_add(struct hsp *h, long id, const uint8_t *s, size_t n)
 		s++, n--;
 	if (!n)
 		return 0;
-	for (size_t i = 0; i < h->ng; i++)
-		if (h->g[i].id == id)
-			return 0;
 	if (h->ng == h->gcap) {
 		size_t cap = h->gcap ? 2 * h->gcap : 32;
 		struct hsp_global *ng = realloc(h->g, cap * sizeof(*ng));
@@ -282,7 +286,7 @@ static int g_add(struct hsp *h, long id, const uint8_t *s, size_t n)
 }
 
 /* The pairs "id, name" in s[0..n) (comments already cut at #) */
-static int g_pairs(struct hsp *h, const uint8_t *s, size_t n)
+static int hsp_g_pairs(struct hsp *h, const uint8_t *s, size_t n)
 {
 	long id = -1;
 	size_t i = 0;
@@ -301,9 +305,9 @@ static int g_pairs(struct hsp *h, const uint8_t *s, size_t n)
 				b--;
 			if (b > a) {
 				if (id < 0 && (isdigit(s[a]) || s[a] == '-')) {
-					id = txt_num(s + a, b - a);
+					id = hsp_txt_num(s + a, b - a);
 				} else if (id >= 0) {
-					int r = g_add(h, id, s + a, b - a);
+					int r = hsp_g_add(h, id, s + a, b - a);
 
 					if (r)
 						return r;
@@ -317,7 +321,7 @@ static int g_pairs(struct hsp *h, const uint8_t *s, size_t n)
 }
 
 /* a case-blind match of word at s[i..n), whitespace inside the word skipped (HamsterSpeak ignores it) */
-static size_t g_word(const uint8_t *s, size_t i, size_t n, const char *word)
+static size_t hsp_g_word(const uint8_t *s, size_t i, size_t n, const char *word)
 {
 	for (const char *w = word; *w; w++) {
 		while (i < n && (s[i] == ' ' || s[i] == '\t'))
@@ -329,7 +333,7 @@ static size_t g_word(const uint8_t *s, size_t i, size_t n, const char *word)
 	return i;
 }
 
-static int g_scan(struct hsp *h, const uint8_t *s, size_t n)
+static int hsp_g_scan(struct hsp *h, const uint8_t *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		size_t j, e;
@@ -339,16 +343,16 @@ static int g_scan(struct hsp *h, const uint8_t *s, size_t n)
 				i++;
 			continue;
 		}
-		if ((i && (isalnum(s[i - 1]) || s[i - 1] == '_')) || !(j = g_word(s, i, n, "globalvariable")))
+		if ((i && (isalnum(s[i - 1]) || s[i - 1] == '_')) || !(j = hsp_g_word(s, i, n, "globalvariable")))
 			continue;
 		while (j < n && isspace(s[j]))
 			j++;
 		if (j < n && s[j] == '(') {
 			for (e = j + 1; e < n && s[e] != ')' && s[e] != '#'; e++)
 				;
-		} else if (j < n && s[j] == ',' && (j = g_word(s, j + 1, n, "begin"))) {
+		} else if (j < n && s[j] == ',' && (j = hsp_g_word(s, j + 1, n, "begin"))) {
 			/* line by line up to the one that starts with end, each cut at its # */
-			while (j < n && !g_word(s, j, n, "end")) {
+			while (j < n && !hsp_g_word(s, j, n, "end")) {
 				size_t le = j, ce = j;
 				int r;
 
@@ -356,7 +360,7 @@ static int g_scan(struct hsp *h, const uint8_t *s, size_t n)
 					le++;
 				while (ce < le && s[ce] != '#')
 					ce++;
-				if ((r = g_pairs(h, s + j, ce - j)))
+				if ((r = hsp_g_pairs(h, s + j, ce - j)))
 					return r;
 				for (j = le + 1; j < n && isspace(s[j]); j++)
 					;
@@ -367,7 +371,7 @@ static int g_scan(struct hsp *h, const uint8_t *s, size_t n)
 			continue;
 		}
 		{
-			int r = g_pairs(h, s + j + (s[j] == '('), e - j - (s[j] == '('));
+			int r = hsp_g_pairs(h, s + j + (s[j] == '('), e - j - (s[j] == '('));
 
 			if (r)
 				return r;
@@ -390,11 +394,11 @@ static int hsp_globals(struct hsp *h)
 		if (hsp_open(&inner, src, n))
 			return 0;
 		for (size_t i = 0; i < inner.n && !r; i++)
-			r = g_scan(h, src + inner.lumps[i].off, (size_t)inner.lumps[i].len);
+			r = hsp_g_scan(h, src + inner.lumps[i].off, (size_t)inner.lumps[i].len);
 		hsp_close(&inner);
 	}
 	if (!r && (src = hsp_bytes(h, "SOURCE.TXT", &n)))
-		r = g_scan(h, src, n);
+		r = hsp_g_scan(h, src, n);
 	return r;
 }
 
@@ -435,6 +439,8 @@ int rpg_hsp_render(struct gfs_archive *ar, struct rpg_lump *l, size_t k, struct 
 	nm = hsp_script(&h, s.id, &s.trigger, &s.argc);
 	snprintf(name, sizeof(name), "%s", nm ? nm : "");
 	s.name = nm ? name : NULL;
+	s.defaults = h.defaults;
+	s.ndefaults = h.ndefaults;
 	s.lump = h.lumps[k].name;
 	s.script_name = hsp_script_name;
 	s.command_name = hsp_command_name;

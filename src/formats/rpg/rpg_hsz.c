@@ -70,7 +70,7 @@ struct hsz {
 
 /* ---- text out ---------------------------------------------------------------- */
 
-static void put(struct hsz *d, const char *s)
+static void hsz_put(struct hsz *d, const char *s)
 {
 	if (d->stopped || d->r)
 		return;
@@ -82,35 +82,35 @@ static void put(struct hsz *d, const char *s)
 	d->r = gfs_buf_adds(d->out, s);
 }
 
-static void putf(struct hsz *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(struct hsz *d, const char *fmt, ...)
+static void hsz_putf(struct hsz *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void hsz_putf(struct hsz *d, const char *fmt, ...)
 {
-	char tmp[160];
+	char tmp[256];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(tmp, sizeof(tmp), fmt, ap);
 	va_end(ap);
-	put(d, tmp);
+	hsz_put(d, tmp);
 }
 
 /* The first fault: the text ends here with a comment saying where and why. */
-static void stop(struct hsz *d, long at, const char *why)
+static void hsz_stop(struct hsz *d, long at, const char *why)
 {
 	if (d->stopped || d->r)
 		return;
-	putf(d, "\n# gamefs: decompiling stopped at code word %ld: %s\n", at, why);
+	hsz_putf(d, "\n# gamefs: decompiling stopped at code word %ld: %s\n", at, why);
 	d->stopped = 1;
 }
 
-static void indent(struct hsz *d, int lvl)
+static void hsz_indent(struct hsz *d, int lvl)
 {
 	for (int i = 0; i < lvl; i++)
-		put(d, "  ");
+		hsz_put(d, "  ");
 }
 
 /* A name from the game: printable ASCII, HamsterSpeak's separators and # as _ */
-static void put_name(struct hsz *d, const uint8_t *p, size_t n)
+static void hsz_put_name(struct hsz *d, const uint8_t *p, size_t n)
 {
 	char tmp[64];
 	size_t k = 0;
@@ -118,38 +118,38 @@ static void put_name(struct hsz *d, const uint8_t *p, size_t n)
 	for (size_t i = 0; i < n && k + 1 < sizeof(tmp); i++)
 		tmp[k++] = p[i] < 0x20 || p[i] >= 0x7f || strchr(",()#\"$", p[i]) ? '_' : (char)p[i];
 	tmp[k] = 0;
-	put(d, tmp);
+	hsz_put(d, tmp);
 }
 
-static int put_given(struct hsz *d, const char *name)
+static int hsz_put_given(struct hsz *d, const char *name)
 {
 	if (!name || !*name)
 		return 0;
-	put_name(d, (const uint8_t *)name, strlen(name));
+	hsz_put_name(d, (const uint8_t *)name, strlen(name));
 	return 1;
 }
 
 /* ---- the code ---------------------------------------------------------------- */
 
-static long hdr16(const struct hsz *d, size_t at)
+static long hsz_hdr16(const struct hsz *d, size_t at)
 {
 	return (long)d->hl >= (long)at + 2 && at + 2 <= d->len ? (int16_t)gfs_le16(d->data + at) : 0;
 }
 
-static long hdr32(const struct hsz *d, size_t at)
+static long hsz_hdr32(const struct hsz *d, size_t at)
 {
 	return (long)d->hl >= (long)at + 4 && at + 4 <= d->len ? (int32_t)gfs_le32(d->data + at) : 0;
 }
 
-/* Node at p: kind, id and (for calls) argc, all inside the code; 0 or stop(). */
-static int node(struct hsz *d, long p, long *kind, long *id, long *argc)
+/* Node at p: kind, id and (for calls) argc, all inside the code; 0 or hsz_stop(). */
+static int hsz_node(struct hsz *d, long p, long *kind, long *id, long *argc)
 {
 	if (p < 0 || p + 1 >= d->n) {
-		stop(d, p, "a node offset past the end of the code");
+		hsz_stop(d, p, "a node offset past the end of the code");
 		return -1;
 	}
 	if (!d->budget--) {
-		stop(d, p, "more nodes than the code can hold without a cycle");
+		hsz_stop(d, p, "more nodes than the code can hold without a cycle");
 		return -1;
 	}
 	*kind = d->w[p];
@@ -160,7 +160,7 @@ static int node(struct hsz *d, long p, long *kind, long *id, long *argc)
 		return 0;
 	case K_FLOW: case K_MATH: case K_FUNC: case K_SCRIPT:
 		if (p + 2 >= d->n || d->w[p + 2] < 0 || d->w[p + 2] > d->n - p - 3) {
-			stop(d, p, "an argument count past the end of the code");
+			hsz_stop(d, p, "an argument count past the end of the code");
 			return -1;
 		}
 		*argc = d->w[p + 2];
@@ -170,18 +170,18 @@ static int node(struct hsz *d, long p, long *kind, long *id, long *argc)
 		char why[64];
 
 		snprintf(why, sizeof(why), "unknown node kind %ld", *kind);
-		stop(d, p, why);
+		hsz_stop(d, p, why);
 	}
 	return -1;
 }
 
-static long arg(const struct hsz *d, long p, long i)
+static long hsz_arg(const struct hsz *d, long p, long i)
 {
 	return d->w[p + 3 + i];
 }
 
 /* Is node p a number (*v its value)? Leaves no trace when it is not. */
-static int is_num(const struct hsz *d, long p, long *v)
+static int hsz_is_num(const struct hsz *d, long p, long *v)
 {
 	if (p < 0 || p + 1 >= d->n || d->w[p] != K_NUM)
 		return 0;
@@ -190,48 +190,48 @@ static int is_num(const struct hsz *d, long p, long *v)
 }
 
 /* Is node p flow of that id (any, id < 0)? */
-static int is_flow(const struct hsz *d, long p, long id)
+static int hsz_is_flow(const struct hsz *d, long p, long id)
 {
 	return p >= 0 && p + 2 < d->n && d->w[p] == K_FLOW && (id < 0 || d->w[p + 1] == id);
 }
 
 /* ---- names --------------------------------------------------------------------- */
 
-static void local_name(struct hsz *d, long v)
+static void hsz_local_name(struct hsz *d, long v)
 {
 	if (v >= 0 && v < HSZ_VARS_MAX && d->vname[v] >= 0 && d->vnlen[v] > 0)
-		put_name(d, d->data + d->vname[v], (size_t)d->vnlen[v]);
+		hsz_put_name(d, d->data + d->vname[v], (size_t)d->vnlen[v]);
 	else if (d->args < 0)
-		putf(d, "local%ld", v);
+		hsz_putf(d, "local%ld", v);
 	else if (v < d->args)
-		putf(d, "arg%ld", v);
+		hsz_putf(d, "arg%ld", v);
 	else
-		putf(d, "var%ld", v - d->args);
+		hsz_putf(d, "var%ld", v - d->args);
 }
 
-static void var_name(struct hsz *d, long kind, long v)
+static void hsz_var_name(struct hsz *d, long kind, long v)
 {
 	if (kind == K_GLOBAL) {
-		if (!(d->s->global_name && put_given(d, d->s->global_name(d->s->ctx, v))))
-			putf(d, "global%ld", v);
+		if (!(d->s->global_name && hsz_put_given(d, d->s->global_name(d->s->ctx, v))))
+			hsz_putf(d, "global%ld", v);
 	} else if (kind == K_LOCAL && v < 256) {
-		local_name(d, v);
+		hsz_local_name(d, v);
 	} else {
-		putf(d, "nonlocal%ld_%ld", v >> 8, v & 255);
+		hsz_putf(d, "nonlocal%ld_%ld", v >> 8, v & 255);
 	}
 }
 
 /* The variable of setvariable, increment, decrement, for: global id, or -1 - local */
-static void math_var(struct hsz *d, long v)
+static void hsz_math_var(struct hsz *d, long v)
 {
 	if (v >= 0)
-		var_name(d, K_GLOBAL, v);
+		hsz_var_name(d, K_GLOBAL, v);
 	else
-		var_name(d, -1 - v >= 256 ? K_NONLOCAL : K_LOCAL, -1 - v);
+		hsz_var_name(d, -1 - v >= 256 ? K_NONLOCAL : K_LOCAL, -1 - v);
 }
 
 /* A string of the string table at word off: 1 when shown */
-static int string_lit(struct hsz *d, long off)
+static int hsz_string_lit(struct hsz *d, long off)
 {
 	long at, n;
 
@@ -241,25 +241,25 @@ static int string_lit(struct hsz *d, long off)
 	n = d->w[at];
 	if (n < 0 || n > 4 * (d->stlen - off - 1) || (size_t)(d->hl + 4 * (at + 1) + n) > d->len)
 		return 0;
-	put(d, "\"");
+	hsz_put(d, "\"");
 	for (long i = 0; i < n; i++) {
 		uint8_t c = d->data[d->hl + 4 * (at + 1) + i];
 
 		if (c == '"' || c == '\\')
-			putf(d, "\\%c", c);
+			hsz_putf(d, "\\%c", c);
 		else if (c == '\n')
-			put(d, "\\n");
+			hsz_put(d, "\\n");
 		else if (c < 0x20 || c >= 0x7f)
-			putf(d, "\\x%02X", c);
+			hsz_putf(d, "\\x%02X", c);
 		else
-			putf(d, "%c", c);
+			hsz_putf(d, "%c", c);
 	}
-	put(d, "\"");
+	hsz_put(d, "\"");
 	return 1;
 }
 
 /* Does argument i of command id hold a string table offset? */
-static int string_arg(long id, long i)
+static int hsz_string_arg(long id, long i)
 {
 	switch (id) {
 	case 251: case 252:	/* set / append string from table ($N="..." / $N+"...") */
@@ -274,31 +274,31 @@ static int string_arg(long id, long i)
 
 /* ---- expressions ------------------------------------------------------------- */
 
-static void expr(struct hsz *d, long p, int depth);
-static void stmt(struct hsz *d, long p, int depth, int lvl);
+static void hsz_expr(struct hsz *d, long p, int depth);
+static void hsz_stmt(struct hsz *d, long p, int depth, int lvl);
 
-static void args_list(struct hsz *d, long p, long argc, long from, long cmd, int depth)
+static void hsz_args_list(struct hsz *d, long p, long argc, long from, long cmd, int depth)
 {
-	put(d, "(");
+	hsz_put(d, "(");
 	for (long i = from; i < argc && !d->stopped; i++) {
 		long v;
 
 		if (i > from)
-			put(d, ", ");
-		if (!(cmd >= 0 && string_arg(cmd, i) && is_num(d, arg(d, p, i), &v) && string_lit(d, v)))
-			expr(d, arg(d, p, i), depth + 1);
+			hsz_put(d, ", ");
+		if (!(cmd >= 0 && hsz_string_arg(cmd, i) && hsz_is_num(d, hsz_arg(d, p, i), &v) && hsz_string_lit(d, v)))
+			hsz_expr(d, hsz_arg(d, p, i), depth + 1);
 	}
-	put(d, ")");
+	hsz_put(d, ")");
 }
 
-static void call(struct hsz *d, long p, long argc, int depth)
+static void hsz_call(struct hsz *d, long p, long argc, int depth)
 {
 	if (argc)
-		args_list(d, p, argc, 0, -1, depth);
+		hsz_args_list(d, p, argc, 0, -1, depth);
 }
 
 /* The precedence of node p when it is an infix operation, else 0. */
-static int infix(const struct hsz *d, long p)
+static int hsz_infix(const struct hsz *d, long p)
 {
 	long id;
 
@@ -309,289 +309,289 @@ static int infix(const struct hsz *d, long p)
 }
 
 /* an infix operand: in brackets unless it binds tighter than its operator */
-static void operand(struct hsz *d, long p, int prec, int depth)
+static void hsz_operand(struct hsz *d, long p, int prec, int depth)
 {
-	int c = infix(d, p), br = c && c >= prec;
+	int c = hsz_infix(d, p), br = c && c >= prec;
 
 	if (br)
-		put(d, "(");
-	expr(d, p, depth + 1);
+		hsz_put(d, "(");
+	hsz_expr(d, p, depth + 1);
 	if (br)
-		put(d, ")");
+		hsz_put(d, ")");
 }
 
-static void math(struct hsz *d, long p, long id, long argc, int depth)
+static void hsz_math_expr(struct hsz *d, long p, long id, long argc, int depth)
 {
 	long v;
 
 	if (id >= 0 && id < HSZ_NMATH) {
 		if (hsz_math[id].op && argc == 2) {
-			if (id >= M_SETVAR && id <= M_DEC && is_num(d, arg(d, p, 0), &v))
-				math_var(d, v);
+			if (id >= M_SETVAR && id <= M_DEC && hsz_is_num(d, hsz_arg(d, p, 0), &v))
+				hsz_math_var(d, v);
 			else
-				operand(d, arg(d, p, 0), hsz_math[id].prec, depth);
-			put(d, hsz_math[id].op);
-			operand(d, arg(d, p, 1), hsz_math[id].prec + (id >= M_SETVAR && id <= M_DEC), depth);
+				hsz_operand(d, hsz_arg(d, p, 0), hsz_math[id].prec, depth);
+			hsz_put(d, hsz_math[id].op);
+			hsz_operand(d, hsz_arg(d, p, 1), hsz_math[id].prec + (id >= M_SETVAR && id <= M_DEC), depth);
 			return;
 		}
-		put(d, hsz_math[id].fn);
+		hsz_put(d, hsz_math[id].fn);
 	} else {
-		putf(d, "math%ld", id);
+		hsz_putf(d, "math%ld", id);
 	}
-	args_list(d, p, argc, 0, -1, depth);
+	hsz_args_list(d, p, argc, 0, -1, depth);
 }
 
-static void command(struct hsz *d, long p, long id, long argc, int depth)
+static void hsz_command(struct hsz *d, long p, long id, long argc, int depth)
 {
 	long v, sid;
 
-	if ((id == 251 || id == 252) && argc == 2 && is_num(d, arg(d, p, 0), &sid) &&
-	    is_num(d, arg(d, p, 1), &v)) {
+	if ((id == 251 || id == 252) && argc == 2 && hsz_is_num(d, hsz_arg(d, p, 0), &sid) &&
+	    hsz_is_num(d, hsz_arg(d, p, 1), &v)) {
 		size_t at = d->out->len;
 
-		putf(d, "$%ld%s", sid, id == 251 ? "=" : "+");
-		if (string_lit(d, v))
+		hsz_putf(d, "$%ld%s", sid, id == 251 ? "=" : "+");
+		if (hsz_string_lit(d, v))
 			return;
 		if (!d->r && !d->stopped)
 			d->r = gfs_buf_set_len(d->out, at);	/* no such string: the plain call */
 	}
-	if (!(d->s->command_name && put_given(d, d->s->command_name(d->s->ctx, id))) &&
-	    !put_given(d, rpg_hsz_cmd_name(id)))
-		putf(d, "cmd%ld", id);
+	if (!(d->s->command_name && hsz_put_given(d, d->s->command_name(d->s->ctx, id))) &&
+	    !hsz_put_given(d, rpg_hsz_cmd_name(id)))
+		hsz_putf(d, "cmd%ld", id);
 	if (argc)
-		args_list(d, p, argc, 0, id, depth);
+		hsz_args_list(d, p, argc, 0, id, depth);
 }
 
-static void expr(struct hsz *d, long p, int depth)
+static void hsz_expr(struct hsz *d, long p, int depth)
 {
 	long kind, id, argc;
 
 	if (d->stopped || d->r)
 		return;
 	if (depth > HSZ_DEPTH_MAX) {
-		stop(d, p, "nested deeper than 200 (a cycle?)");
+		hsz_stop(d, p, "nested deeper than 200 (a cycle?)");
 		return;
 	}
-	if (node(d, p, &kind, &id, &argc))
+	if (hsz_node(d, p, &kind, &id, &argc))
 		return;
 	switch (kind) {
 	case K_NUM:
-		putf(d, "%ld", id);
+		hsz_putf(d, "%ld", id);
 		break;
 	case K_GLOBAL: case K_LOCAL: case K_NONLOCAL:
-		var_name(d, kind, id);
+		hsz_var_name(d, kind, id);
 		break;
 	case K_MATH:
-		math(d, p, id, argc, depth);
+		hsz_math_expr(d, p, id, argc, depth);
 		break;
 	case K_FUNC:
-		command(d, p, id, argc, depth);
+		hsz_command(d, p, id, argc, depth);
 		break;
 	case K_SCRIPT:
-		if (!(d->s->script_name && put_given(d, d->s->script_name(d->s->ctx, id))))
-			putf(d, "script%ld", id);
-		call(d, p, argc, depth);
+		if (!(d->s->script_name && hsz_put_given(d, d->s->script_name(d->s->ctx, id))))
+			hsz_putf(d, "script%ld", id);
+		hsz_call(d, p, argc, depth);
 		break;
 	default:	/* flow inside an expression: the call form */
 		if (id >= 0 && id < (long)(sizeof(hsz_flow) / sizeof(hsz_flow[0])) && hsz_flow[id])
-			put(d, hsz_flow[id]);
+			hsz_put(d, hsz_flow[id]);
 		else
-			putf(d, "flow%ld", id);
-		args_list(d, p, argc, 0, -1, depth);
+			hsz_putf(d, "flow%ld", id);
+		hsz_args_list(d, p, argc, 0, -1, depth);
 	}
 }
 
 /* ---- statements -------------------------------------------------------------- */
 
 /* ", begin", the statements of block node p (do, then, else), "end" */
-static void block(struct hsz *d, long p, int depth, int lvl)
+static void hsz_block(struct hsz *d, long p, int depth, int lvl)
 {
 	long kind, id, argc;
 
-	if (node(d, p, &kind, &id, &argc))
+	if (hsz_node(d, p, &kind, &id, &argc))
 		return;
-	put(d, ", begin\n");
+	hsz_put(d, ", begin\n");
 	for (long i = 0; i < argc && !d->stopped && !d->r; i++)
-		stmt(d, arg(d, p, i), depth + 1, lvl + 1);
-	indent(d, lvl);
-	put(d, "end");
+		hsz_stmt(d, hsz_arg(d, p, i), depth + 1, lvl + 1);
+	hsz_indent(d, lvl);
+	hsz_put(d, "end");
 }
 
-static void paren(struct hsz *d, long p, int depth)
+static void hsz_paren(struct hsz *d, long p, int depth)
 {
-	put(d, " (");
-	expr(d, p, depth + 1);
-	put(d, ")");
+	hsz_put(d, " (");
+	hsz_expr(d, p, depth + 1);
+	hsz_put(d, ")");
 }
 
-static void switch_stmt(struct hsz *d, long p, long argc, int depth, int lvl)
+static void hsz_switch_stmt(struct hsz *d, long p, long argc, int depth, int lvl)
 {
 	long vals = 0;
 
-	put(d, "switch");
+	hsz_put(d, "switch");
 	if (argc < 1) {
-		put(d, " ()");
+		hsz_put(d, " ()");
 		return;
 	}
-	paren(d, arg(d, p, 0), depth);
-	put(d, " do, begin\n");
+	hsz_paren(d, hsz_arg(d, p, 0), depth);
+	hsz_put(d, " do, begin\n");
 	for (long i = 1; i < argc && !d->stopped; i++) {
-		long a = arg(d, p, i), kind, id, n;
+		long a = hsz_arg(d, p, i), kind, id, n;
 
-		if (!is_flow(d, a, F_DO)) {
+		if (!hsz_is_flow(d, a, F_DO)) {
 			if (!vals++) {
-				indent(d, lvl + 1);
-				put(d, "case (");
+				hsz_indent(d, lvl + 1);
+				hsz_put(d, "case (");
 			} else {
-				put(d, ", ");
+				hsz_put(d, ", ");
 			}
-			expr(d, a, depth + 1);
+			hsz_expr(d, a, depth + 1);
 			continue;
 		}
 		if (!vals) {
 			/* the last do is the default, the else: shown when it does something */
-			if (node(d, a, &kind, &id, &n) || !n)
+			if (hsz_node(d, a, &kind, &id, &n) || !n)
 				continue;
-			indent(d, lvl + 1);
-			put(d, "case (else");
+			hsz_indent(d, lvl + 1);
+			hsz_put(d, "case (else");
 		} else if (i == argc - 1) {
-			put(d, ", else");	/* the last do runs when no case matched */
+			hsz_put(d, ", else");	/* the last do runs when no case matched */
 		}
-		put(d, ") do");
-		block(d, a, depth + 1, lvl + 1);
-		put(d, "\n");
+		hsz_put(d, ") do");
+		hsz_block(d, a, depth + 1, lvl + 1);
+		hsz_put(d, "\n");
 		vals = 0;
 	}
 	if (vals)
-		put(d, ") do, begin end\n");
-	indent(d, lvl);
-	put(d, "end");
+		hsz_put(d, ") do, begin end\n");
+	hsz_indent(d, lvl);
+	hsz_put(d, "end");
 }
 
 /* if (cond, then (...), else (...)) as HSpeak compiles it */
-static int if_shape(const struct hsz *d, long p)
+static int hsz_if_shape(const struct hsz *d, long p)
 {
 	long argc;
 
-	if (!is_flow(d, p, F_IF))
+	if (!hsz_is_flow(d, p, F_IF))
 		return 0;
 	argc = d->w[p + 2];
-	return argc >= 2 && argc <= 3 && p + 3 + argc <= d->n && is_flow(d, arg(d, p, 1), F_THEN) &&
-	       (argc == 2 || is_flow(d, arg(d, p, 2), F_ELSE));
+	return argc >= 2 && argc <= 3 && p + 3 + argc <= d->n && hsz_is_flow(d, hsz_arg(d, p, 1), F_THEN) &&
+	       (argc == 2 || hsz_is_flow(d, hsz_arg(d, p, 2), F_ELSE));
 }
 
 /* if, then elseif for each else holding only an if, else when it does something */
-static void if_stmt(struct hsz *d, long p, int depth, int lvl)
+static void hsz_if_stmt(struct hsz *d, long p, int depth, int lvl)
 {
-	put(d, "if");
+	hsz_put(d, "if");
 	for (;;) {
 		long e, kind, id, argc;
 
-		paren(d, arg(d, p, 0), depth);
-		put(d, " then");
-		block(d, arg(d, p, 1), depth + 1, lvl);
+		hsz_paren(d, hsz_arg(d, p, 0), depth);
+		hsz_put(d, " then");
+		hsz_block(d, hsz_arg(d, p, 1), depth + 1, lvl);
 		if (d->w[p + 2] < 3 || d->stopped)
 			return;
-		e = arg(d, p, 2);
-		if (node(d, e, &kind, &id, &argc) || !argc)
+		e = hsz_arg(d, p, 2);
+		if (hsz_node(d, e, &kind, &id, &argc) || !argc)
 			return;	/* an empty else (HSpeak's when there is none) is left out */
-		if (argc != 1 || !if_shape(d, arg(d, e, 0)) || ++depth > HSZ_DEPTH_MAX) {
-			put(d, "\n");
-			indent(d, lvl);
-			put(d, "else");
-			block(d, e, depth + 1, lvl);
+		if (argc != 1 || !hsz_if_shape(d, hsz_arg(d, e, 0)) || ++depth > HSZ_DEPTH_MAX) {
+			hsz_put(d, "\n");
+			hsz_indent(d, lvl);
+			hsz_put(d, "else");
+			hsz_block(d, e, depth + 1, lvl);
 			return;
 		}
-		p = arg(d, e, 0);
-		put(d, "\n");
-		indent(d, lvl);
-		put(d, "elseif");
+		p = hsz_arg(d, e, 0);
+		hsz_put(d, "\n");
+		hsz_indent(d, lvl);
+		hsz_put(d, "elseif");
 	}
 }
 
-static void flow_stmt(struct hsz *d, long p, long id, long argc, int depth, int lvl)
+static void hsz_flow_stmt(struct hsz *d, long p, long id, long argc, int depth, int lvl)
 {
 	long v;
 
 	switch (id) {
 	case F_DO: case F_THEN: case F_ELSE:
-		put(d, hsz_flow[id]);
-		block(d, p, depth, lvl);
+		hsz_put(d, hsz_flow[id]);
+		hsz_block(d, p, depth, lvl);
 		return;
 	case F_IF:
-		if (if_shape(d, p)) {
-			if_stmt(d, p, depth, lvl);
+		if (hsz_if_shape(d, p)) {
+			hsz_if_stmt(d, p, depth, lvl);
 			return;
 		}
 		break;
 	case F_WHILE:
-		if (argc == 2 && is_flow(d, arg(d, p, 1), F_DO)) {
-			put(d, "while");
-			paren(d, arg(d, p, 0), depth);
-			put(d, " do");
-			block(d, arg(d, p, 1), depth + 1, lvl);
+		if (argc == 2 && hsz_is_flow(d, hsz_arg(d, p, 1), F_DO)) {
+			hsz_put(d, "while");
+			hsz_paren(d, hsz_arg(d, p, 0), depth);
+			hsz_put(d, " do");
+			hsz_block(d, hsz_arg(d, p, 1), depth + 1, lvl);
 			return;
 		}
 		break;
 	case F_FOR:
-		if (argc == 5 && is_flow(d, arg(d, p, 4), F_DO)) {
-			put(d, "for (");
-			if (is_num(d, arg(d, p, 0), &v))
-				math_var(d, v);
+		if (argc == 5 && hsz_is_flow(d, hsz_arg(d, p, 4), F_DO)) {
+			hsz_put(d, "for (");
+			if (hsz_is_num(d, hsz_arg(d, p, 0), &v))
+				hsz_math_var(d, v);
 			else
-				expr(d, arg(d, p, 0), depth + 1);
+				hsz_expr(d, hsz_arg(d, p, 0), depth + 1);
 			for (long i = 1; i < 4; i++) {
-				if (i == 3 && is_num(d, arg(d, p, 3), &v) && v == 1)
+				if (i == 3 && hsz_is_num(d, hsz_arg(d, p, 3), &v) && v == 1)
 					break;
-				put(d, ", ");
-				expr(d, arg(d, p, i), depth + 1);
+				hsz_put(d, ", ");
+				hsz_expr(d, hsz_arg(d, p, i), depth + 1);
 			}
-			put(d, ") do");
-			block(d, arg(d, p, 4), depth + 1, lvl);
+			hsz_put(d, ") do");
+			hsz_block(d, hsz_arg(d, p, 4), depth + 1, lvl);
 			return;
 		}
 		break;
 	case F_BREAK: case F_CONTINUE:
-		put(d, hsz_flow[id]);
-		if (!(argc == 1 && is_num(d, arg(d, p, 0), &v) && v == 1))
-			args_list(d, p, argc, 0, -1, depth);
+		hsz_put(d, hsz_flow[id]);
+		if (!(argc == 1 && hsz_is_num(d, hsz_arg(d, p, 0), &v) && v == 1))
+			hsz_args_list(d, p, argc, 0, -1, depth);
 		return;
 	case F_EXIT:
-		put(d, hsz_flow[id]);
+		hsz_put(d, hsz_flow[id]);
 		return;
 	case F_SWITCH:
-		switch_stmt(d, p, argc, depth, lvl);
+		hsz_switch_stmt(d, p, argc, depth, lvl);
 		return;
 	}
-	expr(d, p, depth);
+	hsz_expr(d, p, depth);
 }
 
-static void stmt(struct hsz *d, long p, int depth, int lvl)
+static void hsz_stmt(struct hsz *d, long p, int depth, int lvl)
 {
 	long kind, id, argc;
 
 	if (d->stopped || d->r)
 		return;
 	if (depth > HSZ_DEPTH_MAX) {
-		stop(d, p, "nested deeper than 200 (a cycle?)");
+		hsz_stop(d, p, "nested deeper than 200 (a cycle?)");
 		return;
 	}
-	indent(d, lvl);
-	if (is_flow(d, p, -1)) {
-		if (node(d, p, &kind, &id, &argc))
+	hsz_indent(d, lvl);
+	if (hsz_is_flow(d, p, -1)) {
+		if (hsz_node(d, p, &kind, &id, &argc))
 			return;
 		d->budget++;	/* flow_stmt's parts count themselves */
-		flow_stmt(d, p, id, argc, depth + 1, lvl);
+		hsz_flow_stmt(d, p, id, argc, depth + 1, lvl);
 	} else {
-		expr(d, p, depth + 1);
+		hsz_expr(d, p, depth + 1);
 	}
-	put(d, "\n");
+	hsz_put(d, "\n");
 }
 
 /* ---- the script ---------------------------------------------------------------- */
 
 /* The variable-name table at word vn of the code: a 32-bit string per local. */
-static void var_names(struct hsz *d, long vn)
+static void hsz_var_names(struct hsz *d, long vn)
 {
 	for (long i = 0; i < HSZ_VARS_MAX; i++)
 		d->vname[i] = -1;
@@ -608,41 +608,41 @@ static void var_names(struct hsz *d, long vn)
 	}
 }
 
-static int header(struct hsz *d)
+static int hsz_header(struct hsz *d)
 {
 	long ws, vn;
 
 	if (d->len < 4) {
-		put(d, "\n# gamefs: decompiling stopped: shorter than a script header\n");
+		hsz_put(d, "\n# gamefs: decompiling stopped: shorter than a script header\n");
 		return -1;
 	}
 	d->hl = (int16_t)gfs_le16(d->data);
 	if (d->hl < 4 || (size_t)d->hl > d->len) {
-		putf(d, "\n# gamefs: decompiling stopped: a header length of %ld in %zu bytes\n", d->hl, d->len);
+		hsz_putf(d, "\n# gamefs: decompiling stopped: a header length of %ld in %zu bytes\n", d->hl, d->len);
 		return -1;
 	}
-	d->vars = hdr16(d, 2);
+	d->vars = hsz_hdr16(d, 2);
 	d->vars = d->vars < 0 ? 0 : d->vars > HSZ_VARS_MAX ? HSZ_VARS_MAX : d->vars;
-	d->args = d->hl >= 6 ? hdr16(d, 4) : d->s->argc;
+	d->args = d->hl >= 6 ? hsz_hdr16(d, 4) : d->s->argc;
 	d->args = d->args > d->vars ? d->vars : d->args;
-	d->fmt = hdr16(d, 6);
+	d->fmt = hsz_hdr16(d, 6);
 	if (d->fmt < 0 || d->fmt > HSZ_FORMAT_MAX || (d->fmt == 0 && d->hl > 8)) {
-		putf(d, "\n# gamefs: decompiling stopped: script format %ld with a %ld-byte header is none the engine reads\n",
-		     d->fmt, d->hl);
+		hsz_putf(d, "\n# gamefs: decompiling stopped: script format %ld with a %ld-byte header"
+			 " is none the engine reads\n", d->fmt, d->hl);
 		return -1;
 	}
 	if (d->len - (size_t)d->hl > HSZ_CODE_MAX) {
-		put(d, "\n# gamefs: decompiling stopped: more than 64 MiB of code\n");
+		hsz_put(d, "\n# gamefs: decompiling stopped: more than 64 MiB of code\n");
 		return -1;
 	}
-	putf(d, " (format %ld)\n", d->fmt);
+	hsz_putf(d, " (format %ld)\n", d->fmt);
 	ws = d->fmt >= 1 ? 4 : 2;
 	d->n = (long)((d->len - (size_t)d->hl + (size_t)ws - 1) / (size_t)ws);
-	d->st = d->hl >= 12 ? hdr32(d, 8) : hdr16(d, 8);
-	d->parent = hdr16(d, 12);
-	d->nonlocals = hdr16(d, 16);
-	d->stlen = hdr32(d, 18);
-	vn = hdr32(d, 24);
+	d->st = d->hl >= 12 ? hsz_hdr32(d, 8) : hsz_hdr16(d, 8);
+	d->parent = hsz_hdr16(d, 12);
+	d->nonlocals = hsz_hdr16(d, 16);
+	d->stlen = hsz_hdr32(d, 18);
+	vn = hsz_hdr32(d, 24);
 	if (!d->st || (d->st - d->hl) % 4 || d->st < d->hl) {
 		d->st = -1;
 	} else {
@@ -650,7 +650,7 @@ static int header(struct hsz *d)
 		if (d->hl < 22)
 			d->stlen = d->n - d->st;
 		if (d->stlen < 0 || d->st + d->stlen > d->n) {
-			put(d, "# gamefs: the string table is past the end of the code: strings shown as numbers\n");
+			hsz_put(d, "# gamefs: the string table is past the end of the code: strings shown as numbers\n");
 			d->st = -1;
 		}
 	}
@@ -664,7 +664,7 @@ static int header(struct hsz *d)
 		memcpy(b, d->data + at, d->len - at < (size_t)ws ? d->len - at : (size_t)ws);
 		d->w[i] = ws == 4 ? (int32_t)gfs_le32(b) : (int16_t)gfs_le16(b);
 	}
-	var_names(d, vn);
+	hsz_var_names(d, vn);
 	return 0;
 }
 
@@ -681,42 +681,44 @@ int rpg_hsz_decompile(const uint8_t *data, size_t len, const struct hsz_script *
 	d->len = len;
 	d->out = out;
 	d->start = out->len;
-	putf(d, "# script %ld", s->id);
+	hsz_putf(d, "# script %ld", s->id);
 	if (s->name && *s->name) {
-		put(d, ", ");
-		put_given(d, s->name);
+		hsz_put(d, ", ");
+		hsz_put_given(d, s->name);
 	}
-	putf(d, ": decompiled by gamefs from %s, read-only", s->lump ? s->lump : "its lump");
-	if (!header(d)) {
+	hsz_putf(d, ": decompiled by gamefs from %s, read-only", s->lump ? s->lump : "its lump");
+	if (!hsz_header(d)) {
 		d->budget = 16ul * (unsigned long)d->n + 4096;
 		if (d->parent) {
-			put(d, "# a subscript of ");
-			if (!(s->script_name && put_given(d, s->script_name(s->ctx, d->parent))))
-				putf(d, "script%ld", d->parent);
-			putf(d, " (%ld nonlocals)\n", d->nonlocals);
+			hsz_put(d, "# a subscript of ");
+			if (!(s->script_name && hsz_put_given(d, s->script_name(s->ctx, d->parent))))
+				hsz_putf(d, "script%ld", d->parent);
+			hsz_putf(d, " (%ld nonlocals)\n", d->nonlocals);
 		}
-		put(d, s->trigger == 1 ? "plotscript, " : "script, ");
-		if (!put_given(d, s->name))
-			putf(d, "script%ld", s->id);
+		hsz_put(d, s->trigger == 1 ? "plotscript, " : "script, ");
+		if (!hsz_put_given(d, s->name))
+			hsz_putf(d, "script%ld", s->id);
 		for (long i = 0; i < (d->args < 0 ? 0 : d->args); i++) {
-			put(d, ", ");
-			local_name(d, i);
+			hsz_put(d, ", ");
+			hsz_local_name(d, i);
+			if (i < s->ndefaults && s->defaults[i])	/* 0 is also "none" */
+				hsz_putf(d, "=%ld", s->defaults[i]);
 		}
-		put(d, ", begin\n");
+		hsz_put(d, ", begin\n");
 		if (d->vars > (d->args < 0 ? 0 : d->args)) {
-			put(d, "  variable (");
+			hsz_put(d, "  variable (");
 			for (long i = d->args < 0 ? 0 : d->args; i < d->vars; i++) {
 				if (i > (d->args < 0 ? 0 : d->args))
-					put(d, ", ");
-				local_name(d, i);
+					hsz_put(d, ", ");
+				hsz_local_name(d, i);
 			}
-			put(d, ")\n");
+			hsz_put(d, ")\n");
 		}
-		if (!node(d, 0, &kind, &id, &argc) && !(kind == K_FLOW && id == F_DO))
-			stop(d, 0, "the script does not start with do()");
+		if (!hsz_node(d, 0, &kind, &id, &argc) && !(kind == K_FLOW && id == F_DO))
+			hsz_stop(d, 0, "the script does not start with do()");
 		for (long i = 0; i < argc && !d->stopped && !d->r; i++)
-			stmt(d, arg(d, 0, i), 1, 1);
-		put(d, "end\n");
+			hsz_stmt(d, hsz_arg(d, 0, i), 1, 1);
+		hsz_put(d, "end\n");
 	}
 	r = d->r;
 	free(d->w);

@@ -18,6 +18,8 @@ struct hsz_script {
 	int trigger;		/* 1 plotscript, 0 script, -1 unknown */
 	long argc;		/* from SCRIPTS.TXT / .BIN, -1 unknown (format 0 headers lack it) */
 	const char *lump;	/* the lump it comes from ("5.HSZ") */
+	const long *defaults;	/* the arguments' defaults (SCRIPTS.TXT; 0 also for none) */
+	long ndefaults;
 	/* names: NULL (or an empty string) when the game does not give one */
 	const char *(*script_name)(void *ctx, long id);
 	const char *(*command_name)(void *ctx, long id);
