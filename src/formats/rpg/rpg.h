@@ -13,6 +13,8 @@
  *                door-links.csv, map.ini; game/ (GEN, BINSIZE, FIXBITS)
  *   rpg_tiled.c  maps/NN-name/map.tmx and map.png, maps/tilesets/ (for Tiled)
  *   rpg_scripts.c  scripts/: the HSP's lumps and sources, PLOTSCR.LST
+ *   rpg_hsp.c    scripts/<name>.hss: the compiled scripts decompiled
+ *                (rpg_hsz.c, rpg_hsz_cmds.c, rpg_hsz.h)
  *   rpg_records.c  per-record INI views (vehicles/, formations/, items/ ...)
  *   rpg_views.c  the other decoded views (reload/, names/, maps/,
  *                strings.txt ...) and
@@ -152,6 +154,16 @@ int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l);
 long rpg_sprite_sets(struct gfs_archive *ar, char kind);
 /* The game's master palette, 256 RGB triples (what tilesets/ draws with). */
 void rpg_master_palette(struct gfs_archive *ar, uint8_t *rgb);
+/*
+ * Frame f (0-7: up, up, right, right, down, down, left, left) of walkabout
+ * set `set` (WALKABOUTS.RGFX, else the PT4 lump): its 16-colour indices in
+ * px (RPG_WALK_W x RPG_WALK_H, row by row; 0 is clear) and the master
+ * palette index of each in master[16], from PAL palette pal or, when
+ * pal < 0, the set's default (DEFPAL4.BIN).  -ENOENT without that frame.
+ */
+#define RPG_WALK_W 20
+#define RPG_WALK_H 20
+int rpg_walkabout_frame(struct gfs_archive *ar, long set, long pal, unsigned f, uint8_t *px, uint8_t *master);
 
 /* ---- rpg_maps.c ---- */
 /* RPG_K_REC for .L/.N/.D, DOX, MAP, GEN, BINSIZE.BIN, FIXBITS.BIN that fit, else RPG_K_NONE. */
@@ -173,6 +185,11 @@ int rpg_tiled_sets(struct gfs_archive *ar);
 /* Has l read-only views under scripts/ (HSP, PLOTSCR.LST, LOOKUP1.BIN)? */
 int rpg_scripts_kind(struct gfs_archive *ar, struct rpg_lump *l);
 int rpg_scripts_build(struct gfs_archive *ar);
+/* ---- rpg_hsp.c ---- */
+/* scripts/<name>.hss of each compiled script of HSP lump l, as views with ops and desc (rec: its lump). */
+int rpg_hsp_build(struct gfs_archive *ar, struct rpg_lump *l, const struct gfs_node_ops *ops, const void *desc);
+/* The decompiled text of lump k of HSP lump l. */
+int rpg_hsp_render(struct gfs_archive *ar, struct rpg_lump *l, size_t k, struct gfs_buf *out);
 
 /* ---- rpg_records.c ---- */
 /* What a reference field leads to: items (the number is the item; ITEM1: item + 1), ... */
