@@ -321,6 +321,18 @@ int tng_string_add(struct tng *t, const char *s, uint32_t *off);
 int tng_asset_new(struct tng *t, size_t si, uint32_t nameoff, size_t *ai);
 /* Remove asset ai: its descriptor goes from its section, its bytes at the next save. */
 int tng_asset_drop(struct tng *t, size_t ai);
+/*
+ * Numbered assets (atlases/NNNN.png, backs/NNNN.png, sprites/<cat>/NNNN.txt):
+ * the section whose new files directory dir takes (the last of its type), or
+ * -1; the next number of section si's type (removed assets do not count);
+ * whether name is that number's file (-EINVAL said if not); and the first
+ * content of a created file made its asset (a descriptor at the end of its
+ * section, nameless: sprites get their direction count at save).
+ */
+long tng_numbered_section(const struct tng *t, const struct gfs_node *dir);
+unsigned tng_numbered_next(const struct tng *t, size_t si);
+int tng_numbered_name(struct gfs_archive *ar, const struct tng *t, size_t si, const char *name);
+int tng_numbered_adopt(struct gfs_archive *ar, struct gfs_node *n);
 
 /* tng_view.c */
 extern const struct gfs_node_ops tng_lazy_dir_ops;
@@ -521,6 +533,11 @@ int tng_media_unlink(struct gfs_archive *ar, struct gfs_node *n);
 int tng_record_unlink(struct gfs_archive *ar, struct gfs_node *n);
 int tng_media_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
 		     const char *newname);
+/* A new atlases/NNNN.png, backs/NNNN.png, sprites/<cat>/NNNN.txt (the next number); 1: not such a dir. */
+int tng_numbered_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+			struct gfs_node **out);
+/* Removing one: the last number, when nothing draws from it or shows it (EBUSY naming what does). */
+int tng_numbered_unlink(struct gfs_archive *ar, struct gfs_node *n);
 #define TNG_SEC_ATLAS		6	/* the section of sprite atlases */
 #define TNG_IMAGE_MAX_SIDE	0xffff	/* a background image's side, at most */
 /*

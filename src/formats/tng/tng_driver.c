@@ -798,6 +798,8 @@ static int tng_create(struct gfs_archive *ar, struct gfs_node *dir, const char *
 
 	if (tng_media_dir(ar->priv, dir))
 		return tng_media_create(ar, dir, name, out);
+	if ((r = tng_numbered_create(ar, dir, name, out)) <= 0)
+		return r;
 	if (dir->parent && dir->parent->parent == ar->root && !strcmp(dir->parent->name, "maps") &&
 	    (r = tng_map_create(ar, dir, name, out)) <= 0)
 		return r;
@@ -810,6 +812,9 @@ static int tng_unlink(struct gfs_archive *ar, struct gfs_node *n)
 		return tng_media_unlink(ar, n);
 	if (gfs_node_get_ops(n) == &tng_recini_ops)
 		return tng_record_unlink(ar, n);
+	if ((gfs_node_get_ops(n) == &tng_image_ops || gfs_node_get_ops(n) == &tng_sprite_ops) &&
+	    tng_numbered_section(ar->priv, n->parent) >= 0)
+		return tng_numbered_unlink(ar, n);
 	return tng_logic_unlink(ar, n);
 }
 

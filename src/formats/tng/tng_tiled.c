@@ -72,7 +72,7 @@ static unsigned tng_count_of_type(const struct tng *t, unsigned type)
 	unsigned n = 0;
 
 	for (size_t i = 0; i < t->nassets; i++)
-		if (t->secs[t->assets[i].sec].type == type)
+		if (!t->assets[i].gone && t->secs[t->assets[i].sec].type == type)
 			n++;
 	return n;
 }
