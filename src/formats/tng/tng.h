@@ -549,6 +549,37 @@ uint32_t tng_atlas_max_side(const struct tng *t);
 int tng_atlas_fits(struct gfs_archive *ar, struct tng *t, const struct tng_asset *atlas,
 		   uint32_t aw, uint32_t ah, char *why, size_t whylen);
 
+/*
+ * tng_maps.c: nodes of assets (a safe unique name; the ref freed on
+ * failure), maps' nodes, and maps made and removed through the mount.
+ */
+struct gfs_node *tng_unique_dir(struct gfs_archive *ar, struct gfs_node *parent, const char *name);
+struct gfs_node *tng_file(struct gfs_archive *ar, struct gfs_node *dir, const char *name, mode_t mode,
+			  const struct gfs_node_ops *ops, struct tng_ref *ref);
+struct gfs_node *tng_span(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+			  const struct gfs_node_ops *ops, struct tng_ref *ref, uint64_t off, uint64_t len);
+/* "name.ext" from the descriptor's string, or "NNNN.ext". */
+void tng_asset_name(struct tng *t, uint32_t stroff, unsigned idx, const char *ext, char *out,
+		    size_t outlen);
+/* File l of map asset ai's folder d: its map.ini (l -1, the asset's node) or layer l's CSV. */
+struct gfs_node *tng_map_file(struct gfs_archive *ar, struct tng *t, size_t ai, struct gfs_node *d,
+			      int l);
+int tng_map_nodes(struct gfs_archive *ar, struct tng *t, struct tng_asset *a, struct gfs_node *maps,
+		  uint32_t stroff, unsigned num, int files, struct gfs_node *tmx);
+/* mkdir maps/NAME: a new empty map. */
+int tng_map_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		  struct gfs_node **out);
+/* map.ini or layerNN.csv created in a map's folder; 1: dir is not a map's folder. */
+int tng_map_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		   struct gfs_node **out);
+/* maps/NAME.tmx created: a new map NAME when its content is stored; 1: not a .tmx. */
+int tng_map_tmx_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		       struct gfs_node **out);
+/* rm -r maps/NAME: its files (when nothing leads to the map), then the folder, the map. */
+int tng_map_file_unlink(struct gfs_archive *ar, struct gfs_node *n);
+int tng_map_tmx_is(const struct gfs_node *n);	/* maps/NAME.tmx? */
+int tng_map_rmdir(struct gfs_archive *ar, struct gfs_node *dir);
+
 /* tng_crc.c: the same CRC-32 as gfs_crc32(), faster on big buffers */
 uint32_t tng_crc32(uint32_t crc, const uint8_t *p, size_t len);
 
