@@ -9,7 +9,8 @@
 # same.  rm -r maps/NAME removes a map nothing leads to; a map a script or
 # another map's neighbour leads to is EBUSY with the referrer in the log.
 # Refusals (a bad name, a TMX the map cannot hold) leave the archive
-# byte-identical and leave no name behind.
+# byte-identical and leave no name behind.  And the README's demo game
+# grows a map from Tiled, a tile, an NPC with a dialog and a script.
 . "$top_srcdir/tests/lib.sh"
 P="python3 $top_srcdir/tests/tng/tngpy.py"
 cd "$T" || exit 1
@@ -122,4 +123,41 @@ gfs_mount g.tng m || fail "remount 2"
 check_eq "dungeon dungeon.png dungeon.tmx meadow meadow.png meadow.tmx tilesets" \
 	"$(ls m/maps | tr '\n' ' ' | sed 's/ $//')" "maps after a fresh mount"
 gfs_umount m || fail "umount 3"
+# the README's demo game grown as a modder would: a map from Tiled, a tile
+# sprite, an NPC with a dialog and a script, the NPC placed on the new map
+python3 "$top_srcdir/tests/tng/village.py" demo.tng --no-audio >/dev/null 2>&1 || fail "the demo game"
+gfs_mount demo.tng d || fail "mount the demo"
+if command -v tiled >/dev/null 2>&1; then
+	QT_QPA_PLATFORM=offscreen tiled --export-map tmx d/maps/village.tmx forest.tmx >tiled.out 2>&1 ||
+		fail "Tiled exports the village: $(cat tiled.out)"
+else
+	cp d/maps/village.tmx forest.tmx || fail "copy village.tmx out"
+fi
+cp forest.tmx d/maps/forest.tmx || fail "the demo: a new map"
+cp d/sprites/tiles/0011.txt d/sprites/tiles/0012.txt || fail "the demo: a new tile sprite"
+cp d/npcs/elder.ini d/npcs/villager.ini && cp d/dialogs/welcome.ini d/dialogs/chat.ini ||
+	fail "the demo: a new NPC and dialog"
+printf '\tPUSHDLG chat\n\tPUSH16 0\n\tFNC2 dialog\n\tEND\n; end\n' >d/npcs/villager.on_click.tngs ||
+	fail "the demo: the NPC's script opens the dialog"
+python3 - d/maps/forest/layer05.csv <<'PY' || fail "the demo: the villager placed on the new map"
+import sys
+rows = open(sys.argv[1]).read().splitlines()
+cells = rows[2].split(",")
+cells[3] = "2"
+rows[2] = ",".join(cells)
+open(sys.argv[1], "w").write("\n".join(rows) + "\n")
+PY
+cp d/maps/forest/layer05.csv demo-layer05.csv
+gfs_umount d || fail "umount the demo"
+$P verify demo.tng >verify.out || fail "the demo's CRCs: $(cat verify.out)"
+"$GAMEFS" check demo.tng >check.out || fail "check the demo: $(cat check.out)"
+grep -q warning check.out && fail "the demo's warnings: $(cat check.out)"
+gfs_mount demo.tng d || fail "a fresh mount of the demo"
+for f in maps/forest/map.ini maps/forest.png sprites/tiles/0012-south.png npcs/villager.ini dialogs/chat.ini; do
+	[ -f "d/$f" ] || fail "the demo after a fresh mount: $f"
+done
+cmp demo-layer05.csv d/maps/forest/layer05.csv || fail "the villager on the new map after a fresh mount"
+grep -q "PUSHDLG chat" d/npcs/villager.on_click.tngs || fail "the villager's script after a fresh mount"
+check_eq EBUSY "$(errno_of "os.unlink('d/npcs/villager.ini')")" "an NPC the new map places"
+gfs_umount d || fail "umount the demo 2"
 echo ok
