@@ -66,6 +66,14 @@ sed 's/name="tiles"/name="stones"/; s/tilesets\/tiles.png/elsewhere\/stones.png/
 check_eq EINVAL "$(errno_of "f=open('m/maps/stones.tmx','w'); f.write(open('stones.tmx').read()); f.close()")" \
 	"a tileset not the game's"
 rm -f m/maps/stones.tmx m/maps/stones.tmx.rejected
+# Tiled's TMX cut short anywhere: refused, the map that was being made undone
+size=$(stat -c %s forest.tmx)
+for n in 1 $((size / 7)) $((size / 3)) $((size / 2)) $((size * 4 / 5)) $((size - 12)); do
+	head -c "$n" forest.tmx >cut.tmx
+	check_eq EINVAL "$(errno_of "f=open('m/maps/cut$n.tmx','w'); f.write(open('cut.tmx').read()); f.close()")" \
+		"a TMX cut at byte $n"
+	rm -f "m/maps/cut$n.tmx" "m/maps/cut$n.tmx.rejected"
+done
 check_eq EBUSY "$(errno_of "import shutil; shutil.rmtree('m/maps/dungeon')")" "a map another map leads to"
 grep -q "unlink /maps/dungeon/map.ini refused: maps/dungeon: maps/meadow/map.ini (a neighbour) leads to it" gamefs.log ||
 	fail "the neighbour named"
@@ -97,6 +105,7 @@ for n in (b"forest", b"lake", b"glade"):
     assert n in strings, n
 for n in (b"wide", b"stones", b"a.b"):
     assert n not in strings, "a refused map's name stayed: %r" % n
+assert not [n for n in strings if n.startswith(b"cut")], "a cut TMX's name stayed"
 assert r.d[:56] == o.d[:56], "the header (counts, byte 43) as it was"
 PY
 "$GAMEFS" check g.tng >check.out || fail "check: $(cat check.out)"
