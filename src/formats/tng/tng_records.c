@@ -736,6 +736,9 @@ static int refers_field(void *ctx, const struct gfs_field *f, uint64_t v)
 			       v == idx;
 		case RR_INGR:
 			return cat == TNGS_OBJ_CAT && (v >> 16 & 0xffff) == idx;
+		case RR_AREA:	/* three UI sprites, unless a rectangle (bit 48, tng_area_get) */
+			return cat == 0 && !(v >> 48) &&
+			       ((v & 0xffff) == idx || (v >> 16 & 0xffff) == idx || (v >> 32 & 0xffff) == idx);
 		default:
 			return 0;
 		}
