@@ -10,7 +10,9 @@
 # another map's neighbour leads to is EBUSY with the referrer in the log.
 # Refusals (a bad name, a TMX the map cannot hold) leave the archive
 # byte-identical and leave no name behind.  And the README's demo game
-# grows a map from Tiled, a tile, an NPC with a dialog and a script.
+# grows a map from Tiled, a tile, an NPC with a dialog and a script; the
+# corpus games (when there) grown and shrunk back in one commit are
+# byte-identical.
 . "$top_srcdir/tests/lib.sh"
 P="python3 $top_srcdir/tests/tng/tngpy.py"
 cd "$T" || exit 1
@@ -169,4 +171,27 @@ cmp demo-layer05.csv d/maps/forest/layer05.csv || fail "the villager on the new 
 grep -q "PUSHDLG chat" d/npcs/villager.on_click.tngs || fail "the villager's script after a fresh mount"
 check_eq EBUSY "$(errno_of "os.unlink('d/npcs/villager.ini')")" "an NPC the new map places"
 gfs_umount d || fail "umount the demo 2"
+# the corpus games grown and shrunk back in one commit: byte-identical
+for g in demo1 demo2; do
+	c="$top_srcdir/../shared/corpus/tng/$g.tng"
+	[ -f "$c" ] || { note "corpus $g.tng absent"; continue; }
+	cp "$c" c.tng && chmod u+w c.tng || fail "copy $g"
+	gfs_mount c.tng c -o commit=unmount || fail "mount $g"
+	tmx=$(ls c/maps | grep '\.tmx$' | head -n 1)
+	[ -n "$tmx" ] || fail "$g has no map"
+	if command -v tiled >/dev/null 2>&1; then
+		QT_QPA_PLATFORM=offscreen tiled --export-map tmx "c/maps/$tmx" ctiled.tmx >tiled.out 2>&1 ||
+			fail "Tiled exports $g's $tmx: $(cat tiled.out)"
+	else
+		cp "c/maps/$tmx" ctiled.tmx || fail "copy $g's $tmx"
+	fi
+	cp ctiled.tmx c/maps/grown.tmx && mkdir c/maps/hollow || fail "$g: new maps"
+	[ -f c/maps/grown/map.ini ] || fail "$g: the map from the TMX"
+	n=$(ls c/atlases | grep -c '\.png$')
+	cp c/atlases/0000.png "c/atlases/$(printf %04d "$n").png" || fail "$g: a new atlas"
+	rm -r c/maps/grown c/maps/hollow || fail "$g: rm -r the new maps"
+	rm "c/atlases/$(printf %04d "$n").png" || fail "$g: rm the new atlas"
+	gfs_umount c || fail "umount $g"
+	cmp "$c" c.tng || fail "$g grown and shrunk back is not byte-identical"
+done
 echo ok

@@ -529,6 +529,36 @@ int tng_map_file_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	return 0;
 }
 
+/*
+ * After a map is removed: the names added to the strings section since the
+ * last commit, from its end, that nothing has or names any more go (a map
+ * made and removed before a commit leaves the game as it was).
+ */
+static void names_trim(struct gfs_archive *ar, struct tng *t)
+{
+	struct tng_sec *s = t->strsec >= 0 ? &t->secs[t->strsec] : NULL;
+	char who[200];
+	int used = 0;
+
+	while (!used && s && s->edit && s->edit->len > s->len && s->edit->data[s->edit->len - 1] == 0) {
+		uint32_t off = (uint32_t)s->edit->len - 1;
+
+		while (off > s->len && s->edit->data[off - 1])
+			off--;	/* the start of the last string */
+		if (off < s->len || (off == s->len && s->len && s->edit->data[off - 1]))
+			break;	/* it began before the load's end */
+		for (size_t i = 0; i < t->nassets && !used; i++)
+			used = !t->assets[i].gone && t->assets[i].nameoff == off;
+		if (used || tng_logic_referrer(ar, t, TNGS_STRING, off, who, sizeof who))
+			break;
+		s->edit->len = off;
+	}
+	if (s && s->edit && s->edit->len == s->len && !memcmp(s->edit->data, t->block.data + s->off, s->len)) {
+		gfs_buf_free(s->edit);	/* the section as loaded */
+		s->edit = NULL;
+	}
+}
+
 /* rmdir of an emptied map folder removes the map, its TMX and PNG; the maps after it keep their names. */
 int tng_map_rmdir(struct gfs_archive *ar, struct gfs_node *dir)
 {
@@ -556,6 +586,7 @@ int tng_map_rmdir(struct gfs_archive *ar, struct gfs_node *dir)
 			gfs_node_remove(ar, o);
 	}
 	a->dir = NULL;
+	names_trim(ar, t);
 	gfs_node_remove(ar, dir);
 	ar->changed = 1;
 	gfs_tree_invalidate(ar);
