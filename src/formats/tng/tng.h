@@ -2,13 +2,15 @@
  * tng.h - private model of the TirNanoG game driver.
  *
  * Files, each calling only the ones below it (no circles):
- *   tng_driver.c the driver table: probe, load, the tree, check, new maps
- *                (mkdir), and the dispatch of create/rename/unlink to the
- *                view files (the top)
+ *   tng_driver.c the driver table: probe, load, the tree, check, and the
+ *                dispatch of create/rename/unlink/mkdir/rmdir (the top)
+ *   tng_maps.c   nodes of assets and maps; maps made (mkdir, cp -r, a TMX
+ *                saved into maps/) and removed (rm -r)
  *   tng_tiled.c  maps/<name>.tmx (Tiled, read and written back), the map
  *                and tileset PNGs: on the map views and sprites of tng_view.c
  *   tng_view.c   render/store of every view      tng_save.c  the writer
- *   tng_media.c  media files created, renamed, removed; records removed
+ *   tng_media.c  media files created, renamed, removed; records removed;
+ *                numbered atlases, backgrounds and sprites made and removed
  *   tng_logic.c  scripts as assembly, records as INI, their files, references
  *   tng.c        the model: sections, assets, their content, gaps, file CRC,
  *                the section registry (the bottom, beside this header)

@@ -6,7 +6,9 @@
  * removing drops the descriptor (the bytes go at the next commit).  What a
  * script, a record or a map still refers to by its name cannot be removed or
  * renamed.  Records are removed here too (tng_record_unlink), since what
- * refers to them is found the same way.
+ * refers to them is found the same way, and the numbered atlases,
+ * backgrounds and sprites are made (the next number) and removed (the last,
+ * when nothing draws from or shows it).
  */
 #include <errno.h>
 #include <stdio.h>
