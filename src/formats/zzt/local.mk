@@ -1,7 +1,8 @@
 # zzt format: sources, tests and fixtures (included by the top Makefile.am)
 libgamefs_a_SOURCES += src/formats/zzt/zzt.c src/formats/zzt/zzt.h src/formats/zzt/zzt_board.c \
 	src/formats/zzt/zzt_view.c src/formats/zzt/zzt_text.c \
-	src/formats/zzt/zzt_cp437.c src/formats/zzt/zzt_png.c src/formats/zzt/zzt_refs.c
+	src/formats/zzt/zzt_cp437.c src/formats/zzt/zzt_png.c src/formats/zzt/zzt_refs.c \
+	src/formats/zzt/zzt_engine.c src/formats/zzt/zzt_engine.h
 
 # board.png's 8x14 code page 437 glyphs, generated at build time from the
 # IBM VGA code page fonts of Debian's console-data (no font file in the sources)
