@@ -28,8 +28,11 @@ CORE_TESTS += \
 	tests/zzt/t4009-corpus-render.sh \
 	tests/zzt/t4010-diff.sh \
 	tests/zzt/t4011-csv-dialect.sh \
-	tests/zzt/t4012-boards-grow.sh
-EXTRA_DIST += tests/zzt/zztlib.py src/formats/zzt/MANUAL.mdoc
+	tests/zzt/t4012-boards-grow.sh \
+	tests/zzt/t4013-szt-generated.sh \
+	tests/zzt/t4014-szt-edits.sh \
+	tests/zzt/t4015-szt-corpus.sh
+EXTRA_DIST += tests/zzt/zztlib.py tests/zzt/sztlib.py src/formats/zzt/MANUAL.mdoc
 
 # unit tests (TAP): code page 437, RLE, random edits of every view
 check_PROGRAMS += tests/unit-zzt

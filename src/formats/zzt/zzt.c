@@ -264,8 +264,8 @@ static int zzt_load(struct gfs_archive *ar)
 		goto out_file;
 	}
 	if (file.len < eng->hdr_size) {
-		r = gfs_err_at(ar, -EBADMSG, file.len, "%s world header truncated: %zu of %zu bytes",
-			       eng->name, file.len, eng->hdr_size);
+		r = gfs_err_at(ar, -EBADMSG, file.len, "world header truncated: %zu of %s's %zu bytes",
+			       file.len, eng->name, eng->hdr_size);
 		goto out_file;
 	}
 	nb = (int32_t)(int16_t)gfs_le16(file.data + ZZT_H_NUMBOARDS) + 1;
