@@ -44,6 +44,10 @@ LINE_CHARS = [0xF9, 0xD0, 0xD2, 0xBA, 0xB5, 0xBC, 0xBB, 0xB9, 0xC6, 0xC8, 0xC9, 
               0xCA, 0xCB, 0xCE]
 WEB_CHARS = [0xFA, 0xB3, 0xB3, 0xB3, 0xC4, 0xD9, 0xBF, 0xB4, 0xC4, 0xC0, 0xDA, 0xC3, 0xC4,
              0xC1, 0xC2, 0xC5]
+# elements whose table entry has a cycle (they have stats): a line or web
+# next to one looks at what its stat stands on
+CYCLED = {3, 4, 10, 11, 12, 13, 16, 17, 29, 30, 34, 35, 36, 37, 39, 40, 41, 42, 44, 45, 59, 60,
+          61, 62, 64, 69, 72}
 STAT_KEYS = ('x', 'y', 'step_x', 'step_y', 'cycle', 'p1', 'p2', 'p3', 'follower', 'leader',
              'under_element', 'under_color', 'pointer', 'instruction', 'length')
 STAT_FMT = '<BBhhhBBBhhBBiHh'   # 25 bytes; instruction read unsigned then signed below
@@ -208,6 +212,9 @@ def make_world(variant='every'):
     stats.append(stat(71, 60, p1=1, under_element=E['line'], under_color=0x0b))
     put(e, c, 72, 60, E['web'], 0x07)               # webs do not join lines
     put(e, c, 1, 80, E['web'], 0x07)                # the corner: edges south and west
+    put(e, c, 50, 55, E['web'], 0x07)               # a wall's stat does not count:
+    put(e, c, 51, 55, E['normal'], 0x0e)            # walls have no cycle
+    stats.append(stat(51, 55, under_element=E['web'], under_color=0x07))
     boards.append(board_bytes(b'Lines and webs', e, c, stats, exits=(0, 2, 0, 0)))
     # stats, code, text
     e, c = grid(E['floor'], 0x08)
@@ -357,7 +364,7 @@ def joins(b, x, y, want, statat):
             v |= 1 << bit
             continue
         ne = b.elem[ny * W + nx]
-        if ne not in (want, E['edge']) and (nx, ny) in statat:
+        if ne not in (want, E['edge']) and ne in CYCLED and (nx, ny) in statat:
             ne = b.stats[statat[(nx, ny)]]['under_element']
         if ne in (want, E['edge']):
             v |= 1 << bit

@@ -1,5 +1,10 @@
 /*
- * zzt.c - ZZT worlds and saved games (.zzt, .sav).
+ * zzt.c - ZZT and Super ZZT worlds and saved games (.zzt, .szt, .sav).
+ *
+ * Super ZZT's files have the same shape with other sizes (a 1024-byte
+ * header, 96x80 boards, 30 bytes of board info, 25-byte stats): the
+ * header's first word picks the engine description (zzt_engine.c) that
+ * every board carries and every layer below asks.  ZZT's layout:
  *
  * On disk:
  *   0x000  512-byte world header: type (-1), board count - 1, player
@@ -483,6 +488,9 @@ static unsigned zzt_check_board(const struct zzt_board *b, FILE *out)
 		fprintf(out, "board %u: warning: %zu tiles with element ids past %s's table "
 			"(0-%u), the first %u at x %zu, y %zu\n", b->idx, n, e->name, e->nelems - 1,
 			b->elem[first], first % e->w + 1, first / e->w + 1);
+	if (b->nstats > e->stats_max)
+		fprintf(out, "board %u: warning: %zu stats, more than %s's %u\n", b->idx, b->nstats,
+			e->name, e->stats_max);
 	for (s = 0; s < b->nstats; s++) {
 		unsigned x = b->stats[s].rec[ZZT_S_X], y = b->stats[s].rec[ZZT_S_Y];
 

@@ -16,7 +16,7 @@
 #include "gfs_driver.h"
 #include "formats/zzt/zzt_engine.h"
 
-/* World header (offsets from the start of the file). */
+/* ZZT's world header (offsets from the start of the file; Super ZZT's in zzt_engine.c). */
 #define ZZT_HDR_SIZE		512
 #define ZZT_H_TYPE		0x000	/* int16: -1 ZZT, -2 Super ZZT */
 #define ZZT_H_NUMBOARDS		0x002	/* int16: boards - 1 */
@@ -189,7 +189,7 @@ int zzt_board_encoded_size(const struct zzt_board *b, size_t *size);
 /*
  * A blank board (of engine e) as ZZT's editor makes one (BoardCreate): empty tiles in a
  * border of yellow normal walls, the player (stat 0) in the middle, at most
- * 255 shots; named name (n bytes, at most 50).  -ENOMEM, else 0.
+ * 255 shots; named name (n bytes, at most e->name_max).  -ENOMEM, else 0.
  */
 int zzt_board_blank(struct zzt_board *b, const struct zzt_engine *e, const uint8_t *name, size_t n);
 int zzt_rle_encode(const uint8_t *elem, const uint8_t *color, size_t tiles, struct gfs_buf *out);

@@ -1,7 +1,8 @@
 /*
  * zzt_board.c - the board codec: one board's bytes <-> struct zzt_board.
  *
- * A board after its 16-bit size field:
+ * A board after its 16-bit size field (ZZT's sizes; Super ZZT's: a name of
+ * 60, 96x80 tiles, 30 bytes of info, 25-byte stats without padding):
  *   name        length byte + 50 characters (stale bytes after the length kept)
  *   tiles       RLE triples (count, element, colour), count 0 = 256, that
  *               fill exactly 60x25 tiles; kept as stored until a tile changes

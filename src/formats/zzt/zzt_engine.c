@@ -196,7 +196,7 @@ const struct zzt_engine zzt_engine_zzt = {
 	.name_len = ZZT_B_NAME_LEN, .name_max = ZZT_B_NAME_MAX,
 	.p_size = ZZT_P_SIZE, .p_exits = ZZT_P_EXITS, .p_nstats = ZZT_P_NSTATS,
 	.s_size = ZZT_S_SIZE, .nelems = ZZT_NELEMS, .text_min = 47, .text_white = 53,
-	.boards_max = ZZT_BOARDS_MAX, .board_engine_max = ZZT_BOARD_ZZT_MAX,
+	.boards_max = ZZT_BOARDS_MAX, .stats_max = 151, .board_engine_max = ZZT_BOARD_ZZT_MAX,
 	.elem_char = zzt_elem_char, .draw = zzt_elem_draw,
 	.world_rec = &zzt_world_rec, .board_rec = &zzt_board_rec, .stats = &zzt_stats_table,
 };
@@ -331,13 +331,22 @@ static const uint8_t szt_elem_draw[SZT_NELEMS] = {
 	[77] = ZZT_D_TEXT, [78] = ZZT_D_TEXT, [79] = ZZT_D_TEXT,
 };
 
+/* the elements whose table entry has a cycle (>= 0): a line or web looks under their stat */
+static const uint8_t szt_elem_cycled[SZT_NELEMS] = {
+	[3] = 1, [4] = 1, [10] = 1, [11] = 1, [12] = 1, [13] = 1, [16] = 1, [17] = 1,
+	[29] = 1, [30] = 1, [34] = 1, [35] = 1, [36] = 1, [37] = 1, [39] = 1, [40] = 1,
+	[41] = 1, [42] = 1, [44] = 1, [45] = 1, [59] = 1, [60] = 1, [61] = 1, [62] = 1,
+	[64] = 1, [69] = 1, [72] = 1,
+};
+
 const struct zzt_engine zzt_engine_szt = {
 	.name = "Super ZZT", .type = -2, .hdr_size = SZT_HDR_SIZE, .h_name = SZT_H_NAME,
 	.h_saved = SZT_H_SAVED, .w = SZT_W, .h = SZT_H, .tiles = SZT_W * SZT_H,
 	.name_len = SZT_B_NAME_LEN, .name_max = SZT_B_NAME_MAX,
 	.p_size = SZT_P_SIZE, .p_exits = SZT_P_EXITS, .p_nstats = SZT_P_NSTATS,
 	.s_size = SZT_S_SIZE, .nelems = SZT_NELEMS, .text_min = 73, .text_white = 79,
-	.boards_max = SZT_BOARDS_MAX, .board_engine_max = SZT_BOARD_ENGINE_MAX, .joins_under = 1,
+	.boards_max = SZT_BOARDS_MAX, .stats_max = 129, .board_engine_max = SZT_BOARD_ENGINE_MAX,
+	.joins_under = szt_elem_cycled,
 	.elem_char = szt_elem_char, .draw = szt_elem_draw,
 	.world_rec = &szt_world_rec, .board_rec = &szt_board_rec, .stats = &szt_stats_table,
 };

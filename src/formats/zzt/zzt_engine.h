@@ -56,8 +56,11 @@ struct zzt_engine {
 	unsigned nelems;		/* element ids 0 .. nelems - 1 */
 	unsigned text_min, text_white;	/* text elements */
 	unsigned boards_max;		/* boards a world holds */
+	unsigned stats_max;		/* stats a board holds, the player included */
 	unsigned board_engine_max;	/* bytes of a board the game itself loads */
-	int joins_under;		/* lines and webs also join what a stat stands on */
+	const uint8_t *joins_under;	/* NULL, or per element: 1 when a line or web next to
+					   it joins what its stat stands on (Super ZZT: the
+					   elements with a cycle, which have stats) */
 	const uint8_t *elem_char;	/* default character of each element */
 	const uint8_t *draw;		/* enum zzt_draw of each element */
 	const struct gfs_record *world_rec, *board_rec;	/* board_rec: name and info end to end */

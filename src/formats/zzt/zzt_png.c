@@ -81,8 +81,8 @@ static void zzt_spread_init(uint64_t *spread)
 
 /*
  * The neighbours that join: element id and the board edge (off the board
- * too); in Super ZZT also what a stat there stands on (statat: the first
- * stat of each tile).
+ * too); in Super ZZT also what the stat of an element with a cycle there
+ * stands on (statat: the first stat of each tile; none there: no join).
  */
 static unsigned zzt_joins(const struct zzt_board *b, const uint16_t *statat, uint8_t id, int x, int y)
 {
@@ -96,7 +96,8 @@ static unsigned zzt_joins(const struct zzt_board *b, const uint16_t *statat, uin
 		uint8_t e = nx < 0 || ny < 0 || nx >= (int)en->w || ny >= (int)en->h ? ZZT_E_BOARD_EDGE
 										     : b->elem[t];
 
-		if (e != id && e != ZZT_E_BOARD_EDGE && en->joins_under && statat[t] != ZZT_NO_STAT_AT)
+		if (e != id && e != ZZT_E_BOARD_EDGE && en->joins_under && e < en->nelems &&
+		    en->joins_under[e] && statat[t] != ZZT_NO_STAT_AT)
 			e = b->stats[statat[t]].rec[ZZT_S_UNDER_ID];
 		if (e == id || e == ZZT_E_BOARD_EDGE)
 			v |= 1u << i;
