@@ -10,24 +10,28 @@
  *                          groups "npcs" (the used .L slots, object id
  *                          1 + slot) and "doors" (the map's existing DOX
  *                          doors, id 301 + door): 20x20 rectangles on
- *                          their tiles; moving one moves its NPC or door
+ *                          their tiles (an NPC whose picture the game
+ *                          has: a tile object of tileset walkabout-NNN,
+ *                          its frame 2 x direction); moving one moves its
+ *                          NPC or door
  *   maps/NN-name/map.png   the shown .T layers drawn in order as the engine
  *                          does (layer 0 opaque; above it tile 0 and
- *                          colour 0 clear), read-only
- *   maps/tilesets/NN-animated.png  the animated range of tileset NN
- *                          (tile bytes 160-255), each tile the first frame
- *                          of its TAP pattern; walls.png and foes.png draw
- *                          the wall bits and foe set numbers; read-only
+ *                          colour 0 clear) and the NPCs at rest between
+ *                          them (the walkabout layer), read-only
+ *   maps/tilesets/         the tiles these draw from (rpg_tilesets.c)
  *
  * Gids: the tilesets the map's layers use (MAP fields 0, 22-30, 370-377)
  * in the order the layers first use them; the i-th has first gid
  * 1 + 256 i and is the 160 tiles of ../../tilesets/NN.png followed by the
  * 96 of NN-animated.png, so gid = first + tile byte.  walls and foes come
- * after them, gid = first + byte, and byte 0 (no wall, no foe) is gid 0,
- * as is tile 0 of a tile layer above layer 0 (the engine draws nothing).
- * An empty cell in a tile layer is tile 0.  A .P/.E smaller than the .T
- * shows 0 past its edge (and takes only 0 there); one larger keeps its
- * cells past the .T's edge.
+ * after them, gid = first + byte, and byte 0 (no wall, no foe) is gid 0.
+ * Then, for each tileset a layer above 0 uses, NN-upper (all 256 bytes,
+ * colour 0 clear as the engine draws those layers): the upper layers'
+ * gids are first + byte of it, and their tile 0 is gid 0 (the engine
+ * draws nothing).  Read back, a layer takes a gid of any of its
+ * tileset's three.  An empty cell in a tile layer is tile 0.  A .P/.E
+ * smaller than the .T shows 0 past its edge (and takes only 0 there); one
+ * larger keeps its cells past the .T's edge.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,21 +40,10 @@
 #include <sys/stat.h>
 #include "gfs_tmx.h"
 #include "rpg.h"
+#include "rpg_draw.h"
 
-#define TILE		20
-#define TS_COLS		16
-#define TS_TILES	160		/* tiles of a TIL page */
-#define ANIM_TILES	96		/* bytes 160-255: two ranges of 48 */
-#define ANIM_RANGE	48
-#define PAGE_W		320
-#define PAGE_H		200
-#define PAGE_BYTES	(PAGE_W * PAGE_H)
-#define PAGE_PLANE	(PAGE_BYTES / 4)
-#define TAP_REC		80		/* 2 patterns of 20 int16; the first is the start tile */
-#define TAP_PATTERN	40
-#define GID_SPAN	256
 #define MAP_RENDER_MAX	((uint64_t)16 << 20)	/* pixels of map.png */
-#define MASTER_BYTES	768
+#define MAP_WALK_LAYER	31		/* MAP field: layers drawn below the walkabouts (0: 2) */
 #define MAP_ENABLE	19		/* MAP field: bit k-1 shows layer k (layer 0 is always drawn) */
 #define L_HDR		7		/* .L: 7 bytes, then arrays of 300 int16: x, y+1, npc+1, dir, frame(, pool) */
 #define L_SLOTS		300
@@ -59,6 +52,8 @@
 #define NPC_OBJ		1		/* object ids: NPC slot s is 1 + s, door d 1 + 300 + d */
 #define DOOR_OBJ	(NPC_OBJ + L_SLOTS)
 #define NEXT_OBJ	(DOOR_OBJ + DOORS)
+#define WALK_SETS	32		/* walkabout tilesets a map.tmx shows NPCs with */
+#define WALK_FRAMES	8
 
 /* the MAP fields of each layer's tileset (0: the map's, n: tileset n-1) */
 static const unsigned layer_field[RPG_MAP_MAX_LAYERS] = {
@@ -80,16 +75,19 @@ struct rpg_tmap {
 	struct rpg_lump *mapl;			/* the MAP lump holding the map's record, or NULL */
 	uint64_t enable_at;			/* where in it its layer_enable word is */
 	unsigned enable;			/* that word (bit k-1: layer k shown); 0xffff without one */
+	unsigned walk_layer;			/* MAP field 31: layers drawn below the NPCs (0: 2) */
 	struct rpg_lump *npcl, *doxl;		/* the map's .L (NPC instances) and DOX, when usable */
 	struct gfs_buf npcb, doxb;
 	size_t dox_at;				/* the map's record in DOX */
 	unsigned npc_pool;			/* .L has the pool array */
+	long walk[WALK_SETS];			/* walkabout sets the NPC objects show, first use order */
+	unsigned nwalk;
 };
 
-enum { G_T, G_P, G_E };
+enum { G_T, G_P, G_E, G_WALK };
 static const char *const grid_name[3] = { "tiles", "walls", "foes" };
 
-static struct rpg_lump *rpg_kind_lump(struct rpg_model *m, const char *suffix)
+struct rpg_lump *rpg_kind_lump(struct rpg_model *m, const char *suffix)
 {
 	for (size_t i = 0; i < m->n; i++)
 		if (rpg_lump_is(m, m->lumps[i], suffix))
@@ -169,6 +167,8 @@ static void rpg_tmap_tilesets(struct gfs_archive *ar, long map, struct rpg_tmap 
 		tm->enable_at = (uint64_t)map * rs + 2 * MAP_ENABLE;
 		tm->enable = gfs_le16(rec + 2 * MAP_ENABLE);
 	}
+	if (rec && 2 * MAP_WALK_LAYER + 2 <= rs)
+		tm->walk_layer = gfs_le16(rec + 2 * MAP_WALK_LAYER) & 0xff;
 	for (unsigned k = 0; k < tm->g[G_T].n; k++) {
 		long t = def, v = rec && 2 * layer_field[k] + 2 <= rs ? (int16_t)gfs_le16(rec + 2 * layer_field[k]) : 0;
 		unsigned u;
@@ -233,6 +233,25 @@ static unsigned rpg_gid_first(const struct rpg_tmap *tm, int grid, long ts)
 	return 1 + GID_SPAN * u;
 }
 
+/* Does a tile layer above 0 draw from tileset used[u]?  Then NN-upper is in the TMX. */
+static int rpg_upper_used(const struct rpg_tmap *tm, unsigned u)
+{
+	for (unsigned k = 1; k < tm->g[G_T].n; k++)
+		if (tm->ts[k] == tm->used[u])
+			return 1;
+	return 0;
+}
+
+/* The first gid of tileset used[u]'s NN-upper: after the walls' and foes' */
+static unsigned rpg_gid_upper(const struct rpg_tmap *tm, long ts)
+{
+	unsigned u = 0;
+
+	while (u < tm->nused && tm->used[u] != ts)
+		u++;
+	return 1 + GID_SPAN * (tm->nused + 2 + u);
+}
+
 /* The layer's name in the TMX: its CSV view's name without .csv */
 static void rpg_layer_name(const struct rpg_tmap *tm, int grid, unsigned k, char *buf, size_t size)
 {
@@ -265,7 +284,8 @@ static int rpg_tmx_tileset(struct gfs_buf *out, unsigned first, const char *name
 static int rpg_tmx_layer(struct gfs_buf *out, const struct rpg_tmap *tm, int grid, unsigned k, unsigned id)
 {
 	const struct rpg_grid *t = &tm->g[G_T], *g = &tm->g[grid];
-	unsigned first = rpg_gid_first(tm, grid, grid == G_T ? tm->ts[k] : 0);
+	unsigned first = grid == G_T && k ? rpg_gid_upper(tm, tm->ts[k]) :
+			 rpg_gid_first(tm, grid, grid == G_T ? tm->ts[k] : 0);
 	char name[32];
 	int r;
 
@@ -285,8 +305,58 @@ static int rpg_tmx_layer(struct gfs_buf *out, const struct rpg_tmap *tm, int gri
 	return r ? r : gfs_buf_adds(out, "\n</data>\n </layer>\n");
 }
 
-/* The NPC instances and doors as object groups of 20x20 rectangles, each on its tile */
-static int rpg_tmx_objects(struct gfs_buf *out, const struct rpg_tmap *tm, unsigned id)
+/* NPC type id (global: of GLOBALNPCS1.N) of map: its walkabout set and palette; 0 when there is none */
+static int rpg_npc_look(struct gfs_archive *ar, long map, long id, int global, long *set, long *pal)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *l = global ? rpg_lump_named(m, "GLOBALNPCS1.N") : rpg_map_lump(m, map, 'N', RPG_K_REC);
+	unsigned rs = rpg_binsize(ar, 9, 30);
+	uint8_t w[4];
+
+	if (!rs)
+		rs = 30;
+	if (!l || id < 0 || rpg_lump_range(ar, l, L_HDR + (uint64_t)id * rs, sizeof(w), w))
+		return 0;
+	*set = (int16_t)gfs_le16(w);
+	*pal = (int16_t)gfs_le16(w + 2);
+	return 1;
+}
+
+/*
+ * The walkabout set NPC slot s shows in map.tmx (its type's picture, when
+ * the game has that set), or -1: a rectangle.  Sets are numbered in first
+ * use order in tm->walk.
+ */
+static long rpg_obj_walk(struct gfs_archive *ar, struct rpg_tmap *tm, long map, unsigned s, int add)
+{
+	long id = (int16_t)gfs_le16(rpg_npc_word(tm, 2, s)) - 1, set, pal;
+	int global = tm->npc_pool && gfs_le16(rpg_npc_word(tm, 5, s));
+	uint8_t px[RPG_WALK_W * RPG_WALK_H], master[16];
+	unsigned u;
+
+	if (!rpg_npc_look(ar, map, id, global, &set, &pal))
+		return -1;
+	for (u = 0; u < tm->nwalk; u++)
+		if (tm->walk[u] == set)
+			return set;
+	if (!add || tm->nwalk == WALK_SETS || rpg_walkabout_frame(ar, set, -1, 0, px, master))
+		return -1;
+	tm->walk[tm->nwalk++] = set;
+	return set;
+}
+
+/* The first gid of walkabout set `set`'s tileset: after every tileset of the layers */
+static unsigned rpg_gid_walk(const struct rpg_tmap *tm, long set)
+{
+	unsigned u = 0;
+
+	while (u < tm->nwalk && tm->walk[u] != set)
+		u++;
+	return 1 + GID_SPAN * (2 * tm->nused + 2) + WALK_FRAMES * u;
+}
+
+/* The NPC instances and doors as object groups of 20x20 rectangles (an NPC with a walkabout: its frame 2 x direction, a tile object), each on its tile */
+static int rpg_tmx_objects(struct gfs_archive *ar, struct gfs_buf *out, struct rpg_tmap *tm, long map, unsigned id)
 {
 	int r = 0;
 
@@ -297,7 +367,14 @@ static int rpg_tmx_objects(struct gfs_buf *out, const struct rpg_tmap *tm, unsig
 		long npc = (int16_t)gfs_le16(rpg_npc_word(tm, 2, s)) - 1;
 		int global = tm->npc_pool && gfs_le16(rpg_npc_word(tm, 5, s));
 
-		if (rpg_npc_used(tm, s))
+		long set = rpg_npc_used(tm, s) ? rpg_obj_walk(ar, tm, map, s, 0) : -1;
+		unsigned dir = gfs_le16(rpg_npc_word(tm, 3, s)) & 3;
+
+		if (rpg_npc_used(tm, s) && set >= 0)	/* a tile object: y is its bottom */
+			r = gfs_buf_printf(out, "  <object id=\"%u\" name=\"%snpc %ld\" gid=\"%u\" x=\"%ld\" y=\"%ld\" "
+					   "width=\"%u\" height=\"%u\"/>\n", NPC_OBJ + s, global ? "global " : "", npc,
+					   rpg_gid_walk(tm, set) + 2 * dir, x * TILE, (y + 1) * TILE, TILE, TILE);
+		else if (rpg_npc_used(tm, s))
 			r = gfs_buf_printf(out, "  <object id=\"%u\" name=\"%snpc %ld\" x=\"%ld\" y=\"%ld\" width=\"%u\" "
 					   "height=\"%u\"/>\n", NPC_OBJ + s, global ? "global " : "", npc, x * TILE,
 					   y * TILE, TILE, TILE);
@@ -320,6 +397,7 @@ static int rpg_tmx_objects(struct gfs_buf *out, const struct rpg_tmap *tm, unsig
 
 static int rpg_tmx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
+	struct rpg_vpriv *v = n->priv;
 	struct rpg_tmap tm;
 	unsigned id = 0, nlayers;
 	int r = rpg_tmap_load(ar, n, &tm);
@@ -351,11 +429,34 @@ static int rpg_tmx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 			r = rpg_tmx_tileset(out, rpg_gid_first(&tm, grid, 0), grid_name[grid], GID_SPAN, src,
 					    GID_SPAN / TS_COLS);
 	}
+	for (unsigned u = 0; u < tm.nused && !r; u++) {
+		char name[40], src[64];
+
+		snprintf(name, sizeof(name), "%02ld-upper", tm.used[u]);
+		snprintf(src, sizeof(src), "../tilesets/%02ld-upper.png", tm.used[u]);
+		if (rpg_upper_used(&tm, u))
+			r = rpg_tmx_tileset(out, rpg_gid_upper(&tm, tm.used[u]), name, GID_SPAN, src,
+					    GID_SPAN / TS_COLS);
+	}
+	for (unsigned s = 0; s < L_SLOTS && tm.npcl; s++)
+		if (rpg_npc_used(&tm, s))
+			(void)rpg_obj_walk(ar, &tm, (long)v->rec, s, 1);
+	for (unsigned u = 0; u < tm.nwalk && !r; u++) {
+		char name[40], src[64];
+
+		snprintf(name, sizeof(name), "walkabout-%03ld", tm.walk[u]);
+		snprintf(src, sizeof(src), "../../sprites/walkabouts/%03ld.png", tm.walk[u]);
+		r = gfs_buf_printf(out, " <tileset firstgid=\"%u\" name=\"%s\" tilewidth=\"%u\" tileheight=\"%u\" "
+				   "tilecount=\"%u\" columns=\"%u\">\n"
+				   "  <image source=\"%s\" width=\"%u\" height=\"%u\"/>\n"
+				   " </tileset>\n", rpg_gid_walk(&tm, tm.walk[u]), name, RPG_WALK_W, RPG_WALK_H,
+				   WALK_FRAMES, WALK_FRAMES, src, WALK_FRAMES * RPG_WALK_W, RPG_WALK_H);
+	}
 	for (int grid = G_T; grid <= G_E && !r; grid++)
 		for (unsigned k = 0; k < tm.g[grid].n && !r; k++)
 			r = rpg_tmx_layer(out, &tm, grid, k, ++id);
 	if (!r)
-		r = rpg_tmx_objects(out, &tm, id + 1);
+		r = rpg_tmx_objects(ar, out, &tm, (long)v->rec, id + 1);
 	if (!r)
 		r = gfs_buf_adds(out, "</map>\n");
 	rpg_tmap_release(&tm);
@@ -368,14 +469,14 @@ struct rpg_tset_in {
 	long first;
 	int grid;			/* G_T (a TIL page: ts, anim), G_P, G_E */
 	long ts;
-	int anim;
+	int anim;			/* 0: NN, 1: NN-animated, 2: NN-upper */
 };
 
 struct rpg_tmxin {
 	struct gfs_archive *ar;
 	const char *view;
 	struct rpg_tmap tm;
-	struct rpg_tset_in sets[2 * RPG_MAP_MAX_LAYERS + 2];
+	struct rpg_tset_in sets[3 * RPG_MAP_MAX_LAYERS + 2 + WALK_SETS];
 	unsigned nsets;
 	uint8_t seen[3][RPG_MAP_MAX_LAYERS];
 	unsigned enable;		/* layer_enable as the layers' visible attributes set it */
@@ -383,7 +484,7 @@ struct rpg_tmxin {
 	int groups[2];			/* npcs, doors: the group was there */
 };
 
-/* "NN" or "NN-animated" of a tileset the map uses, walls or foes (when the map has them) */
+/* "NN", "NN-animated" or "NN-upper" of a tileset the map uses, walls or foes (when the map has them) */
 static int rpg_tmx_tileset_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 {
 	char buf[64];
@@ -401,12 +502,16 @@ static int rpg_tmx_tileset_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 	if (s.grid < 0 && name[0] >= '0' && name[0] <= '9') {
 		long ts = strtol(name, &end, 10);
 
-		s.anim = !strcmp(end, "-animated");
+		s.anim = !strcmp(end, "-animated") ? 1 : !strcmp(end, "-upper") ? 2 : 0;
 		for (unsigned u = 0; u < in->tm.nused && (s.anim || !*end); u++)
 			if (in->tm.used[u] == ts) {
 				s.grid = G_T;
 				s.ts = ts;
 			}
+	}
+	if (s.grid < 0 && !strncmp(name, "walkabout-", 10) && name[10] >= '0' && name[10] <= '9') {
+		s.grid = G_WALK;	/* the NPC objects' pictures: no layer's tiles */
+		s.ts = strtol(name + 10, &end, 10);
 	}
 	if (s.grid < 0)
 		return gfs_tmx_err(in->ar, in->view, e, "tileset '%s' is not one the map's layers use", name);
@@ -432,6 +537,8 @@ static int rpg_gid_byte(const struct rpg_tmxin *in, int grid, long ts, uint32_t 
 		return -1;
 	k = (long)g - best->first;
 	if (grid != G_T)
+		return k < GID_SPAN ? (int)k : -1;
+	if (best->anim == 2)
 		return k < GID_SPAN ? (int)k : -1;
 	if (best->anim)
 		return k < ANIM_TILES ? (int)(TS_TILES + k) : -1;
@@ -486,7 +593,7 @@ static int rpg_tmx_layer_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 
 			if (v < 0 && grid == G_T)
 				r = gfs_tmx_err(in->ar, in->view, e, "layer '%s' cell %u,%u: gid %u is not a tile of "
-						"tileset '%02ld' (or %02ld-animated)", name, x, y, gid, ts, ts);
+						"tileset '%02ld' (or %02ld-animated, %02ld-upper)", name, x, y, gid, ts, ts, ts);
 			else if (v < 0)
 				r = gfs_tmx_err(in->ar, in->view, e, "layer '%s' cell %u,%u: gid %u is not a tile of "
 						"tileset '%s'", name, x, y, gid, grid_name[grid]);
@@ -522,7 +629,7 @@ static int rpg_tmx_root(struct rpg_tmxin *in, const struct gfs_xml_el *root)
  * stored value cur when it did not move (even off the map), else -1
  * outside the map's tiles
  */
-static long rpg_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned tiles, long cur)
+static long rpg_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned tiles, long cur, double shift)
 {
 	const char *s = gfs_xml_attr(o, attr);
 	char *end;
@@ -530,6 +637,7 @@ static long rpg_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned 
 
 	if (!s || end == s || *end || v != v)
 		return -1;
+	v -= shift;
 	if (v == (double)cur * TILE)
 		return cur;
 	v = (v + TILE / 2.0) / TILE;
@@ -565,8 +673,8 @@ static int rpg_tmx_group_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 			return gfs_tmx_err(in->ar, in->view, o, "object %ld twice", id);
 		px = doors ? rpg_door_word(&in->tm, 0, i) : rpg_npc_word(&in->tm, 0, i);
 		py = doors ? rpg_door_word(&in->tm, 1, i) : rpg_npc_word(&in->tm, 1, i);
-		if ((x = rpg_obj_cell(o, "x", t->w, (int16_t)gfs_le16(px))) < 0 ||
-		    (y = rpg_obj_cell(o, "y", t->h, (int16_t)gfs_le16(py) - 1)) < 0)
+		if ((x = rpg_obj_cell(o, "x", t->w, (int16_t)gfs_le16(px), 0)) < 0 ||
+		    (y = rpg_obj_cell(o, "y", t->h, (int16_t)gfs_le16(py) - 1, gfs_xml_attr(o, "gid") ? TILE : 0)) < 0)
 			return gfs_tmx_err(in->ar, in->view, o, "object %ld is off the %ux%u map", id, t->w, t->h);
 		gfs_put_u16le(px, (uint16_t)x);
 		gfs_put_u16le(py, (uint16_t)(y + 1));
@@ -644,86 +752,6 @@ static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 
 RPG_VIEW_OPS(rpg_tmx);
 
-/* ---- drawing tiles ------------------------------------------------------------ */
-
-/* What the map's pixels come from: the TIL pages (read as they are needed), TAP, the master palette */
-struct rpg_draw {
-	struct gfs_archive *ar;
-	struct rpg_lump *til;
-	long ts[RPG_MAP_MAX_LAYERS];
-	uint8_t *page[RPG_MAP_MAX_LAYERS];
-	unsigned npages;
-	struct gfs_buf tap;
-	uint8_t rgb[MASTER_BYTES];
-};
-
-static void rpg_draw_load(struct gfs_archive *ar, struct rpg_draw *d)
-{
-	struct rpg_model *m = ar->priv;
-	struct rpg_lump *l;
-
-	memset(d, 0, sizeof(*d));
-	d->ar = ar;
-	d->til = rpg_kind_lump(m, ".TIL");
-	if ((l = rpg_kind_lump(m, ".TAP")))
-		(void)rpg_lump_read(ar, l, &d->tap);	/* none: every pattern starts at tile 0 */
-	rpg_master_palette(ar, d->rgb);
-}
-
-static void rpg_draw_release(struct rpg_draw *d)
-{
-	for (unsigned i = 0; i < d->npages; i++)
-		free(d->page[i]);
-	gfs_buf_release(&d->tap);
-}
-
-/* Page ts of the TIL lump, or NULL when there is none (its tiles draw colour 0) */
-static const uint8_t *rpg_page(struct rpg_draw *d, long ts)
-{
-	unsigned i;
-
-	for (i = 0; i < d->npages; i++)
-		if (d->ts[i] == ts)
-			return d->page[i];
-	if (i == RPG_MAP_MAX_LAYERS)
-		return NULL;
-	d->ts[i] = ts;
-	d->page[i] = malloc(PAGE_BYTES);
-	d->npages++;
-	if (d->page[i] && (!d->til || rpg_lump_range(d->ar, d->til, (uint64_t)ts * PAGE_BYTES, PAGE_BYTES, d->page[i]))) {
-		free(d->page[i]);
-		d->page[i] = NULL;
-	}
-	return d->page[i];
-}
-
-/* The tile of page ts that byte v draws: itself, or its animation's first frame */
-static unsigned rpg_tile_of(const struct rpg_draw *d, long ts, unsigned v)
-{
-	unsigned p, k;
-	size_t at;
-	long start = 0;
-
-	if (v < TS_TILES)
-		return v;
-	p = (v - TS_TILES) / ANIM_RANGE;
-	k = (v - TS_TILES) % ANIM_RANGE;
-	at = (size_t)ts * TAP_REC + p * TAP_PATTERN;
-	if (at + 2 <= d->tap.len)
-		start = (int16_t)gfs_le16(d->tap.data + at);
-	if (start < 0)
-		start = 0;
-	return (unsigned)((start + k) % TS_TILES);
-}
-
-/* The colour index of pixel (x, y) of a tile of a Mode-X page */
-static uint8_t rpg_tile_px(const uint8_t *page, unsigned tile, unsigned x, unsigned y)
-{
-	unsigned px = tile % TS_COLS * TILE + x, py = tile / TS_COLS * TILE + y;
-
-	return page ? page[(px % 4) * PAGE_PLANE + (size_t)py * (PAGE_W / 4) + px / 4] : 0;
-}
-
 /* ---- map.png ------------------------------------------------------------------ */
 
 static int rpg_mappng_dims(struct gfs_archive *ar, struct gfs_node *n, unsigned *w, unsigned *h)
@@ -761,20 +789,116 @@ static int rpg_mappng_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t 
 	return r;
 }
 
+/* Where map.png's pixels go: the PNG's rows of palette indices, or an RGBA canvas */
+struct rpg_canvas {
+	struct gfs_png_rows pr;
+	uint8_t *rgba;			/* NULL: pr's rows */
+	unsigned w;			/* pixels a row */
+	const uint8_t *rgb;		/* the master palette */
+};
+
+static void rpg_put(const struct rpg_canvas *cv, size_t px, size_t py, uint8_t c)
+{
+	if (!cv->rgba) {
+		cv->pr.pix[py * cv->pr.stride + px] = c;
+	} else {
+		uint8_t *o = cv->rgba + (py * cv->w + px) * 4;
+
+		memcpy(o, cv->rgb + 3 * c, 3);
+		o[3] = 255;
+	}
+}
+
+/* Tile layer k as the engine draws it (above layer 0: tile 0 and colour 0 clear) */
+static void rpg_mappng_layer(const struct rpg_canvas *cv, const struct rpg_tmap *tm, struct rpg_draw *d, unsigned k)
+{
+	const uint8_t *page = rpg_page(d, tm->ts[k]);
+	const struct rpg_grid *t = &tm->g[G_T];
+
+	for (size_t py = 0; py < (size_t)t->h * TILE; py++)
+		for (unsigned tx = 0; tx < t->w; tx++) {
+			uint8_t v = rpg_cell(t, k, tx, (unsigned)(py / TILE));
+			unsigned tile = rpg_tile_of(d, tm->ts[k], v);
+
+			if (k && !v)
+				continue;
+			for (unsigned x = 0; x < TILE; x++) {
+				uint8_t c = rpg_tile_px(page, tile, x, (unsigned)(py % TILE));
+
+				if (!k || c)
+					rpg_put(cv, (size_t)tx * TILE + x, py, c);
+			}
+		}
+}
+
+/* A walkabout frame met before: NPCs of one type share it */
+struct rpg_walk_seen {
+	long set, pal;
+	unsigned f;
+	int ok;
+	uint8_t px[RPG_WALK_W * RPG_WALK_H], master[16];
+};
+
+#define WALK_SEEN 16
+
+/*
+ * The map's NPC instances as the engine draws them at rest: frame 2 x
+ * direction of their type's walkabout, in its palette, colour 0 clear, on
+ * their tile.
+ */
+static void rpg_mappng_npcs(struct gfs_archive *ar, const struct rpg_canvas *cv, const struct rpg_tmap *tm, long map)
+{
+	struct rpg_walk_seen *seen = calloc(WALK_SEEN, sizeof(*seen));
+	unsigned nseen = 0;
+
+	for (unsigned s = 0; s < L_SLOTS && tm->npcl && seen; s++) {
+		long x = (int16_t)gfs_le16(rpg_npc_word(tm, 0, s)), y = (int16_t)gfs_le16(rpg_npc_word(tm, 1, s)) - 1;
+		long id = (int16_t)gfs_le16(rpg_npc_word(tm, 2, s)) - 1, set, pal;
+		unsigned dir = gfs_le16(rpg_npc_word(tm, 3, s)) & 3, i;
+		int global = tm->npc_pool && gfs_le16(rpg_npc_word(tm, 5, s));
+		struct rpg_walk_seen *ws;
+
+		if (!rpg_npc_used(tm, s) || x < 0 || y < 0 || (unsigned long)x >= tm->g[G_T].w ||
+		    (unsigned long)y >= tm->g[G_T].h || !rpg_npc_look(ar, map, id, global, &set, &pal))
+			continue;
+		for (i = 0; i < nseen; i++)
+			if (seen[i].set == set && seen[i].pal == pal && seen[i].f == 2 * dir)
+				break;
+		if (i == nseen) {
+			i = nseen < WALK_SEEN ? nseen++ : WALK_SEEN - 1;
+			seen[i].set = set;
+			seen[i].pal = pal;
+			seen[i].f = 2 * dir;
+			seen[i].ok = !rpg_walkabout_frame(ar, set, pal, 2 * dir, seen[i].px, seen[i].master);
+		}
+		ws = &seen[i];
+		for (unsigned py = 0; py < RPG_WALK_H && ws->ok; py++)
+			for (unsigned px = 0; px < RPG_WALK_W; px++) {
+				uint8_t c = ws->px[py * RPG_WALK_W + px];
+
+				if (c && c < 16)
+					rpg_put(cv, (size_t)x * TILE + px, (size_t)y * TILE + py, ws->master[c]);
+			}
+	}
+	free(seen);
+}
+
 /*
  * The master palette's index of every pixel, written straight into the
  * PNG's rows when they fit one stored block each: no canvas to fill and
  * copy, a quarter of the bytes of RGBA (for a 50-map game's diff -r most of
  * the daemon's time was that copy and the page faults of fresh memory).
  * Wider maps are drawn as RGBA on a canvas.  Layer 0 covers every pixel.
+ * The shown layers below the walkabout layer (MAP field 31; 0 means 2)
+ * are drawn first, then the NPCs, then the layers above them.
  */
 static int rpg_mappng_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
+	struct rpg_vpriv *v = n->priv;
+	struct rpg_canvas cv = { .rgba = NULL };
 	struct rpg_tmap tm;
 	struct rpg_draw d;
-	struct gfs_png_rows pr;
-	unsigned w, h;
-	uint8_t *rgba = NULL;
+	unsigned w, h, below;
 	int inplace, r = rpg_mappng_dims(ar, n, &w, &h);
 
 	if (r)
@@ -786,49 +910,27 @@ static int rpg_mappng_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 		goto out;
 	}
 	rpg_draw_load(ar, &d);
+	cv.w = w * TILE;
+	cv.rgb = d.rgb;
 	inplace = gfs_png_rows_size_pal(w * TILE, h * TILE, MASTER_BYTES / 3) != 0;
 	if (inplace)
-		r = gfs_png_rows_begin_pal(out, w * TILE, h * TILE, d.rgb, MASTER_BYTES / 3, &pr);
-	else if (!(rgba = calloc((size_t)w * h * TILE * TILE, 4)))
+		r = gfs_png_rows_begin_pal(out, w * TILE, h * TILE, d.rgb, MASTER_BYTES / 3, &cv.pr);
+	else if (!(cv.rgba = calloc((size_t)w * h * TILE * TILE, 4)))
 		r = -ENOMEM;
-	for (unsigned k = 0; !r && k < tm.g[G_T].n; k++) {
-		const uint8_t *page = rpg_page(&d, tm.ts[k]);
-
-		if (!rpg_layer_shown(&tm, k))
-			continue;
-		for (size_t py = 0; py < (size_t)h * TILE; py++) {
-			uint8_t *row = inplace ? pr.pix + py * pr.stride : rgba + py * w * TILE * 4;
-
-			for (unsigned tx = 0; tx < w; tx++) {
-				uint8_t v = rpg_cell(&tm.g[G_T], k, tx, (unsigned)(py / TILE));
-				unsigned tile = rpg_tile_of(&d, tm.ts[k], v);
-
-				if (k && !v)	/* tile 0 of an upper layer: nothing */
-					continue;
-				for (unsigned x = 0; x < TILE; x++) {
-					uint8_t c = rpg_tile_px(page, tile, x, (unsigned)(py % TILE));
-					size_t px = (size_t)tx * TILE + x;
-
-					/* colour 0 is clear on every layer but the first */
-					if (k && !c)
-						continue;
-					if (inplace) {
-						row[px] = c;
-					} else {
-						memcpy(row + px * 4, d.rgb + 3 * c, 3);
-						row[px * 4 + 3] = 255;
-					}
-				}
-			}
-		}
+	below = tm.walk_layer ? tm.walk_layer : 2;
+	for (unsigned k = 0; !r && k <= tm.g[G_T].n; k++) {
+		if (k == below || (k == tm.g[G_T].n && below > k))
+			rpg_mappng_npcs(ar, &cv, &tm, (long)v->rec);
+		if (k < tm.g[G_T].n && rpg_layer_shown(&tm, k))
+			rpg_mappng_layer(&cv, &tm, &d, k);
 	}
 	rpg_draw_release(&d);
 	if (!r && inplace)
-		gfs_png_rows_end(out, &pr);
+		gfs_png_rows_end(out, &cv.pr);
 	else if (!r)
-		r = gfs_png_encode_stored(rgba, w * TILE, h * TILE, out);
+		r = gfs_png_encode_stored(cv.rgba, w * TILE, h * TILE, out);
 out:
-	free(rgba);
+	free(cv.rgba);
 	rpg_tmap_release(&tm);
 	return r;
 }
@@ -839,155 +941,11 @@ static const struct gfs_node_ops rpg_mappng_ops = {
 	.free = free,
 };
 
-/* ---- maps/tilesets/ ----------------------------------------------------------- */
-
-/* NN-animated.png: 96 tiles, 16 a row, each the first frame of its TAP pattern */
-static int rpg_anim_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
-{
-	struct rpg_vpriv *v = n->priv;
-	const unsigned w = TS_COLS * TILE, h = ANIM_TILES / TS_COLS * TILE;
-	uint8_t *idx = malloc((size_t)w * h);
-	struct rpg_draw d;
-	int r;
-
-	const uint8_t *page;
-
-	if (!idx)
-		return -ENOMEM;
-	rpg_draw_load(ar, &d);
-	page = rpg_page(&d, (long)v->rec);
-	for (unsigned y = 0; y < h; y++)
-		for (unsigned x = 0; x < w; x++) {
-			unsigned tile = rpg_tile_of(&d, (long)v->rec, TS_TILES + y / TILE * TS_COLS + x / TILE);
-
-			idx[(size_t)y * w + x] = rpg_tile_px(page, tile, x % TILE, y % TILE);
-		}
-	r = gfs_png_encode_indexed(idx, w, h, d.rgb, 256, out);
-	rpg_draw_release(&d);
-	free(idx);
-	return r;
-}
-
-static const struct gfs_node_ops rpg_anim_ops = {
-	.render = rpg_anim_render,
-	.free = free,
-};
-
-/* 3x5 digits, a row a byte (3 low bits, the leftmost pixel the highest) */
-static const uint8_t digit5[10][5] = {
-	{ 7, 5, 5, 5, 7 }, { 2, 6, 2, 2, 7 }, { 7, 1, 7, 4, 7 }, { 7, 1, 3, 1, 7 }, { 5, 5, 7, 1, 1 },
-	{ 7, 4, 7, 1, 7 }, { 7, 4, 7, 5, 7 }, { 7, 1, 1, 2, 2 }, { 7, 5, 7, 5, 7 }, { 7, 5, 7, 1, 7 },
-};
-
-static void rpg_fill(uint8_t *rgba, unsigned stride, unsigned x0, unsigned y0, unsigned w, unsigned h,
-		     uint32_t colour)
-{
-	for (unsigned y = y0; y < y0 + h; y++)
-		for (unsigned x = x0; x < x0 + w; x++) {
-			uint8_t *o = rgba + ((size_t)y * stride + x) * 4;
-
-			o[0] = (uint8_t)(colour >> 24);
-			o[1] = (uint8_t)(colour >> 16);
-			o[2] = (uint8_t)(colour >> 8);
-			o[3] = (uint8_t)colour;
-		}
-}
-
-/* Wall bits: N E S W as red edges; vehicle A, B, harm, overhead as corner squares */
-static void rpg_wall_tile(uint8_t *rgba, unsigned stride, unsigned x0, unsigned y0, unsigned v)
-{
-	static const uint32_t corner[4] = { 0x2060ffff, 0x20c040ff, 0xff8000ff, 0xa040c0ff };
-
-	if (v & 1)
-		rpg_fill(rgba, stride, x0, y0, TILE, 2, 0xff0000ff);
-	if (v & 2)
-		rpg_fill(rgba, stride, x0 + TILE - 2, y0, 2, TILE, 0xff0000ff);
-	if (v & 4)
-		rpg_fill(rgba, stride, x0, y0 + TILE - 2, TILE, 2, 0xff0000ff);
-	if (v & 8)
-		rpg_fill(rgba, stride, x0, y0, 2, TILE, 0xff0000ff);
-	for (unsigned b = 0; b < 4; b++)
-		if (v & 16u << b)
-			rpg_fill(rgba, stride, x0 + 4 + b % 2 * 8, y0 + 4 + b / 2 * 8, 4, 4, corner[b]);
-}
-
-/* A foe set: a translucent colour of its own and its number */
-static void rpg_foe_tile(uint8_t *rgba, unsigned stride, unsigned x0, unsigned y0, unsigned v)
-{
-	char num[12];
-
-	if (!v)
-		return;
-	rpg_fill(rgba, stride, x0, y0, TILE, TILE,
-		 (uint32_t)(v * 97 % 256) << 24 | (uint32_t)(v * 57 % 256) << 16 | (uint32_t)(v * 151 % 256) << 8 | 0x80);
-	snprintf(num, sizeof(num), "%u", v);
-	for (unsigned i = 0; num[i]; i++)
-		for (unsigned y = 0; y < 5; y++)
-			for (unsigned x = 0; x < 3; x++)
-				if (digit5[num[i] - '0'][y] >> (2 - x) & 1)
-					rpg_fill(rgba, stride, x0 + 3 + i * 4 + x, y0 + 7 + y, 1, 1, 0xffffffff);
-}
-
-static int rpg_marks_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
-{
-	const unsigned w = TS_COLS * TILE, h = GID_SPAN / TS_COLS * TILE;
-	uint8_t *rgba = calloc((size_t)w * h, 4);
-	int r;
-
-	(void)ar;
-	if (!rgba)
-		return -ENOMEM;
-	for (unsigned v = 0; v < GID_SPAN; v++)
-		(n->priv ? rpg_foe_tile : rpg_wall_tile)(rgba, w, v % TS_COLS * TILE, v / TS_COLS * TILE, v);
-	r = gfs_png_encode(rgba, w, h, out);
-	free(rgba);
-	return r;
-}
-
-static const struct gfs_node_ops rpg_marks_ops = {
-	.render = rpg_marks_render,
-};
-
 /* ---- the tree ------------------------------------------------------------------- */
-
-static int rpg_add_ro(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, const char *name,
-		      const struct gfs_node_ops *ops, size_t rec)
-{
-	int r = rpg_add_view(ar, l, dir, name, ops, rec, NULL);
-
-	if (!r)
-		l->views[l->nviews - 1]->mode = S_IFREG | 0444;
-	return r;
-}
 
 int rpg_tiled_build(struct gfs_archive *ar, struct rpg_lump *t, struct gfs_node *dir, long map)
 {
 	int r = rpg_add_view(ar, t, dir, "map.tmx", &rpg_tmx_ops, (size_t)map, NULL);
 
 	return r ? r : rpg_add_ro(ar, t, dir, "map.png", &rpg_mappng_ops, (size_t)map);
-}
-
-int rpg_tiled_sets(struct gfs_archive *ar)
-{
-	struct rpg_model *m = ar->priv;
-	struct rpg_lump *til = rpg_kind_lump(m, ".TIL");
-	struct gfs_node *maps = gfs_node_child(ar, ar->root, "maps"), *dir;
-	static const int foes = 1;
-	int r = 0;
-
-	if (!maps)
-		return 0;
-	if (!(dir = rpg_subdir(ar, "maps/tilesets")))
-		return -ENOMEM;
-	for (size_t k = 0; til && !r && (k + 1) * PAGE_BYTES <= til->len; k++) {
-		char nm[40];
-
-		snprintf(nm, sizeof(nm), "%02zu-animated.png", k);
-		r = rpg_add_ro(ar, til, dir, nm, &rpg_anim_ops, k);
-	}
-	if (!r && !gfs_node_new_file(ar, dir, "walls.png", 0444, &rpg_marks_ops, NULL))
-		r = -ENOMEM;
-	if (!r && !gfs_node_new_file(ar, dir, "foes.png", 0444, &rpg_marks_ops, (void *)&foes))
-		r = -ENOMEM;
-	return r;
 }
