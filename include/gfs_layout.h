@@ -79,7 +79,7 @@ int gfs_record_resize(const struct gfs_record *rec, const struct gfs_field *g, c
  * A record declared once for any record size (a size the caller gives,
  * such as OHRRPGCE's BINSIZE): its fields in any order, each at a fixed
  * offset, a field with repeat n standing n times stride bytes apart (a %u
- * in its key counts 0..n-1; its note shows above the first), GFS_FF_HIDDEN
+ * in its key counts 0..n-1 (from repeat_base, if set); its note shows above the first), GFS_FF_HIDDEN
  * bytes kept with no key; every unit of filler_width bytes that no field
  * covers is a filler field named PREFIX and its index plus filler_base
  * (filler_digits wide: "w07").  A field that runs past the size is left

@@ -159,8 +159,9 @@ struct gfs_field {
 	const uint16_t *charset;	/* PSTR: code point of each byte (NULL: Latin-1) */
 	const char *want;	/* REF, LIST, CSTR, LINE(S): what the value must be, for messages */
 	const char *why;	/* GROUP, PART, CSTR: what gfs_record_span_why() says when it does not fit */
-	/* in a struct gfs_layout only (gfs_layout.h): the field repeat times, stride bytes apart */
-	unsigned repeat, stride;
+	/* in a struct gfs_layout only (gfs_layout.h): the field repeat times, stride bytes apart,
+	   its key's %u counting from repeat_base */
+	unsigned repeat, stride, repeat_base;
 };
 
 struct gfs_record {

@@ -489,6 +489,11 @@ static const struct gfs_field words_fields[] = {
 	{ .kind = GFS_FK_BYTES, .off = 0, .width = 2, .flags = GFS_FF_HIDDEN, .note = "id" },
 };
 static const struct gfs_layout words = { "w", NULL, words_fields, 3, "w", 2, 2, GFS_FK_SINT, 10 };
+/* a repeat whose keys count from 8 (an array's second half elsewhere in the record) */
+static const struct gfs_field based_fields[] = {
+	{ .key = "e%u", .kind = GFS_FK_SINT, .off = 2, .width = 2, .repeat = 2, .stride = 2, .repeat_base = 8 },
+};
+static const struct gfs_layout based = { "w", NULL, based_fields, 1, "w", 2, 2, GFS_FK_SINT, 0 };
 
 static void test_layout_table(void)
 {
@@ -506,6 +511,11 @@ static void test_layout_table(void)
 	ok(gfs_layout_table(&words, 14, &t) == 0 && gfs_record_render(&t.rec, wrec, 14, NULL, &out) == 0 &&
 	   strstr((char *)out.data, "tag1 = 7\nw16 = 26626\n") && !strstr((char *)out.data, "name"),
 	   "a smaller record size: the string that does not fit is a filler:\n%s", (char *)out.data);
+	gfs_layout_table_release(&t);
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_layout_table(&based, 6, &t) == 0 && gfs_record_render(&t.rec, wrec, 6, NULL, &out) == 0 &&
+	   !strcmp((char *)out.data, "[w]\nw00 = 2313\ne8 = 1\ne9 = -1\n"), "a repeat's keys from repeat_base:\n%s",
+	   (char *)out.data);
 	gfs_layout_table_release(&t);
 	gfs_buf_release(&out);
 }

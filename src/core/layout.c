@@ -185,10 +185,10 @@ int gfs_layout_table(const struct gfs_layout *l, size_t size, struct gfs_layout_
 			took = unit;
 		} else {
 			*f = *hit;
-			gfs_layout_key(t->keys[n], hit->key, rep);
+			gfs_layout_key(t->keys[n], hit->key, rep + hit->repeat_base);
 			f->off = (unsigned)at;
 			f->note = rep ? NULL : hit->note;
-			f->repeat = f->stride = 0;
+			f->repeat = f->stride = f->repeat_base = 0;
 			took = (gfs_layout_bytes(hit) + unit - 1) / unit * unit;
 		}
 		f->key = t->keys[n++];

@@ -26,12 +26,12 @@ for layout in old new; do
 	check_eq "$gd" "$(ls m/game | tr '\n' ' ' | sed 's/ $//')" "$layout: game/"
 	check_eq "-r--r--r--" "$(stat -c %A m/game/gen.ini)" "$layout: gen.ini read-only"
 	check_eq "last_map = 2" "$(grep '^last_map' m/game/gen.ini)" "$layout: gen.ini named field"
-	check_eq "format_version = 21 gen.096 = 0" "$(grep -E '^(format_version|gen.096) ' m/game/gen.ini | tr '\n' ' ' | sed 's/ $//')" "$layout: gen.ini fields"
+	check_eq "format_version = 21 start_money = 0" "$(grep -E '^(format_version|start_money) ' m/game/gen.ini | tr '\n' ' ' | sed 's/ $//')" "$layout: gen.ini fields"
 	if [ $layout = new ]; then
 		pool=",pool"; p0=",0"; p1=",1"
 		check_eq "npc = 38" "$(grep '^npc =' m/game/binsize.ini)" "$layout: binsize.ini"
-		check_eq "fixbit.000 = 1 fixbit.002 = 0 num_elements = 1 wipe_gen = 1" \
-			"$(grep -E '^(fixbit.00[02]|num_elements|wipe_gen) ' m/game/fixbits.ini | tr '\n' ' ' | sed 's/ $//')" "$layout: fixbits.ini"
+		check_eq "attack_items = 1 stun_cancel_targ = 0 num_elements = 1 wipe_gen = 1" \
+			"$(grep -E '^(attack_items|stun_cancel_targ|num_elements|wipe_gen) ' m/game/fixbits.ini | tr '\n' ' ' | sed 's/ $//')" "$layout: fixbits.ini"
 		check_eq pathfinding "$(head -n 1 m/maps/00-town/npc-types.csv | cut -d, -f20)" "$layout: 19 columns"
 	else
 		pool=""; p0=""; p1=""

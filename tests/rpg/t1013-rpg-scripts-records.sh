@@ -23,7 +23,7 @@ check_eq "$(printf '16384\t1\thello')" "$(cat m/scripts/lookup1.txt)" "lookup1.t
 check_eq "$(printf 'include, plotscr.hsd\r\nplotscript, hello, begin\r\n  wait(1)\r\nend\r')" "$(cat "m/scripts/source/my game.hss")" "my game.hss"
 check_eq 'name = "Boat"' "$(grep '^name' m/vehicles/000.ini)" "vehicle name"
 check_eq "speed = -267" "$(grep '^speed' m/vehicles/000.ini)" "vehicle speed"
-check_eq "w71 = -256" "$(grep '^w71 ' m/attacks/001.ini)" "attack words from 40"
+check_eq "bits10 = -256" "$(grep '^bits10 ' m/attacks/001.ini)" "attack words from 40 (engine word 71: bits10)"
 check_eq "type = -223 id = -186 price = 36" "$(grep -E '^(type|id|price) ' m/shop-stock/0000.ini | tr '\n' ' ' | sed 's/ $//')" "stock"
 check_eq 20 "$(grep -c '^pattern0_' m/tile-animations/001.ini)" "tile animation keys"
 ls -l m/scripts/hsp/HS | grep -q '^-r--r--r--' || fail "scripts/ read-only"
@@ -36,7 +36,7 @@ cmp g.rpg orig.rpg || fail "unchanged write-back changed the archive"
 gfs_mount g.rpg m || fail "remount"
 sed -i 's/^speed = .*/speed = 9/; s/^name = .*/name = "Ship"/' m/vehicles/000.ini || fail "sed vehicle"
 sed -i 's/^slot0_x = .*/slot0_x = 77/' m/formations/000.ini || fail "sed formation"
-sed -i 's/^w45 = .*/w45 = -2/; s/^caption_delay = .*/caption_delay = 12/' m/attacks/001.ini || fail "sed attack"
+sed -i 's/^bits5 = .*/bits5 = -2/; s/^caption_delay = .*/caption_delay = 12/' m/attacks/001.ini || fail "sed attack"
 sed -i 's/^price = .*/price = 0x100/' m/shop-stock/0000.ini || fail "sed stock"
 sed -i 's/^have_tag = .*/have_tag = 99/' m/items/000.ini || fail "sed item"
 sed -i 's/^selected_disabled = .*/selected_disabled = 1234/; s/^box14_border = .*/box14_border = 7/' m/ui-colors/00.ini || fail "sed ui colors"
@@ -61,7 +61,7 @@ def put(lump, off, v):
 put('GAMEFS.VEH', 16, 9)
 want['GAMEFS.VEH'][0:5] = bytes([4]) + b'Ship'          # the garbage after the name kept
 put('GAMEFS.FOR', 2, 77)
-put('ATTACK.BIN', 64 + 2 * 5, -2)                       # record 1, word 45 = word 5 of the lump's record
+put('ATTACK.BIN', 64 + 2 * 26, -2)                      # record 1, bits5: word 66 = word 26 of the lump's record
 put('ATTACK.BIN', 64 + 2 * 17, 12)
 put('GAMEFS.STF', 48, 256)
 put('GAMEFS.ITM', 148, 99)

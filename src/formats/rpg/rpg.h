@@ -108,6 +108,13 @@ struct gfs_record;
 /* Record rec of l (tab->size bytes each, from the lump's start) as INI (gfs_record.h). */
 int rpg_record_render(struct gfs_archive *ar, struct rpg_lump *l, size_t rec, const struct gfs_record *tab,
 		      struct gfs_buf *out);
+struct gfs_rec_refs;
+/* The same with the table's GFS_FK_REF fields shown and read through refs. */
+int rpg_record_render_refs(struct gfs_archive *ar, struct rpg_lump *l, size_t rec, const struct gfs_record *tab,
+			   const struct gfs_rec_refs *refs, struct gfs_buf *out);
+int rpg_record_store_refs(struct gfs_archive *ar, struct rpg_lump *l, size_t rec, const char *view,
+			  const struct gfs_record *tab, const struct gfs_rec_refs *refs, const uint8_t *data,
+			  size_t len, int (*fix)(void *ctx, const uint8_t *old, uint8_t *p), void *ctx);
 /*
  * The INI view data[0..len) of record rec of l parsed back: only changed
  * fields patched, then fix(ctx, old, new) (may be NULL) may refuse (-EINVAL
@@ -185,6 +192,14 @@ int rpg_hsp_build(struct gfs_archive *ar, struct rpg_lump *l, const struct gfs_n
 int rpg_hsp_render(struct gfs_archive *ar, struct rpg_lump *l, size_t k, struct gfs_buf *out);
 
 /* ---- rpg_records.c ---- */
+/* What a reference field leads to: items (the number is the item; ITEM1: item + 1), ... */
+enum { RF_ITEM, RF_ITEM1, RF_ATTACK1, RF_ENEMY1, RF_FORMATION1, RF_SONG1, RF_SFX1, RF_TAG, RF_HERO, RF_SCRIPT };
+/*
+ * The int16 v (its 16 bits) of a reference of kind ref (RF_*; ctx the
+ * archive) as text: the number, then " ; " and the name of what it leads to
+ * when that has one (a tag below 0: "; not NAME").  (struct gfs_rec_refs' fmt.)
+ */
+int rpg_ref_fmt(void *ctx, int ref, uint64_t v, struct gfs_buf *out);
 /* Has l per-record INI views (a record lump with a known record size)? */
 int rpg_records_kind(struct gfs_archive *ar, struct rpg_lump *l);
 int rpg_records_build(struct gfs_archive *ar);
@@ -196,6 +211,12 @@ int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l);
 int rpg_views_build(struct gfs_archive *ar);
 /* `gamefs check` of a game: inconsistencies as warning lines; returns how many. */
 size_t rpg_views_check(struct gfs_archive *ar, FILE *out);
+/*
+ * The name of record id of the names/ list over lump (".ITM", ".DT0", ".DT1",
+ * ".DT6", ".TMN", ".SHO", "SONGDATA.BIN", "SFXDATA.BIN", ".MN"), escaped as
+ * names/ shows it, appended to out: 0, or -ENOENT when there is none.
+ */
+int rpg_record_name(struct gfs_archive *ar, const char *lump, long id, struct gfs_buf *out);
 /* Detach the views of a lump being deleted. */
 void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l);
 

@@ -473,25 +473,84 @@ RPG_VIEW_OPS(map);
 
 /* ---- game-wide records (read-only) ---------------------------------------- */
 
-struct named { unsigned idx; const char *key; };
+/* Word idx is key (n > 0: words idx.. idx + n - 1 are key with %u their index from 0); ref: RF_* or -1. */
+struct named { unsigned idx; const char *key; unsigned n; int ref; };
 
+/* the engine's gen* constants (const.bi); words 237-499 it leaves unused */
 static const struct named gen_names[] = {
-	{ 0, "last_map" }, { 26, "last_pt0" }, { 27, "last_pt1" }, { 28, "last_pt2" }, { 29, "last_pt3" },
-	{ 30, "last_pt4" }, { 31, "last_pt5" }, { 32, "last_pt6" }, { 33, "last_tileset" },
-	{ 34, "last_attack" }, { 35, "last_hero" }, { 36, "last_enemy" }, { 37, "last_formation" },
-	{ 38, "last_palette" }, { 39, "last_textbox" }, { 40, "scripts" }, { 55, "last_vehicle" },
-	{ 56, "last_tag_name" }, { 77, "last_sfx" }, { 78, "master_palette" }, { 79, "last_master_palette" },
-	{ 80, "last_menu" }, { 81, "last_menu_item" }, { 82, "last_item" }, { 83, "last_box_border" },
-	{ 84, "last_portrait" }, { 95, "format_version" }, { 97, "last_shop" }, { 100, "backdrops" },
-	{ 172, "last_song" }, { 194, "resolution_x" }, { 195, "resolution_y" },
-	{ 220, "last_enemy_spriteset" }, { 235, "colour_32bit" }, { 0, NULL },
+	{ 0, "last_map", 0, -1 }, { 1, "title", 0, -1 }, { 2, "title_music", 0, RF_SONG1 },
+	{ 3, "victory_music", 0, RF_SONG1 }, { 4, "battle_music", 0, RF_SONG1 }, { 5, "pass_version", 0, -1 },
+	{ 6, "pw3_rot", 0, -1 }, { 7, "passcode%u", 19, -1 }, { 26, "last_pt0", 0, -1 }, { 27, "last_pt1", 0, -1 },
+	{ 28, "last_pt2", 0, -1 }, { 29, "last_pt3", 0, -1 }, { 30, "last_pt4", 0, -1 }, { 31, "last_pt5", 0, -1 },
+	{ 32, "last_pt6", 0, -1 }, { 33, "last_tileset", 0, -1 }, { 34, "last_attack", 0, -1 },
+	{ 35, "last_hero", 0, -1 }, { 36, "last_enemy", 0, -1 }, { 37, "last_formation", 0, -1 },
+	{ 38, "last_palette", 0, -1 }, { 39, "last_textbox", 0, -1 }, { 40, "scripts", 0, -1 },
+	{ 41, "new_game_script", 0, RF_SCRIPT }, { 42, "gameover_script", 0, RF_SCRIPT }, { 43, "max_regular_script", 0, -1 },
+	{ 44, "suspend_bits", 0, -1 }, { 45, "camera_mode", 0, -1 }, { 46, "camera_arg1", 0, -1 },
+	{ 47, "camera_arg2", 0, -1 }, { 48, "camera_arg3", 0, -1 }, { 49, "camera_arg4", 0, -1 },
+	{ 50, "scr_backdrop", 0, -1 }, { 51, "days", 0, -1 }, { 52, "hours", 0, -1 }, { 53, "minutes", 0, -1 },
+	{ 54, "seconds", 0, -1 }, { 55, "last_vehicle", 0, -1 }, { 56, "last_tag_name", 0, -1 },
+	{ 57, "load_game_script", 0, RF_SCRIPT }, { 58, "textbox_backdrop", 0, -1 }, { 59, "enemy_dissolve", 0, -1 },
+	{ 60, "joy", 0, -1 }, { 61, "poison_char", 0, -1 }, { 62, "stun_char", 0, -1 }, { 63, "damage_cap", 0, -1 },
+	{ 64, "mute_char", 0, -1 }, { 65, "stat%u_cap", 12, -1 }, { 77, "last_sfx", 0, -1 },
+	{ 78, "master_palette", 0, -1 }, { 79, "last_master_palette", 0, -1 }, { 80, "last_menu", 0, -1 },
+	{ 81, "last_menu_item", 0, -1 }, { 82, "last_item", 0, -1 }, { 83, "last_box_border", 0, -1 },
+	{ 84, "last_portrait", 0, -1 }, { 85, "max_inventory", 0, -1 }, { 86, "error_level", 0, -1 },
+	{ 87, "level_cap", 0, -1 }, { 88, "equip_merge_formula", 0, -1 }, { 89, "num_elements", 0, -1 },
+	{ 90, "unlocked_reserve_xp", 0, -1 }, { 91, "locked_reserve_xp", 0, -1 }, { 92, "pw4_hash", 0, -1 },
+	{ 93, "pw2_offset", 0, -1 }, { 94, "pw2_length", 0, -1 }, { 95, "format_version", 0, -1 },
+	{ 96, "start_money", 0, -1 }, { 97, "last_shop", 0, -1 }, { 98, "pw1_offset", 0, -1 },
+	{ 99, "pw1_length", 0, -1 }, { 100, "backdrops", 0, -1 }, { 101, "bits", 0, -1 }, { 102, "start_x", 0, -1 },
+	{ 103, "start_y", 0, -1 }, { 104, "start_map", 0, -1 }, { 105, "one_time_npc", 0, -1 },
+	{ 106, "one_time_npc_bits%u", 65, -1 }, { 171, "default_death_sfx", 0, RF_SFX1 },
+	{ 172, "last_song", 0, -1 }, { 173, "accept_sfx", 0, RF_SFX1 }, { 174, "cancel_sfx", 0, RF_SFX1 },
+	{ 175, "cursor_sfx", 0, RF_SFX1 }, { 176, "textbox_line", 0, RF_SFX1 }, { 177, "bits2_%u", 2, -1 },
+	{ 179, "item_learn_sfx", 0, RF_SFX1 }, { 180, "cant_learn_sfx", 0, RF_SFX1 },
+	{ 181, "buy_sfx", 0, RF_SFX1 }, { 182, "hire_sfx", 0, RF_SFX1 }, { 183, "sell_sfx", 0, RF_SFX1 },
+	{ 184, "cant_buy_sfx", 0, RF_SFX1 }, { 185, "cant_sell_sfx", 0, RF_SFX1 },
+	{ 186, "damage_display_ticks", 0, -1 }, { 187, "damage_display_rise", 0, -1 },
+	{ 188, "hero_weak_hp", 0, -1 }, { 189, "enemy_weak_hp", 0, -1 }, { 190, "autosort_scheme", 0, -1 },
+	{ 191, "max_level", 0, -1 }, { 192, "battle_mode", 0, -1 }, { 193, "item_stack_size", 0, -1 },
+	{ 194, "resolution_x", 0, -1 }, { 195, "resolution_y", 0, -1 }, { 196, "esc_menu_script", 0, RF_SCRIPT },
+	{ 197, "save_slot_count", 0, -1 }, { 198, "millisec_per_frame", 0, -1 },
+	{ 199, "steal_success_sfx", 0, RF_SFX1 }, { 200, "steal_fail_sfx", 0, RF_SFX1 },
+	{ 201, "steal_no_item_sfx", 0, RF_SFX1 }, { 202, "regen_char", 0, -1 }, { 203, "default_scale", 0, -1 },
+	{ 204, "debug_mode", 0, -1 }, { 205, "current_debug_mode", 0, -1 }, { 206, "start_hero", 0, RF_HERO },
+	{ 207, "start_textbox", 0, -1 }, { 208, "window_size", 0, -1 }, { 209, "live_preview_window_size", 0, -1 },
+	{ 210, "fullscreen", 0, -1 }, { 211, "music_volume", 0, -1 }, { 212, "sfx_volume", 0, -1 },
+	{ 213, "rungame_fullscreen_independent", 0, -1 }, { 214, "skip_battle_rewards_ticks", 0, -1 },
+	{ 215, "def_onkeypress_script", 0, RF_SCRIPT }, { 216, "def_each_step_script", 0, RF_SCRIPT },
+	{ 217, "def_after_battle_script", 0, RF_SCRIPT }, { 218, "def_instead_of_battle_script", 0, RF_SCRIPT },
+	{ 219, "def_map_autorun_script", 0, RF_SCRIPT }, { 220, "last_enemy_spriteset", 0, -1 },
+	{ 221, "minimap_algorithm", 0, -1 }, { 222, "bits3_%u", 4, -1 }, { 226, "def_counter_provoke", 0, -1 },
+	{ 227, "invent_slotx1_display", 0, -1 }, { 228, "camera_on_walkabout_focus", 0, -1 },
+	{ 229, "ticks_per_walk_frame", 0, -1 }, { 230, "add_hero_script", 0, RF_SCRIPT },
+	{ 231, "remove_hero_script", 0, RF_SCRIPT }, { 232, "move_hero_script", 0, RF_SCRIPT }, { 233, "blend_algo_8bit", 0, -1 },
+	{ 234, "preview_backdrop", 0, -1 }, { 235, "colour_32bit", 0, -1 }, { 236, "default_battle_menu", 0, -1 },
+	{ 0, NULL, 0, -1 },
 };
 static const struct named binsize_names[] = {
-	{ 0, "attack" }, { 1, "stf" }, { 2, "songdata" }, { 3, "sfxdata" }, { 4, "map" }, { 5, "menus" },
-	{ 6, "menuitem" }, { 7, "uicolors" }, { 8, "say" }, { 9, "npc" }, { 10, "dt0" }, { 11, "dt1" },
-	{ 12, "itm" }, { 0, NULL },
+	{ 0, "attack", 0, -1 }, { 1, "stf", 0, -1 }, { 2, "songdata", 0, -1 }, { 3, "sfxdata", 0, -1 },
+	{ 4, "map", 0, -1 }, { 5, "menus", 0, -1 }, { 6, "menuitem", 0, -1 }, { 7, "uicolors", 0, -1 },
+	{ 8, "say", 0, -1 }, { 9, "npc", 0, -1 }, { 10, "dt0", 0, -1 }, { 11, "dt1", 0, -1 },
+	{ 12, "itm", 0, -1 }, { 0, NULL, 0, -1 },
 };
-static const struct named fixbits_names[] = { { 20, "num_elements" }, { 24, "wipe_gen" }, { 0, NULL } };
+/* the engine's fix* constants (const.bi) */
+static const struct named fixbits_names[] = {
+	{ 0, "attack_items", 0, -1 }, { 1, "weap_points", 0, -1 }, { 2, "stun_cancel_targ", 0, -1 },
+	{ 3, "default_dissolve", 0, -1 }, { 4, "default_dissolve_enemy", 0, -1 },
+	{ 5, "push_npc_bug_compat", 0, -1 }, { 6, "default_max_item", 0, -1 }, { 7, "blank_door_links", 0, -1 },
+	{ 8, "shop_sounds", 0, -1 }, { 9, "extended_npcs", 0, -1 }, { 10, "hero_portrait", 0, -1 },
+	{ 11, "text_box_portrait", 0, -1 }, { 12, "npc_location_format", 0, -1 },
+	{ 13, "init_damage_display", 0, -1 }, { 14, "default_level_cap", 0, -1 }, { 15, "hero_elementals", 0, -1 },
+	{ 16, "old_elemental_fail_bit", 0, -1 }, { 17, "attack_element_fails", 0, -1 },
+	{ 18, "enemy_elementals", 0, -1 }, { 19, "item_elementals", 0, -1 }, { 20, "num_elements", 0, -1 },
+	{ 21, "remove_damage_mp", 0, -1 }, { 22, "default_max_level", 0, -1 }, { 23, "unused23", 0, -1 },
+	{ 24, "wipe_gen", 0, -1 }, { 25, "set_old_attack_pos_bit", 0, -1 }, { 26, "wrap_cropped_maps_bit", 0, -1 },
+	{ 27, "init_non_elemental_spawning", 0, -1 }, { 28, "init_default_volumes", 0, -1 },
+	{ 29, "attack_multipliers", 0, -1 }, { 30, "check_for_broken_tb_chains", 0, -1 },
+	{ 31, "check_trying_to_move_direction", 0, -1 }, { 0, NULL, 0, -1 },
+};
 
 /* A game-wide lump: int16 words after hdr bytes (bits 0: words; else each bit of the bytes). */
 struct gamerec {
@@ -519,13 +578,25 @@ static int game_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_bu
 	if (!r)
 		r = gfs_buf_printf(out, "%s\n[%s]\n", d->comment, d->section);
 	for (size_t i = 0; !r && i < cnt; i++) {
-		const char *key = NULL;
+		const struct named *key = NULL;
 		long val = d->bits ? (b.data[d->hdr + i / 8] >> (i % 8)) & 1 : (int16_t)gfs_le16(b.data + d->hdr + 2 * i);
 
 		for (const struct named *k = d->names; k->key; k++)
-			if (k->idx == i)
-				key = k->key;
-		r = key ? gfs_buf_printf(out, "%s = %ld\n", key, val) : gfs_buf_printf(out, "%s.%03zu = %ld\n", d->prefix, i, val);
+			if (k->n ? i >= k->idx && i < k->idx + k->n : k->idx == i)
+				key = k;
+		if (!key)
+			r = gfs_buf_printf(out, "%s.%03zu = %ld\n", d->prefix, i, val);
+		else if (key->n)	/* its %u is the index in the range */
+			r = gfs_buf_printf(out, "%.*s%u%s", (int)(strstr(key->key, "%u") - key->key), key->key,
+					   (unsigned)(i - key->idx), strstr(key->key, "%u") + 2);
+		else
+			r = gfs_buf_adds(out, key->key);
+		if (key && !r)
+			r = gfs_buf_adds(out, " = ");
+		if (key && !r)
+			r = key->ref >= 0 ? rpg_ref_fmt(ar, key->ref, (uint64_t)val & 0xffff, out) : gfs_buf_printf(out, "%ld", val);
+		if (key && !r)
+			r = gfs_buf_addc(out, '\n');
 	}
 	if (!r && b.len > d->hdr + (d->bits ? cnt / 8 : cnt * 2))
 		r = gfs_buf_printf(out, "; and %zu byte(s) after the last field\n", b.len - d->hdr - (d->bits ? cnt / 8 : cnt * 2));

@@ -408,6 +408,12 @@ int rpg_lump_done(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_buf *b,
 int rpg_record_render(struct gfs_archive *ar, struct rpg_lump *l, size_t rec, const struct gfs_record *tab,
 		      struct gfs_buf *out)
 {
+	return rpg_record_render_refs(ar, l, rec, tab, NULL, out);
+}
+
+int rpg_record_render_refs(struct gfs_archive *ar, struct rpg_lump *l, size_t rec, const struct gfs_record *tab,
+			   const struct gfs_rec_refs *refs, struct gfs_buf *out)
+{
 	size_t rs = tab->size;
 	uint8_t *p;
 	int r;
@@ -420,7 +426,7 @@ int rpg_record_render(struct gfs_archive *ar, struct rpg_lump *l, size_t rec, co
 	if ((r = rpg_lump_range(ar, l, (uint64_t)rec * rs, rs, p)))
 		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", l->name, rec);
 	if (!r)
-		r = gfs_record_render(tab, p, rs, NULL, out);
+		r = gfs_record_render(tab, p, rs, refs, out);
 	free(p);
 	return r;
 }
@@ -429,6 +435,13 @@ int rpg_record_store(struct gfs_archive *ar, struct rpg_lump *l, size_t rec, con
 		     const struct gfs_record *tab, const uint8_t *data, size_t len,
 		     int (*fix)(void *ctx, const uint8_t *old, uint8_t *p), void *ctx)
 {
+	return rpg_record_store_refs(ar, l, rec, view, tab, NULL, data, len, fix, ctx);
+}
+
+int rpg_record_store_refs(struct gfs_archive *ar, struct rpg_lump *l, size_t rec, const char *view,
+			  const struct gfs_record *tab, const struct gfs_rec_refs *refs, const uint8_t *data,
+			  size_t len, int (*fix)(void *ctx, const uint8_t *old, uint8_t *p), void *ctx)
+{
 	size_t rs = tab->size;
 	struct gfs_buf b = GFS_BUF_INIT, out = GFS_BUF_INIT;
 	int r = l ? rpg_lump_read(ar, l, &b) : -ENOENT;
@@ -436,7 +449,7 @@ int rpg_record_store(struct gfs_archive *ar, struct rpg_lump *l, size_t rec, con
 	if (!r && (rs < 2 || (rec + 1) * rs > b.len))
 		r = gfs_err(ar, -EIO, "lump %s: record %zu is not in the lump any more", l->name, rec);
 	if (!r)
-		r = gfs_record_parse(ar, view, tab, b.data + rec * rs, rs, data, len, NULL, &out);
+		r = gfs_record_parse(ar, view, tab, b.data + rec * rs, rs, data, len, refs, &out);
 	if (!r && out.len != rs)
 		r = gfs_err(ar, -EINVAL, "%s: the record would be %zu bytes, not %zu", view, out.len, rs);
 	if (!r && fix)

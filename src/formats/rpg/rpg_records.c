@@ -44,11 +44,26 @@ struct rk_kind {
 };
 
 #define NN(a) a, sizeof(a) / sizeof(a[0])
-/* int16 word w; n of them s words apart; n words kept with no key (what they are: the note) */
+/* int16 word w; n of them s words apart (the key's %u from b); n words kept with no key (what they are: the note) */
 #define INT(k, w) { .key = k, .kind = GFS_FK_SINT, .off = 2 * (w), .width = 2 }
 #define INTN(k, w, nt) { .key = k, .kind = GFS_FK_SINT, .off = 2 * (w), .width = 2, .note = nt }
 #define INTS(k, w, n, s, nt) { .key = k, .kind = GFS_FK_SINT, .off = 2 * (w), .width = 2, .repeat = n, \
 			       .stride = 2 * (s), .note = nt }
+#define INTSB(k, w, n, b, nt) { .key = k, .kind = GFS_FK_SINT, .off = 2 * (w), .width = 2, .repeat = n, \
+				.stride = 2, .repeat_base = b, .note = nt }
+/* a reference (RF_*): the number, then "; the name" of what it leads to (rk_ref_fmt) */
+#define RK_WANT "a number (what follows a ';' is ignored)"
+#define REF(k, w, rf) { .key = k, .kind = GFS_FK_REF, .off = 2 * (w), .width = 2, .ref = rf, .want = RK_WANT }
+#define REFN(k, w, rf, nt) { .key = k, .kind = GFS_FK_REF, .off = 2 * (w), .width = 2, .ref = rf, .want = RK_WANT, \
+			     .note = nt }
+#define REFS(k, w, n, s, b, rf, nt) { .key = k, .kind = GFS_FK_REF, .off = 2 * (w), .width = 2, .ref = rf, \
+				      .want = RK_WANT, .repeat = n, .stride = 2 * (s), .repeat_base = b, .note = nt }
+/* n IEEE singles (two words each) from word w, the key's %u from b */
+#define F32S(k, w, n, b, nt) F32R(k, w, n, 2, b, nt)
+#define F32R(k, w, n, s, b, nt) { .key = k, .kind = GFS_FK_F32, .off = 2 * (w), .width = 4, .repeat = n, \
+				  .stride = 2 * (s), .repeat_base = b, .note = nt }
+/* NUL-padded text of n bytes from word w (its int16 length word is the word before: rk_fix_lengths) */
+#define TEXT(k, w, n) { .key = k, .kind = GFS_FK_STR, .off = 2 * (w), .width = n }
 /* a layout of int16 words: the named ones, the others wNN (NN: the word's index + base) */
 #define WORDS(sec, named, base, comment) { sec, comment, NN(named), "w", 2, 2, GFS_FK_SINT, base }
 #define HIDE(w, n, what) { .kind = GFS_FK_BYTES, .off = 2 * (w), .width = 2 * (n), .flags = GFS_FF_HIDDEN, \
@@ -56,7 +71,7 @@ struct rk_kind {
 
 static const struct gfs_field rk_tap[] = {
 	INTS("pattern%u_start_tile", 0, 2, 20, NULL),
-	INTS("pattern%u_disable_tag", 1, 2, 20, NULL),
+	REFS("pattern%u_disable_tag", 1, 2, 20, 0, RF_TAG, NULL),
 	INTS("pattern0_op%u", 2, 9, 1, NULL),
 	INTS("pattern0_arg%u", 11, 9, 1, NULL),
 	INTS("pattern1_op%u", 22, 9, 1, NULL),
@@ -68,50 +83,69 @@ static const struct gfs_field rk_veh[] = {
 	INT("speed", 8), INTN("bits", 9, "bits: 0 pass walls, 1 pass NPCs, 2 NPC activation, 3 door use, "
 				 "4 leader shown, 5 party shown, 6 dismount ahead, 7 pass walls dismounting, "
 				 "8 no flying shadow, 9 ignore harm tiles"),
-	INT("random_battles", 11), INT("use_button", 12), INT("menu_button", 13), INT("riding_tag", 14),
+	INT("random_battles", 11), INT("use_button", 12), INT("menu_button", 13), REF("riding_tag", 14, RF_TAG),
 	INT("on_mount", 15), INT("on_dismount", 16), INT("override_walls", 17), INT("blocked_by", 18),
 	INT("mount_from", 19), INT("dismount_to", 20), INT("elevation", 21),
 };
 
 static const struct gfs_field rk_for[] = {
-	INTS("slot%u_enemy", 0, 8, 4, "slotN_enemy: enemy +1 (0: empty)"),
+	REFS("slot%u_enemy", 0, 8, 4, 0, RF_ENEMY1, "slotN_enemy: enemy +1 (0: empty)"),
 	INTS("slot%u_x", 1, 8, 4, NULL),
 	INTS("slot%u_y", 2, 8, 4, NULL),
-	INT("background", 32), INTN("music", 33, "music: song +1 (0: none)"),
+	INT("background", 32), REFN("music", 33, RF_SONG1, "music: song +1 (0: none)"),
 	INTN("background_frames", 34, "background_frames: frames -1"), INT("background_ticks", 35),
-	INT("victory_tag", 36), INT("death_action", 37), INT("hero_formation", 38),
+	REF("victory_tag", 36, RF_TAG), INT("death_action", 37), INT("hero_formation", 38),
 };
 
 static const struct gfs_field rk_efs[] = {
 	INT("frequency", 0),
-	INTS("formation%u", 1, 20, 1, "formationN: formation +1 (0: none)"),
-	INT("tag", 21),
+	REFS("formation%u", 1, 20, 1, 0, RF_FORMATION1, "formationN: formation +1 (0: none)"),
+	REF("tag", 21, RF_TAG),
 };
 
 static const struct gfs_field rk_sho[] = {
 	HIDE(0, 16, "name"),
 	INTN("last_stock_slot", 16, "last_stock_slot: its stock is shop-stock/ N x 50 to N x 50 + this"),
 	INTN("menu_bits", 17, "menu_bits: 1 buy, 2 sell, 4 hire, 8 inn, 16 equip, 32 save, 64 map, 128 team"),
-	INT("inn_price", 18), INT("inn_script", 19),
+	INT("inn_price", 18), REF("inn_script", 19, RF_SCRIPT),
 };
 
 static const struct gfs_field rk_stf[] = {
 	HIDE(0, 17, "name"),
 	INTN("type", 17, "type: 0 item, 1 hero"), INT("id", 18), INTN("stock", 19, "stock: -1 infinite"),
-	INT("buy_require_tag", 20), INT("sell_require_tag", 21), INT("buy_set_tag", 22), INT("sell_set_tag", 23),
-	INT("price", 24), INTN("trade1_item", 25, "tradeN_item: item +1 (0: none), tradeN_count: count -1"),
+	REF("buy_require_tag", 20, RF_TAG), REF("sell_require_tag", 21, RF_TAG), REF("buy_set_tag", 22, RF_TAG),
+	REF("sell_set_tag", 23, RF_TAG),
+	INT("price", 24), REFN("trade1_item", 25, RF_ITEM1, "tradeN_item: item +1 (0: none), tradeN_count: count -1"),
 	INTN("sell_type", 26, "sell_type: 0 normal, 1 acquire, 2 increment, 3 refuse (a hero: its level)"),
-	INT("sell_trade_item", 28), INT("sell_trade_count", 29), INT("trade1_count", 30),
-	INT("trade2_item", 31), INT("trade2_count", 32), INT("trade3_item", 33), INT("trade3_count", 34),
-	INT("trade4_item", 35), INT("trade4_count", 36), INTN("stock_index", 37, "stock_index: +1 (0: the slot)"),
+	REF("sell_trade_item", 28, RF_ITEM1), INT("sell_trade_count", 29), INT("trade1_count", 30),
+	REF("trade2_item", 31, RF_ITEM1), INT("trade2_count", 32), REF("trade3_item", 33, RF_ITEM1), INT("trade3_count", 34),
+	REF("trade4_item", 35, RF_ITEM1), INT("trade4_count", 36), INTN("stock_index", 37, "stock_index: +1 (0: the slot)"),
 };
 
+/* the 12 stats, as the engine numbers them */
+#define STATS(pre, post, w) INT(pre "hp" post, (w)), INT(pre "mp" post, (w) + 1), INT(pre "strength" post, (w) + 2), \
+	INT(pre "accuracy" post, (w) + 3), INT(pre "defense" post, (w) + 4), INT(pre "dodge" post, (w) + 5), \
+	INT(pre "magic" post, (w) + 6), INT(pre "will" post, (w) + 7), INT(pre "speed" post, (w) + 8), \
+	INT(pre "counter" post, (w) + 9), INT(pre "focus" post, (w) + 10), INT(pre "extra_hits" post, (w) + 11)
+
+/* ITM, as loaditemdata and the item editor read it */
 static const struct gfs_field rk_itm[] = {
 	HIDE(0, 9, "name"), HIDE(9, 37, "description"),
-	INT("old_equip_slot", 49), INT("weapon_picture", 52), INT("weapon_palette", 53),
-	INT("have_tag", 74), INT("in_inventory_tag", 75), INT("is_equipped_tag", 76),
-	INT("is_actively_equipped_tag", 77), INT("handle1_x", 78), INT("handle1_y", 79),
-	INT("handle0_x", 80), INT("handle0_y", 81), INT("stack_size", 210),
+	INT("value", 46), REFN("battle_attack", 47, RF_ATTACK1, "battle_attack, weapon_attack, teach_spell: attack +1 (0: none)"),
+	REF("weapon_attack", 48, RF_ATTACK1),
+	INT("old_equip_slot", 49), REF("teach_spell", 50, RF_ATTACK1),
+	INTN("out_of_battle_use", 51, "out_of_battle_use: attack +1, -N text box N (0: none)"),
+	INT("weapon_picture", 52), INT("weapon_palette", 53),
+	STATS("", "_bonus", 54),
+	INTSB("equippable_by_bits%u", 66, 4, 0, "equippable_by_bitsN: heroes 16 x N to 16 x N + 15, bit 0 first"),
+	INTS("old_elemental_bits%u", 70, 3, 1, NULL),
+	INTN("consumability", 73, "consumability: 0 unlimited use, 1 consumed by use, 2 cannot be sold or dropped"),
+	REF("have_tag", 74, RF_TAG), REF("in_inventory_tag", 75, RF_TAG), REF("is_equipped_tag", 76, RF_TAG),
+	REF("is_actively_equipped_tag", 77, RF_TAG), INT("handle1_x", 78), INT("handle1_y", 79),
+	INT("handle0_x", 80), INT("handle0_y", 81),
+	F32S("elemental%u", 82, 64, 0, "elementalN: damage taken from element N when equipped (1: normal)"),
+	INT("stack_size", 210),
+	INTSB("equippable_by_bits%u", 211, 28, 4, NULL),
 	INTN("equip_bits", 239, "equip_bits: bits 0-4 equippable in slot 0-4"),
 };
 
@@ -120,14 +154,14 @@ static const struct gfs_field rk_menus[] = {
 	INT("box_style", 11), INT("text_color", 12), INT("max_rows", 13), INT("bits", 14),
 	INT("offset_x", 15), INT("offset_y", 16), INTN("anchor_horiz", 17, "anchor_*, text_align: -1, 0, 1"),
 	INT("anchor_vert", 18), INT("text_align", 19), INT("min_chars", 20), INT("max_chars", 21),
-	INT("border_size", 22), INT("on_close", 23), INT("esc_menu", 24), INT("item_spacing", 26),
+	INT("border_size", 22), REF("on_close", 23, RF_SCRIPT), INT("esc_menu", 24), INT("item_spacing", 26),
 	INT("disabled_text_color", 27),
 };
 
 static const struct gfs_field rk_menuitem[] = {
 	INTN("menu", 0, "menu: the menu +1 (0: unused)"), HIDE(1, 20, "caption"),
-	INT("position", 21), INT("type", 22), INT("subtype", 23), INT("tag1", 24), INT("tag2", 25),
-	INT("set_tag", 26), INT("toggle_tag", 27), INT("bits", 28), INT("extra0", 29), INT("extra1", 30),
+	INT("position", 21), INT("type", 22), INT("subtype", 23), REF("tag1", 24, RF_TAG), REF("tag2", 25, RF_TAG),
+	REF("set_tag", 26, RF_TAG), REF("toggle_tag", 27, RF_TAG), INT("bits", 28), INT("extra0", 29), INT("extra1", 30),
 	INT("extra2", 31), INT("color", 32), INT("disabled_color", 33),
 };
 
@@ -135,7 +169,7 @@ static const struct gfs_field rk_menuitem[] = {
 static const struct gfs_field rk_dt0[] = {
 	HIDE(0, 17, "name"),
 	INT("battle_sprite", 17), INT("battle_palette", 18), INT("walkabout", 19), INT("walkabout_palette", 20),
-	INT("default_level", 21), INT("default_weapon", 22),
+	INT("default_level", 21), REF("default_weapon", 22, RF_ITEM),
 	INT("hp_level0", 23), INT("hp_level_max", 24),
 	INT("mp_level0", 25), INT("mp_level_max", 26),
 	INT("strength_level0", 27), INT("strength_level_max", 28),
@@ -148,34 +182,44 @@ static const struct gfs_field rk_dt0[] = {
 	INT("counter_level0", 41), INT("counter_level_max", 42),
 	INT("focus_level0", 43), INT("focus_level_max", 44),
 	INT("extra_hits_level0", 45), INT("extra_hits_level_max", 46),
-	INTS("spell%u_attack", 47, 96, 2, "spellN: spell list N/24, slot N%24"),
+	REFS("spell%u_attack", 47, 96, 2, 0, RF_ATTACK1, "spellN: spell list N/24, slot N%24; attack +1 (0: none)"),
 	INTS("spell%u_learned", 48, 96, 2, NULL),
 	INT("portrait", 239), INTS("bits%u", 240, 3, 1, NULL),
 	HIDE(243, 44, "spell list names"),
+	INT("portrait_palette", 287),
+	INTS("spell_list%u_type", 288, 4, 1, NULL),
+	REF("have_tag", 292, RF_TAG), REF("alive_tag", 293, RF_TAG), REF("leader_tag", 294, RF_TAG),
+	REF("active_tag", 295, RF_TAG), INT("max_name_length", 296),
+	INTS("hand%u_x", 297, 2, 2, NULL), INTS("hand%u_y", 298, 2, 2, NULL),
+	F32S("elemental%u", 301, 64, 0, "elementalN: damage taken from element N (1: normal)"),
 };
 
+/* DT1, as convertenemydata reads it (words 27-52 the engine does not read) */
 static const struct gfs_field rk_dt1[] = {
 	HIDE(0, 17, "name"),
-	INT("steal_chance", 17), INT("steal_item", 18),
-	INT("steal_item_rate", 19), INT("steal_rare_item", 20), INT("steal_rare_item_rate", 21),
-	INT("dissolve", 22), INT("dissolve_length", 23), INT("death_sound", 24),
+	INT("steal_chance", 17), REF("steal_item", 18, RF_ITEM),
+	INT("steal_item_rate", 19), REF("steal_rare_item", 20, RF_ITEM), INT("steal_rare_item_rate", 21),
+	INT("dissolve", 22), INT("dissolve_length", 23), REFN("death_sound", 24, RF_SFX1, "death_sound: sound effect +1 (0: default, -1: none)"),
 	INT("cursor_x", 25), INT("cursor_y", 26),
 	INT("picture", 53), INT("palette", 54), INT("picture_size", 55),
-	INT("gold", 56), INT("experience", 57), INT("reward_item", 58), INT("reward_item_rate", 59),
-	INT("reward_rare_item", 60), INT("reward_rare_item_rate", 61),
-	INT("hp", 62), INT("mp", 63), INT("strength", 64), INT("accuracy", 65), INT("defense", 66),
-	INT("dodge", 67), INT("magic", 68), INT("will", 69), INT("speed", 70), INT("counter", 71),
-	INT("focus", 72), INT("extra_hits", 73),
-	INT("spawn_on_death", 79), INT("spawn_non_elemental_death", 80), INT("spawn_when_alone", 81),
-	INT("spawn_non_elemental_hit", 82),
-	INTS("spawn_element%u_hit", 83, 8, 1, NULL),
+	INT("gold", 56), INT("experience", 57), REF("reward_item", 58, RF_ITEM), INT("reward_item_rate", 59),
+	REF("reward_rare_item", 60, RF_ITEM), INT("reward_rare_item_rate", 61),
+	STATS("", "", 62),
+	INTS("bits%u", 74, 5, 1, NULL),
+	REFN("spawn_on_death", 79, RF_ENEMY1, "spawn_*, transmog: enemy +1; *attack*, counter_*: attack +1 (0: none)"),
+	REF("spawn_non_elemental_death", 80, RF_ENEMY1), REF("spawn_when_alone", 81, RF_ENEMY1),
+	REF("spawn_non_elemental_hit", 82, RF_ENEMY1),
+	REFS("spawn_element%u_hit", 83, 8, 1, 0, RF_ENEMY1, NULL),
 	INT("spawn_how_many", 91),
-	INTS("regular_attack%u", 92, 5, 1, NULL),
-	INTS("desperation_attack%u", 97, 5, 1, NULL),
-	INTS("alone_attack%u", 102, 5, 1, NULL),
-	INTS("counter_element%u", 107, 8, 1, NULL),
-	INTS("counter_stat%u", 115, 12, 1, NULL),
-	INT("bequest_attack", 367), INT("non_elemental_counter", 368),
+	REFS("regular_attack%u", 92, 5, 1, 0, RF_ATTACK1, NULL),
+	REFS("desperation_attack%u", 97, 5, 1, 0, RF_ATTACK1, NULL),
+	REFS("alone_attack%u", 102, 5, 1, 0, RF_ATTACK1, NULL),
+	REFS("counter_element%u", 107, 8, 1, 0, RF_ATTACK1, NULL),
+	REFS("counter_stat%u", 115, 12, 1, 0, RF_ATTACK1, NULL),
+	REFS("counter_element%u", 127, 56, 1, 8, RF_ATTACK1, NULL),
+	REFS("spawn_element%u_hit", 183, 56, 1, 8, RF_ENEMY1, NULL),
+	F32S("elemental%u", 239, 64, 0, "elementalN: damage taken from element N (1: normal)"),
+	REF("bequest_attack", 367, RF_ATTACK1), REF("non_elemental_counter", 368, RF_ATTACK1),
 	INT("dissolve_in", 369), INT("dissolve_in_length", 370), INT("spawn_all_elements_on_hit", 371),
 };
 
@@ -190,32 +234,51 @@ static const struct gfs_field rk_uicolors[] = {
 	INTS("box%u_border", 48, 15, 1, NULL),
 };
 
-/* ATTACK.BIN word w is word w + 40 of the engine's attack buffer (loading.rbas convertattackdata) */
+/*
+ * ATTACK.BIN word w is word w + 40 of the engine's attack buffer
+ * (loading.rbas convertattackdata); A(n) is engine word n.
+ */
+#define A(n) ((n) - 40)
 static const struct gfs_field rk_attack[] = {
-	INT("caption_delay", 17), INT("base_defense_stat", 18),
-	INTS("tag%u", 19, 2, 3, NULL),
-	INTS("tag%u_condition", 20, 2, 3, NULL),
-	INTS("tag%u_check", 21, 2, 3, NULL),
-	INTS("item%u_id", 53, 3, 2, NULL),
-	INTS("item%u_count", 54, 3, 2, NULL),
-	INT("sound_effect", 59), INT("prefer_target_stat", 60),
-	INT("chain_mode", 61), INT("chain_value1", 62), INT("chain_value2", 63), INT("chain_bits", 64),
-	INT("else_chain", 65), INT("else_chain_mode", 66), INT("else_chain_rate", 67),
-	INT("else_chain_value1", 68), INT("else_chain_value2", 69), INT("else_chain_bits", 70),
-	INT("instead_chain", 71), INT("instead_chain_mode", 72), INT("instead_chain_rate", 73),
-	INT("instead_chain_value1", 74), INT("instead_chain_value2", 75), INT("instead_chain_bits", 76),
-	INT("learn_sound_effect", 77), INTN("transmog_enemy", 78, "transmog_enemy, weapon_picture: +1 (0: none)"),
-	INT("transmog_hp_rule", 79), INT("transmog_stats_rule", 80),
-	INT("weapon_picture", 273), INT("weapon_palette", 274),
-	INTS("handle%u_x", 275, 2, 2, NULL),
-	INTS("handle%u_y", 276, 2, 2, NULL),
-	INT("turn_delay", 279), INT("dramatic_pause", 280), INT("base_accuracy_stat", 283),
-	INT("base_dodge_stat", 284), INT("randomization", 297), INT("damage_color", 298),
-	INT("transmog_rewards_rule", 299), INT("counterattack_provoke", 300),
-	INT("target_offset_x", 304), INT("target_offset_y", 305), INT("target_halign", 306),
-	INT("target_valign", 307), INT("change_control", 308), INT("change_turncoat", 309),
-	INT("change_defector", 310), INT("change_flipped", 311), INT("spawn_enemy", 312),
-	INTS("extra%u", 313, 3, 1, NULL),
+	HIDE(A(40), 17, "the end of the caption"),
+	INT("caption_delay", A(57)), INT("base_defense_stat", A(58)),
+	REFS("tag%u", A(59), 2, 3, 0, RF_TAG, NULL),
+	INTS("tag%u_condition", A(60), 2, 3, NULL),
+	REFS("tag%u_check", A(61), 2, 3, 0, RF_TAG, NULL),
+	INTSB("bits%u", A(65), 8, 4, "bitsN: attack bits 16 x N to 16 x N + 15 (bits0-3: lumps/*.DT6)"),
+	INTN("description_length", A(73), "description_length: bytes of description the engine shows "
+	     "(set when description changes)"),
+	TEXT("description", A(74), 38),
+	REFS("item%u_id", A(93), 3, 2, 0, RF_ITEM1, "itemN_id: item +1 (0: none)"),
+	INTS("item%u_count", A(94), 3, 2, NULL),
+	REFN("sound_effect", A(99), RF_SFX1, "sound_effect, learn_sound_effect: sound effect +1 (0: none)"),
+	INT("prefer_target_stat", A(100)),
+	INT("chain_mode", A(101)), INT("chain_value1", A(102)), INT("chain_value2", A(103)), INT("chain_bits", A(104)),
+	REFN("else_chain", A(105), RF_ATTACK1, "*_chain: attack +1 (0: none)"), INT("else_chain_mode", A(106)),
+	INT("else_chain_rate", A(107)),
+	INT("else_chain_value1", A(108)), INT("else_chain_value2", A(109)), INT("else_chain_bits", A(110)),
+	REF("instead_chain", A(111), RF_ATTACK1), INT("instead_chain_mode", A(112)), INT("instead_chain_rate", A(113)),
+	INT("instead_chain_value1", A(114)), INT("instead_chain_value2", A(115)), INT("instead_chain_bits", A(116)),
+	REF("learn_sound_effect", A(117), RF_SFX1),
+	REFN("transmog_enemy", A(118), RF_ENEMY1, "transmog_enemy, spawn_enemy, weapon_picture: +1 (0: none)"),
+	INT("transmog_hp_rule", A(119)), INT("transmog_stats_rule", A(120)),
+	INTS("element%u_fail_test", A(121), 64, 3, "elementN_fail_test, _value: the attack fails when the "
+	     "target's damage from element N compares so with value"),
+	F32R("element%u_fail_value", A(122), 64, 3, 0, NULL),
+	INT("weapon_picture", A(313)), INT("weapon_palette", A(314)),
+	INTS("handle%u_x", A(315), 2, 2, NULL),
+	INTS("handle%u_y", A(316), 2, 2, NULL),
+	INT("turn_delay", A(319)), INT("dramatic_pause", A(320)), INT("base_accuracy_stat", A(323)),
+	INT("base_dodge_stat", A(324)),
+	F32S("accuracy_multiplier", A(325), 1, 0, NULL), F32S("dodge_multiplier", A(327), 1, 0, NULL),
+	F32S("attack_multiplier", A(329), 1, 0, NULL), F32S("defense_multiplier", A(331), 1, 0, NULL),
+	F32S("aim_extra", A(333), 1, 0, NULL), F32S("absorb_rate", A(335), 1, 0, NULL),
+	INT("randomization", A(337)), INT("damage_color", A(338)),
+	INT("transmog_rewards_rule", A(339)), INT("counterattack_provoke", A(340)),
+	INT("target_offset_x", A(344)), INT("target_offset_y", A(345)), INT("target_halign", A(346)),
+	INT("target_valign", A(347)), INT("change_control", A(348)), INT("change_turncoat", A(349)),
+	INT("change_defector", A(350)), INT("change_flipped", A(351)), REF("spawn_enemy", A(352), RF_ENEMY1),
+	INTS("extra%u", A(353), 3, 1, NULL),
 };
 
 static const struct gfs_field rk_defpass[] = {
@@ -240,7 +303,7 @@ static const struct rk_kind rk_kinds[] = {
 	{ ".DT0", "heroes", 10, 636, 3, WORDS("hero", rk_dt0, 0,
 	  "; a hero of lumps/*.DT0, read-only where lumps/HEROES.RELD, which the engine reads, holds it (edit reload/heroes.txt); the name: names/heroes.txt\n") },
 	{ ".DT1", "enemies", 11, 320, 3, WORDS("enemy", rk_dt1, 0,
-	  "; an enemy (lumps/*.DT1); the name: names/enemies.txt; bits: words 74-78\n") },
+	  "; an enemy (lumps/*.DT1); the name: names/enemies.txt\n") },
 	{ ".ITM", "items", 12, 200, 3, WORDS("item", rk_itm, 0,
 	  "; an item (lumps/*.ITM); name and description: names/items.txt and the raw lump\n") },
 	{ "ATTACK.BIN", "attacks", 0, 0, 3, WORDS("attack", rk_attack, 40,
@@ -260,15 +323,117 @@ static unsigned rk_recsize(struct gfs_archive *ar, const struct rk_kind *k)
 	return k->binsize_idx >= 0 ? rpg_binsize(ar, (unsigned)k->binsize_idx, k->recsize) : k->recsize;
 }
 
+/* What each RF_* leads to: the names/ list (rpg_record_name) of lump, the number less off. */
+static const struct rk_ref {
+	const char *lump;	/* NULL: formations/NNN.ini */
+	int off;
+} rk_refs[] = {
+	[RF_ITEM] = { ".ITM", 0 }, [RF_ITEM1] = { ".ITM", 1 }, [RF_ATTACK1] = { ".DT6", 1 },
+	[RF_ENEMY1] = { ".DT1", 1 }, [RF_FORMATION1] = { NULL, 1 }, [RF_SONG1] = { "SONGDATA.BIN", 1 },
+	[RF_SFX1] = { "SFXDATA.BIN", 1 }, [RF_TAG] = { ".TMN", 0 }, [RF_HERO] = { ".DT0", 0 },
+	[RF_SCRIPT] = { "", 0 },
+};
+
+/* The lump named name, or NULL. */
+static struct rpg_lump *rk_lump(struct rpg_model *m, const char *name)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (rpg_lump_is(m, m->lumps[i], name))
+			return m->lumps[i];
+	return NULL;
+}
+
+/*
+ * The name of script id (a trigger from 16384: record id - 16384 of
+ * LOOKUP1.BIN; else the PLOTSCR.LST record with that id), each record an
+ * id word and an int16 length and 36 bytes: 0, or -ENOENT.
+ */
+static int rk_script_name(struct gfs_archive *ar, long id, struct gfs_buf *out)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *l = rk_lump(m, id >= 16384 ? "LOOKUP1.BIN" : "PLOTSCR.LST");
+	uint8_t rec[40];
+	int r = 0;
+
+	if (!l || id <= 0)
+		return -ENOENT;
+	for (uint64_t i = id >= 16384 ? (uint64_t)id - 16384 : 0;; i++) {
+		unsigned n;
+
+		if (rpg_lump_range(ar, l, i * sizeof(rec), sizeof(rec), rec))
+			return -ENOENT;
+		if (id < 16384 && (int16_t)gfs_le16(rec) != id)
+			continue;
+		n = gfs_le16(rec + 2) > 36 ? 36 : gfs_le16(rec + 2);
+		for (unsigned k = 0; k < n && !r; k++)
+			r = rec[4 + k] >= 0x20 && rec[4 + k] < 0x7f && rec[4 + k] != '\\' ? gfs_buf_addc(out, (char)rec[4 + k])
+											 : gfs_buf_printf(out, "\\x%02x", rec[4 + k]);
+		return r;
+	}
+}
+
+/*
+ * A reference shows as its number, then " ; " and the name of what it leads
+ * to when that has one ("default_weapon = 3 ; Sword"; a tag below 0 is the
+ * tag off: "; not NAME"); the formation of a formation set as its file.
+ */
+int rpg_ref_fmt(void *ctx, int ref, uint64_t v, struct gfs_buf *out)
+{
+	struct gfs_archive *ar = ctx;
+	int16_t sv = (int16_t)(uint16_t)v;
+	const struct rk_ref *k = ref >= 0 && (size_t)ref < sizeof(rk_refs) / sizeof(rk_refs[0]) ? &rk_refs[ref] : NULL;
+	long id = ref == RF_TAG && sv < 0 ? -(long)sv : (long)sv - (k ? k->off : 0);
+	struct gfs_buf nm = GFS_BUF_INIT;
+	int r = gfs_buf_printf(out, "%d", sv);
+
+	if (r || !k || id < 0)
+		return r;
+	if (!k->lump) {
+		uint8_t w[2];
+		struct rpg_lump *l = rk_lump(ar->priv, ".FOR");
+
+		if (l && !rpg_lump_range(ar, l, (uint64_t)id * 80, sizeof(w), w))
+			r = gfs_buf_printf(out, " ; formations/%03ld.ini", id);
+		return r;
+	}
+	if (!(ref == RF_SCRIPT ? rk_script_name(ar, id, &nm) : rpg_record_name(ar, k->lump, id, &nm)) && nm.len)
+		r = gfs_buf_printf(out, " ; %s%.*s", ref == RF_TAG && sv < 0 ? "not " : "", (int)nm.len,
+				   (const char *)nm.data);
+	gfs_buf_release(&nm);
+	return r;
+}
+
+/* The number before any ';' (the name after it is only shown). */
+static int rk_ref_parse(void *ctx, int ref, const char *text, uint64_t *v)
+{
+	char buf[32];
+	size_t n = strcspn(text, ";");
+	int64_t x;
+
+	(void)ctx;
+	(void)ref;
+	while (n && (text[n - 1] == ' ' || text[n - 1] == '\t'))
+		n--;
+	if (n >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, text, n);
+	buf[n] = '\0';
+	if (gfs_parse_int(buf, INT16_MIN, INT16_MAX, &x))
+		return -EINVAL;
+	*v = (uint16_t)(int16_t)x;
+	return 0;
+}
+
 static int rk_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct rpg_vpriv *v = n->priv;
 	const struct rk_kind *k = v->desc;
 	struct gfs_layout_table t;
+	struct gfs_rec_refs refs = { rpg_ref_fmt, rk_ref_parse, RK_WANT, ar };
 	int r = gfs_layout_table(&k->layout, rk_recsize(ar, k), &t);
 
 	if (!r)
-		r = rpg_record_render(ar, v->l, v->rec, &t.rec, out);
+		r = rpg_record_render_refs(ar, v->l, v->rec, &t.rec, &refs, out);
 	gfs_layout_table_release(&t);
 	return r;
 }
@@ -310,11 +475,20 @@ struct rk_store_ctx {
 	const char *view;
 	const uint8_t *data;	/* the view's text, for line numbers */
 	size_t len, rs;
+	const struct gfs_record *rec;
 };
 
 static int rk_check_refs(void *ctx, const uint8_t *old, uint8_t *rec)
 {
 	const struct rk_store_ctx *c = ctx;
+
+	/* a text that changed gets its int16 length word (the word before it), as the engine writes it */
+	for (size_t i = 0; i < c->rec->nfields; i++) {
+		const struct gfs_field *f = &c->rec->fields[i];
+
+		if (f->kind == GFS_FK_STR && f->off >= 2 && memcmp(old + f->off, rec + f->off, f->width))
+			gfs_put_u16le(rec + f->off - 2, (uint16_t)strnlen((const char *)rec + f->off, f->width));
+	}
 
 	for (size_t i = 0; i < sizeof(rk_sprite_refs) / sizeof(rk_sprite_refs[0]); i++) {
 		const struct rk_sprite_ref *f = &rk_sprite_refs[i];
@@ -338,12 +512,13 @@ static int rk_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *d
 	const struct rk_kind *k = v->desc;
 	struct gfs_layout_table t;
 	char view[96];
-	struct rk_store_ctx c = { ar, k, view, data, len, rk_recsize(ar, k) };
+	struct rk_store_ctx c = { ar, k, view, data, len, rk_recsize(ar, k), &t.rec };
+	struct gfs_rec_refs refs = { rpg_ref_fmt, rk_ref_parse, RK_WANT, ar };
 	int r = gfs_layout_table(&k->layout, c.rs, &t);
 
 	snprintf(view, sizeof(view), "%s/%s", k->dir, n->name);
 	if (!r)
-		r = rpg_record_store(ar, v->l, v->rec, view, &t.rec, data, len, rk_check_refs, &c);
+		r = rpg_record_store_refs(ar, v->l, v->rec, view, &t.rec, &refs, data, len, rk_check_refs, &c);
 	gfs_layout_table_release(&t);
 	return r;
 }

@@ -250,6 +250,34 @@ static unsigned rpg_nl_recsize(struct gfs_archive *ar, const struct rpg_namelist
 }
 
 /*
+ * The name of record id of the name list of lump (".ITM", "SONGDATA.BIN":
+ * rpg_namelists[]), escaped as names/ shows it, appended to out: 0, or
+ * -ENOENT when the game has no such record.
+ */
+int rpg_record_name(struct gfs_archive *ar, const char *lump, long id, struct gfs_buf *out)
+{
+	struct rpg_model *m = ar->priv;
+
+	for (size_t k = 0; k < sizeof(rpg_namelists) / sizeof(rpg_namelists[0]); k++) {
+		const struct rpg_namelist *d = &rpg_namelists[k];
+		unsigned rs, end = tf_end(&d->f);
+		uint8_t rec[256], txt[256];
+
+		if (strcmp(d->lump, lump))
+			continue;
+		rs = rpg_nl_recsize(ar, d);
+		for (size_t i = 0; i < m->n; i++)
+			if (rpg_lump_is(m, m->lumps[i], lump)) {
+				if (id < 0 || rs < end || end > sizeof(rec) ||
+				    rpg_lump_range(ar, m->lumps[i], (uint64_t)id * rs, end, rec))
+					return -ENOENT;
+				return put_text(out, txt, tf_get(&d->f, rec, txt));
+			}
+	}
+	return -ENOENT;
+}
+
+/*
  * A list view, one line a text field: "id<TAB>text".  Its lines over the
  * lump's current length: the records of a name list, the known strings of
  * STT.  Lines are neither added, removed nor moved.
