@@ -3,6 +3,7 @@ libgamefs_a_SOURCES += src/formats/rpg/rpg.c src/formats/rpg/rpg.h \
 	src/formats/rpg/rpg_model.c src/formats/rpg/rpg_views.c \
 	src/formats/rpg/rpg_gfx.c src/formats/rpg/rpg_maps.c src/formats/rpg/rpg_scripts.c \
 	src/formats/rpg/rpg_records.c src/formats/rpg/rpg_tiled.c \
+	src/formats/rpg/rpg_grow.c src/formats/rpg/rpg_grow.h \
 	src/formats/rpg/reload.c src/formats/rpg/reload.h \
 	src/formats/rpg/rgfx.c src/formats/rpg/rgfx.h
 # RELOAD documents on their own: the reld driver shares the codec above
@@ -35,5 +36,5 @@ CORE_TESTS += \
 	tests/rpg/t1018-value-checks.sh tests/rpg/t1019-cut-short.sh \
 	tests/rpg/t1030-png-indices.sh tests/rpg/t1031-transparency.sh tests/rpg/t1032-vehicle-names.sh \
 	tests/rpg/t1040-rpg-tiled-layers.sh tests/rpg/t1041-rpg-heroes-one-truth.sh \
-	tests/rpg/t1042-rpg-tiled-objects.sh
-EXTRA_DIST += tests/rpgtool.py tests/rpg/opaque-share.py tests/rpg/gfxgame.py tests/rpg/rpglib.sh
+	tests/rpg/t1042-rpg-tiled-objects.sh tests/rpg/t1043-rpg-grow-records.sh
+EXTRA_DIST += tests/rpgtool.py tests/rpg/growgame.py tests/rpg/opaque-share.py tests/rpg/gfxgame.py tests/rpg/rpglib.sh

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include "rpg.h"
+#include "rpg_grow.h"
 
 #define RPG_BSAVE_MAGIC 0xfd
 /*
@@ -145,7 +146,7 @@ static int rpg_create(struct gfs_archive *ar, struct gfs_node *dir, const char *
 	int r;
 
 	if (dir != m->lumpdir)
-		return -EPERM;
+		return (r = rpg_grow_create(ar, dir, name, out)) == 1 ? -EPERM : r;
 	if ((r = rpg_check_name(ar, name, NULL)))
 		return r;
 	l = calloc(1, sizeof(*l));
@@ -184,8 +185,8 @@ static int rpg_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	struct rpg_lump *l = rpg_find(m, n, &i);
 	int open;
 
-	if (!l)
-		return -EPERM;	/* a decoded view: records are not deleted */
+	if (!l)		/* a decoded view: the last record of a kind may go */
+		return (open = rpg_grow_unlink(ar, n)) == 1 ? -EPERM : open;
 	rpg_views_drop(ar, l);
 	memmove(m->lumps + i, m->lumps + i + 1, (m->n - i - 1) * sizeof(*m->lumps));
 	m->n--;

@@ -50,6 +50,7 @@ struct rpg_vpriv {
 	struct rpg_lump *l;		/* NULL once the lump was deleted */
 	size_t rec;			/* record (text boxes) */
 	const void *desc;		/* what the view decodes (name lists) */
+	int fresh;			/* a record just created: empty until written (rpg_grow.c) */
 };
 
 struct rpg_model {
@@ -58,6 +59,8 @@ struct rpg_model {
 	int game;			/* has a GEN lump: lumps/ and decoded views */
 	char archinym[RPG_NAME_MAX + 1];	/* stem of the GEN lump, as stored */
 	struct gfs_node *lumpdir;	/* where the raw lumps live */
+	struct rpg_genundo *undo;	/* GEN fields before records were added (rpg_grow.c) */
+	size_t nundo;
 };
 
 /* ---- rpg_model.c ---- */
@@ -171,6 +174,8 @@ int rpg_scripts_build(struct gfs_archive *ar);
 /* Has l per-record INI views (a record lump with a known record size)? */
 int rpg_records_kind(struct gfs_archive *ar, struct rpg_lump *l);
 int rpg_records_build(struct gfs_archive *ar);
+/* The INI view of record rec of l (a record added by rpg_grow.c), in its directory. */
+int rpg_records_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec);
 
 /* ---- rpg_views.c ---- */
 /* Which views a lump of a game has (RPG_K_*); reads RELOAD lumps whole. */
@@ -179,6 +184,8 @@ int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l);
 int rpg_views_build(struct gfs_archive *ar);
 /* `gamefs check` of a game: inconsistencies as warning lines; returns how many. */
 size_t rpg_views_check(struct gfs_archive *ar, FILE *out);
+/* The view textboxes/NNNN.txt of text box rec of l (a record added by rpg_grow.c). */
+int rpg_say_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec);
 /* Detach the views of a lump being deleted. */
 void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l);
 

@@ -27,6 +27,7 @@
 #include <strings.h>
 #include "rpg.h"
 #include "reload.h"
+#include "rpg_grow.h"
 #include "gfs_grid.h"
 #include "gfs_codec.h"
 
@@ -300,9 +301,20 @@ static int rpg_tlist_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	size_t k = 0, nl = 0;
 	unsigned line = 0;
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+	size_t had = 0, want = 0;
 
 	if (!r)
 		r = rpg_tlines(ar, n, b.len, &ls, &nl);
+	for (const char *q = p; !r && v->desc && q < end; want++) {	/* lines past the last record: new records */
+		const char *e = memchr(q, '\n', (size_t)(end - q));
+
+		q = e ? e + 1 : end;
+	}
+	if (!r && want > nl && (had = nl) && !(r = rpg_grow_lines(ar, n->name, v->l, want, &b))) {
+		free(ls);
+		ls = NULL;
+		r = rpg_tlines(ar, n, b.len, &ls, &nl);
+	}
 	while (!r && p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p)), *le = eol ? eol : end, *tab;
 		const struct rpg_tfield *f;
@@ -348,7 +360,8 @@ static int rpg_tlist_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	if (!r && k != nl)
 		r = gfs_err(ar, -EINVAL, "%s: %zu lines, want %zu", n->name, k, nl);
 	free(ls);
-	return rpg_lump_done(ar, v->l, &b, r);
+	r = rpg_lump_done(ar, v->l, &b, r);
+	return !r && had ? rpg_grow_done(ar, v->l, had) : r;
 }
 
 /* ---- global strings ----------------------------------------------------------- */
@@ -414,6 +427,8 @@ static int rpg_say_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 	uint8_t txt[64], rec[SAY_MIN];
 	int r = v->l ? 0 : -ENOENT;
 
+	if (v->fresh)
+		return 0;	/* created: empty until written */
 	/* only this box's text bytes: a stat walk of a thousand boxes reads no lump whole */
 	if (!r && (rs < SAY_MIN || rpg_lump_range(ar, v->l, (uint64_t)v->rec * rs, SAY_MIN, rec)))
 		r = gfs_err(ar, -EIO, "text box %zu: not in the lump any more", v->rec);
@@ -439,6 +454,7 @@ static int rpg_say_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	size_t nf = sizeof(say_fields) / sizeof(say_fields[0]), i = 0;
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
+	v->fresh = 0;
 	if (!r && (rs < SAY_MIN || (v->rec + 1) * rs > b.len))
 		r = gfs_err(ar, -EIO, "text box %zu: not in the lump any more", v->rec);
 	for (; !r && p < end; i++) {
@@ -478,12 +494,22 @@ static int rpg_say_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 			tf_put(f, b.data + v->rec * rs, txt, tlen);
 		p = nl ? nl + 1 : end;
 	}
-	if (!r && i != nf)
-		r = gfs_err(ar, -EINVAL, "%s: %zu lines, want %d lines and 2 choices", n->name, i, SAY_LINES);
+	for (uint8_t old[64]; !r && i < nf; i++)	/* lines not written: empty (echo TEXT > a new box) */
+		if (tf_get(&say_fields[i], b.data + v->rec * rs, old))
+			tf_put(&say_fields[i], b.data + v->rec * rs, old, 0);
 	return rpg_lump_done(ar, v->l, &b, r);
 }
 
 RPG_VIEW_OPS(rpg_say);
+
+int rpg_say_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec)
+{
+	struct gfs_node *dir = rpg_subdir(ar, "textboxes");
+	char nm[32];
+
+	snprintf(nm, sizeof(nm), "%04zu.txt", rec);
+	return dir ? rpg_add_view(ar, l, dir, nm, &rpg_say_ops, rec, NULL) : -ENOMEM;
+}
 
 /* ---- map layers ------------------------------------------------------------ */
 
