@@ -145,6 +145,8 @@ static int rpg_create(struct gfs_archive *ar, struct gfs_node *dir, const char *
 	struct rpg_lump *l;
 	int r;
 
+	if (dir != m->lumpdir && (r = rpg_newmap_create(ar, dir, name, out)) != 1)
+		return r;
 	if (dir != m->lumpdir)
 		return (r = rpg_grow_create(ar, dir, name, out)) == 1 ? -EPERM : r;
 	if ((r = rpg_check_name(ar, name, NULL)))
@@ -185,6 +187,8 @@ static int rpg_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	struct rpg_lump *l = rpg_find(m, n, &i);
 	int open;
 
+	if (!l && (open = rpg_newmap_unlink(ar, n)) != 1)
+		return open;	/* a file of the last map's folder */
 	if (!l)		/* a decoded view: the last record of a kind may go */
 		return (open = rpg_grow_unlink(ar, n)) == 1 ? -EPERM : open;
 	rpg_views_drop(ar, l);
@@ -220,6 +224,20 @@ static int rpg_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_nod
 	return 0;
 }
 
+static int rpg_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *name, struct gfs_node **out)
+{
+	int r = rpg_newmap_mkdir(ar, dir, name, out);
+
+	return r == 1 ? gfs_err(ar, -EPERM, "%s: only maps/NN-name can be made", name) : r;
+}
+
+static int rpg_rmdir(struct gfs_archive *ar, struct gfs_node *n)
+{
+	int r = rpg_newmap_rmdir(ar, n);
+
+	return r == 1 ? gfs_err(ar, -EPERM, "%s: only a map's folder can be removed", n->name) : r;
+}
+
 static int rpg_check(struct gfs_archive *ar, FILE *out)
 {
 	struct rpg_model *m = ar->priv;
@@ -253,6 +271,6 @@ static const char *const rpg_thumbnails[] = { "backdrops/0*.png", "maps/*/map.pn
 const struct gfs_format gfs_format_rpg = {
 	.name = "rpg", .description = "OHRRPGCE lumped file",
 	GFS_FORMAT_CALLS(rpg),
-	.create = rpg_create, .unlink = rpg_unlink, .rename = rpg_rename,
+	.create = rpg_create, .unlink = rpg_unlink, .rename = rpg_rename, .mkdir = rpg_mkdir, .rmdir = rpg_rmdir,
 	.thumbnails = rpg_thumbnails,
 };

@@ -184,6 +184,8 @@ int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l);
 int rpg_views_build(struct gfs_archive *ar);
 /* `gamefs check` of a game: inconsistencies as warning lines; returns how many. */
 size_t rpg_views_check(struct gfs_archive *ar, FILE *out);
+/* The views of map (layers, zones, its records, Tiled's) into dir, as the load makes them. */
+int rpg_views_map(struct gfs_archive *ar, long map, struct gfs_node *dir);
 /* The view textboxes/NNNN.txt of text box rec of l (a record added by rpg_grow.c). */
 int rpg_say_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec);
 /* Detach the views of a lump being deleted. */

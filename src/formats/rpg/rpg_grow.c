@@ -156,6 +156,42 @@ static int rg_gen_set(struct gfs_archive *ar, unsigned field, long v)
 	return rpg_lump_done(ar, g, &b, r);
 }
 
+int rpg_grow_set(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_buf *b, int r)
+{
+	if ((r = rpg_lump_done(ar, l, b, r)))
+		return r;
+	if (l->data)
+		l->len = l->data->len;	/* its size now (load-time code reads it); its place after the commit */
+	return 0;
+}
+
+int rpg_grow_gen(struct gfs_archive *ar, unsigned field, size_t rec, long v)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_genundo *u;
+	long gen = rpg_gen(ar, m, field);
+
+	if (gen < 0)
+		return 0;
+	if (!(u = realloc(m->undo, (m->nundo + 1) * sizeof(*u))))
+		return -ENOMEM;
+	m->undo = u;
+	u[m->nundo++] = (struct rpg_genundo){ .field = field, .rec = rec, .before = gen };
+	return gen < v ? rg_gen_set(ar, field, v) : 0;
+}
+
+int rpg_grow_gen_back(struct gfs_archive *ar, unsigned field, size_t rec)
+{
+	struct rpg_model *m = ar->priv;
+	long gen = rpg_gen(ar, m, field);
+
+	if (gen < 0)
+		return 0;
+	if (m->nundo && m->undo[m->nundo - 1].field == field && m->undo[m->nundo - 1].rec == rec)
+		return rg_gen_set(ar, field, m->undo[--m->nundo].before);
+	return gen >= (long)rec ? rg_gen_set(ar, field, (long)rec - 1) : 0;
+}
+
 /* The views of record rec of l (a record lump's INI, a text box). */
 static int rg_view_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec)
 {
@@ -173,8 +209,6 @@ static int rg_grow_to(struct gfs_archive *ar, const struct rg_kind *k, size_t wa
 		      struct rpg_lump *pre, size_t prehad)
 {
 	struct rpg_model *m = ar->priv;
-	struct rpg_genundo *u;
-	long gen = rpg_gen(ar, m, k->gen);
 	int r = 0;
 
 	for (unsigned j = 0; j < 2 && !r && k->l[j].lump; j++) {
@@ -190,20 +224,14 @@ static int rg_grow_to(struct gfs_archive *ar, const struct rg_kind *k, size_t wa
 		from = l == pre ? prehad : b.len / rs;
 		if (l != pre) {
 			r = rg_extend(m, l, &b, want * k->l[j].per, rs);
-			r = rpg_lump_done(ar, l, &b, r);
+			r = rpg_grow_set(ar, l, &b, r);
 		} else {
 			gfs_buf_release(&b);
 		}
 		for (size_t i = from; !r && i < want * k->l[j].per; i++)
 			r = rg_view_add(ar, l, i);
 	}
-	if (r || gen < 0)
-		return r;
-	if (!(u = realloc(m->undo, (m->nundo + 1) * sizeof(*u))))
-		return -ENOMEM;
-	m->undo = u;
-	u[m->nundo++] = (struct rpg_genundo){ k->gen, want - 1, gen };
-	return gen < (long)want - 1 ? rg_gen_set(ar, k->gen, (long)want - 1) : 0;
+	return r ? r : rpg_grow_gen(ar, k->gen, want - 1, (long)want - 1);
 }
 
 static const struct rg_kind *rg_kind_of_dir(struct gfs_archive *ar, struct gfs_node *dir)
@@ -278,7 +306,7 @@ int rpg_grow_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	const struct rg_kind *k = m->game ? rg_kind_of_dir(ar, n->parent) : NULL;
 	struct rpg_vpriv *v = k ? n->priv : NULL;
 	struct rpg_lump *l;
-	long cnt = k ? rg_count(ar, k, &l) : -1, gen;
+	long cnt = k ? rg_count(ar, k, &l) : -1;
 	int r = 0;
 
 	if (!k || cnt < 0 || !v || v->l != l)
@@ -299,15 +327,11 @@ int rpg_grow_unlink(struct gfs_archive *ar, struct gfs_node *n)
 			continue;
 		if (!(r = rpg_lump_read(ar, c, &b)) && b.len > keep)
 			r = gfs_buf_set_len(&b, keep);
-		if (!(r = rpg_lump_done(ar, c, &b, r)))
+		if (!(r = rpg_grow_set(ar, c, &b, r)))
 			rg_views_cut(ar, c, (size_t)(cnt - 1) * k->l[j].per);
 	}
-	if (r || (gen = rpg_gen(ar, m, k->gen)) < 0)
-		return r;
 	ar->changed = 1;
-	if (m->nundo && m->undo[m->nundo - 1].field == k->gen && m->undo[m->nundo - 1].rec == (size_t)cnt - 1)
-		return rg_gen_set(ar, k->gen, m->undo[--m->nundo].before);
-	return gen >= cnt - 1 ? rg_gen_set(ar, k->gen, cnt - 2) : 0;
+	return r ? r : rpg_grow_gen_back(ar, k->gen, (size_t)cnt - 1);
 }
 
 /* The kind whose lump (its files' or a companion) l is, j: which. */

@@ -14,6 +14,8 @@ struct rpg_genundo {
 	unsigned field;
 	size_t rec;
 	long before;
+	int has_dox;		/* a new map over a pre-sized DOX record: the record as it was */
+	uint8_t dox[600];
 };
 
 /* create(): items/NNN.ini, textboxes/NNNN.txt ... with the next free number; 1 when dir is none of them. */
@@ -29,5 +31,18 @@ int rpg_grow_unlink(struct gfs_archive *ar, struct gfs_node *n);
 int rpg_grow_lines(struct gfs_archive *ar, const char *view, struct rpg_lump *l, size_t want, struct gfs_buf *b);
 /* After l, grown by rpg_grow_lines(), was set: its companions, GEN and the new records' views (had: before). */
 int rpg_grow_done(struct gfs_archive *ar, struct rpg_lump *l, size_t had);
+
+/* Set l to b (released) when r is 0 and it changed; l->len follows (lumps change size here). */
+int rpg_grow_set(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_buf *b, int r);
+/* GEN field set to v for the new record rec (its old value kept for rpg_grow_gen_back()). */
+int rpg_grow_gen(struct gfs_archive *ar, unsigned field, size_t rec, long v);
+/* Record rec, the last, removed: the field as it was before rec was added, else rec - 1 when it was past. */
+int rpg_grow_gen_back(struct gfs_archive *ar, unsigned field, size_t rec);
+
+/* ---- rpg_newmap.c: maps/NN-name made, filled and removed; 1 when not a map's ---- */
+int rpg_newmap_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *name, struct gfs_node **out);
+int rpg_newmap_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name, struct gfs_node **out);
+int rpg_newmap_unlink(struct gfs_archive *ar, struct gfs_node *n);
+int rpg_newmap_rmdir(struct gfs_archive *ar, struct gfs_node *dir);
 
 #endif

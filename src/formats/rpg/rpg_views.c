@@ -360,7 +360,7 @@ static int rpg_tlist_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	if (!r && k != nl)
 		r = gfs_err(ar, -EINVAL, "%s: %zu lines, want %zu", n->name, k, nl);
 	free(ls);
-	r = rpg_lump_done(ar, v->l, &b, r);
+	r = had ? rpg_grow_set(ar, v->l, &b, r) : rpg_lump_done(ar, v->l, &b, r);
 	return !r && had ? rpg_grow_done(ar, v->l, had) : r;
 }
 
@@ -595,6 +595,50 @@ static struct gfs_node *rpg_map_dir(struct gfs_archive *ar, long map)
 	return gfs_node_new_dir(ar, maps, nm);
 }
 
+/* The views in map dir of l, a lump of map (its letter): layers, zones, records. */
+static int rpg_map_lump_views(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, long map, char letter)
+{
+	uint8_t hdr[MAP_HDR];
+	unsigned w, h, layers;
+	uint64_t len = l->data ? l->data->len : l->len;
+	int r = 0;
+
+	if (l->kind == RPG_K_RELOAD || l->kind == RPG_K_REC)
+		return l->kind == RPG_K_REC ? rpg_maps_build(ar, l, dir, map) :
+		       rpg_add_view(ar, l, dir, "zones.txt", &rpg_reload_ops, 0, NULL);
+	if (rpg_lump_range(ar, l, 0, MAP_HDR, hdr) || !rpg_map_dims(hdr, len, &w, &h, &layers))
+		return 0;
+	for (unsigned k = 0; !r && k < layers; k++) {
+		char nm[32];
+
+		if (letter == 'T')
+			snprintf(nm, sizeof(nm), "tiles-%u.csv", k);
+		else
+			snprintf(nm, sizeof(nm), layers > 1 ? "%s-%u.csv" : "%s.csv", letter == 'P' ? "walls" : "foes", k);
+		r = rpg_add_view(ar, l, dir, nm, &rpg_layer_ops, k, NULL);
+	}
+	return !r && letter == 'T' ? rpg_maps_build(ar, l, dir, map) : r;
+}
+
+int rpg_views_map(struct gfs_archive *ar, long map, struct gfs_node *dir)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *t = NULL;
+	int r = 0;
+
+	for (size_t i = 0; i < m->n && !r; i++) {
+		struct rpg_lump *l = m->lumps[i];
+		char letter;
+
+		if ((l->kind == RPG_K_MAP || l->kind == RPG_K_RELOAD || l->kind == RPG_K_REC) &&
+		    rpg_map_of(m, l->name, &letter) == map && (l->kind != RPG_K_RELOAD || letter == 'Z')) {
+			r = rpg_map_lump_views(ar, l, dir, map, letter);
+			t = letter == 'T' && l->kind == RPG_K_MAP ? l : t;
+		}
+	}
+	return !r && t ? rpg_tiled_build(ar, t, dir, map) : r;
+}
+
 /* ---- which lumps, and the tree ------------------------------------------- */
 
 static const struct rpg_namelist *rpg_namelist_of(struct rpg_model *m, const struct rpg_lump *l)
@@ -727,33 +771,13 @@ int rpg_views_build(struct gfs_archive *ar)
 			} else if (pass == 3 && (l->kind == RPG_K_MAP || l->kind == RPG_K_RELOAD || l->kind == RPG_K_REC)) {
 				char letter;
 				long map = rpg_map_of(m, l->name, &letter);
-				uint8_t hdr[MAP_HDR];
-				unsigned w, h, layers;
 				struct gfs_node *dir;
 
 				if (map < 0 || (l->kind == RPG_K_RELOAD && letter != 'Z'))
 					continue;
 				if (!(dir = rpg_map_dir(ar, map)))
 					return -ENOMEM;
-				if (l->kind == RPG_K_RELOAD || l->kind == RPG_K_REC) {
-					r = l->kind == RPG_K_REC ? rpg_maps_build(ar, l, dir, map) :
-					    rpg_add_view(ar, l, dir, "zones.txt", &rpg_reload_ops, 0, NULL);
-					continue;
-				}
-				if ((r = gfs_pread(ar, hdr, MAP_HDR, l->off)) || !rpg_map_dims(hdr, l->len, &w, &h, &layers))
-					continue;
-				for (unsigned k = 0; !r && k < layers; k++) {
-					char nm[32];
-
-					if (letter == 'T')
-						snprintf(nm, sizeof(nm), "tiles-%u.csv", k);
-					else
-						snprintf(nm, sizeof(nm), layers > 1 ? "%s-%u.csv" : "%s.csv",
-							 letter == 'P' ? "walls" : "foes", k);
-					r = rpg_add_view(ar, l, dir, nm, &rpg_layer_ops, k, NULL);
-				}
-				if (!r && letter == 'T')
-					r = rpg_maps_build(ar, l, dir, map);
+				r = rpg_map_lump_views(ar, l, dir, map, letter);
 			} else if (pass == 5 && (l->kind == RPG_K_GFX || l->kind == RPG_K_RELOAD)) {
 				r = rpg_gfx_build(ar, l);
 			} else if (pass == 4 && l->kind == RPG_K_RELOAD) {
