@@ -13,8 +13,9 @@
  * game's maps have them; its MAP record (walkabout layering 2, walkabout
  * layer 1, tileset 0), its MN record (the name after "NN-"), its DOX record
  * (no doors; a pre-sized one with no door stays as it is, one with doors
- * is cleared as Custom does and put back when the map is removed in the
- * same mount), and GEN's last map.
+ * is cleared as Custom does), and GEN's last map.  rmdir puts a pre-sized
+ * DOX record back as it was before mkdir in the same mount, else zeros
+ * (as a new game's pre-sized records are).
  * The folder starts empty: the map's files are made in it as they are
  * created (cp -r creates them exclusively), each empty until written.  A
  * layer file written first into a new folder sets that lump's size (the
@@ -132,12 +133,12 @@ static int nm_record(struct gfs_archive *ar, const char *suffix, size_t rs, long
 
 		for (size_t i = 0; i < 100; i++)
 			doors |= b.data[(size_t)map * rs + 400 + 2 * i] & 1;
+		memcpy(old, b.data + (size_t)map * rs, rs);
+		*had = 1;
 		if (!doors) {
 			gfs_buf_release(&b);
 			return 0;
 		}
-		memcpy(old, b.data + (size_t)map * rs, rs);
-		*had = 1;
 	}
 	if (b.len < (size_t)(map + 1) * rs)
 		r = gfs_buf_set_len(&b, (size_t)(map + 1) * rs);
@@ -474,6 +475,8 @@ static int nm_record_drop(struct gfs_archive *ar, const char *suffix, size_t rs,
 		return r;
 	if (b.len == (size_t)(map + 1) * rs && (size_t)map + 1 > presized)
 		r = gfs_buf_set_len(&b, (size_t)map * rs);
+	else if (presized && b.len >= (size_t)(map + 1) * rs)
+		memset(b.data + (size_t)map * rs, 0, rs);	/* a pre-sized record: as new games have them */
 	return rpg_grow_set(ar, l, &b, r);
 }
 
