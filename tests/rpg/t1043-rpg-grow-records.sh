@@ -114,7 +114,7 @@ $GROW h.rpg 512
 cp h.rpg h0.rpg
 gfs_mount h.rpg m || fail "mount 512 heroes"
 check_eq ENOSPC "$(errno_of "open('m/heroes/512.ini', 'x').close()")" "a 513th hero"
-grep -q "heroes/512.ini: the game has 512 heros, the engine's most (0 to 511)" m/.gamefs.log ||
+grep -q "heroes/512.ini: heroes/ holds 512 records, the engine's most (hero 0 to 511)" m/.gamefs.log ||
 	fail "log of the 513th hero: $(tail -n 1 m/.gamefs.log)"
 gfs_umount m || fail "unmount 512 heroes"
 cmp h.rpg h0.rpg || fail "a refused hero changed the archive"

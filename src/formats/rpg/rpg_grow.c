@@ -257,8 +257,8 @@ int rpg_grow_create(struct gfs_archive *ar, struct gfs_node *dir, const char *na
 		return 1;
 	snprintf(want, sizeof(want), "%0*ld%s", (int)k->digits, n, k->ext);
 	if (n > k->max)
-		return gfs_err(ar, -ENOSPC, "%s/%s: the game has %ld %ss, the engine's most (0 to %ld)",
-			       k->dir, name, n, k->what, k->max);
+		return gfs_err(ar, -ENOSPC, "%s/%s: %s/ holds %ld records, the engine's most (%s 0 to %ld)",
+			       k->dir, name, k->dir, n, k->what, k->max);
 	if (strcmp(name, want))
 		return gfs_err(ar, -EINVAL, "%s/%s: a new %s is the next free number, %s/%s", k->dir, name,
 			       k->what, k->dir, want);

@@ -302,8 +302,9 @@ static int nm_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf 
 {
 	struct nm_wrap *w = n->priv;
 
-	if (w->v.fresh)
+	if (w->v.fresh && gfs_node_is_open(n))
 		return 0;
+	w->v.fresh = 0;
 	return w->real->render ? w->real->render(ar, n, out) : 0;
 }
 
@@ -311,10 +312,11 @@ static int nm_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size)
 {
 	struct nm_wrap *w = n->priv;
 
-	if (w->v.fresh) {
+	if (w->v.fresh && gfs_node_is_open(n)) {
 		*size = 0;
 		return 0;
 	}
+	w->v.fresh = 0;
 	return w->real->size ? w->real->size(ar, n, size) : -ENOSYS;
 }
 

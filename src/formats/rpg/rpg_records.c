@@ -267,8 +267,9 @@ static int rk_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf 
 	struct gfs_layout_table t;
 	int r;
 
-	if (v->fresh)
-		return 0;	/* created: empty until written */
+	if (v->fresh && gfs_node_is_open(n))
+		return 0;	/* created: empty until written (or closed unwritten) */
+	v->fresh = 0;
 	r = gfs_layout_table(&k->layout, rk_recsize(ar, k), &t);
 	if (!r)
 		r = rpg_record_render(ar, v->l, v->rec, &t.rec, out);

@@ -427,8 +427,9 @@ static int rpg_say_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 	uint8_t txt[64], rec[SAY_MIN];
 	int r = v->l ? 0 : -ENOENT;
 
-	if (v->fresh)
-		return 0;	/* created: empty until written */
+	if (v->fresh && gfs_node_is_open(n))
+		return 0;	/* created: empty until written (or closed unwritten) */
+	v->fresh = 0;
 	/* only this box's text bytes: a stat walk of a thousand boxes reads no lump whole */
 	if (!r && (rs < SAY_MIN || rpg_lump_range(ar, v->l, (uint64_t)v->rec * rs, SAY_MIN, rec)))
 		r = gfs_err(ar, -EIO, "text box %zu: not in the lump any more", v->rec);
