@@ -39,7 +39,9 @@ struct gfs_handle {
 	int writable;
 	int append;			/* O_APPEND: every write goes to the end we hold */
 	int cached;			/* reads through the node's page cache (pc_open) */
+	int paged;			/* a reader through the page cache (not direct_io) */
 	struct gfs_buf *snap;		/* a read-only open's render, held */
+	struct gfs_buf *was;		/* the bytes it opened, past a truncation (gfs_keep_was) */
 	struct gfs_handle *prev, *next;	/* every open handle: gfs_handles */
 };
 
@@ -387,6 +389,7 @@ static void gfs_handles_free(void)
 
 		gfs_handle_unlink(h);
 		gfs_buf_free(h->snap);
+		gfs_buf_free(h->was);
 		free(h);
 	}
 }
@@ -1060,6 +1063,42 @@ static void gfs_open_beside_writer(struct gfs_node *n, struct fuse_file_info *fi
 	}
 }
 
+/*
+ * A truncation of n (a writer's O_TRUNC open, truncate(2)) while readers
+ * hold it through the page cache.  The kernel may send such a reader's READ
+ * after we answered the truncation, at the size it knew before: answered
+ * short, it fills the rest of the page with zeros and keeps them (seen on
+ * kernel 6.18 by readers racing saves: a READ at the old size just after the
+ * writer's OPEN).  So each of those readers keeps the bytes it opened: it
+ * reads the new bytes as far as they go and its own past them, bytes
+ * somebody wrote, never zeros.  Up to GFS_KEEP_WAS_MAX bytes a reader.
+ */
+#define GFS_KEEP_WAS_MAX ((uint64_t)64 << 20)
+
+static void gfs_keep_was(struct gfs_archive *ar, struct gfs_node *n, uint64_t newsize)
+{
+	struct gfs_buf *was = NULL;
+	uint64_t size;
+
+	if (!n->open_count || gfs_node_size(ar, n, &size) || size <= newsize || size > GFS_KEEP_WAS_MAX)
+		return;
+	for (struct gfs_handle *h = gfs_handles; h; h = h->next) {
+		if (h->node != n || h->writable || !h->paged || h->snap)
+			continue;
+		if (!was) {
+			if (!(was = gfs_buf_new()))
+				return;
+			if (gfs_node_content(ar, n, was)) {
+				gfs_buf_free(was);
+				return;
+			}
+		}
+		gfs_buf_free(h->was);
+		h->was = gfs_buf_hold(was);
+	}
+	gfs_buf_free(was);
+}
+
 static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 {
 	struct gfs_archive *ar = gfs_ar();
@@ -1088,8 +1127,11 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 		return -EISDIR;
 	if (writable && (r = gfs_may_write(ar, n)))
 		return r;
-	if (writable && (fi->flags & O_TRUNC) && (r = gfs_node_truncate(ar, n, 0)))
-		return r;
+	if (writable && (fi->flags & O_TRUNC)) {
+		gfs_keep_was(ar, n, 0);
+		if ((r = gfs_node_truncate(ar, n, 0)))
+			return r;
+	}
 	if (n == gfs_status_node && !writable)
 		return gfs_open_status(ar, n, fi);
 	if (n == gfs_log_node || gfs_write_only(fi))
@@ -1117,6 +1159,8 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 		gfs_cache_foreign(n, (struct gfs_handle *)(uintptr_t)fi->fh, fi);
 	else if (!r && n->ops && n->ops->render)
 		fi->direct_io = 1;
+	if (!r && !writable && !fi->direct_io)
+		((struct gfs_handle *)(uintptr_t)fi->fh)->paged = 1;
 	return r;
 }
 
@@ -1232,6 +1276,15 @@ static int gfs_read_at(struct gfs_handle *h, char *buf, size_t size, off_t off)
 	if (h->node == gfs_status_node)
 		return gfs_status_read(buf, size, off);
 	n = gfs_node_read(gfs_ar(), h->node, buf, size, (uint64_t)off);
+	if (h->was && n >= 0 && (size_t)n < size && (uint64_t)off + (uint64_t)n < h->was->len) {
+		/* past the writer's bytes: the ones this reader opened (gfs_keep_was) */
+		size_t at = (size_t)off + (size_t)n, more = h->was->len - at;
+
+		if (more > size - (size_t)n)
+			more = size - (size_t)n;
+		memcpy(buf + n, h->was->data + at, more);
+		n += (ssize_t)more;
+	}
 	return (int)n;
 }
 
@@ -1354,6 +1407,7 @@ static int gfs_op_truncate_locked(const char *path, off_t size, struct fuse_file
 		return r;
 	if (size < 0)
 		return -EINVAL;
+	gfs_keep_was(ar, n, (uint64_t)size);
 	r = gfs_node_truncate(ar, n, (uint64_t)size);
 	if (!r && !n->writers && !(n->flags & GFS_NODE_SCRATCH))
 		r = gfs_commit_now(ar, n);	/* truncate(1) on a closed file */
@@ -1399,6 +1453,8 @@ static int gfs_op_release_locked(const char *path, struct fuse_file_info *fi)
 	writable = h->writable;
 	if (!n) {		/* its node went with a replaced archive (gfs_watch) */
 		gfs_handle_unlink(h);
+		gfs_buf_free(h->snap);
+		gfs_buf_free(h->was);
 		free(h);
 		return 0;
 	}
@@ -1406,6 +1462,7 @@ static int gfs_op_release_locked(const char *path, struct fuse_file_info *fi)
 	gfs_cache_close(n, h);
 	gfs_handle_unlink(h);
 	gfs_buf_free(h->snap);
+	gfs_buf_free(h->was);
 	free(h);
 	n->open_count--;
 	if (writable)

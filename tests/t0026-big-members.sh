@@ -43,6 +43,37 @@ PY
 "$GAMEFS" check big.rpg >out 2>&1 || fail "check after the edit: $(cat out)"
 rm -f big.rpg
 
+# past 4 GiB: two lumps of 2 GiB + 12345 bytes, so the third starts where a
+# 32-bit offset wraps; it reads and edits at its own place, not 4 GiB before
+python3 - $big <<'PY' || fail "write big4.rpg"
+import struct, sys
+big = int(sys.argv[1])
+pdp = lambda n: struct.pack('<HH', n >> 16, n & 0xffff)
+with open('big4.rpg', 'wb') as f:
+    for name in (b'ONE.BIN', b'TWO.BIN'):
+        f.write(name + b'\0' + pdp(big))
+        f.seek(big - 1, 1)
+        f.write(b'Z')
+    f.write(b'TAIL.TXT\0' + pdp(9) + b'the end.\n')
+PY
+"$GAMEFS" check big4.rpg >out 2>&1 || fail "check of a lump past 4 GiB: $(cat out)"
+gfs_mount big4.rpg m || fail "mount past 4 GiB"
+check_eq "the end." "$(cat m/TAIL.TXT)" "a lump past 4 GiB read"
+sed -i 's/the end/THE END/' m/TAIL.TXT || fail "sed -i on a lump past 4 GiB"
+check_eq "THE END." "$(cat m/TAIL.TXT)" "the edit read back"
+gfs_umount m || fail "unmount past 4 GiB"
+python3 - $big <<'PY' || fail "the lump past 4 GiB in the archive"
+import sys
+big = int(sys.argv[1])
+f = open('big4.rpg', 'rb')
+at = 2 * (8 + 4 + big) + 9 + 4
+assert at > 1 << 32
+f.seek(at); got = f.read(20)
+assert got == b'THE END.\n', got
+f.seek(8 + 4 + big - 1); assert f.read(1) == b'Z'
+PY
+rm -f big4.rpg
+
 P="python3 $top_srcdir/tests/tng/tngpy.py"
 $P write bigs.tng --sounds 1 --sound-size 2200000000 || fail "write a game with a 2.2 GB sound"
 "$GAMEFS" check bigs.tng >out 2>&1 || fail "check of a game past 2 GiB: $(grep -v '^warning' out)"

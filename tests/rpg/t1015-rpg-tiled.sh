@@ -79,7 +79,7 @@ def to_bytes(gids, sets, kind, ts):
             continue
         first, name = max((f, n) for f, n in sets if f <= g)
         if kind == "tiles":
-            assert name in ("%02d" % ts, "%02d-animated" % ts), (g, name, ts)
+            assert name in ("%02d" % ts, "%02d-animated" % ts, "%02d-upper" % ts), (g, name, ts)
             out.append(g - first + (160 if name.endswith("-animated") else 0))
         else:
             assert name == kind, (g, name, kind)
@@ -160,6 +160,17 @@ elif sys.argv[1] == "json":
         check_json(sys.argv[i], sys.argv[i + 1])
 elif sys.argv[1] == "png":
     check_png(sys.argv[2], sys.argv[3])
+elif sys.argv[1] == "upper":
+    # NN-upper.png: tiles 0-159 are NN.png's, colour 0 alone clear (tRNS)
+    up, til = sys.argv[2], sys.argv[3]
+    assert png_size(up) == (320, 320), png_size(up)
+    b = open(up, "rb").read()
+    at = b.index(b"tRNS")
+    n = struct.unpack(">I", b[at - 4:at])[0]
+    assert b[at + 4:at + 4 + n] == b"\0", b[at + 4:at + 4 + n]
+    _, _, rows = rpgtool.png_read_rgb(up)
+    _, _, trows = rpgtool.png_read_rgb(til)
+    assert rows[:200] == trows, "tiles 0-159 differ from the tileset's"
 PY
 export top_srcdir
 
@@ -198,10 +209,13 @@ PY
 
 gfs_mount g.rpg m || fail "mount"
 check_eq "00-town 01-cave 02-map-2 tilesets" "$(ls m/maps | tr '\n' ' ' | sed 's/ $//')" "maps/"
-check_eq "00-animated.png 01-animated.png 02-animated.png foes.png walls.png" \
+check_eq "00-animated.png 00-upper.png 01-animated.png 01-upper.png 02-animated.png 02-upper.png foes.png walls.png" \
 	"$(ls m/maps/tilesets | tr '\n' ' ' | sed 's/ $//')" "maps/tilesets/"
 check_maps m
 grep -q 'name="01-animated"' m/maps/00-town/map.tmx || fail "layer 1's tileset (01) with its animated range"
+grep -q 'name="01-upper"' m/maps/00-town/map.tmx || fail "layer 1's tileset (01) with colour 0 clear"
+grep -q 'name="00-upper"' m/maps/00-town/map.tmx && fail "no upper layer draws from 00: no 00-upper"
+python3 tmx.py upper m/maps/tilesets/01-upper.png m/tilesets/01.png || fail "01-upper.png against tileset 01"
 grep -q 'name="walls"' m/maps/01-cave/map.tmx && fail "map 1 has no walls lump, its TMX no walls"
 python3 tmx.py png m/maps/01-cave m/tilesets/01.png 13,101 || fail "map.png of map 1 against tileset 01"
 check_eq EACCES "$(errno_of "open('m/maps/00-town/map.png','wb')")" "map.png read-only"
@@ -230,7 +244,7 @@ import re, sys
 s = open(sys.argv[1]).read()
 s = re.sub(r'<tileset firstgid="(\d+)" name="([^"]+)"[^>]*>.*?</tileset>', r'<tileset firstgid="\1" source="../\2.tsx"/>',
            s, flags=re.S)
-assert s.count(".tsx") == 6, s.count(".tsx")
+assert s.count(".tsx") == 7, s.count(".tsx")
 open(sys.argv[2], "w").write(s)
 PY
 cp ref.tmx m/maps/00-town/map.tmx || fail "tilesets by reference written back"

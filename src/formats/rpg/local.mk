@@ -4,6 +4,7 @@ libgamefs_a_SOURCES += src/formats/rpg/rpg.c src/formats/rpg/rpg.h \
 	src/formats/rpg/rpg_gfx.c src/formats/rpg/rpg_maps.c src/formats/rpg/rpg_scripts.c \
 	src/formats/rpg/rpg_records.c src/formats/rpg/rpg_tiled.c \
 	src/formats/rpg/rpg_grow.c src/formats/rpg/rpg_grow.h src/formats/rpg/rpg_newmap.c \
+	src/formats/rpg/rpg_tilesets.c src/formats/rpg/rpg_draw.h \
 	src/formats/rpg/reload.c src/formats/rpg/reload.h \
 	src/formats/rpg/rgfx.c src/formats/rpg/rgfx.h
 # RELOAD documents on their own: the reld driver shares the codec above

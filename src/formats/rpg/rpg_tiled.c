@@ -14,20 +14,20 @@
  *   maps/NN-name/map.png   the shown .T layers drawn in order as the engine
  *                          does (layer 0 opaque; above it tile 0 and
  *                          colour 0 clear), read-only
- *   maps/tilesets/NN-animated.png  the animated range of tileset NN
- *                          (tile bytes 160-255), each tile the first frame
- *                          of its TAP pattern; walls.png and foes.png draw
- *                          the wall bits and foe set numbers; read-only
+ *   maps/tilesets/         the tiles these draw from (rpg_tilesets.c)
  *
  * Gids: the tilesets the map's layers use (MAP fields 0, 22-30, 370-377)
  * in the order the layers first use them; the i-th has first gid
  * 1 + 256 i and is the 160 tiles of ../../tilesets/NN.png followed by the
  * 96 of NN-animated.png, so gid = first + tile byte.  walls and foes come
- * after them, gid = first + byte, and byte 0 (no wall, no foe) is gid 0,
- * as is tile 0 of a tile layer above layer 0 (the engine draws nothing).
- * An empty cell in a tile layer is tile 0.  A .P/.E smaller than the .T
- * shows 0 past its edge (and takes only 0 there); one larger keeps its
- * cells past the .T's edge.
+ * after them, gid = first + byte, and byte 0 (no wall, no foe) is gid 0.
+ * Then, for each tileset a layer above 0 uses, NN-upper (all 256 bytes,
+ * colour 0 clear as the engine draws those layers): the upper layers'
+ * gids are first + byte of it, and their tile 0 is gid 0 (the engine
+ * draws nothing).  Read back, a layer takes a gid of any of its
+ * tileset's three.  An empty cell in a tile layer is tile 0.  A .P/.E
+ * smaller than the .T shows 0 past its edge (and takes only 0 there); one
+ * larger keeps its cells past the .T's edge.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,21 +36,9 @@
 #include <sys/stat.h>
 #include "gfs_tmx.h"
 #include "rpg.h"
+#include "rpg_draw.h"
 
-#define TILE		20
-#define TS_COLS		16
-#define TS_TILES	160		/* tiles of a TIL page */
-#define ANIM_TILES	96		/* bytes 160-255: two ranges of 48 */
-#define ANIM_RANGE	48
-#define PAGE_W		320
-#define PAGE_H		200
-#define PAGE_BYTES	(PAGE_W * PAGE_H)
-#define PAGE_PLANE	(PAGE_BYTES / 4)
-#define TAP_REC		80		/* 2 patterns of 20 int16; the first is the start tile */
-#define TAP_PATTERN	40
-#define GID_SPAN	256
 #define MAP_RENDER_MAX	((uint64_t)16 << 20)	/* pixels of map.png */
-#define MASTER_BYTES	768
 #define MAP_ENABLE	19		/* MAP field: bit k-1 shows layer k (layer 0 is always drawn) */
 #define L_HDR		7		/* .L: 7 bytes, then arrays of 300 int16: x, y+1, npc+1, dir, frame(, pool) */
 #define L_SLOTS		300
@@ -89,7 +77,7 @@ struct rpg_tmap {
 enum { G_T, G_P, G_E };
 static const char *const grid_name[3] = { "tiles", "walls", "foes" };
 
-static struct rpg_lump *rpg_kind_lump(struct rpg_model *m, const char *suffix)
+struct rpg_lump *rpg_kind_lump(struct rpg_model *m, const char *suffix)
 {
 	for (size_t i = 0; i < m->n; i++)
 		if (rpg_lump_is(m, m->lumps[i], suffix))
@@ -233,6 +221,25 @@ static unsigned rpg_gid_first(const struct rpg_tmap *tm, int grid, long ts)
 	return 1 + GID_SPAN * u;
 }
 
+/* Does a tile layer above 0 draw from tileset used[u]?  Then NN-upper is in the TMX. */
+static int rpg_upper_used(const struct rpg_tmap *tm, unsigned u)
+{
+	for (unsigned k = 1; k < tm->g[G_T].n; k++)
+		if (tm->ts[k] == tm->used[u])
+			return 1;
+	return 0;
+}
+
+/* The first gid of tileset used[u]'s NN-upper: after the walls' and foes' */
+static unsigned rpg_gid_upper(const struct rpg_tmap *tm, long ts)
+{
+	unsigned u = 0;
+
+	while (u < tm->nused && tm->used[u] != ts)
+		u++;
+	return 1 + GID_SPAN * (tm->nused + 2 + u);
+}
+
 /* The layer's name in the TMX: its CSV view's name without .csv */
 static void rpg_layer_name(const struct rpg_tmap *tm, int grid, unsigned k, char *buf, size_t size)
 {
@@ -265,7 +272,8 @@ static int rpg_tmx_tileset(struct gfs_buf *out, unsigned first, const char *name
 static int rpg_tmx_layer(struct gfs_buf *out, const struct rpg_tmap *tm, int grid, unsigned k, unsigned id)
 {
 	const struct rpg_grid *t = &tm->g[G_T], *g = &tm->g[grid];
-	unsigned first = rpg_gid_first(tm, grid, grid == G_T ? tm->ts[k] : 0);
+	unsigned first = grid == G_T && k ? rpg_gid_upper(tm, tm->ts[k]) :
+			 rpg_gid_first(tm, grid, grid == G_T ? tm->ts[k] : 0);
 	char name[32];
 	int r;
 
@@ -351,6 +359,15 @@ static int rpg_tmx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 			r = rpg_tmx_tileset(out, rpg_gid_first(&tm, grid, 0), grid_name[grid], GID_SPAN, src,
 					    GID_SPAN / TS_COLS);
 	}
+	for (unsigned u = 0; u < tm.nused && !r; u++) {
+		char name[40], src[64];
+
+		snprintf(name, sizeof(name), "%02ld-upper", tm.used[u]);
+		snprintf(src, sizeof(src), "../tilesets/%02ld-upper.png", tm.used[u]);
+		if (rpg_upper_used(&tm, u))
+			r = rpg_tmx_tileset(out, rpg_gid_upper(&tm, tm.used[u]), name, GID_SPAN, src,
+					    GID_SPAN / TS_COLS);
+	}
 	for (int grid = G_T; grid <= G_E && !r; grid++)
 		for (unsigned k = 0; k < tm.g[grid].n && !r; k++)
 			r = rpg_tmx_layer(out, &tm, grid, k, ++id);
@@ -368,14 +385,14 @@ struct rpg_tset_in {
 	long first;
 	int grid;			/* G_T (a TIL page: ts, anim), G_P, G_E */
 	long ts;
-	int anim;
+	int anim;			/* 0: NN, 1: NN-animated, 2: NN-upper */
 };
 
 struct rpg_tmxin {
 	struct gfs_archive *ar;
 	const char *view;
 	struct rpg_tmap tm;
-	struct rpg_tset_in sets[2 * RPG_MAP_MAX_LAYERS + 2];
+	struct rpg_tset_in sets[3 * RPG_MAP_MAX_LAYERS + 2];
 	unsigned nsets;
 	uint8_t seen[3][RPG_MAP_MAX_LAYERS];
 	unsigned enable;		/* layer_enable as the layers' visible attributes set it */
@@ -383,7 +400,7 @@ struct rpg_tmxin {
 	int groups[2];			/* npcs, doors: the group was there */
 };
 
-/* "NN" or "NN-animated" of a tileset the map uses, walls or foes (when the map has them) */
+/* "NN", "NN-animated" or "NN-upper" of a tileset the map uses, walls or foes (when the map has them) */
 static int rpg_tmx_tileset_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 {
 	char buf[64];
@@ -401,7 +418,7 @@ static int rpg_tmx_tileset_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 	if (s.grid < 0 && name[0] >= '0' && name[0] <= '9') {
 		long ts = strtol(name, &end, 10);
 
-		s.anim = !strcmp(end, "-animated");
+		s.anim = !strcmp(end, "-animated") ? 1 : !strcmp(end, "-upper") ? 2 : 0;
 		for (unsigned u = 0; u < in->tm.nused && (s.anim || !*end); u++)
 			if (in->tm.used[u] == ts) {
 				s.grid = G_T;
@@ -432,6 +449,8 @@ static int rpg_gid_byte(const struct rpg_tmxin *in, int grid, long ts, uint32_t 
 		return -1;
 	k = (long)g - best->first;
 	if (grid != G_T)
+		return k < GID_SPAN ? (int)k : -1;
+	if (best->anim == 2)
 		return k < GID_SPAN ? (int)k : -1;
 	if (best->anim)
 		return k < ANIM_TILES ? (int)(TS_TILES + k) : -1;
@@ -486,7 +505,7 @@ static int rpg_tmx_layer_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 
 			if (v < 0 && grid == G_T)
 				r = gfs_tmx_err(in->ar, in->view, e, "layer '%s' cell %u,%u: gid %u is not a tile of "
-						"tileset '%02ld' (or %02ld-animated)", name, x, y, gid, ts, ts);
+						"tileset '%02ld' (or %02ld-animated, %02ld-upper)", name, x, y, gid, ts, ts, ts);
 			else if (v < 0)
 				r = gfs_tmx_err(in->ar, in->view, e, "layer '%s' cell %u,%u: gid %u is not a tile of "
 						"tileset '%s'", name, x, y, gid, grid_name[grid]);
@@ -644,86 +663,6 @@ static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 
 RPG_VIEW_OPS(rpg_tmx);
 
-/* ---- drawing tiles ------------------------------------------------------------ */
-
-/* What the map's pixels come from: the TIL pages (read as they are needed), TAP, the master palette */
-struct rpg_draw {
-	struct gfs_archive *ar;
-	struct rpg_lump *til;
-	long ts[RPG_MAP_MAX_LAYERS];
-	uint8_t *page[RPG_MAP_MAX_LAYERS];
-	unsigned npages;
-	struct gfs_buf tap;
-	uint8_t rgb[MASTER_BYTES];
-};
-
-static void rpg_draw_load(struct gfs_archive *ar, struct rpg_draw *d)
-{
-	struct rpg_model *m = ar->priv;
-	struct rpg_lump *l;
-
-	memset(d, 0, sizeof(*d));
-	d->ar = ar;
-	d->til = rpg_kind_lump(m, ".TIL");
-	if ((l = rpg_kind_lump(m, ".TAP")))
-		(void)rpg_lump_read(ar, l, &d->tap);	/* none: every pattern starts at tile 0 */
-	rpg_master_palette(ar, d->rgb);
-}
-
-static void rpg_draw_release(struct rpg_draw *d)
-{
-	for (unsigned i = 0; i < d->npages; i++)
-		free(d->page[i]);
-	gfs_buf_release(&d->tap);
-}
-
-/* Page ts of the TIL lump, or NULL when there is none (its tiles draw colour 0) */
-static const uint8_t *rpg_page(struct rpg_draw *d, long ts)
-{
-	unsigned i;
-
-	for (i = 0; i < d->npages; i++)
-		if (d->ts[i] == ts)
-			return d->page[i];
-	if (i == RPG_MAP_MAX_LAYERS)
-		return NULL;
-	d->ts[i] = ts;
-	d->page[i] = malloc(PAGE_BYTES);
-	d->npages++;
-	if (d->page[i] && (!d->til || rpg_lump_range(d->ar, d->til, (uint64_t)ts * PAGE_BYTES, PAGE_BYTES, d->page[i]))) {
-		free(d->page[i]);
-		d->page[i] = NULL;
-	}
-	return d->page[i];
-}
-
-/* The tile of page ts that byte v draws: itself, or its animation's first frame */
-static unsigned rpg_tile_of(const struct rpg_draw *d, long ts, unsigned v)
-{
-	unsigned p, k;
-	size_t at;
-	long start = 0;
-
-	if (v < TS_TILES)
-		return v;
-	p = (v - TS_TILES) / ANIM_RANGE;
-	k = (v - TS_TILES) % ANIM_RANGE;
-	at = (size_t)ts * TAP_REC + p * TAP_PATTERN;
-	if (at + 2 <= d->tap.len)
-		start = (int16_t)gfs_le16(d->tap.data + at);
-	if (start < 0)
-		start = 0;
-	return (unsigned)((start + k) % TS_TILES);
-}
-
-/* The colour index of pixel (x, y) of a tile of a Mode-X page */
-static uint8_t rpg_tile_px(const uint8_t *page, unsigned tile, unsigned x, unsigned y)
-{
-	unsigned px = tile % TS_COLS * TILE + x, py = tile / TS_COLS * TILE + y;
-
-	return page ? page[(px % 4) * PAGE_PLANE + (size_t)py * (PAGE_W / 4) + px / 4] : 0;
-}
-
 /* ---- map.png ------------------------------------------------------------------ */
 
 static int rpg_mappng_dims(struct gfs_archive *ar, struct gfs_node *n, unsigned *w, unsigned *h)
@@ -839,155 +778,11 @@ static const struct gfs_node_ops rpg_mappng_ops = {
 	.free = free,
 };
 
-/* ---- maps/tilesets/ ----------------------------------------------------------- */
-
-/* NN-animated.png: 96 tiles, 16 a row, each the first frame of its TAP pattern */
-static int rpg_anim_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
-{
-	struct rpg_vpriv *v = n->priv;
-	const unsigned w = TS_COLS * TILE, h = ANIM_TILES / TS_COLS * TILE;
-	uint8_t *idx = malloc((size_t)w * h);
-	struct rpg_draw d;
-	int r;
-
-	const uint8_t *page;
-
-	if (!idx)
-		return -ENOMEM;
-	rpg_draw_load(ar, &d);
-	page = rpg_page(&d, (long)v->rec);
-	for (unsigned y = 0; y < h; y++)
-		for (unsigned x = 0; x < w; x++) {
-			unsigned tile = rpg_tile_of(&d, (long)v->rec, TS_TILES + y / TILE * TS_COLS + x / TILE);
-
-			idx[(size_t)y * w + x] = rpg_tile_px(page, tile, x % TILE, y % TILE);
-		}
-	r = gfs_png_encode_indexed(idx, w, h, d.rgb, 256, out);
-	rpg_draw_release(&d);
-	free(idx);
-	return r;
-}
-
-static const struct gfs_node_ops rpg_anim_ops = {
-	.render = rpg_anim_render,
-	.free = free,
-};
-
-/* 3x5 digits, a row a byte (3 low bits, the leftmost pixel the highest) */
-static const uint8_t digit5[10][5] = {
-	{ 7, 5, 5, 5, 7 }, { 2, 6, 2, 2, 7 }, { 7, 1, 7, 4, 7 }, { 7, 1, 3, 1, 7 }, { 5, 5, 7, 1, 1 },
-	{ 7, 4, 7, 1, 7 }, { 7, 4, 7, 5, 7 }, { 7, 1, 1, 2, 2 }, { 7, 5, 7, 5, 7 }, { 7, 5, 7, 1, 7 },
-};
-
-static void rpg_fill(uint8_t *rgba, unsigned stride, unsigned x0, unsigned y0, unsigned w, unsigned h,
-		     uint32_t colour)
-{
-	for (unsigned y = y0; y < y0 + h; y++)
-		for (unsigned x = x0; x < x0 + w; x++) {
-			uint8_t *o = rgba + ((size_t)y * stride + x) * 4;
-
-			o[0] = (uint8_t)(colour >> 24);
-			o[1] = (uint8_t)(colour >> 16);
-			o[2] = (uint8_t)(colour >> 8);
-			o[3] = (uint8_t)colour;
-		}
-}
-
-/* Wall bits: N E S W as red edges; vehicle A, B, harm, overhead as corner squares */
-static void rpg_wall_tile(uint8_t *rgba, unsigned stride, unsigned x0, unsigned y0, unsigned v)
-{
-	static const uint32_t corner[4] = { 0x2060ffff, 0x20c040ff, 0xff8000ff, 0xa040c0ff };
-
-	if (v & 1)
-		rpg_fill(rgba, stride, x0, y0, TILE, 2, 0xff0000ff);
-	if (v & 2)
-		rpg_fill(rgba, stride, x0 + TILE - 2, y0, 2, TILE, 0xff0000ff);
-	if (v & 4)
-		rpg_fill(rgba, stride, x0, y0 + TILE - 2, TILE, 2, 0xff0000ff);
-	if (v & 8)
-		rpg_fill(rgba, stride, x0, y0, 2, TILE, 0xff0000ff);
-	for (unsigned b = 0; b < 4; b++)
-		if (v & 16u << b)
-			rpg_fill(rgba, stride, x0 + 4 + b % 2 * 8, y0 + 4 + b / 2 * 8, 4, 4, corner[b]);
-}
-
-/* A foe set: a translucent colour of its own and its number */
-static void rpg_foe_tile(uint8_t *rgba, unsigned stride, unsigned x0, unsigned y0, unsigned v)
-{
-	char num[12];
-
-	if (!v)
-		return;
-	rpg_fill(rgba, stride, x0, y0, TILE, TILE,
-		 (uint32_t)(v * 97 % 256) << 24 | (uint32_t)(v * 57 % 256) << 16 | (uint32_t)(v * 151 % 256) << 8 | 0x80);
-	snprintf(num, sizeof(num), "%u", v);
-	for (unsigned i = 0; num[i]; i++)
-		for (unsigned y = 0; y < 5; y++)
-			for (unsigned x = 0; x < 3; x++)
-				if (digit5[num[i] - '0'][y] >> (2 - x) & 1)
-					rpg_fill(rgba, stride, x0 + 3 + i * 4 + x, y0 + 7 + y, 1, 1, 0xffffffff);
-}
-
-static int rpg_marks_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
-{
-	const unsigned w = TS_COLS * TILE, h = GID_SPAN / TS_COLS * TILE;
-	uint8_t *rgba = calloc((size_t)w * h, 4);
-	int r;
-
-	(void)ar;
-	if (!rgba)
-		return -ENOMEM;
-	for (unsigned v = 0; v < GID_SPAN; v++)
-		(n->priv ? rpg_foe_tile : rpg_wall_tile)(rgba, w, v % TS_COLS * TILE, v / TS_COLS * TILE, v);
-	r = gfs_png_encode(rgba, w, h, out);
-	free(rgba);
-	return r;
-}
-
-static const struct gfs_node_ops rpg_marks_ops = {
-	.render = rpg_marks_render,
-};
-
 /* ---- the tree ------------------------------------------------------------------- */
-
-static int rpg_add_ro(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, const char *name,
-		      const struct gfs_node_ops *ops, size_t rec)
-{
-	int r = rpg_add_view(ar, l, dir, name, ops, rec, NULL);
-
-	if (!r)
-		l->views[l->nviews - 1]->mode = S_IFREG | 0444;
-	return r;
-}
 
 int rpg_tiled_build(struct gfs_archive *ar, struct rpg_lump *t, struct gfs_node *dir, long map)
 {
 	int r = rpg_add_view(ar, t, dir, "map.tmx", &rpg_tmx_ops, (size_t)map, NULL);
 
 	return r ? r : rpg_add_ro(ar, t, dir, "map.png", &rpg_mappng_ops, (size_t)map);
-}
-
-int rpg_tiled_sets(struct gfs_archive *ar)
-{
-	struct rpg_model *m = ar->priv;
-	struct rpg_lump *til = rpg_kind_lump(m, ".TIL");
-	struct gfs_node *maps = gfs_node_child(ar, ar->root, "maps"), *dir;
-	static const int foes = 1;
-	int r = 0;
-
-	if (!maps)
-		return 0;
-	if (!(dir = rpg_subdir(ar, "maps/tilesets")))
-		return -ENOMEM;
-	for (size_t k = 0; til && !r && (k + 1) * PAGE_BYTES <= til->len; k++) {
-		char nm[40];
-
-		snprintf(nm, sizeof(nm), "%02zu-animated.png", k);
-		r = rpg_add_ro(ar, til, dir, nm, &rpg_anim_ops, k);
-	}
-	if (!r && !gfs_node_new_file(ar, dir, "walls.png", 0444, &rpg_marks_ops, NULL))
-		r = -ENOMEM;
-	if (!r && !gfs_node_new_file(ar, dir, "foes.png", 0444, &rpg_marks_ops, (void *)&foes))
-		r = -ENOMEM;
-	return r;
 }
