@@ -1,5 +1,5 @@
 """growgame.py OUT [HEROES]: tests/rpgtool.py's records game with the lumps
-its new records touch (SAY, TMN, DT6 beside ATTACK.BIN) and GEN's last-record
+its new records touch (SAY, TMN, DT6 beside ATTACK.BIN, STT: global strings 0-8) and GEN's last-record
 fields telling the truth; HEROES: that many heroes in DT0 (the engine's limit
 tests).  Also importable: gen(path, field), lump(path, name)."""
 import os
@@ -39,7 +39,9 @@ def main(out, heroes=1):
         if name == 'GAMEFS.DT0' and heroes > 1:
             body = body * heroes
         new.append((name, body))
-    new += [('GAMEFS.SAY', say), ('GAMEFS.TMN', tmn), ('GAMEFS.DT6', dt6)]
+    stt = b''.join((bytes([len(n)]) + n).ljust(11, b'\0') for n in (b'HP', b'MP', b'Str', b'Acc', b'Def', b'Dog',
+                                                                     b'Mag', b'Wil', b'Spd'))
+    new += [('GAMEFS.SAY', say), ('GAMEFS.TMN', tmn), ('GAMEFS.DT6', dt6), ('GAMEFS.STT', stt)]
     with open(out, 'wb') as f:
         for name, body in new:
             f.write(t.lump_bytes(name, body))

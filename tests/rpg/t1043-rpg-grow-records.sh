@@ -3,7 +3,7 @@
 # A generated game (tests/rpg/growgame.py) gets a new item, hero, enemy,
 # attack, formation, shop, vehicle, menu, menu item (cp of an INI to the
 # next free number), text box (echo), item and tag name (a line appended
-# to names/); re-read after unmount by tests/rpgtool.py: GEN's last-record
+# to names/), global string (the next known one appended to strings.txt); re-read after unmount by tests/rpgtool.py: GEN's last-record
 # fields, lump sizes in whole BINSIZE records, companions (DT6 with
 # ATTACK.BIN, 50 STF slots a shop), the new records' bytes and Custom's
 # defaults; `gamefs check` clean; a fresh mount shows them.  Refusals (a
@@ -39,6 +39,8 @@ cp m/menu-items/0000.ini m/menu-items/0001.ini || fail "cp a new menu item"
 echo 'Hello there' >m/textboxes/0002.txt || fail "echo a new text box"
 check_eq "Hello there" "$(head -n 1 m/textboxes/0002.txt)" "the new text box"
 printf '3\tDoor open\n' >>m/names/tags.txt || fail "a new tag name"
+printf '25\tAttack\n' >>m/strings.txt || fail "a new global string (the next known one, 25)"
+check_eq "$(printf '8\tSpd\n25\tAttack')" "$(tail -n 2 m/strings.txt)" "strings.txt with the new string"
 
 # refusals: nothing changes, the reason in the log
 cp g.rpg before.rpg
@@ -50,6 +52,8 @@ grep -q 'items/001.ini: only the last item (items/002.ini) can be removed' m/.ga
 	fail "log of rm items/001.ini: $(tail -n 1 m/.gamefs.log)"
 check_eq EPERM "$(errno_of "os.unlink('m/textboxes/0000.txt')")" "rm of the first text box"
 check_eq EINVAL "$(errno_of "f = open('m/names/items.txt', 'a'); f.write('7\tSkip\n'); f.close()")" "a name line that is not the next record"
+grep -q 'items.txt: line 4: want record 3 (a line added is the next record' m/.gamefs.log || fail "log of item 7"
+check_eq EINVAL "$(errno_of "f = open('m/strings.txt', 'a'); f.write('99\tX\n'); f.close()")" "a global string that is not the next known one"
 cmp g.rpg before.rpg || fail "a refusal changed the archive"
 gfs_umount m || fail "unmount"
 
@@ -61,7 +65,7 @@ got = {f: gen(g, f) for f in want}
 assert got == want, got
 sizes = {'GAMEFS.ITM': 600, 'GAMEFS.DT0': 1272, 'GAMEFS.DT1': 640, 'ATTACK.BIN': 192, 'GAMEFS.DT6': 240,
          'GAMEFS.FOR': 160, 'GAMEFS.SHO': 80, 'GAMEFS.STF': 8400, 'GAMEFS.VEH': 160, 'MENUS.BIN': 112,
-         'MENUITEM.BIN': 136, 'GAMEFS.SAY': 1200, 'GAMEFS.TMN': 168}
+         'MENUITEM.BIN': 136, 'GAMEFS.SAY': 1200, 'GAMEFS.TMN': 168, 'GAMEFS.STT': 25 * 11 + 11}
 assert {n: len(lump(g, n)) for n in sizes} == sizes, {n: len(lump(g, n)) for n in sizes}
 itm = lump(g, 'GAMEFS.ITM')
 assert itm[200 + 92:400] == itm[92:200] and itm[200:292] == bytes(92), 'item 1: a copy but the name and description'
@@ -77,6 +81,8 @@ assert stf[:84] == lump('orig.rpg', 'GAMEFS.STF') and stf[84:50 * 84] == bytes(4
 s50 = stf[50 * 84:51 * 84]
 assert s50[38:40] == b'\xff\xff' and s50[74:76] == b'\x01\x00' and s50[:38] == bytes(38), s50
 assert stf[51 * 84:] == bytes(49 * 84)
+stt = lump(g, 'GAMEFS.STT')
+assert stt[:99] == lump('orig.rpg', 'GAMEFS.STT') and stt[99:275] == bytes(176) and stt[275:] == b'\x06Attack' + bytes(4), stt[270:]
 tmn = lump(g, 'GAMEFS.TMN')[126:]
 assert tmn[:2] == b'\x09\x00' and tmn[2:20:2] == b'Door open', tmn
 assert lump(g, 'GAMEFS.FOR')[80:] == lump('orig.rpg', 'GAMEFS.FOR')[:80], 'formation 1 overwrote the partial record'

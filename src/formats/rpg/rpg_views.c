@@ -263,6 +263,7 @@ struct rpg_tline {
 
 /* The lines of view n over a lump of len bytes: *lines malloc'd (NULL when none). */
 static int rpg_tlines(struct gfs_archive *ar, struct gfs_node *n, size_t len, struct rpg_tline **lines, size_t *count);
+static int rpg_stt_grow(struct gfs_archive *ar, const char *view, struct gfs_buf *b, size_t extra);
 
 static int rpg_tlist_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
@@ -305,12 +306,16 @@ static int rpg_tlist_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 
 	if (!r)
 		r = rpg_tlines(ar, n, b.len, &ls, &nl);
-	for (const char *q = p; !r && v->desc && q < end; want++) {	/* lines past the last record: new records */
+	for (const char *q = p; !r && q < end; want++) {	/* lines past the last record: new records */
 		const char *e = memchr(q, '\n', (size_t)(end - q));
 
 		q = e ? e + 1 : end;
 	}
-	if (!r && want > nl && (had = nl) && !(r = rpg_grow_lines(ar, n->name, v->l, want, &b))) {
+	if (!r && want > nl && !v->desc && !(r = rpg_stt_grow(ar, n->name, &b, want - nl))) {
+		free(ls);	/* new global strings: the next known ones */
+		ls = NULL;
+		r = rpg_tlines(ar, n, b.len, &ls, &nl);
+	} else if (!r && want > nl && (had = nl) && !(r = rpg_grow_lines(ar, n->name, v->l, want, &b))) {
 		free(ls);
 		ls = NULL;
 		r = rpg_tlines(ar, n, b.len, &ls, &nl);
@@ -339,8 +344,8 @@ static int rpg_tlist_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 		errno = 0;
 		id = strtoul(p, &ep, 10);
 		if (ep != tab || ep == p || errno || id != ls[k].id) {
-			r = gfs_err(ar, -EINVAL, "%s: line %u: want record %zu (records are neither added, removed nor moved)",
-				    n->name, line, ls[k].id);
+			r = gfs_err(ar, -EINVAL, "%s: line %u: want record %zu (a line added is the next record; "
+				    "lines are neither removed nor moved)", n->name, line, ls[k].id);
 			break;
 		}
 		f = &ls[k].f;
@@ -381,6 +386,30 @@ static const struct { uint16_t first, count, step, max; } stt_runs[] = {
 	{ 308, 1, 1, 10 }, { 309, 1, 1, 30 }, { 313, 1, 1, 10 }, { 314, 8, 2, 20 }, { 330, 1, 1, 16 },
 };
 #define STT_STRINGS 186
+
+/*
+ * strings.txt with extra lines past the last known string the lump holds:
+ * the lump grows (zeros) to hold the next extra known strings, as Custom's
+ * global string editor writes a string at its slot.
+ */
+static int rpg_stt_grow(struct gfs_archive *ar, const char *view, struct gfs_buf *b, size_t extra)
+{
+	size_t end = b->len;
+
+	for (size_t i = 0; extra && i < sizeof(stt_runs) / sizeof(stt_runs[0]); i++)
+		for (size_t j = 0; extra && j < stt_runs[i].count; j++) {
+			size_t id = stt_runs[i].first + j * stt_runs[i].step, e = id * STT_SLOT + 1 + stt_runs[i].max;
+
+			if (e <= b->len)
+				continue;
+			end = e > end ? e : end;
+			extra--;
+		}
+	if (extra)
+		return gfs_err(ar, -EINVAL, "%s: %zu lines more than the known global strings (the last is %d)",
+			       view, extra, 330);
+	return gfs_buf_set_len(b, end);
+}
 
 static int rpg_tlines(struct gfs_archive *ar, struct gfs_node *n, size_t len, struct rpg_tline **lines, size_t *count)
 {
