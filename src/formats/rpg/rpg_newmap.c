@@ -296,15 +296,15 @@ struct nm_wrap {
 	const struct gfs_node_ops *real;
 };
 
-static int nm_fit(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len);
+static int nm_fit(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len,
+		  struct rpg_lump **fitted, struct gfs_buf *was);
 
 static int nm_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct nm_wrap *w = n->priv;
 
-	if (w->v.fresh && gfs_node_is_open(n))
+	if (w->v.fresh)		/* until a write is taken (a refused one may be retried with another size) */
 		return 0;
-	w->v.fresh = 0;
 	return w->real->render ? w->real->render(ar, n, out) : 0;
 }
 
@@ -312,23 +312,28 @@ static int nm_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size)
 {
 	struct nm_wrap *w = n->priv;
 
-	if (w->v.fresh && gfs_node_is_open(n)) {
+	if (w->v.fresh) {
 		*size = 0;
 		return 0;
 	}
-	w->v.fresh = 0;
 	return w->real->size ? w->real->size(ar, n, size) : -ENOSYS;
 }
 
 static int nm_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct nm_wrap *w = n->priv;
-	int r = w->v.fresh && w->v.l ? nm_fit(ar, n, data, len) : 0;
+	struct rpg_lump *fitted = NULL;
+	struct gfs_buf was = GFS_BUF_INIT;
+	int r = w->v.fresh && w->v.l ? nm_fit(ar, n, data, len, &fitted, &was) : 0;
 
-	w->v.fresh = 0;
-	if (r)
-		return r;
-	return w->real->store ? w->real->store(ar, n, data, len) : 0;
+	if (!r && w->real->store)
+		r = w->real->store(ar, n, data, len);
+	if (r && fitted)	/* refused: the lump as it was, the file still to be written */
+		rpg_grow_set(ar, fitted, &was, 0);
+	else if (!r)
+		w->v.fresh = 0;
+	gfs_buf_release(&was);
+	return r;
 }
 
 static const struct gfs_node_ops nm_wrap_ops = { .render = nm_render, .size = nm_size, .store = nm_store, .free = free };
@@ -538,7 +543,8 @@ int rpg_newmap_rmdir(struct gfs_archive *ar, struct gfs_node *dir)
  * rows' count (new ones Custom's blank), so that a copied map keeps its
  * size and its NPC types.
  */
-static int nm_fit(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+static int nm_fit(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len,
+		  struct rpg_lump **fitted, struct gfs_buf *was)
 {
 	struct rpg_lump *l = ((struct nm_wrap *)n->priv)->v.l;
 	struct gfs_grid g;
@@ -596,5 +602,7 @@ static int nm_fit(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *dat
 		r = nm_tilemap(&b, (unsigned)gw, (unsigned)g.nrows, layers);
 	}
 	gfs_grid_release(&g);
+	if (!r && !(r = rpg_lump_read(ar, l, was)))
+		*fitted = l;
 	return rpg_grow_set(ar, l, &b, r);
 }
