@@ -17,6 +17,8 @@
  *   rpg_views.c  the other decoded views (reload/, names/, maps/,
  *                strings.txt ...) and
  *                which lump gets which
+ *   rpg_grow.c   new records at the end of a record lump, the last removed
+ *   rpg_newmap.c new maps (mkdir, cp -r of a map folder), the last removed
  *   rpg.c        the driver: bid, load (builds the tree), tree operations
  */
 #ifndef GFS_RPG_H

@@ -17,7 +17,8 @@
  * Text is the game font's glyph numbers: printable ASCII as itself, "\\"
  * as \\, every other byte as \xHH.  Writing a view back patches only the
  * fields whose text changed into the lump's bytes (garbage after a name's
- * length, padding and every other field stay); record counts never change.
+ * length, padding and every other field stay); a line appended to a name
+ * list or strings.txt is a new record (rpg_grow.c), no other count changes.
  */
 #include <ctype.h>
 #include <errno.h>
