@@ -34,8 +34,9 @@ def objects(tmx):
     s = open(tmx).read()
     out = {}
     for g in re.finditer(r'<objectgroup [^>]*name="(\w+)"[^>]*?(/>|>(.*?)</objectgroup>)', s, re.S):
-        out[g.group(1)] = {int(o.group(1)): (o.group(2), float(o.group(3)), float(o.group(4)))
-                           for o in re.finditer(r'<object id="(\d+)" name="([^"]*)" x="([-\d.]+)" y="([-\d.]+)"',
+        # a tile object (an NPC drawn with its walkabout) has its y at its bottom
+        out[g.group(1)] = {int(o.group(1)): (o.group(2), float(o.group(4)), float(o.group(5)) - (20 if o.group(3) else 0))
+                           for o in re.finditer(r'<object id="(\d+)" name="([^"]*)" (gid="\d+" )?x="([-\d.]+)" y="([-\d.]+)"',
                                                 g.group(3) or "")}
     return out
 
@@ -61,7 +62,7 @@ def check(d):
 
 def move(src, dst, oid, x, y):
     s = open(src).read()
-    s2 = re.sub(r'(<object id="%d" name="[^"]*" )x="[-\d.]+" y="[-\d.]+"' % oid, r'\1x="%s" y="%s"' % (x, y), s)
+    s2 = re.sub(r'(<object id="%d" name="[^"]*" (?:gid="\d+" )?)x="[-\d.]+" y="[-\d.]+"' % oid, r'\1x="%s" y="%s"' % (x, y), s)
     assert s2 != s, "object %d not found" % oid
     open(dst, "w").write(s2)
 

@@ -37,5 +37,6 @@ CORE_TESTS += \
 	tests/rpg/t1018-value-checks.sh tests/rpg/t1019-cut-short.sh \
 	tests/rpg/t1030-png-indices.sh tests/rpg/t1031-transparency.sh tests/rpg/t1032-vehicle-names.sh \
 	tests/rpg/t1040-rpg-tiled-layers.sh tests/rpg/t1041-rpg-heroes-one-truth.sh \
-	tests/rpg/t1042-rpg-tiled-objects.sh tests/rpg/t1043-rpg-grow-records.sh tests/rpg/t1044-rpg-grow-maps.sh
+	tests/rpg/t1042-rpg-tiled-objects.sh tests/rpg/t1043-rpg-grow-records.sh tests/rpg/t1044-rpg-grow-maps.sh \
+	tests/rpg/t1049-rpg-npc-draw.sh
 EXTRA_DIST += tests/rpgtool.py tests/rpg/growgame.py tests/rpg/opaque-share.py tests/rpg/gfxgame.py tests/rpg/rpglib.sh

@@ -150,6 +150,16 @@ int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l);
 long rpg_sprite_sets(struct gfs_archive *ar, char kind);
 /* The game's master palette, 256 RGB triples (what tilesets/ draws with). */
 void rpg_master_palette(struct gfs_archive *ar, uint8_t *rgb);
+/*
+ * Frame f (0-7: up, up, right, right, down, down, left, left) of walkabout
+ * set `set` (WALKABOUTS.RGFX, else the PT4 lump): its 16-colour indices in
+ * px (RPG_WALK_W x RPG_WALK_H, row by row; 0 is clear) and the master
+ * palette index of each in master[16], from PAL palette pal or, when
+ * pal < 0, the set's default (DEFPAL4.BIN).  -ENOENT without that frame.
+ */
+#define RPG_WALK_W 20
+#define RPG_WALK_H 20
+int rpg_walkabout_frame(struct gfs_archive *ar, long set, long pal, unsigned f, uint8_t *px, uint8_t *master);
 
 /* ---- rpg_maps.c ---- */
 /* RPG_K_REC for .L/.N/.D, DOX, MAP, GEN, BINSIZE.BIN, FIXBITS.BIN that fit, else RPG_K_NONE. */

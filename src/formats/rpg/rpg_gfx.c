@@ -192,6 +192,33 @@ void rpg_master_palette(struct gfs_archive *ar, uint8_t *rgb)
 }
 
 /*
+ * The 16 master palette indices of PAL palette pal, or when pal < 0 of
+ * DEFPALn.BIN[set] (n: defpal; palette 0 when it has none).
+ */
+static void rpg_pal16_of(struct gfs_archive *ar, char defpal, size_t set, long pal, uint8_t *idx)
+{
+	struct rpg_model *m = ar->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct rpg_lump *l;
+	char nm[32];
+	size_t hdr, count;
+
+	for (int i = 0; i < PAL16_COLOURS; i++)
+		idx[i] = (uint8_t)i;
+	snprintf(nm, sizeof(nm), "DEFPAL%c.BIN", defpal);
+	if (pal < 0 && (l = rpg_lump_named(m, nm)) && !rpg_lump_read(ar, l, &b) && b.len >= 2 * set + 2 &&
+	    (int16_t)gfs_le16(b.data + 2 * set) > 0)
+		pal = (int16_t)gfs_le16(b.data + 2 * set);
+	gfs_buf_release(&b);
+	if (pal < 0)
+		pal = 0;
+	if ((l = rpg_arch_lump(m, ".PAL")) && !rpg_lump_read(ar, l, &b) &&
+	    rpg_pal16_layout(b.data, b.len, b.len, &hdr, &count) && count)
+		memcpy(idx, b.data + hdr + ((size_t)pal < count ? (size_t)pal : 0) * PAL16_COLOURS, PAL16_COLOURS);
+	gfs_buf_release(&b);
+}
+
+/*
  * The 16 colours sprite set `set` of g is drawn in: PAL palette
  * DEFPALn.BIN[set] (palette 0 when it has none) through the master palette.
  * A colour already taken by a lower index is nudged in the low bits of
@@ -199,24 +226,9 @@ void rpg_master_palette(struct gfs_archive *ar, uint8_t *rgb)
  */
 static void rpg_sprite_palette(struct gfs_archive *ar, const struct rpg_gfx *g, size_t set, uint8_t *rgb)
 {
-	struct rpg_model *m = ar->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
-	struct rpg_lump *l;
 	uint8_t master[MASTER_BYTES], idx[PAL16_COLOURS];
-	char nm[32];
-	size_t pal = 0, hdr, count;
 
-	for (int i = 0; i < PAL16_COLOURS; i++)
-		idx[i] = (uint8_t)i;
-	snprintf(nm, sizeof(nm), "DEFPAL%c.BIN", g->defpal);
-	if ((l = rpg_lump_named(m, nm)) && !rpg_lump_read(ar, l, &b) && b.len >= 2 * set + 2 &&
-	    (int16_t)gfs_le16(b.data + 2 * set) > 0)
-		pal = (size_t)(int16_t)gfs_le16(b.data + 2 * set);
-	gfs_buf_release(&b);
-	if ((l = rpg_arch_lump(m, ".PAL")) && !rpg_lump_read(ar, l, &b) &&
-	    rpg_pal16_layout(b.data, b.len, b.len, &hdr, &count) && count)
-		memcpy(idx, b.data + hdr + (pal < count ? pal : 0) * PAL16_COLOURS, PAL16_COLOURS);
-	gfs_buf_release(&b);
+	rpg_pal16_of(ar, g->defpal, set, -1, idx);
 	rpg_master_palette(ar, master);
 	for (int i = 0; i < PAL16_COLOURS; i++) {
 		uint8_t *c = rgb + 3 * i, blue = master[3 * idx[i] + 2];
@@ -456,6 +468,66 @@ static int rpg_rgfx_build(struct gfs_archive *ar, struct rpg_lump *l, const stru
 	free(s);
 	gfs_buf_release(&b);
 	return r;
+}
+
+/* ---- a walkabout frame as the map draws it ------------------------------------- */
+
+struct rpg_walk_find {
+	long set;
+	unsigned f;
+	uint8_t *px;
+	int found;
+};
+
+static int rgfx_walk_frame(struct rgfx_set *s, size_t k, const char *why)
+{
+	struct rpg_walk_find *w = s->ctx;
+
+	(void)k;
+	if (why || s->id != w->set || w->found || s->w != RPG_WALK_W || s->h != RPG_WALK_H || w->f >= s->nframes)
+		return 0;
+	for (unsigned y = 0; y < RPG_WALK_H; y++)
+		memcpy(w->px + y * RPG_WALK_W, s->bin + s->off[w->f] + (size_t)y * RPG_WALK_W, RPG_WALK_W);
+	w->found = 1;
+	return 0;
+}
+
+int rpg_walkabout_frame(struct gfs_archive *ar, long set, long pal, unsigned f, uint8_t *px, uint8_t *master)
+{
+	struct rpg_model *m = ar->priv;
+	const struct rpg_gfx *g = NULL;
+	struct rpg_lump *l;
+	struct rpg_walk_find w = { set, f, px, 0 };
+	struct gfs_buf b = GFS_BUF_INIT;
+	uint8_t rec[RPG_WALK_W * RPG_WALK_H * 8 / 2];
+
+	for (size_t i = 0; i < sizeof(rpg_gfxs) / sizeof(rpg_gfxs[0]); i++)
+		if (!strcmp(rpg_gfxs[i].lump, ".PT4"))
+			g = &rpg_gfxs[i];
+	if (set < 0 || f >= 8 || !g)
+		return -ENOENT;
+	if ((l = rpg_lump_named(m, "WALKABOUTS.RGFX"))) {
+		struct rgfx_set *s = malloc(sizeof(*s));
+		char err[160];
+
+		if (s && !rpg_lump_read(ar, l, &b))
+			(void)rgfx_walk(b.data, b.len, PAL16_COLOURS, 0, s, rgfx_walk_frame, &w, err, sizeof(err));
+		free(s);
+		gfs_buf_release(&b);
+	} else if ((l = rpg_arch_lump(m, ".PT4")) &&
+		   !rpg_lump_range(ar, l, (uint64_t)set * sizeof(rec), sizeof(rec), rec)) {
+		for (unsigned y = 0; y < RPG_WALK_H; y++)
+			for (unsigned x = 0; x < RPG_WALK_W; x++) {
+				struct rpg_px p = rpg_px_of(g, f * RPG_WALK_W + x, y);
+
+				px[y * RPG_WALK_W + x] = (uint8_t)(rec[p.at] >> p.shift & p.mask);
+			}
+		w.found = 1;
+	}
+	if (!w.found)
+		return -ENOENT;
+	rpg_pal16_of(ar, '4', (size_t)set, pal, master);
+	return 0;
 }
 
 /* ---- how many sets a sprite kind has (for the records that name one) ---------------- */

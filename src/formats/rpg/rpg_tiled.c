@@ -10,10 +10,14 @@
  *                          groups "npcs" (the used .L slots, object id
  *                          1 + slot) and "doors" (the map's existing DOX
  *                          doors, id 301 + door): 20x20 rectangles on
- *                          their tiles; moving one moves its NPC or door
+ *                          their tiles (an NPC whose picture the game
+ *                          has: a tile object of tileset walkabout-NNN,
+ *                          its frame 2 x direction); moving one moves its
+ *                          NPC or door
  *   maps/NN-name/map.png   the shown .T layers drawn in order as the engine
  *                          does (layer 0 opaque; above it tile 0 and
- *                          colour 0 clear), read-only
+ *                          colour 0 clear) and the NPCs at rest between
+ *                          them (the walkabout layer), read-only
  *   maps/tilesets/         the tiles these draw from (rpg_tilesets.c)
  *
  * Gids: the tilesets the map's layers use (MAP fields 0, 22-30, 370-377)
@@ -39,6 +43,7 @@
 #include "rpg_draw.h"
 
 #define MAP_RENDER_MAX	((uint64_t)16 << 20)	/* pixels of map.png */
+#define MAP_WALK_LAYER	31		/* MAP field: layers drawn below the walkabouts (0: 2) */
 #define MAP_ENABLE	19		/* MAP field: bit k-1 shows layer k (layer 0 is always drawn) */
 #define L_HDR		7		/* .L: 7 bytes, then arrays of 300 int16: x, y+1, npc+1, dir, frame(, pool) */
 #define L_SLOTS		300
@@ -47,6 +52,8 @@
 #define NPC_OBJ		1		/* object ids: NPC slot s is 1 + s, door d 1 + 300 + d */
 #define DOOR_OBJ	(NPC_OBJ + L_SLOTS)
 #define NEXT_OBJ	(DOOR_OBJ + DOORS)
+#define WALK_SETS	32		/* walkabout tilesets a map.tmx shows NPCs with */
+#define WALK_FRAMES	8
 
 /* the MAP fields of each layer's tileset (0: the map's, n: tileset n-1) */
 static const unsigned layer_field[RPG_MAP_MAX_LAYERS] = {
@@ -68,13 +75,16 @@ struct rpg_tmap {
 	struct rpg_lump *mapl;			/* the MAP lump holding the map's record, or NULL */
 	uint64_t enable_at;			/* where in it its layer_enable word is */
 	unsigned enable;			/* that word (bit k-1: layer k shown); 0xffff without one */
+	unsigned walk_layer;			/* MAP field 31: layers drawn below the NPCs (0: 2) */
 	struct rpg_lump *npcl, *doxl;		/* the map's .L (NPC instances) and DOX, when usable */
 	struct gfs_buf npcb, doxb;
 	size_t dox_at;				/* the map's record in DOX */
 	unsigned npc_pool;			/* .L has the pool array */
+	long walk[WALK_SETS];			/* walkabout sets the NPC objects show, first use order */
+	unsigned nwalk;
 };
 
-enum { G_T, G_P, G_E };
+enum { G_T, G_P, G_E, G_WALK };
 static const char *const grid_name[3] = { "tiles", "walls", "foes" };
 
 struct rpg_lump *rpg_kind_lump(struct rpg_model *m, const char *suffix)
@@ -157,6 +167,8 @@ static void rpg_tmap_tilesets(struct gfs_archive *ar, long map, struct rpg_tmap 
 		tm->enable_at = (uint64_t)map * rs + 2 * MAP_ENABLE;
 		tm->enable = gfs_le16(rec + 2 * MAP_ENABLE);
 	}
+	if (rec && 2 * MAP_WALK_LAYER + 2 <= rs)
+		tm->walk_layer = gfs_le16(rec + 2 * MAP_WALK_LAYER) & 0xff;
 	for (unsigned k = 0; k < tm->g[G_T].n; k++) {
 		long t = def, v = rec && 2 * layer_field[k] + 2 <= rs ? (int16_t)gfs_le16(rec + 2 * layer_field[k]) : 0;
 		unsigned u;
@@ -293,8 +305,58 @@ static int rpg_tmx_layer(struct gfs_buf *out, const struct rpg_tmap *tm, int gri
 	return r ? r : gfs_buf_adds(out, "\n</data>\n </layer>\n");
 }
 
-/* The NPC instances and doors as object groups of 20x20 rectangles, each on its tile */
-static int rpg_tmx_objects(struct gfs_buf *out, const struct rpg_tmap *tm, unsigned id)
+/* NPC type id (global: of GLOBALNPCS1.N) of map: its walkabout set and palette; 0 when there is none */
+static int rpg_npc_look(struct gfs_archive *ar, long map, long id, int global, long *set, long *pal)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *l = global ? rpg_lump_named(m, "GLOBALNPCS1.N") : rpg_map_lump(m, map, 'N', RPG_K_REC);
+	unsigned rs = rpg_binsize(ar, 9, 30);
+	uint8_t w[4];
+
+	if (!rs)
+		rs = 30;
+	if (!l || id < 0 || rpg_lump_range(ar, l, L_HDR + (uint64_t)id * rs, sizeof(w), w))
+		return 0;
+	*set = (int16_t)gfs_le16(w);
+	*pal = (int16_t)gfs_le16(w + 2);
+	return 1;
+}
+
+/*
+ * The walkabout set NPC slot s shows in map.tmx (its type's picture, when
+ * the game has that set), or -1: a rectangle.  Sets are numbered in first
+ * use order in tm->walk.
+ */
+static long rpg_obj_walk(struct gfs_archive *ar, struct rpg_tmap *tm, long map, unsigned s, int add)
+{
+	long id = (int16_t)gfs_le16(rpg_npc_word(tm, 2, s)) - 1, set, pal;
+	int global = tm->npc_pool && gfs_le16(rpg_npc_word(tm, 5, s));
+	uint8_t px[RPG_WALK_W * RPG_WALK_H], master[16];
+	unsigned u;
+
+	if (!rpg_npc_look(ar, map, id, global, &set, &pal))
+		return -1;
+	for (u = 0; u < tm->nwalk; u++)
+		if (tm->walk[u] == set)
+			return set;
+	if (!add || tm->nwalk == WALK_SETS || rpg_walkabout_frame(ar, set, -1, 0, px, master))
+		return -1;
+	tm->walk[tm->nwalk++] = set;
+	return set;
+}
+
+/* The first gid of walkabout set `set`'s tileset: after every tileset of the layers */
+static unsigned rpg_gid_walk(const struct rpg_tmap *tm, long set)
+{
+	unsigned u = 0;
+
+	while (u < tm->nwalk && tm->walk[u] != set)
+		u++;
+	return 1 + GID_SPAN * (2 * tm->nused + 2) + WALK_FRAMES * u;
+}
+
+/* The NPC instances and doors as object groups of 20x20 rectangles (an NPC with a walkabout: its frame 2 x direction, a tile object), each on its tile */
+static int rpg_tmx_objects(struct gfs_archive *ar, struct gfs_buf *out, struct rpg_tmap *tm, long map, unsigned id)
 {
 	int r = 0;
 
@@ -305,7 +367,14 @@ static int rpg_tmx_objects(struct gfs_buf *out, const struct rpg_tmap *tm, unsig
 		long npc = (int16_t)gfs_le16(rpg_npc_word(tm, 2, s)) - 1;
 		int global = tm->npc_pool && gfs_le16(rpg_npc_word(tm, 5, s));
 
-		if (rpg_npc_used(tm, s))
+		long set = rpg_npc_used(tm, s) ? rpg_obj_walk(ar, tm, map, s, 0) : -1;
+		unsigned dir = gfs_le16(rpg_npc_word(tm, 3, s)) & 3;
+
+		if (rpg_npc_used(tm, s) && set >= 0)	/* a tile object: y is its bottom */
+			r = gfs_buf_printf(out, "  <object id=\"%u\" name=\"%snpc %ld\" gid=\"%u\" x=\"%ld\" y=\"%ld\" "
+					   "width=\"%u\" height=\"%u\"/>\n", NPC_OBJ + s, global ? "global " : "", npc,
+					   rpg_gid_walk(tm, set) + 2 * dir, x * TILE, (y + 1) * TILE, TILE, TILE);
+		else if (rpg_npc_used(tm, s))
 			r = gfs_buf_printf(out, "  <object id=\"%u\" name=\"%snpc %ld\" x=\"%ld\" y=\"%ld\" width=\"%u\" "
 					   "height=\"%u\"/>\n", NPC_OBJ + s, global ? "global " : "", npc, x * TILE,
 					   y * TILE, TILE, TILE);
@@ -328,6 +397,7 @@ static int rpg_tmx_objects(struct gfs_buf *out, const struct rpg_tmap *tm, unsig
 
 static int rpg_tmx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
+	struct rpg_vpriv *v = n->priv;
 	struct rpg_tmap tm;
 	unsigned id = 0, nlayers;
 	int r = rpg_tmap_load(ar, n, &tm);
@@ -368,11 +438,25 @@ static int rpg_tmx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 			r = rpg_tmx_tileset(out, rpg_gid_upper(&tm, tm.used[u]), name, GID_SPAN, src,
 					    GID_SPAN / TS_COLS);
 	}
+	for (unsigned s = 0; s < L_SLOTS && tm.npcl; s++)
+		if (rpg_npc_used(&tm, s))
+			(void)rpg_obj_walk(ar, &tm, (long)v->rec, s, 1);
+	for (unsigned u = 0; u < tm.nwalk && !r; u++) {
+		char name[40], src[64];
+
+		snprintf(name, sizeof(name), "walkabout-%03ld", tm.walk[u]);
+		snprintf(src, sizeof(src), "../../sprites/walkabouts/%03ld.png", tm.walk[u]);
+		r = gfs_buf_printf(out, " <tileset firstgid=\"%u\" name=\"%s\" tilewidth=\"%u\" tileheight=\"%u\" "
+				   "tilecount=\"%u\" columns=\"%u\">\n"
+				   "  <image source=\"%s\" width=\"%u\" height=\"%u\"/>\n"
+				   " </tileset>\n", rpg_gid_walk(&tm, tm.walk[u]), name, RPG_WALK_W, RPG_WALK_H,
+				   WALK_FRAMES, WALK_FRAMES, src, WALK_FRAMES * RPG_WALK_W, RPG_WALK_H);
+	}
 	for (int grid = G_T; grid <= G_E && !r; grid++)
 		for (unsigned k = 0; k < tm.g[grid].n && !r; k++)
 			r = rpg_tmx_layer(out, &tm, grid, k, ++id);
 	if (!r)
-		r = rpg_tmx_objects(out, &tm, id + 1);
+		r = rpg_tmx_objects(ar, out, &tm, (long)v->rec, id + 1);
 	if (!r)
 		r = gfs_buf_adds(out, "</map>\n");
 	rpg_tmap_release(&tm);
@@ -392,7 +476,7 @@ struct rpg_tmxin {
 	struct gfs_archive *ar;
 	const char *view;
 	struct rpg_tmap tm;
-	struct rpg_tset_in sets[3 * RPG_MAP_MAX_LAYERS + 2];
+	struct rpg_tset_in sets[3 * RPG_MAP_MAX_LAYERS + 2 + WALK_SETS];
 	unsigned nsets;
 	uint8_t seen[3][RPG_MAP_MAX_LAYERS];
 	unsigned enable;		/* layer_enable as the layers' visible attributes set it */
@@ -424,6 +508,10 @@ static int rpg_tmx_tileset_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 				s.grid = G_T;
 				s.ts = ts;
 			}
+	}
+	if (s.grid < 0 && !strncmp(name, "walkabout-", 10) && name[10] >= '0' && name[10] <= '9') {
+		s.grid = G_WALK;	/* the NPC objects' pictures: no layer's tiles */
+		s.ts = strtol(name + 10, &end, 10);
 	}
 	if (s.grid < 0)
 		return gfs_tmx_err(in->ar, in->view, e, "tileset '%s' is not one the map's layers use", name);
@@ -541,7 +629,7 @@ static int rpg_tmx_root(struct rpg_tmxin *in, const struct gfs_xml_el *root)
  * stored value cur when it did not move (even off the map), else -1
  * outside the map's tiles
  */
-static long rpg_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned tiles, long cur)
+static long rpg_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned tiles, long cur, double shift)
 {
 	const char *s = gfs_xml_attr(o, attr);
 	char *end;
@@ -549,6 +637,7 @@ static long rpg_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned 
 
 	if (!s || end == s || *end || v != v)
 		return -1;
+	v -= shift;
 	if (v == (double)cur * TILE)
 		return cur;
 	v = (v + TILE / 2.0) / TILE;
@@ -584,8 +673,8 @@ static int rpg_tmx_group_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 			return gfs_tmx_err(in->ar, in->view, o, "object %ld twice", id);
 		px = doors ? rpg_door_word(&in->tm, 0, i) : rpg_npc_word(&in->tm, 0, i);
 		py = doors ? rpg_door_word(&in->tm, 1, i) : rpg_npc_word(&in->tm, 1, i);
-		if ((x = rpg_obj_cell(o, "x", t->w, (int16_t)gfs_le16(px))) < 0 ||
-		    (y = rpg_obj_cell(o, "y", t->h, (int16_t)gfs_le16(py) - 1)) < 0)
+		if ((x = rpg_obj_cell(o, "x", t->w, (int16_t)gfs_le16(px), 0)) < 0 ||
+		    (y = rpg_obj_cell(o, "y", t->h, (int16_t)gfs_le16(py) - 1, gfs_xml_attr(o, "gid") ? TILE : 0)) < 0)
 			return gfs_tmx_err(in->ar, in->view, o, "object %ld is off the %ux%u map", id, t->w, t->h);
 		gfs_put_u16le(px, (uint16_t)x);
 		gfs_put_u16le(py, (uint16_t)(y + 1));
@@ -700,20 +789,116 @@ static int rpg_mappng_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t 
 	return r;
 }
 
+/* Where map.png's pixels go: the PNG's rows of palette indices, or an RGBA canvas */
+struct rpg_canvas {
+	struct gfs_png_rows pr;
+	uint8_t *rgba;			/* NULL: pr's rows */
+	unsigned w;			/* pixels a row */
+	const uint8_t *rgb;		/* the master palette */
+};
+
+static void rpg_put(const struct rpg_canvas *cv, size_t px, size_t py, uint8_t c)
+{
+	if (!cv->rgba) {
+		cv->pr.pix[py * cv->pr.stride + px] = c;
+	} else {
+		uint8_t *o = cv->rgba + (py * cv->w + px) * 4;
+
+		memcpy(o, cv->rgb + 3 * c, 3);
+		o[3] = 255;
+	}
+}
+
+/* Tile layer k as the engine draws it (above layer 0: tile 0 and colour 0 clear) */
+static void rpg_mappng_layer(const struct rpg_canvas *cv, const struct rpg_tmap *tm, struct rpg_draw *d, unsigned k)
+{
+	const uint8_t *page = rpg_page(d, tm->ts[k]);
+	const struct rpg_grid *t = &tm->g[G_T];
+
+	for (size_t py = 0; py < (size_t)t->h * TILE; py++)
+		for (unsigned tx = 0; tx < t->w; tx++) {
+			uint8_t v = rpg_cell(t, k, tx, (unsigned)(py / TILE));
+			unsigned tile = rpg_tile_of(d, tm->ts[k], v);
+
+			if (k && !v)
+				continue;
+			for (unsigned x = 0; x < TILE; x++) {
+				uint8_t c = rpg_tile_px(page, tile, x, (unsigned)(py % TILE));
+
+				if (!k || c)
+					rpg_put(cv, (size_t)tx * TILE + x, py, c);
+			}
+		}
+}
+
+/* A walkabout frame met before: NPCs of one type share it */
+struct rpg_walk_seen {
+	long set, pal;
+	unsigned f;
+	int ok;
+	uint8_t px[RPG_WALK_W * RPG_WALK_H], master[16];
+};
+
+#define WALK_SEEN 16
+
+/*
+ * The map's NPC instances as the engine draws them at rest: frame 2 x
+ * direction of their type's walkabout, in its palette, colour 0 clear, on
+ * their tile.
+ */
+static void rpg_mappng_npcs(struct gfs_archive *ar, const struct rpg_canvas *cv, const struct rpg_tmap *tm, long map)
+{
+	struct rpg_walk_seen *seen = calloc(WALK_SEEN, sizeof(*seen));
+	unsigned nseen = 0;
+
+	for (unsigned s = 0; s < L_SLOTS && tm->npcl && seen; s++) {
+		long x = (int16_t)gfs_le16(rpg_npc_word(tm, 0, s)), y = (int16_t)gfs_le16(rpg_npc_word(tm, 1, s)) - 1;
+		long id = (int16_t)gfs_le16(rpg_npc_word(tm, 2, s)) - 1, set, pal;
+		unsigned dir = gfs_le16(rpg_npc_word(tm, 3, s)) & 3, i;
+		int global = tm->npc_pool && gfs_le16(rpg_npc_word(tm, 5, s));
+		struct rpg_walk_seen *ws;
+
+		if (!rpg_npc_used(tm, s) || x < 0 || y < 0 || (unsigned long)x >= tm->g[G_T].w ||
+		    (unsigned long)y >= tm->g[G_T].h || !rpg_npc_look(ar, map, id, global, &set, &pal))
+			continue;
+		for (i = 0; i < nseen; i++)
+			if (seen[i].set == set && seen[i].pal == pal && seen[i].f == 2 * dir)
+				break;
+		if (i == nseen) {
+			i = nseen < WALK_SEEN ? nseen++ : WALK_SEEN - 1;
+			seen[i].set = set;
+			seen[i].pal = pal;
+			seen[i].f = 2 * dir;
+			seen[i].ok = !rpg_walkabout_frame(ar, set, pal, 2 * dir, seen[i].px, seen[i].master);
+		}
+		ws = &seen[i];
+		for (unsigned py = 0; py < RPG_WALK_H && ws->ok; py++)
+			for (unsigned px = 0; px < RPG_WALK_W; px++) {
+				uint8_t c = ws->px[py * RPG_WALK_W + px];
+
+				if (c && c < 16)
+					rpg_put(cv, (size_t)x * TILE + px, (size_t)y * TILE + py, ws->master[c]);
+			}
+	}
+	free(seen);
+}
+
 /*
  * The master palette's index of every pixel, written straight into the
  * PNG's rows when they fit one stored block each: no canvas to fill and
  * copy, a quarter of the bytes of RGBA (for a 50-map game's diff -r most of
  * the daemon's time was that copy and the page faults of fresh memory).
  * Wider maps are drawn as RGBA on a canvas.  Layer 0 covers every pixel.
+ * The shown layers below the walkabout layer (MAP field 31; 0 means 2)
+ * are drawn first, then the NPCs, then the layers above them.
  */
 static int rpg_mappng_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
+	struct rpg_vpriv *v = n->priv;
+	struct rpg_canvas cv = { .rgba = NULL };
 	struct rpg_tmap tm;
 	struct rpg_draw d;
-	struct gfs_png_rows pr;
-	unsigned w, h;
-	uint8_t *rgba = NULL;
+	unsigned w, h, below;
 	int inplace, r = rpg_mappng_dims(ar, n, &w, &h);
 
 	if (r)
@@ -725,49 +910,27 @@ static int rpg_mappng_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 		goto out;
 	}
 	rpg_draw_load(ar, &d);
+	cv.w = w * TILE;
+	cv.rgb = d.rgb;
 	inplace = gfs_png_rows_size_pal(w * TILE, h * TILE, MASTER_BYTES / 3) != 0;
 	if (inplace)
-		r = gfs_png_rows_begin_pal(out, w * TILE, h * TILE, d.rgb, MASTER_BYTES / 3, &pr);
-	else if (!(rgba = calloc((size_t)w * h * TILE * TILE, 4)))
+		r = gfs_png_rows_begin_pal(out, w * TILE, h * TILE, d.rgb, MASTER_BYTES / 3, &cv.pr);
+	else if (!(cv.rgba = calloc((size_t)w * h * TILE * TILE, 4)))
 		r = -ENOMEM;
-	for (unsigned k = 0; !r && k < tm.g[G_T].n; k++) {
-		const uint8_t *page = rpg_page(&d, tm.ts[k]);
-
-		if (!rpg_layer_shown(&tm, k))
-			continue;
-		for (size_t py = 0; py < (size_t)h * TILE; py++) {
-			uint8_t *row = inplace ? pr.pix + py * pr.stride : rgba + py * w * TILE * 4;
-
-			for (unsigned tx = 0; tx < w; tx++) {
-				uint8_t v = rpg_cell(&tm.g[G_T], k, tx, (unsigned)(py / TILE));
-				unsigned tile = rpg_tile_of(&d, tm.ts[k], v);
-
-				if (k && !v)	/* tile 0 of an upper layer: nothing */
-					continue;
-				for (unsigned x = 0; x < TILE; x++) {
-					uint8_t c = rpg_tile_px(page, tile, x, (unsigned)(py % TILE));
-					size_t px = (size_t)tx * TILE + x;
-
-					/* colour 0 is clear on every layer but the first */
-					if (k && !c)
-						continue;
-					if (inplace) {
-						row[px] = c;
-					} else {
-						memcpy(row + px * 4, d.rgb + 3 * c, 3);
-						row[px * 4 + 3] = 255;
-					}
-				}
-			}
-		}
+	below = tm.walk_layer ? tm.walk_layer : 2;
+	for (unsigned k = 0; !r && k <= tm.g[G_T].n; k++) {
+		if (k == below || (k == tm.g[G_T].n && below > k))
+			rpg_mappng_npcs(ar, &cv, &tm, (long)v->rec);
+		if (k < tm.g[G_T].n && rpg_layer_shown(&tm, k))
+			rpg_mappng_layer(&cv, &tm, &d, k);
 	}
 	rpg_draw_release(&d);
 	if (!r && inplace)
-		gfs_png_rows_end(out, &pr);
+		gfs_png_rows_end(out, &cv.pr);
 	else if (!r)
-		r = gfs_png_encode_stored(rgba, w * TILE, h * TILE, out);
+		r = gfs_png_encode_stored(cv.rgba, w * TILE, h * TILE, out);
 out:
-	free(rgba);
+	free(cv.rgba);
 	rpg_tmap_release(&tm);
 	return r;
 }
