@@ -14,8 +14,8 @@ struct rpg_genundo {
 	unsigned field;
 	size_t rec;
 	long before;
-	int has_dox;		/* a new map over a pre-sized DOX record: the record as it was */
-	uint8_t dox[600];
+	int has_dox, has_map, has_mn;	/* a new map over records already there: them as they were */
+	uint8_t dox[600], map[1024], mn[80];
 };
 
 /* create(): items/NNN.ini, textboxes/NNNN.txt ... with the next free number; 1 when dir is none of them. */

@@ -115,7 +115,7 @@ static int nm_tilemap(struct gfs_buf *b, unsigned w, unsigned h, unsigned layers
  * zeros up to it; old (when not NULL) gets the record that was there, *had 1.
  */
 static int nm_record(struct gfs_archive *ar, const char *suffix, size_t rs, long map, const uint8_t *rec,
-		     uint8_t *old, int *had)
+		     uint8_t *old, size_t oldmax, int *had)
 {
 	struct rpg_model *m = ar->priv;
 	char nm[RPG_NAME_MAX + 8];
@@ -128,14 +128,14 @@ static int nm_record(struct gfs_archive *ar, const char *suffix, size_t rs, long
 		return 0;
 	if ((r = rpg_lump_read(ar, l, &b)))
 		return r;
-	if (old && b.len >= (size_t)(map + 1) * rs) {	/* DOX: a pre-sized record with no door stays */
+	if (old && rs <= oldmax && b.len >= (size_t)(map + 1) * rs) {	/* DOX: a pre-sized record with no door stays */
 		int doors = 0;
 
-		for (size_t i = 0; i < 100; i++)
+		for (size_t i = 0; rs == NM_DOX && i < 100; i++)
 			doors |= b.data[(size_t)map * rs + 400 + 2 * i] & 1;
 		memcpy(old, b.data + (size_t)map * rs, rs);
 		*had = 1;
-		if (!doors) {
+		if (rs == NM_DOX && !doors) {
 			gfs_buf_release(&b);
 			return 0;
 		}
@@ -155,10 +155,11 @@ int rpg_newmap_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *n
 	unsigned nrs = rpg_binsize(ar, 9, 30), mrs = rpg_binsize(ar, 4, 40);
 	const char *title = name;
 	char *ep, ln[RPG_NAME_MAX + 48];
-	uint8_t mn[NM_MN] = { 0 }, dox[NM_DOX] = { 0 }, olddox[NM_DOX], *mp;
+	uint8_t mn[NM_MN] = { 0 }, dox[NM_DOX] = { 0 }, *mp;
 	struct gfs_buf b = GFS_BUF_INIT;
+	struct rpg_genundo u = { 0 };	/* the records taken, for rmdir in this mount */
 	size_t tl;
-	int r = 0, had = 0;
+	int r = 0;
 
 	if (!m->game || dir->parent != ar->root || strcmp(dir->name, "maps"))
 		return 1;
@@ -223,15 +224,21 @@ int rpg_newmap_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *n
 	for (size_t i = 0; i < 100; i++)
 		gfs_put_u16le(dox + 200 + 2 * i, 1);	/* y + 1 */
 	if (!r)
-		r = nm_record(ar, ".MAP", mrs, n, mp, NULL, NULL);
+		r = nm_record(ar, ".MAP", mrs, n, mp, u.map, sizeof(u.map), &u.has_map);
 	free(mp);
 	if (!r)
-		r = nm_record(ar, ".MN", NM_MN, n, mn, NULL, NULL);
+		r = nm_record(ar, ".MN", NM_MN, n, mn, u.mn, sizeof(u.mn), &u.has_mn);
 	if (!r)
-		r = nm_record(ar, ".DOX", NM_DOX, n, dox, olddox, &had);
-	if (!r && !(r = rpg_grow_gen(ar, 0, (size_t)n, n)) && had && m->nundo) {
-		m->undo[m->nundo - 1].has_dox = 1;	/* rmdir puts the pre-sized record back */
-		memcpy(m->undo[m->nundo - 1].dox, olddox, NM_DOX);
+		r = nm_record(ar, ".DOX", NM_DOX, n, dox, u.dox, sizeof(u.dox), &u.has_dox);
+	if (!r && !(r = rpg_grow_gen(ar, 0, (size_t)n, n)) && m->nundo) {
+		struct rpg_genundo *t = &m->undo[m->nundo - 1];	/* rmdir puts the records it took back */
+
+		memcpy(t->dox, u.dox, sizeof(u.dox));
+		memcpy(t->map, u.map, sizeof(u.map));
+		memcpy(t->mn, u.mn, sizeof(u.mn));
+		t->has_dox = u.has_dox;
+		t->has_map = u.has_map;
+		t->has_mn = u.has_mn;
 	}
 	if (r)
 		return r;
@@ -490,6 +497,7 @@ static int nm_record_drop(struct gfs_archive *ar, const char *suffix, size_t rs,
 int rpg_newmap_rmdir(struct gfs_archive *ar, struct gfs_node *dir)
 {
 	struct rpg_model *m = ar->priv;
+	struct rpg_genundo *t;
 	long map = m->game ? nm_map_of_dir(ar, dir) : -1;
 	int r;
 
@@ -523,13 +531,17 @@ int rpg_newmap_rmdir(struct gfs_archive *ar, struct gfs_node *dir)
 		free(l->views);
 		free(l);
 	}
-	if (m->nundo && m->undo[m->nundo - 1].field == 0 && m->undo[m->nundo - 1].rec == (size_t)map &&
-	    m->undo[m->nundo - 1].has_dox)	/* the pre-sized record it took, as it was */
-		r = nm_record(ar, ".DOX", NM_DOX, map, m->undo[m->nundo - 1].dox, NULL, NULL);
-	else
-		r = nm_record_drop(ar, ".DOX", NM_DOX, map, NM_DOX_PRESIZED);
-	if (!r && !(r = nm_record_drop(ar, ".MAP", rpg_binsize(ar, 4, 40), map, 0)) &&
-	    !(r = nm_record_drop(ar, ".MN", NM_MN, map, 0)))
+	t = m->nundo && m->undo[m->nundo - 1].field == 0 && m->undo[m->nundo - 1].rec == (size_t)map ?
+	    &m->undo[m->nundo - 1] : NULL;	/* made in this mount: the records it took, as they were */
+	r = t && t->has_dox ? nm_record(ar, ".DOX", NM_DOX, map, t->dox, NULL, 0, NULL) :
+	    nm_record_drop(ar, ".DOX", NM_DOX, map, NM_DOX_PRESIZED);
+	if (!r)
+		r = t && t->has_map ? nm_record(ar, ".MAP", rpg_binsize(ar, 4, 40), map, t->map, NULL, 0, NULL) :
+		    nm_record_drop(ar, ".MAP", rpg_binsize(ar, 4, 40), map, 0);
+	if (!r)
+		r = t && t->has_mn ? nm_record(ar, ".MN", NM_MN, map, t->mn, NULL, 0, NULL) :
+		    nm_record_drop(ar, ".MN", NM_MN, map, 0);
+	if (!r)
 		r = rpg_grow_gen_back(ar, 0, (size_t)map);
 	gfs_node_remove(ar, dir);
 	ar->changed = 1;
@@ -575,11 +587,12 @@ static int nm_fit(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *dat
 		return r;
 	}
 	gw = g.nrows ? g.rows[0].ncells : 0;
-	if (letter == 'L') {	/* columns slot,x,y,npc,direction,frame,pool: the local NPCs' highest */
+	if (letter == 'L') {	/* columns slot,x,y,npc,direction,frame[,pool]: the local NPCs' highest */
 		for (size_t i = 0; i < g.nrows; i++) {
-			long id = g.rows[i].ncells >= 7 ? strtol(g.rows[i].cell[3], NULL, 0) : -1;
+			long id = g.rows[i].ncells >= 4 ? strtol(g.rows[i].cell[3], NULL, 0) : -1;
+			long pool = g.rows[i].ncells >= 7 ? strtol(g.rows[i].cell[6], NULL, 0) : 0;	/* 6 columns: old .L */
 
-			if (id >= 0 && id < 32767 && !strtol(g.rows[i].cell[6], NULL, 0) && (size_t)id + 1 > want)
+			if (id >= 0 && id < 32767 && !pool && (size_t)id + 1 > want)
 				want = (size_t)id + 1;
 		}
 		if (b.len >= 7 && nrs >= 8 && want <= (b.len - 7) / nrs)
