@@ -8,8 +8,9 @@
 # Refusals leave the archive byte-identical with the reason in the log: a
 # number that is not the next, a map that is not the last, a map a door
 # link leads to (EBUSY naming it), a file no map has.  rm -r of the last
-# maps gives back the game byte for byte; so does baby_bob.rpg (corpus)
-# grown by a copy of its map and a blank one.
+# maps gives back the game byte for byte; so do baby_bob.rpg (corpus)
+# grown by an item, a copy of its map and a blank one, and autotest,
+# npcwalktest and test_old grown by a copy of map 0.
 . "$top_srcdir/tests/lib.sh"
 RPG="python3 $top_srcdir/tests/rpgtool.py"
 cd "$T" || exit 1
@@ -103,5 +104,21 @@ if dir=$(corpus rpg); then
 	rm -r m/maps/02-blank m/maps/01-copy || fail "baby_bob: rm -r after remount"
 	gfs_umount m || fail "unmount baby_bob a third time"
 	cmp "$dir/baby_bob.rpg" bob.rpg || fail "baby_bob: its maps removed after a remount differs"
+	# games with zone maps, old 5-array .L, more MAP/MN records than maps: map 0 copied and removed
+	for g in autotest npcwalktest test_old; do
+		[ -f "$dir/$g.rpg" ] || continue
+		cp "$dir/$g.rpg" c.rpg && chmod 644 c.rpg
+		gfs_mount c.rpg m -o commit=unmount || fail "mount $g"
+		last=$(ls m/maps | grep -v tilesets | tail -n 1)
+		nn=$(printf %02d "$(expr "${last%%-*}" + 1)")
+		src=$(ls -d m/maps/00-* | head -n 1)
+		cp -r "$src" "m/maps/$nn-copy" || fail "$g: cp -r of map 0: $(grep refused m/.gamefs.log | tail -n 1)"
+		for f in "$src"/*; do
+			cmp "$f" "m/maps/$nn-copy/${f##*/}" || fail "$g: $nn-copy/${f##*/} is not its copy"
+		done
+		rm -r "m/maps/$nn-copy" || fail "$g: rm -r"
+		gfs_umount m || fail "unmount $g"
+		cmp "$dir/$g.rpg" c.rpg || fail "$g grown by a map and shrunk back differs"
+	done
 fi
 echo "ok"
