@@ -1230,6 +1230,13 @@ static int gfs_op_create_locked(const char *path, mode_t mode, struct fuse_file_
 				gfs_warn(ar, "create %s refused: %s", path, gfs_err_reason(ar));
 			return r;
 		}
+		/*
+		 * A file made is empty, also when the format hands back a view
+		 * that renders something (a board's elements.csv written into a
+		 * copied board folder): what is written replaces all of it.
+		 */
+		if (n->ops && n->ops->render && (r = gfs_node_truncate(ar, n, 0)))
+			return r;
 		clock_gettime(CLOCK_REALTIME, &n->mtime);
 	}
 	r = gfs_attach(n, fi, 1);

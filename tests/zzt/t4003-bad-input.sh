@@ -21,7 +21,6 @@ refused() { # KIND MESSAGE-REGEX
 	[ $rc -ne 0 ] && [ $rc -lt 128 ] || fail "$1: check exit status $rc"
 }
 refused not-zzt "0x0: first word is 0, not -1"
-refused super-zzt "0x0: Super ZZT world"
 refused short-header "0x64: world header truncated"
 refused negative-count "0x2: board count -3 is negative"
 
@@ -38,6 +37,8 @@ readonly_world() { # KIND BOARDS-SHOWN MESSAGE-REGEX
 	grep -Eq "$3" "$T/gamefs.log" || fail "$1: mount log"
 	cmp "$1.zzt" "$1.orig" || fail "$1: changed"
 }
+# a ZZT world relabelled Super ZZT (first word -2): its boards do not fit Super ZZT's
+readonly_world super-zzt "00-damaged 01-damaged 02-damaged " "board 0 at 0x402: board name runs past the board end"
 readonly_world size-past-end "00-title-screen 01-wide-runs " "board 2 at 0x42f: size 260 runs past the end of the file"
 "$GAMEFS" cat size-past-end.zzt damaged.bin 2>/dev/null | cmp - "$(tail -c +$((0x42f + 1)) size-past-end.zzt >tail.bin; echo tail.bin)" ||
 	fail "damaged.bin is not the rest of the file"

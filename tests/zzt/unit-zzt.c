@@ -65,35 +65,36 @@ static void test_rle(void)
 			e[t] = mode == 0 ? 0 : mode == 1 ? (uint8_t)rnd() : (uint8_t)(t / (1 + rnd() % 600));
 			c[t] = mode == 3 ? (uint8_t)(rnd() % 2) : 0x0f;
 		}
-		if (zzt_rle_encode(e, c, &b) || rle_check(e, c, &b))
+		if (zzt_rle_encode(e, c, ZZT_TILES, &b) || rle_check(e, c, &b))
 			bad++;
 		gfs_buf_release(&b);
 	}
 	ok(!bad, "RLE: runs of 1..255 that decode to the grid and stop at 1500 tiles (%d bad)", bad);
 }
 
-/* A world of nboards boards, each with a player, an object with code and a bound one. */
-static void make_world(struct gfs_buf *out, int nboards)
+/* A world of engine e of nboards boards, each with a player, an object with code and a bound one. */
+static void make_world(struct gfs_buf *out, int nboards, const struct zzt_engine *e)
 {
-	uint8_t hdr[ZZT_HDR_SIZE] = { 0 };
+	uint8_t hdr[ZZT_HDR_MAX] = { 0 };
 	int i, s;
 
-	gfs_put_u16le(hdr + ZZT_H_TYPE, (uint16_t)(-1));
+	gfs_put_u16le(hdr + ZZT_H_TYPE, (uint16_t)e->type);
 	gfs_put_u16le(hdr + ZZT_H_NUMBOARDS, (uint16_t)(nboards - 1));
 	gfs_put_u16le(hdr + ZZT_H_HEALTH, (uint16_t)(100));
-	hdr[ZZT_H_NAME] = 4;
-	memcpy(hdr + ZZT_H_NAME + 1, "UNITxyz", 7);	/* stale bytes after the name */
-	gfs_buf_add(out, hdr, sizeof(hdr));
+	hdr[e->h_name] = 4;
+	memcpy(hdr + e->h_name + 1, "UNITxyz", 7);	/* stale bytes after the name */
+	gfs_buf_add(out, hdr, e->hdr_size);
 	for (i = 0; i < nboards; i++) {
 		struct zzt_board b;
 		struct zzt_stat st[3];
-		uint8_t tiles[2 * ZZT_TILES];
+		static uint8_t tiles[2 * ZZT_TILES_MAX];
 
 		memset(&b, 0, sizeof(b));
 		memset(st, 0, sizeof(st));
+		b.eng = e;
 		b.elem = tiles;
-		b.color = tiles + ZZT_TILES;
-		for (int t = 0; t < ZZT_TILES; t++) {
+		b.color = tiles + e->tiles;
+		for (int t = 0; t < (int)e->tiles; t++) {
 			b.elem[t] = (uint8_t)((t / 97 + i) % 24);
 			b.color[t] = (uint8_t)(t / 333 + 0x10 * i);
 		}
@@ -166,13 +167,14 @@ static void edit_all(struct gfs_archive *ar, struct gfs_node *n)
 	gfs_buf_release(&b);
 }
 
-static void test_random_edits(void)
+static void test_random_edits(const struct zzt_engine *e, int iters)
 {
 	struct gfs_buf w = GFS_BUF_INIT;
 	int bad = 0, it;
 
-	make_world(&w, 4);
-	for (it = 0; it < 150; it++) {
+	nstores = naccepted = 0;
+	make_world(&w, 4, e);
+	for (it = 0; it < iters; it++) {
 		struct gfs_opts o = { 0 };
 		struct gfs_archive *ar = NULL, *again = NULL;
 		struct gfs_buf out = GFS_BUF_INIT;
@@ -202,9 +204,9 @@ static void test_random_edits(void)
 			for (size_t i = 0; i < a->nboards && i < b->nboards; i++) {
 				struct zzt_board *x = &a->boards[i], *y = &b->boards[i];
 
-				if (memcmp(x->elem, y->elem, 2 * ZZT_TILES) || x->nstats != y->nstats ||
-				    memcmp(x->props, y->props, ZZT_P_NSTATS) ||
-				    memcmp(x->name, y->name, ZZT_B_NAME_LEN))
+				if (memcmp(x->elem, y->elem, 2 * e->tiles) || x->nstats != y->nstats ||
+				    memcmp(x->props, y->props, e->p_nstats) ||
+				    memcmp(x->name, y->name, e->name_len))
 					bad++;
 				if (!x->dirty && (x->size != y->size ||
 						  memcmp(w.data + x->off, out.data + y->off, x->size + 2)))
@@ -215,8 +217,8 @@ static void test_random_edits(void)
 		gfs_buf_release(&out);
 		gfs_archive_close(ar);
 	}
-	ok(!bad, "%d random edits (%d accepted): saves reload undamaged, models equal, "
-	   "untouched boards byte-identical (%d bad)", nstores, naccepted, bad);
+	ok(!bad, "%s: %d random edits (%d accepted): saves reload undamaged, models equal, "
+	   "untouched boards byte-identical (%d bad)", e->name, nstores, naccepted, bad);
 	gfs_buf_release(&w);
 }
 
@@ -229,7 +231,7 @@ static void test_store_world(void)
 	char err[600];
 	const char *edit = "[player]\nammo = 321\n[world]\nname = \"AB\"\n";
 
-	make_world(&w, 2);
+	make_world(&w, 2, &zzt_engine_zzt);
 	if (gfs_archive_open_mem(w.data, w.len, "unit.zzt", &o, &ar, err, sizeof(err))) {
 		ok(0, "open: %s", err);
 		return;
@@ -256,6 +258,7 @@ int main(void)
 	test_cp437();
 	test_rle();
 	test_store_world();
-	test_random_edits();
+	test_random_edits(&zzt_engine_zzt, 150);
+	test_random_edits(&zzt_engine_szt, 60);
 	return done_testing();
 }

@@ -13,6 +13,8 @@
  *                door-links.csv, map.ini; game/ (GEN, BINSIZE, FIXBITS)
  *   rpg_tiled.c  maps/NN-name/map.tmx and map.png, maps/tilesets/ (for Tiled)
  *   rpg_scripts.c  scripts/: the HSP's lumps and sources, PLOTSCR.LST
+ *   rpg_hsp.c    scripts/<name>.hss: the compiled scripts decompiled
+ *                (rpg_hsz.c, rpg_hsz_cmds.c, rpg_hsz.h)
  *   rpg_records.c  per-record INI views (vehicles/, formations/, items/ ...)
  *   rpg_views.c  the other decoded views (reload/, names/, maps/,
  *                strings.txt ...) and
@@ -181,6 +183,11 @@ int rpg_tiled_sets(struct gfs_archive *ar);
 /* Has l read-only views under scripts/ (HSP, PLOTSCR.LST, LOOKUP1.BIN)? */
 int rpg_scripts_kind(struct gfs_archive *ar, struct rpg_lump *l);
 int rpg_scripts_build(struct gfs_archive *ar);
+/* ---- rpg_hsp.c ---- */
+/* scripts/<name>.hss of each compiled script of HSP lump l, as views with ops and desc (rec: its lump). */
+int rpg_hsp_build(struct gfs_archive *ar, struct rpg_lump *l, const struct gfs_node_ops *ops, const void *desc);
+/* The decompiled text of lump k of HSP lump l. */
+int rpg_hsp_render(struct gfs_archive *ar, struct rpg_lump *l, size_t k, struct gfs_buf *out);
 
 /* ---- rpg_records.c ---- */
 /* Has l per-record INI views (a record lump with a known record size)? */

@@ -4,8 +4,13 @@
  * new HSP needs HSpeak plus PLOTSCR.LST, LOOKUP1.BIN and GEN, which is
  * Custom's job.  Edit lumps/<arch>.HSP raw to replace the scripts.
  *
+ *   scripts/<name>.hss        every compiled script (<id>.HSZ / .HSX of
+ *                             the HSP) decompiled to HamsterSpeak (rpg_hsp.c)
  *   scripts/hsp/<LUMP>        every lump of <arch>.HSP (itself a lumped
- *                             file: HS, SCRIPTS.BIN, <id>.HSZ ...), verbatim
+ *                             file: HS, SCRIPTS.TXT ...) that is text,
+ *                             verbatim; the binary ones (bytecode, SCRIPTS.BIN,
+ *                             COMMANDS.BIN, SOURCE.LUMPED) are read through
+ *                             the views above and below, raw in lumps/ only
  *   scripts/source/<name>     every lump of its SOURCE.LUMPED (a lumped
  *                             file of the sources HSpeak compiled), lower case
  *   scripts/plotscr.txt       PLOTSCR.LST: "id<TAB>name" a 40-byte record
@@ -30,7 +35,7 @@
 #define SCR_TRIGGER0	16384
 
 /* what a view shows: a lump of the HSP, a lump of its SOURCE.LUMPED, or a list */
-static const int scr_hsp, scr_source, scr_plotscr, scr_lookup;
+static const int scr_hsp, scr_source, scr_plotscr, scr_lookup, scr_hss;
 
 /* ---- lumps inside a lump ---------------------------------------------------- */
 
@@ -150,6 +155,8 @@ static int scr_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf
 		return -ENOENT;
 	if (v->desc == &scr_plotscr || v->desc == &scr_lookup)
 		return scr_list_render(ar, v->l, v->desc == &scr_lookup, out);
+	if (v->desc == &scr_hss)
+		return rpg_hsp_render(ar, v->l, v->rec, out);
 	if (v->desc == &scr_hsp)
 		return scr_nested(ar, v->l, 0, scr_lump_len(v->l), v->rec, out);
 	r = scr_source_span(ar, v->l, &base, &end);
@@ -172,6 +179,36 @@ int rpg_scripts_kind(struct gfs_archive *ar, struct rpg_lump *l)
 	return rpg_lump_is(m, l, ".HSP") || rpg_lump_is(m, l, "PLOTSCR.LST") || rpg_lump_is(m, l, "LOOKUP1.BIN");
 }
 
+/*
+ * Is lump name at [off, off + len) of the HSP l text (tab, CR, LF, 0x20-0x7e)?
+ * The bytecode, SCRIPTS.BIN, COMMANDS.BIN and SOURCE.LUMPED never are.
+ */
+static int scr_is_text(struct gfs_archive *ar, struct rpg_lump *l, const char *name, uint64_t off, uint64_t len)
+{
+	static const char *const binary[] = { ".HSZ", ".HSX", "SCRIPTS.BIN", "COMMANDS.BIN", SCR_SOURCE };
+	size_t nl = strlen(name);
+	uint8_t buf[4096];
+
+	for (size_t i = 0; i < sizeof(binary) / sizeof(binary[0]); i++) {
+		size_t bl = strlen(binary[i]);
+
+		if (nl >= bl && !strcasecmp(name + nl - bl, binary[i]))
+			return 0;
+	}
+	if (len > (1u << 20))
+		return 0;
+	for (uint64_t at = 0; at < len; at += sizeof(buf)) {
+		size_t n = len - at < sizeof(buf) ? (size_t)(len - at) : sizeof(buf);
+
+		if (rpg_lump_range(ar, l, off + at, n, buf))
+			return 0;
+		for (size_t i = 0; i < n; i++)
+			if (!(buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n' || (buf[i] >= 0x20 && buf[i] < 0x7f)))
+				return 0;
+	}
+	return 1;
+}
+
 struct scr_build {
 	struct gfs_archive *ar;
 	struct rpg_lump *l;
@@ -187,15 +224,16 @@ static int scr_build_fn(void *ctx, const char *name, uint64_t off, uint64_t len)
 	struct scr_build *b = ctx;
 	char nm[RPG_NAME_MAX + 1];
 	struct gfs_node *n;
+	size_t k = b->k++;
 	int r;
 
-	(void)off;
-	(void)len;
+	if (b->what == &scr_hsp && !scr_is_text(b->ar, b->l, name, off, len))
+		return 0;
 	for (size_t i = 0; i <= strlen(name); i++)
 		nm[i] = b->lower ? (char)tolower((unsigned char)name[i]) : name[i];
 	if (!b->dir && !(b->dir = rpg_subdir(b->ar, b->path)))
 		return -ENOMEM;
-	if ((r = rpg_add_view(b->ar, b->l, b->dir, nm, &scr_ops, b->k++, b->what)))
+	if ((r = rpg_add_view(b->ar, b->l, b->dir, nm, &scr_ops, k, b->what)))
 		return r;
 	/* read-only: the bytecode cannot follow an edit */
 	n = b->l->views[b->l->nviews - 1];
@@ -233,11 +271,15 @@ static int scr_build_hsp(struct gfs_archive *ar, struct rpg_lump *l)
 	struct scr_build hb = { ar, l, NULL, "scripts/hsp", &scr_hsp, 0, 0 };
 	struct scr_build sb = { ar, l, NULL, "scripts/source", &scr_source, 1, 0 };
 	uint64_t base, end;
-	int r = scr_build_dir(&hb, 0, l->len, "it");
+	int r = scr_build_dir(&hb, 0, l->len, "it"), s;
 
-	if (r || !hb.dir || (r = scr_source_span(ar, l, &base, &end)) <= 0)
+	if (r)
 		return r;
-	return scr_build_dir(&sb, base, end, "its " SCR_SOURCE);
+	if ((r = scr_source_span(ar, l, &base, &end)) < 0)
+		return 0;	/* not a lumped file: said above */
+	if ((s = rpg_hsp_build(ar, l, &scr_ops, &scr_hss)))
+		return s;
+	return r ? scr_build_dir(&sb, base, end, "its " SCR_SOURCE) : 0;
 }
 
 int rpg_scripts_build(struct gfs_archive *ar)

@@ -397,8 +397,8 @@ int tng_asset_new(struct tng *t, size_t si, uint32_t nameoff, size_t *ai)
 	if (!(na = realloc(t->assets, (t->nassets + 1) * sizeof(*na))))
 		return -ENOMEM;
 	t->assets = na;
-	for (size_t i = 0; i < t->nassets; i++)
-		num += t->secs[t->assets[i].sec].type == t->secs[si].type;
+	for (size_t i = 0; i < t->nassets; i++)	/* removed ones no longer count */
+		num += !t->assets[i].gone && t->secs[t->assets[i].sec].type == t->secs[si].type;
 	gfs_put_u32le(desc + TNG_DESC_NAME, nameoff);
 	if (gfs_buf_add(e, desc, sizeof desc))
 		return -ENOMEM;
@@ -489,4 +489,67 @@ struct tng_asset *tng_ref_asset(struct gfs_node *n)
 	struct tng_ref *r = n->priv;
 
 	return &r->t->assets[r->asset];
+}
+
+/* ---- numbered assets: atlases/, backs/, sprites/<cat>/ ---- */
+
+long tng_numbered_section(const struct tng *t, const struct gfs_node *dir)
+{
+	long si = -1;
+
+	for (size_t i = 0; dir && dir->parent && i < t->nsecs; i++) {
+		const struct tng_kind *k = tng_kind_of(t->secs[i].type);
+		const struct gfs_node *p = dir->parent;
+
+		if (strcmp(dir->name, k->name))
+			continue;
+		if ((k->view == TNG_V_IMAGE && !p->parent) ||
+		    (k->view == TNG_V_SPRITE && p->parent && !p->parent->parent && !strcmp(p->name, "sprites")))
+			si = (long)i;	/* the last section of the type takes new assets */
+	}
+	return si;
+}
+
+unsigned tng_numbered_next(const struct tng *t, size_t si)
+{
+	unsigned num = 0;
+
+	for (size_t i = 0; i < t->nassets; i++)
+		num += !t->assets[i].gone && t->secs[t->assets[i].sec].type == t->secs[si].type;
+	return num;
+}
+
+int tng_numbered_name(struct gfs_archive *ar, const struct tng *t, size_t si, const char *name)
+{
+	const struct tng_kind *k = tng_kind_of(t->secs[si].type);
+	char want[32];
+
+	snprintf(want, sizeof want, "%04u.%s", tng_numbered_next(t, si),
+		 k->view == TNG_V_SPRITE ? "txt" : "png");
+	if (strcmp(name, want))
+		return gfs_err(ar, -EINVAL, "%s: %s%s are numbered: the next is %s", name,
+			       k->view == TNG_V_SPRITE ? "sprites/" : "", k->name, want);
+	return 0;
+}
+
+int tng_numbered_adopt(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	const struct tng_kind *k = tng_kind_of(t->secs[ref->sec].type);
+	size_t ai;
+	int r;
+
+	if ((r = tng_numbered_name(ar, t, ref->sec, n->name)))
+		return r;
+	if ((r = tng_asset_new(t, ref->sec, 0, &ai)))
+		return r == -EFBIG ? gfs_err(ar, r, "%s: the section block is full", n->name) : r;
+	if (k->view == TNG_V_SPRITE) {
+		t->assets[ai].kind = TNG_A_SPRITE;
+		t->assets[ai].dir = n->parent;
+	}
+	t->assets[ai].node = n;
+	ref->asset = ai;
+	ar->changed = 1;
+	return 0;
 }

@@ -2,13 +2,15 @@
  * tng.h - private model of the TirNanoG game driver.
  *
  * Files, each calling only the ones below it (no circles):
- *   tng_driver.c the driver table: probe, load, the tree, check, new maps
- *                (mkdir), and the dispatch of create/rename/unlink to the
- *                view files (the top)
+ *   tng_driver.c the driver table: probe, load, the tree, check, and the
+ *                dispatch of create/rename/unlink/mkdir/rmdir (the top)
+ *   tng_maps.c   nodes of assets and maps; maps made (mkdir, cp -r, a TMX
+ *                saved into maps/) and removed (rm -r)
  *   tng_tiled.c  maps/<name>.tmx (Tiled, read and written back), the map
  *                and tileset PNGs: on the map views and sprites of tng_view.c
  *   tng_view.c   render/store of every view      tng_save.c  the writer
- *   tng_media.c  media files created, renamed, removed; records removed
+ *   tng_media.c  media files created, renamed, removed; records removed;
+ *                numbered atlases, backgrounds and sprites made and removed
  *   tng_logic.c  scripts as assembly, records as INI, their files, references
  *   tng.c        the model: sections, assets, their content, gaps, file CRC,
  *                the section registry (the bottom, beside this header)
@@ -321,6 +323,18 @@ int tng_string_add(struct tng *t, const char *s, uint32_t *off);
 int tng_asset_new(struct tng *t, size_t si, uint32_t nameoff, size_t *ai);
 /* Remove asset ai: its descriptor goes from its section, its bytes at the next save. */
 int tng_asset_drop(struct tng *t, size_t ai);
+/*
+ * Numbered assets (atlases/NNNN.png, backs/NNNN.png, sprites/<cat>/NNNN.txt):
+ * the section whose new files directory dir takes (the last of its type), or
+ * -1; the next number of section si's type (removed assets do not count);
+ * whether name is that number's file (-EINVAL said if not); and the first
+ * content of a created file made its asset (a descriptor at the end of its
+ * section, nameless: sprites get their direction count at save).
+ */
+long tng_numbered_section(const struct tng *t, const struct gfs_node *dir);
+unsigned tng_numbered_next(const struct tng *t, size_t si);
+int tng_numbered_name(struct gfs_archive *ar, const struct tng *t, size_t si, const char *name);
+int tng_numbered_adopt(struct gfs_archive *ar, struct gfs_node *n);
 
 /* tng_view.c */
 extern const struct gfs_node_ops tng_lazy_dir_ops;
@@ -521,6 +535,11 @@ int tng_media_unlink(struct gfs_archive *ar, struct gfs_node *n);
 int tng_record_unlink(struct gfs_archive *ar, struct gfs_node *n);
 int tng_media_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
 		     const char *newname);
+/* A new atlases/NNNN.png, backs/NNNN.png, sprites/<cat>/NNNN.txt (the next number); 1: not such a dir. */
+int tng_numbered_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+			struct gfs_node **out);
+/* Removing one: the last number, when nothing draws from it or shows it (EBUSY naming what does). */
+int tng_numbered_unlink(struct gfs_archive *ar, struct gfs_node *n);
 #define TNG_SEC_ATLAS		6	/* the section of sprite atlases */
 #define TNG_IMAGE_MAX_SIDE	0xffff	/* a background image's side, at most */
 /*
@@ -531,6 +550,37 @@ uint32_t tng_atlas_max_side(const struct tng *t);
 /* Do the frames of every sprite drawn from atlas fit in aw x ah pixels? 0 or -EINVAL and why */
 int tng_atlas_fits(struct gfs_archive *ar, struct tng *t, const struct tng_asset *atlas,
 		   uint32_t aw, uint32_t ah, char *why, size_t whylen);
+
+/*
+ * tng_maps.c: nodes of assets (a safe unique name; the ref freed on
+ * failure), maps' nodes, and maps made and removed through the mount.
+ */
+struct gfs_node *tng_unique_dir(struct gfs_archive *ar, struct gfs_node *parent, const char *name);
+struct gfs_node *tng_file(struct gfs_archive *ar, struct gfs_node *dir, const char *name, mode_t mode,
+			  const struct gfs_node_ops *ops, struct tng_ref *ref);
+struct gfs_node *tng_span(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+			  const struct gfs_node_ops *ops, struct tng_ref *ref, uint64_t off, uint64_t len);
+/* "name.ext" from the descriptor's string, or "NNNN.ext". */
+void tng_asset_name(struct tng *t, uint32_t stroff, unsigned idx, const char *ext, char *out,
+		    size_t outlen);
+/* File l of map asset ai's folder d: its map.ini (l -1, the asset's node) or layer l's CSV. */
+struct gfs_node *tng_map_file(struct gfs_archive *ar, struct tng *t, size_t ai, struct gfs_node *d,
+			      int l);
+int tng_map_nodes(struct gfs_archive *ar, struct tng *t, struct tng_asset *a, struct gfs_node *maps,
+		  uint32_t stroff, unsigned num, int files, struct gfs_node *tmx);
+/* mkdir maps/NAME: a new empty map. */
+int tng_map_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		  struct gfs_node **out);
+/* map.ini or layerNN.csv created in a map's folder; 1: dir is not a map's folder. */
+int tng_map_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		   struct gfs_node **out);
+/* maps/NAME.tmx created: a new map NAME when its content is stored; 1: not a .tmx. */
+int tng_map_tmx_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+		       struct gfs_node **out);
+/* rm -r maps/NAME: its files (when nothing leads to the map), then the folder, the map. */
+int tng_map_file_unlink(struct gfs_archive *ar, struct gfs_node *n);
+int tng_map_tmx_is(const struct gfs_node *n);	/* maps/NAME.tmx? */
+int tng_map_rmdir(struct gfs_archive *ar, struct gfs_node *dir);
 
 /* tng_crc.c: the same CRC-32 as gfs_crc32(), faster on big buffers */
 uint32_t tng_crc32(uint32_t crc, const uint8_t *p, size_t len);

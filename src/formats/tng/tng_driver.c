@@ -46,71 +46,6 @@ static struct gfs_node *tng_dir(struct gfs_archive *ar, struct gfs_node *parent,
 	return gfs_node_new_dir(ar, parent, name);
 }
 
-/* A new directory under a safe unique name in parent (NULL: out of memory). */
-static struct gfs_node *tng_unique_dir(struct gfs_archive *ar, struct gfs_node *parent,
-				       const char *name)
-{
-	char *u = gfs_unique_name(parent, name);
-	struct gfs_node *d = u ? gfs_node_new_dir(ar, parent, u) : NULL;
-
-	free(u);
-	return d;
-}
-
-/*
- * A file (span = 0) or a span of the archive under a safe unique name; ref
- * becomes the node's, and is freed here on any failure.
- */
-static struct gfs_node *tng_node(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
-				 mode_t mode, const struct gfs_node_ops *ops, struct tng_ref *ref,
-				 int span, uint64_t off, uint64_t len)
-{
-	char *u = NULL;
-	struct gfs_node *n = NULL;
-
-	if (dir && ref && !gfs_name_usable(dir, name))
-		name = u = gfs_unique_name(dir, name);
-	if (dir && ref && name)
-		n = span ? gfs_node_new_span(ar, dir, name, mode, ops, ref, off, len)
-			 : gfs_node_new_file(ar, dir, name, mode, ops, ref);
-	free(u);
-	if (!n)
-		tng_ref_release(ref);
-	return n;
-}
-
-static struct gfs_node *tng_file(struct gfs_archive *ar, struct gfs_node *dir,
-				 const char *name, mode_t mode,
-				 const struct gfs_node_ops *ops, struct tng_ref *ref)
-{
-	return tng_node(ar, dir, name, mode, ops, ref, 0, 0, 0);
-}
-
-static struct gfs_node *tng_span(struct gfs_archive *ar, struct gfs_node *dir,
-				 const char *name, const struct gfs_node_ops *ops,
-				 struct tng_ref *ref, uint64_t off, uint64_t len)
-{
-	return tng_node(ar, dir, name, 0644, ops, ref, 1, off, len);
-}
-
-/* "name.ext" from the descriptor's string, or "NNNN.ext". */
-static void tng_asset_name(struct tng *t, uint32_t stroff, unsigned idx, const char *ext,
-			   char *out, size_t outlen)
-{
-	size_t n = 0;
-	const char *s = stroff ? tng_string_at(t, stroff, &n) : NULL;
-
-	size_t e = strlen(ext);
-
-	if (s && n > 0 && n < 200 && n + 1 + e < outlen) {	/* the usual case, without snprintf */
-		memcpy(out, s, n);
-		out[n] = '.';
-		memcpy(out + n + 1, ext, e + 1);
-	} else {
-		snprintf(out, outlen, "%04u.%s", idx, ext);
-	}
-}
-
 static int tng_add_asset(struct gfs_archive *ar, struct tng *t, size_t sec, uint32_t dpos,
 			 unsigned idx, enum tng_akind kind, struct tng_asset **out)
 {
@@ -292,85 +227,6 @@ nomem:
 	return -ENOMEM;
 }
 
-/* File l of map asset ai's directory d: its map.ini (l -1, the asset's node) or layer l's CSV. */
-static struct gfs_node *tng_map_file(struct gfs_archive *ar, struct tng *t, size_t ai,
-				     struct gfs_node *d, int l)
-{
-	struct tng_asset *a = &t->assets[ai];
-	struct gfs_node *n;
-	char name[32];
-
-	if (l < 0)
-		return a->node = tng_file(ar, d, "map.ini", 0644, &tng_mapini_ops, tng_ref_new(t, ai, a->sec, 0));
-	snprintf(name, sizeof(name), "layer%02d.csv", l);
-	n = tng_file(ar, d, name, 0644, &tng_layer_ops, tng_ref_new(t, ai, a->sec, l));
-	return n;
-}
-
-/* A map's directory, its files unless files is 0 (a new map: made as they are copied in), TMX and PNG. */
-static int tng_map_nodes(struct gfs_archive *ar, struct tng *t, struct tng_asset *a,
-			 struct gfs_node *maps, uint32_t stroff, unsigned num, int files)
-{
-	struct gfs_buf b = GFS_BUF_INIT;
-	char name[256], why[512];
-	size_t ai = (size_t)(a - t->assets);
-	struct gfs_node *d;
-	int r;
-
-	/* check the map now while the load budget lasts; later ones fail on read */
-	if (t->budget >= TNG_MAP_MAX) {
-		r = tng_asset_content(ar, t, a, TNG_MAP_MAX, &b);
-		t->budget -= r ? TNG_MAP_MAX : b.len;
-		if (!r && tng_map_validate(tng_map_size(t), tng_map_layers(t), b.data, b.len, why, sizeof(why)))
-			r = -EBADMSG;
-		else if (r)
-			snprintf(why, sizeof(why), "%s", gfs_err_reason(ar));
-		gfs_buf_release(&b);
-	} else {
-		r = 0;
-	}
-	tng_asset_name(t, stroff, num, "bin", name, sizeof(name));
-	if (r) {
-		gfs_warn(ar, "map %s at 0x%llx: %s; shown raw", name,
-			 (unsigned long long)(t->base + a->off), why);
-		t->broken_assets++;
-		a->kind = TNG_A_ZBIN;
-		a->node = tng_file(ar, maps, name, 0644, &tng_zbin_ops, tng_ref_new(t, ai, a->sec, 0));
-		return a->node ? 0 : -ENOMEM;
-	}
-	name[strlen(name) - 4] = '\0';
-	/* the tilesets every map's TMX points at, made with the first map */
-	if (tng_tiled_supported(t) && !gfs_node_child(ar, maps, "tilesets")) {
-		struct gfs_node *ts = gfs_node_new_dir(ar, maps, "tilesets");
-
-		if (!ts)
-			return -ENOMEM;
-		for (int k = 0; k < TNG_TS_N; k++) {
-			char tsn[32];
-
-			snprintf(tsn, sizeof(tsn), "%s.png", tng_ts_name[k]);
-			if (!tng_file(ar, ts, tsn, 0444, &tng_tileset_ops, tng_ref_new(t, ai, a->sec, k)))
-				return -ENOMEM;
-		}
-	}
-	d = tng_unique_dir(ar, maps, name);
-	if (!d)
-		return -ENOMEM;
-	a->dir = d;
-	for (int l = -1; files && l < (int)tng_map_layers(t); l++)
-		if (!tng_map_file(ar, t, ai, d, l))
-			return -ENOMEM;
-	if (!tng_tiled_supported(t))
-		return 0;	/* a 3D game: Tiled has no orientation for it (check says so) */
-	snprintf(name, sizeof(name), "%s.tmx", d->name);
-	if (!tng_file(ar, maps, name, 0644, &tng_tmx_ops, tng_ref_new(t, ai, a->sec, 0)))
-		return -ENOMEM;
-	snprintf(name, sizeof(name), "%s.png", d->name);
-	if (!tng_file(ar, maps, name, 0444, &tng_mappng_ops, tng_ref_new(t, ai, a->sec, 0)))
-		return -ENOMEM;
-	return 0;
-}
-
 /* Descriptors of one asset section: add assets and their nodes. */
 static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, unsigned *counters)
 {
@@ -469,7 +325,7 @@ static int tng_load_assets(struct gfs_archive *ar, struct tng *t, size_t si, uns
 				return r;
 			break;
 		case TNG_V_MAP:
-			r = tng_map_nodes(ar, t, a, dir, nameoff, num, 1);
+			r = tng_map_nodes(ar, t, a, dir, nameoff, num, 1, NULL);
 			if (r)
 				return r;
 			break;
@@ -787,9 +643,6 @@ next:
 	return bad;
 }
 
-static int tng_map_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
-			  struct gfs_node **out);
-
 /* New files: media in media directories, a new map's files, records and event handlers. */
 static int tng_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
 		      struct gfs_node **out)
@@ -798,8 +651,13 @@ static int tng_create(struct gfs_archive *ar, struct gfs_node *dir, const char *
 
 	if (tng_media_dir(ar->priv, dir))
 		return tng_media_create(ar, dir, name, out);
+	if ((r = tng_numbered_create(ar, dir, name, out)) <= 0)
+		return r;
 	if (dir->parent && dir->parent->parent == ar->root && !strcmp(dir->parent->name, "maps") &&
 	    (r = tng_map_create(ar, dir, name, out)) <= 0)
+		return r;
+	if (dir->parent == ar->root && !strcmp(dir->name, "maps") &&
+	    (r = tng_map_tmx_create(ar, dir, name, out)) <= 0)
 		return r;
 	return tng_logic_create(ar, dir, name, out);
 }
@@ -810,129 +668,26 @@ static int tng_unlink(struct gfs_archive *ar, struct gfs_node *n)
 		return tng_media_unlink(ar, n);
 	if (gfs_node_get_ops(n) == &tng_recini_ops)
 		return tng_record_unlink(ar, n);
+	if ((gfs_node_get_ops(n) == &tng_image_ops || gfs_node_get_ops(n) == &tng_sprite_ops) &&
+	    tng_numbered_section(ar->priv, n->parent) >= 0)
+		return tng_numbered_unlink(ar, n);
+	if (gfs_node_get_ops(n) == &tng_mapini_ops || gfs_node_get_ops(n) == &tng_layer_ops || tng_map_tmx_is(n))
+		return tng_map_file_unlink(ar, n);
 	return tng_logic_unlink(ar, n);
 }
 
-/* ---- a new map: mkdir maps/NAME ---- */
-
-/* The section new maps go to: the last of type 34 that holds no quests; -1 none. */
-static long tng_map_section(const struct tng *t)
+static int tng_rmdir(struct gfs_archive *ar, struct gfs_node *n)
 {
-	long si = -1;
-
-	for (size_t i = 0; i < t->nsecs; i++) {
-		int quests = 0;
-
-		for (size_t k = 0; k < t->nassets && t->secs[i].type == TNG_S_MAPS; k++)
-			quests |= t->assets[k].sec == i && t->assets[k].kind == TNG_A_ZBIN;
-		if (t->secs[i].type == TNG_S_MAPS && !quests)
-			si = (long)i;
-	}
-	return si;
-}
-
-/* A map's name: 1 to 64 bytes of printable ASCII, no blank, '.', '/' or '\\', not "tilesets". */
-static int tng_map_name_ok(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (!n || n > 64 || !strcmp(s, "tilesets"))
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if ((unsigned char)s[i] <= ' ' || (unsigned char)s[i] >= 0x7f || strchr("./\\", s[i]))
-			return 0;
-	return 1;
-}
-
-/*
- * mkdir maps/NAME: a new map named NAME at the end of the maps section,
- * every cell of every layer empty, no title (-1), no parallax or path.
- * Its folder starts empty: map.ini and layerNN.csv are created in it as
- * they are copied in (cp -r creates them exclusively) and written like any
- * map's; maps/NAME.tmx and .png are there at once.
- */
-static int tng_map_new(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
-		       struct gfs_node **out)
-{
-	struct tng *t = ar->priv;
-	long si = tng_map_section(t);
-	size_t cells = (size_t)tng_map_size(t) * tng_map_size(t) * tng_map_layers(t), ai;
-	uint8_t hdr[TNG_MAP_HDR] = { 0 };
-	struct gfs_buf rle = GFS_BUF_INIT, none = GFS_BUF_INIT, *nb;
-	struct tng_asset *a;
-	uint16_t *c;
-	uint32_t off;
-	int r;
-
-	if (si < 0)
-		return gfs_err(ar, -EPERM, "maps/%s: the game has no maps section", name);
-	if (!tng_map_name_ok(name))
-		return gfs_err(ar, -EINVAL, "maps/%s: a map's name is 1 to 64 bytes of printable ASCII, "
-			       "no blank, '.', '/' or '\\', not tilesets", name);
-	if (!cells || cells > TNG_MAP_CELLS_MAX)
-		return gfs_err(ar, -EINVAL, "maps/%s: the header's map size and layers allow no map", name);
-	if (!(c = malloc(cells * sizeof(*c))))
-		return -ENOMEM;
-	for (size_t i = 0; i < cells; i++)
-		c[i] = 0xffff;
-	r = gfs_rle16_encode(c, cells, &rle);
-	free(c);
-	gfs_put_u24le(hdr, 0xffffff);	/* no title */
-	gfs_put_u16le(hdr + 24, 0xffff);	/* no daylight sprite (category 0, index -1) */
-	nb = r ? NULL : gfs_buf_new();
-	r = r ? r : !nb ? -ENOMEM : tng_map_build(hdr, &none, 0, NULL, 0, 0, rle.data, rle.len, NULL, 0, nb);
-	gfs_buf_release(&rle);
-	if (!r && ((r = tng_string_add(t, name, &off)) || (r = tng_asset_new(t, (size_t)si, off, &ai))))
-		r = r == -EFBIG ? gfs_err(ar, r, "maps/%s: the section block is full", name) : r;
-	if (r) {
-		gfs_buf_free(nb);
-		return r;
-	}
-	a = &t->assets[ai];
-	a->kind = TNG_A_MAP;
-	a->pending = nb;
-	ar->changed = 1;
-	if ((r = tng_map_nodes(ar, t, a, dir, off, a->num, 0)))
-		return r;
-	*out = a->dir;
-	gfs_tree_invalidate(ar);
-	return 0;
-}
-
-/* map.ini or layerNN.csv created in the folder of a map: its view (not there yet); 1: not a map's folder. */
-static int tng_map_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
-			  struct gfs_node **out)
-{
-	struct tng *t = ar->priv;
-	size_t n = strlen(name);
-	unsigned l = n == 11 && !strncmp(name, "layer", 5) && !strcmp(name + 7, ".csv") &&
-		     name[5] >= '0' && name[5] <= '9' && name[6] >= '0' && name[6] <= '9' ?
-		     (unsigned)(name[5] - '0') * 10 + (unsigned)(name[6] - '0') : 100;
-
-	for (size_t i = 0; i < t->nassets; i++) {
-		if (t->assets[i].dir != dir || t->assets[i].kind != TNG_A_MAP || t->assets[i].gone)
-			continue;
-		if (!strcmp(name, "map.ini"))
-			*out = tng_map_file(ar, t, i, dir, -1);
-		else if (l < tng_map_layers(t))	/* layerNN.csv, two digits */
-			*out = tng_map_file(ar, t, i, dir, (int)l);
-		else
-			return gfs_err(ar, -EPERM, "maps/%s/%s: a map's folder holds map.ini and "
-				       "layer00.csv to layer%02u.csv", dir->name, name,
-				       tng_map_layers(t) - 1);
-		if (!*out)
-			return -ENOMEM;
-		((struct tng_ref *)(*out)->priv)->fresh = 1;	/* empty until written */
-		return 0;
-	}
-	return 1;
+	if (n->parent && n->parent->parent == ar->root && !strcmp(n->parent->name, "maps"))
+		return tng_map_rmdir(ar, n);
+	return gfs_err(ar, -EPERM, "%s: only a map's folder (rm -r maps/NAME) can be removed", n->name);
 }
 
 static int tng_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
 		     struct gfs_node **out)
 {
 	if (dir->parent == ar->root && !strcmp(dir->name, "maps"))
-		return tng_map_new(ar, dir, name, out);
+		return tng_map_mkdir(ar, dir, name, out);
 	return gfs_err(ar, -EPERM, "%s: only maps (a new folder in maps/) can be made", name);
 }
 
@@ -947,6 +702,7 @@ const struct gfs_format gfs_format_tng = {
 	.unlink = tng_unlink,
 	.rename = tng_media_rename,
 	.mkdir = tng_mkdir,
+	.rmdir = tng_rmdir,
 	.thumbnails = tng_thumbnails,
 	.layout = tng_layout_nth,
 };

@@ -741,8 +741,8 @@ static unsigned record_next(const struct tng *t, size_t si)
 {
 	unsigned num = 0;
 
-	for (size_t i = 0; i < t->nassets; i++)
-		num += t->secs[t->assets[i].sec].type == t->secs[si].type;
+	for (size_t i = 0; i < t->nassets; i++)	/* removed ones no longer count */
+		num += !t->assets[i].gone && t->secs[t->assets[i].sec].type == t->secs[si].type;
 	return num;
 }
 

@@ -6,12 +6,16 @@
  * removing drops the descriptor (the bytes go at the next commit).  What a
  * script, a record or a map still refers to by its name cannot be removed or
  * renamed.  Records are removed here too (tng_record_unlink), since what
- * refers to them is found the same way.
+ * refers to them is found the same way, and the numbered atlases,
+ * backgrounds and sprites are made (the next number) and removed (the last,
+ * when nothing draws from or shows it).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gfs_codec.h"
+#include "gfs_record.h"
 #include "tng.h"
 #include "tng_script.h"
 
@@ -297,6 +301,181 @@ int tng_record_unlink(struct gfs_archive *ar, struct gfs_node *n)
 		struct tng_ref *or = o->priv;
 
 		if (o != n && gfs_node_get_ops(o) == &tng_hscript_ops && or->asset == ref->asset)
+			gfs_node_remove(ar, o);
+	}
+	ar->changed = 1;
+	gfs_node_remove(ar, n);
+	gfs_tree_invalidate(ar);
+	return 0;
+}
+
+/* ---- numbered assets: atlases/NNNN.png, backs/NNNN.png, sprites/<cat>/NNNN.txt ---- */
+
+/*
+ * A new file in atlases/, backs/ or sprites/<cat>/ named with the next
+ * number is a node only; its asset is made when its first content is
+ * stored and checked (tng_numbered_adopt), so a refused one changes
+ * nothing.  1: dir takes no numbered files.
+ */
+int tng_numbered_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+			struct gfs_node **out)
+{
+	struct tng *t = ar->priv;
+	long si = tng_numbered_section(t, dir);
+	int sprite, r;
+	struct tng_ref *ref;
+
+	if (si < 0)
+		return 1;
+	if ((r = tng_numbered_name(ar, t, (size_t)si, name)))
+		return r;
+	sprite = tng_kind_of(t->secs[si].type)->view == TNG_V_SPRITE;
+	ref = tng_ref_new(t, TNG_NEW_ASSET, (size_t)si, 0);
+	*out = ref ? gfs_node_new_file(ar, dir, name, 0644, sprite ? &tng_sprite_ops : &tng_image_ops,
+				       ref) : NULL;
+	if (!*out) {
+		tng_ref_release(ref);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The path of sprite asset s: sprites/<cat>/NNNN.txt. */
+static void sprite_path(const struct tng *t, const struct tng_asset *s, char *who, size_t wholen)
+{
+	snprintf(who, wholen, "sprites/%s/%04u.txt", tng_kind_of(t->secs[s->sec].type)->name, s->num);
+}
+
+/* Does a sprite draw from atlas id?  1 with the sprite in who. */
+static int atlas_user(struct gfs_archive *ar, struct tng *t, unsigned id, char *who, size_t wholen)
+{
+	for (size_t i = 0; i < t->nassets; i++) {
+		struct tng_asset *s = &t->assets[i];
+		struct gfs_buf b = GFS_BUF_INIT;
+		struct gfs_rd rd;
+		int hit = 0;
+
+		if (s->kind != TNG_A_SPRITE || s->gone || tng_asset_content(ar, t, s, TNG_SPR_MAX, &b)) {
+			gfs_buf_release(&b);
+			continue;
+		}
+		gfs_rd_init(&rd, b.data, b.len, 0);
+		while (!hit && gfs_rd_left(&rd)) {
+			uint8_t nf = 0;
+			uint16_t v = 0;
+
+			if (gfs_rd_skip(&rd, 5) || gfs_rd_u8(&rd, &nf))
+				break;
+			for (unsigned f = 0; f < nf && !hit; f++) {
+				if (gfs_rd_u16le(&rd, &v) || gfs_rd_skip(&rd, TNG_SPR_FRAME - 2))
+					break;
+				hit = (v & 0xfffu) == id;
+			}
+		}
+		gfs_buf_release(&b);
+		if (hit) {
+			sprite_path(t, s, who, wholen);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+struct spr_want {
+	unsigned cat, idx;
+};
+
+static int map_spr_field(void *ctx, const struct gfs_field *f, uint64_t v)
+{
+	const struct spr_want *w = ctx;
+
+	return f->kind == GFS_FK_REF && f->ref == TNG_MREF_SPRITE && (v & 0xff) == w->cat &&
+	       (v >> 8 & 0xffff) == w->idx;
+}
+
+/*
+ * Does something show sprite cat/idx (a background is category 4)?  1 with
+ * who: a script, a record or section, an object (its sprite index), a
+ * map's header or parallax, or a tile on a map's layer.
+ */
+static int sprite_user(struct gfs_archive *ar, struct tng *t, unsigned cat, unsigned idx, char *who,
+		       size_t wholen)
+{
+	unsigned ms = tng_map_size(t), layers = tng_map_layers(t);
+	struct spr_want w = { cat, idx };
+
+	if (tng_logic_referrer(ar, t, TNGS_SPRITE, cat << 16 | idx, who, wholen))
+		return 1;
+	for (size_t i = 0; i < t->nassets; i++) {
+		struct tng_asset *a = &t->assets[i];
+		struct gfs_buf b = GFS_BUF_INIT;
+		struct tng_map m;
+		const char *name;
+		size_t nl, cells = (size_t)ms * ms;
+		int hit = 0;
+
+		if (a->gone)
+			continue;
+		if (t->secs[a->sec].type == TNG_S_OBJECTS && cat == TNGS_OBJ_CAT && a->nameoff == idx) {
+			snprintf(who, wholen, "objects/index.csv (object %04u)", a->num);
+			return 1;
+		}
+		if (a->kind != TNG_A_MAP)
+			continue;
+		if (!tng_asset_content(ar, t, a, TNG_MAP_MAX, &b) &&
+		    !tng_map_parse(ms, layers, b.data, b.len, &m, cat == 1, NULL, 0)) {
+			hit = gfs_record_each(&tng_map_rec, b.data, m.rle, map_spr_field, &w) > 0 ? 1 : 0;
+			for (size_t c = 0; cat == 1 && !hit && c < cells * layers; c++)
+				hit = c / cells != 5 && c / cells != 6 && m.cells[c] == idx ? 2 + (int)(c / cells) : 0;
+			free(m.cells);
+		}
+		gfs_buf_release(&b);
+		if (hit) {
+			name = tng_string_at(t, a->nameoff, &nl);
+			if (hit == 1)
+				snprintf(who, wholen, "maps/%.*s/map.ini", name ? (int)nl : 4, name ? name : "?");
+			else
+				snprintf(who, wholen, "maps/%.*s/layer%02d.csv (a tile)", name ? (int)nl : 4,
+					 name ? name : "?", hit - 2);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Removing atlases/NNNN.png, backs/NNNN.png or sprites/<cat>/NNNN.txt: only
+ * the last of its kind (no other number changes), and only when nothing
+ * draws from it (an atlas) or shows it (a sprite, a background).
+ */
+int tng_numbered_unlink(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	struct tng_asset *a;
+	unsigned type = t->secs[ref->sec].type;
+	const struct tng_kind *kd = tng_kind_of(type);
+	char who[200], path[64];
+	int r;
+
+	if (never_stored(ar, n))
+		return 0;
+	a = &t->assets[ref->asset];
+	snprintf(path, sizeof path, "%s%s/%s", kd->view == TNG_V_SPRITE ? "sprites/" : "", kd->name, n->name);
+	if (a->num + 1 != tng_numbered_next(t, ref->sec))
+		return gfs_err(ar, -EBUSY, "%s: %s are numbered: only the last (%04u) can be removed", path,
+			       kd->name, tng_numbered_next(t, ref->sec) - 1);
+	if (type == TNG_S_ATLASES ? atlas_user(ar, t, a->num, who, sizeof who) :
+	    sprite_user(ar, t, type - TNG_S_UISPR, a->num, who, sizeof who))
+		return gfs_err(ar, -EBUSY, "%s: %s %s it; change that first", path, who,
+			       type == TNG_S_ATLASES ? "draws from" : "shows");
+	if ((r = tng_asset_drop(t, ref->asset)))
+		return r;
+	for (size_t j = n->parent->nkids; j-- > 0;) {	/* a sprite's strips go with it */
+		struct gfs_node *o = n->parent->kids[j];
+
+		if (o != n && gfs_node_get_ops(o) == &tng_strip_ops &&
+		    ((struct tng_ref *)o->priv)->asset == ref->asset)
 			gfs_node_remove(ar, o);
 	}
 	ar->changed = 1;

@@ -725,6 +725,24 @@ static int refers_field(void *ctx, const struct gfs_field *f, uint64_t v)
 
 	if (f->kind != GFS_FK_REF)
 		return 0;
+	if (w->ref == (RR_NAME | TNGS_SPRITE)) {	/* w->v: category << 16 | index */
+		unsigned cat = w->v >> 16, idx = w->v & 0xffff;
+
+		switch (f->ref) {
+		case RR_SPR: case RR_PORTRAIT:
+			return (v & 0xff) == cat && (v >> 8 & 0xffff) == idx;
+		case RR_UISPR: case RR_TILESPR: case RR_OBJSPR:
+			return cat == (f->ref == RR_UISPR ? 0u : f->ref == RR_TILESPR ? 1u : TNGS_OBJ_CAT) &&
+			       v == idx;
+		case RR_INGR:
+			return cat == TNGS_OBJ_CAT && (v >> 16 & 0xffff) == idx;
+		case RR_AREA:	/* three UI sprites, unless a rectangle (bit 48, tng_area_get) */
+			return cat == 0 && !(v >> 48) &&
+			       ((v & 0xffff) == idx || (v >> 16 & 0xffff) == idx || (v >> 32 & 0xffff) == idx);
+		default:
+			return 0;
+		}
+	}
 	if (f->ref == w->ref)
 		return v == w->v;
 	/* a chooser's attribute: type 0 and the attribute */

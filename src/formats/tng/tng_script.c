@@ -214,6 +214,9 @@ size_t tngs_refers(const uint8_t *code, size_t len, enum tngs_ref k, uint32_t v)
 		if (((op->arg == ARG_REF && op->ref == k) || (op->arg == ARG_MAP && k == TNGS_MAP) ||
 		     (op->arg == ARG_ATTR && k == TNGS_ATTR)) && rd(code + pc + 1, 3) == v)
 			return pc + 1;
+		/* a sprite: v is category << 16 | index */
+		if (op->arg == ARG_SPR && k == TNGS_SPRITE && ((uint32_t)code[pc + 1] << 16 | rd(code + pc + 2, 2)) == v)
+			return pc + 1;
 		pc += n;
 	}
 	return 0;

@@ -15,10 +15,12 @@ static int tng_sprite_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 	struct tng_ref *ref = n->priv;
 	struct gfs_buf b = GFS_BUF_INIT;
 	struct gfs_rd rd;
-	int r = tng_asset_content(ar, ref->t, tng_ref_asset(n), TNG_SPR_MAX, &b);
+	int r;
 	unsigned d = 0;
 
-	if (r)
+	if (ref->asset == TNG_NEW_ASSET)
+		return 0;	/* created, nothing stored yet */
+	if ((r = tng_asset_content(ar, ref->t, tng_ref_asset(n), TNG_SPR_MAX, &b)))
 		goto out;
 	r = gfs_buf_adds(out, "; one [direction N] per record: dir 0-7 = south, southwest, west, "
 			 "northwest, north, northeast, east, southeast\n"
@@ -207,12 +209,16 @@ static int tng_sprite_restrip(struct gfs_archive *ar, struct gfs_node *n)
 
 static int tng_sprite_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
-	struct tng_asset *a = tng_ref_asset(n);
+	struct tng_ref *ref = n->priv;
+	int created = ref->asset == TNG_NEW_ASSET;
+	struct tng_asset *a;
 	struct tng_sctx c;
-	struct gfs_buf *nb = gfs_buf_new();
+	struct gfs_buf *nb;
 	int r;
 
-	if (!nb)
+	if (created && !len)
+		return 0;	/* created, not written yet: nothing in the game */
+	if (!(nb = gfs_buf_new()))
 		return -ENOMEM;
 	memset(&c, 0, sizeof(c));
 	c.ar = ar;
@@ -223,10 +229,13 @@ static int tng_sprite_store(struct gfs_archive *ar, struct gfs_node *n, const ui
 		r = tng_sprite_finish(&c, 0);
 	if (!r && c.cur < 0)
 		r = gfs_err(ar, -EINVAL, "%s: no [direction 0]", n->name);
+	if (!r && created)
+		r = tng_numbered_adopt(ar, n);	/* the next number: a new sprite */
 	if (r) {
 		gfs_buf_free(nb);
 		return r;
 	}
+	a = tng_ref_asset(n);
 	tng_set_pending(ar, n, nb);
 	a->ndirs = (uint8_t)(c.cur + 1);
 	gfs_tree_invalidate(ar);
@@ -242,7 +251,7 @@ const struct gfs_node_ops tng_sprite_ops = {
 struct tng_asset *tng_nth_of_type(struct tng *t, unsigned type, unsigned nth)
 {
 	for (size_t i = 0; i < t->nassets; i++)
-		if (t->secs[t->assets[i].sec].type == type && nth-- == 0)
+		if (!t->assets[i].gone && t->secs[t->assets[i].sec].type == type && nth-- == 0)
 			return &t->assets[i];
 	return NULL;
 }
@@ -256,7 +265,7 @@ int tng_atlas_fits(struct gfs_archive *ar, struct tng *t, const struct tng_asset
 	int r = 0;
 
 	for (i = 0; i < t->nassets && &t->assets[i] != atlas; i++)
-		if (t->secs[t->assets[i].sec].type == TNG_S_ATLASES)
+		if (!t->assets[i].gone && t->secs[t->assets[i].sec].type == TNG_S_ATLASES)
 			id++;
 	if (i == t->nassets || t->secs[atlas->sec].type != 6)
 		return 0;
@@ -266,7 +275,7 @@ int tng_atlas_fits(struct gfs_archive *ar, struct tng *t, const struct tng_asset
 		struct gfs_rd rd;
 		unsigned d = 0;
 
-		if (a->kind != TNG_A_SPRITE || tng_asset_content(ar, t, a, TNG_SPR_MAX, &b)) {
+		if (a->kind != TNG_A_SPRITE || a->gone || tng_asset_content(ar, t, a, TNG_SPR_MAX, &b)) {
 			gfs_buf_release(&b);
 			continue;	/* a sprite that does not decode draws nothing */
 		}

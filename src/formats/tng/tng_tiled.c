@@ -72,7 +72,7 @@ static unsigned tng_count_of_type(const struct tng *t, unsigned type)
 	unsigned n = 0;
 
 	for (size_t i = 0; i < t->nassets; i++)
-		if (t->secs[t->assets[i].sec].type == type)
+		if (!t->assets[i].gone && t->secs[t->assets[i].sec].type == type)
 			n++;
 	return n;
 }
@@ -812,6 +812,17 @@ static int tng_tmx_props_in(struct tng_tmxin *in, const struct gfs_xml_el *e)
 		for (i = 0; i < in->ini.n; i++)
 			if (!strcmp(in->ini.kv[i].sect, sect) && !strcmp(in->ini.kv[i].key, key))
 				break;
+		if (i == in->ini.n && sect[0] == 'p') {	/* a new parallax: after the others */
+			struct tng_inikv kv;
+
+			while (i > 0 && strcmp(in->ini.kv[i - 1].sect, "map") && strncmp(in->ini.kv[i - 1].sect, "parallax", 8))
+				i--;
+			if (tng_ini_add(&in->ini, sect, strlen(sect), key, strlen(key), "", 0))
+				return -ENOMEM;
+			kv = in->ini.kv[in->ini.n - 1];
+			memmove(&in->ini.kv[i + 1], &in->ini.kv[i], (in->ini.n - 1 - i) * sizeof(kv));
+			in->ini.kv[i] = kv;
+		}
 		if (i == in->ini.n)
 			return tng_tmx_err(in, p, "unknown property '%s'", name);
 		free(in->ini.kv[i].val);

@@ -296,11 +296,13 @@ static int tng_image_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	/* decoded whole: a PNG with a broken image chunk is refused now, not in the game */
 	char why[200];
 	struct tng_ref *ref = n->priv;
+	int created = ref->asset == TNG_NEW_ASSET;
 
-	if (tng_stored_unchanged(ar, n, data, len))
+	if (created && !len)
+		return 0;	/* created, not written yet: nothing in the game */
+	if (!created && tng_stored_unchanged(ar, n, data, len))
 		return 0;
-	max = tng_ref_asset(n) && ref->t->secs[tng_ref_asset(n)->sec].type == TNG_SEC_ATLAS ?
-	      tng_atlas_max_side(ref->t) : TNG_IMAGE_MAX_SIDE;
+	max = ref->t->secs[ref->sec].type == TNG_SEC_ATLAS ? tng_atlas_max_side(ref->t) : TNG_IMAGE_MAX_SIDE;
 	r = gfs_png_decode(data, len, max, max, &rgba, &w, &h);
 	free(rgba);
 	if (r == -ENOMEM)
@@ -312,8 +314,10 @@ static int tng_image_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 		return gfs_err(ar, -EINVAL, "%s: not a PNG image that decodes (whole, and to no more "
 			       "than the pixels its header declares)", n->name);
 	/* an atlas too small for the sprites drawn from it breaks them */
-	if (tng_ref_asset(n) && tng_atlas_fits(ar, ref->t, tng_ref_asset(n), w, h, why, sizeof(why)))
+	if (!created && tng_atlas_fits(ar, ref->t, tng_ref_asset(n), w, h, why, sizeof(why)))
 		return gfs_err(ar, -EINVAL, "%s: %s", n->name, why);
+	if (created && (r = tng_numbered_adopt(ar, n)))	/* the next number: a new asset */
+		return r;
 	return tng_media_keep(ar, n, data, len);
 }
 

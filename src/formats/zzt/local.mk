@@ -1,7 +1,8 @@
 # zzt format: sources, tests and fixtures (included by the top Makefile.am)
 libgamefs_a_SOURCES += src/formats/zzt/zzt.c src/formats/zzt/zzt.h src/formats/zzt/zzt_board.c \
 	src/formats/zzt/zzt_view.c src/formats/zzt/zzt_text.c \
-	src/formats/zzt/zzt_cp437.c src/formats/zzt/zzt_png.c src/formats/zzt/zzt_refs.c
+	src/formats/zzt/zzt_cp437.c src/formats/zzt/zzt_png.c src/formats/zzt/zzt_refs.c \
+	src/formats/zzt/zzt_engine.c src/formats/zzt/zzt_engine.h
 
 # board.png's 8x14 code page 437 glyphs, generated at build time from the
 # IBM VGA code page fonts of Debian's console-data (no font file in the sources)
@@ -27,8 +28,11 @@ CORE_TESTS += \
 	tests/zzt/t4009-corpus-render.sh \
 	tests/zzt/t4010-diff.sh \
 	tests/zzt/t4011-csv-dialect.sh \
-	tests/zzt/t4012-boards-grow.sh
-EXTRA_DIST += tests/zzt/zztlib.py src/formats/zzt/MANUAL.mdoc
+	tests/zzt/t4012-boards-grow.sh \
+	tests/zzt/t4013-szt-generated.sh \
+	tests/zzt/t4014-szt-edits.sh \
+	tests/zzt/t4015-szt-corpus.sh
+EXTRA_DIST += tests/zzt/zztlib.py tests/zzt/sztlib.py src/formats/zzt/MANUAL.mdoc
 
 # unit tests (TAP): code page 437, RLE, random edits of every view
 check_PROGRAMS += tests/unit-zzt

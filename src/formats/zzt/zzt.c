@@ -1,5 +1,10 @@
 /*
- * zzt.c - ZZT worlds and saved games (.zzt, .sav).
+ * zzt.c - ZZT and Super ZZT worlds and saved games (.zzt, .szt, .sav).
+ *
+ * Super ZZT's files have the same shape with other sizes (a 1024-byte
+ * header, 96x80 boards, 30 bytes of board info, 25-byte stats): the
+ * header's first word picks the engine description (zzt_engine.c) that
+ * every board carries and every layer below asks.  ZZT's layout:
  *
  * On disk:
  *   0x000  512-byte world header: type (-1), board count - 1, player
@@ -62,18 +67,20 @@ static int zzt_bid(const uint8_t *head, size_t len, const char *path)
 	const char *dot = path ? strrchr(path, '.') : NULL;
 	int ext = dot && (!strcasecmp(dot, ".zzt") || !strcasecmp(dot, ".sav") ||
 			  !strcasecmp(dot, ".szt"));
+	const struct zzt_engine *e;
 	int16_t type, nb;
 
 	if (len < 4)
 		return 0;
 	type = (int16_t)gfs_le16(head + ZZT_H_TYPE);
 	nb = (int16_t)gfs_le16(head + ZZT_H_NUMBOARDS);
-	if (type == -1 && nb >= 0) {
-		if (len > ZZT_H_NAME && head[ZZT_H_NAME] > ZZT_NAME_MAX)
+	e = zzt_engine_of(type);
+	if (e && nb >= 0) {
+		if (len > e->h_name && head[e->h_name] > ZZT_NAME_MAX)
 			return ext ? 60 : 30;
 		return ext ? 90 : 70;
 	}
-	if (type == -2)		/* Super ZZT: claimed so load can say so */
+	if (e)
 		return ext ? 60 : 30;
 	return ext ? 10 : 0;
 }
@@ -238,6 +245,7 @@ static void zzt_note_damage(struct gfs_archive *ar, struct zzt_world *w, unsigne
 static int zzt_load(struct gfs_archive *ar)
 {
 	struct gfs_buf file = GFS_BUF_INIT;
+	const struct zzt_engine *eng;
 	struct zzt_world *w;
 	struct gfs_node *boards;
 	uint64_t off;
@@ -254,18 +262,15 @@ static int zzt_load(struct gfs_archive *ar)
 		goto out_file;
 	}
 	type = (int16_t)gfs_le16(file.data + ZZT_H_TYPE);
-	if (type == -2) {
-		r = gfs_err_at(ar, -EBADMSG, 0, "Super ZZT world (first word -2): not supported, "
-			       "only ZZT worlds (first word -1) are");
+	eng = zzt_engine_of(type);
+	if (!eng) {
+		r = gfs_err_at(ar, -EBADMSG, 0, "first word is %d, not -1 (ZZT) or -2 (Super ZZT): "
+			       "not a ZZT world", type);
 		goto out_file;
 	}
-	if (type != -1) {
-		r = gfs_err_at(ar, -EBADMSG, 0, "first word is %d, not -1: not a ZZT world", type);
-		goto out_file;
-	}
-	if (file.len < ZZT_HDR_SIZE) {
-		r = gfs_err_at(ar, -EBADMSG, file.len, "world header truncated: %zu of %d bytes",
-			       file.len, ZZT_HDR_SIZE);
+	if (file.len < eng->hdr_size) {
+		r = gfs_err_at(ar, -EBADMSG, file.len, "world header truncated: %zu of %s's %zu bytes",
+			       file.len, eng->name, eng->hdr_size);
 		goto out_file;
 	}
 	nb = (int32_t)(int16_t)gfs_le16(file.data + ZZT_H_NUMBOARDS) + 1;
@@ -279,16 +284,17 @@ static int zzt_load(struct gfs_archive *ar)
 		goto out_file;
 	}
 	ar->priv = w;
+	w->eng = eng;
 	/* every board takes at least its 2-byte size field: allocate no more */
-	w->boards = calloc(min_size((size_t)nb, (file.len - ZZT_HDR_SIZE) / 2 + 1),
+	w->boards = calloc(min_size((size_t)nb, (file.len - eng->hdr_size) / 2 + 1),
 			   sizeof(*w->boards));
 	if (!w->boards) {
 		r = -ENOMEM;
 		goto out_file;
 	}
-	memcpy(w->hdr, file.data, ZZT_HDR_SIZE);
+	memcpy(w->hdr, file.data, eng->hdr_size);
 	w->file_size = file.len;
-	off = ZZT_HDR_SIZE;
+	off = eng->hdr_size;
 	for (i = 0; i < (size_t)nb; i++) {
 		struct zzt_board *b;
 		struct gfs_rd rd;
@@ -304,6 +310,7 @@ static int zzt_load(struct gfs_archive *ar)
 			break;
 		}
 		b = &w->boards[i];
+		b->eng = eng;
 		b->idx = (unsigned)i;
 		b->off = off;
 		gfs_rd_init(&rd, file.data, file.len, 0);
@@ -392,8 +399,8 @@ static int zzt_save(struct gfs_archive *ar, struct gfs_writer *wr)
 
 	if (w->truncated || w->ndamaged)
 		return gfs_err(ar, -EROFS, "world is damaged: %s", w->damage);
-	r = w->hdr_dirty ? gfs_writer_put(wr, w->hdr, ZZT_HDR_SIZE)
-			 : gfs_writer_copy(wr, 0, ZZT_HDR_SIZE);
+	r = w->hdr_dirty ? gfs_writer_put(wr, w->hdr, w->eng->hdr_size)
+			 : gfs_writer_copy(wr, 0, w->eng->hdr_size);
 	if (r)
 		return r;
 	for (i = 0; i < w->nboards; i++) {
@@ -406,9 +413,9 @@ static int zzt_save(struct gfs_archive *ar, struct gfs_writer *wr)
 		} else {
 			gfs_buf_release(&enc);
 			r = zzt_board_encode(b, &enc);
-			if (!r && enc.len - 2 > ZZT_BOARD_ZZT_MAX)
-				gfs_warn(ar, "board %u is %zu bytes: more than ZZT itself loads (%d)",
-					 b->idx, enc.len - 2, ZZT_BOARD_ZZT_MAX);
+			if (!r && enc.len - 2 > w->eng->board_engine_max)
+				gfs_warn(ar, "board %u is %zu bytes: more than %s itself loads (%u)",
+					 b->idx, enc.len - 2, w->eng->name, w->eng->board_engine_max);
 			if (!r) {
 				b->new_size = (uint32_t)(enc.len - 2);
 				r = gfs_writer_put(wr, enc.data, enc.len);
@@ -437,7 +444,7 @@ static void zzt_committed(struct gfs_archive *ar)
 		b->off = b->new_off;
 		if (!b->dirty)
 			continue;
-		if (b->tiles_changed && !zzt_rle_encode(b->elem, b->color, &enc)) {
+		if (b->tiles_changed && !zzt_rle_encode(b->elem, b->color, b->eng->tiles, &enc)) {
 			uint8_t *p = malloc(enc.len);
 
 			if (p) {
@@ -470,24 +477,28 @@ static void zzt_committed(struct gfs_archive *ar)
  */
 static unsigned zzt_check_board(const struct zzt_board *b, FILE *out)
 {
+	const struct zzt_engine *e = b->eng;
 	size_t t, n = 0, first = 0, s;
 	unsigned bad = 0;
 
-	for (t = 0; t < ZZT_TILES; t++)
-		if (b->elem[t] >= ZZT_NELEMS && !n++)
+	for (t = 0; t < e->tiles; t++)
+		if (b->elem[t] >= e->nelems && !n++)
 			first = t;
 	if (n)
-		fprintf(out, "board %u: warning: %zu tiles with element ids past ZZT's table "
-			"(0-%d), the first %u at x %zu, y %zu\n", b->idx, n, ZZT_NELEMS - 1,
-			b->elem[first], first % ZZT_W + 1, first / ZZT_W + 1);
+		fprintf(out, "board %u: warning: %zu tiles with element ids past %s's table "
+			"(0-%u), the first %u at x %zu, y %zu\n", b->idx, n, e->name, e->nelems - 1,
+			b->elem[first], first % e->w + 1, first / e->w + 1);
+	if (b->nstats > e->stats_max)
+		fprintf(out, "board %u: warning: %zu stats, more than %s's %u\n", b->idx, b->nstats,
+			e->name, e->stats_max);
 	for (s = 0; s < b->nstats; s++) {
 		unsigned x = b->stats[s].rec[ZZT_S_X], y = b->stats[s].rec[ZZT_S_Y];
 
-		if (x <= ZZT_STAT_X_MAX && y <= ZZT_STAT_Y_MAX)
+		if (x <= e->w + 1 && y <= e->h + 1)
 			continue;
 		if (bad++ < ZZT_WARN_MAX)
-			fprintf(out, "board %u: error: stat %zu at x %u, y %u is outside ZZT's board "
-				"(x 0-%d, y 0-%d)\n", b->idx, s, x, y, ZZT_STAT_X_MAX, ZZT_STAT_Y_MAX);
+			fprintf(out, "board %u: error: stat %zu at x %u, y %u is outside %s's board "
+				"(x 0-%u, y 0-%u)\n", b->idx, s, x, y, e->name, e->w + 1, e->h + 1);
 	}
 	if (bad > ZZT_WARN_MAX)
 		fprintf(out, "board %u: error: %u more stats outside the board\n", b->idx,
@@ -501,17 +512,17 @@ static int zzt_check(struct gfs_archive *ar, FILE *out)
 	unsigned bad = 0;
 	size_t i;
 
-	fprintf(out, "ZZT %s: %zu of %d boards loaded\n",
-		w->hdr[ZZT_H_SAVED] ? "saved game" : "world", w->nboards,
+	fprintf(out, "%s %s: %zu of %d boards loaded\n", w->eng->name,
+		w->hdr[w->eng->h_saved] ? "saved game" : "world", w->nboards,
 		(int16_t)gfs_le16(w->hdr + ZZT_H_NUMBOARDS) + 1);
 	for (i = 0; i < w->nboards; i++) {
 		struct zzt_board *b = &w->boards[i];
 
 		if (b->damaged)
 			fprintf(out, "board %zu at 0x%llx: damaged\n", i, (unsigned long long)b->off);
-		else if (b->size > ZZT_BOARD_ZZT_MAX)
-			fprintf(out, "board %zu: %u bytes, more than ZZT itself loads (%d)\n",
-				i, b->size, ZZT_BOARD_ZZT_MAX);
+		else if (b->size > w->eng->board_engine_max)
+			fprintf(out, "board %zu: %u bytes, more than %s itself loads (%u)\n",
+				i, b->size, w->eng->name, w->eng->board_engine_max);
 		if (!b->damaged && b->tail_len)
 			fprintf(out, "board %zu: %zu bytes after the last stat (kept as extra.bin)\n",
 				i, b->tail_len);
@@ -584,7 +595,7 @@ static int zzt_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *n
 {
 	struct zzt_world *w = ar->priv;
 	struct zzt_board *b = zzt_board_of(w, dir, 0), *nb;
-	uint8_t title[ZZT_B_NAME_MAX];
+	uint8_t title[ZZT_B_NAME_LEN_MAX];
 	size_t n = 0, len;
 	const char *t = name;
 
@@ -596,9 +607,9 @@ static int zzt_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *n
 	}
 	if (dir != w->boards_dir)
 		return gfs_err(ar, -EPERM, "%s: only boards/NN-name and a board's code/ can be made", name);
-	if (w->nboards >= ZZT_BOARDS_MAX)
-		return gfs_err(ar, -ENOSPC, "%s: the world has %zu boards, ZZT's most (boards 0-%d)",
-			       name, w->nboards, ZZT_BOARDS_MAX - 1);
+	if (w->nboards >= w->eng->boards_max)
+		return gfs_err(ar, -ENOSPC, "%s: the world has %zu boards, %s's most (boards 0-%u)",
+			       name, w->nboards, w->eng->name, w->eng->boards_max - 1);
 	if (*t >= '0' && *t <= '9') {
 		unsigned long num = strtoul(t, (char **)&t, 10);
 
@@ -618,9 +629,9 @@ static int zzt_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *n
 		if (c < 0)
 			return gfs_err(ar, -EINVAL, "%s: the board name has a character code page 437 "
 				       "lacks", name);
-		if (n == ZZT_B_NAME_MAX)
-			return gfs_err(ar, -EINVAL, "%s: a board name holds at most %d characters",
-				       name, ZZT_B_NAME_MAX);
+		if (n == w->eng->name_max)
+			return gfs_err(ar, -EINVAL, "%s: a board name holds at most %zu characters",
+				       name, w->eng->name_max);
 		title[n++] = (uint8_t)c;
 		t += k;
 		len -= k;
@@ -632,7 +643,7 @@ static int zzt_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *n
 	b = &nb[w->nboards];
 	memset(b, 0, sizeof(*b));
 	b->idx = (unsigned)w->nboards;
-	if (zzt_board_blank(b, title, n) || !(b->dir = gfs_node_new_dir(ar, dir, name))) {
+	if (zzt_board_blank(b, w->eng, title, n) || !(b->dir = gfs_node_new_dir(ar, dir, name))) {
 		zzt_board_release(b);
 		return -ENOMEM;
 	}
@@ -692,8 +703,8 @@ static long zzt_code_stat(const struct zzt_board *b, const char *name, size_t le
 		for (size_t s = 0; s < b->nstats; s++) {
 			const struct zzt_stat *st = &b->stats[s];
 			unsigned x = st->rec[ZZT_S_X], y = st->rec[ZZT_S_Y];
-			uint8_t e = x >= 1 && x <= ZZT_W && y >= 1 && y <= ZZT_H ?
-				    b->elem[(y - 1) * ZZT_W + x - 1] : 0;
+			uint8_t e = x >= 1 && x <= b->eng->w && y >= 1 && y <= b->eng->h ?
+				    b->elem[(y - 1) * b->eng->w + x - 1] : 0;
 
 			if ((e == ZZT_E_OBJECT_ID || e == ZZT_E_SCROLL_ID) && st->bind < 0 &&
 			    !st->code.len && !st->code_node)
@@ -848,7 +859,7 @@ static int zzt_rmdir(struct gfs_archive *ar, struct gfs_node *n)
 static const char *const zzt_thumbnails[] = { "boards/*/board.png", NULL };
 
 const struct gfs_format gfs_format_zzt = {
-	.name = "zzt", .description = "ZZT world or saved game",
+	.name = "zzt", .description = "ZZT or Super ZZT world or saved game",
 	GFS_FORMAT_CALLS(zzt),
 	.create = zzt_create, .unlink = zzt_unlink, .mkdir = zzt_mkdir, .rmdir = zzt_rmdir,
 	.thumbnails = zzt_thumbnails,

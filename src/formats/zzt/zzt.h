@@ -14,8 +14,9 @@
 #include <stdint.h>
 
 #include "gfs_driver.h"
+#include "formats/zzt/zzt_engine.h"
 
-/* World header (offsets from the start of the file). */
+/* ZZT's world header (offsets from the start of the file; Super ZZT's in zzt_engine.c). */
 #define ZZT_HDR_SIZE		512
 #define ZZT_H_TYPE		0x000	/* int16: -1 ZZT, -2 Super ZZT */
 #define ZZT_H_NUMBOARDS		0x002	/* int16: boards - 1 */
@@ -105,11 +106,9 @@
 #define ZZT_E_NORMAL_ID		22
 #define ZZT_E_OBJECT_ID		36
 
-#define ZZT_PNG_W		(ZZT_W * 8)
-#define ZZT_PNG_H		(ZZT_H * 14)
 
 struct zzt_stat {
-	uint8_t rec[ZZT_S_SIZE];	/* raw record; Length kept in sync on save */
+	uint8_t rec[ZZT_S_SIZE_MAX];	/* raw record; Length kept in sync on save */
 	struct gfs_buf code;		/* own code (no bind) */
 	int bind;			/* owner stat index, or -1 */
 	int final_cr;			/* code ended with CR when it got its view */
@@ -118,16 +117,17 @@ struct zzt_stat {
 };
 
 struct zzt_board {
+	const struct zzt_engine *eng;	/* ZZT or Super ZZT: the world's */
 	unsigned idx;
 	uint64_t off;			/* file offset of the size field */
 	uint32_t size;			/* bytes after the size field */
 	int damaged;			/* shown raw only; world read-only */
-	uint8_t name[ZZT_B_NAME_LEN];
+	uint8_t name[ZZT_B_NAME_LEN_MAX];
 	uint8_t *rle;			/* the RLE as stored */
 	size_t rle_len;
-	uint8_t *elem, *color;		/* ZZT_TILES each, one allocation at elem */
+	uint8_t *elem, *color;		/* eng->tiles each, one allocation at elem */
 	int tiles_changed;		/* RLE must be re-encoded */
-	uint8_t props[ZZT_P_SIZE];
+	uint8_t props[ZZT_P_SIZE_MAX];
 	struct zzt_stat *stats;
 	size_t nstats, capstats;
 	uint8_t *tail;			/* bytes after the last stat */
@@ -140,7 +140,8 @@ struct zzt_board {
 };
 
 struct zzt_world {
-	uint8_t hdr[ZZT_HDR_SIZE];
+	const struct zzt_engine *eng;
+	uint8_t hdr[ZZT_HDR_MAX];
 	int hdr_dirty;
 	struct zzt_board *boards;
 	size_t nboards;
@@ -186,12 +187,12 @@ void zzt_board_release(struct zzt_board *b);
 int zzt_board_encode(const struct zzt_board *b, struct gfs_buf *out);
 int zzt_board_encoded_size(const struct zzt_board *b, size_t *size);
 /*
- * A blank board as ZZT's editor makes one (BoardCreate): empty tiles in a
+ * A blank board (of engine e) as ZZT's editor makes one (BoardCreate): empty tiles in a
  * border of yellow normal walls, the player (stat 0) in the middle, at most
- * 255 shots; named name (n bytes, at most 50).  -ENOMEM, else 0.
+ * 255 shots; named name (n bytes, at most e->name_max).  -ENOMEM, else 0.
  */
-int zzt_board_blank(struct zzt_board *b, const uint8_t *name, size_t n);
-int zzt_rle_encode(const uint8_t *elem, const uint8_t *color, struct gfs_buf *out);
+int zzt_board_blank(struct zzt_board *b, const struct zzt_engine *e, const uint8_t *name, size_t n);
+int zzt_rle_encode(const uint8_t *elem, const uint8_t *color, size_t tiles, struct gfs_buf *out);
 /* EINVAL (with the message) if b no longer fits the 16-bit size field. */
 int zzt_board_check_size(struct gfs_archive *ar, struct zzt_board *b);
 

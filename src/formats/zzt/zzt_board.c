@@ -1,7 +1,8 @@
 /*
  * zzt_board.c - the board codec: one board's bytes <-> struct zzt_board.
  *
- * A board after its 16-bit size field:
+ * A board after its 16-bit size field (ZZT's sizes; Super ZZT's: a name of
+ * 60, 96x80 tiles, 30 bytes of info, 25-byte stats without padding):
  *   name        length byte + 50 characters (stale bytes after the length kept)
  *   tiles       RLE triples (count, element, colour), count 0 = 256, that
  *               fill exactly 60x25 tiles; kept as stored until a tile changes
@@ -49,34 +50,36 @@ int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size,
 	size_t n = 0, start, i;
 	int32_t count;
 
+	const struct zzt_engine *e = b->eng;
+
 	gfs_rd_init(&r, data, size, base);
-	if (gfs_rd_bytes(&r, b->name, ZZT_B_NAME_LEN)) {
+	if (gfs_rd_bytes(&r, b->name, e->name_len)) {
 		snprintf(why, wl, "at 0x%llx: board name runs past the board end",
 			 (unsigned long long)gfs_rd_off(&r));
 		return -EBADMSG;
 	}
-	b->elem = malloc(2 * ZZT_TILES);
+	b->elem = malloc(2 * (size_t)e->tiles);
 	if (!b->elem)
 		return -ENOMEM;
-	b->color = b->elem + ZZT_TILES;
+	b->color = b->elem + e->tiles;
 	start = r.pos;
-	while (n < ZZT_TILES) {
+	while (n < e->tiles) {
 		uint64_t at = gfs_rd_off(&r);
-		uint8_t cnt, e, c;
+		uint8_t cnt, el, c;
 		size_t run;
 
-		if (gfs_rd_u8(&r, &cnt) || gfs_rd_u8(&r, &e) || gfs_rd_u8(&r, &c)) {
+		if (gfs_rd_u8(&r, &cnt) || gfs_rd_u8(&r, &el) || gfs_rd_u8(&r, &c)) {
 			snprintf(why, wl, "at 0x%llx: RLE runs past the board end after %zu tiles",
 				 (unsigned long long)at, n);
 			return -EBADMSG;
 		}
 		run = cnt ? cnt : 256;
-		if (n + run > ZZT_TILES) {
-			snprintf(why, wl, "at 0x%llx: RLE runs past 1500 tiles (run of %zu at tile %zu)",
-				 (unsigned long long)at, run, n);
+		if (n + run > e->tiles) {
+			snprintf(why, wl, "at 0x%llx: RLE runs past %u tiles (run of %zu at tile %zu)",
+				 (unsigned long long)at, e->tiles, run, n);
 			return -EBADMSG;
 		}
-		memset(b->elem + n, e, run);
+		memset(b->elem + n, el, run);
 		memset(b->color + n, c, run);
 		n += run;
 	}
@@ -85,13 +88,13 @@ int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size,
 	if (!b->rle)
 		return -ENOMEM;
 	memcpy(b->rle, data + start, b->rle_len);
-	if (gfs_rd_bytes(&r, b->props, ZZT_P_SIZE)) {
+	if (gfs_rd_bytes(&r, b->props, e->p_size)) {
 		snprintf(why, wl, "at 0x%llx: board properties run past the board end",
 			 (unsigned long long)gfs_rd_off(&r));
 		return -EBADMSG;
 	}
-	count = (int32_t)(int16_t)gfs_le16(b->props + ZZT_P_NSTATS) + 1;
-	if (count < 0 || (size_t)count * ZZT_S_SIZE > gfs_rd_left(&r)) {
+	count = (int32_t)(int16_t)gfs_le16(b->props + e->p_nstats) + 1;
+	if (count < 0 || (size_t)count * e->s_size > gfs_rd_left(&r)) {
 		snprintf(why, wl, "at 0x%llx: stat count %d overruns the board",
 			 (unsigned long long)(gfs_rd_off(&r) - 2), (int)count);
 		return -EBADMSG;
@@ -109,7 +112,7 @@ int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size,
 		s->bind = -1;
 		s->final_cr = 1;
 		b->nstats = i + 1;
-		if (gfs_rd_bytes(&r, s->rec, ZZT_S_SIZE)) {
+		if (gfs_rd_bytes(&r, s->rec, e->s_size)) {
 			snprintf(why, wl, "at 0x%llx: stat %zu runs past the board end",
 				 (unsigned long long)at, i);
 			return -EBADMSG;
@@ -144,15 +147,15 @@ int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size,
 	return 0;
 }
 
-int zzt_rle_encode(const uint8_t *elem, const uint8_t *color, struct gfs_buf *out)
+int zzt_rle_encode(const uint8_t *elem, const uint8_t *color, size_t tiles, struct gfs_buf *out)
 {
 	size_t i = 0;
 
-	while (i < ZZT_TILES) {
+	while (i < tiles) {
 		size_t run = 1;
 		uint8_t t[3];
 
-		while (i + run < ZZT_TILES && run < ZZT_RUN_MAX &&
+		while (i + run < tiles && run < ZZT_RUN_MAX &&
 		       elem[i + run] == elem[i] && color[i + run] == color[i])
 			run++;
 		t[0] = (uint8_t)run;
@@ -167,28 +170,29 @@ int zzt_rle_encode(const uint8_t *elem, const uint8_t *color, struct gfs_buf *ou
 
 int zzt_board_encode(const struct zzt_board *b, struct gfs_buf *out)
 {
+	const struct zzt_engine *e = b->eng;
 	size_t start = out->len, i, size;
-	uint8_t props[ZZT_P_SIZE];
+	uint8_t props[ZZT_P_SIZE_MAX];
 	int r = 0;
 
 	r |= gfs_buf_add_u16le(out, 0);
-	r |= gfs_buf_add(out, b->name, ZZT_B_NAME_LEN);
+	r |= gfs_buf_add(out, b->name, e->name_len);
 	if (r)
 		return -ENOMEM;
 	if (b->tiles_changed)
-		r = zzt_rle_encode(b->elem, b->color, out);
+		r = zzt_rle_encode(b->elem, b->color, e->tiles, out);
 	else
 		r = gfs_buf_add(out, b->rle, b->rle_len);
-	memcpy(props, b->props, ZZT_P_SIZE);
-	gfs_put_u16le(props + ZZT_P_NSTATS, (uint16_t)((int)b->nstats - 1));
-	r |= gfs_buf_add(out, props, ZZT_P_SIZE);
+	memcpy(props, b->props, e->p_size);
+	gfs_put_u16le(props + e->p_nstats, (uint16_t)((int)b->nstats - 1));
+	r |= gfs_buf_add(out, props, e->p_size);
 	for (i = 0; i < b->nstats && !r; i++) {
 		const struct zzt_stat *s = &b->stats[i];
-		uint8_t rec[ZZT_S_SIZE];
+		uint8_t rec[ZZT_S_SIZE_MAX];
 
-		memcpy(rec, s->rec, ZZT_S_SIZE);
+		memcpy(rec, s->rec, e->s_size);
 		gfs_put_u16le(rec + ZZT_S_LENGTH, (uint16_t)(s->bind >= 0 ? -s->bind : (int)s->code.len));
-		r |= gfs_buf_add(out, rec, ZZT_S_SIZE);
+		r |= gfs_buf_add(out, rec, e->s_size);
 		if (s->bind < 0 && s->code.len)
 			r |= gfs_buf_add(out, s->code.data, s->code.len);
 	}
@@ -237,32 +241,33 @@ int zzt_board_check_size(struct gfs_archive *ar, struct zzt_board *b)
 #define ZZT_PLAYER_COLOR	0x1f	/* white on blue */
 #define ZZT_NEW_SHOTS		255
 
-int zzt_board_blank(struct zzt_board *b, const uint8_t *name, size_t n)
+int zzt_board_blank(struct zzt_board *b, const struct zzt_engine *e, const uint8_t *name, size_t n)
 {
 	struct zzt_stat *p;
-	size_t x, y;
+	size_t x, y, w = e->w;
 
-	memset(b->name, 0, ZZT_B_NAME_LEN);
+	b->eng = e;
+	memset(b->name, 0, sizeof(b->name));
 	b->name[0] = (uint8_t)n;
 	memcpy(b->name + 1, name, n);
-	b->elem = calloc(2, ZZT_TILES);
+	b->elem = calloc(2, e->tiles);
 	b->stats = calloc(1, sizeof(*b->stats));
 	if (!b->elem || !b->stats)
 		return -ENOMEM;
-	b->color = b->elem + ZZT_TILES;
-	for (y = 0; y < ZZT_H; y++)
-		for (x = 0; x < ZZT_W; x++)
-			if (!x || !y || x == ZZT_W - 1 || y == ZZT_H - 1) {
-				b->elem[y * ZZT_W + x] = ZZT_E_NORMAL_ID;
-				b->color[y * ZZT_W + x] = ZZT_BORDER_COLOR;
+	b->color = b->elem + e->tiles;
+	for (y = 0; y < e->h; y++)
+		for (x = 0; x < w; x++)
+			if (!x || !y || x == w - 1 || y == e->h - 1) {
+				b->elem[y * w + x] = ZZT_E_NORMAL_ID;
+				b->color[y * w + x] = ZZT_BORDER_COLOR;
 			}
 	/* the player at (BOARD_WIDTH div 2, BOARD_HEIGHT div 2), 1-based */
-	x = ZZT_W / 2;
-	y = ZZT_H / 2;
-	b->elem[(y - 1) * ZZT_W + x - 1] = ZZT_E_PLAYER_ID;
-	b->color[(y - 1) * ZZT_W + x - 1] = ZZT_PLAYER_COLOR;
+	x = w / 2;
+	y = e->h / 2;
+	b->elem[(y - 1) * w + x - 1] = ZZT_E_PLAYER_ID;
+	b->color[(y - 1) * w + x - 1] = ZZT_PLAYER_COLOR;
 	b->tiles_changed = 1;
-	memset(b->props, 0, ZZT_P_SIZE);
+	memset(b->props, 0, sizeof(b->props));
 	b->props[ZZT_P_SHOTS] = ZZT_NEW_SHOTS;
 	p = &b->stats[0];
 	p->bind = -1;

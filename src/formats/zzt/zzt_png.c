@@ -1,8 +1,11 @@
 /*
- * zzt_png.c - board.png: a board drawn as ZZT draws it, 60x25 cells of the
- * 8x14 code page 437 font in the 16 CGA colours (480x350).
+ * zzt_png.c - board.png: a board drawn as its engine draws it, one cell of
+ * the 8x14 code page 437 font a tile in the 16 CGA colours (ZZT's 60x25:
+ * 480x350; Super ZZT's 96x80, all of it, not the part its view scrolls to:
+ * 768x1120).
  *
- * ZZT's BoardDrawTile: an empty tile is a blank in colour 0x0f; an element
+ * BoardDrawTile, the same in both engines, with each engine's element
+ * table (zzt_engine.c): an empty tile is a blank in colour 0x0f; an element
  * with a draw procedure picks its character from its stat or its
  * neighbours (the table below); text elements draw the character held in
  * their colour byte, white on the text's colour; every other element draws
@@ -17,31 +20,21 @@
 
 #include "formats/zzt/zzt.h"
 
-enum {
-	ZZT_E_EMPTY = 0, ZZT_E_BOARD_EDGE = 1, ZZT_E_DUPLICATOR = 12, ZZT_E_BOMB = 13,
-	ZZT_E_STAR = 15, ZZT_E_CONVEYOR_CW = 16, ZZT_E_CONVEYOR_CCW = 17,
-	ZZT_E_BLINK_WALL = 29, ZZT_E_TRANSPORTER = 30, ZZT_E_LINE = 31, ZZT_E_OBJECT = 36,
-	ZZT_E_SPINNING_GUN = 39, ZZT_E_PUSHER = 40, ZZT_E_TEXT_BLUE = 47, ZZT_E_TEXT_WHITE = 53
-};
+#define ZZT_E_BOARD_EDGE	1
 #define ZZT_GLYPH_W	8
 #define ZZT_GLYPH_H	14
 #define ZZT_NO_STAT_AT	0xffff
-
-/* Default character of each element (the spec's element table). */
-static const uint8_t zzt_elem_char[ZZT_NELEMS] = {
-	0x20, 0x20, 0x20, 0x20, 0x02, 0x84, 0x9d, 0x04,	/* 0-7 */
-	0x0c, 0x0a, 0xe8, 0xf0, 0xfa, 0x0b, 0x7f, 0x53,	/* 8-15 */
-	0x2f, 0x5c, 0xf8, 0xb0, 0xb0, 0xdb, 0xb2, 0xb1,	/* 16-23 */
-	0xfe, 0x12, 0x1d, 0xb2, 0xb0, 0xce, 0xc5, 0xce,	/* 24-31 */
-	0x2a, 0xcd, 0x99, 0x05, 0x02, 0x2a, 0x5e, 0x18,	/* 32-39 */
-	0x10, 0xea, 0xe3, 0xba, 0xe9, 0x4f, 0x20, 0x20,	/* 40-47 */
-	0x20, 0x20, 0x20, 0x20, 0x20, 0x20,		/* 48-53 */
-};
 
 /* Line walls: indexed by the joined neighbours, north 1, south 2, west 4, east 8. */
 static const uint8_t zzt_line_chars[16] = {
 	0xf9, 0xd0, 0xd2, 0xba, 0xb5, 0xbc, 0xbb, 0xb9,
 	0xc6, 0xc8, 0xc9, 0xcc, 0xcd, 0xca, 0xcb, 0xce,
+};
+
+/* Super ZZT's webs, the same way (SUPERZ.EXE's table, as Roton ships it). */
+static const uint8_t zzt_web_chars[16] = {
+	0xfa, 0xb3, 0xb3, 0xb3, 0xc4, 0xd9, 0xbf, 0xb4,
+	0xc4, 0xc0, 0xda, 0xc3, 0xc4, 0xc1, 0xc2, 0xc5,
 };
 
 /* Transporter frames: StepY (StepX) * 2 + 3 + frame, 1-based; frame 0 here. */
@@ -60,8 +53,8 @@ static const uint8_t zzt_palette[16][3] = {
  * glyph row of 8 pixels is one 64-bit blend of the two colours through
  * spread[bits], the row's bits as 0x00/0xff bytes, leftmost pixel first.
  */
-static void zzt_draw_cell(uint8_t *img, const uint64_t *spread, int cx, int cy, uint8_t ch,
-			  uint8_t col)
+static void zzt_draw_cell(uint8_t *img, size_t pw, const uint64_t *spread, int cx, int cy,
+			  uint8_t ch, uint8_t col)
 {
 	uint64_t fg = (uint64_t)(col & 0x0f) * 0x0101010101010101ull;
 	uint64_t bg = (uint64_t)((col >> 4) & 0x07) * 0x0101010101010101ull;
@@ -69,7 +62,7 @@ static void zzt_draw_cell(uint8_t *img, const uint64_t *spread, int cx, int cy, 
 	for (int y = 0; y < ZZT_GLYPH_H; y++) {
 		uint64_t px = bg ^ ((fg ^ bg) & spread[zzt_font[ch][y]]);
 
-		memcpy(img + ((size_t)cy * ZZT_GLYPH_H + (size_t)y) * ZZT_PNG_W +
+		memcpy(img + ((size_t)cy * ZZT_GLYPH_H + (size_t)y) * pw +
 			     (size_t)cx * ZZT_GLYPH_W, &px, 8);
 	}
 }
@@ -86,119 +79,137 @@ static void zzt_spread_init(uint64_t *spread)
 	}
 }
 
-/* the joined neighbours of a line wall: other lines and the board edge */
-static uint8_t zzt_line_char(const uint8_t *elem, int x, int y)
+/*
+ * The neighbours that join: element id and the board edge (off the board
+ * too); in Super ZZT also what the stat of an element with a cycle there
+ * stands on (statat: the first stat of each tile; none there: no join).
+ */
+static unsigned zzt_joins(const struct zzt_board *b, const uint16_t *statat, uint8_t id, int x, int y)
 {
 	static const int dx[4] = { 0, 0, -1, 1 }, dy[4] = { -1, 1, 0, 0 };
+	const struct zzt_engine *en = b->eng;
 	unsigned v = 0;
 
 	for (int i = 0; i < 4; i++) {
 		int nx = x + dx[i], ny = y + dy[i];
-		uint8_t e = nx < 0 || ny < 0 || nx >= ZZT_W || ny >= ZZT_H ? ZZT_E_BOARD_EDGE
-									  : elem[ny * ZZT_W + nx];
+		size_t t = (size_t)ny * en->w + (size_t)nx;
+		uint8_t e = nx < 0 || ny < 0 || nx >= (int)en->w || ny >= (int)en->h ? ZZT_E_BOARD_EDGE
+										     : b->elem[t];
 
-		if (e == ZZT_E_LINE || e == ZZT_E_BOARD_EDGE)
+		if (e != id && e != ZZT_E_BOARD_EDGE && en->joins_under && e < en->nelems &&
+		    en->joins_under[e] && statat[t] != ZZT_NO_STAT_AT)
+			e = b->stats[statat[t]].rec[ZZT_S_UNDER_ID];
+		if (e == id || e == ZZT_E_BOARD_EDGE)
 			v |= 1u << i;
 	}
-	return zzt_line_chars[v];
+	return v;
 }
 
 /*
  * The character an element with a draw procedure shows, from its stat
- * (rec: the first stat on the tile, NULL if none), at tick 0.  ZZT reads
- * memory before its stat list for a tile without a stat: the default
+ * (rec: the first stat on the tile, NULL if none), at tick 0.  The engine
+ * reads memory before its stat list for a tile without a stat: the default
  * character is drawn then.
  */
-static uint8_t zzt_special_char(uint8_t e, const uint8_t *rec, const uint8_t *elem, int x, int y)
+static uint8_t zzt_special_char(const struct zzt_board *b, const uint16_t *statat, uint8_t e,
+				const uint8_t *rec, int x, int y)
 {
+	const uint8_t *dflt = b->eng->elem_char;
 	int step;
 
-	switch (e) {
-	case ZZT_E_LINE:
-		return zzt_line_char(elem, x, y);
-	case ZZT_E_STAR:			/* frames: vertical, /, horizontal, \ */
-	case ZZT_E_CONVEYOR_CW:
+	switch (b->eng->draw[e]) {
+	case ZZT_D_LINE:
+		return zzt_line_chars[zzt_joins(b, statat, e, x, y)];
+	case ZZT_D_WEB:
+		return zzt_web_chars[zzt_joins(b, statat, e, x, y)];
+	case ZZT_D_STAR:			/* frames: vertical, /, horizontal, \ */
+	case ZZT_D_CW:
 		return 0xb3;
-	case ZZT_E_CONVEYOR_CCW:		/* the reverse order, from \ */
+	case ZZT_D_CCW:				/* the reverse order, from \ */
 		return '\\';
-	case ZZT_E_SPINNING_GUN:		/* up for ticks 0-1, then right, down, left */
+	case ZZT_D_GUN:				/* up for ticks 0-1, then right, down, left */
 		return 0x18;
-	case ZZT_E_BLINK_WALL:
+	case ZZT_D_BLINK:
 		return 0xce;
+	case ZZT_D_DRAGON:			/* ticks 0 and 2; then 0xa2, 0x95 */
+		return 0x94;
 	}
 	if (!rec)
-		return zzt_elem_char[e];
-	switch (e) {
-	case ZZT_E_OBJECT:
+		return dflt[e];
+	switch (b->eng->draw[e]) {
+	case ZZT_D_OBJECT:
 		return rec[ZZT_S_P1];
-	case ZZT_E_BOMB:
+	case ZZT_D_BOMB:
 		return rec[ZZT_S_P1] <= 1 ? 0x0b : (uint8_t)('0' + rec[ZZT_S_P1]);
-	case ZZT_E_DUPLICATOR: {
+	case ZZT_D_DUP: {
 		static const uint8_t rate[6] = { 0xfa, 0xfa, 0xf9, 0xf8, 'o', 'O' };
 
 		return rec[ZZT_S_P1] <= 5 ? rate[rec[ZZT_S_P1]] : 0xfa;
 	}
-	case ZZT_E_PUSHER:
+	case ZZT_D_PUSHER:
 		if ((int16_t)gfs_le16(rec + ZZT_S_STEPX) == 1)
 			return 0x10;
 		if ((int16_t)gfs_le16(rec + ZZT_S_STEPX) == -1)
 			return 0x11;
 		return (int16_t)gfs_le16(rec + ZZT_S_STEPY) == -1 ? 0x1e : 0x1f;
-	case ZZT_E_TRANSPORTER:
+	case ZZT_D_TRANSPORTER:
 		step = (int16_t)gfs_le16(rec + ZZT_S_STEPX);
 		if (step == 0) {
 			step = (int16_t)gfs_le16(rec + ZZT_S_STEPY) * 2 + 2;
-			return step >= 0 && step < 8 ? zzt_transporter_ns[step] : zzt_elem_char[e];
+			return step >= 0 && step < 8 ? zzt_transporter_ns[step] : dflt[e];
 		}
 		step = step * 2 + 2;
-		return step >= 0 && step < 8 ? zzt_transporter_we[step] : zzt_elem_char[e];
+		return step >= 0 && step < 8 ? zzt_transporter_we[step] : dflt[e];
 	}
-	return zzt_elem_char[e];
+	return dflt[e];
 }
 
 int zzt_render_png(struct zzt_board *b, struct gfs_buf *out)
 {
-	uint16_t statat[ZZT_TILES];
+	const struct zzt_engine *en = b->eng;
+	size_t pw = (size_t)en->w * ZZT_GLYPH_W, ph = (size_t)en->h * ZZT_GLYPH_H;
+	uint16_t *statat;
 	uint8_t *img;
 	uint64_t spread[256];
 	int x, y, r;
 	size_t i;
 
-	img = malloc((size_t)ZZT_PNG_W * ZZT_PNG_H);
+	img = malloc(pw * ph + en->tiles * sizeof(*statat));
 	if (!img)
 		return -ENOMEM;
+	statat = (uint16_t *)(void *)(img + pw * ph);	/* pw * ph is even */
 	zzt_spread_init(spread);
-	/* ZZT's GetStatIdAt: the first stat on a tile */
-	memset(statat, 0xff, sizeof(statat));
+	/* the engine's GetStatIdAt: the first stat on a tile */
+	memset(statat, 0xff, en->tiles * sizeof(*statat));
 	for (i = b->nstats; i-- > 0;) {
 		const uint8_t *rec = b->stats[i].rec;
-		int sx = rec[ZZT_S_X], sy = rec[ZZT_S_Y];
+		unsigned sx = rec[ZZT_S_X], sy = rec[ZZT_S_Y];
 
-		if (sx >= 1 && sx <= ZZT_W && sy >= 1 && sy <= ZZT_H && i < ZZT_NO_STAT_AT)
-			statat[(sy - 1) * ZZT_W + (sx - 1)] = (uint16_t)i;
+		if (sx >= 1 && sx <= en->w && sy >= 1 && sy <= en->h && i < ZZT_NO_STAT_AT)
+			statat[(sy - 1) * en->w + (sx - 1)] = (uint16_t)i;
 	}
-	for (y = 0; y < ZZT_H; y++) {
-		for (x = 0; x < ZZT_W; x++) {
-			size_t t = (size_t)y * ZZT_W + (size_t)x;
+	for (y = 0; y < (int)en->h; y++) {
+		for (x = 0; x < (int)en->w; x++) {
+			size_t t = (size_t)y * en->w + (size_t)x;
 			uint8_t e = b->elem[t], col = b->color[t], ch;
 
-			if (e == ZZT_E_EMPTY) {
+			if (e >= en->nelems) {
+				ch = '?';	/* not in the engine's table: its default draw procedure's */
+			} else if (en->draw[e] == ZZT_D_EMPTY) {
 				ch = ' ';
 				col = 0x0f;
-			} else if (e < ZZT_E_TEXT_BLUE) {
-				ch = zzt_special_char(e, statat[t] == ZZT_NO_STAT_AT ? NULL
-						      : b->stats[statat[t]].rec, b->elem, x, y);
-			} else if (e <= ZZT_E_TEXT_WHITE) {
+			} else if (en->draw[e] == ZZT_D_TEXT) {
 				ch = col;
-				col = e == ZZT_E_TEXT_WHITE ? 0x0f
-							    : (uint8_t)(((e - ZZT_E_TEXT_BLUE + 1) << 4) | 0x0f);
+				col = e == en->text_white ? 0x0f
+							  : (uint8_t)(((e - en->text_min + 1) << 4) | 0x0f);
 			} else {
-				ch = '?';	/* not in ZZT's table: its default draw procedure's */
+				ch = zzt_special_char(b, statat, e, statat[t] == ZZT_NO_STAT_AT ? NULL
+						      : b->stats[statat[t]].rec, x, y);
 			}
-			zzt_draw_cell(img, spread, x, y, ch, col);
+			zzt_draw_cell(img, pw, spread, x, y, ch, col);
 		}
 	}
-	r = gfs_png_encode_indexed(img, ZZT_PNG_W, ZZT_PNG_H, &zzt_palette[0][0], 16, out);
+	r = gfs_png_encode_indexed(img, (unsigned)pw, (unsigned)ph, &zzt_palette[0][0], 16, out);
 	free(img);
 	return r;
 }

@@ -45,7 +45,7 @@ void zzt_board_dirname(const struct zzt_board *b, char *out, size_t len)
 {
 	char slug[41];
 
-	if (zzt_slug(b->name + 1, b->name[0] > ZZT_B_NAME_MAX ? ZZT_B_NAME_MAX : b->name[0],
+	if (zzt_slug(b->name + 1, b->name[0] > b->eng->name_max ? b->eng->name_max : b->name[0],
 		     slug, sizeof(slug)))
 		snprintf(out, len, "%02u-%s", b->idx, slug);
 	else
@@ -57,8 +57,8 @@ static int zzt_is_passage(const struct zzt_board *b, size_t s)
 {
 	unsigned x = b->stats[s].rec[ZZT_S_X], y = b->stats[s].rec[ZZT_S_Y];
 
-	return x >= 1 && x <= ZZT_W && y >= 1 && y <= ZZT_H &&
-	       b->elem[(y - 1) * ZZT_W + x - 1] == ZZT_E_PASSAGE_ID;
+	return x >= 1 && x <= b->eng->w && y >= 1 && y <= b->eng->h &&
+	       b->elem[(y - 1) * b->eng->w + x - 1] == ZZT_E_PASSAGE_ID;
 }
 
 static const char *const zzt_exit_names[4] = { "north", "south", "west", "east" };
@@ -80,7 +80,7 @@ int zzt_each_ref(struct zzt_world *w, int (*fn)(struct zzt_world *, struct zzt_r
 		rs.board = (unsigned)i;
 		rs.kind = ZZT_REF_EXIT;
 		for (rs.n = 0; rs.n < 4; rs.n++) {
-			rs.value = b->props[ZZT_P_EXITS + rs.n];
+			rs.value = b->props[b->eng->p_exits + rs.n];
 			if (rs.value && (r = fn(w, &rs, arg)))
 				return r;
 		}
@@ -147,7 +147,7 @@ int zzt_ref_shift(struct zzt_world *w, struct zzt_refsite *rs, void *arg)
 		return 0;
 	}
 	if (rs->kind == ZZT_REF_EXIT)
-		b->props[ZZT_P_EXITS + rs->n]--;
+		b->props[b->eng->p_exits + rs->n]--;
 	else
 		b->stats[rs->n].rec[ZZT_S_P3]--;
 	b->dirty = 1;

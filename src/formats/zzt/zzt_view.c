@@ -32,84 +32,6 @@ static struct zzt_board *zzt_ref_board(struct gfs_archive *ar, struct gfs_node *
 	return &w->boards[ref->board];
 }
 
-/* ---- world.ini and board.ini: record tables --------------------------------- */
-
-/* A signed 16-bit or byte field, or a string of n characters (length byte first). */
-#define ZZT_S16(k, o) { .key = k, .kind = GFS_FK_SINT, .off = o, .width = 2 }
-#define ZZT_U8(k, o) { .key = k, .kind = GFS_FK_UINT, .off = o, .width = 1 }
-#define ZZT_STR(k, o, n) { .key = k, .kind = GFS_FK_PSTR, .off = o, .width = n, .charset = zzt_cp437 }
-#define ZZT_FLAG(i) ZZT_STR("flag" #i, ZZT_H_FLAGS + i * ZZT_H_FLAG_STRIDE, ZZT_NAME_MAX)
-
-static const struct gfs_field zzt_world_fields[] = {
-	ZZT_STR("name", ZZT_H_NAME, ZZT_NAME_MAX),
-	{ .key = "saved", .kind = GFS_FK_UINT, .off = ZZT_H_SAVED, .width = 1,
-	  .note = "non-zero: a saved game (ZZT's editor also refuses such a world)" },
-	{ .key = "board", .kind = GFS_FK_SINT, .off = ZZT_H_BOARD, .width = 2,
-	  .note = "the start board of a world, the current board of a saved game" },
-	{ .key = "time_passed", .kind = GFS_FK_SINT, .off = ZZT_H_TIME, .width = 2,
-	  .note = "seconds spent on a board with a time limit" },
-	ZZT_S16("time_ticks", ZZT_H_TICKS),
-	{ .key = "health", .kind = GFS_FK_SINT, .off = ZZT_H_HEALTH, .width = 2, .section = "player" },
-	ZZT_S16("ammo", ZZT_H_AMMO),
-	ZZT_S16("gems", ZZT_H_GEMS),
-	ZZT_S16("torches", ZZT_H_TORCHES),
-	ZZT_S16("torch_cycles", ZZT_H_TORCH_CYCLES),
-	ZZT_S16("energizer_cycles", ZZT_H_ENERGY_CYCLES),
-	ZZT_S16("score", ZZT_H_SCORE),
-	{ .key = "blue", .kind = GFS_FK_UINT, .off = ZZT_H_KEYS + 0, .width = 1, .section = "keys",
-	  .note = "non-zero: the player holds that key" },
-	ZZT_U8("green", ZZT_H_KEYS + 1),
-	ZZT_U8("cyan", ZZT_H_KEYS + 2),
-	ZZT_U8("red", ZZT_H_KEYS + 3),
-	ZZT_U8("purple", ZZT_H_KEYS + 4),
-	ZZT_U8("yellow", ZZT_H_KEYS + 5),
-	ZZT_U8("white", ZZT_H_KEYS + 6),
-	{ .key = "flag0", .kind = GFS_FK_PSTR, .off = ZZT_H_FLAGS, .width = ZZT_NAME_MAX,
-	  .charset = zzt_cp437, .section = "flags" },
-	ZZT_FLAG(1), ZZT_FLAG(2), ZZT_FLAG(3), ZZT_FLAG(4), ZZT_FLAG(5),
-	ZZT_FLAG(6), ZZT_FLAG(7), ZZT_FLAG(8), ZZT_FLAG(9),
-	{ .key = "word_0x019", .kind = GFS_FK_SINT, .off = ZZT_H_UNUSED19, .width = 2, .section = "unused" },
-	{ .key = "bytes_0x109", .kind = GFS_FK_HEXZ, .off = ZZT_H_PAD, .width = ZZT_HDR_SIZE - ZZT_H_PAD },
-};
-
-static const struct gfs_record zzt_world_rec = {
-	.section = "world", .size = ZZT_HDR_SIZE, .fields = zzt_world_fields,
-	.nfields = sizeof(zzt_world_fields) / sizeof(zzt_world_fields[0]),
-};
-
-/* board.ini edits the board's name and properties, laid end to end. */
-#define ZZT_BP(o) (ZZT_B_NAME_LEN + (o))
-static const struct gfs_field zzt_board_fields[] = {
-	ZZT_STR("name", 0, ZZT_B_NAME_MAX),
-	ZZT_U8("max_shots", ZZT_BP(ZZT_P_SHOTS)),
-	ZZT_U8("dark", ZZT_BP(ZZT_P_DARK)),
-	{ .key = "exit_north", .kind = GFS_FK_UINT, .off = ZZT_BP(ZZT_P_EXITS + 0), .width = 1,
-	  .note = "exits: the board entered off each edge, 0 for none" },
-	ZZT_U8("exit_south", ZZT_BP(ZZT_P_EXITS + 1)),
-	ZZT_U8("exit_west", ZZT_BP(ZZT_P_EXITS + 2)),
-	ZZT_U8("exit_east", ZZT_BP(ZZT_P_EXITS + 3)),
-	ZZT_U8("restart_on_zap", ZZT_BP(ZZT_P_RESTART)),
-	ZZT_STR("message", ZZT_BP(ZZT_P_MSG), ZZT_P_MSG_MAX),
-	{ .key = "enter_x", .kind = GFS_FK_UINT, .off = ZZT_BP(ZZT_P_ENTER_X), .width = 1,
-	  .note = "where the player entered the board, 1-based" },
-	ZZT_U8("enter_y", ZZT_BP(ZZT_P_ENTER_Y)),
-	{ .key = "time_limit", .kind = GFS_FK_SINT, .off = ZZT_BP(ZZT_P_TIME), .width = 2,
-	  .note = "seconds, 0 for none" },
-	{ .key = "bytes_70", .kind = GFS_FK_HEXZ, .off = ZZT_BP(ZZT_P_UNUSED), .width = ZZT_P_UNUSED_LEN,
-	  .section = "unused" },
-};
-
-/* nothing here may depend on other boards (offsets, sizes): views diff cleanly */
-static const struct gfs_record zzt_board_rec = {
-	.section = "board",
-	.comment = "; ZZT board settings (tiles: elements.csv and colors.csv, stats: stats.csv)\n\n",
-	.size = ZZT_B_NAME_LEN + ZZT_P_SIZE, .fields = zzt_board_fields,
-	.nfields = sizeof(zzt_board_fields) / sizeof(zzt_board_fields[0]),
-};
-#undef ZZT_BP
-#undef ZZT_FLAG
-#undef ZZT_STR
-
 /* ---- world.ini ------------------------------------------------------------- */
 
 static int zzt_world_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
@@ -117,13 +39,13 @@ static int zzt_world_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 	struct zzt_world *w = ar->priv;
 
 	(void)n;
-	if (gfs_buf_printf(out, "; ZZT %s header.  %d boards (the boards/ directory; not editable "
+	if (gfs_buf_printf(out, "; %s %s header.  %d boards (the boards/ directory; not editable "
 			   "here).\n; Strings are code page 437 shown as UTF-8; unused bytes as hex, "
 			   "trailing zero bytes left out.\n\n",
-			   w->hdr[ZZT_H_SAVED] ? "saved game" : "world",
+			   w->eng->name, w->hdr[w->eng->h_saved] ? "saved game" : "world",
 			   (int16_t)gfs_le16(w->hdr + ZZT_H_NUMBOARDS) + 1))
 		return -ENOMEM;
-	return gfs_record_render(&zzt_world_rec, w->hdr, ZZT_HDR_SIZE, NULL, out);
+	return gfs_record_render(w->eng->world_rec, w->hdr, w->eng->hdr_size, NULL, out);
 }
 
 static int zzt_world_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
@@ -134,9 +56,10 @@ static int zzt_world_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	int r;
 
 	(void)n;
-	r = gfs_record_parse(ar, "world.ini", &zzt_world_rec, w->hdr, ZZT_HDR_SIZE, data, len, NULL, &h);
-	if (!r && memcmp(h.data, w->hdr, ZZT_HDR_SIZE)) {
-		memcpy(w->hdr, h.data, ZZT_HDR_SIZE);
+	r = gfs_record_parse(ar, "world.ini", w->eng->world_rec, w->hdr, w->eng->hdr_size, data, len,
+			     NULL, &h);
+	if (!r && memcmp(h.data, w->hdr, w->eng->hdr_size)) {
+		memcpy(w->hdr, h.data, w->eng->hdr_size);
 		w->hdr_dirty = 1;
 	}
 	gfs_buf_release(&h);
@@ -145,39 +68,41 @@ static int zzt_world_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 
 /* ---- board.ini ------------------------------------------------------------- */
 
-/* The board's name and properties end to end, as zzt_board_rec reads them. */
-static void zzt_board_bytes(const struct zzt_board *b, uint8_t *p)
+/* The board's name and properties end to end, as the engine's board_rec reads them. */
+#define ZZT_BOARD_BYTES (ZZT_B_NAME_LEN_MAX + ZZT_P_SIZE_MAX)
+static size_t zzt_board_bytes(const struct zzt_board *b, uint8_t *p)
 {
-	memcpy(p, b->name, ZZT_B_NAME_LEN);
-	memcpy(p + ZZT_B_NAME_LEN, b->props, ZZT_P_SIZE);
+	memcpy(p, b->name, b->eng->name_len);
+	memcpy(p + b->eng->name_len, b->props, b->eng->p_size);
+	return b->eng->name_len + b->eng->p_size;
 }
 
 static int zzt_board_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct zzt_board *b = zzt_ref_board(ar, n);
-	uint8_t p[ZZT_B_NAME_LEN + ZZT_P_SIZE];
+	uint8_t p[ZZT_BOARD_BYTES];
 
 	if (!b)
 		return -EIO;
-	zzt_board_bytes(b, p);
-	return gfs_record_render(&zzt_board_rec, p, sizeof(p), NULL, out);
+	return gfs_record_render(b->eng->board_rec, p, zzt_board_bytes(b, p), NULL, out);
 }
 
 static int zzt_board_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
 			   size_t len)
 {
 	struct zzt_board *b = zzt_ref_board(ar, n);
-	uint8_t p[ZZT_B_NAME_LEN + ZZT_P_SIZE];
+	uint8_t p[ZZT_BOARD_BYTES];
 	struct gfs_buf h = GFS_BUF_INIT;
+	size_t sz;
 	int r;
 
 	if (!b)
 		return -EIO;
-	zzt_board_bytes(b, p);
-	r = gfs_record_parse(ar, "board.ini", &zzt_board_rec, p, sizeof(p), data, len, NULL, &h);
-	if (!r && memcmp(h.data, p, sizeof(p))) {
-		memcpy(b->name, h.data, ZZT_B_NAME_LEN);
-		memcpy(b->props, h.data + ZZT_B_NAME_LEN, ZZT_P_SIZE);
+	sz = zzt_board_bytes(b, p);
+	r = gfs_record_parse(ar, "board.ini", b->eng->board_rec, p, sz, data, len, NULL, &h);
+	if (!r && memcmp(h.data, p, sz)) {
+		memcpy(b->name, h.data, b->eng->name_len);
+		memcpy(b->props, h.data + b->eng->name_len, b->eng->p_size);
 		b->dirty = 1;
 	}
 	gfs_buf_release(&h);
@@ -196,8 +121,8 @@ static int zzt_grid_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 	if (!b)
 		return -EIO;
 	g = ref->kind == ZZT_V_ELEMENTS ? b->elem : b->color;
-	r = gfs_grid_xheader_from(out, ZZT_W, 1);
-	return r ? r : gfs_grid_render_u8(out, g, ZZT_TILES, ZZT_W);
+	r = gfs_grid_xheader_from(out, b->eng->w, 1);
+	return r ? r : gfs_grid_render_u8(out, g, b->eng->tiles, b->eng->w);
 }
 
 static int zzt_grid_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data,
@@ -206,37 +131,39 @@ static int zzt_grid_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 	struct zzt_board *b = zzt_ref_board(ar, n);
 	const struct zzt_ref *ref = n->priv;
 	const char *view = ref->kind == ZZT_V_ELEMENTS ? "elements.csv" : "colors.csv";
-	uint8_t grid[ZZT_TILES], old[ZZT_TILES], *g;
+	uint8_t grid[ZZT_TILES_MAX], old[ZZT_TILES_MAX], *g;
+	const struct zzt_engine *e;
 	struct gfs_grid l;
 	size_t i;
 	int r;
 
 	if (!b)
 		return -EIO;
+	e = b->eng;
 	g = ref->kind == ZZT_V_ELEMENTS ? b->elem : b->color;
-	r = gfs_grid_parse(ar, view, data, len, ZZT_W, NULL, &l);
+	r = gfs_grid_parse(ar, view, data, len, e->w, NULL, &l);
 	if (r)
 		return r;
-	r = gfs_grid_u8(ar, &l, ZZT_W, ZZT_H, grid);
-	/* ZZT reads garbage for ids past its table: none new (old ones stay) */
-	for (i = 0; i < ZZT_TILES && !r && ref->kind == ZZT_V_ELEMENTS; i++)
-		if (grid[i] >= ZZT_NELEMS && grid[i] != g[i]) {
+	r = gfs_grid_u8(ar, &l, e->w, e->h, grid);
+	/* the engine reads garbage for ids past its table: none new (old ones stay) */
+	for (i = 0; i < e->tiles && !r && ref->kind == ZZT_V_ELEMENTS; i++)
+		if (grid[i] >= e->nelems && grid[i] != g[i]) {
 			char what[80];
 
-			snprintf(what, sizeof(what), "element %u is not one of ZZT's (0-%d)", grid[i],
-				 ZZT_NELEMS - 1);
-			r = gfs_grid_err(ar, &l, i / ZZT_W, i % ZZT_W, what);
+			snprintf(what, sizeof(what), "element %u is not one of %s's (0-%u)", grid[i],
+				 e->name, e->nelems - 1);
+			r = gfs_grid_err(ar, &l, i / e->w, i % e->w, what);
 		}
 	if (r)
 		goto out;
-	if (!memcmp(grid, g, ZZT_TILES))
+	if (!memcmp(grid, g, e->tiles))
 		goto out;
-	memcpy(old, g, ZZT_TILES);
-	memcpy(g, grid, ZZT_TILES);
+	memcpy(old, g, e->tiles);
+	memcpy(g, grid, e->tiles);
 	r = b->tiles_changed;
 	b->tiles_changed = 1;
 	if (zzt_board_check_size(ar, b)) {
-		memcpy(g, old, ZZT_TILES);
+		memcpy(g, old, e->tiles);
 		b->tiles_changed = r;
 		r = -EINVAL;
 		goto out;
@@ -248,84 +175,18 @@ out:
 	return r;
 }
 
-/* ---- stats.csv: the stat record as a table (gfs_layout.h) ----------------------- */
-
-#define ZZT_STATS_MAX 2000	/* more cannot fit 65535 bytes */
-
-/* bind: the stat whose code this one runs, -length when the length is negative, else blank */
-static uint64_t zzt_bind_get(const uint8_t *rec)
-{
-	int16_t len = (int16_t)gfs_le16(rec + ZZT_S_LENGTH);
-
-	return len < 0 ? (uint64_t)-len : 0;
-}
-
-static void zzt_bind_set(uint8_t *rec, uint64_t v)
-{
-	gfs_put_u16le(rec + ZZT_S_LENGTH, (uint16_t)-(int)v);
-}
-
-static const struct gfs_field zzt_stat_fields[] = {
-	ZZT_U8("x", ZZT_S_X),
-	ZZT_U8("y", ZZT_S_Y),
-	ZZT_S16("step_x", ZZT_S_STEPX),
-	ZZT_S16("step_y", ZZT_S_STEPY),
-	ZZT_S16("cycle", ZZT_S_CYCLE),
-	ZZT_U8("p1", ZZT_S_P1),
-	ZZT_U8("p2", ZZT_S_P2),
-	ZZT_U8("p3", ZZT_S_P3),
-	ZZT_S16("follower", ZZT_S_FOLLOWER),
-	ZZT_S16("leader", ZZT_S_LEADER),
-	ZZT_U8("under_element", ZZT_S_UNDER_ID),
-	ZZT_U8("under_color", ZZT_S_UNDER_COLOR),
-	{ .key = "pointer", .kind = GFS_FK_HEX, .off = ZZT_S_POINTER, .width = 4,
-	  .min = INT32_MIN, .max = UINT32_MAX },
-	ZZT_S16("instruction", ZZT_S_INSTR),
-	{ .key = "bind", .kind = GFS_FK_UINT, .off = ZZT_S_LENGTH, .width = 2, .min = 1,
-	  .max = ZZT_STATS_MAX, .flags = GFS_FF_BLANK0, .get = zzt_bind_get, .set = zzt_bind_set },
-	{ .key = "padding", .kind = GFS_FK_HEXZ, .off = ZZT_S_PAD, .width = ZZT_S_PAD_LEN },
-};
-static const struct gfs_record zzt_stat_rec = {
-	.section = "stat", .size = ZZT_S_SIZE, .fields = zzt_stat_fields,
-	.nfields = sizeof(zzt_stat_fields) / sizeof(zzt_stat_fields[0]),
-};
-
-/* What ZZT cannot take: a stat moved outside the board, a bind to no stat. */
-static int zzt_stat_check(void *ctx, size_t i, size_t n, uint8_t *rec, const uint8_t *old,
-			  char *why, size_t whysz)
-{
-	uint64_t bind = zzt_bind_get(rec);
-
-	(void)ctx;
-	(void)i;
-	/* ZZT reads and writes past its tile array for a stat outside it */
-	if ((rec[ZZT_S_X] > ZZT_STAT_X_MAX || rec[ZZT_S_Y] > ZZT_STAT_Y_MAX) &&
-	    (!old || rec[ZZT_S_X] != old[ZZT_S_X] || rec[ZZT_S_Y] != old[ZZT_S_Y]))
-		return snprintf(why, whysz, "x %u, y %u is outside ZZT's board (x 0-%d, y 0-%d)",
-				rec[ZZT_S_X], rec[ZZT_S_Y], ZZT_STAT_X_MAX, ZZT_STAT_Y_MAX), -EINVAL;
-	if (bind >= n)
-		return snprintf(why, whysz, "bind: %llu is not a stat 1..%zu", (unsigned long long)bind,
-				n - 1), -EINVAL;
-	return 0;
-}
-
-static const struct gfs_table zzt_stats_table = {
-	.index = "stat", .rec = &zzt_stat_rec, .max = ZZT_STATS_MAX,
-	.min_cols = sizeof(zzt_stat_fields) / sizeof(zzt_stat_fields[0]) - 1,	/* padding may go */
-	.check = zzt_stat_check,
-};
-#undef ZZT_U8
-#undef ZZT_S16
+/* ---- stats.csv: the stat records as a table (gfs_layout.h, zzt_engine.c) ------ */
 
 /* The stat records of b one after another, each with its bind in its length field. */
 static uint8_t *zzt_stat_bytes(const struct zzt_board *b)
 {
-	uint8_t *p = malloc(b->nstats ? b->nstats * ZZT_S_SIZE : 1);
+	size_t sz = b->eng->s_size;
+	uint8_t *p = malloc(b->nstats ? b->nstats * sz : 1);
 
 	for (size_t i = 0; p && i < b->nstats; i++) {
-		memcpy(p + i * ZZT_S_SIZE, b->stats[i].rec, ZZT_S_SIZE);
+		memcpy(p + i * sz, b->stats[i].rec, sz);
 		if (b->stats[i].bind >= 0)
-			zzt_bind_set(p + i * ZZT_S_SIZE, (uint64_t)b->stats[i].bind);
+			zzt_bind_set(p + i * sz, (uint64_t)b->stats[i].bind);
 	}
 	return p;
 }
@@ -339,7 +200,7 @@ static int zzt_stats_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 	if (!b)
 		return -EIO;
 	p = zzt_stat_bytes(b);
-	r = p ? gfs_table_render(&zzt_stats_table, p, b->nstats, NULL, out) : -ENOMEM;
+	r = p ? gfs_table_render(b->eng->stats, p, b->nstats, NULL, out) : -ENOMEM;
 	free(p);
 	return r;
 }
@@ -359,15 +220,15 @@ static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	old = zzt_stat_bytes(b);
 	if (!old)
 		return -ENOMEM;
-	r = gfs_table_parse(ar, "stats.csv", &zzt_stats_table, old, b->nstats, data, len, NULL, NULL,
-			    &nb, &rows);
+	r = gfs_table_parse(ar, "stats.csv", b->eng->stats, old, b->nstats, data, len, NULL,
+			    (void *)b->eng, &nb, &rows);
 	if (r)
 		goto out;
 	if (rows == 0 && b->nstats) {
 		r = gfs_err(ar, -EINVAL, "stats.csv: no stats; the first row is the player's");
 		goto out;
 	}
-	if (rows == b->nstats && (!rows || !memcmp(nb.data, old, rows * ZZT_S_SIZE)))
+	if (rows == b->nstats && (!rows || !memcmp(nb.data, old, rows * b->eng->s_size)))
 		goto out;
 	ns = calloc(rows ? rows : 1, sizeof(*ns));
 	if (!ns) {
@@ -375,7 +236,7 @@ static int zzt_stats_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 		goto out;
 	}
 	for (i = 0; i < rows; i++) {
-		memcpy(ns[i].rec, nb.data + i * ZZT_S_SIZE, ZZT_S_SIZE);
+		memcpy(ns[i].rec, nb.data + i * b->eng->s_size, b->eng->s_size);
 		ns[i].bind = zzt_bind_get(ns[i].rec) ? (int)zzt_bind_get(ns[i].rec) : -1;
 		ns[i].final_cr = 1;
 	}
