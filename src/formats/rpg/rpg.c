@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include "rpg.h"
+#include "rpg_grow.h"
 
 #define RPG_BSAVE_MAGIC 0xfd
 /*
@@ -144,8 +145,10 @@ static int rpg_create(struct gfs_archive *ar, struct gfs_node *dir, const char *
 	struct rpg_lump *l;
 	int r;
 
+	if (dir != m->lumpdir && (r = rpg_newmap_create(ar, dir, name, out)) != 1)
+		return r;
 	if (dir != m->lumpdir)
-		return -EPERM;
+		return (r = rpg_grow_create(ar, dir, name, out)) == 1 ? -EPERM : r;
 	if ((r = rpg_check_name(ar, name, NULL)))
 		return r;
 	l = calloc(1, sizeof(*l));
@@ -184,8 +187,10 @@ static int rpg_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	struct rpg_lump *l = rpg_find(m, n, &i);
 	int open;
 
-	if (!l)
-		return -EPERM;	/* a decoded view: records are not deleted */
+	if (!l && (open = rpg_newmap_unlink(ar, n)) != 1)
+		return open;	/* a file of the last map's folder */
+	if (!l)		/* a decoded view: the last record of a kind may go */
+		return (open = rpg_grow_unlink(ar, n)) == 1 ? -EPERM : open;
 	rpg_views_drop(ar, l);
 	memmove(m->lumps + i, m->lumps + i + 1, (m->n - i - 1) * sizeof(*m->lumps));
 	m->n--;
@@ -217,6 +222,20 @@ static int rpg_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_nod
 	gfs_node_move(ar, n, newdir, newname);
 	ar->changed = 1;
 	return 0;
+}
+
+static int rpg_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *name, struct gfs_node **out)
+{
+	int r = rpg_newmap_mkdir(ar, dir, name, out);
+
+	return r == 1 ? gfs_err(ar, -EPERM, "%s: only maps/NN-name can be made", name) : r;
+}
+
+static int rpg_rmdir(struct gfs_archive *ar, struct gfs_node *n)
+{
+	int r = rpg_newmap_rmdir(ar, n);
+
+	return r == 1 ? gfs_err(ar, -EPERM, "%s: only a map's folder can be removed", n->name) : r;
 }
 
 static int rpg_check(struct gfs_archive *ar, FILE *out)
@@ -252,6 +271,6 @@ static const char *const rpg_thumbnails[] = { "backdrops/0*.png", "maps/*/map.pn
 const struct gfs_format gfs_format_rpg = {
 	.name = "rpg", .description = "OHRRPGCE lumped file",
 	GFS_FORMAT_CALLS(rpg),
-	.create = rpg_create, .unlink = rpg_unlink, .rename = rpg_rename,
+	.create = rpg_create, .unlink = rpg_unlink, .rename = rpg_rename, .mkdir = rpg_mkdir, .rmdir = rpg_rmdir,
 	.thumbnails = rpg_thumbnails,
 };

@@ -19,6 +19,8 @@
  *   rpg_views.c  the other decoded views (reload/, names/, maps/,
  *                strings.txt ...) and
  *                which lump gets which
+ *   rpg_grow.c   new records at the end of a record lump, the last removed
+ *   rpg_newmap.c new maps (mkdir, cp -r of a map folder), the last removed
  *   rpg.c        the driver: bid, load (builds the tree), tree operations
  */
 #ifndef GFS_RPG_H
@@ -52,6 +54,7 @@ struct rpg_vpriv {
 	struct rpg_lump *l;		/* NULL once the lump was deleted */
 	size_t rec;			/* record (text boxes) */
 	const void *desc;		/* what the view decodes (name lists) */
+	int fresh;			/* a record just created: empty until written (rpg_grow.c) */
 };
 
 struct rpg_model {
@@ -60,6 +63,8 @@ struct rpg_model {
 	int game;			/* has a GEN lump: lumps/ and decoded views */
 	char archinym[RPG_NAME_MAX + 1];	/* stem of the GEN lump, as stored */
 	struct gfs_node *lumpdir;	/* where the raw lumps live */
+	struct rpg_genundo *undo;	/* GEN fields before records were added (rpg_grow.c) */
+	size_t nundo;
 };
 
 /* ---- rpg_model.c ---- */
@@ -203,6 +208,8 @@ int rpg_ref_fmt(void *ctx, int ref, uint64_t v, struct gfs_buf *out);
 /* Has l per-record INI views (a record lump with a known record size)? */
 int rpg_records_kind(struct gfs_archive *ar, struct rpg_lump *l);
 int rpg_records_build(struct gfs_archive *ar);
+/* The INI view of record rec of l (a record added by rpg_grow.c), in its directory. */
+int rpg_records_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec);
 
 /* ---- rpg_views.c ---- */
 /* Which views a lump of a game has (RPG_K_*); reads RELOAD lumps whole. */
@@ -217,6 +224,10 @@ size_t rpg_views_check(struct gfs_archive *ar, FILE *out);
  * names/ shows it, appended to out: 0, or -ENOENT when there is none.
  */
 int rpg_record_name(struct gfs_archive *ar, const char *lump, long id, struct gfs_buf *out);
+/* The views of map (layers, zones, its records, Tiled's) into dir, as the load makes them. */
+int rpg_views_map(struct gfs_archive *ar, long map, struct gfs_node *dir);
+/* The view textboxes/NNNN.txt of text box rec of l (a record added by rpg_grow.c). */
+int rpg_say_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec);
 /* Detach the views of a lump being deleted. */
 void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l);
 

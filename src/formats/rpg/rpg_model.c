@@ -364,6 +364,9 @@ void rpg_committed(struct gfs_archive *ar)
 		gfs_buf_free(l->data);
 		l->data = NULL;
 		gfs_node_set_span(l->node, l->off, l->len);
+		for (size_t k = 0; k < l->nviews; k++)	/* a created record left alone reads as it is */
+			if (!gfs_node_is_open(l->views[k]))
+				((struct rpg_vpriv *)l->views[k]->priv)->fresh = 0;
 	}
 }
 
@@ -379,6 +382,7 @@ void rpg_free(struct gfs_archive *ar)
 		free(m->lumps[i]);
 	}
 	free(m->lumps);
+	free(m->undo);
 	free(m);
 	ar->priv = NULL;
 }

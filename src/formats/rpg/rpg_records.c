@@ -430,8 +430,12 @@ static int rk_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf 
 	const struct rk_kind *k = v->desc;
 	struct gfs_layout_table t;
 	struct gfs_rec_refs refs = { rpg_ref_fmt, rk_ref_parse, RK_WANT, ar };
-	int r = gfs_layout_table(&k->layout, rk_recsize(ar, k), &t);
+	int r;
 
+	if (v->fresh && gfs_node_is_open(n))
+		return 0;	/* created: empty until written (or closed unwritten) */
+	v->fresh = 0;
+	r = gfs_layout_table(&k->layout, rk_recsize(ar, k), &t);
 	if (!r)
 		r = rpg_record_render_refs(ar, v->l, v->rec, &t.rec, &refs, out);
 	gfs_layout_table_release(&t);
@@ -516,6 +520,7 @@ static int rk_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *d
 	struct gfs_rec_refs refs = { rpg_ref_fmt, rk_ref_parse, RK_WANT, ar };
 	int r = gfs_layout_table(&k->layout, c.rs, &t);
 
+	v->fresh = 0;
 	snprintf(view, sizeof(view), "%s/%s", k->dir, n->name);
 	if (!r)
 		r = rpg_record_store_refs(ar, v->l, v->rec, view, &t.rec, &refs, data, len, rk_check_refs, &c);
@@ -564,4 +569,18 @@ int rpg_records_build(struct gfs_archive *ar)
 		}
 	}
 	return r;
+}
+
+int rpg_records_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec)
+{
+	const struct rk_kind *k = rk_kind_of(ar->priv, l);
+	struct gfs_node *dir;
+	char nm[32];
+
+	if (!k)
+		return 0;
+	if (!(dir = rpg_subdir(ar, k->dir)))
+		return -ENOMEM;
+	snprintf(nm, sizeof(nm), "%0*zu.ini", (int)k->digits, rec);
+	return rpg_add_view(ar, l, dir, nm, &rk_ops, rec, k);
 }

@@ -17,7 +17,8 @@
  * Text is the game font's glyph numbers: printable ASCII as itself, "\\"
  * as \\, every other byte as \xHH.  Writing a view back patches only the
  * fields whose text changed into the lump's bytes (garbage after a name's
- * length, padding and every other field stay); record counts never change.
+ * length, padding and every other field stay); a line appended to a name
+ * list or strings.txt is a new record (rpg_grow.c), no other count changes.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -27,6 +28,7 @@
 #include <strings.h>
 #include "rpg.h"
 #include "reload.h"
+#include "rpg_grow.h"
 #include "gfs_grid.h"
 #include "gfs_codec.h"
 
@@ -290,6 +292,7 @@ struct rpg_tline {
 
 /* The lines of view n over a lump of len bytes: *lines malloc'd (NULL when none). */
 static int rpg_tlines(struct gfs_archive *ar, struct gfs_node *n, size_t len, struct rpg_tline **lines, size_t *count);
+static int rpg_stt_grow(struct gfs_archive *ar, const char *view, struct gfs_buf *b, size_t extra);
 
 static int rpg_tlist_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
@@ -328,9 +331,24 @@ static int rpg_tlist_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	size_t k = 0, nl = 0;
 	unsigned line = 0;
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
+	size_t had = 0, want = 0;
 
 	if (!r)
 		r = rpg_tlines(ar, n, b.len, &ls, &nl);
+	for (const char *q = p; !r && q < end; want++) {	/* lines past the last record: new records */
+		const char *e = memchr(q, '\n', (size_t)(end - q));
+
+		q = e ? e + 1 : end;
+	}
+	if (!r && want > nl && !v->desc && !(r = rpg_stt_grow(ar, n->name, &b, want - nl))) {
+		free(ls);	/* new global strings: the next known ones */
+		ls = NULL;
+		r = rpg_tlines(ar, n, b.len, &ls, &nl);
+	} else if (!r && want > nl && (had = nl) && !(r = rpg_grow_lines(ar, n->name, v->l, want, &b))) {
+		free(ls);
+		ls = NULL;
+		r = rpg_tlines(ar, n, b.len, &ls, &nl);
+	}
 	while (!r && p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p)), *le = eol ? eol : end, *tab;
 		const struct rpg_tfield *f;
@@ -355,8 +373,8 @@ static int rpg_tlist_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 		errno = 0;
 		id = strtoul(p, &ep, 10);
 		if (ep != tab || ep == p || errno || id != ls[k].id) {
-			r = gfs_err(ar, -EINVAL, "%s: line %u: want record %zu (records are neither added, removed nor moved)",
-				    n->name, line, ls[k].id);
+			r = gfs_err(ar, -EINVAL, "%s: line %u: want record %zu (a line added is the next record; "
+				    "lines are neither removed nor moved)", n->name, line, ls[k].id);
 			break;
 		}
 		f = &ls[k].f;
@@ -376,7 +394,8 @@ static int rpg_tlist_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	if (!r && k != nl)
 		r = gfs_err(ar, -EINVAL, "%s: %zu lines, want %zu", n->name, k, nl);
 	free(ls);
-	return rpg_lump_done(ar, v->l, &b, r);
+	r = had ? rpg_grow_set(ar, v->l, &b, r) : rpg_lump_done(ar, v->l, &b, r);
+	return !r && had ? rpg_grow_done(ar, v->l, had) : r;
 }
 
 /* ---- global strings ----------------------------------------------------------- */
@@ -396,6 +415,30 @@ static const struct { uint16_t first, count, step, max; } stt_runs[] = {
 	{ 308, 1, 1, 10 }, { 309, 1, 1, 30 }, { 313, 1, 1, 10 }, { 314, 8, 2, 20 }, { 330, 1, 1, 16 },
 };
 #define STT_STRINGS 186
+
+/*
+ * strings.txt with extra lines past the last known string the lump holds:
+ * the lump grows (zeros) to hold the next extra known strings, as Custom's
+ * global string editor writes a string at its slot.
+ */
+static int rpg_stt_grow(struct gfs_archive *ar, const char *view, struct gfs_buf *b, size_t extra)
+{
+	size_t end = b->len;
+
+	for (size_t i = 0; extra && i < sizeof(stt_runs) / sizeof(stt_runs[0]); i++)
+		for (size_t j = 0; extra && j < stt_runs[i].count; j++) {
+			size_t id = stt_runs[i].first + j * stt_runs[i].step, e = id * STT_SLOT + 1 + stt_runs[i].max;
+
+			if (e <= b->len)
+				continue;
+			end = e > end ? e : end;
+			extra--;
+		}
+	if (extra)
+		return gfs_err(ar, -EINVAL, "%s: %zu lines more than the known global strings (the last is %d)",
+			       view, extra, 330);
+	return gfs_buf_set_len(b, end);
+}
 
 static int rpg_tlines(struct gfs_archive *ar, struct gfs_node *n, size_t len, struct rpg_tline **lines, size_t *count)
 {
@@ -442,6 +485,9 @@ static int rpg_say_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 	uint8_t txt[64], rec[SAY_MIN];
 	int r = v->l ? 0 : -ENOENT;
 
+	if (v->fresh && gfs_node_is_open(n))
+		return 0;	/* created: empty until written (or closed unwritten) */
+	v->fresh = 0;
 	/* only this box's text bytes: a stat walk of a thousand boxes reads no lump whole */
 	if (!r && (rs < SAY_MIN || rpg_lump_range(ar, v->l, (uint64_t)v->rec * rs, SAY_MIN, rec)))
 		r = gfs_err(ar, -EIO, "text box %zu: not in the lump any more", v->rec);
@@ -467,6 +513,7 @@ static int rpg_say_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	size_t nf = sizeof(say_fields) / sizeof(say_fields[0]), i = 0;
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
+	v->fresh = 0;
 	if (!r && (rs < SAY_MIN || (v->rec + 1) * rs > b.len))
 		r = gfs_err(ar, -EIO, "text box %zu: not in the lump any more", v->rec);
 	for (; !r && p < end; i++) {
@@ -506,12 +553,22 @@ static int rpg_say_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 			tf_put(f, b.data + v->rec * rs, txt, tlen);
 		p = nl ? nl + 1 : end;
 	}
-	if (!r && i != nf)
-		r = gfs_err(ar, -EINVAL, "%s: %zu lines, want %d lines and 2 choices", n->name, i, SAY_LINES);
+	for (uint8_t old[64]; !r && i < nf; i++)	/* lines not written: empty (echo TEXT > a new box) */
+		if (tf_get(&say_fields[i], b.data + v->rec * rs, old))
+			tf_put(&say_fields[i], b.data + v->rec * rs, old, 0);
 	return rpg_lump_done(ar, v->l, &b, r);
 }
 
 RPG_VIEW_OPS(rpg_say);
+
+int rpg_say_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec)
+{
+	struct gfs_node *dir = rpg_subdir(ar, "textboxes");
+	char nm[32];
+
+	snprintf(nm, sizeof(nm), "%04zu.txt", rec);
+	return dir ? rpg_add_view(ar, l, dir, nm, &rpg_say_ops, rec, NULL) : -ENOMEM;
+}
 
 /* ---- map layers ------------------------------------------------------------ */
 
@@ -595,6 +652,50 @@ static struct gfs_node *rpg_map_dir(struct gfs_archive *ar, long map)
 		if (!strcmp(maps->kids[i]->name, nm))
 			return maps->kids[i];
 	return gfs_node_new_dir(ar, maps, nm);
+}
+
+/* The views in map dir of l, a lump of map (its letter): layers, zones, records. */
+static int rpg_map_lump_views(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, long map, char letter)
+{
+	uint8_t hdr[MAP_HDR];
+	unsigned w, h, layers;
+	uint64_t len = l->data ? l->data->len : l->len;
+	int r = 0;
+
+	if (l->kind == RPG_K_RELOAD || l->kind == RPG_K_REC)
+		return l->kind == RPG_K_REC ? rpg_maps_build(ar, l, dir, map) :
+		       rpg_add_view(ar, l, dir, "zones.txt", &rpg_reload_ops, 0, NULL);
+	if (rpg_lump_range(ar, l, 0, MAP_HDR, hdr) || !rpg_map_dims(hdr, len, &w, &h, &layers))
+		return 0;
+	for (unsigned k = 0; !r && k < layers; k++) {
+		char nm[32];
+
+		if (letter == 'T')
+			snprintf(nm, sizeof(nm), "tiles-%u.csv", k);
+		else
+			snprintf(nm, sizeof(nm), layers > 1 ? "%s-%u.csv" : "%s.csv", letter == 'P' ? "walls" : "foes", k);
+		r = rpg_add_view(ar, l, dir, nm, &rpg_layer_ops, k, NULL);
+	}
+	return !r && letter == 'T' ? rpg_maps_build(ar, l, dir, map) : r;
+}
+
+int rpg_views_map(struct gfs_archive *ar, long map, struct gfs_node *dir)
+{
+	struct rpg_model *m = ar->priv;
+	struct rpg_lump *t = NULL;
+	int r = 0;
+
+	for (size_t i = 0; i < m->n && !r; i++) {
+		struct rpg_lump *l = m->lumps[i];
+		char letter;
+
+		if ((l->kind == RPG_K_MAP || l->kind == RPG_K_RELOAD || l->kind == RPG_K_REC) &&
+		    rpg_map_of(m, l->name, &letter) == map && (l->kind != RPG_K_RELOAD || letter == 'Z')) {
+			r = rpg_map_lump_views(ar, l, dir, map, letter);
+			t = letter == 'T' && l->kind == RPG_K_MAP ? l : t;
+		}
+	}
+	return !r && t ? rpg_tiled_build(ar, t, dir, map) : r;
 }
 
 /* ---- which lumps, and the tree ------------------------------------------- */
@@ -729,33 +830,13 @@ int rpg_views_build(struct gfs_archive *ar)
 			} else if (pass == 3 && (l->kind == RPG_K_MAP || l->kind == RPG_K_RELOAD || l->kind == RPG_K_REC)) {
 				char letter;
 				long map = rpg_map_of(m, l->name, &letter);
-				uint8_t hdr[MAP_HDR];
-				unsigned w, h, layers;
 				struct gfs_node *dir;
 
 				if (map < 0 || (l->kind == RPG_K_RELOAD && letter != 'Z'))
 					continue;
 				if (!(dir = rpg_map_dir(ar, map)))
 					return -ENOMEM;
-				if (l->kind == RPG_K_RELOAD || l->kind == RPG_K_REC) {
-					r = l->kind == RPG_K_REC ? rpg_maps_build(ar, l, dir, map) :
-					    rpg_add_view(ar, l, dir, "zones.txt", &rpg_reload_ops, 0, NULL);
-					continue;
-				}
-				if ((r = gfs_pread(ar, hdr, MAP_HDR, l->off)) || !rpg_map_dims(hdr, l->len, &w, &h, &layers))
-					continue;
-				for (unsigned k = 0; !r && k < layers; k++) {
-					char nm[32];
-
-					if (letter == 'T')
-						snprintf(nm, sizeof(nm), "tiles-%u.csv", k);
-					else
-						snprintf(nm, sizeof(nm), layers > 1 ? "%s-%u.csv" : "%s.csv",
-							 letter == 'P' ? "walls" : "foes", k);
-					r = rpg_add_view(ar, l, dir, nm, &rpg_layer_ops, k, NULL);
-				}
-				if (!r && letter == 'T')
-					r = rpg_maps_build(ar, l, dir, map);
+				r = rpg_map_lump_views(ar, l, dir, map, letter);
 			} else if (pass == 5 && (l->kind == RPG_K_GFX || l->kind == RPG_K_RELOAD)) {
 				r = rpg_gfx_build(ar, l);
 			} else if (pass == 4 && l->kind == RPG_K_RELOAD) {
