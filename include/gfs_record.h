@@ -83,7 +83,8 @@
  * when there is one; GFS_FK_STR and GFS_FK_BYTES render bytes escaped
  * (\n, \\, \xNN for control and non-ASCII bytes, \x20 for a blank at
  * either end, which a view's parser would trim); GFS_FK_F32 renders %.9g
- * (read back to the same bits); GFS_FF_TIME, GFS_FF_CODE and
+ * (read back to the same bits), NaN and infinity as 0x and the 8 hex digits
+ * of their bits (read back as those bits); GFS_FF_TIME, GFS_FF_CODE and
  * GFS_FF_HEXDIGITS are said above; GFS_FK_REF goes through
  * the caller's reference callbacks (a name lookup, say).  The parser checks every value
  * against the field's range and fails with -EINVAL after gfs_err():

@@ -446,6 +446,20 @@ static void test_table(void)
 	   "a value names line and column: %s", ar.err);
 	ok(gfs_table_parse(&ar, "t.csv", &el_table, old, 2, S("0,5,nan\n"), NULL, NULL, &back, &n) ==
 	   -EINVAL && strstr(ar.err, "column 3 (at): nan is not a finite number"), "floats: %s", ar.err);
+	{
+		/* a NaN's and an infinity's bits show as 0x and 8 hex digits, and read back the same */
+		static const uint8_t odd[] = { 5, 0, 0, 0x01, 0x00, 0xc0, 0xff, 0xee,
+					       7, 0, 0, 0x00, 0x00, 0x80, 0x7f, 0x11 };
+
+		gfs_buf_set_len(&out, 0);
+		gfs_buf_set_len(&back, 0);
+		ok(gfs_table_render(&el_table, odd, 2, NULL, &out) == 0 &&
+		   strstr((char *)out.data, "0,5,0xffc00001,\n1,7,0x7f800000,\n") &&
+		   gfs_table_parse(&ar, "t.csv", &el_table, odd, 2, out.data, out.len, NULL, NULL, &back, &n) == 0 &&
+		   back.len == sizeof(odd) && !memcmp(back.data, odd, sizeof(odd)),
+		   "NaN and infinity as their bits, both ways:\n%s", (char *)out.data);
+		gfs_buf_set_len(&back, 0);
+	}
 	ok(gfs_table_parse(&ar, "t.csv", &el_table, old, 2, S("0,1\n"), NULL, NULL, &back, &n) ==
 	   -EINVAL && strstr(ar.err, "t.csv: line 1: 2 values, want 4"), "row shape: %s", ar.err);
 	ok(gfs_table_parse(&ar, "t.csv", &el_table, old, 2, S("n,y\n0,5,1\n"), NULL, NULL, &back, &n) ==

@@ -1,4 +1,5 @@
 /* The record codec: tables of fields to INI and back; see gfs_record.h. */
+#include <inttypes.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,6 +383,8 @@ int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 		float x;
 
 		memcpy(&x, &bits, sizeof(x));
+		if (x != x || x - x != 0)	/* NaN, infinity: their bits, which read back the same */
+			return gfs_buf_printf(out, "0x%08" PRIx32, bits);
 		return gfs_buf_printf(out, "%.9g", (double)x);
 	}
 	case GFS_FK_LIST:	/* gfs_list_render(): where its items are depends on the element */
@@ -911,9 +914,15 @@ int gfs_field_scan(const struct gfs_field *f, uint8_t *base, const char *value,
 		float x;
 
 		errno = 0;
+		if (value[0] == '0' && (value[1] == 'x' || value[1] == 'X') && strlen(value) == 10 &&
+		    strspn(value + 2, "0123456789abcdefABCDEF") == 8) {
+			bits = (uint32_t)strtoul(value + 2, NULL, 16);	/* the bits as shown for NaN and infinity */
+			gfs_le_put(base + f->off, 4, bits);
+			return 0;
+		}
 		x = *value ? strtof(value, &end) : 0;
 		if (!*value || end == value || *end || x != x || x - x != 0) {
-			snprintf(why, whysz, "%s is not a finite number", value);
+			snprintf(why, whysz, "%s is not a finite number (nor 0x and 8 hex digits: the bits)", value);
 			return -EINVAL;
 		}
 		memcpy(&bits, &x, sizeof(bits));
