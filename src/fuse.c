@@ -1231,11 +1231,14 @@ static int gfs_op_create_locked(const char *path, mode_t mode, struct fuse_file_
 			return r;
 		}
 		/*
-		 * A file made is empty, also when the format hands back a view
-		 * that renders something (a board's elements.csv written into a
-		 * copied board folder): what is written replaces all of it.
+		 * A file made with O_EXCL (cp, cp -r) is empty, also when the
+		 * format hands back a view that renders something (a board's
+		 * elements.csv written into a copied board folder): what is
+		 * written replaces all of it.  A shell's > keeps the view's
+		 * start until its writes (a TirNanoG handler: an empty script
+		 * stored at once would be refused as cut short).
 		 */
-		if (n->ops && n->ops->render && (r = gfs_node_truncate(ar, n, 0)))
+		if ((fi->flags & O_EXCL) && n->ops && n->ops->render && (r = gfs_node_truncate(ar, n, 0)))
 			return r;
 		clock_gettime(CLOCK_REALTIME, &n->mtime);
 	}
