@@ -80,8 +80,8 @@ static int zzt_bid(const uint8_t *head, size_t len, const char *path)
 			return ext ? 60 : 30;
 		return ext ? 90 : 70;
 	}
-	if (e)
-		return ext ? 60 : 30;
+	if (e)		/* a negative board count: a damaged world, or another format's bytes */
+		return ext ? 60 : 20;
 	return ext ? 10 : 0;
 }
 
