@@ -87,14 +87,6 @@ struct rpg_tmap {
 enum { G_T, G_P, G_E, G_WALK };
 static const char *const grid_name[3] = { "tiles", "walls", "foes" };
 
-struct rpg_lump *rpg_kind_lump(struct rpg_model *m, const char *suffix)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (rpg_lump_is(m, m->lumps[i], suffix))
-			return m->lumps[i];
-	return NULL;
-}
-
 static void rpg_tmap_release(struct rpg_tmap *tm)
 {
 	for (int i = 0; i < 3; i++)

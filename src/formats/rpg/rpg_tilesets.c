@@ -22,6 +22,14 @@
 
 /* ---- drawing tiles ------------------------------------------------------------ */
 
+struct rpg_lump *rpg_kind_lump(struct rpg_model *m, const char *suffix)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (rpg_lump_is(m, m->lumps[i], suffix))
+			return m->lumps[i];
+	return NULL;
+}
+
 void rpg_draw_load(struct gfs_archive *ar, struct rpg_draw *d)
 {
 	struct rpg_model *m = ar->priv;
