@@ -110,6 +110,20 @@ static int nm_tilemap(struct gfs_buf *b, unsigned w, unsigned h, unsigned layers
 	return r;
 }
 
+/* Lump <arch>suffix of records of rs bytes, read into b: 1, 0 when the game has none, or -errno. */
+static int nm_arch_read(struct gfs_archive *ar, const char *suffix, size_t rs, struct rpg_lump **l,
+			struct gfs_buf *b)
+{
+	struct rpg_model *m = ar->priv;
+	char nm[RPG_NAME_MAX + 8];
+	int r;
+
+	snprintf(nm, sizeof(nm), "%s%s", m->archinym, suffix);
+	if (!(*l = rpg_lump_named(m, nm)) || rs < 2)
+		return 0;
+	return (r = rpg_lump_read(ar, *l, b)) ? r : 1;
+}
+
 /*
  * Record map of a game-wide lump (MAP, MN, DOX) set to rec, padded with
  * zeros up to it; old (when not NULL) gets the record that was there, *had 1.
@@ -117,17 +131,13 @@ static int nm_tilemap(struct gfs_buf *b, unsigned w, unsigned h, unsigned layers
 static int nm_record(struct gfs_archive *ar, const char *suffix, size_t rs, long map, const uint8_t *rec,
 		     uint8_t *old, size_t oldmax, int *had)
 {
-	struct rpg_model *m = ar->priv;
-	char nm[RPG_NAME_MAX + 8];
 	struct rpg_lump *l;
 	struct gfs_buf b = GFS_BUF_INIT;
-	int r;
+	int r = nm_arch_read(ar, suffix, rs, &l, &b);
 
-	snprintf(nm, sizeof(nm), "%s%s", m->archinym, suffix);
-	if (!(l = rpg_lump_named(m, nm)) || rs < 2)
-		return 0;
-	if ((r = rpg_lump_read(ar, l, &b)))
+	if (r <= 0)
 		return r;
+	r = 0;
 	if (old && rs <= oldmax && b.len >= (size_t)(map + 1) * rs) {	/* DOX: a pre-sized record with no door stays */
 		int doors = 0;
 
@@ -476,17 +486,13 @@ int rpg_newmap_unlink(struct gfs_archive *ar, struct gfs_node *n)
 /* Game-wide record map of lump <arch>suffix dropped when it is the last (and, DOX, past the pre-sized ones). */
 static int nm_record_drop(struct gfs_archive *ar, const char *suffix, size_t rs, long map, size_t presized)
 {
-	struct rpg_model *m = ar->priv;
-	char nm[RPG_NAME_MAX + 8];
 	struct rpg_lump *l;
 	struct gfs_buf b = GFS_BUF_INIT;
-	int r;
+	int r = nm_arch_read(ar, suffix, rs, &l, &b);
 
-	snprintf(nm, sizeof(nm), "%s%s", m->archinym, suffix);
-	if (!(l = rpg_lump_named(m, nm)) || rs < 2)
-		return 0;
-	if ((r = rpg_lump_read(ar, l, &b)))
+	if (r <= 0)
 		return r;
+	r = 0;
 	if (b.len == (size_t)(map + 1) * rs && (size_t)map + 1 > presized)
 		r = gfs_buf_set_len(&b, (size_t)map * rs);
 	else if (presized && b.len >= (size_t)(map + 1) * rs)
