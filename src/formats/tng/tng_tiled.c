@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gfs_codec.h"
+#include "gfs_record.h"
 #include "gfs_tmx.h"
 #include "tng.h"
 
@@ -43,25 +44,20 @@ static struct tng_asset *tng_ts_sprite(struct gfs_archive *ar, struct tng *t, en
 				       unsigned k)
 {
 	struct tng_asset *rec = tng_nth_of_type(t, tng_ts_type[ts], k);
+	const struct gfs_record *table = tng_kind_of(tng_ts_type[ts])->rec;
+	const struct gfs_field *part, *f = NULL;
 	struct gfs_buf b = GFS_BUF_INIT;
-	size_t off = 0;
+	size_t at, n;
 	unsigned cat = 0xff, idx = 0;
 
 	if (ts == TNG_TS_TILES || !rec)
 		return rec;
-	if (!tng_asset_content(ar, t, rec, TNG_ZASSET_MAX, &b)) {
-		const uint8_t *p = b.data;
-
-		if (ts == TNG_TS_NPCS && b.len >= 13 && p[11]) {
-			/* 13-byte header, attributes (8 each), items (10 each), then the sprites */
-			off = 13 + (size_t)p[9] * 8 + (size_t)p[10] * 10;
-		} else if (ts == TNG_TS_SPAWNERS && b.len >= 6 && gfs_le16(p + 4)) {
-			off = 6 + 18;	/* the first NPC kind's NPC sprite */
-		}
-		if (off && off + 3 <= b.len) {
-			cat = p[off];
-			idx = gfs_le16(p + off + 1);
-		}
+	/* an NPC's first [sprite N]; a spawner's first [npc N]'s sprite (where the table puts them) */
+	if (!tng_asset_content(ar, t, rec, TNG_ZASSET_MAX, &b) &&
+	    (part = gfs_record_part(table, b.data, b.len, ts == TNG_TS_NPCS ? "sprite" : "npc", &at, &n)) &&
+	    n && (f = gfs_record_field(part->group, "sprite")) && at + f->off + 3 <= b.len) {
+		cat = b.data[at + f->off];
+		idx = gfs_le16(b.data + at + f->off + 1);
 	}
 	gfs_buf_release(&b);
 	return cat <= 3 ? tng_nth_of_type(t, 7 + cat, idx) : NULL;
