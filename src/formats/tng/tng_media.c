@@ -337,7 +337,8 @@ int tng_record_unlink(struct gfs_archive *ar, struct gfs_node *n)
 				return gfs_err(ar, -EBUSY, "%s/%s: %s are numbered: only the last "
 					       "can be removed", n->parent->name, n->name, kd->name);
 		if ((type == TNG_S_NPCS || type == TNG_S_SPAWNERS) &&
-		    map_users(ar, t, 1, layer_holds, &(struct layer_want){ type == TNG_S_NPCS ? 5 : 6, a->num },
+		    map_users(ar, t, 1, layer_holds, &(struct layer_want){
+				      type == TNG_S_NPCS ? TNG_LAYER_NPCS : TNG_LAYER_SPAWNERS, a->num },
 			      "", who, sizeof who))
 			return gfs_err(ar, -EBUSY, "%s/%s: %s places it; change that first",
 				       n->parent->name, n->name, who);
@@ -444,7 +445,7 @@ static int sprite_shown(void *ctx, struct tng *t, const struct tng_asset *a, con
 	if (gfs_record_each(&tng_map_rec, m->p, m->rle, map_spr_field, ctx) > 0)
 		return 1;
 	for (size_t c = 0; w->cat == 1 && c < cells * tng_map_layers(t); c++)
-		if (c / cells != 5 && c / cells != 6 && m->cells[c] == w->idx)
+		if (c / cells != TNG_LAYER_NPCS && c / cells != TNG_LAYER_SPAWNERS && m->cells[c] == w->idx)
 			return 2 + (int)(c / cells);
 	return 0;
 }

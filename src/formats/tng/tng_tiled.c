@@ -27,16 +27,14 @@
 #define TNG_TS_COLUMNS	16			/* tileset image grid width, in tiles */
 #define TNG_TS_GID(ts)	((unsigned)(ts) * 65536u + 1u)	/* first gid of each tileset */
 #define TNG_RENDER_MAX	((uint64_t)16 << 20)	/* pixels of a rendered map or tileset */
-#define TNG_NPC_LAYER	5
-#define TNG_SPAWNER_LAYER	6
 
 const char *const tng_ts_name[TNG_TS_N] = { "tiles", "npcs", "spawners" };
-static const unsigned tng_ts_type[TNG_TS_N] = { 8, 28, 29 };
+static const unsigned tng_ts_type[TNG_TS_N] = { TNG_S_TILESPR, TNG_S_NPCS, TNG_S_SPAWNERS };
 
 static enum tng_tset tng_layer_tset(unsigned layer)
 {
-	return layer == TNG_NPC_LAYER ? TNG_TS_NPCS :
-	       layer == TNG_SPAWNER_LAYER ? TNG_TS_SPAWNERS : TNG_TS_TILES;
+	return layer == TNG_LAYER_NPCS ? TNG_TS_NPCS :
+	       layer == TNG_LAYER_SPAWNERS ? TNG_TS_SPAWNERS : TNG_TS_TILES;
 }
 
 /* The sprite that tile k of tileset ts shows, or NULL (none, or its record does not decode). */
@@ -60,7 +58,7 @@ static struct tng_asset *tng_ts_sprite(struct gfs_archive *ar, struct tng *t, en
 		idx = gfs_le16(b.data + at + f->off + 1);
 	}
 	gfs_buf_release(&b);
-	return cat <= 3 ? tng_nth_of_type(t, 7 + cat, idx) : NULL;
+	return cat <= 3 ? tng_nth_of_type(t, TNG_S_UISPR + cat, idx) : NULL;
 }
 
 static unsigned tng_count_of_type(const struct tng *t, unsigned type)
@@ -735,16 +733,11 @@ static int tng_tmx_layer(struct tng_tmxin *in, const struct gfs_xml_el *e)
 	const char *name = gfs_xml_attr(e, "name");
 	size_t cells = (size_t)in->l.ms * in->l.ms;
 	const struct gfs_xml_el *d;
-	unsigned k = 0;
+	unsigned k = name ? tng_layer_of(name, "") : ~0u;
 	enum tng_tset ts;
 	uint32_t *gids;
 	int r;
 
-	if (name && !strncmp(name, "layer", 5) && name[5] >= '0' && name[5] <= '9' &&
-	    name[6] >= '0' && name[6] <= '9' && !name[7])
-		k = (unsigned)(name[5] - '0') * 10 + (unsigned)(name[6] - '0');
-	else
-		k = in->layers;
 	if (k >= in->layers)
 		return tng_tmx_err(in, e, "layer '%s' is not one of the map's (layer00..layer%02u)",
 				   name ? name : "", in->layers - 1);
