@@ -210,6 +210,13 @@ int rpg_records_kind(struct gfs_archive *ar, struct rpg_lump *l);
 int rpg_records_build(struct gfs_archive *ar);
 /* The INI view of record rec of l (a record added by rpg_grow.c), in its directory. */
 int rpg_records_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec);
+/*
+ * What in the record lumps refers to record id of the kind whose lump is
+ * target (".ITM", ".DT0", ".DT1", ".DT6" attacks, ".FOR", ".SAY" text
+ * boxes): "dir/NNN key" appended to who, ", " between, the first six; how
+ * many in all.  The record itself is not counted.
+ */
+size_t rpg_records_refs(struct gfs_archive *ar, const char *target, long id, struct gfs_buf *who);
 
 /* ---- rpg_views.c ---- */
 /* Which views a lump of a game has (RPG_K_*); reads RELOAD lumps whole. */
