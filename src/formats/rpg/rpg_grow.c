@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rpg_grow.h"
+#include "reload.h"
 
 /* A lump of a kind of record: per lump records a record of the kind. */
 struct rg_lump {
@@ -366,6 +367,9 @@ int rpg_grow_unlink(struct gfs_archive *ar, struct gfs_node *n)
 		return 1;
 	if (cnt == 1)
 		return gfs_err(ar, -EPERM, "%s/%s: a game keeps at least one %s", k->dir, n->name, k->what);
+	if (!(n->mode & 0200) && !strcmp(k->dir, "heroes"))
+		return gfs_err(ar, -EPERM, "%s/%s: lumps/HEROES.RELD holds this hero: remove its hero = %zu from "
+			       "reload/heroes.txt first", k->dir, n->name, v->rec);
 	if ((r = rg_busy(ar, k, n, (long)v->rec)))
 		return r;
 	if ((long)v->rec != cnt - 1)
@@ -432,5 +436,89 @@ int rpg_grow_done(struct gfs_archive *ar, struct rpg_lump *l, size_t had)
 	r = rg_grow_to(ar, k, b.len / rs, l, had);
 	gfs_buf_release(&b);
 	ar->changed = 1;
+	return r;
+}
+
+/* ---- a new hero in HEROES.RELD: .DT0 and GEN follow ---------------------- */
+
+/* The highest "hero = N" of the root (-1 none) and whether each id up to RG_MAX_HEROES is there. */
+#define RG_MAX_HEROES 512
+struct rg_heroes {
+	long max;
+	uint8_t has[RG_MAX_HEROES];
+	long bad;		/* an id past the engine's last, or -1 */
+};
+
+static int rg_hero_visit(void *ctx, const struct reld_node *nd)
+{
+	struct rg_heroes *h = ctx;
+
+	if (nd->depth != 1 || nd->namelen != 4 || memcmp(nd->name, "hero", 4) || nd->type < 1 || nd->type > 4)
+		return 0;
+	if (nd->i < 0 || nd->i >= RG_MAX_HEROES) {
+		h->bad = nd->i < 0 ? -1 : (long)nd->i;
+		return 0;
+	}
+	h->has[nd->i] = 1;
+	h->max = nd->i > h->max ? (long)nd->i : h->max;
+	return 0;
+}
+
+/*
+ * The heroes HEROES.RELD (l) holds now (*old) and in bin (*h); the first
+ * new number: past .DT0's records and the document's heroes (the engine's
+ * count is GEN's, which .DT0 follows; a document may hold more, autotest's).
+ */
+static long rg_reld_next(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *bin, size_t len,
+			 struct rg_heroes *old, struct rg_heroes *h, struct rpg_lump **dt0)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	char err[160];
+	long cnt = rg_count(ar, &rg_kinds[1], dt0);
+
+	*old = (struct rg_heroes){ .max = -1, .bad = -1 };
+	*h = (struct rg_heroes){ .max = -1, .bad = -1 };
+	if (cnt < 0 || reld_walk(bin, len, rg_hero_visit, h, err, sizeof(err)))
+		return -1;
+	if (!rpg_lump_read(ar, l, &b))
+		(void)reld_walk(b.data, b.len, rg_hero_visit, old, err, sizeof(err));
+	gfs_buf_release(&b);
+	return old->max + 1 > cnt ? old->max + 1 : cnt;
+}
+
+int rpg_grow_reld(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *bin, size_t len, const char *view)
+{
+	struct rpg_model *m = ar->priv;
+	struct rg_heroes old, h;
+	struct rpg_lump *dt0;
+	long next;
+
+	if (!m->game || !rpg_lump_is(m, l, "HEROES.RELD") || (next = rg_reld_next(ar, l, bin, len, &old, &h, &dt0)) < 0)
+		return 0;
+	if (h.bad >= 0)
+		return gfs_err(ar, -EINVAL, "reload/%s: hero = %ld: the engine's last hero is %d", view, h.bad,
+			       RG_MAX_HEROES - 1);
+	for (long i = next; i <= h.max; i++)
+		if (!h.has[i])
+			return gfs_err(ar, -EINVAL, "reload/%s: hero = %ld: a new hero is the next number, %ld (lumps/%s "
+				       "holds %ld heroes)", view, h.max, i, dt0->name, (long)(dt0->len /
+				       rg_recsize(ar, &rg_kinds[1].l[0])));
+	return h.max >= next ? 1 : 0;
+}
+
+int rpg_grow_reld_done(struct gfs_archive *ar, struct rpg_lump *l)
+{
+	struct rg_heroes h = { .max = -1, .bad = -1 };
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct rpg_lump *dt0;
+	long cnt = rg_count(ar, &rg_kinds[1], &dt0);
+	char err[160];
+	int r = rpg_lump_read(ar, l, &b);
+
+	if (!r && cnt >= 0 && !reld_walk(b.data, b.len, rg_hero_visit, &h, err, sizeof(err)) && h.max >= cnt) {
+		r = rg_grow_to(ar, &rg_kinds[1], (size_t)h.max + 1, NULL, 0);
+		ar->changed = 1;
+	}
+	gfs_buf_release(&b);
 	return r;
 }

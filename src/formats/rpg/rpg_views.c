@@ -228,16 +228,21 @@ static int rpg_reload_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 	return r;
 }
 
+static int rpg_heroes_superseded(struct gfs_archive *ar);
+
 static int rpg_reload_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_vpriv *v = n->priv;
 	struct gfs_buf bin = GFS_BUF_INIT;
 	char err[200];
-	int r = v->l ? reld_from_text(data, len, &bin, err, sizeof(err)) : -ENOENT;
+	int r = v->l ? reld_from_text(data, len, &bin, err, sizeof(err)) : -ENOENT, grow;
 
 	if (r == -EINVAL)
 		r = gfs_err(ar, -EINVAL, "reload/%s: %s", n->name, err);
-	return rpg_lump_done(ar, v->l, &bin, r);
+	grow = r ? 0 : rpg_grow_reld(ar, v->l, bin.data, bin.len, n->name);	/* a new hero: .DT0 follows */
+	if ((r = rpg_lump_done(ar, v->l, &bin, grow < 0 ? grow : r)) || !rpg_lump_is(ar->priv, v->l, HEROES_RELD))
+		return r;
+	return (r = grow ? rpg_grow_reld_done(ar, v->l) : 0) ? r : rpg_heroes_superseded(ar);
 }
 
 RPG_VIEW_OPS(rpg_reload);
@@ -786,12 +791,13 @@ static int rpg_heroes_superseded(struct gfs_archive *ar)
 	/* a document that does not decode supersedes nothing gamefs can tell */
 	if (!rpg_lump_read(ar, reld, &b))
 		(void)reld_walk(b.data, b.len, rpg_hero_visit, &h, err, sizeof(err));
-	for (size_t i = 0; h.any && i < dt0->nviews; i++) {
+	for (size_t i = 0; i < dt0->nviews; i++) {
 		struct gfs_node *n = dt0->views[i];
 		const struct rpg_vpriv *v = n->priv;
 
-		if (v->desc == rpg_namelist_of(m, dt0) || (v->rec < h.n && h.has[v->rec]))
-			n->mode = S_IFREG | 0444;
+		int ro = (v->desc == rpg_namelist_of(m, dt0) && h.any) || (v->rec < h.n && h.has[v->rec]);
+
+		n->mode = S_IFREG | (ro ? 0444 : 0644);
 	}
 	gfs_buf_release(&b);
 	free(h.has);
