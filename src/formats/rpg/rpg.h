@@ -21,6 +21,7 @@
  *                which lump gets which
  *   rpg_grow.c   new records at the end of a record lump, the last removed
  *   rpg_newmap.c new maps (mkdir, cp -r of a map folder), the last removed
+ *   rpg_gfxnew.c new tileset pages, backdrops, sprite sets (cp of a PNG), the last removed
  *   rpg.c        the driver: bid, load (builds the tree), tree operations
  */
 #ifndef GFS_RPG_H
@@ -157,6 +158,26 @@ int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l);
  * else the PT lump's whole records; -1 when it has neither.
  */
 long rpg_sprite_sets(struct gfs_archive *ar, char kind);
+/* A lump of pages (tilesets/, backdrops/) or 4-bit sprite sets with views: what rpg_gfxnew.c grows */
+struct rpg_image {
+	const char *view;	/* "tilesets", "sprites/walkabouts" */
+	size_t bytes;		/* a record */
+	int pages;		/* named NN.png, else NNN.png */
+	char defpal;		/* DEFPALn.BIN's n, else 0 or '-' */
+	int count;		/* GEN's field counts them (backdrops), else it is the last's number */
+	unsigned gen;		/* that field */
+	const void *desc;	/* rpg_vpriv.desc of its views */
+};
+/* l's, when it is one: 1; else 0. */
+int rpg_gfx_image(struct gfs_archive *ar, struct rpg_lump *l, struct rpg_image *im);
+/* The ops of a record's PNG view (priv: struct rpg_vpriv, desc what rpg_gfx.c gave it). */
+extern const struct gfs_node_ops rpg_image_ops;
+/* PNG data as record rec of l (rpg_gfx_image's) into out (its bytes); -EINVAL naming why, as name. */
+int rpg_gfx_png(struct gfs_archive *ar, struct rpg_lump *l, size_t rec, const char *name, const uint8_t *data,
+		size_t len, uint8_t *out);
+/* ---- rpg_gfxnew.c: a new page or sprite set (cp x.png tilesets/NN.png ...), the last removed; 1: none ---- */
+int rpg_gfx_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name, struct gfs_node **out);
+int rpg_gfx_unlink(struct gfs_archive *ar, struct gfs_node *n);
 /* The game's master palette, 256 RGB triples (what tilesets/ draws with). */
 void rpg_master_palette(struct gfs_archive *ar, uint8_t *rgb);
 /*
