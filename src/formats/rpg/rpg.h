@@ -15,6 +15,7 @@
  *   rpg_scripts.c  scripts/: the HSP's lumps and sources, PLOTSCR.LST
  *   rpg_hsp.c    scripts/<name>.hss: the compiled scripts decompiled
  *                (rpg_hsz.c, rpg_hsz_cmds.c, rpg_hsz.h)
+ *   rpg_text.c   text fields, the name lists' names, textboxes/ (rpg_text.h)
  *   rpg_records.c  per-record INI views (vehicles/, formations/, items/ ...)
  *   rpg_views.c  the other decoded views (reload/, names/, maps/,
  *                strings.txt ...) and
@@ -217,6 +218,16 @@ int rpg_hsp_build(struct gfs_archive *ar, struct rpg_lump *l, const struct gfs_n
 /* The decompiled text of lump k of HSP lump l. */
 int rpg_hsp_render(struct gfs_archive *ar, struct rpg_lump *l, size_t k, struct gfs_buf *out);
 
+/* ---- rpg_text.c (text fields, name lists, text boxes: rpg_text.h) ---- */
+/*
+ * The name of record id of the names/ list over lump (".ITM", ".DT0", ".DT1",
+ * ".DT6", ".TMN", ".SHO", "SONGDATA.BIN", "SFXDATA.BIN", ".MN"), escaped as
+ * names/ shows it, appended to out: 0, or -ENOENT when there is none.
+ */
+int rpg_record_name(struct gfs_archive *ar, const char *lump, long id, struct gfs_buf *out);
+/* The view textboxes/NNNN.txt of text box rec of l (a record added by rpg_grow.c). */
+int rpg_say_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec);
+
 /* ---- rpg_records.c ---- */
 /* What a reference field leads to: items (the number is the item; ITEM1: item + 1), ... */
 enum { RF_ITEM, RF_ITEM1, RF_ATTACK1, RF_ENEMY1, RF_FORMATION1, RF_SONG1, RF_SFX1, RF_TAG, RF_HERO, RF_SCRIPT };
@@ -246,16 +257,8 @@ int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l);
 int rpg_views_build(struct gfs_archive *ar);
 /* `gamefs check` of a game: inconsistencies as warning lines; returns how many. */
 size_t rpg_views_check(struct gfs_archive *ar, FILE *out);
-/*
- * The name of record id of the names/ list over lump (".ITM", ".DT0", ".DT1",
- * ".DT6", ".TMN", ".SHO", "SONGDATA.BIN", "SFXDATA.BIN", ".MN"), escaped as
- * names/ shows it, appended to out: 0, or -ENOENT when there is none.
- */
-int rpg_record_name(struct gfs_archive *ar, const char *lump, long id, struct gfs_buf *out);
 /* The views of map (layers, zones, its records, Tiled's) into dir, as the load makes them. */
 int rpg_views_map(struct gfs_archive *ar, long map, struct gfs_node *dir);
-/* The view textboxes/NNNN.txt of text box rec of l (a record added by rpg_grow.c). */
-int rpg_say_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec);
 /* Detach the views of a lump being deleted. */
 void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l);
 
