@@ -8,7 +8,8 @@
 # fresh mount shows them.  Refusals leave the archive byte-identical with
 # the reason in the log: a PNG of the wrong size (EINVAL, both sizes), a
 # number past the next (EINVAL), a set that is not the last removed
-# (EPERM), a set in an rgfx lump (EPERM: not made here).  rm of the new
+# (EPERM), a set an item shows or a page a map draws from (EBUSY naming
+# them), a set in an rgfx lump (EPERM: not made here).  rm of the new
 # ones gives the lumps back.
 . "$top_srcdir/tests/lib.sh"
 RPG="python3 $top_srcdir/tests/rpgtool.py"
@@ -94,6 +95,16 @@ cmp g.rpg before.rpg || fail "a refusal changed the archive"
 
 # the new ones removed: the lumps as they were (PT4's partial record was overwritten)
 gfs_mount g.rpg m || fail "mount to shrink"
+v=$(sed -n 's/^weapon_picture = //p' m/items/000.ini)
+python3 -c "
+p = 'm/items/000.ini'; t = open(p).read().replace('weapon_picture = $v\n', 'weapon_picture = 1\n')
+f = open(p, 'w'); f.write(t); f.close()" || fail "item 0 shows weapon set 1"
+check_eq EBUSY "$(errno_of "os.unlink('m/sprites/weapons/001.png')")" "rm of a weapon set an item shows"
+grep -q 'sprites/weapons/001.png: used by items/000 weapon_picture; change that first' m/.gamefs.log ||
+	fail "log of rm weapons/001.png: $(tail -n 1 m/.gamefs.log)"
+python3 -c "
+p = 'm/items/000.ini'; t = open(p).read().replace('weapon_picture = 1\n', 'weapon_picture = $v\n')
+f = open(p, 'w'); f.write(t); f.close()" || fail "item 0 back"
 rm m/tilesets/01.png m/backdrops/01.png m/sprites/walkabouts/003.png m/sprites/heroes/002.png \
 	m/sprites/weapons/001.png m/sprites/portraits/001.png || fail "rm the new ones: $(tail -n 1 m/.gamefs.log)"
 [ ! -e m/tilesets/01.png ] || fail "tilesets/01.png after rm"
@@ -109,6 +120,17 @@ ga, gb = a["GAMEFS.GEN"], b["GAMEFS.GEN"]
 assert a == b, [n for n in a if a[n] != b[n]] + [((i - 7) // 2, ga[i], gb[i]) for i in range(len(ga)) if ga[i] != gb[i]]
 PY
 "$GAMEFS" check g.rpg >check.txt || fail "check after rm: $(cat check.txt)"
+
+# a page the maps use: a new one copied, not removed while a map's layer draws from it
+$RPG mkgame t.rpg new 3 || fail "mkgame 3 maps"
+gfs_mount t.rpg m || fail "mount the map game"
+cp m/tilesets/00.png m/tilesets/01.png || fail "a new page in the map game"
+check_eq EBUSY "$(errno_of "os.unlink('m/tilesets/01.png')")" "rm of a page maps use"
+grep -q 'tilesets/01.png: used by maps/00-town/map.ini layer1_tileset, maps/01-cave/map.ini tileset; change that first' \
+	m/.gamefs.log || fail "log of rm tilesets/01.png: $(tail -n 1 m/.gamefs.log)"
+gfs_umount m || fail "unmount the map game"
+check_eq 128000 "$($RPG list t.rpg | awk '$1 == "GAMEFS.TIL" { print $2 }')" "the map game's TIL: two pages"
+"$GAMEFS" check t.rpg >check.txt || fail "check of the map game: $(cat check.txt)"
 
 # sets in an rgfx lump (the engine reads those): none made here, said so, nothing changed
 $GFX mkrgfx r.rpg || fail "mkrgfx"

@@ -14,7 +14,9 @@
  * record at its end is overwritten), DEFPALn.BIN by an entry (palette 0)
  * when it held one a set, and GEN's field: the last tileset (33), the
  * last set of the kind (26-32, 83, 84), the number of backdrops (100).
- * A file made and never written is dropped.  A game whose sets of a kind
+ * A file made and never written is dropped.  A set the game's heroes,
+ * enemies, items, NPC types or maps use by its number is not removed
+ * (EBUSY naming them).  A game whose sets of a kind
  * are in an rgfx lump (the engine reads those) gets none here.
  */
 #include <errno.h>
@@ -155,6 +157,122 @@ int rpg_gfx_create(struct gfs_archive *ar, struct gfs_node *dir, const char *nam
 	return 0;
 }
 
+/* What refers to a set of a kind by its number: a word of each record of a lump (when word cond is val). */
+static const struct gn_ref {
+	const char *view;	/* the sets' */
+	const char *lump;	/* rpg_lump_is()'s; "N": every map's NPC types and the global pool's */
+	int binsize_idx;	/* the record size: BINSIZE.BIN's, else legacy */
+	unsigned legacy, hdr;
+	unsigned word;
+	int off;		/* the number there less this */
+	int cond, val;		/* -1: always */
+	const char *dir, *key;	/* "heroes/NNN walkabout" */
+} gn_refs[] = {
+	{ "sprites/heroes", ".DT0", 10, 636, 0, 17, 0, -1, 0, "heroes", "battle_sprite" },
+	{ "sprites/walkabouts", ".DT0", 10, 636, 0, 19, 0, -1, 0, "heroes", "walkabout" },
+	{ "sprites/portraits", ".DT0", 10, 636, 0, 239, 0, -1, 0, "heroes", "portrait" },
+	{ "sprites/small-enemies", ".DT1", 11, 320, 0, 53, 0, 55, 0, "enemies", "picture" },
+	{ "sprites/medium-enemies", ".DT1", 11, 320, 0, 53, 0, 55, 1, "enemies", "picture" },
+	{ "sprites/large-enemies", ".DT1", 11, 320, 0, 53, 0, 55, 2, "enemies", "picture" },
+	{ "sprites/weapons", ".ITM", 12, 200, 0, 52, 0, -1, 0, "items", "weapon_picture" },
+	{ "sprites/walkabouts", "N", 9, 30, 7, 0, 0, -1, 0, NULL, "picture" },
+	{ "tilesets", ".MAP", 4, 40, 0, 0, 0, -1, 0, NULL, "tileset" },
+};
+
+/* The layers' tilesets in a MAP record: +1, 0 the map's (word 0) */
+static const unsigned gn_layer_words[] = { 22, 23, 24, 26, 27, 28, 29, 30, 370, 371, 372, 373, 374, 375, 376, 377 };
+
+/* The tile layers of map (its .T lump's), each a tileset word of gn_layer_words */
+static size_t gn_layers(struct gfs_archive *ar, long map)
+{
+	struct rpg_lump *t = rpg_map_lump(ar->priv, map, 'T', RPG_K_MAP);
+	uint8_t hdr[RPG_MAP_HDR];
+	unsigned w, h, layers;
+
+	if (!t || rpg_lump_range(ar, t, 0, sizeof(hdr), hdr) || !rpg_map_dims(hdr, t->len, &w, &h, &layers))
+		return 0;
+	return layers < sizeof(gn_layer_words) / sizeof(gn_layer_words[0]) ? layers : sizeof(gn_layer_words) /
+	       sizeof(gn_layer_words[0]);
+}
+
+/* "where" of record rec of l for the messages (layer: the MAP record's layer tileset word that leads to it) */
+static void gn_where(struct gfs_archive *ar, struct rpg_lump *l, const struct gn_ref *f, size_t rec, int layer,
+		     char *out, size_t size)
+{
+	struct rpg_lump *t = *f->lump == '.' && !strcmp(f->lump, ".MAP") ? rpg_map_lump(ar->priv, (long)rec, 'T', RPG_K_MAP) : NULL;
+	char path[200];
+
+	if (t && t->nviews && t->views[0]->parent) {
+		gfs_node_pathname(t->views[0]->parent, path, sizeof(path));
+		if (layer >= 0)
+			snprintf(out, size, "%s/map.ini layer%d_tileset", path, layer);
+		else
+			snprintf(out, size, "%s/map.ini tileset", path);
+		return;
+	}
+
+	if (f->dir)
+		snprintf(out, size, "%s/%03zu %s", f->dir, rec, f->key);
+	else if (*f->lump == 'N')
+		snprintf(out, size, "%s id %zu %s", l->nviews ? gfs_node_pathname(l->views[0], path, sizeof(path)) :
+			 l->name, rec, f->key);
+	else
+		snprintf(out, size, "map %zu %s", rec, f->key);
+}
+
+/* EBUSY naming what refers to set rec of the sets in view; 0 when nothing does. */
+static int gn_busy(struct gfs_archive *ar, const char *view, struct gfs_node *n, size_t rec)
+{
+	struct rpg_model *m = ar->priv;
+	struct gfs_buf who = GFS_BUF_INIT;
+	size_t cnt = 0;
+	int r = 0;
+
+	for (size_t i = 0; i < sizeof(gn_refs) / sizeof(gn_refs[0]); i++) {
+		const struct gn_ref *f = &gn_refs[i];
+		unsigned rs = rpg_binsize(ar, (unsigned)f->binsize_idx, f->legacy);
+
+		if (strcmp(f->view, view) || rs < 2)
+			continue;
+		for (size_t k = 0; k < m->n; k++) {
+			struct rpg_lump *l = m->lumps[k];
+			struct gfs_buf b = GFS_BUF_INIT;
+			char letter;
+
+			if (*f->lump == 'N' ? !((rpg_map_of(m, l->name, &letter) >= 0 && letter == 'N') ||
+						rpg_lump_is(m, l, "GLOBALNPCS1.N")) : !rpg_lump_is(m, l, f->lump))
+				continue;
+			if (rpg_lump_read(ar, l, &b))
+				continue;
+			for (size_t j = 0; f->hdr + (j + 1) * rs <= b.len; j++) {
+				const uint8_t *p = b.data + f->hdr + j * rs;
+				char what[256];
+				int hit = 2 * f->word + 2 <= rs && (long)(int16_t)gfs_le16(p + 2 * f->word) - f->off == (long)rec &&
+					  (f->cond < 0 || (2 * (unsigned)f->cond + 2 <= rs &&
+							   (int16_t)gfs_le16(p + 2 * f->cond) == f->val));
+
+				int layer = -1;
+
+				for (size_t w = 0; !strcmp(f->view, "tilesets") && !hit && w < gn_layers(ar, (long)j); w++)
+					if ((hit = 2 * gn_layer_words[w] + 2 <= rs &&
+						   (int16_t)gfs_le16(p + 2 * gn_layer_words[w]) == (long)rec + 1))
+						layer = (int)w;
+				if (!hit)
+					continue;
+				gn_where(ar, l, f, j, layer, what, sizeof(what));
+				if (cnt++ < 6)
+					r = gfs_buf_printf(&who, "%s%s", cnt > 1 ? ", " : "", what);
+			}
+			gfs_buf_release(&b);
+		}
+	}
+	if (!r && cnt)
+		r = gfs_err(ar, -EBUSY, "%s/%s: used by %.*s%s; change that first", view, n->name, (int)who.len,
+			    (const char *)who.data, cnt > 6 ? " and more" : "");
+	gfs_buf_release(&who);
+	return r;
+}
+
 int rpg_gfx_unlink(struct gfs_archive *ar, struct gfs_node *n)
 {
 	const struct gfs_node_ops *ops = gfs_node_get_ops(n);
@@ -177,6 +295,8 @@ int rpg_gfx_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	if (v->rec + 1 != cnt)
 		return gfs_err(ar, -EPERM, "%s/%s: only the last (%0*zu.png) can be removed: the game refers to the "
 			       "others by their numbers", n->parent->name, n->name, im.pages ? 2 : 3, cnt - 1);
+	if ((r = gn_busy(ar, im.view, n, v->rec)))
+		return r;
 	if ((r = rpg_lump_read(ar, l, &b)) == 0 && b.len > v->rec * im.bytes)
 		r = gfs_buf_set_len(&b, v->rec * im.bytes);
 	if ((r = rpg_grow_set(ar, l, &b, r)))
