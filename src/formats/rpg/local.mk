@@ -41,6 +41,6 @@ CORE_TESTS += \
 	tests/rpg/t1042-rpg-tiled-objects.sh tests/rpg/t1043-rpg-grow-records.sh tests/rpg/t1044-rpg-grow-maps.sh \
 	tests/rpg/t1045-rpg-grow-busy.sh tests/rpg/t1046-rpg-grow-reld-hero.sh tests/rpg/t1047-rpg-grow-gfx.sh \
 	tests/rpg/t1049-rpg-npc-draw.sh tests/rpg/t1050-hsz-decompile.sh tests/rpg/t1060-field-names.sh \
-	tests/rpg/t1051-rpg-grow-modder.sh
+	tests/rpg/t1051-rpg-grow-modder.sh tests/rpg/t1052-rpg-tiled-new-layer.sh
 EXTRA_DIST += tests/rpgtool.py tests/rpg/growgame.py tests/rpg/opaque-share.py tests/rpg/gfxgame.py tests/rpg/rpglib.sh \
-	tests/rpg/hszlib.py
+	tests/rpg/hszlib.py tests/rpg/addlayer.py

@@ -74,6 +74,8 @@ struct rpg_tmap {
 	unsigned nused;
 	struct rpg_lump *mapl;			/* the MAP lump holding the map's record, or NULL */
 	uint64_t enable_at;			/* where in it its layer_enable word is */
+	uint64_t rec_at;			/* where in it the map's record is */
+	unsigned rs;				/* that record's size */
 	unsigned enable;			/* that word (bit k-1: layer k shown); 0xffff without one */
 	unsigned walk_layer;			/* MAP field 31: layers drawn below the NPCs (0: 2) */
 	struct rpg_lump *npcl, *doxl;		/* the map's .L (NPC instances) and DOX, when usable */
@@ -156,12 +158,15 @@ static void rpg_tmap_tilesets(struct gfs_archive *ar, long map, struct rpg_tmap 
 	tm->enable = 0xffff;
 	if (rec && 2 * MAP_ENABLE + 2 <= rs) {
 		tm->mapl = l;
+		tm->rec_at = (uint64_t)map * rs;
+		tm->rs = rs;
 		tm->enable_at = (uint64_t)map * rs + 2 * MAP_ENABLE;
 		tm->enable = gfs_le16(rec + 2 * MAP_ENABLE);
 	}
 	if (rec && 2 * MAP_WALK_LAYER + 2 <= rs)
 		tm->walk_layer = gfs_le16(rec + 2 * MAP_WALK_LAYER) & 0xff;
-	for (unsigned k = 0; k < tm->g[G_T].n; k++) {
+	/* every layer's, a layer the TMX may add included; the TMX shows the tilesets of those there are */
+	for (unsigned k = 0; k < RPG_MAP_MAX_LAYERS; k++) {
 		long t = def, v = rec && 2 * layer_field[k] + 2 <= rs ? (int16_t)gfs_le16(rec + 2 * layer_field[k]) : 0;
 		unsigned u;
 
@@ -170,7 +175,7 @@ static void rpg_tmap_tilesets(struct gfs_archive *ar, long map, struct rpg_tmap 
 		tm->ts[k] = t < 0 ? 0 : t;
 		for (u = 0; u < tm->nused && tm->used[u] != tm->ts[k]; u++)
 			;
-		if (u == tm->nused)
+		if (u == tm->nused && k < tm->g[G_T].n)
 			tm->used[tm->nused++] = tm->ts[k];
 	}
 	gfs_buf_release(&b);
@@ -474,6 +479,7 @@ struct rpg_tmxin {
 	unsigned enable;		/* layer_enable as the layers' visible attributes set it */
 	uint8_t npc_seen[L_SLOTS], door_seen[DOORS];
 	int groups[2];			/* npcs, doors: the group was there */
+	unsigned added;			/* tile layers the TMX added */
 };
 
 /* "NN", "NN-animated" or "NN-upper" of a tileset the map uses, walls or foes (when the map has them) */
@@ -537,6 +543,46 @@ static int rpg_gid_byte(const struct rpg_tmxin *in, int grid, long ts, uint32_t 
 	return k < TS_TILES ? (int)k : -1;
 }
 
+/*
+ * A tile layer the map does not have (Tiled's "Tile Layer 3", or tiles-N
+ * one past the last): the map's next layer, empty, drawn from the tileset
+ * the map record gives it.  Its number, or -EINVAL.
+ */
+static int rpg_tmx_layer_new(struct rpg_tmxin *in, const struct gfs_xml_el *e, const char *name)
+{
+	struct rpg_grid *t = &in->tm.g[G_T];
+	char want[32];
+	int r;
+
+	snprintf(want, sizeof(want), "tiles-%u", t->n);
+	if (!name || !strcmp(name, "walls") || !strcmp(name, "foes") ||
+	    (!strncmp(name, "tiles-", 6) && strcmp(name, want)))
+		return gfs_tmx_err(in->ar, in->view, e, "layer '%s' is not one of the map's (tiles-N, walls, foes; "
+				   "a new tile layer is %s or any other name)", name ? name : "", want);
+	if (t->n >= RPG_MAP_MAX_LAYERS)
+		return gfs_tmx_err(in->ar, in->view, e, "layer '%s': a map has at most %d tile layers", name,
+				   RPG_MAP_MAX_LAYERS);
+	if ((r = gfs_buf_set_len(&t->b, t->b.len + (size_t)t->w * t->h)))	/* zeros */
+		return r;
+	in->added++;
+	return (int)t->n++;
+}
+
+/* A new layer draws from the tileset of its first tile (else the one the map record gives it). */
+static void rpg_tmx_layer_ts(struct rpg_tmxin *in, unsigned k, const uint32_t *gids, size_t n)
+{
+	const struct rpg_tset_in *best = NULL;
+	size_t i = 0;
+
+	while (i < n && !gids[i])
+		i++;
+	for (unsigned j = 0; i < n && j < in->nsets; j++)
+		if (in->sets[j].first <= (long)gids[i] && (!best || in->sets[j].first > best->first))
+			best = &in->sets[j];
+	if (best && best->grid == G_T && in->tm.mapl && 2 * layer_field[k] + 2 <= in->tm.rs)
+		in->tm.ts[k] = best->ts;	/* the map record says so below */
+}
+
 static int rpg_tmx_layer_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 {
 	const char *name = gfs_xml_attr(e, "name");
@@ -556,9 +602,12 @@ static int rpg_tmx_layer_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 				k = i;
 			}
 		}
-	if (grid < 0)
-		return gfs_tmx_err(in->ar, in->view, e, "layer '%s' is not one of the map's (tiles-N, walls, foes)",
-				   name ? name : "");
+	if (grid < 0 && (r = rpg_tmx_layer_new(in, e, name)) < 0)
+		return r;
+	if (grid < 0) {
+		grid = G_T;
+		k = (unsigned)r;
+	}
 	if (in->seen[grid][k]++)
 		return gfs_tmx_err(in->ar, in->view, e, "layer '%s' twice", name);
 	/* an upper tile layer's visibility is the engine's (tiles-0, walls and foes: Tiled's only) */
@@ -576,6 +625,8 @@ static int rpg_tmx_layer_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 	if (!(gids = malloc((size_t)t->w * t->h * sizeof(*gids))))
 		return -ENOMEM;
 	r = gfs_tmx_layer(in->ar, in->view, e, name, t->w, t->h, gids);
+	if (!r && grid == G_T && k >= t->n - in->added)
+		rpg_tmx_layer_ts(in, k, gids, (size_t)t->w * t->h);
 	for (unsigned y = 0; y < t->h && !r; y++)
 		for (unsigned x = 0; x < t->w && !r; x++) {
 			struct rpg_grid *g = &in->tm.g[grid];
@@ -679,16 +730,23 @@ static int rpg_tmx_group_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 	return 0;
 }
 
-/* The map's layer_enable word set to enable (the MAP lump's other bytes kept) */
-static int rpg_tmx_enable(struct gfs_archive *ar, const struct rpg_tmap *tm, unsigned enable)
+/*
+ * The map's layer_enable word set to enable, and the tileset words of the
+ * layers from k0 on (those the TMX added) to theirs (the MAP lump's other
+ * bytes kept)
+ */
+static int rpg_tmx_mapwords(struct gfs_archive *ar, const struct rpg_tmap *tm, unsigned enable, unsigned k0)
 {
 	struct gfs_buf b = GFS_BUF_INIT;
 	int r = rpg_lump_read(ar, tm->mapl, &b);
 
-	if (!r && tm->enable_at + 2 > b.len)
+	if (!r && tm->rec_at + tm->rs > b.len)
 		r = gfs_err(ar, -EIO, "lump %s: too short for the map's record now", tm->mapl->name);
 	if (!r)
 		gfs_put_u16le(b.data + tm->enable_at, (uint16_t)enable);
+	for (unsigned k = k0; !r && k < tm->g[G_T].n; k++)
+		if (2 * layer_field[k] + 2 <= tm->rs)
+			gfs_put_u16le(b.data + tm->rec_at + 2 * layer_field[k], (uint16_t)(tm->ts[k] + 1));
 	return rpg_lump_done(ar, tm->mapl, &b, r);
 }
 
@@ -730,8 +788,12 @@ static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	for (int grid = G_T; grid <= G_E && !r; grid++)
 		if (in->tm.g[grid].n)
 			r = rpg_set_if_changed(ar, in->tm.g[grid].l, in->tm.g[grid].b.data, in->tm.g[grid].b.len);
-	if (!r && in->enable != in->tm.enable)
-		r = rpg_tmx_enable(ar, &in->tm, in->enable);
+	if (!r && in->tm.mapl && (in->enable != in->tm.enable || in->added))
+		r = rpg_tmx_mapwords(ar, &in->tm, in->enable, in->tm.g[G_T].n - in->added);
+	if (!r && in->added && in->tm.g[G_T].l->data)
+		in->tm.g[G_T].l->len = in->tm.g[G_T].l->data->len;	/* as rpg_grow_set() */
+	for (unsigned k = in->tm.g[G_T].n - in->added; !r && k < in->tm.g[G_T].n; k++)
+		r = rpg_views_layer(ar, in->tm.g[G_T].l, n->parent, k);
 	if (!r && in->groups[0])
 		r = rpg_set_if_changed(ar, in->tm.npcl, in->tm.npcb.data, in->tm.npcb.len);
 	if (!r && in->groups[1])
