@@ -535,6 +535,14 @@ int tng_media_unlink(struct gfs_archive *ar, struct gfs_node *n);
 int tng_record_unlink(struct gfs_archive *ar, struct gfs_node *n);
 int tng_media_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
 		     const char *newname);
+/* mv <kind>/OLD.ini <kind>/NEW.ini: the record renamed (EBUSY where something names it by its name). */
+int tng_record_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
+		      const char *newname);
+/*
+ * After a removal or a rename: the names added to the strings section since
+ * the last commit, from its end, that nothing has or names any more go.
+ */
+void tng_names_trim(struct gfs_archive *ar, struct tng *t);
 /* A new atlases/NNNN.png, backs/NNNN.png, sprites/<cat>/NNNN.txt (the next number); 1: not such a dir. */
 int tng_numbered_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
 			struct gfs_node **out);
@@ -581,6 +589,9 @@ int tng_map_tmx_create(struct gfs_archive *ar, struct gfs_node *dir, const char 
 int tng_map_file_unlink(struct gfs_archive *ar, struct gfs_node *n);
 int tng_map_tmx_is(const struct gfs_node *n);	/* maps/NAME.tmx? */
 int tng_map_rmdir(struct gfs_archive *ar, struct gfs_node *dir);
+/* mv maps/OLD maps/NEW (or OLD.tmx NEW.tmx): the map renamed, its TMX and PNG too. */
+int tng_map_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
+		   const char *newname);
 
 /* tng_crc.c: the same CRC-32 as gfs_crc32(), faster on big buffers */
 uint32_t tng_crc32(uint32_t crc, const uint8_t *p, size_t len);

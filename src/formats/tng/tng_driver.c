@@ -676,6 +676,21 @@ static int tng_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	return tng_logic_unlink(ar, n);
 }
 
+/* mv: media and records renamed (new names), maps renamed (folder or TMX). */
+static int tng_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
+		      const char *newname)
+{
+	int inmaps = n->parent && n->parent->parent == ar->root && !strcmp(n->parent->name, "maps");
+
+	if (gfs_node_get_ops(n) == &tng_recini_ops)
+		return tng_record_rename(ar, n, newdir, newname);
+	if (inmaps && (S_ISDIR(n->mode) || tng_map_tmx_is(n)))
+		return tng_map_rename(ar, n, newdir, newname);
+	if (gfs_node_get_ops(n) == &tng_media_ops && tng_media_dir(ar->priv, n->parent))
+		return tng_media_rename(ar, n, newdir, newname);
+	return gfs_err(ar, -EPERM, "%s: only media, records (NAME.ini) and maps can be renamed", n->name);
+}
+
 static int tng_rmdir(struct gfs_archive *ar, struct gfs_node *n)
 {
 	if (n->parent && n->parent->parent == ar->root && !strcmp(n->parent->name, "maps"))
@@ -700,7 +715,7 @@ const struct gfs_format gfs_format_tng = {
 	GFS_FORMAT_CALLS(tng),
 	.create = tng_create,
 	.unlink = tng_unlink,
-	.rename = tng_media_rename,
+	.rename = tng_rename,
 	.mkdir = tng_mkdir,
 	.rmdir = tng_rmdir,
 	.thumbnails = tng_thumbnails,
