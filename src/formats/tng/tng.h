@@ -187,6 +187,7 @@ struct tng {
 	int crc_comp;			/* section CRC over the compressed bytes */
 	int hdr_crc_ok, sec_crc_ok;	/* -1 not checked yet */
 	int hdr_edited;
+	int secs_added;			/* sections made since the last commit (tng_sec_new) */
 	long strsec;			/* index of the strings section, -1 none */
 	int broken_assets;		/* assets shown raw because they do not decode */
 	uint64_t budget;		/* inflating left for checks at load */
@@ -321,6 +322,8 @@ struct gfs_buf *tng_sec_edit(struct tng *t, size_t i);
 int tng_string_add(struct tng *t, const char *s, uint32_t *off);
 /* A new stored asset at the end of section si, named nameoff, empty: *ai its index. */
 int tng_asset_new(struct tng *t, size_t si, uint32_t nameoff, size_t *ai);
+/* A new empty section of type at the end of the table: *si its index. */
+int tng_sec_new(struct tng *t, unsigned type, size_t *si);
 /* Remove asset ai: its descriptor goes from its section, its bytes at the next save. */
 int tng_asset_drop(struct tng *t, size_t ai);
 /*
