@@ -441,8 +441,17 @@ static const char *gfs_fuzz_record(struct gfs_archive *ar, const struct gfs_reco
 	const char *bad = NULL;
 	int r;
 
-	if (!gfs_record_span(rec, old, olen))
+	size_t span = gfs_record_span(rec, old, olen), at, n;
+
+	if (!span)
 		return NULL;
+	for (size_t i = 0; i < rec->nfields; i++) {	/* each part where the span has it */
+		const struct gfs_field *f = &rec->fields[i];
+
+		if ((f->kind == GFS_FK_GROUP || f->kind == GFS_FK_PART || f->kind == GFS_FK_CSTR) &&
+		    (!gfs_record_part(rec, old, olen, f->key, &at, &n) || at < rec->size || at > span))
+			return "a part not found where the span lays it out";
+	}
 	if (gfs_record_render(rec, old, olen, NULL, &v) ||
 	    gfs_record_parse(ar, "f.ini", rec, old, olen, v.data, v.len, NULL, &out) ||
 	    out.len != olen || (olen && memcmp(out.data, old, olen))) {

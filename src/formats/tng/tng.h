@@ -84,6 +84,8 @@
 #define TNG_MAP_NPAR		29	/* u8 parallax records */
 #define TNG_MAP_NPATH		30	/* u8 patrol paths */
 #define TNG_MAP_RLELEN		31	/* u24 bytes of the layers' RLE */
+#define TNG_LAYER_NPCS		5	/* a map layer of NPCs (section 28) by number */
+#define TNG_LAYER_SPAWNERS	6	/* of spawners (section 29); the others hold tile sprites */
 
 #define TNG_BLOCK_MAX		((size_t)64 << 20)	/* inflated section block cap */
 #define TNG_ASSETS_MAX		((size_t)1 << 19)	/* asset descriptors cap */
@@ -259,6 +261,8 @@ extern const struct gfs_record tng_map_rec;
 
 int tng_map_parse(unsigned ms, unsigned layers, const uint8_t *p, size_t len, struct tng_map *m,
 		  int decode, char *why, size_t whylen);
+/* N of a layer's name "layerNN" followed by tail (".csv", ""), two digits; else ~0u. */
+unsigned tng_layer_of(const char *name, const char *tail);
 int tng_map_validate(unsigned ms, unsigned layers, const uint8_t *p, size_t len, char *why,
 		     size_t whylen);
 int tng_map_build(const uint8_t *hdr, const struct gfs_buf *par, unsigned npar,

@@ -278,10 +278,7 @@ int tng_map_create(struct gfs_archive *ar, struct gfs_node *dir, const char *nam
 			  struct gfs_node **out)
 {
 	struct tng *t = ar->priv;
-	size_t n = strlen(name);
-	unsigned l = n == 11 && !strncmp(name, "layer", 5) && !strcmp(name + 7, ".csv") &&
-		     name[5] >= '0' && name[5] <= '9' && name[6] >= '0' && name[6] <= '9' ?
-		     (unsigned)(name[5] - '0') * 10 + (unsigned)(name[6] - '0') : 100;
+	unsigned l = tng_layer_of(name, ".csv");
 
 	for (size_t i = 0; i < t->nassets; i++) {
 		if (t->assets[i].dir != dir || t->assets[i].kind != TNG_A_MAP || t->assets[i].gone)
