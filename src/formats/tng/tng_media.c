@@ -234,6 +234,38 @@ int tng_media_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node
 	return 0;
 }
 
+/* ---- names left behind ---- */
+
+/*
+ * After a map or a record is removed or renamed: the names added to the strings section since the
+ * last commit, from its end, that nothing has or names any more go (a map
+ * made and removed before a commit leaves the game as it was).
+ */
+void tng_names_trim(struct gfs_archive *ar, struct tng *t)
+{
+	struct tng_sec *s = t->strsec >= 0 ? &t->secs[t->strsec] : NULL;
+	char who[200];
+	int used = 0;
+
+	while (!used && s && s->edit && s->edit->len > s->len && s->edit->data[s->edit->len - 1] == 0) {
+		uint32_t off = (uint32_t)s->edit->len - 1;
+
+		while (off > s->len && s->edit->data[off - 1])
+			off--;	/* the start of the last string */
+		if (off < s->len || (off == s->len && s->len && s->edit->data[off - 1]))
+			break;	/* it began before the load's end */
+		for (size_t i = 0; i < t->nassets && !used; i++)
+			used = !t->assets[i].gone && t->assets[i].nameoff == off;
+		if (used || tng_logic_referrer(ar, t, TNGS_STRING, off, who, sizeof who))
+			break;
+		s->edit->len = off;
+	}
+	if (s && s->edit && s->edit->len == s->len && !memcmp(s->edit->data, t->block.data + s->off, s->len)) {
+		gfs_buf_free(s->edit);	/* the section as loaded */
+		s->edit = NULL;
+	}
+}
+
 /* ---- records removed: <kind>/NAME.ini ---- */
 
 /*
@@ -344,6 +376,90 @@ int tng_record_unlink(struct gfs_archive *ar, struct gfs_node *n)
 				       n->parent->name, n->name, who);
 	}
 	return asset_unlink(ar, n, &tng_hscript_ops);	/* its scripts go with it */
+}
+
+/* ---- records renamed: mv <kind>/OLD.ini <kind>/NEW.ini ---- */
+
+/*
+ * Renaming NAME.ini renames the record: its descriptor names NEW in the
+ * strings section, and its scripts' files follow (NEW.on_click.tngs...).
+ * Kinds referred to by number (NPCs, spawners, character options) keep
+ * every reference; kinds referred to by name (dialogs, choosers,
+ * cutscenes, crafts, quests) are renamed when nothing names them, else
+ * EBUSY with the referrer (what names the old name would name nothing).
+ * Objects have no names (their number and sprite index are their key).
+ */
+int tng_record_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
+		      const char *newname)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	struct tng_asset *a;
+	unsigned type = t->secs[ref->sec].type;
+	const struct tng_kind *kd = tng_kind_of(type);
+	size_t nl = strlen(newname), sn;
+	char stem[TNG_STEM_MAX + 1], who[200], fn[TNG_STEM_MAX + 64];
+	const char *s;
+	struct gfs_buf *e;
+	uint32_t off;
+	int r;
+
+	if (tng_record_section(ar, t, n->parent) < 0)
+		return gfs_err(ar, -EPERM, "%s: records of %s cannot be renamed", n->name, kd->name);
+	if (newdir != n->parent)
+		return gfs_err(ar, -EINVAL, "%s/%s: a record stays in its kind's folder (%s/)",
+			       n->parent->name, n->name, kd->name);
+	if (kd->index_field)
+		return gfs_err(ar, -EINVAL, "%s/%s: %s have no names: they are numbered", n->parent->name,
+			       n->name, kd->name);
+	if (nl < 5 || strcmp(newname + nl - 4, ".ini") || !tng_stem_ok(newname, nl - 4))
+		return gfs_err(ar, -EINVAL, "%s: a record is NAME.ini, NAME its name: at most %d printable "
+			       "ASCII bytes, no blank, '.', '/' or '\\', not all digits", newname, TNG_STEM_MAX);
+	memcpy(stem, newname, nl - 4);
+	stem[nl - 4] = '\0';
+	a = ref->asset == TNG_NEW_ASSET ? NULL : &t->assets[ref->asset];
+	if (tng_record_named(t, ref->sec, a, stem, nl - 4))
+		return gfs_err(ar, -EEXIST, "%s: a record of %s is named %s already", newname, kd->name, stem);
+	if (!a) {	/* created, never stored: its name is taken from the file when it is */
+		gfs_node_move(ar, n, newdir, newname);
+		return 0;
+	}
+	if (kd->ref >= 0 && a->nameoff && (s = tng_string_at(t, a->nameoff, &sn)) &&
+	    !tng_record_named(t, a->sec, a, s, sn) &&
+	    tng_logic_referrer(ar, t, kd->ref, a->nameoff, who, sizeof who))
+		return gfs_err(ar, -EBUSY, "%s/%s: %s refers to it by its name; change that first",
+			       n->parent->name, n->name, who);
+	for (size_t j = 0; j < n->parent->nkids; j++) {	/* its scripts' new names must be free */
+		struct gfs_node *o = n->parent->kids[j];
+		struct tng_ref *or = o->priv;
+
+		if (o == n || gfs_node_get_ops(o) != &tng_hscript_ops || or->asset != ref->asset)
+			continue;
+		tng_hscript_name(tng_rkind_of(t, a), stem, or->sub, fn, sizeof fn);
+		if (gfs_node_child(ar, n->parent, fn))
+			return gfs_err(ar, -EEXIST, "%s/%s: %s is there already", n->parent->name, n->name, fn);
+	}
+	if ((r = tng_string_add(t, stem, &off)))
+		return r == -EFBIG ? gfs_err(ar, r, "%s: the section block is full", newname) : r;
+	if (!(e = tng_sec_edit(t, a->sec)))
+		return -ENOMEM;
+	gfs_put_u32le(e->data + a->dpos + TNG_DESC_NAME, off);
+	a->nameoff = off;
+	a->named = 1;
+	for (size_t j = 0; j < n->parent->nkids; j++) {
+		struct gfs_node *o = n->parent->kids[j];
+		struct tng_ref *or = o->priv;
+
+		if (o == n || gfs_node_get_ops(o) != &tng_hscript_ops || or->asset != ref->asset)
+			continue;
+		tng_hscript_name(tng_rkind_of(t, a), stem, or->sub, fn, sizeof fn);
+		gfs_node_move(ar, o, newdir, fn);
+	}
+	gfs_node_move(ar, n, newdir, newname);
+	tng_names_trim(ar, t);
+	ar->changed = 1;
+	gfs_tree_invalidate(ar);
+	return 0;
 }
 
 /* ---- numbered assets: atlases/NNNN.png, backs/NNNN.png, sprites/<cat>/NNNN.txt ---- */
