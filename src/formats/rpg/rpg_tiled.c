@@ -668,11 +668,12 @@ static int rpg_tmx_root(struct rpg_tmxin *in, const struct gfs_xml_el *root)
 }
 
 /*
- * An object's x or y in pixels as the tile it lies on (the nearest): the
- * stored value cur when it did not move (even off the map), else -1
- * outside the map's tiles
+ * An object's x or y in pixels as the tile it lies on (the nearest) into
+ * *cell: the stored value cur when it did not move (even off the map, even
+ * negative).  -1 when it moved outside the map's tiles.
  */
-static long rpg_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned tiles, long cur, double shift)
+static int rpg_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned tiles, long cur, double shift,
+			long *cell)
 {
 	const char *s = gfs_xml_attr(o, attr);
 	char *end;
@@ -681,10 +682,12 @@ static long rpg_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned 
 	if (!s || end == s || *end || v != v)
 		return -1;
 	v -= shift;
+	*cell = cur;
 	if (v == (double)cur * TILE)
-		return cur;
+		return 0;
 	v = (v + TILE / 2.0) / TILE;
-	return v >= 0 && v < tiles ? (long)v : -1;
+	*cell = (long)v;
+	return v >= 0 && v < tiles ? 0 : -1;
 }
 
 /* <objectgroup> "npcs" or "doors": each object moves its NPC or door; none is added or removed */
@@ -716,8 +719,8 @@ static int rpg_tmx_group_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 			return gfs_tmx_err(in->ar, in->view, o, "object %ld twice", id);
 		px = doors ? rpg_door_word(&in->tm, 0, i) : rpg_npc_word(&in->tm, 0, i);
 		py = doors ? rpg_door_word(&in->tm, 1, i) : rpg_npc_word(&in->tm, 1, i);
-		if ((x = rpg_obj_cell(o, "x", t->w, (int16_t)gfs_le16(px), 0)) < 0 ||
-		    (y = rpg_obj_cell(o, "y", t->h, (int16_t)gfs_le16(py) - 1, gfs_xml_attr(o, "gid") ? TILE : 0)) < 0)
+		if (rpg_obj_cell(o, "x", t->w, (int16_t)gfs_le16(px), 0, &x) < 0 ||
+		    rpg_obj_cell(o, "y", t->h, (int16_t)gfs_le16(py) - 1, gfs_xml_attr(o, "gid") ? TILE : 0, &y) < 0)
 			return gfs_tmx_err(in->ar, in->view, o, "object %ld is off the %ux%u map", id, t->w, t->h);
 		gfs_put_u16le(px, (uint16_t)x);
 		gfs_put_u16le(py, (uint16_t)(y + 1));
