@@ -157,8 +157,7 @@ static void gfs_inval_collect(struct gfs_inval *iv, struct gfs_node *d)
 
 		if (S_ISDIR(n->mode))
 			gfs_inval_collect(iv, n);
-		else if (!(n->flags & GFS_NODE_SCRATCH) && ((n->ops && n->ops->render) || n->edit ||
-							    !(n->flags & GFS_NODE_SPAN)))
+		else if (gfs_node_is_view(n))
 			gfs_inval_add(iv, n);
 	}
 }
@@ -307,15 +306,16 @@ static void gfs_buf_mem_free(void *p)
 	free(((struct fuse_buf *)p)->mem);
 }
 
-static __thread int gfs_hid_closed;	/* this thread hid a file with no open handle */
 static void gfs_reap(void);
+/* files libfuse hid as .fuse_hiddenN (gfs_hide), under gfs_lock */
+static struct gfs_hidden_set gfs_hid;
 
 /* One request, then what it left for this thread to finish (gfs_hidden_reap). */
 /* not inlined: gfs_serve's pthread_cleanup_push (a setjmp) would see res clobbered */
 static __attribute__((noinline)) void gfs_process(struct fuse_session *se, const struct fuse_buf *fb)
 {
 	fuse_session_process_buf(se, fb);
-	if (gfs_hid_closed)
+	if (gfs_hid.closed)
 		gfs_reap();
 }
 
@@ -526,105 +526,9 @@ static struct gfs_node *gfs_find(struct gfs_archive *ar, const char *path, struc
  * the hidden name is removed with nothing in its place does the file leave
  * the archive.
  */
-struct gfs_hidden {
-	struct gfs_node *node;
-	char *name;			/* its name before it was hidden */
-	char *hname;			/* the hidden name libfuse knows it by */
-	char *path;			/* its path before it was hidden */
-	int restored;			/* back under its name: hname is only an alias */
-	unsigned long gone;		/* libfuse removed hname at this count (0: not yet) */
-	int closed;			/* hidden with no open handle: see gfs_hidden_reap */
-	pthread_t by;			/* the thread that hid it */
-};
-
-static struct gfs_hidden *gfs_hid;
-static size_t gfs_nhid;
-
-/*
- * libfuse keeps a hidden name for its node after removing it at the last
- * close, until the kernel forgets the node: an open that looked the node up
- * before the rename replaced it still arrives by that name (four readers
- * against sed -i saves: a few in 1000 saves).  Its alias answers with
- * whatever is at the path now; the newest GFS_HIDDEN_KEEP of those removed
- * stay, since libfuse does not say when it forgets.
- */
-#define GFS_HIDDEN_KEEP 64
-static unsigned long gfs_hid_gone;
-
 static int gfs_is_hidden_name(const char *name)
 {
 	return !strncmp(name, GFS_FUSE_HIDDEN, strlen(GFS_FUSE_HIDDEN));
-}
-
-static int gfs_hide(struct gfs_archive *ar, struct gfs_node *n, const char *hidden)
-{
-	struct gfs_hidden *nh = realloc(gfs_hid, (gfs_nhid + 1) * sizeof(*nh));
-	char *name = strdup(n->name), *hname = strdup(hidden);
-	struct gfs_buf path = GFS_BUF_INIT;
-
-	if (nh)
-		gfs_hid = nh;
-	if (!nh || !name || !hname || gfs_node_path(n, &path) || gfs_buf_add(&path, "", 1)) {
-		free(name);
-		free(hname);
-		gfs_buf_release(&path);
-		return -ENOMEM;
-	}
-	gfs_hid[gfs_nhid].path = (char *)path.data;
-	gfs_hid[gfs_nhid].node = n;
-	gfs_hid[gfs_nhid].restored = 0;
-	gfs_hid[gfs_nhid].gone = 0;
-	gfs_hid[gfs_nhid].closed = !n->open_count;
-	gfs_hid[gfs_nhid].by = pthread_self();
-	gfs_hid_closed |= !n->open_count;	/* a prepared fuse context: gfs_reap may use gfs_ar() */
-	gfs_hid[gfs_nhid].hname = hname;
-	gfs_hid[gfs_nhid++].name = name;
-	gfs_node_move(ar, n, n->parent, hidden);
-	return 0;
-}
-
-/* The hidden file once called name in dir (given its name back), or NULL. */
-static struct gfs_node *gfs_unhide(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
-				   struct gfs_node *node)
-{
-	for (size_t i = 0; i < gfs_nhid; i++) {
-		struct gfs_node *n = gfs_hid[i].node;
-
-		if (gfs_hid[i].restored ||
-		    (node ? n != node : (n->parent != dir || strcmp(gfs_hid[i].name, name))))
-			continue;
-		gfs_node_move(ar, n, n->parent, gfs_hid[i].name);
-		gfs_hid[i].restored = 1;	/* an open racing the rename may still use hname */
-		return n;
-	}
-	return NULL;
-}
-
-static void gfs_hidden_drop(size_t i)
-{
-	free(gfs_hid[i].name);
-	free(gfs_hid[i].hname);
-	free(gfs_hid[i].path);
-	gfs_hid[i] = gfs_hid[--gfs_nhid];
-}
-
-/* libfuse removed the hidden name of entry i, an alias now: keep the newest few. */
-static void gfs_hidden_gone(size_t i)
-{
-	size_t oldest = i, kept = 0;
-
-	if (gfs_hid[i].gone)
-		return;
-	gfs_hid[i].gone = ++gfs_hid_gone;
-	gfs_hid[i].node = NULL;		/* may be removed later: never looked at again */
-	for (size_t j = 0; j < gfs_nhid; j++)
-		if (gfs_hid[j].gone) {
-			kept++;
-			if (gfs_hid[j].gone < gfs_hid[oldest].gone)
-				oldest = j;
-		}
-	if (kept > GFS_HIDDEN_KEEP)
-		gfs_hidden_drop(oldest);
 }
 
 /* A lookup that also finds a file by the hidden name libfuse still knows it by. */
@@ -636,39 +540,7 @@ static struct gfs_node *gfs_lookup(struct gfs_archive *ar, const char *path)
 	base = base ? base + 1 : path;
 	if (n || !gfs_is_hidden_name(base))
 		return n;
-	for (size_t i = 0; i < gfs_nhid; i++)
-		if (gfs_hid[i].restored && !strcmp(gfs_hid[i].hname, base))
-			return gfs_node_lookup(ar, gfs_hid[i].path);	/* whatever is there now */
-	return NULL;
-}
-
-/* libfuse removes a hidden name: the file leaves the archive if nothing took its place. */
-static int gfs_unlink_hidden(struct gfs_archive *ar, struct gfs_node *n, const char *hname)
-{
-	for (size_t i = 0; i < gfs_nhid; i++)
-		if (gfs_hid[i].restored && !strcmp(gfs_hid[i].hname, hname)) {
-			/* another file took its place: nothing to remove, the alias stays */
-			gfs_hidden_gone(i);
-			return 0;
-		}
-	if (!gfs_unhide(ar, NULL, NULL, n)) {
-		gfs_node_remove(ar, n);		/* a scratch file that was hidden */
-		return 0;
-	}
-	for (size_t i = 0; i < gfs_nhid; i++)
-		if (gfs_hid[i].node == n)
-			gfs_hidden_drop(i--);
-	if (!ar->fmt->unlink || ar->readonly) {
-		gfs_warn(ar, "%s was removed while open, but %s archives cannot remove it: it stays",
-			 n->name, ar->fmt->name);
-		return 0;
-	}
-	ar->err[0] = 0;
-	if (ar->fmt->unlink(ar, n)) {
-		gfs_warn(ar, "%s stays: %s", n->name, gfs_err_reason(ar));
-		return 0;
-	}
-	return 1;
+	return gfs_hidden_alias(ar, &gfs_hid, base);
 }
 
 #define LOCKED(expr) ({ pthread_mutex_lock(&gfs_lock); gfs_archive_poll_checks(gfs_ar()); \
@@ -749,7 +621,7 @@ static int gfs_cache_open(struct gfs_node *n, struct gfs_handle *h, uint64_t len
  */
 static void gfs_cache_foreign(struct gfs_node *n, struct gfs_handle *h, struct fuse_file_info *fi)
 {
-	if (!n->ops || !n->ops->render) {
+	if (!gfs_node_is_render(n)) {
 		n->pc_gen = gfs_gen - 1;	/* a stored asset's pages: not kept (gfs_cache_stored) */
 		return;
 	}
@@ -796,42 +668,24 @@ static int gfs_commit_now(struct gfs_archive *ar, struct gfs_node *closing)
 	if (ar->readonly)
 		return 0;
 	gfs_changed = 1;
-	if (ar->opts.commit != GFS_COMMIT_CLOSE)
-		return closing ? gfs_archive_store(ar, closing) : 0;
-	return gfs_archive_commit_ex(ar, closing, 0);
+	return gfs_edit_commit(ar, closing);
+}
+
+/* An edit's result (gfs_edit_*): 1 is a change to commit. */
+static int gfs_committed(struct gfs_archive *ar, int r, struct gfs_node *closing)
+{
+	return r > 0 ? gfs_commit_now(ar, closing) : r;
 }
 
 /*
  * libfuse hides a file it counts open, but its count and ours can drift
- * apart (seen while two threads served requests): it can see the file open, we close
- * it, it drops its count, and only then hides the file, which it will then
- * never remove (mv across directories: copy, close, unlink).  A file hidden
- * with no open handle of ours is removed once the request that hid it is
- * done (gfs_hidden_reap), unless a rename gave its name to another file.
+ * apart (seen while two threads served requests): a file hidden with no
+ * open handle of ours is removed once the request that hid it is done
+ * (gfs_hidden_reap), unless a rename gave its name to another file.
  */
-static int gfs_hidden_reap(struct gfs_archive *ar)
-{
-	int commit = 0;
-
-	for (size_t i = 0; i < gfs_nhid; i++) {
-		struct gfs_hidden *h = &gfs_hid[i];
-
-		if (!h->closed || h->restored || !pthread_equal(h->by, pthread_self()))
-			continue;
-		h->closed = 0;
-		if (h->node->open_count)
-			continue;	/* opened by its hidden name since: libfuse removes it */
-		if (gfs_unlink_hidden(ar, h->node, h->hname))
-			commit = 1;
-		i = (size_t)-1;		/* entries moved: look again */
-	}
-	gfs_hid_closed = 0;
-	return commit ? gfs_commit_now(ar, NULL) : 0;
-}
-
 static void gfs_reap(void)
 {
-	CHANGING(gfs_hidden_reap(gfs_ar()));
+	CHANGING(gfs_committed(gfs_ar(), gfs_hidden_reap(gfs_ar(), &gfs_hid), NULL));
 }
 
 static void gfs_fill_stat(struct gfs_archive *ar, struct gfs_node *n, struct stat *st)
@@ -981,15 +835,6 @@ static int gfs_attach(struct gfs_node *n, struct fuse_file_info *fi, int writabl
 	return 0;
 }
 
-static int gfs_may_write(struct gfs_archive *ar, struct gfs_node *n)
-{
-	if (ar->readonly)
-		return -EROFS;
-	if (!(n->mode & 0200))
-		return -EACCES;
-	return 0;
-}
-
 /*
  * A read-only open of a render reads one whole render, whatever commits
  * meanwhile: it holds the node's cached render (no copy), which a commit
@@ -1125,7 +970,7 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 		return -ESTALE;
 	if (S_ISDIR(n->mode))
 		return -EISDIR;
-	if (writable && (r = gfs_may_write(ar, n)))
+	if (writable && (r = gfs_edit_may_write(ar, n)))
 		return r;
 	if (writable && (fi->flags & O_TRUNC)) {
 		gfs_keep_was(ar, n, 0);
@@ -1136,7 +981,7 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 		return gfs_open_status(ar, n, fi);
 	if (n == gfs_log_node || gfs_write_only(fi))
 		fi->direct_io = 1;
-	else if (!writable && !n->edit && n->ops && n->ops->render)
+	else if (!writable && !n->edit && gfs_node_is_render(n))
 		return gfs_open_snapshot(ar, n, fi, gfs_is_alias(path));
 	else if (!n->edit && gfs_node_size(ar, n, &size))
 		return -EIO;	/* a view that cannot be produced */
@@ -1152,12 +997,12 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 	}
 	if (!r)
 		gfs_open_beside_writer(n, fi, writable);
-	if (!r && !writable && !(n->ops && n->ops->render) && (n->flags & GFS_NODE_SPAN) &&
+	if (!r && !writable && !gfs_node_is_render(n) && (n->flags & GFS_NODE_SPAN) &&
 	    !gfs_is_alias(path))
 		gfs_cache_stored(n, fi);
 	else if (!r && !gfs_is_alias(path))
 		gfs_cache_foreign(n, (struct gfs_handle *)(uintptr_t)fi->fh, fi);
-	else if (!r && n->ops && n->ops->render)
+	else if (!r && gfs_node_is_render(n))
 		fi->direct_io = 1;
 	if (!r && !writable && !fi->direct_io)
 		((struct gfs_handle *)(uintptr_t)fi->fh)->paged = 1;
@@ -1209,38 +1054,16 @@ static int gfs_op_create_locked(const char *path, mode_t mode, struct fuse_file_
 			return -EEXIST;
 		return gfs_op_open_locked(path, fi);
 	}
-	if (ar->readonly)
-		return -EROFS;
-	if (gfs_unhide(ar, dir, name, NULL)) {
+	if (!ar->readonly && gfs_unhide(ar, &gfs_hid, dir, name, NULL)) {
 		/* removed while open, now written anew: the same file, emptied */
 		fi->flags |= O_TRUNC;
 		return gfs_op_open_locked(path, fi);
 	}
-	if (gfs_is_scratch_in(ar, dir, name)) {
-		n = gfs_node_new_scratch(ar, dir, name);
-		if (!n)
-			return -ENOMEM;
-	} else {
-		if (!ar->fmt->create)
-			return -EPERM;
-		ar->err[0] = 0;
-		r = ar->fmt->create(ar, dir, name, &n);
-		if (r) {
-			if (ar->err[0])
-				gfs_warn(ar, "create %s refused: %s", path, gfs_err_reason(ar));
-			return r;
-		}
-		/*
-		 * A file made with O_EXCL (cp, cp -r) is empty, also when the
-		 * format hands back a view that renders something (a board's
-		 * elements.csv written into a copied board folder): what is
-		 * written replaces all of it.  A shell's > keeps the view's
-		 * start until its writes (a TirNanoG handler: an empty script
-		 * stored at once would be refused as cut short).
-		 */
-		if ((fi->flags & O_EXCL) && n->ops && n->ops->render && (r = gfs_node_truncate(ar, n, 0)))
-			return r;
-		clock_gettime(CLOCK_REALTIME, &n->mtime);
+	r = gfs_edit_create_how(ar, dir, name, fi->flags & O_EXCL ? GFS_EDIT_EXCL : 0, &n);
+	if (r) {
+		if (ar->err[0])
+			gfs_warn(ar, "create %s refused: %s", path, gfs_err_reason(ar));
+		return r;
 	}
 	r = gfs_attach(n, fi, 1);
 	if (!r && gfs_write_only(fi))
@@ -1345,8 +1168,7 @@ static int gfs_op_read_buf(const char *path, struct fuse_bufvec **bufp, size_t s
 	 * Small requests (random reads) are one pread and one reply: a splice
 	 * would cost three system calls (two splices and a vmsplice) for them.
 	 */
-	if (size > GFS_SPLICE_MIN && !h->snap && !n->edit && !(n->ops && n->ops->render) &&
-	    (n->flags & GFS_NODE_SPAN)) {
+	if (size > GFS_SPLICE_MIN && !h->snap && gfs_node_is_stored(n)) {
 		uint64_t o = (uint64_t)off;
 
 		size = o >= n->span_len ? 0 : (size_t)(n->span_len - o < size ? n->span_len - o : size);
@@ -1407,21 +1229,12 @@ static int gfs_op_truncate_locked(const char *path, off_t size, struct fuse_file
 {
 	struct gfs_archive *ar = gfs_ar();
 	struct gfs_node *n = gfs_find(ar, path, fi);
-	int r;
 
 	if (!n)
 		return -ENOENT;
-	if (S_ISDIR(n->mode))
-		return -EISDIR;
-	if ((r = gfs_may_write(ar, n)))
-		return r;
-	if (size < 0)
-		return -EINVAL;
-	gfs_keep_was(ar, n, (uint64_t)size);
-	r = gfs_node_truncate(ar, n, (uint64_t)size);
-	if (!r && !n->writers && !(n->flags & GFS_NODE_SCRATCH))
-		r = gfs_commit_now(ar, n);	/* truncate(1) on a closed file */
-	return r;
+	if (size >= 0 && !gfs_edit_may_write(ar, n))
+		gfs_keep_was(ar, n, (uint64_t)size);
+	return gfs_committed(ar, gfs_edit_truncate(ar, n, size), n);
 }
 
 static int gfs_op_truncate(const char *path, off_t size, struct fuse_file_info *fi)
@@ -1529,27 +1342,14 @@ static int gfs_op_unlink_locked(const char *path)
 	base = base ? base + 1 : path;
 	if (!n)
 		return -ENOENT;
-	if (S_ISDIR(n->mode))
-		return -EISDIR;
 	if (n == gfs_log_node || n == gfs_status_node)
 		return -EPERM;
-	if (gfs_is_hidden_name(base))
-		return gfs_unlink_hidden(ar, n, base) ? gfs_commit_now(ar, NULL) : 0;
-	if (n->flags & GFS_NODE_SCRATCH) {
-		gfs_node_remove(ar, n);
-		return gfs_archive_pending(ar) ? gfs_commit_now(ar, NULL) : 0;
-	}
-	if (ar->readonly)
-		return -EROFS;
-	if (!ar->fmt->unlink)
-		return -EPERM;
-	ar->err[0] = 0;
-	if ((r = ar->fmt->unlink(ar, n))) {
-		if (ar->err[0])
-			gfs_warn(ar, "unlink %s refused: %s", path, gfs_err_reason(ar));
-		return r;
-	}
-	return gfs_commit_now(ar, NULL);
+	if (!S_ISDIR(n->mode) && gfs_is_hidden_name(base))
+		return gfs_committed(ar, gfs_hidden_unlink(ar, &gfs_hid, n, base), NULL);
+	r = gfs_edit_unlink(ar, n);
+	if (r < 0 && ar->err[0])
+		gfs_warn(ar, "unlink %s refused: %s", path, gfs_err_reason(ar));
+	return gfs_committed(ar, r, NULL);
 }
 
 static int gfs_op_unlink(const char *path)
@@ -1557,59 +1357,10 @@ static int gfs_op_unlink(const char *path)
 	return CHANGING(SEEN("unlink", path, NULL, gfs_op_unlink_locked(path)));
 }
 
-/*
- * src's content replaces dst's in place: same name, same position in the
- * archive (a tool saved a temporary file and renames it over the original).
- */
-static int gfs_replace_content(struct gfs_archive *ar, struct gfs_node *src, struct gfs_node *dst)
-{
-	int r;
-
-	if (S_ISDIR(dst->mode))
-		return -EISDIR;
-	if ((r = gfs_may_write(ar, dst)))
-		return r;
-	if ((r = gfs_node_take_content(ar, dst, src)))
-		return r;
-	if (src->flags & GFS_NODE_SCRATCH)
-		gfs_node_remove(ar, src);
-	else if ((r = ar->fmt->unlink(ar, src)))
-		return r;
-	return gfs_commit_now(ar, dst);
-}
-
-/* Rename of a scratch file: over a real file it replaces that file's content. */
-static int gfs_rename_scratch(struct gfs_archive *ar, struct gfs_node *src, struct gfs_node *dir,
-			      const char *name, struct gfs_node *dst)
-{
-	int r;
-
-	if (dst && (dst->flags & GFS_NODE_SCRATCH)) {
-		gfs_node_remove(ar, dst);
-		dst = NULL;
-	}
-	if (!dst && gfs_is_scratch_in(ar, dir, name)) {
-		gfs_node_move(ar, src, dir, name);
-		return 0;
-	}
-	if (ar->readonly)
-		return -EROFS;
-	if (dst)
-		return gfs_replace_content(ar, src, dst);
-	if (!ar->fmt->create)
-		return -EPERM;
-	if ((r = ar->fmt->create(ar, dir, name, &dst)))
-		return r;
-	if ((r = gfs_node_take_content(ar, dst, src)))
-		return r;
-	gfs_node_remove(ar, src);
-	return gfs_commit_now(ar, dst);
-}
-
 static int gfs_op_rename_locked(const char *from, const char *to, unsigned int flags)
 {
 	struct gfs_archive *ar = gfs_ar();
-	struct gfs_node *src = gfs_node_lookup(ar, from), *dir, *dst;
+	struct gfs_node *src = gfs_node_lookup(ar, from), *dir, *dst, *closing;
 	const char *name;
 	int r;
 
@@ -1628,45 +1379,10 @@ static int gfs_op_rename_locked(const char *from, const char *to, unsigned int f
 	if (src == gfs_log_node || dst == gfs_log_node || src == gfs_status_node || dst == gfs_status_node)
 		return -EPERM;
 	if (gfs_is_hidden_name(name) && !dst && !S_ISDIR(src->mode) && !(src->flags & GFS_NODE_SCRATCH))
-		return gfs_hide(ar, src, name);
+		return gfs_hide(ar, &gfs_hid, src, name);
 	if (!dst && !ar->readonly)
-		dst = gfs_unhide(ar, dir, name, NULL);
-	ar->err[0] = 0;
-	if (src->flags & GFS_NODE_SCRATCH)
-		r = gfs_rename_scratch(ar, src, dir, name, dst);
-	else if (ar->readonly)
-		r = -EROFS;
-	else if (gfs_is_scratch_name(name) && !S_ISDIR(src->mode)) {
-		/* an editor's backup (mv f f~): keep f, give the backup a copy */
-		struct gfs_node *copy;
-
-		if (dst)
-			gfs_node_remove(ar, dst);
-		copy = gfs_node_new_scratch(ar, dir, name);
-		r = copy ? gfs_node_take_content(ar, copy, src) : -ENOMEM;
-	} else if (dst && !(dst->flags & GFS_NODE_SCRATCH) && !S_ISDIR(src->mode) &&
-		   !S_ISDIR(dst->mode) && ar->fmt->unlink)
-		r = gfs_replace_content(ar, src, dst);
-	else if (!ar->fmt->rename)
-		r = -EPERM;
-	else {
-		if (dst && S_ISDIR(dst->mode) != S_ISDIR(src->mode))
-			return S_ISDIR(dst->mode) ? -EISDIR : -ENOTDIR;
-		if (dst && (dst->flags & GFS_NODE_SCRATCH))
-			gfs_node_remove(ar, dst);
-		else if (dst) {
-			int (*del)(struct gfs_archive *, struct gfs_node *) =
-				S_ISDIR(dst->mode) ? ar->fmt->rmdir : ar->fmt->unlink;
-
-			if (!del)
-				return -EPERM;
-			if ((r = del(ar, dst)))
-				return r;
-		}
-		r = ar->fmt->rename(ar, src, dir, name);
-		if (!r)
-			r = gfs_commit_now(ar, NULL);
-	}
+		dst = gfs_unhide(ar, &gfs_hid, dir, name, NULL);
+	r = gfs_committed(ar, gfs_edit_rename(ar, src, dir, name, dst, &closing), closing);
 	if (r && ar->err[0])
 		gfs_warn(ar, "rename %s -> %s: %s", from, to, gfs_err_reason(ar));
 	return r;
@@ -1699,14 +1415,7 @@ static int gfs_op_mkdir_locked(const char *path, mode_t mode)
 
 	if (r)
 		return r;
-	if (gfs_node_child(ar, dir, name))
-		return -EEXIST;
-	if (ar->readonly)
-		return -EROFS;
-	if (!ar->fmt->mkdir)
-		return -EPERM;
-	ar->err[0] = 0;
-	if ((r = ar->fmt->mkdir(ar, dir, name, &n)))
+	if ((r = gfs_edit_mkdir(ar, dir, name, &n)))
 		return gfs_dir_refused(ar, "mkdir", path, r);
 	return gfs_commit_now(ar, NULL);
 }
@@ -1724,16 +1433,9 @@ static int gfs_op_rmdir_locked(const char *path)
 
 	if (!n)
 		return -ENOENT;
-	if (!S_ISDIR(n->mode))
-		return -ENOTDIR;
-	if (ar->readonly)
-		return -EROFS;
-	if (!ar->fmt->rmdir || !n->parent)
-		return -EPERM;
-	ar->err[0] = 0;
-	if ((r = ar->fmt->rmdir(ar, n)))
+	if ((r = gfs_edit_rmdir(ar, n)) < 0)
 		return gfs_dir_refused(ar, "rmdir", path, r);
-	return gfs_commit_now(ar, NULL);
+	return gfs_committed(ar, r, NULL);
 }
 
 static int gfs_op_rmdir(const char *path)
@@ -2138,11 +1840,7 @@ out_args:
 	gfs_handles_free();
 	*arp = gfs_live ? gfs_live : ar;	/* a read-only mount may have read a new file */
 	pthread_mutex_unlock(&gfs_lock);
-	while (gfs_nhid)
-		gfs_hidden_drop(0);
-	free(gfs_hid);
-	gfs_hid = NULL;
-	gfs_nhid = 0;
+	gfs_hidden_clear(&gfs_hid);
 	free(opts.mountpoint);
 	fuse_opt_free_args(&args);
 	return r ? 1 : 0;
