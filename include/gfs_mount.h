@@ -73,6 +73,17 @@ void gfs_status_begin(const struct gfs_archive *ar);
 int gfs_status_render(struct gfs_archive *ar, struct gfs_buf *out);
 
 /*
+ * The recent messages, for a mount's read-only .gamefs.log (the process's,
+ * like the refusals): gfs_mount_log keeps msg (one line) with its time,
+ * dropping the oldest lines past 64 KiB.  Callable from any thread,
+ * mounted or not.  _read copies up to size bytes at off; _size is the
+ * length, *when the time of the newest line (0 when none).
+ */
+void gfs_mount_log(const char *msg);
+size_t gfs_mount_log_read(char *buf, size_t size, uint64_t off);
+size_t gfs_mount_log_size(struct timespec *when);
+
+/*
  * Files removed or renamed over while open (a front end such as libfuse's
  * high-level API renames them to a hidden name, and removes that name at
  * their last close).  Hiding only detaches the name: the file keeps its
