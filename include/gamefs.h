@@ -214,6 +214,51 @@ int gfs_edit_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *nam
 		   struct gfs_node **out);
 /* Replace n's whole content (an open with O_TRUNC and one write): n becomes dirty. */
 int gfs_edit_replace(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len);
+/*
+ * The rules of a mount's other operations (DESIGN.md sections 2 and 3),
+ * for every front end.  Those that change the tree return <0 (refused,
+ * the tree as it was, the format's reason in ar->err), 0 (done, nothing
+ * to write) or 1 (done: the archive changed, gfs_edit_commit() it).
+ */
+/* As gfs_edit_create; how GFS_EDIT_EXCL (an O_EXCL create, cp): the new file is empty
+ * even when the format hands back a view that renders something. */
+#define GFS_EDIT_EXCL 1u
+int gfs_edit_create_how(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
+			unsigned how, struct gfs_node **out);
+/* unlink: a scratch file goes (1 when edits are pending), an archive's file through its format */
+int gfs_edit_unlink(struct gfs_archive *ar, struct gfs_node *n);
+int gfs_edit_rmdir(struct gfs_archive *ar, struct gfs_node *n);
+/* truncate(2): 1 when n is closed (truncate(1)): an edit of its own, to commit */
+int gfs_edit_truncate(struct gfs_archive *ar, struct gfs_node *n, int64_t size);
+/*
+ * rename(2) of src to name in dir, over dst (the node there now, or NULL):
+ * a scratch file renamed over a file of the archive replaces its content
+ * in place (same name, same position), as does a file of the archive
+ * renamed over another; a file renamed to a scratch name (an editor's
+ * backup, mv f f~) stays and the backup gets a copy; anything else is the
+ * format's rename.  *closing: the node whose content was replaced (commit it).
+ */
+int gfs_edit_rename(struct gfs_archive *ar, struct gfs_node *src, struct gfs_node *dir,
+		    const char *name, struct gfs_node *dst, struct gfs_node **closing);
+/*
+ * A file detached while open (removed, renamed over) is removed for good:
+ * a scratch file goes; one of the archive through its format (1), or it
+ * stays with a warning when the format cannot remove it (0).
+ */
+int gfs_edit_remove_detached(struct gfs_archive *ar, struct gfs_node *n);
+/*
+ * Write what an edit changed, as the mount's commit mode says: commit=close
+ * stores and writes now (closing: the node whose last writer closes);
+ * commit=unmount parses closing's edit now (a bad one fails, EINVAL) and
+ * writes at unmount.  Nothing on a read-only archive.
+ */
+int gfs_edit_commit(struct gfs_archive *ar, struct gfs_node *closing);
+/* Is n drawn by its format (a render)? */
+int gfs_node_is_render(const struct gfs_node *n);
+/* Does n read as bytes of the archive file, unchanged (no render, no edit)? */
+int gfs_node_is_stored(const struct gfs_node *n);
+/* A file whose bytes a change of the model may change: a render or an edit, no scratch file. */
+int gfs_node_is_view(const struct gfs_node *n);
 
 /* ---- SHA-256 (src/core/sha256.c) ------------------------------------------- */
 

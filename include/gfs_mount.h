@@ -73,6 +73,56 @@ void gfs_status_begin(const struct gfs_archive *ar);
 int gfs_status_render(struct gfs_archive *ar, struct gfs_buf *out);
 
 /*
+ * The recent messages, for a mount's read-only .gamefs.log (the process's,
+ * like the refusals): gfs_mount_log keeps msg (one line) with its time,
+ * dropping the oldest lines past 64 KiB.  Callable from any thread,
+ * mounted or not.  _read copies up to size bytes at off; _size is the
+ * length, *when the time of the newest line (0 when none).
+ */
+void gfs_mount_log(const char *msg);
+size_t gfs_mount_log_read(char *buf, size_t size, uint64_t off);
+size_t gfs_mount_log_size(struct timespec *when);
+
+/*
+ * Files removed or renamed over while open (a front end such as libfuse's
+ * high-level API renames them to a hidden name, and removes that name at
+ * their last close).  Hiding only detaches the name: the file keeps its
+ * archive entry, and a file renamed or created under the old name next
+ * (sed -i, rsync, an editor's save) takes the hidden file's place and
+ * keeps its position in the archive (gfs_unhide).  Only when the hidden
+ * name is removed with nothing in its place does the file leave the
+ * archive (gfs_hidden_unlink).  A hidden name whose file was given its name
+ * back stays an alias for whatever is at that path (an open that looked
+ * the name up before the rename may still use it): the newest
+ * GFS_HIDDEN_KEEP of those removed stay.  Not thread-safe: under the
+ * mount's lock.
+ */
+#define GFS_HIDDEN_KEEP 64
+struct gfs_hidden;
+struct gfs_hidden_set {
+	struct gfs_hidden *v;
+	size_t n;
+	unsigned long gone;
+	int closed;		/* a file was hidden with no open handle: gfs_hidden_reap() */
+};
+/* Hide n (not a directory, not a scratch file) as hname in its directory. */
+int gfs_hide(struct gfs_archive *ar, struct gfs_hidden_set *hs, struct gfs_node *n, const char *hname);
+/* The hidden file once called name in dir (or node itself), given its name back; or NULL. */
+struct gfs_node *gfs_unhide(struct gfs_archive *ar, struct gfs_hidden_set *hs, struct gfs_node *dir,
+			    const char *name, struct gfs_node *node);
+/* The node at the path an alias hname stood for, or NULL. */
+struct gfs_node *gfs_hidden_alias(struct gfs_archive *ar, struct gfs_hidden_set *hs, const char *hname);
+/* The hidden name hname of n is removed: 1 when the file left the archive (commit). */
+int gfs_hidden_unlink(struct gfs_archive *ar, struct gfs_hidden_set *hs, struct gfs_node *n, const char *hname);
+/*
+ * Files this thread hid with no open handle (the front end's count and
+ * ours drifted apart) are removed, unless a rename gave their name to
+ * another file: 1 when one left the archive (commit).
+ */
+int gfs_hidden_reap(struct gfs_archive *ar, struct gfs_hidden_set *hs);
+void gfs_hidden_clear(struct gfs_hidden_set *hs);
+
+/*
  * Tell the desktop session (org.freedesktop.Notifications on the session
  * bus, through gdbus or notify-send when present) summary and body.
  * Never waits: a thread of its own runs the command; while one runs, a

@@ -1,17 +1,18 @@
 /*
- * The FUSE glue (high-level API).  It knows no format: it serves the
- * generic tree of an opened archive and calls the core for edits and
- * commits.  One mutex serialises every operation on the tree: the model,
- * the edit buffers and the commit are never seen half-changed.  Reads of
- * archive spans go through pread() on the current archive file.
+ * The FUSE glue (high-level API).  It knows no format and no edit policy:
+ * it serves the generic tree of an opened archive and calls the core for
+ * edits (gfs_edit_*, src/core/edit.c) and commits.  A mount's whole state
+ * is one struct gfs_mount.  Its lock serialises every operation on the
+ * tree: the model, the edit buffers and the commit are never seen
+ * half-changed.  Reads of archive spans go through pread() on the current
+ * archive file.
  *
  * A read-only open of a rendered view takes a copy of the render (and is
  * direct I/O): a commit in the middle of a read never tears it.  After an
  * operation that may have changed the model, the kernel's cached pages and
  * attributes of every rendered or edited view are invalidated by a thread
- * of their own (gfs_notifier).  One thread serves the requests
- * (gfs_serve).  The root holds a
- * read-only .gamefs.log of recent messages.
+ * of their own (gfs_notifier_main).  One thread serves the requests
+ * (gfs_serve).  The root holds a read-only .gamefs.log of recent messages.
  */
 #define FUSE_USE_VERSION 31
 #include <errno.h>
@@ -32,7 +33,6 @@
 #define GFS_FUSE_HIDDEN ".fuse_hidden"
 #define GFS_LOG_NAME ".gamefs.log"
 #define GFS_STATUS_NAME ".gamefs.status"	/* what `gamefs status` reads */
-#define GFS_LOG_MAX (64 * 1024)
 
 struct gfs_handle {
 	struct gfs_node *node;
@@ -42,68 +42,74 @@ struct gfs_handle {
 	int paged;			/* a reader through the page cache (not direct_io) */
 	struct gfs_buf *snap;		/* a read-only open's render, held */
 	struct gfs_buf *was;		/* the bytes it opened, past a truncation (gfs_keep_was) */
-	struct gfs_handle *prev, *next;	/* every open handle: gfs_handles */
+	struct gfs_handle *prev, *next;	/* every open handle: m->handles */
 };
-
-static pthread_mutex_t gfs_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* ---- .gamefs.log: the recent messages ---------------------------------------- */
-
-static pthread_mutex_t gfs_log_lock = PTHREAD_MUTEX_INITIALIZER;
-static char gfs_log_text[GFS_LOG_MAX];
-static size_t gfs_log_len;
-static struct timespec gfs_log_time;
-static struct gfs_node *gfs_log_node;
-static struct gfs_node *gfs_status_node;	/* the status text, read by name, not listed */
-
-void gfs_fuse_log(const char *msg)
-{
-	size_t len = strlen(msg);
-	char stamp[32];
-	struct tm tm;
-	size_t slen;
-
-	pthread_mutex_lock(&gfs_log_lock);
-	clock_gettime(CLOCK_REALTIME, &gfs_log_time);
-	gmtime_r(&gfs_log_time.tv_sec, &tm);
-	slen = strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ ", &tm);
-	if (slen + len + 1 > GFS_LOG_MAX / 2)
-		len = GFS_LOG_MAX / 2 - slen - 1;
-	if (gfs_log_len + slen + len + 1 > GFS_LOG_MAX) {
-		/* drop the oldest whole lines */
-		size_t cut = gfs_log_len + slen + len + 1 - GFS_LOG_MAX;
-		char *nl = memchr(gfs_log_text + cut, '\n', gfs_log_len - cut);
-
-		cut = nl ? (size_t)(nl - gfs_log_text) + 1 : gfs_log_len;
-		memmove(gfs_log_text, gfs_log_text + cut, gfs_log_len - cut);
-		gfs_log_len -= cut;
-	}
-	memcpy(gfs_log_text + gfs_log_len, stamp, slen);
-	memcpy(gfs_log_text + gfs_log_len + slen, msg, len);
-	gfs_log_len += slen + len;
-	gfs_log_text[gfs_log_len++] = '\n';
-	pthread_mutex_unlock(&gfs_log_lock);
-}
-
-static size_t gfs_log_read(char *buf, size_t size, uint64_t off)
-{
-	size_t n = 0;
-
-	pthread_mutex_lock(&gfs_log_lock);
-	if (off < gfs_log_len) {
-		n = gfs_log_len - (size_t)off < size ? gfs_log_len - (size_t)off : size;
-		memcpy(buf, gfs_log_text + off, n);
-	}
-	pthread_mutex_unlock(&gfs_log_lock);
-	return n;
-}
-
-/* ---- invalidating the kernel's cache of views a change may have changed ------ */
 
 struct gfs_inval {
 	char **paths;
 	size_t n, cap;
 };
+
+/* The thread that sends the kernel its invalidations (gfs_notifier_main). */
+struct gfs_notifier {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct gfs_inval views;		/* the waiting drop: every render and edit */
+	struct gfs_inval renamed;	/* and the renames' source paths since */
+	uint32_t seq;			/* its number (0: none waiting) */
+	int exiting;
+	int running;			/* the notifier thread runs */
+	pthread_t thread;
+	struct fuse *f;
+};
+
+/* The thread that follows the archive file when it is replaced (gfs_watch_main). */
+struct gfs_watcher {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int stop, running;
+	pthread_t thread;
+};
+
+/*
+ * A mount's whole state: the libfuse callbacks find it as their context's
+ * private data, the notifier and watcher threads as their argument.
+ */
+struct gfs_mount {
+	pthread_mutex_t lock;		/* serialises every operation on the tree */
+	struct gfs_archive *ar;		/* the archive served: replaced with its file (gfs_watch_reload) */
+	int ro;				/* mounted read-only: files are opened without asking us */
+	struct gfs_node *log_node;	/* the root's .gamefs.log */
+	struct gfs_node *status_node;	/* the status text, read by name, not listed */
+	struct gfs_handle *handles;	/* every open handle, under lock */
+	struct gfs_hidden_set hid;	/* files libfuse hid as .fuse_hiddenN (gfs_hide), under lock */
+	/*
+	 * A rename's source path, while it is served.  Until the reply, libfuse
+	 * knows the inode that the target name shows next (sed's temporary
+	 * file, with the pages and size sed wrote) by it, and the target name
+	 * by the inode it replaces: both go.
+	 */
+	const char *renaming;
+	int changed;			/* set under lock by operations that change the model */
+	uint32_t gen, inval_begun, inval_done;	/* the page cache of renders: gfs_cache_open */
+	unsigned max_read;		/* the largest READ request: gfs_pick_max_read */
+	struct gfs_notifier notifier;
+	struct gfs_watcher watch;
+};
+
+static struct gfs_mount *gfs_m(void)
+{
+	return fuse_get_context()->private_data;
+}
+
+/* ---- .gamefs.log: the recent messages ---------------------------------------- */
+
+void gfs_fuse_log(const char *msg)
+{
+	gfs_mount_log(msg);
+}
+
+/* ---- invalidating the kernel's cache of views a change may have changed ------ */
 
 static int gfs_inval_room(struct gfs_inval *iv)
 {
@@ -132,16 +138,9 @@ static void gfs_inval_add(struct gfs_inval *iv, struct gfs_node *n)
 	iv->paths[iv->n++] = (char *)b.data;
 }
 
-/*
- * A rename's source path.  Until the reply, libfuse knows the inode that the
- * target name shows next (sed's temporary file, with the pages and size sed
- * wrote) by it, and the target name by the inode it replaces: both go.
- */
-static __thread const char *gfs_renaming;
-
-static void gfs_inval_add_renamed(struct gfs_inval *iv)
+static void gfs_inval_add_renamed(struct gfs_mount *m, struct gfs_inval *iv)
 {
-	char *p = gfs_renaming ? strdup(gfs_renaming) : NULL;
+	char *p = m->renaming ? strdup(m->renaming) : NULL;
 
 	if (p && gfs_inval_room(iv))
 		iv->paths[iv->n++] = p;
@@ -157,8 +156,7 @@ static void gfs_inval_collect(struct gfs_inval *iv, struct gfs_node *d)
 
 		if (S_ISDIR(n->mode))
 			gfs_inval_collect(iv, n);
-		else if (!(n->flags & GFS_NODE_SCRATCH) && ((n->ops && n->ops->render) || n->edit ||
-							    !(n->flags & GFS_NODE_SPAN)))
+		else if (gfs_node_is_view(n))
 			gfs_inval_add(iv, n);
 	}
 }
@@ -175,7 +173,7 @@ static void gfs_inval_collect(struct gfs_inval *iv, struct gfs_node *d)
  * begun is replaced by the next one, which collects every such view again:
  * the queue holds at most one drop waiting beside the one being sent.
  */
-static void gfs_inval_finished(uint32_t seq);
+static void gfs_inval_finished(struct gfs_mount *m, uint32_t seq);
 
 static void gfs_inval_free(struct gfs_inval *iv)
 {
@@ -198,59 +196,48 @@ static void gfs_inval_move(struct gfs_inval *dst, struct gfs_inval *src)
 	memset(src, 0, sizeof(*src));
 }
 
-static struct {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct gfs_inval views;		/* the waiting drop: every render and edit */
-	struct gfs_inval renamed;	/* and the renames' source paths since */
-	uint32_t seq;			/* its number (0: none waiting) */
-	int exiting;
-	int running;			/* the notifier thread runs */
-	pthread_t thread;
-	struct fuse *f;
-} gfs_notifier = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
-
 /* Queue a drop (from a request thread; never waits for the kernel). */
-static void gfs_inval_run(struct gfs_inval *iv, struct gfs_inval *renamed, uint32_t seq)
+static void gfs_inval_run(struct gfs_mount *m, struct gfs_inval *iv, struct gfs_inval *renamed, uint32_t seq)
 {
 	if (!seq)
 		return;
-	pthread_mutex_lock(&gfs_notifier.mu);
-	if (!gfs_notifier.running) {	/* not serving FUSE: no kernel cache to drop */
-		pthread_mutex_unlock(&gfs_notifier.mu);
+	pthread_mutex_lock(&m->notifier.mu);
+	if (!m->notifier.running) {	/* not serving FUSE: no kernel cache to drop */
+		pthread_mutex_unlock(&m->notifier.mu);
 		gfs_inval_free(iv);
 		gfs_inval_free(renamed);
-		gfs_inval_finished(seq);
+		gfs_inval_finished(m, seq);
 		return;
 	}
-	gfs_inval_free(&gfs_notifier.views);	/* iv collects every such view again */
-	gfs_notifier.views = *iv;
+	gfs_inval_free(&m->notifier.views);	/* iv collects every such view again */
+	m->notifier.views = *iv;
 	memset(iv, 0, sizeof(*iv));
-	gfs_inval_move(&gfs_notifier.renamed, renamed);
-	gfs_notifier.seq = seq;
-	pthread_cond_signal(&gfs_notifier.cv);
-	pthread_mutex_unlock(&gfs_notifier.mu);
+	gfs_inval_move(&m->notifier.renamed, renamed);
+	m->notifier.seq = seq;
+	pthread_cond_signal(&m->notifier.cv);
+	pthread_mutex_unlock(&m->notifier.mu);
 }
 
-static void *gfs_notifier_main(void *unused)
+static void *gfs_notifier_main(void *arg)
 {
-	(void)unused;
-	pthread_mutex_lock(&gfs_notifier.mu);
+	struct gfs_mount *m = arg;
+
+	pthread_mutex_lock(&m->notifier.mu);
 	for (;;) {
 		struct gfs_inval views, renamed;
 		uint32_t seq;
 
-		while (!gfs_notifier.seq && !gfs_notifier.exiting)
-			pthread_cond_wait(&gfs_notifier.cv, &gfs_notifier.mu);
-		if (!gfs_notifier.seq)
+		while (!m->notifier.seq && !m->notifier.exiting)
+			pthread_cond_wait(&m->notifier.cv, &m->notifier.mu);
+		if (!m->notifier.seq)
 			break;
-		views = gfs_notifier.views;
-		renamed = gfs_notifier.renamed;
-		seq = gfs_notifier.seq;
-		memset(&gfs_notifier.views, 0, sizeof(views));
-		memset(&gfs_notifier.renamed, 0, sizeof(renamed));
-		gfs_notifier.seq = 0;
-		pthread_mutex_unlock(&gfs_notifier.mu);
+		views = m->notifier.views;
+		renamed = m->notifier.renamed;
+		seq = m->notifier.seq;
+		memset(&m->notifier.views, 0, sizeof(views));
+		memset(&m->notifier.renamed, 0, sizeof(renamed));
+		m->notifier.seq = 0;
+		pthread_mutex_unlock(&m->notifier.mu);
 		/*
 		 * A rename's source path first: until libfuse has taken the
 		 * rename in, it knows the inode that the target shows next
@@ -258,48 +245,48 @@ static void *gfs_notifier_main(void *unused)
 		 * by the target's path, which the views hold.
 		 */
 		for (size_t i = 0; i < renamed.n; i++)
-			fuse_invalidate_path(gfs_notifier.f, renamed.paths[i]);
+			fuse_invalidate_path(m->notifier.f, renamed.paths[i]);
 		for (size_t i = 0; i < views.n; i++)
-			fuse_invalidate_path(gfs_notifier.f, views.paths[i]);
+			fuse_invalidate_path(m->notifier.f, views.paths[i]);
 		gfs_inval_free(&views);
 		gfs_inval_free(&renamed);
-		gfs_inval_finished(seq);
-		pthread_mutex_lock(&gfs_notifier.mu);
+		gfs_inval_finished(m, seq);
+		pthread_mutex_lock(&m->notifier.mu);
 	}
-	pthread_mutex_unlock(&gfs_notifier.mu);
+	pthread_mutex_unlock(&m->notifier.mu);
 	return NULL;
 }
 
-static int gfs_notifier_start(struct fuse *f)
+static int gfs_notifier_start(struct gfs_mount *m, struct fuse *f)
 {
 	int e;
 
-	gfs_notifier.f = f;
-	gfs_notifier.exiting = 0;
-	e = pthread_create(&gfs_notifier.thread, NULL, gfs_notifier_main, NULL);
+	m->notifier.f = f;
+	m->notifier.exiting = 0;
+	e = pthread_create(&m->notifier.thread, NULL, gfs_notifier_main, m);
 	if (e)
 		return -e;
-	pthread_mutex_lock(&gfs_notifier.mu);
-	gfs_notifier.running = 1;
-	pthread_mutex_unlock(&gfs_notifier.mu);
+	pthread_mutex_lock(&m->notifier.mu);
+	m->notifier.running = 1;
+	pthread_mutex_unlock(&m->notifier.mu);
 	return 0;
 }
 
 /* Before the session ends: what is queued is sent, then the thread ends. */
-static void gfs_notifier_stop(void)
+static void gfs_notifier_stop(struct gfs_mount *m)
 {
-	pthread_mutex_lock(&gfs_notifier.mu);
-	if (!gfs_notifier.running) {
-		pthread_mutex_unlock(&gfs_notifier.mu);
+	pthread_mutex_lock(&m->notifier.mu);
+	if (!m->notifier.running) {
+		pthread_mutex_unlock(&m->notifier.mu);
 		return;
 	}
-	gfs_notifier.exiting = 1;
-	gfs_notifier.running = 0;
-	pthread_cond_signal(&gfs_notifier.cv);
-	pthread_mutex_unlock(&gfs_notifier.mu);
-	pthread_join(gfs_notifier.thread, NULL);
-	gfs_inval_free(&gfs_notifier.views);
-	gfs_inval_free(&gfs_notifier.renamed);
+	m->notifier.exiting = 1;
+	m->notifier.running = 0;
+	pthread_cond_signal(&m->notifier.cv);
+	pthread_mutex_unlock(&m->notifier.mu);
+	pthread_join(m->notifier.thread, NULL);
+	gfs_inval_free(&m->notifier.views);
+	gfs_inval_free(&m->notifier.renamed);
 }
 
 static void gfs_buf_mem_free(void *p)
@@ -307,16 +294,16 @@ static void gfs_buf_mem_free(void *p)
 	free(((struct fuse_buf *)p)->mem);
 }
 
-static __thread int gfs_hid_closed;	/* this thread hid a file with no open handle */
-static void gfs_reap(void);
+static void gfs_reap(struct gfs_mount *m);
 
 /* One request, then what it left for this thread to finish (gfs_hidden_reap). */
 /* not inlined: gfs_serve's pthread_cleanup_push (a setjmp) would see res clobbered */
-static __attribute__((noinline)) void gfs_process(struct fuse_session *se, const struct fuse_buf *fb)
+static __attribute__((noinline)) void gfs_process(struct gfs_mount *m, struct fuse_session *se,
+		     const struct fuse_buf *fb)
 {
 	fuse_session_process_buf(se, fb);
-	if (gfs_hid_closed)
-		gfs_reap();
+	if (m->hid.closed)
+		gfs_reap(m);
 }
 
 /*
@@ -326,7 +313,7 @@ static __attribute__((noinline)) void gfs_process(struct fuse_session *se, const
  * many small views.  The lock serialises the tree anyway, and no request
  * waits for the kernel (the notifier sends the invalidations).
  */
-static int gfs_serve(struct fuse_session *se)
+static int gfs_serve(struct gfs_mount *m, struct fuse_session *se)
 {
 	struct fuse_buf fb = { .mem = NULL };
 	int res = 0;
@@ -337,43 +324,30 @@ static int gfs_serve(struct fuse_session *se)
 			continue;
 		if (res <= 0)
 			break;
-		gfs_process(se, &fb);
+		gfs_process(m, se, &fb);
 	}
 	gfs_buf_mem_free(&fb);
 	fuse_session_exit(se);
 	return res < 0 ? -1 : 0;
 }
 
-/* Mounted read-only: files are opened without asking us (gfs_op_open_locked). */
-static int gfs_mount_ro;
-
-/* The archive served: it changes when the file is replaced on disk (gfs_watch). */
-static struct gfs_archive *gfs_live;
-
-static struct gfs_archive *gfs_ar(void)
-{
-	return gfs_live;
-}
-
 /* ---- every open handle ----------------------------------------------------------- */
 
-static struct gfs_handle *gfs_handles;	/* under gfs_lock */
-
-static void gfs_handle_link(struct gfs_handle *h)
+static void gfs_handle_link(struct gfs_mount *m, struct gfs_handle *h)
 {
 	h->prev = NULL;
-	h->next = gfs_handles;
-	if (gfs_handles)
-		gfs_handles->prev = h;
-	gfs_handles = h;
+	h->next = m->handles;
+	if (m->handles)
+		m->handles->prev = h;
+	m->handles = h;
 }
 
-static void gfs_handle_unlink(struct gfs_handle *h)
+static void gfs_handle_unlink(struct gfs_mount *m, struct gfs_handle *h)
 {
 	if (h->prev)
 		h->prev->next = h->next;
 	else
-		gfs_handles = h->next;
+		m->handles = h->next;
 	if (h->next)
 		h->next->prev = h->prev;
 }
@@ -382,12 +356,12 @@ static void gfs_handle_unlink(struct gfs_handle *h)
  * After the session: the handles whose RELEASE never came (the daemon was
  * stopped, or its connection aborted, with a file or directory open).
  */
-static void gfs_handles_free(void)
+static void gfs_handles_free(struct gfs_mount *m)
 {
-	while (gfs_handles) {
-		struct gfs_handle *h = gfs_handles;
+	while (m->handles) {
+		struct gfs_handle *h = m->handles;
 
-		gfs_handle_unlink(h);
+		gfs_handle_unlink(m, h);
 		gfs_buf_free(h->snap);
 		gfs_buf_free(h->was);
 		free(h);
@@ -395,9 +369,9 @@ static void gfs_handles_free(void)
 }
 
 /* The archive was reopened (gfs_watch): each handle to the node at its path now. */
-static void gfs_handles_repoint(struct gfs_archive *ar)
+static void gfs_handles_repoint(struct gfs_mount *m, struct gfs_archive *ar)
 {
-	for (struct gfs_handle *h = gfs_handles; h; h = h->next) {
+	for (struct gfs_handle *h = m->handles; h; h = h->next) {
 		struct gfs_buf p = GFS_BUF_INIT;
 		struct gfs_node *n = NULL;
 
@@ -427,12 +401,12 @@ static uint64_t gfs_status_size(struct gfs_archive *ar)
 }
 
 /* A read of the status without an open (a read-only mount): drawn for each read. */
-static int gfs_status_read(char *buf, size_t size, off_t off)
+static int gfs_status_read(struct gfs_mount *m, char *buf, size_t size, off_t off)
 {
 	struct gfs_buf b = GFS_BUF_INIT;
 	size_t n = 0;
 
-	gfs_status_render(gfs_ar(), &b);
+	gfs_status_render(m->ar, &b);
 	if ((uint64_t)off < b.len) {
 		n = b.len - (size_t)off < size ? b.len - (size_t)off : size;
 		memcpy(buf, b.data + off, n);
@@ -441,10 +415,11 @@ static int gfs_status_read(char *buf, size_t size, off_t off)
 	return (int)n;
 }
 
-static int gfs_attach(struct gfs_node *n, struct fuse_file_info *fi, int writable);
+static int gfs_attach(struct gfs_mount *m, struct gfs_node *n, struct fuse_file_info *fi, int writable);
 
 /* An open of the status reads the status of that moment. */
-static int gfs_open_status(struct gfs_archive *ar, struct gfs_node *n, struct fuse_file_info *fi)
+static int gfs_open_status(struct gfs_mount *m, struct gfs_archive *ar, struct gfs_node *n,
+			   struct fuse_file_info *fi)
 {
 	struct gfs_buf *b = gfs_buf_new();
 	int r;
@@ -452,7 +427,7 @@ static int gfs_open_status(struct gfs_archive *ar, struct gfs_node *n, struct fu
 	if (!b)
 		return -ENOMEM;
 	gfs_status_render(ar, b);
-	r = gfs_attach(n, fi, 0);
+	r = gfs_attach(m, n, fi, 0);
 	if (r) {
 		gfs_buf_free(b);
 		return r;
@@ -463,34 +438,34 @@ static int gfs_open_status(struct gfs_archive *ar, struct gfs_node *n, struct fu
 }
 
 /* The root's .gamefs.log (listed) and .gamefs.status (read by name). */
-static void gfs_special_nodes(struct gfs_archive *ar)
+static void gfs_special_nodes(struct gfs_mount *m, struct gfs_archive *ar)
 {
 	gfs_status_begin(ar);
 	if (gfs_dir_ready(ar, ar->root))
 		return;
-	gfs_log_node = gfs_node_child(ar, ar->root, GFS_LOG_NAME);
-	if (!gfs_log_node) {
-		gfs_log_node = gfs_node_new_file(ar, ar->root, GFS_LOG_NAME, 0444, NULL, NULL);
-		if (gfs_log_node) {
-			gfs_log_node->flags |= GFS_NODE_SCRATCH;
-			gfs_log_node->mtime = ar->root->mtime;
+	m->log_node = gfs_node_child(ar, ar->root, GFS_LOG_NAME);
+	if (!m->log_node) {
+		m->log_node = gfs_node_new_file(ar, ar->root, GFS_LOG_NAME, 0444, NULL, NULL);
+		if (m->log_node) {
+			m->log_node->flags |= GFS_NODE_SCRATCH;
+			m->log_node->mtime = ar->root->mtime;
 		}
 	}
-	gfs_status_node = gfs_node_child(ar, ar->root, GFS_STATUS_NAME);
-	if (!gfs_status_node) {
-		gfs_status_node = gfs_node_new_file(ar, ar->root, GFS_STATUS_NAME, 0444, NULL, NULL);
-		if (gfs_status_node)
-			gfs_status_node->flags |= GFS_NODE_SCRATCH;
+	m->status_node = gfs_node_child(ar, ar->root, GFS_STATUS_NAME);
+	if (!m->status_node) {
+		m->status_node = gfs_node_new_file(ar, ar->root, GFS_STATUS_NAME, 0444, NULL, NULL);
+		if (m->status_node)
+			m->status_node->flags |= GFS_NODE_SCRATCH;
 	}
-	if (gfs_status_node)
-		clock_gettime(CLOCK_REALTIME, &gfs_status_node->mtime);
+	if (m->status_node)
+		clock_gettime(CLOCK_REALTIME, &m->status_node->mtime);
 }
 
 /*
- * Under gfs_lock, after an operation that changes the archive: a refusal
+ * Under m->lock, after an operation that changes the archive: a refusal
  * is kept for the status and told to the desktop (gfs_status_refused).
  */
-static int gfs_seen(const char *op, const char *path, struct fuse_file_info *fi, int r)
+static int gfs_seen(struct gfs_mount *m, const char *op, const char *path, struct fuse_file_info *fi, int r)
 {
 	struct gfs_buf p = GFS_BUF_INIT;
 
@@ -499,22 +474,23 @@ static int gfs_seen(const char *op, const char *path, struct fuse_file_info *fi,
 	if (!path && fi && fi->fh && ((struct gfs_handle *)(uintptr_t)fi->fh)->node &&
 	    !gfs_node_path(((struct gfs_handle *)(uintptr_t)fi->fh)->node, &p) && !gfs_buf_add(&p, "", 1))
 		path = (char *)p.data;
-	gfs_status_refused(gfs_ar(), op, path, r);
+	gfs_status_refused(m->ar, op, path, r);
 	gfs_buf_release(&p);
 	return r;
 }
 
 /* expr, an operation's reply, seen (gfs_seen) with the reason it leaves in ar->err */
-#define SEEN(op, path, fi, expr) ({ gfs_ar()->err[0] = 0; gfs_seen(op, path, fi, (expr)); })
+#define SEEN(op, path, fi, expr) ({ m->ar->err[0] = 0; gfs_seen(m, op, path, fi, (expr)); })
 
-static struct gfs_node *gfs_lookup(struct gfs_archive *ar, const char *path);
+static struct gfs_node *gfs_lookup(struct gfs_mount *m, struct gfs_archive *ar, const char *path);
 
 /* With nullpath_ok, libfuse passes NULL for a file that was removed while open. */
-static struct gfs_node *gfs_find(struct gfs_archive *ar, const char *path, struct fuse_file_info *fi)
+static struct gfs_node *gfs_find(struct gfs_mount *m, struct gfs_archive *ar, const char *path,
+				 struct fuse_file_info *fi)
 {
 	if (fi && fi->fh)
 		return ((struct gfs_handle *)(uintptr_t)fi->fh)->node;
-	return path ? gfs_lookup(ar, path) : NULL;
+	return path ? gfs_lookup(m, ar, path) : NULL;
 }
 
 /*
@@ -526,109 +502,13 @@ static struct gfs_node *gfs_find(struct gfs_archive *ar, const char *path, struc
  * the hidden name is removed with nothing in its place does the file leave
  * the archive.
  */
-struct gfs_hidden {
-	struct gfs_node *node;
-	char *name;			/* its name before it was hidden */
-	char *hname;			/* the hidden name libfuse knows it by */
-	char *path;			/* its path before it was hidden */
-	int restored;			/* back under its name: hname is only an alias */
-	unsigned long gone;		/* libfuse removed hname at this count (0: not yet) */
-	int closed;			/* hidden with no open handle: see gfs_hidden_reap */
-	pthread_t by;			/* the thread that hid it */
-};
-
-static struct gfs_hidden *gfs_hid;
-static size_t gfs_nhid;
-
-/*
- * libfuse keeps a hidden name for its node after removing it at the last
- * close, until the kernel forgets the node: an open that looked the node up
- * before the rename replaced it still arrives by that name (four readers
- * against sed -i saves: a few in 1000 saves).  Its alias answers with
- * whatever is at the path now; the newest GFS_HIDDEN_KEEP of those removed
- * stay, since libfuse does not say when it forgets.
- */
-#define GFS_HIDDEN_KEEP 64
-static unsigned long gfs_hid_gone;
-
 static int gfs_is_hidden_name(const char *name)
 {
 	return !strncmp(name, GFS_FUSE_HIDDEN, strlen(GFS_FUSE_HIDDEN));
 }
 
-static int gfs_hide(struct gfs_archive *ar, struct gfs_node *n, const char *hidden)
-{
-	struct gfs_hidden *nh = realloc(gfs_hid, (gfs_nhid + 1) * sizeof(*nh));
-	char *name = strdup(n->name), *hname = strdup(hidden);
-	struct gfs_buf path = GFS_BUF_INIT;
-
-	if (nh)
-		gfs_hid = nh;
-	if (!nh || !name || !hname || gfs_node_path(n, &path) || gfs_buf_add(&path, "", 1)) {
-		free(name);
-		free(hname);
-		gfs_buf_release(&path);
-		return -ENOMEM;
-	}
-	gfs_hid[gfs_nhid].path = (char *)path.data;
-	gfs_hid[gfs_nhid].node = n;
-	gfs_hid[gfs_nhid].restored = 0;
-	gfs_hid[gfs_nhid].gone = 0;
-	gfs_hid[gfs_nhid].closed = !n->open_count;
-	gfs_hid[gfs_nhid].by = pthread_self();
-	gfs_hid_closed |= !n->open_count;	/* a prepared fuse context: gfs_reap may use gfs_ar() */
-	gfs_hid[gfs_nhid].hname = hname;
-	gfs_hid[gfs_nhid++].name = name;
-	gfs_node_move(ar, n, n->parent, hidden);
-	return 0;
-}
-
-/* The hidden file once called name in dir (given its name back), or NULL. */
-static struct gfs_node *gfs_unhide(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
-				   struct gfs_node *node)
-{
-	for (size_t i = 0; i < gfs_nhid; i++) {
-		struct gfs_node *n = gfs_hid[i].node;
-
-		if (gfs_hid[i].restored ||
-		    (node ? n != node : (n->parent != dir || strcmp(gfs_hid[i].name, name))))
-			continue;
-		gfs_node_move(ar, n, n->parent, gfs_hid[i].name);
-		gfs_hid[i].restored = 1;	/* an open racing the rename may still use hname */
-		return n;
-	}
-	return NULL;
-}
-
-static void gfs_hidden_drop(size_t i)
-{
-	free(gfs_hid[i].name);
-	free(gfs_hid[i].hname);
-	free(gfs_hid[i].path);
-	gfs_hid[i] = gfs_hid[--gfs_nhid];
-}
-
-/* libfuse removed the hidden name of entry i, an alias now: keep the newest few. */
-static void gfs_hidden_gone(size_t i)
-{
-	size_t oldest = i, kept = 0;
-
-	if (gfs_hid[i].gone)
-		return;
-	gfs_hid[i].gone = ++gfs_hid_gone;
-	gfs_hid[i].node = NULL;		/* may be removed later: never looked at again */
-	for (size_t j = 0; j < gfs_nhid; j++)
-		if (gfs_hid[j].gone) {
-			kept++;
-			if (gfs_hid[j].gone < gfs_hid[oldest].gone)
-				oldest = j;
-		}
-	if (kept > GFS_HIDDEN_KEEP)
-		gfs_hidden_drop(oldest);
-}
-
 /* A lookup that also finds a file by the hidden name libfuse still knows it by. */
-static struct gfs_node *gfs_lookup(struct gfs_archive *ar, const char *path)
+static struct gfs_node *gfs_lookup(struct gfs_mount *m, struct gfs_archive *ar, const char *path)
 {
 	struct gfs_node *n = gfs_node_lookup(ar, path);
 	const char *base = strrchr(path, '/');
@@ -636,107 +516,73 @@ static struct gfs_node *gfs_lookup(struct gfs_archive *ar, const char *path)
 	base = base ? base + 1 : path;
 	if (n || !gfs_is_hidden_name(base))
 		return n;
-	for (size_t i = 0; i < gfs_nhid; i++)
-		if (gfs_hid[i].restored && !strcmp(gfs_hid[i].hname, base))
-			return gfs_node_lookup(ar, gfs_hid[i].path);	/* whatever is there now */
-	return NULL;
+	return gfs_hidden_alias(ar, &m->hid, base);
 }
 
-/* libfuse removes a hidden name: the file leaves the archive if nothing took its place. */
-static int gfs_unlink_hidden(struct gfs_archive *ar, struct gfs_node *n, const char *hname)
-{
-	for (size_t i = 0; i < gfs_nhid; i++)
-		if (gfs_hid[i].restored && !strcmp(gfs_hid[i].hname, hname)) {
-			/* another file took its place: nothing to remove, the alias stays */
-			gfs_hidden_gone(i);
-			return 0;
-		}
-	if (!gfs_unhide(ar, NULL, NULL, n)) {
-		gfs_node_remove(ar, n);		/* a scratch file that was hidden */
-		return 0;
-	}
-	for (size_t i = 0; i < gfs_nhid; i++)
-		if (gfs_hid[i].node == n)
-			gfs_hidden_drop(i--);
-	if (!ar->fmt->unlink || ar->readonly) {
-		gfs_warn(ar, "%s was removed while open, but %s archives cannot remove it: it stays",
-			 n->name, ar->fmt->name);
-		return 0;
-	}
-	ar->err[0] = 0;
-	if (ar->fmt->unlink(ar, n)) {
-		gfs_warn(ar, "%s stays: %s", n->name, gfs_err_reason(ar));
-		return 0;
-	}
-	return 1;
-}
-
-#define LOCKED(expr) ({ pthread_mutex_lock(&gfs_lock); gfs_archive_poll_checks(gfs_ar()); \
-			__typeof__(expr) _r = (expr); pthread_mutex_unlock(&gfs_lock); _r; })
+#define LOCKED(expr) ({ pthread_mutex_lock(&m->lock); gfs_archive_poll_checks(m->ar); \
+			__typeof__(expr) _r = (expr); pthread_mutex_unlock(&m->lock); _r; })
 
 /* An operation that may change the model: then drop the kernel's stale pages. */
 #define CHANGING(expr) ({ struct gfs_inval _iv = { 0 }, _rn = { 0 }; uint32_t _seq = 0; \
-			  pthread_mutex_lock(&gfs_lock); gfs_archive_poll_checks(gfs_ar()); \
+			  pthread_mutex_lock(&m->lock); gfs_archive_poll_checks(m->ar); \
 			  __typeof__(expr) _r = (expr); \
-			  if (gfs_changed) { _seq = gfs_views_changed(); gfs_inval_collect(&_iv, gfs_ar()->root); \
-					     gfs_inval_add_renamed(&_rn); } \
-			  pthread_mutex_unlock(&gfs_lock); gfs_inval_run(&_iv, &_rn, _seq); _r; })
-
-static int gfs_changed;		/* set under gfs_lock by operations that change the model */
+			  if (m->changed) { _seq = gfs_views_changed(m); gfs_inval_collect(&_iv, m->ar->root); \
+					     gfs_inval_add_renamed(m, &_rn); } \
+			  m->renaming = NULL; \
+			  pthread_mutex_unlock(&m->lock); gfs_inval_run(m, &_iv, &_rn, _seq); _r; })
 
 /*
  * The page cache of renders.  A read-only open of a render reads its own
  * snapshot; through the kernel's page cache only while every page there is
- * of one render: gfs_gen counts changes of the model (every render may then
+ * of one render: m->gen counts changes of the model (every render may then
  * differ), and after each change all renders' pages and sizes are dropped
- * (gfs_inval_run), which gfs_inval_begun/done count.  A node's pages are of
+ * (gfs_inval_run), which m->inval_begun/done count.  A node's pages are of
  * generation pc_gen while opens read through them (pc_open), or after the
  * last of them closed until a drop begun later has ended.  Every other open
  * reads past the cache (direct I/O), as all did before.  While pages of a
  * node are read, every size told the kernel is theirs, so its idea of the
  * file's end is right for them.
  */
-static uint32_t gfs_gen, gfs_inval_begun, gfs_inval_done;
 
-/* Under gfs_lock: the model changed; returns the drop's number. */
-static uint32_t gfs_views_changed(void)
+/* Under m->lock: the model changed; returns the drop's number. */
+static uint32_t gfs_views_changed(struct gfs_mount *m)
 {
-	gfs_changed = 0;
-	gfs_gen++;
-	return ++gfs_inval_begun;
+	m->changed = 0;
+	m->gen++;
+	return ++m->inval_begun;
 }
 
-static void gfs_inval_finished(uint32_t seq)
+static void gfs_inval_finished(struct gfs_mount *m, uint32_t seq)
 {
 	if (!seq)
 		return;
-	pthread_mutex_lock(&gfs_lock);
-	if ((int32_t)(seq - gfs_inval_done) > 0)
-		gfs_inval_done = seq;
-	pthread_mutex_unlock(&gfs_lock);
+	pthread_mutex_lock(&m->lock);
+	if ((int32_t)(seq - m->inval_done) > 0)
+		m->inval_done = seq;
+	pthread_mutex_unlock(&m->lock);
 }
 
 /* May this open of n, whose render is len bytes, read through the page cache? */
-static int gfs_cache_open(struct gfs_node *n, struct gfs_handle *h, uint64_t len,
+static int gfs_cache_open(struct gfs_mount *m, struct gfs_node *n, struct gfs_handle *h, uint64_t len,
 			  struct fuse_file_info *fi)
 {
 	int keep;
 
-	if (gfs_inval_done != gfs_inval_begun)
+	if (m->inval_done != m->inval_begun)
 		return 0;		/* a drop is under way: sizes the kernel holds may be old */
 	if (n->pc_open) {
-		if (n->pc_gen != gfs_gen || n->pc_size != len)
+		if (n->pc_gen != m->gen || n->pc_size != len)
 			return 0;	/* older pages, or a foreign open's, are read */
 		keep = 1;
-	} else if (n->pc_gen == gfs_gen)
+	} else if (n->pc_gen == m->gen)
 		keep = 1;		/* no change since its pages were read */
-	else if ((int32_t)(gfs_inval_done - n->pc_closed) > 0)
+	else if ((int32_t)(m->inval_done - n->pc_closed) > 0)
 		keep = 0;		/* dropped after the last reader closed: empty */
 	else
 		return 0;
 	fi->keep_cache = keep;
 	n->pc_open++;
-	n->pc_gen = gfs_gen;
+	n->pc_gen = m->gen;
 	n->pc_size = len;
 	h->cached = 1;
 	return 1;
@@ -747,16 +593,17 @@ static int gfs_cache_open(struct gfs_node *n, struct gfs_handle *h, uint64_t len
  * reader of an edit not yet stored) fills it with pages of no render: the
  * cache serves no snapshot until a drop after the last of them.
  */
-static void gfs_cache_foreign(struct gfs_node *n, struct gfs_handle *h, struct fuse_file_info *fi)
+static void gfs_cache_foreign(struct gfs_mount *m, struct gfs_node *n, struct gfs_handle *h,
+			      struct fuse_file_info *fi)
 {
-	if (!n->ops || !n->ops->render) {
-		n->pc_gen = gfs_gen - 1;	/* a stored asset's pages: not kept (gfs_cache_stored) */
+	if (!gfs_node_is_render(n)) {
+		n->pc_gen = m->gen - 1;	/* a stored asset's pages: not kept (gfs_cache_stored) */
 		return;
 	}
 	if (fi->direct_io)
 		return;
 	n->pc_open++;
-	n->pc_gen = gfs_gen - 1;
+	n->pc_gen = m->gen - 1;
 	n->pc_size = UINT64_MAX;
 	h->cached = 1;
 }
@@ -771,70 +618,52 @@ static void gfs_cache_foreign(struct gfs_node *n, struct gfs_handle *h, struct f
  * not ask to keep them (libfuse's auto_cache may still keep unchanged
  * bytes).  Its size is always the node's own (pc_size stays unset).
  */
-static void gfs_cache_stored(struct gfs_node *n, struct fuse_file_info *fi)
+static void gfs_cache_stored(struct gfs_mount *m, struct gfs_node *n, struct fuse_file_info *fi)
 {
 	if (n->writers || n->edit) {
-		n->pc_gen = gfs_gen - 1;
+		n->pc_gen = m->gen - 1;
 		return;
 	}
-	fi->keep_cache = n->pc_gen == gfs_gen && gfs_inval_done == gfs_inval_begun;
-	n->pc_gen = gfs_gen;
+	fi->keep_cache = n->pc_gen == m->gen && m->inval_done == m->inval_begun;
+	n->pc_gen = m->gen;
 }
 
-static void gfs_cache_close(struct gfs_node *n, struct gfs_handle *h)
+static void gfs_cache_close(struct gfs_mount *m, struct gfs_node *n, struct gfs_handle *h)
 {
 	if (h->cached && !--n->pc_open)
-		n->pc_closed = gfs_inval_begun;
+		n->pc_closed = m->inval_begun;
 }
 
 /*
  * commit=close: store and write now.  commit=unmount: still parse the edit
  * now (a bad one fails its close with EINVAL), write at unmount.
  */
-static int gfs_commit_now(struct gfs_archive *ar, struct gfs_node *closing)
+static int gfs_commit_now(struct gfs_mount *m, struct gfs_archive *ar, struct gfs_node *closing)
 {
 	if (ar->readonly)
 		return 0;
-	gfs_changed = 1;
-	if (ar->opts.commit != GFS_COMMIT_CLOSE)
-		return closing ? gfs_archive_store(ar, closing) : 0;
-	return gfs_archive_commit_ex(ar, closing, 0);
+	m->changed = 1;
+	return gfs_edit_commit(ar, closing);
+}
+
+/* An edit's result (gfs_edit_*): 1 is a change to commit. */
+static int gfs_committed(struct gfs_mount *m, struct gfs_archive *ar, int r, struct gfs_node *closing)
+{
+	return r > 0 ? gfs_commit_now(m, ar, closing) : r;
 }
 
 /*
  * libfuse hides a file it counts open, but its count and ours can drift
- * apart (seen while two threads served requests): it can see the file open, we close
- * it, it drops its count, and only then hides the file, which it will then
- * never remove (mv across directories: copy, close, unlink).  A file hidden
- * with no open handle of ours is removed once the request that hid it is
- * done (gfs_hidden_reap), unless a rename gave its name to another file.
+ * apart (seen while two threads served requests): a file hidden with no
+ * open handle of ours is removed once the request that hid it is done
+ * (gfs_hidden_reap), unless a rename gave its name to another file.
  */
-static int gfs_hidden_reap(struct gfs_archive *ar)
+static void gfs_reap(struct gfs_mount *m)
 {
-	int commit = 0;
-
-	for (size_t i = 0; i < gfs_nhid; i++) {
-		struct gfs_hidden *h = &gfs_hid[i];
-
-		if (!h->closed || h->restored || !pthread_equal(h->by, pthread_self()))
-			continue;
-		h->closed = 0;
-		if (h->node->open_count)
-			continue;	/* opened by its hidden name since: libfuse removes it */
-		if (gfs_unlink_hidden(ar, h->node, h->hname))
-			commit = 1;
-		i = (size_t)-1;		/* entries moved: look again */
-	}
-	gfs_hid_closed = 0;
-	return commit ? gfs_commit_now(ar, NULL) : 0;
+	CHANGING(gfs_committed(m, m->ar, gfs_hidden_reap(m->ar, &m->hid), NULL));
 }
 
-static void gfs_reap(void)
-{
-	CHANGING(gfs_hidden_reap(gfs_ar()));
-}
-
-static void gfs_fill_stat(struct gfs_archive *ar, struct gfs_node *n, struct stat *st)
+static void gfs_fill_stat(struct gfs_mount *m, struct gfs_archive *ar, struct gfs_node *n, struct stat *st)
 {
 	uint64_t size = 0;
 
@@ -849,13 +678,13 @@ static void gfs_fill_stat(struct gfs_archive *ar, struct gfs_node *n, struct sta
 		st->st_nlink = 2 + (nlink_t)n->nsubdirs;
 	} else {
 		st->st_nlink = 1;
-		if (n == gfs_log_node) {
-			pthread_mutex_lock(&gfs_log_lock);
-			size = gfs_log_len;
-			if (gfs_log_time.tv_sec)
-				n->mtime = gfs_log_time;
-			pthread_mutex_unlock(&gfs_log_lock);
-		} else if (n == gfs_status_node) {
+		if (n == m->log_node) {
+			struct timespec t;
+
+			size = gfs_mount_log_size(&t);
+			if (t.tv_sec)
+				n->mtime = t;
+		} else if (n == m->status_node) {
 			size = gfs_status_size(ar);
 		} else if (n->pc_open && n->pc_size != UINT64_MAX)
 			size = n->pc_size;	/* the size of the pages being read */
@@ -869,10 +698,11 @@ static void gfs_fill_stat(struct gfs_archive *ar, struct gfs_node *n, struct sta
 	st->st_atim = n->mtime;
 }
 
-static int gfs_op_getattr_locked(const char *path, struct stat *st, struct fuse_file_info *fi)
+static int gfs_op_getattr_locked(struct gfs_mount *m, const char *path, struct stat *st,
+				 struct fuse_file_info *fi)
 {
-	struct gfs_archive *ar = gfs_ar();
-	struct gfs_node *n = gfs_find(ar, path, fi);
+	struct gfs_archive *ar = m->ar;
+	struct gfs_node *n = gfs_find(m, ar, path, fi);
 
 	if (!n)
 		return -ENOENT;
@@ -881,20 +711,22 @@ static int gfs_op_getattr_locked(const char *path, struct stat *st, struct fuse_
 	 * its snapshot's: the kernel keeps one size a file, and the opens
 	 * reading through the page cache need it to be theirs.
 	 */
-	gfs_fill_stat(ar, n, st);
+	gfs_fill_stat(m, ar, n, st);
 	return 0;
 }
 
 static int gfs_op_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
 {
-	return LOCKED(gfs_op_getattr_locked(path, st, fi));
+	struct gfs_mount *m = gfs_m();
+
+	return LOCKED(gfs_op_getattr_locked(m, path, st, fi));
 }
 
-static int gfs_op_readdir_locked(const char *path, void *buf, fuse_fill_dir_t fill, off_t off,
-				 struct fuse_file_info *fi, enum fuse_readdir_flags flags)
+static int gfs_op_readdir_locked(struct gfs_mount *m, const char *path, void *buf, fuse_fill_dir_t fill,
+				 off_t off, struct fuse_file_info *fi, enum fuse_readdir_flags flags)
 {
-	struct gfs_archive *ar = gfs_ar();
-	struct gfs_node *d = gfs_find(ar, path, fi);
+	struct gfs_archive *ar = m->ar;
+	struct gfs_node *d = gfs_find(m, ar, path, fi);
 	struct stat st;
 	int plus = (flags & FUSE_READDIR_PLUS) != 0;
 
@@ -907,21 +739,21 @@ static int gfs_op_readdir_locked(const char *path, void *buf, fuse_fill_dir_t fi
 	/* offsets: 1 ".", 2 "..", 3.. the entries; libfuse then hands the kernel
 	 * full entries (readdirplus), so a walk needs no LOOKUP per file */
 	if (off < 1) {
-		gfs_fill_stat(ar, d, &st);
+		gfs_fill_stat(m, ar, d, &st);
 		if (fill(buf, ".", &st, 1, plus ? FUSE_FILL_DIR_PLUS : 0))
 			return 0;
 	}
 	if (off < 2) {
-		gfs_fill_stat(ar, d->parent ? d->parent : d, &st);
+		gfs_fill_stat(m, ar, d->parent ? d->parent : d, &st);
 		if (fill(buf, "..", &st, 2, plus ? FUSE_FILL_DIR_PLUS : 0))
 			return 0;
 	}
 	for (size_t i = off > 2 ? (size_t)off - 2 : 0; i < d->nkids; i++) {
-		if (d->kids[i] == gfs_status_node || gfs_is_hidden_name(d->kids[i]->name))
+		if (d->kids[i] == m->status_node || gfs_is_hidden_name(d->kids[i]->name))
 			continue;	/* reachable by name, not listed */
 		memset(&st, 0, sizeof(st));
 		if (plus)
-			gfs_fill_stat(ar, d->kids[i], &st);
+			gfs_fill_stat(m, ar, d->kids[i], &st);
 		else {
 			st.st_ino = d->kids[i]->ino;
 			st.st_mode = d->kids[i]->mode;
@@ -935,26 +767,30 @@ static int gfs_op_readdir_locked(const char *path, void *buf, fuse_fill_dir_t fi
 static int gfs_op_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off,
 			  struct fuse_file_info *fi, enum fuse_readdir_flags flags)
 {
-	return LOCKED(gfs_op_readdir_locked(path, buf, fill, off, fi, flags));
+	struct gfs_mount *m = gfs_m();
+
+	return LOCKED(gfs_op_readdir_locked(m, path, buf, fill, off, fi, flags));
 }
 
-static int gfs_attach(struct gfs_node *n, struct fuse_file_info *fi, int writable);
+static int gfs_attach(struct gfs_mount *m, struct gfs_node *n, struct fuse_file_info *fi, int writable);
 static int gfs_op_release(const char *path, struct fuse_file_info *fi);
 
-static int gfs_op_opendir_locked(const char *path, struct fuse_file_info *fi)
+static int gfs_op_opendir_locked(struct gfs_mount *m, const char *path, struct fuse_file_info *fi)
 {
-	struct gfs_node *n = path ? gfs_node_lookup(gfs_ar(), path) : NULL;
+	struct gfs_node *n = path ? gfs_node_lookup(m->ar, path) : NULL;
 
 	if (!n)
 		return -ENOENT;
 	if (!S_ISDIR(n->mode))
 		return -ENOTDIR;
-	return gfs_attach(n, fi, 0);
+	return gfs_attach(m, n, fi, 0);
 }
 
 static int gfs_op_opendir(const char *path, struct fuse_file_info *fi)
 {
-	return LOCKED(gfs_op_opendir_locked(path, fi));
+	struct gfs_mount *m = gfs_m();
+
+	return LOCKED(gfs_op_opendir_locked(m, path, fi));
 }
 
 static int gfs_op_releasedir(const char *path, struct fuse_file_info *fi)
@@ -962,7 +798,7 @@ static int gfs_op_releasedir(const char *path, struct fuse_file_info *fi)
 	return gfs_op_release(path, fi);
 }
 
-static int gfs_attach(struct gfs_node *n, struct fuse_file_info *fi, int writable)
+static int gfs_attach(struct gfs_mount *m, struct gfs_node *n, struct fuse_file_info *fi, int writable)
 {
 	struct gfs_handle *h = calloc(1, sizeof(*h));
 
@@ -970,7 +806,7 @@ static int gfs_attach(struct gfs_node *n, struct fuse_file_info *fi, int writabl
 		return -ENOMEM;
 	h->node = n;
 	h->writable = writable;
-	gfs_handle_link(h);
+	gfs_handle_link(m, h);
 	n->open_count++;
 	if (writable)
 		n->writers++;
@@ -981,35 +817,26 @@ static int gfs_attach(struct gfs_node *n, struct fuse_file_info *fi, int writabl
 	return 0;
 }
 
-static int gfs_may_write(struct gfs_archive *ar, struct gfs_node *n)
-{
-	if (ar->readonly)
-		return -EROFS;
-	if (!(n->mode & 0200))
-		return -EACCES;
-	return 0;
-}
-
 /*
  * A read-only open of a render reads one whole render, whatever commits
  * meanwhile: it holds the node's cached render (no copy), which a commit
  * drops from the node but not from the opens holding it.
  */
-static int gfs_open_snapshot(struct gfs_archive *ar, struct gfs_node *n, struct fuse_file_info *fi,
-			     int alias)
+static int gfs_open_snapshot(struct gfs_mount *m, struct gfs_archive *ar, struct gfs_node *n,
+			     struct fuse_file_info *fi, int alias)
 {
 	struct gfs_buf *b = NULL;
 	int r = gfs_node_render_held(ar, n, &b);
 
 	if (r)
 		return r == -ENOMEM ? r : -EIO;
-	r = gfs_attach(n, fi, 0);
+	r = gfs_attach(m, n, fi, 0);
 	if (r) {
 		gfs_buf_free(b);
 		return r;
 	}
 	((struct gfs_handle *)(uintptr_t)fi->fh)->snap = b;
-	if (alias || !gfs_cache_open(n, (struct gfs_handle *)(uintptr_t)fi->fh, b->len, fi))
+	if (alias || !gfs_cache_open(m, n, (struct gfs_handle *)(uintptr_t)fi->fh, b->len, fi))
 		fi->direct_io = 1;	/* the page cache may hold another render */
 	return 0;
 }
@@ -1075,14 +902,14 @@ static void gfs_open_beside_writer(struct gfs_node *n, struct fuse_file_info *fi
  */
 #define GFS_KEEP_WAS_MAX ((uint64_t)64 << 20)
 
-static void gfs_keep_was(struct gfs_archive *ar, struct gfs_node *n, uint64_t newsize)
+static void gfs_keep_was(struct gfs_mount *m, struct gfs_archive *ar, struct gfs_node *n, uint64_t newsize)
 {
 	struct gfs_buf *was = NULL;
 	uint64_t size;
 
 	if (!n->open_count || gfs_node_size(ar, n, &size) || size <= newsize || size > GFS_KEEP_WAS_MAX)
 		return;
-	for (struct gfs_handle *h = gfs_handles; h; h = h->next) {
+	for (struct gfs_handle *h = m->handles; h; h = h->next) {
 		if (h->node != n || h->writable || !h->paged || h->snap)
 			continue;
 		if (!was) {
@@ -1099,10 +926,10 @@ static void gfs_keep_was(struct gfs_archive *ar, struct gfs_node *n, uint64_t ne
 	gfs_buf_free(was);
 }
 
-static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
+static int gfs_op_open_locked(struct gfs_mount *m, const char *path, struct fuse_file_info *fi)
 {
-	struct gfs_archive *ar = gfs_ar();
-	struct gfs_node *n = path ? gfs_lookup(ar, path) : NULL;
+	struct gfs_archive *ar = m->ar;
+	struct gfs_node *n = path ? gfs_lookup(m, ar, path) : NULL;
 	int acc = fi->flags & O_ACCMODE, writable = acc != O_RDONLY, r;
 	uint64_t size;
 
@@ -1113,7 +940,7 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 	 * send its reads by path (gfs_read_handle).  A `diff -r` of two games
 	 * then costs a third of the requests.
 	 */
-	if (gfs_mount_ro)
+	if (m->ro)
 		return -ENOSYS;
 	/*
 	 * The kernel opens an inode it looked up; gone now, it was replaced
@@ -1125,22 +952,22 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 		return -ESTALE;
 	if (S_ISDIR(n->mode))
 		return -EISDIR;
-	if (writable && (r = gfs_may_write(ar, n)))
+	if (writable && (r = gfs_edit_may_write(ar, n)))
 		return r;
 	if (writable && (fi->flags & O_TRUNC)) {
-		gfs_keep_was(ar, n, 0);
+		gfs_keep_was(m, ar, n, 0);
 		if ((r = gfs_node_truncate(ar, n, 0)))
 			return r;
 	}
-	if (n == gfs_status_node && !writable)
-		return gfs_open_status(ar, n, fi);
-	if (n == gfs_log_node || gfs_write_only(fi))
+	if (n == m->status_node && !writable)
+		return gfs_open_status(m, ar, n, fi);
+	if (n == m->log_node || gfs_write_only(fi))
 		fi->direct_io = 1;
-	else if (!writable && !n->edit && n->ops && n->ops->render)
-		return gfs_open_snapshot(ar, n, fi, gfs_is_alias(path));
+	else if (!writable && !n->edit && gfs_node_is_render(n))
+		return gfs_open_snapshot(m, ar, n, fi, gfs_is_alias(path));
 	else if (!n->edit && gfs_node_size(ar, n, &size))
 		return -EIO;	/* a view that cannot be produced */
-	r = gfs_attach(n, fi, writable);
+	r = gfs_attach(m, n, fi, writable);
 	if (!r && writable && (fi->flags & O_APPEND)) {
 		/*
 		 * The kernel appends at the size it last heard, which a view
@@ -1152,12 +979,12 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 	}
 	if (!r)
 		gfs_open_beside_writer(n, fi, writable);
-	if (!r && !writable && !(n->ops && n->ops->render) && (n->flags & GFS_NODE_SPAN) &&
+	if (!r && !writable && !gfs_node_is_render(n) && (n->flags & GFS_NODE_SPAN) &&
 	    !gfs_is_alias(path))
-		gfs_cache_stored(n, fi);
+		gfs_cache_stored(m, n, fi);
 	else if (!r && !gfs_is_alias(path))
-		gfs_cache_foreign(n, (struct gfs_handle *)(uintptr_t)fi->fh, fi);
-	else if (!r && n->ops && n->ops->render)
+		gfs_cache_foreign(m, n, (struct gfs_handle *)(uintptr_t)fi->fh, fi);
+	else if (!r && gfs_node_is_render(n))
 		fi->direct_io = 1;
 	if (!r && !writable && !fi->direct_io)
 		((struct gfs_handle *)(uintptr_t)fi->fh)->paged = 1;
@@ -1166,7 +993,9 @@ static int gfs_op_open_locked(const char *path, struct fuse_file_info *fi)
 
 static int gfs_op_open(const char *path, struct fuse_file_info *fi)
 {
-	return LOCKED(gfs_op_open_locked(path, fi));
+	struct gfs_mount *m = gfs_m();
+
+	return LOCKED(gfs_op_open_locked(m, path, fi));
 }
 
 /* Split path into its directory node and last component. */
@@ -1194,9 +1023,9 @@ static int gfs_new_entry(struct gfs_archive *ar, const char *path, struct gfs_no
 	return strlen(*name) > NAME_MAX ? -ENAMETOOLONG : 0;
 }
 
-static int gfs_op_create_locked(const char *path, mode_t mode, struct fuse_file_info *fi)
+static int gfs_op_create_locked(struct gfs_mount *m, const char *path, mode_t mode, struct fuse_file_info *fi)
 {
-	struct gfs_archive *ar = gfs_ar();
+	struct gfs_archive *ar = m->ar;
 	const char *name;
 	struct gfs_node *dir, *n;
 	int r = gfs_new_entry(ar, path, &dir, &name);
@@ -1207,52 +1036,32 @@ static int gfs_op_create_locked(const char *path, mode_t mode, struct fuse_file_
 	if (n) {
 		if (fi->flags & O_EXCL)
 			return -EEXIST;
-		return gfs_op_open_locked(path, fi);
+		return gfs_op_open_locked(m, path, fi);
 	}
-	if (ar->readonly)
-		return -EROFS;
-	if (gfs_unhide(ar, dir, name, NULL)) {
+	if (!ar->readonly && gfs_unhide(ar, &m->hid, dir, name, NULL)) {
 		/* removed while open, now written anew: the same file, emptied */
 		fi->flags |= O_TRUNC;
-		return gfs_op_open_locked(path, fi);
+		return gfs_op_open_locked(m, path, fi);
 	}
-	if (gfs_is_scratch_in(ar, dir, name)) {
-		n = gfs_node_new_scratch(ar, dir, name);
-		if (!n)
-			return -ENOMEM;
-	} else {
-		if (!ar->fmt->create)
-			return -EPERM;
-		ar->err[0] = 0;
-		r = ar->fmt->create(ar, dir, name, &n);
-		if (r) {
-			if (ar->err[0])
-				gfs_warn(ar, "create %s refused: %s", path, gfs_err_reason(ar));
-			return r;
-		}
-		/*
-		 * A file made with O_EXCL (cp, cp -r) is empty, also when the
-		 * format hands back a view that renders something (a board's
-		 * elements.csv written into a copied board folder): what is
-		 * written replaces all of it.  A shell's > keeps the view's
-		 * start until its writes (a TirNanoG handler: an empty script
-		 * stored at once would be refused as cut short).
-		 */
-		if ((fi->flags & O_EXCL) && n->ops && n->ops->render && (r = gfs_node_truncate(ar, n, 0)))
-			return r;
-		clock_gettime(CLOCK_REALTIME, &n->mtime);
+	r = gfs_edit_create_how(ar, dir, name, fi->flags & O_EXCL ? GFS_EDIT_EXCL : 0, &n);
+	if (r) {
+		if (ar->err[0])
+			gfs_warn(ar, "create %s refused: %s", path, gfs_err_reason(ar));
+		return r;
 	}
-	r = gfs_attach(n, fi, 1);
+	r = gfs_attach(m, n, fi, 1);
 	if (!r && gfs_write_only(fi))
 		fi->direct_io = 1;
 	if (!r)
-		gfs_cache_foreign(n, (struct gfs_handle *)(uintptr_t)fi->fh, fi);
+		gfs_cache_foreign(m, n, (struct gfs_handle *)(uintptr_t)fi->fh, fi);
 	return r;
 }
 
 static int gfs_op_create(const char *path, mode_t mode, struct fuse_file_info *fi)
 {
-	return LOCKED(SEEN("create", path, NULL, gfs_op_create_locked(path, mode, fi)));
+	struct gfs_mount *m = gfs_m();
+
+	return LOCKED(SEEN("create", path, NULL, gfs_op_create_locked(m, path, mode, fi)));
 }
 
 /*
@@ -1260,17 +1069,17 @@ static int gfs_op_create(const char *path, mode_t mode, struct fuse_file_info *f
  * the kernel sends no OPEN (gfs_op_open_locked), one made for the node at
  * path in *tmp.  NULL: the path names nothing now.
  */
-static struct gfs_handle *gfs_read_handle(const char *path, struct fuse_file_info *fi,
+static struct gfs_handle *gfs_read_handle(struct gfs_mount *m, const char *path, struct fuse_file_info *fi,
 					  struct gfs_handle *tmp)
 {
 	if (fi->fh)
 		return (struct gfs_handle *)(uintptr_t)fi->fh;
 	memset(tmp, 0, sizeof(*tmp));
-	tmp->node = path ? gfs_lookup(gfs_ar(), path) : NULL;
+	tmp->node = path ? gfs_lookup(m, m->ar, path) : NULL;
 	return tmp->node ? tmp : NULL;
 }
 
-static int gfs_read_at(struct gfs_handle *h, char *buf, size_t size, off_t off)
+static int gfs_read_at(struct gfs_mount *m, struct gfs_handle *h, char *buf, size_t size, off_t off)
 {
 	ssize_t n;
 
@@ -1281,11 +1090,11 @@ static int gfs_read_at(struct gfs_handle *h, char *buf, size_t size, off_t off)
 		memcpy(buf, h->snap->data + off, (size_t)n);
 		return (int)n;
 	}
-	if (h->node == gfs_log_node)
-		return (int)gfs_log_read(buf, size, (uint64_t)off);
-	if (h->node == gfs_status_node)
-		return gfs_status_read(buf, size, off);
-	n = gfs_node_read(gfs_ar(), h->node, buf, size, (uint64_t)off);
+	if (h->node == m->log_node)
+		return (int)gfs_mount_log_read(buf, size, (uint64_t)off);
+	if (h->node == m->status_node)
+		return gfs_status_read(m, buf, size, off);
+	n = gfs_node_read(m->ar, h->node, buf, size, (uint64_t)off);
 	if (h->was && n >= 0 && (size_t)n < size && (uint64_t)off + (uint64_t)n < h->was->len) {
 		/* past the writer's bytes: the ones this reader opened (gfs_keep_was) */
 		size_t at = (size_t)off + (size_t)n, more = h->was->len - at;
@@ -1298,18 +1107,20 @@ static int gfs_read_at(struct gfs_handle *h, char *buf, size_t size, off_t off)
 	return (int)n;
 }
 
-static int gfs_op_read_locked(const char *path, char *buf, size_t size, off_t off,
+static int gfs_op_read_locked(struct gfs_mount *m, const char *path, char *buf, size_t size, off_t off,
 			      struct fuse_file_info *fi)
 {
-	struct gfs_handle tmp, *h = gfs_read_handle(path, fi, &tmp);
+	struct gfs_handle tmp, *h = gfs_read_handle(m, path, fi, &tmp);
 
-	return h ? gfs_read_at(h, buf, size, off) : -ENOENT;
+	return h ? gfs_read_at(m, h, buf, size, off) : -ENOENT;
 }
 
 static int gfs_op_read(const char *path, char *buf, size_t size, off_t off,
 		       struct fuse_file_info *fi)
 {
-	return LOCKED(gfs_op_read_locked(path, buf, size, off, fi));
+	struct gfs_mount *m = gfs_m();
+
+	return LOCKED(gfs_op_read_locked(m, path, buf, size, off, fi));
 }
 
 /*
@@ -1323,6 +1134,7 @@ static int gfs_op_read(const char *path, char *buf, size_t size, off_t off,
 static int gfs_op_read_buf(const char *path, struct fuse_bufvec **bufp, size_t size, off_t off,
 			   struct fuse_file_info *fi)
 {
+	struct gfs_mount *m = gfs_m();
 	struct gfs_handle tmp, *h;
 	struct gfs_archive *ar;
 	struct gfs_node *n;
@@ -1332,11 +1144,11 @@ static int gfs_op_read_buf(const char *path, struct fuse_bufvec **bufp, size_t s
 	if (!bv)
 		return -ENOMEM;
 	*bv = FUSE_BUFVEC_INIT(size);
-	pthread_mutex_lock(&gfs_lock);
-	ar = gfs_ar();		/* under the lock: a read-only mount may swap it (gfs_watch) */
-	h = gfs_read_handle(path, fi, &tmp);
+	pthread_mutex_lock(&m->lock);
+	ar = m->ar;		/* under the lock: a read-only mount may swap it (gfs_watch) */
+	h = gfs_read_handle(m, path, fi, &tmp);
 	if (!h) {
-		pthread_mutex_unlock(&gfs_lock);
+		pthread_mutex_unlock(&m->lock);
 		free(bv);
 		return -ENOENT;
 	}
@@ -1345,8 +1157,7 @@ static int gfs_op_read_buf(const char *path, struct fuse_bufvec **bufp, size_t s
 	 * Small requests (random reads) are one pread and one reply: a splice
 	 * would cost three system calls (two splices and a vmsplice) for them.
 	 */
-	if (size > GFS_SPLICE_MIN && !h->snap && !n->edit && !(n->ops && n->ops->render) &&
-	    (n->flags & GFS_NODE_SPAN)) {
+	if (size > GFS_SPLICE_MIN && !h->snap && gfs_node_is_stored(n)) {
 		uint64_t o = (uint64_t)off;
 
 		size = o >= n->span_len ? 0 : (size_t)(n->span_len - o < size ? n->span_len - o : size);
@@ -1354,18 +1165,18 @@ static int gfs_op_read_buf(const char *path, struct fuse_bufvec **bufp, size_t s
 		bv->buf[0].flags = FUSE_BUF_IS_FD | FUSE_BUF_FD_SEEK | FUSE_BUF_FD_RETRY;
 		bv->buf[0].fd = ar->fd;
 		bv->buf[0].pos = (off_t)(n->span_off + o);
-		pthread_mutex_unlock(&gfs_lock);
+		pthread_mutex_unlock(&m->lock);
 		*bufp = bv;
 		return 0;
 	}
 	bv->buf[0].mem = malloc(size ? size : 1);
 	if (!bv->buf[0].mem) {
-		pthread_mutex_unlock(&gfs_lock);
+		pthread_mutex_unlock(&m->lock);
 		free(bv);
 		return -ENOMEM;
 	}
-	got = gfs_read_at(h, bv->buf[0].mem, size, off);
-	pthread_mutex_unlock(&gfs_lock);
+	got = gfs_read_at(m, h, bv->buf[0].mem, size, off);
+	pthread_mutex_unlock(&m->lock);
 	if (got < 0) {
 		free(bv->buf[0].mem);
 		free(bv);
@@ -1376,7 +1187,7 @@ static int gfs_op_read_buf(const char *path, struct fuse_bufvec **bufp, size_t s
 	return 0;
 }
 
-static int gfs_op_write_locked(const char *path, const char *buf, size_t size, off_t off,
+static int gfs_op_write_locked(struct gfs_mount *m, const char *path, const char *buf, size_t size, off_t off,
 			       struct fuse_file_info *fi)
 {
 	struct gfs_handle *h = (struct gfs_handle *)(uintptr_t)fi->fh;
@@ -1389,49 +1200,45 @@ static int gfs_op_write_locked(const char *path, const char *buf, size_t size, o
 	if (h->append) {
 		uint64_t end;
 
-		if (gfs_node_size(gfs_ar(), h->node, &end))
+		if (gfs_node_size(m->ar, h->node, &end))
 			return -EIO;
 		off = (off_t)end;
 	}
-	n = gfs_node_write(gfs_ar(), h->node, buf, size, (uint64_t)off);
+	n = gfs_node_write(m->ar, h->node, buf, size, (uint64_t)off);
 	return (int)n;
 }
 
 static int gfs_op_write(const char *path, const char *buf, size_t size, off_t off,
 			struct fuse_file_info *fi)
 {
-	return LOCKED(SEEN("write", path, fi, gfs_op_write_locked(path, buf, size, off, fi)));
+	struct gfs_mount *m = gfs_m();
+
+	return LOCKED(SEEN("write", path, fi, gfs_op_write_locked(m, path, buf, size, off, fi)));
 }
 
-static int gfs_op_truncate_locked(const char *path, off_t size, struct fuse_file_info *fi)
+static int gfs_op_truncate_locked(struct gfs_mount *m, const char *path, off_t size,
+				  struct fuse_file_info *fi)
 {
-	struct gfs_archive *ar = gfs_ar();
-	struct gfs_node *n = gfs_find(ar, path, fi);
-	int r;
+	struct gfs_archive *ar = m->ar;
+	struct gfs_node *n = gfs_find(m, ar, path, fi);
 
 	if (!n)
 		return -ENOENT;
-	if (S_ISDIR(n->mode))
-		return -EISDIR;
-	if ((r = gfs_may_write(ar, n)))
-		return r;
-	if (size < 0)
-		return -EINVAL;
-	gfs_keep_was(ar, n, (uint64_t)size);
-	r = gfs_node_truncate(ar, n, (uint64_t)size);
-	if (!r && !n->writers && !(n->flags & GFS_NODE_SCRATCH))
-		r = gfs_commit_now(ar, n);	/* truncate(1) on a closed file */
-	return r;
+	if (size >= 0 && !gfs_edit_may_write(ar, n))
+		gfs_keep_was(m, ar, n, (uint64_t)size);
+	return gfs_committed(m, ar, gfs_edit_truncate(ar, n, size), n);
 }
 
 static int gfs_op_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 {
-	return CHANGING(SEEN("truncate", path, fi, gfs_op_truncate_locked(path, size, fi)));
+	struct gfs_mount *m = gfs_m();
+
+	return CHANGING(SEEN("truncate", path, fi, gfs_op_truncate_locked(m, path, size, fi)));
 }
 
-static int gfs_op_flush_locked(const char *path, struct fuse_file_info *fi)
+static int gfs_op_flush_locked(struct gfs_mount *m, const char *path, struct fuse_file_info *fi)
 {
-	struct gfs_archive *ar = gfs_ar();
+	struct gfs_archive *ar = m->ar;
 	struct gfs_handle *h = (struct gfs_handle *)(uintptr_t)fi->fh;
 	struct gfs_node *n;
 
@@ -1442,17 +1249,19 @@ static int gfs_op_flush_locked(const char *path, struct fuse_file_info *fi)
 		return 0;
 	if (!gfs_archive_pending(ar))
 		return 0;
-	return gfs_commit_now(ar, n);
+	return gfs_commit_now(m, ar, n);
 }
 
 static int gfs_op_flush(const char *path, struct fuse_file_info *fi)
 {
-	return CHANGING(SEEN("close", path, fi, gfs_op_flush_locked(path, fi)));
+	struct gfs_mount *m = gfs_m();
+
+	return CHANGING(SEEN("close", path, fi, gfs_op_flush_locked(m, path, fi)));
 }
 
-static int gfs_op_release_locked(const char *path, struct fuse_file_info *fi)
+static int gfs_op_release_locked(struct gfs_mount *m, const char *path, struct fuse_file_info *fi)
 {
-	struct gfs_archive *ar = gfs_ar();
+	struct gfs_archive *ar = m->ar;
 	struct gfs_handle *h = (struct gfs_handle *)(uintptr_t)fi->fh;
 	struct gfs_node *n;
 	int writable;
@@ -1462,15 +1271,15 @@ static int gfs_op_release_locked(const char *path, struct fuse_file_info *fi)
 	n = h->node;
 	writable = h->writable;
 	if (!n) {		/* its node went with a replaced archive (gfs_watch) */
-		gfs_handle_unlink(h);
+		gfs_handle_unlink(m, h);
 		gfs_buf_free(h->snap);
 		gfs_buf_free(h->was);
 		free(h);
 		return 0;
 	}
 
-	gfs_cache_close(n, h);
-	gfs_handle_unlink(h);
+	gfs_cache_close(m, n, h);
+	gfs_handle_unlink(m, h);
 	gfs_buf_free(h->snap);
 	gfs_buf_free(h->was);
 	free(h);
@@ -1490,129 +1299,74 @@ static int gfs_op_release_locked(const char *path, struct fuse_file_info *fi)
 		 * core drops it and the file reads back its last good content.
 		 */
 		if (n->dirty)
-			gfs_commit_now(ar, n);
+			gfs_commit_now(m, ar, n);
 		gfs_node_settle(ar, n);
-		gfs_changed = 1;
+		m->changed = 1;
 	}
 	return 0;
 }
 
 static int gfs_op_release(const char *path, struct fuse_file_info *fi)
 {
-	return CHANGING(gfs_op_release_locked(path, fi));
+	struct gfs_mount *m = gfs_m();
+
+	return CHANGING(gfs_op_release_locked(m, path, fi));
 }
 
-static int gfs_op_fsync_locked(const char *path, int datasync, struct fuse_file_info *fi)
+static int gfs_op_fsync_locked(struct gfs_mount *m, const char *path, int datasync, struct fuse_file_info *fi)
 {
-	struct gfs_archive *ar = gfs_ar();
+	struct gfs_archive *ar = m->ar;
 	struct gfs_handle *h = (struct gfs_handle *)(uintptr_t)fi->fh;
 
 	if (!h || (h->node->flags & GFS_NODE_SCRATCH) || ar->readonly)
 		return 0;
-	gfs_changed = 1;
+	m->changed = 1;
 	/* durable in every commit mode: with commit=unmount too, fsync writes the archive */
 	return gfs_archive_commit_ex(ar, h->node, 0);
 }
 
 static int gfs_op_fsync(const char *path, int datasync, struct fuse_file_info *fi)
 {
-	return CHANGING(SEEN("fsync", path, fi, gfs_op_fsync_locked(path, datasync, fi)));
+	struct gfs_mount *m = gfs_m();
+
+	return CHANGING(SEEN("fsync", path, fi, gfs_op_fsync_locked(m, path, datasync, fi)));
 }
 
-static int gfs_op_unlink_locked(const char *path)
+static int gfs_op_unlink_locked(struct gfs_mount *m, const char *path)
 {
-	struct gfs_archive *ar = gfs_ar();
-	struct gfs_node *n = gfs_lookup(ar, path);
+	struct gfs_archive *ar = m->ar;
+	struct gfs_node *n = gfs_lookup(m, ar, path);
 	const char *base = strrchr(path, '/');
 	int r;
 
 	base = base ? base + 1 : path;
 	if (!n)
 		return -ENOENT;
-	if (S_ISDIR(n->mode))
-		return -EISDIR;
-	if (n == gfs_log_node || n == gfs_status_node)
+	if (n == m->log_node || n == m->status_node)
 		return -EPERM;
-	if (gfs_is_hidden_name(base))
-		return gfs_unlink_hidden(ar, n, base) ? gfs_commit_now(ar, NULL) : 0;
-	if (n->flags & GFS_NODE_SCRATCH) {
-		gfs_node_remove(ar, n);
-		return gfs_archive_pending(ar) ? gfs_commit_now(ar, NULL) : 0;
-	}
-	if (ar->readonly)
-		return -EROFS;
-	if (!ar->fmt->unlink)
-		return -EPERM;
-	ar->err[0] = 0;
-	if ((r = ar->fmt->unlink(ar, n))) {
-		if (ar->err[0])
-			gfs_warn(ar, "unlink %s refused: %s", path, gfs_err_reason(ar));
-		return r;
-	}
-	return gfs_commit_now(ar, NULL);
+	if (!S_ISDIR(n->mode) && gfs_is_hidden_name(base))
+		return gfs_committed(m, ar, gfs_hidden_unlink(ar, &m->hid, n, base), NULL);
+	r = gfs_edit_unlink(ar, n);
+	if (r < 0 && ar->err[0])
+		gfs_warn(ar, "unlink %s refused: %s", path, gfs_err_reason(ar));
+	return gfs_committed(m, ar, r, NULL);
 }
 
 static int gfs_op_unlink(const char *path)
 {
-	return CHANGING(SEEN("unlink", path, NULL, gfs_op_unlink_locked(path)));
+	struct gfs_mount *m = gfs_m();
+
+	return CHANGING(SEEN("unlink", path, NULL, gfs_op_unlink_locked(m, path)));
 }
 
-/*
- * src's content replaces dst's in place: same name, same position in the
- * archive (a tool saved a temporary file and renames it over the original).
- */
-static int gfs_replace_content(struct gfs_archive *ar, struct gfs_node *src, struct gfs_node *dst)
+static int gfs_op_rename_locked(struct gfs_mount *m, const char *from, const char *to, unsigned int flags)
 {
-	int r;
-
-	if (S_ISDIR(dst->mode))
-		return -EISDIR;
-	if ((r = gfs_may_write(ar, dst)))
-		return r;
-	if ((r = gfs_node_take_content(ar, dst, src)))
-		return r;
-	if (src->flags & GFS_NODE_SCRATCH)
-		gfs_node_remove(ar, src);
-	else if ((r = ar->fmt->unlink(ar, src)))
-		return r;
-	return gfs_commit_now(ar, dst);
-}
-
-/* Rename of a scratch file: over a real file it replaces that file's content. */
-static int gfs_rename_scratch(struct gfs_archive *ar, struct gfs_node *src, struct gfs_node *dir,
-			      const char *name, struct gfs_node *dst)
-{
-	int r;
-
-	if (dst && (dst->flags & GFS_NODE_SCRATCH)) {
-		gfs_node_remove(ar, dst);
-		dst = NULL;
-	}
-	if (!dst && gfs_is_scratch_in(ar, dir, name)) {
-		gfs_node_move(ar, src, dir, name);
-		return 0;
-	}
-	if (ar->readonly)
-		return -EROFS;
-	if (dst)
-		return gfs_replace_content(ar, src, dst);
-	if (!ar->fmt->create)
-		return -EPERM;
-	if ((r = ar->fmt->create(ar, dir, name, &dst)))
-		return r;
-	if ((r = gfs_node_take_content(ar, dst, src)))
-		return r;
-	gfs_node_remove(ar, src);
-	return gfs_commit_now(ar, dst);
-}
-
-static int gfs_op_rename_locked(const char *from, const char *to, unsigned int flags)
-{
-	struct gfs_archive *ar = gfs_ar();
-	struct gfs_node *src = gfs_node_lookup(ar, from), *dir, *dst;
+	struct gfs_archive *ar = m->ar;
+	struct gfs_node *src = gfs_node_lookup(ar, from), *dir, *dst, *closing;
 	const char *name;
 	int r;
 
+	m->renaming = from;	/* its pages go too (gfs_inval_add_renamed) */
 	if (!src || !src->parent)
 		return -ENOENT;
 	dir = gfs_parent_of(ar, to, &name);
@@ -1625,48 +1379,13 @@ static int gfs_op_rename_locked(const char *from, const char *to, unsigned int f
 		return 0;
 	if (dst && (flags & RENAME_NOREPLACE))
 		return -EEXIST;
-	if (src == gfs_log_node || dst == gfs_log_node || src == gfs_status_node || dst == gfs_status_node)
+	if (src == m->log_node || dst == m->log_node || src == m->status_node || dst == m->status_node)
 		return -EPERM;
 	if (gfs_is_hidden_name(name) && !dst && !S_ISDIR(src->mode) && !(src->flags & GFS_NODE_SCRATCH))
-		return gfs_hide(ar, src, name);
+		return gfs_hide(ar, &m->hid, src, name);
 	if (!dst && !ar->readonly)
-		dst = gfs_unhide(ar, dir, name, NULL);
-	ar->err[0] = 0;
-	if (src->flags & GFS_NODE_SCRATCH)
-		r = gfs_rename_scratch(ar, src, dir, name, dst);
-	else if (ar->readonly)
-		r = -EROFS;
-	else if (gfs_is_scratch_name(name) && !S_ISDIR(src->mode)) {
-		/* an editor's backup (mv f f~): keep f, give the backup a copy */
-		struct gfs_node *copy;
-
-		if (dst)
-			gfs_node_remove(ar, dst);
-		copy = gfs_node_new_scratch(ar, dir, name);
-		r = copy ? gfs_node_take_content(ar, copy, src) : -ENOMEM;
-	} else if (dst && !(dst->flags & GFS_NODE_SCRATCH) && !S_ISDIR(src->mode) &&
-		   !S_ISDIR(dst->mode) && ar->fmt->unlink)
-		r = gfs_replace_content(ar, src, dst);
-	else if (!ar->fmt->rename)
-		r = -EPERM;
-	else {
-		if (dst && S_ISDIR(dst->mode) != S_ISDIR(src->mode))
-			return S_ISDIR(dst->mode) ? -EISDIR : -ENOTDIR;
-		if (dst && (dst->flags & GFS_NODE_SCRATCH))
-			gfs_node_remove(ar, dst);
-		else if (dst) {
-			int (*del)(struct gfs_archive *, struct gfs_node *) =
-				S_ISDIR(dst->mode) ? ar->fmt->rmdir : ar->fmt->unlink;
-
-			if (!del)
-				return -EPERM;
-			if ((r = del(ar, dst)))
-				return r;
-		}
-		r = ar->fmt->rename(ar, src, dir, name);
-		if (!r)
-			r = gfs_commit_now(ar, NULL);
-	}
+		dst = gfs_unhide(ar, &m->hid, dir, name, NULL);
+	r = gfs_committed(m, ar, gfs_edit_rename(ar, src, dir, name, dst, &closing), closing);
 	if (r && ar->err[0])
 		gfs_warn(ar, "rename %s -> %s: %s", from, to, gfs_err_reason(ar));
 	return r;
@@ -1674,12 +1393,9 @@ static int gfs_op_rename_locked(const char *from, const char *to, unsigned int f
 
 static int gfs_op_rename(const char *from, const char *to, unsigned int flags)
 {
-	int r;
+	struct gfs_mount *m = gfs_m();
 
-	gfs_renaming = from;
-	r = CHANGING(SEEN("rename", to, NULL, gfs_op_rename_locked(from, to, flags)));
-	gfs_renaming = NULL;
-	return r;
+	return CHANGING(SEEN("rename", to, NULL, gfs_op_rename_locked(m, from, to, flags)));
 }
 
 /* A format's refusal of mkdir or rmdir: its reason to the log, as create and unlink do. */
@@ -1690,61 +1406,52 @@ static int gfs_dir_refused(struct gfs_archive *ar, const char *op, const char *p
 	return r;
 }
 
-static int gfs_op_mkdir_locked(const char *path, mode_t mode)
+static int gfs_op_mkdir_locked(struct gfs_mount *m, const char *path, mode_t mode)
 {
-	struct gfs_archive *ar = gfs_ar();
+	struct gfs_archive *ar = m->ar;
 	struct gfs_node *dir, *n;
 	const char *name;
 	int r = gfs_new_entry(ar, path, &dir, &name);
 
 	if (r)
 		return r;
-	if (gfs_node_child(ar, dir, name))
-		return -EEXIST;
-	if (ar->readonly)
-		return -EROFS;
-	if (!ar->fmt->mkdir)
-		return -EPERM;
-	ar->err[0] = 0;
-	if ((r = ar->fmt->mkdir(ar, dir, name, &n)))
+	if ((r = gfs_edit_mkdir(ar, dir, name, &n)))
 		return gfs_dir_refused(ar, "mkdir", path, r);
-	return gfs_commit_now(ar, NULL);
+	return gfs_commit_now(m, ar, NULL);
 }
 
 static int gfs_op_mkdir(const char *path, mode_t mode)
 {
-	return CHANGING(SEEN("mkdir", path, NULL, gfs_op_mkdir_locked(path, mode)));
+	struct gfs_mount *m = gfs_m();
+
+	return CHANGING(SEEN("mkdir", path, NULL, gfs_op_mkdir_locked(m, path, mode)));
 }
 
-static int gfs_op_rmdir_locked(const char *path)
+static int gfs_op_rmdir_locked(struct gfs_mount *m, const char *path)
 {
-	struct gfs_archive *ar = gfs_ar();
+	struct gfs_archive *ar = m->ar;
 	struct gfs_node *n = gfs_node_lookup(ar, path);
 	int r;
 
 	if (!n)
 		return -ENOENT;
-	if (!S_ISDIR(n->mode))
-		return -ENOTDIR;
-	if (ar->readonly)
-		return -EROFS;
-	if (!ar->fmt->rmdir || !n->parent)
-		return -EPERM;
-	ar->err[0] = 0;
-	if ((r = ar->fmt->rmdir(ar, n)))
+	if ((r = gfs_edit_rmdir(ar, n)) < 0)
 		return gfs_dir_refused(ar, "rmdir", path, r);
-	return gfs_commit_now(ar, NULL);
+	return gfs_committed(m, ar, r, NULL);
 }
 
 static int gfs_op_rmdir(const char *path)
 {
-	return CHANGING(SEEN("rmdir", path, NULL, gfs_op_rmdir_locked(path)));
+	struct gfs_mount *m = gfs_m();
+
+	return CHANGING(SEEN("rmdir", path, NULL, gfs_op_rmdir_locked(m, path)));
 }
 
-static int gfs_op_utimens_locked(const char *path, const struct timespec tv[2], struct fuse_file_info *fi)
+static int gfs_op_utimens_locked(struct gfs_mount *m, const char *path, const struct timespec tv[2],
+				 struct fuse_file_info *fi)
 {
-	struct gfs_archive *ar = gfs_ar();
-	struct gfs_node *n = gfs_find(ar, path, fi);
+	struct gfs_archive *ar = m->ar;
+	struct gfs_node *n = gfs_find(m, ar, path, fi);
 
 	if (!n)
 		return -ENOENT;
@@ -1759,30 +1466,37 @@ static int gfs_op_utimens_locked(const char *path, const struct timespec tv[2], 
 
 static int gfs_op_utimens(const char *path, const struct timespec tv[2], struct fuse_file_info *fi)
 {
-	return LOCKED(gfs_op_utimens_locked(path, tv, fi));
+	struct gfs_mount *m = gfs_m();
+
+	return LOCKED(gfs_op_utimens_locked(m, path, tv, fi));
 }
 
 /* chmod/chown: accepted (cp -p, rsync) but modes come from the format. */
 static int gfs_op_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
 {
-	return LOCKED(gfs_find(gfs_ar(), path, fi) ? 0 : -ENOENT);
+	struct gfs_mount *m = gfs_m();
+
+	return LOCKED(gfs_find(m, m->ar, path, fi) ? 0 : -ENOENT);
 }
 
 static int gfs_op_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file_info *fi)
 {
-	return LOCKED(gfs_find(gfs_ar(), path, fi) ? 0 : -ENOENT);
+	struct gfs_mount *m = gfs_m();
+
+	return LOCKED(gfs_find(m, m->ar, path, fi) ? 0 : -ENOENT);
 }
 
 static int gfs_op_statfs(const char *path, struct statvfs *sv)
 {
+	struct gfs_mount *m = gfs_m();
 	struct gfs_archive *ar;
 
-	pthread_mutex_lock(&gfs_lock);	/* a read-only mount may swap the archive (gfs_watch) */
-	ar = gfs_ar();
+	pthread_mutex_lock(&m->lock);	/* a read-only mount may swap the archive (gfs_watch) */
+	ar = m->ar;
 	if (statvfs(ar->dir, sv))
 		memset(sv, 0, sizeof(*sv));
 	sv->f_files = ar->hcount + 1;
-	pthread_mutex_unlock(&gfs_lock);
+	pthread_mutex_unlock(&m->lock);
 	sv->f_ffree = 0;
 	sv->f_namemax = NAME_MAX;
 	return 0;
@@ -1797,9 +1511,8 @@ static int gfs_op_statfs(const char *path, struct statvfs *sv)
  * memory instead: with requests of 1 MiB (a read-ahead raised to 1 MiB or
  * more) first reads ran 10x slower.  Half of pipe-max-size always fits.
  */
-static unsigned gfs_max_read = 128u << 10;
 
-static void gfs_pick_max_read(void)
+static void gfs_pick_max_read(struct gfs_mount *m)
 {
 	unsigned long pmax = 1ul << 20;
 	FILE *f = fopen("/proc/sys/fs/pipe-max-size", "r");
@@ -1809,13 +1522,13 @@ static void gfs_pick_max_read(void)
 			pmax = 1ul << 20;
 		fclose(f);
 	}
-	while (gfs_max_read < (1u << 20) && 2ul * (2ul * gfs_max_read) <= pmax)
-		gfs_max_read *= 2;
+	while (m->max_read < (1u << 20) && 2ul * (2ul * m->max_read) <= pmax)
+		m->max_read *= 2;
 }
 
 /*
  * The kernel reads a FUSE file ahead 128 KiB at a time whatever the init
- * reply asks; a read-ahead of 1 MiB (in requests of gfs_max_read) makes a
+ * reply asks; a read-ahead of 1 MiB (in requests of m->max_read) makes a
  * first read of a big asset a third faster.  Only root may raise it: on
  * the mount's own backing device (its major:minor, from mountinfo rather
  * than a stat of the mount point, which this thread would have to answer;
@@ -1871,13 +1584,6 @@ static void gfs_raise_readahead(const char *want)
  */
 #define GFS_WATCH_MS 200
 
-static struct {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	int stop, running;
-	pthread_t thread;
-} gfs_watch = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
-
 /* Every node the kernel may hold, files and directories. */
 static void gfs_inval_collect_all(struct gfs_inval *iv, struct gfs_node *d)
 {
@@ -1889,12 +1595,12 @@ static void gfs_inval_collect_all(struct gfs_inval *iv, struct gfs_node *d)
 }
 
 /* A file of the user's the tree holds: an editor's temporary, a NAME.rejected. */
-static int gfs_scratch_held(const struct gfs_node *n)
+static int gfs_scratch_held(struct gfs_mount *m, const struct gfs_node *n)
 {
-	if ((n->flags & GFS_NODE_SCRATCH) && n != gfs_log_node && n != gfs_status_node)
+	if ((n->flags & GFS_NODE_SCRATCH) && n != m->log_node && n != m->status_node)
 		return 1;
 	for (size_t i = 0; i < n->nkids; i++)
-		if (gfs_scratch_held(n->kids[i]))
+		if (gfs_scratch_held(m, n->kids[i]))
 			return 1;
 	return 0;
 }
@@ -1906,38 +1612,38 @@ static int gfs_scratch_held(const struct gfs_node *n)
  * over it), the file it reads from no longer holds that version: it follows
  * the new content, as a read-only mount does, but only while it holds
  * nothing of the user's (no pending edit, no scratch file, no file open
- * for writing).  Under gfs_lock; 1 when it must stay.
+ * for writing).  Under m->lock; 1 when it must stay.
  */
-static int gfs_writer_stays(struct gfs_archive *ar, const struct stat *now)
+static int gfs_writer_stays(struct gfs_mount *m, struct gfs_archive *ar, const struct stat *now)
 {
 	if (now->st_dev != ar->st.st_dev || now->st_ino != ar->st.st_ino)
 		return 1;	/* replaced by another file: ours still reads */
-	if (gfs_archive_pending(ar) || gfs_scratch_held(ar->root))
+	if (gfs_archive_pending(ar) || gfs_scratch_held(m, ar->root))
 		return 1;
-	for (struct gfs_handle *h = gfs_handles; h; h = h->next)
+	for (struct gfs_handle *h = m->handles; h; h = h->next)
 		if (h->writable)
 			return 1;
 	return 0;
 }
 
-/* Only this thread replaces gfs_live; it reads it without the lock, and its
+/* Only this thread replaces m->ar; it reads it without the lock, and its
  * stat under the lock (a commit changes it). */
-static int gfs_watch_reload(void)
+static int gfs_watch_reload(struct gfs_mount *m)
 {
-	struct gfs_archive *old = gfs_live, *ar;
+	struct gfs_archive *old = m->ar, *ar;
 	struct gfs_inval iv = { 0 }, rn = { 0 };
 	char err[600], msg[800];
 	struct stat now;
 	uint32_t seq;
 	int r = 0;
 
-	if (!gfs_mount_ro) {
-		pthread_mutex_lock(&gfs_lock);
+	if (!m->ro) {
+		pthread_mutex_lock(&m->lock);
 		if (!gfs_archive_replaced(old, &now))
 			r = 1;		/* our own commit */
-		else if (gfs_writer_stays(old, &now))
+		else if (gfs_writer_stays(m, old, &now))
 			r = -EBUSY;
-		pthread_mutex_unlock(&gfs_lock);
+		pthread_mutex_unlock(&m->lock);
 		if (r)
 			return r < 0 ? r : 0;
 	}
@@ -1948,35 +1654,35 @@ static int gfs_watch_reload(void)
 		(old->log ? old->log : gfs_fuse_log)(msg);
 		return r;
 	}
-	pthread_mutex_lock(&gfs_lock);
-	if (!gfs_mount_ro && (!gfs_archive_replaced(old, &now) || gfs_writer_stays(old, &now) ||
+	pthread_mutex_lock(&m->lock);
+	if (!m->ro && (!gfs_archive_replaced(old, &now) || gfs_writer_stays(m, old, &now) ||
 			      gfs_archive_take_writer(old, ar))) {
-		pthread_mutex_unlock(&gfs_lock);
+		pthread_mutex_unlock(&m->lock);
 		gfs_archive_close(ar);	/* an edit began meanwhile: it stays */
 		return -EBUSY;
 	}
 	gfs_inval_collect_all(&iv, old->root);
-	gfs_special_nodes(ar);
-	gfs_handles_repoint(ar);
-	gfs_live = ar;
+	gfs_special_nodes(m, ar);
+	gfs_handles_repoint(m, ar);
+	m->ar = ar;
 	gfs_archive_start_checks(ar);
-	seq = gfs_views_changed();
+	seq = gfs_views_changed(m);
 	gfs_archive_close_into(old, ar);
-	pthread_mutex_unlock(&gfs_lock);
-	gfs_inval_run(&iv, &rn, seq);
+	pthread_mutex_unlock(&m->lock);
+	gfs_inval_run(m, &iv, &rn, seq);
 	snprintf(msg, sizeof(msg), "%s was replaced on disk: this mount shows the new version", ar->path);
 	(ar->log ? ar->log : gfs_fuse_log)(msg);
 	return 0;
 }
 
-static void *gfs_watch_main(void *unused)
+static void *gfs_watch_main(void *arg)
 {
+	struct gfs_mount *m = arg;
 	struct stat seen, now, failed;
 	int have_seen = 0, have_failed = 0;
 
-	(void)unused;
-	pthread_mutex_lock(&gfs_watch.mu);
-	while (!gfs_watch.stop) {
+	pthread_mutex_lock(&m->watch.mu);
+	while (!m->watch.stop) {
 		struct timespec until;
 
 		clock_gettime(CLOCK_REALTIME, &until);
@@ -1985,64 +1691,66 @@ static void *gfs_watch_main(void *unused)
 			until.tv_sec++;
 			until.tv_nsec -= 1000000000L;
 		}
-		pthread_cond_timedwait(&gfs_watch.cv, &gfs_watch.mu, &until);
-		if (gfs_watch.stop)
+		pthread_cond_timedwait(&m->watch.cv, &m->watch.mu, &until);
+		if (m->watch.stop)
 			break;
-		pthread_mutex_unlock(&gfs_watch.mu);
-		pthread_mutex_lock(&gfs_lock);	/* a commit sets the archive's stat */
-		int changed = gfs_archive_replaced(gfs_live, &now);
-		pthread_mutex_unlock(&gfs_lock);
+		pthread_mutex_unlock(&m->watch.mu);
+		pthread_mutex_lock(&m->lock);	/* a commit sets the archive's stat */
+		int changed = gfs_archive_replaced(m->ar, &now);
+		pthread_mutex_unlock(&m->lock);
 		if (!changed) {
 			have_seen = 0;
 		} else if (have_seen && gfs_stat_same(&now, &seen) &&
 			   !(have_failed && gfs_stat_same(&now, &failed))) {
-			have_failed = gfs_watch_reload() != 0;
+			have_failed = gfs_watch_reload(m) != 0;
 			failed = now;
 			have_seen = 0;
 		} else {
 			seen = now;	/* still changing, or just seen: look again */
 			have_seen = 1;
 		}
-		pthread_mutex_lock(&gfs_watch.mu);
+		pthread_mutex_lock(&m->watch.mu);
 	}
-	pthread_mutex_unlock(&gfs_watch.mu);
+	pthread_mutex_unlock(&m->watch.mu);
 	return NULL;
 }
 
-static void gfs_watch_start(void)
+static void gfs_watch_start(struct gfs_mount *m)
 {
-	gfs_watch.stop = 0;
-	gfs_watch.running = !pthread_create(&gfs_watch.thread, NULL, gfs_watch_main, NULL);
+	m->watch.stop = 0;
+	m->watch.running = !pthread_create(&m->watch.thread, NULL, gfs_watch_main, m);
 }
 
-static void gfs_watch_stop(void)
+static void gfs_watch_stop(struct gfs_mount *m)
 {
-	if (!gfs_watch.running)
+	if (!m->watch.running)
 		return;
-	pthread_mutex_lock(&gfs_watch.mu);
-	gfs_watch.stop = 1;
-	pthread_cond_signal(&gfs_watch.cv);
-	pthread_mutex_unlock(&gfs_watch.mu);
-	pthread_join(gfs_watch.thread, NULL);
-	gfs_watch.running = 0;
+	pthread_mutex_lock(&m->watch.mu);
+	m->watch.stop = 1;
+	pthread_cond_signal(&m->watch.cv);
+	pthread_mutex_unlock(&m->watch.mu);
+	pthread_join(m->watch.thread, NULL);
+	m->watch.running = 0;
 }
 
 static void *gfs_op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 {
+	struct gfs_mount *m = gfs_m();
+
 	cfg->use_ino = 1;
 	cfg->readdir_ino = 1;
 	cfg->entry_timeout = 1.0;
 	cfg->attr_timeout = 1.0;
 	cfg->negative_timeout = 0;
 	cfg->auto_cache = 1;		/* keep the page cache unless mtime/size changed */
-	cfg->nullpath_ok = !gfs_mount_ro;	/* open handles do not need paths; reads without one do */
+	cfg->nullpath_ok = !m->ro;	/* open handles do not need paths; reads without one do */
 	cfg->hard_remove = 0;		/* open files removed become .fuse_hiddenN: see gfs_hide */
 	if (conn->capable & FUSE_CAP_READDIRPLUS)
 		conn->want |= FUSE_CAP_READDIRPLUS;
 	conn->want &= ~(unsigned)FUSE_CAP_READDIRPLUS_AUTO;
 	conn->max_readahead = conn->max_readahead > (1u << 20) ? conn->max_readahead : (1u << 20);
 	conn->max_write = 1u << 20;
-	conn->max_read = gfs_max_read;	/* as the mount option gfs_fuse_run gave */
+	conn->max_read = m->max_read;	/* as the mount option gfs_fuse_run gave */
 	/* stored assets go from the archive's page cache to the kernel by splice() */
 	if (conn->capable & FUSE_CAP_SPLICE_WRITE)
 		conn->want |= FUSE_CAP_SPLICE_WRITE;
@@ -2081,27 +1789,40 @@ int gfs_fuse_run(struct gfs_archive **arp, int argc, char **argv)
 	struct gfs_archive *ar = *arp;
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	struct fuse_cmdline_opts opts;
+	struct gfs_mount *m = calloc(1, sizeof(*m));
 	struct fuse *f;
 	char mnt_real[PATH_MAX];
 	int r = 1;
 
 	memset(&opts, 0, sizeof(opts));
+	if (!m) {
+		fprintf(stderr, "gamefs: out of memory\n");
+		fuse_opt_free_args(&args);
+		return 1;
+	}
+	pthread_mutex_init(&m->lock, NULL);
+	pthread_mutex_init(&m->notifier.mu, NULL);
+	pthread_cond_init(&m->notifier.cv, NULL);
+	pthread_mutex_init(&m->watch.mu, NULL);
+	pthread_cond_init(&m->watch.cv, NULL);
+	m->max_read = 128u << 10;
+	m->ar = ar;
 	if (fuse_parse_cmdline(&args, &opts) || !opts.mountpoint) {
 		fprintf(stderr, "gamefs: bad mount options (see gamefs --help)\n");
 		goto out_args;
 	}
-	gfs_special_nodes(ar);
-	gfs_pick_max_read();
+	gfs_special_nodes(m, ar);
+	gfs_pick_max_read(m);
 	{
 		char opt[32];
 
-		snprintf(opt, sizeof(opt), "-omax_read=%u", gfs_max_read);
+		snprintf(opt, sizeof(opt), "-omax_read=%u", m->max_read);
 		if (fuse_opt_add_arg(&args, opt))
 			goto out_args;
 	}
-	gfs_mount_ro = ar->readonly;	/* the kernel's mount is read-only too (main) */
-	gfs_live = ar;
-	f = fuse_new(&args, &gfs_ops, sizeof(gfs_ops), ar);
+	m->ro = ar->readonly;	/* the kernel's mount is read-only too (main) */
+	m->ar = ar;
+	f = fuse_new(&args, &gfs_ops, sizeof(gfs_ops), m);
 	if (!f)
 		goto out_args;
 	if (!realpath(opts.mountpoint, mnt_real))
@@ -2112,21 +1833,21 @@ int gfs_fuse_run(struct gfs_archive **arp, int argc, char **argv)
 	if (fuse_daemonize(opts.foreground))
 		goto out_mount;
 	/* after the fork: a slow check (a big game's CRC) runs beside the loop */
-	pthread_mutex_lock(&gfs_lock);
+	pthread_mutex_lock(&m->lock);
 	gfs_archive_start_checks(ar);
-	pthread_mutex_unlock(&gfs_lock);
+	pthread_mutex_unlock(&m->lock);
 	if (fuse_set_signal_handlers(fuse_get_session(f)))
 		goto out_mount;
 	/* -s is accepted as before: one thread serves anyway (gfs_serve) */
-	r = gfs_notifier_start(f);
+	r = gfs_notifier_start(m, f);
 	if (r) {
 		fprintf(stderr, "gamefs: cannot start a thread: %s\n", strerror(-r));
 		goto out_signals;
 	}
-	gfs_watch_start();	/* every mount follows its archive (gfs_watch_reload) */
-	r = gfs_serve(fuse_get_session(f));
-	gfs_watch_stop();
-	gfs_notifier_stop();
+	gfs_watch_start(m);	/* every mount follows its archive (gfs_watch_reload) */
+	r = gfs_serve(m, fuse_get_session(f));
+	gfs_watch_stop(m);
+	gfs_notifier_stop(m);
 out_signals:
 	fuse_remove_signal_handlers(fuse_get_session(f));
 out_mount:
@@ -2134,15 +1855,17 @@ out_mount:
 out_new:
 	fuse_destroy(f);
 out_args:
-	pthread_mutex_lock(&gfs_lock);
-	gfs_handles_free();
-	*arp = gfs_live ? gfs_live : ar;	/* a read-only mount may have read a new file */
-	pthread_mutex_unlock(&gfs_lock);
-	while (gfs_nhid)
-		gfs_hidden_drop(0);
-	free(gfs_hid);
-	gfs_hid = NULL;
-	gfs_nhid = 0;
+	pthread_mutex_lock(&m->lock);
+	gfs_handles_free(m);
+	*arp = m->ar ? m->ar : ar;	/* a read-only mount may have read a new file */
+	pthread_mutex_unlock(&m->lock);
+	gfs_hidden_clear(&m->hid);
+	pthread_cond_destroy(&m->watch.cv);
+	pthread_mutex_destroy(&m->watch.mu);
+	pthread_cond_destroy(&m->notifier.cv);
+	pthread_mutex_destroy(&m->notifier.mu);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
 	free(opts.mountpoint);
 	fuse_opt_free_args(&args);
 	return r ? 1 : 0;

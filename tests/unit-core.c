@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gamefs.h"
+#include "gfs_mount.h"
 #include "gfs_xml.h"
 #include "tap.h"
 
@@ -462,6 +463,92 @@ static void test_edit(void)
 	gfs_archive_close(ar);
 }
 
+static int content_is(struct gfs_archive *ar, struct gfs_node *n, const char *want)
+{
+	char got[64];
+	ssize_t len = n ? gfs_node_read(ar, n, got, sizeof(got), 0) : -1;
+
+	return len == (ssize_t)strlen(want) && !memcmp(got, want, (size_t)len);
+}
+
+/*
+ * The rules of a mount's create, unlink, rename and hidden files (DESIGN.md
+ * sections 2 and 3), without FUSE: what the front end calls.
+ */
+static void test_edit_rules(void)
+{
+	static const uint8_t img[] = "A.TXT\0\0\0\x03\0abcB.TXT\0\0\0\x02\0deC.TXT\0\0\0\x01\0f";
+	struct gfs_archive *ar;
+	struct gfs_opts o = { 0 };
+	struct gfs_hidden_set hs = { 0 };
+	struct gfs_node *a, *b, *c, *k, *closing, *root;
+	char err[600];
+
+	ok(gfs_archive_open_mem(img, sizeof(img) - 1, "t.rpg", &o, &ar, err, sizeof(err)) == 0, "rules: rpg loads: %s", err);
+	root = ar->root;
+	a = gfs_node_lookup(ar, "A.TXT");
+	b = gfs_node_lookup(ar, "B.TXT");
+	c = gfs_node_lookup(ar, "C.TXT");
+	ok(a && b && c && gfs_node_is_stored(a) && !gfs_node_is_render(a) && !gfs_node_is_view(a),
+	   "rules: a lump is stored bytes, not a view");
+	/* scratch names of the tools DESIGN.md names, and NAME.rejected */
+	ok(gfs_is_scratch_name("4913") && gfs_is_scratch_name("A.TXT~") && gfs_is_scratch_name("#A.TXT#") &&
+	   gfs_is_scratch_name("sedAb12Z9") && gfs_is_scratch_name("lu12ab3x.tmp") &&
+	   gfs_is_scratch_name(".goutputstream-ABC123") && gfs_is_scratch_name("A.TXT.rejected") &&
+	   !gfs_is_scratch_name("A.TXT") && !gfs_is_scratch_name("sed"), "rules: scratch names");
+	ok(gfs_is_scratch_in(ar, root, "A.TXT.aBcDeF") && gfs_is_scratch_in(ar, root, "A.TXT.abcdef") &&
+	   !gfs_is_scratch_in(ar, root, "Q.TXT.abcdef"), "rules: QSaveFile names beside their file");
+	/* sed -i: a scratch file renamed over a lump replaces its content in place */
+	ok(gfs_edit_create_how(ar, root, "sedAb12Z9", GFS_EDIT_EXCL, &k) == 0 && k &&
+	   (k->flags & GFS_NODE_SCRATCH) && gfs_node_write(ar, k, "new", 3, 0) == 3, "rules: sed's scratch file");
+	ok(gfs_edit_rename(ar, k, root, "A.TXT", a, &closing) == 1 && closing == a &&
+	   gfs_node_lookup(ar, "A.TXT") == a && content_is(ar, a, "new") && !gfs_node_lookup(ar, "sedAb12Z9"),
+	   "rules: renamed over a lump, the same node takes the content (commit it)");
+	ok(gfs_node_is_view(a), "rules: an edited lump is a view a commit changes");
+	/* an editor's backup: mv f f~ keeps f and gives f~ a copy */
+	ok(gfs_edit_rename(ar, b, root, "B.TXT~", NULL, &closing) == 0 && !closing &&
+	   gfs_node_lookup(ar, "B.TXT") == b && (k = gfs_node_lookup(ar, "B.TXT~")) &&
+	   (k->flags & GFS_NODE_SCRATCH) && content_is(ar, k, "de"), "rules: mv f f~ copies, f stays");
+	ok(gfs_edit_unlink(ar, k) == 1 && !gfs_node_lookup(ar, "B.TXT~"),
+	   "rules: a scratch file unlinked (edits pending: commit)");
+	ok(gfs_edit_unlink(ar, root) == -EISDIR, "rules: unlink of a directory");
+	/* scratch to scratch: a move, nothing to write */
+	ok(gfs_edit_create_how(ar, root, ".x.swp", 0, &k) == 0 &&
+	   gfs_edit_rename(ar, k, root, ".y.swp", NULL, &closing) == 0 && gfs_node_lookup(ar, ".y.swp") == k,
+	   "rules: scratch renamed to scratch");
+	/* a new name that is no scratch name: the format creates it with the content */
+	ok(gfs_edit_rename(ar, k, root, "D.TXT", NULL, &closing) == 1 && closing &&
+	   closing == gfs_node_lookup(ar, "D.TXT") && !(closing->flags & GFS_NODE_SCRATCH),
+	   "rules: scratch renamed to a new lump name: created");
+	/* the format's rename, over a lump */
+	ok(gfs_edit_rename(ar, c, root, "E.TXT", NULL, &closing) == 1 && gfs_node_lookup(ar, "E.TXT") == c &&
+	   !gfs_node_lookup(ar, "C.TXT"), "rules: a lump renamed by its format");
+	ok(gfs_edit_rename(ar, c, root, "E.TXT", c, &closing) == 0, "rules: rename onto itself");
+	ok(gfs_edit_truncate(ar, c, -1) == -EINVAL && gfs_edit_truncate(ar, c, 0) == 1 &&
+	   content_is(ar, c, ""), "rules: truncate(1) of a closed lump is an edit to commit");
+	ok(gfs_edit_rmdir(ar, c) == -ENOTDIR && gfs_edit_rmdir(ar, root) == -EPERM, "rules: rmdir");
+
+	/* a file removed while open: hidden, and a save under its name takes its place */
+	ok(gfs_hide(ar, &hs, b, ".fuse_hidden0001") == 0 && !gfs_node_lookup(ar, "B.TXT") &&
+	   gfs_node_lookup(ar, ".fuse_hidden0001") == b, "rules: hidden");
+	ok(gfs_unhide(ar, &hs, root, "B.TXT", NULL) == b && gfs_node_lookup(ar, "B.TXT") == b,
+	   "rules: a file made under its name takes the hidden file's place");
+	ok(gfs_hidden_alias(ar, &hs, ".fuse_hidden0001") == b, "rules: the hidden name is an alias of the path");
+	ok(gfs_hidden_unlink(ar, &hs, b, ".fuse_hidden0001") == 0 && gfs_node_lookup(ar, "B.TXT") == b,
+	   "rules: removing the alias removes nothing");
+	ok(gfs_hide(ar, &hs, b, ".fuse_hidden0002") == 0 &&
+	   gfs_hidden_unlink(ar, &hs, b, ".fuse_hidden0002") == 1 && !gfs_node_lookup(ar, "B.TXT") &&
+	   !gfs_node_lookup(ar, ".fuse_hidden0002"), "rules: removed with nothing in its place: it leaves (commit)");
+	ok(gfs_hide(ar, &hs, a, ".fuse_hidden0003") == 0 && hs.closed &&
+	   gfs_hidden_reap(ar, &hs) == 1 && !hs.closed && !gfs_node_lookup(ar, "A.TXT"),
+	   "rules: hidden with no open handle: reaped");
+	gfs_hidden_clear(&hs);
+	ar->readonly = 1;
+	ok(gfs_edit_rename(ar, c, root, "F.TXT", NULL, &closing) == -EROFS && gfs_edit_unlink(ar, c) == -EROFS &&
+	   gfs_edit_create_how(ar, root, ".z.swp", 0, &k) == -EROFS, "rules: nothing on a read-only archive");
+	gfs_archive_close(ar);
+}
+
 int main(void)
 {
 	test_xml();
@@ -476,5 +563,6 @@ int main(void)
 	test_staged_edit();
 	test_sha256();
 	test_edit();
+	test_edit_rules();
 	return done_testing();
 }

@@ -390,3 +390,67 @@ void gfs_notify(const char *summary, const char *body)
 	pthread_cond_signal(&gfs_notice.cv);
 	pthread_mutex_unlock(&gfs_notice.mu);
 }
+
+/* ---- the recent messages (a mount's .gamefs.log) ---------------------------- */
+
+#define GFS_LOG_MAX (64 * 1024)
+
+static struct {
+	pthread_mutex_t mu;
+	char text[GFS_LOG_MAX];
+	size_t len;
+	struct timespec time;
+} gfs_log = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+void gfs_mount_log(const char *msg)
+{
+	size_t len = strlen(msg);
+	char stamp[32];
+	struct tm tm;
+	size_t slen;
+
+	pthread_mutex_lock(&gfs_log.mu);
+	clock_gettime(CLOCK_REALTIME, &gfs_log.time);
+	gmtime_r(&gfs_log.time.tv_sec, &tm);
+	slen = strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ ", &tm);
+	if (slen + len + 1 > GFS_LOG_MAX / 2)
+		len = GFS_LOG_MAX / 2 - slen - 1;
+	if (gfs_log.len + slen + len + 1 > GFS_LOG_MAX) {
+		/* drop the oldest whole lines */
+		size_t cut = gfs_log.len + slen + len + 1 - GFS_LOG_MAX;
+		char *nl = memchr(gfs_log.text + cut, '\n', gfs_log.len - cut);
+
+		cut = nl ? (size_t)(nl - gfs_log.text) + 1 : gfs_log.len;
+		memmove(gfs_log.text, gfs_log.text + cut, gfs_log.len - cut);
+		gfs_log.len -= cut;
+	}
+	memcpy(gfs_log.text + gfs_log.len, stamp, slen);
+	memcpy(gfs_log.text + gfs_log.len + slen, msg, len);
+	gfs_log.len += slen + len;
+	gfs_log.text[gfs_log.len++] = '\n';
+	pthread_mutex_unlock(&gfs_log.mu);
+}
+
+size_t gfs_mount_log_read(char *buf, size_t size, uint64_t off)
+{
+	size_t n = 0;
+
+	pthread_mutex_lock(&gfs_log.mu);
+	if (off < gfs_log.len) {
+		n = gfs_log.len - (size_t)off < size ? gfs_log.len - (size_t)off : size;
+		memcpy(buf, gfs_log.text + off, n);
+	}
+	pthread_mutex_unlock(&gfs_log.mu);
+	return n;
+}
+
+size_t gfs_mount_log_size(struct timespec *when)
+{
+	size_t len;
+
+	pthread_mutex_lock(&gfs_log.mu);
+	len = gfs_log.len;
+	*when = gfs_log.time;
+	pthread_mutex_unlock(&gfs_log.mu);
+	return len;
+}
