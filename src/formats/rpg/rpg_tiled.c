@@ -41,6 +41,8 @@
 #include "gfs_tmx.h"
 #include "rpg.h"
 #include "rpg_draw.h"
+#include "rpg_grow.h"
+#include "rpg_resize.h"
 
 #define MAP_RENDER_MAX	((uint64_t)16 << 20)	/* pixels of map.png */
 #define MAP_WALK_LAYER	31		/* MAP field: layers drawn below the walkabouts (0: 2) */
@@ -474,6 +476,9 @@ struct rpg_tmxin {
 	unsigned enable;		/* layer_enable as the layers' visible attributes set it */
 	uint8_t npc_seen[L_SLOTS], door_seen[DOORS];
 	int groups[2];			/* npcs, doors: the group was there */
+	int resized;			/* the TMX's width and height are new: the map takes them */
+	unsigned tsset;			/* bit k: tile layer k's tileset is new (MAP field) */
+	int added;			/* a tile layer is new */
 };
 
 /* "NN", "NN-animated" or "NN-upper" of a tileset the map uses, walls or foes (when the map has them) */
@@ -495,18 +500,22 @@ static int rpg_tmx_tileset_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 		long ts = strtol(name, &end, 10);
 
 		s.anim = !strcmp(end, "-animated") ? 1 : !strcmp(end, "-upper") ? 2 : 0;
-		for (unsigned u = 0; u < in->tm.nused && (s.anim || !*end); u++)
-			if (in->tm.used[u] == ts) {
-				s.grid = G_T;
-				s.ts = ts;
-			}
+		int used = ts < rpg_resize_pages(in->ar);
+
+		for (unsigned u = 0; u < in->tm.nused; u++)
+			used |= in->tm.used[u] == ts;
+		if ((s.anim || !*end) && used) {
+			s.grid = G_T;	/* one of the game's tilesets: a layer drawing from it takes it */
+			s.ts = ts;
+		}
 	}
 	if (s.grid < 0 && !strncmp(name, "walkabout-", 10) && name[10] >= '0' && name[10] <= '9') {
 		s.grid = G_WALK;	/* the NPC objects' pictures: no layer's tiles */
 		s.ts = strtol(name + 10, &end, 10);
 	}
 	if (s.grid < 0)
-		return gfs_tmx_err(in->ar, in->view, e, "tileset '%s' is not one the map's layers use", name);
+		return gfs_tmx_err(in->ar, in->view, e, "tileset '%s' is none of the game's (NN, NN-animated, NN-upper, "
+				   "walls, foes, walkabout-NNN)", name);
 	for (unsigned i = 0; i < in->nsets; i++)
 		if (in->sets[i].grid == s.grid && in->sets[i].ts == s.ts && in->sets[i].anim == s.anim)
 			return gfs_tmx_err(in->ar, in->view, e, "tileset '%s' twice", name);
@@ -514,17 +523,25 @@ static int rpg_tmx_tileset_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 	return 0;
 }
 
+/* The tileset gid g (not 0) is of, or NULL */
+static const struct rpg_tset_in *rpg_gid_set(const struct rpg_tmxin *in, uint32_t g)
+{
+	const struct rpg_tset_in *best = NULL;
+
+	for (unsigned i = 0; i < in->nsets; i++)
+		if (in->sets[i].first <= (long)g && (!best || in->sets[i].first > best->first))
+			best = &in->sets[i];
+	return best;
+}
+
 /* The byte gid g stands for in a layer of grid (drawn from tileset ts), or -1 */
 static int rpg_gid_byte(const struct rpg_tmxin *in, int grid, long ts, uint32_t g)
 {
-	const struct rpg_tset_in *best = NULL;
+	const struct rpg_tset_in *best = g ? rpg_gid_set(in, g) : NULL;
 	long k;
 
 	if (!g)
 		return 0;
-	for (unsigned i = 0; i < in->nsets; i++)
-		if (in->sets[i].first <= (long)g && (!best || in->sets[i].first > best->first))
-			best = &in->sets[i];
 	if (!best || best->grid != grid || best->ts != ts)
 		return -1;
 	k = (long)g - best->first;
@@ -543,6 +560,7 @@ static int rpg_tmx_layer_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 	struct rpg_grid *t = &in->tm.g[G_T];
 	int grid = -1;
 	unsigned k = 0;
+	char next[32];
 	uint32_t *gids;
 	int r;
 
@@ -556,6 +574,15 @@ static int rpg_tmx_layer_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 				k = i;
 			}
 		}
+	snprintf(next, sizeof(next), "tiles-%u", t->n);
+	if (grid < 0 && name && !strcmp(name, next) && t->n < RPG_MAP_MAX_LAYERS) {
+		if ((r = gfs_buf_set_len(&t->b, t->b.len + (size_t)t->w * t->h)))	/* a new layer, as mkdir's */
+			return r;
+		in->tm.ts[t->n] = in->tm.ts[0];
+		grid = G_T;
+		k = t->n++;
+		in->added = 1;
+	}
 	if (grid < 0)
 		return gfs_tmx_err(in->ar, in->view, e, "layer '%s' is not one of the map's (tiles-N, walls, foes)",
 				   name ? name : "");
@@ -576,6 +603,16 @@ static int rpg_tmx_layer_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 	if (!(gids = malloc((size_t)t->w * t->h * sizeof(*gids))))
 		return -ENOMEM;
 	r = gfs_tmx_layer(in->ar, in->view, e, name, t->w, t->h, gids);
+	for (size_t i = 0; grid == G_T && !r && i < (size_t)t->w * t->h; i++) {
+		const struct rpg_tset_in *best = gids[i] ? rpg_gid_set(in, gids[i]) : NULL;
+
+		if (best && best->grid == G_T && best->ts != in->tm.ts[k]) {
+			in->tm.ts[k] = best->ts;	/* the layer's first tile: its tileset */
+			in->tsset |= 1u << k;
+		}
+		if (best)
+			break;
+	}
 	for (unsigned y = 0; y < t->h && !r; y++)
 		for (unsigned x = 0; x < t->w && !r; x++) {
 			struct rpg_grid *g = &in->tm.g[grid];
@@ -603,37 +640,27 @@ static int rpg_tmx_root(struct rpg_tmxin *in, const struct gfs_xml_el *root)
 {
 	const struct rpg_grid *t = &in->tm.g[G_T];
 	const char *s;
+	long w, h;
+	int r;
 
 	if (strcmp(root->name, "map"))
 		return gfs_tmx_err(in->ar, in->view, root, "the root element is <%s>, not <map>", root->name);
 	if (!(s = gfs_xml_attr(root, "orientation")) || strcmp(s, "orthogonal"))
 		return gfs_tmx_err(in->ar, in->view, root, "orientation '%s' is not orthogonal", s ? s : "");
-	if (gfs_tmx_num(root, "width") != (long)t->w || gfs_tmx_num(root, "height") != (long)t->h ||
-	    gfs_tmx_num(root, "tilewidth") != TILE || gfs_tmx_num(root, "tileheight") != TILE ||
+	if (gfs_tmx_num(root, "tilewidth") != TILE || gfs_tmx_num(root, "tileheight") != TILE ||
 	    ((s = gfs_xml_attr(root, "infinite")) && strcmp(s, "0")))
-		return gfs_tmx_err(in->ar, in->view, root, "the map is not %ux%u finite with %ux%u tiles "
-				   "(neither can change)", t->w, t->h, TILE, TILE);
-	return 0;
-}
-
-/*
- * An object's x or y in pixels as the tile it lies on (the nearest): the
- * stored value cur when it did not move (even off the map), else -1
- * outside the map's tiles
- */
-static long rpg_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned tiles, long cur, double shift)
-{
-	const char *s = gfs_xml_attr(o, attr);
-	char *end;
-	double v = s ? strtod(s, &end) : -1;
-
-	if (!s || end == s || *end || v != v)
-		return -1;
-	v -= shift;
-	if (v == (double)cur * TILE)
-		return cur;
-	v = (v + TILE / 2.0) / TILE;
-	return v >= 0 && v < tiles ? (long)v : -1;
+		return gfs_tmx_err(in->ar, in->view, root, "the map is not finite with %ux%u tiles (neither can "
+				   "change)", TILE, TILE);
+	if ((w = gfs_tmx_num(root, "width")) == (long)t->w && (h = gfs_tmx_num(root, "height")) == (long)t->h)
+		return 0;
+	/* another size: the map takes it (Custom's resize), every grid at once */
+	if ((r = rpg_resize_ok(in->ar, in->view, w, h = gfs_tmx_num(root, "height"))))
+		return r;
+	for (struct rpg_grid *g = in->tm.g; g < in->tm.g + 3 && !r; g++)
+		if (g->n && !(r = rpg_resize_grid(&g->b, (unsigned)w, (unsigned)h)))
+			rpg_map_dims(g->b.data, g->b.len, &g->w, &g->h, &g->n);
+	in->resized = 1;
+	return r;
 }
 
 /* <objectgroup> "npcs" or "doors": each object moves its NPC or door; none is added or removed */
@@ -665,8 +692,8 @@ static int rpg_tmx_group_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 			return gfs_tmx_err(in->ar, in->view, o, "object %ld twice", id);
 		px = doors ? rpg_door_word(&in->tm, 0, i) : rpg_npc_word(&in->tm, 0, i);
 		py = doors ? rpg_door_word(&in->tm, 1, i) : rpg_npc_word(&in->tm, 1, i);
-		if ((x = rpg_obj_cell(o, "x", t->w, (int16_t)gfs_le16(px), 0)) < 0 ||
-		    (y = rpg_obj_cell(o, "y", t->h, (int16_t)gfs_le16(py) - 1, gfs_xml_attr(o, "gid") ? TILE : 0)) < 0)
+		if ((x = rpg_resize_obj_cell(o, "x", t->w, (int16_t)gfs_le16(px), 0)) < 0 ||
+		    (y = rpg_resize_obj_cell(o, "y", t->h, (int16_t)gfs_le16(py) - 1, gfs_xml_attr(o, "gid") ? TILE : 0)) < 0)
 			return gfs_tmx_err(in->ar, in->view, o, "object %ld is off the %ux%u map", id, t->w, t->h);
 		gfs_put_u16le(px, (uint16_t)x);
 		gfs_put_u16le(py, (uint16_t)(y + 1));
@@ -679,12 +706,19 @@ static int rpg_tmx_group_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 	return 0;
 }
 
-/* The map's layer_enable word set to enable (the MAP lump's other bytes kept) */
-static int rpg_tmx_enable(struct gfs_archive *ar, const struct rpg_tmap *tm, unsigned enable)
+/* The map's layer_enable word set to enable, the layers' tilesets in tsset set (the MAP lump's other bytes kept) */
+static int rpg_tmx_enable(struct gfs_archive *ar, const struct rpg_tmap *tm, unsigned enable, unsigned tsset)
 {
 	struct gfs_buf b = GFS_BUF_INIT;
 	int r = rpg_lump_read(ar, tm->mapl, &b);
+	uint64_t rec = tm->enable_at - 2 * MAP_ENABLE;
 
+	for (unsigned k = 0; k < RPG_MAP_MAX_LAYERS && !r; k++)
+		if ((tsset >> k & 1) && rec + 2 * layer_field[k] + 2 > b.len)
+			r = gfs_err(ar, -EINVAL, "lump %s: the map's record has no field %u for layer %u's tileset",
+				    tm->mapl->name, layer_field[k], k);
+		else if (tsset >> k & 1)
+			gfs_put_u16le(b.data + rec + 2 * layer_field[k], (uint16_t)(tm->ts[k] + 1));
 	if (!r && tm->enable_at + 2 > b.len)
 		r = gfs_err(ar, -EIO, "lump %s: too short for the map's record now", tm->mapl->name);
 	if (!r)
@@ -695,6 +729,8 @@ static int rpg_tmx_enable(struct gfs_archive *ar, const struct rpg_tmap *tm, uns
 static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_tmxin *in = calloc(1, sizeof(*in));
+	struct gfs_buf zb = GFS_BUF_INIT;
+	struct rpg_lump *zl = NULL;
 	struct gfs_xml x = { 0 };
 	const struct gfs_xml_el *e;
 	char why[300];
@@ -726,17 +762,29 @@ static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 			 strcmp(e->name, "properties"))
 			r = gfs_tmx_err(ar, n->name, e, "<%s> is nothing the map holds", e->name);
 	}
+	if (!r && in->tsset && !in->tm.mapl)
+		r = gfs_err(ar, -EINVAL, "%s: the map has no MAP record to hold its layers' new tilesets", n->name);
+	if (!r && in->resized && !(r = rpg_resize_objects(ar, n->name, in->tm.npcl ? in->tm.npcb.data : NULL,
+							   in->tm.doxl ? in->tm.doxb.data + in->tm.dox_at : NULL,
+							   in->tm.g[G_T].w, in->tm.g[G_T].h)))
+		r = rpg_resize_zones(ar, n->name, (long)((struct rpg_vpriv *)n->priv)->rec, in->tm.g[G_T].w,
+				     in->tm.g[G_T].h, &zl, &zb);
 	/* all checked: only now does any lump change */
 	for (int grid = G_T; grid <= G_E && !r; grid++)
-		if (in->tm.g[grid].n)
-			r = rpg_set_if_changed(ar, in->tm.g[grid].l, in->tm.g[grid].b.data, in->tm.g[grid].b.len);
-	if (!r && in->enable != in->tm.enable)
-		r = rpg_tmx_enable(ar, &in->tm, in->enable);
+		if (in->tm.g[grid].n)	/* the lumps' sizes follow (a new size, new layers) */
+			r = rpg_grow_set(ar, in->tm.g[grid].l, &in->tm.g[grid].b, 0);
+	if (!r && zl)
+		r = rpg_grow_set(ar, zl, &zb, 0);
+	if (!r && (in->enable != in->tm.enable || in->tsset))
+		r = rpg_tmx_enable(ar, &in->tm, in->enable, in->tsset);
 	if (!r && in->groups[0])
 		r = rpg_set_if_changed(ar, in->tm.npcl, in->tm.npcb.data, in->tm.npcb.len);
 	if (!r && in->groups[1])
 		r = rpg_set_if_changed(ar, in->tm.doxl, in->tm.doxb.data, in->tm.doxb.len);
+	if (!r && (in->resized || in->tsset || in->added))
+		gfs_tree_invalidate(ar);
 	gfs_xml_free(&x);
+	gfs_buf_release(&zb);
 	rpg_tmap_release(&in->tm);
 	free(in);
 	return r;
