@@ -39,7 +39,7 @@ CORE_TESTS += \
 	tests/rpg/t1030-png-indices.sh tests/rpg/t1031-transparency.sh tests/rpg/t1032-vehicle-names.sh \
 	tests/rpg/t1040-rpg-tiled-layers.sh tests/rpg/t1041-rpg-heroes-one-truth.sh \
 	tests/rpg/t1042-rpg-tiled-objects.sh tests/rpg/t1043-rpg-grow-records.sh tests/rpg/t1044-rpg-grow-maps.sh \
-	tests/rpg/t1045-rpg-grow-busy.sh tests/rpg/t1046-rpg-grow-reld-hero.sh tests/rpg/t1047-rpg-grow-gfx.sh \
+	tests/rpg/t1045-rpg-grow-busy.sh tests/rpg/t1046-rpg-grow-reld-hero.sh tests/rpg/t1047-rpg-grow-gfx.sh tests/rpg/t1048-rpg-tiled-save-as.sh \
 	tests/rpg/t1049-rpg-npc-draw.sh tests/rpg/t1050-hsz-decompile.sh tests/rpg/t1060-field-names.sh
 EXTRA_DIST += tests/rpgtool.py tests/rpg/growgame.py tests/rpg/opaque-share.py tests/rpg/gfxgame.py tests/rpg/rpglib.sh \
 	tests/rpg/hszlib.py
