@@ -31,7 +31,8 @@
  * draws nothing).  Read back, a layer takes a gid of any of its
  * tileset's three.  An empty cell in a tile layer is tile 0.  A .P/.E
  * smaller than the .T shows 0 past its edge (and takes only 0 there); one
- * larger keeps its cells past the .T's edge.
+ * larger keeps its cells past the .T's edge.  A TMX of another size resizes
+ * the map, a tiles-N after the last is a new layer (rpg_resize.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -603,15 +604,19 @@ static int rpg_tmx_layer_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 	if (!(gids = malloc((size_t)t->w * t->h * sizeof(*gids))))
 		return -ENOMEM;
 	r = gfs_tmx_layer(in->ar, in->view, e, name, t->w, t->h, gids);
-	for (size_t i = 0; grid == G_T && !r && i < (size_t)t->w * t->h; i++) {
-		const struct rpg_tset_in *best = gids[i] ? rpg_gid_set(in, gids[i]) : NULL;
+	/* every tile of the layer one of another of the game's tilesets: the layer takes it */
+	for (size_t i = 0, j, cells = (size_t)t->w * t->h; grid == G_T && !r && i < cells; i++) {
+		const struct rpg_tset_in *set = gids[i] ? rpg_gid_set(in, gids[i]) : NULL;
 
-		if (best && best->grid == G_T && best->ts != in->tm.ts[k]) {
-			in->tm.ts[k] = best->ts;	/* the layer's first tile: its tileset */
+		if (!gids[i])
+			continue;
+		for (j = 0; set && set->grid == G_T && j < cells && rpg_gid_byte(in, G_T, set->ts, gids[j]) >= 0; j++)
+			;
+		if (j == cells && set->ts != in->tm.ts[k]) {
+			in->tm.ts[k] = set->ts;
 			in->tsset |= 1u << k;
 		}
-		if (best)
-			break;
+		break;
 	}
 	for (unsigned y = 0; y < t->h && !r; y++)
 		for (unsigned x = 0; x < t->w && !r; x++) {
