@@ -288,7 +288,7 @@ bad "an unknown gid" '/name="tiles-0"/,/<\/layer>/s/^161,/99999,/' "gid 99999 is
 bad "a tile of layer 1's tileset on layer 0" '/name="tiles-0"/,/<\/layer>/s/^161,/257,/' "gid 257 is not a tile of tileset '00'"
 bad "a foreign tileset" 's/name="01"/name="07"/' "tileset '07' is none of the game's"
 bad "a wall below the walls map" '/name="walls"/,/<\/layer>/s/^\(\([0-9]*,\)\{19\}\)0$/\1520/' "outside the walls map (20x10)"
-bad "an unknown layer" 's/name="foes" width/name="monsters" width/' "layer 'monsters' is not one of the map's"
+bad "a tile layer past the next" 's/name="foes" width/name="tiles-7" width/' "layer 'tiles-7' is not one of the map's"
 bad "broken XML" 's|</layer>|</layr>|' "</layr> closes <layer>"
 bad "an object layer of no kind the map has" 's|</map>|<objectgroup id="9" name="monsters"/></map>|' "object group 'monsters' is not one of the map's"
 bad "a map property" 's|</tileset>|&<properties><property name="x" value="1"/></properties>|' "map properties are nothing the map holds"

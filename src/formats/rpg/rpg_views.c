@@ -382,6 +382,18 @@ static struct gfs_node *rpg_map_dir(struct gfs_archive *ar, long map)
 }
 
 /* The views in map dir of l, a lump of map (its letter): layers, zones, records. */
+/* tiles-K.csv of a map's tile lump l, in the map's folder dir (a layer the map has now) */
+int rpg_views_layer(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, unsigned k)
+{
+	char nm[32];
+
+	snprintf(nm, sizeof(nm), "tiles-%u.csv", k);
+	if (gfs_node_child(ar, dir, nm))
+		return 0;
+	gfs_tree_invalidate(ar);
+	return rpg_add_view(ar, l, dir, nm, &rpg_layer_ops, k, NULL);
+}
+
 static int rpg_map_lump_views(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, long map, char letter)
 {
 	uint8_t hdr[MAP_HDR];

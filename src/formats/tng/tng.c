@@ -415,6 +415,25 @@ int tng_asset_new(struct tng *t, size_t si, uint32_t nameoff, size_t *ai)
 	return 0;
 }
 
+int tng_sec_new(struct tng *t, unsigned type, size_t *si)
+{
+	struct tng_sec *ns;
+
+	if (t->nsecs >= TNG_BLOCK_MAX / TNG_TABENT)
+		return -EFBIG;
+	if (!(ns = realloc(t->secs, (t->nsecs + 1) * sizeof(*ns))))
+		return -ENOMEM;
+	t->secs = ns;
+	ns = &t->secs[t->nsecs];
+	memset(ns, 0, sizeof(*ns));
+	ns->type = (uint8_t)type;
+	if (!(ns->edit = gfs_buf_new()))
+		return -ENOMEM;
+	*si = t->nsecs++;
+	t->secs_added = 1;
+	return 0;
+}
+
 int tng_asset_drop(struct tng *t, size_t ai)
 {
 	struct tng_asset *a = &t->assets[ai];
