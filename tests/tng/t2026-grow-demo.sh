@@ -48,7 +48,8 @@ mkdir $m/objects || fail "mkdir objects: a new section"
 [ -f $m/objects/index.csv ] || fail "the objects' index"
 printf '[object]\ntitle = 2\ninventory_sprite = tiles/11\nprice = 12\nprice_unit = -1\nprojectile_sprite = -1\nammo = -1\n' \
 	>$m/objects/0000.ini || fail "a new object"
-sed -i 's|= #ui/0$|= -1|' $m/objects/0000.ini || fail "the object's other sprites: none"
+grep -q '= #ui/0$' $m/objects/0000.ini && fail "a sprite the INI left out is ui/0, not none: $(grep '#ui/0' $m/objects/0000.ini)"
+check_eq "projectile_sprite = -1" "$(grep '^projectile_sprite =' $m/objects/0000.ini)" "a sprite the INI set"
 check_eq "price = 12" "$(grep '^price =' $m/objects/0000.ini)" "the object's price"
 for f in sprites/chars/0002.txt maps/forest/layer05.csv dialogs/smithy.ini npcs/blacksmith.ini \
 	npcs/blacksmith.on_click.tngs objects/0000.ini objects/index.csv; do

@@ -190,11 +190,12 @@ long rpg_resize_pages(struct gfs_archive *ar)
 }
 
 /*
- * An object's x or y in pixels as the tile it lies on (the nearest): the
- * stored value cur when it did not move (even off the map), else -1
- * outside the map's tiles
+ * An object's x or y in pixels as the tile it lies on (the nearest) into
+ * *cell: the stored value cur when it did not move (even off the map, even
+ * negative).  -1 when it moved outside the map's tiles.
  */
-long rpg_resize_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned tiles, long cur, double shift)
+int rpg_resize_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned tiles, long cur, double shift,
+			long *cell)
 {
 	const char *s = gfs_xml_attr(o, attr);
 	char *end;
@@ -203,8 +204,10 @@ long rpg_resize_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned 
 	if (!s || end == s || *end || v != v)
 		return -1;
 	v -= shift;
+	*cell = cur;
 	if (v == (double)cur * TILE)
-		return cur;
+		return 0;
 	v = (v + TILE / 2.0) / TILE;
-	return v >= 0 && v < tiles ? (long)v : -1;
+	*cell = (long)v;
+	return v >= 0 && v < tiles ? 0 : -1;
 }

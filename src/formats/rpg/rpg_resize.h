@@ -32,7 +32,8 @@ int rpg_resize_objects(struct gfs_archive *ar, const char *view, const uint8_t *
 		       unsigned w, unsigned h);
 /* The game's tileset pages (.TIL: 320x200 bytes each) */
 long rpg_resize_pages(struct gfs_archive *ar);
-/* A map.tmx object's x or y attribute as a tile (rpg_tiled.c) */
-long rpg_resize_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned tiles, long cur, double shift);
+/* A map.tmx object's x or y attribute as a tile into *cell: 0, or -1 when it moved off the map (rpg_tiled.c) */
+int rpg_resize_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned tiles, long cur, double shift,
+			long *cell);
 
 #endif

@@ -697,8 +697,8 @@ static int rpg_tmx_group_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 			return gfs_tmx_err(in->ar, in->view, o, "object %ld twice", id);
 		px = doors ? rpg_door_word(&in->tm, 0, i) : rpg_npc_word(&in->tm, 0, i);
 		py = doors ? rpg_door_word(&in->tm, 1, i) : rpg_npc_word(&in->tm, 1, i);
-		if ((x = rpg_resize_obj_cell(o, "x", t->w, (int16_t)gfs_le16(px), 0)) < 0 ||
-		    (y = rpg_resize_obj_cell(o, "y", t->h, (int16_t)gfs_le16(py) - 1, gfs_xml_attr(o, "gid") ? TILE : 0)) < 0)
+		if (rpg_resize_obj_cell(o, "x", t->w, (int16_t)gfs_le16(px), 0, &x) < 0 ||
+		    rpg_resize_obj_cell(o, "y", t->h, (int16_t)gfs_le16(py) - 1, gfs_xml_attr(o, "gid") ? TILE : 0, &y) < 0)
 			return gfs_tmx_err(in->ar, in->view, o, "object %ld is off the %ux%u map", id, t->w, t->h);
 		gfs_put_u16le(px, (uint16_t)x);
 		gfs_put_u16le(py, (uint16_t)(y + 1));

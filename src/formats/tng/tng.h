@@ -449,6 +449,9 @@ int tng_rec_render(unsigned type, unsigned transports, const uint8_t *p, size_t 
 int tng_rec_parse(struct gfs_archive *ar, const char *view, unsigned type, unsigned transports,
 		  const uint8_t *old, size_t oldlen, const uint8_t *text, size_t len,
 		  const struct tngs_names *nm, struct gfs_buf *out);
+/* The same for a new record: over a blank one whose sprites are none (-1). */
+int tng_rec_parse_new(struct gfs_archive *ar, const char *view, unsigned type, unsigned transports,
+		      const uint8_t *text, size_t len, const struct tngs_names *nm, struct gfs_buf *out);
 /* Does a record (or section) of this type name v as a k (enum tngs_ref: a media name, an attribute)? */
 int tng_rec_refers(unsigned type, unsigned transports, const uint8_t *p, size_t len, int k,
 		   uint32_t v);
