@@ -782,7 +782,7 @@ static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 	if (!r && in->tm.mapl && (in->enable != in->tm.enable || in->added || in->tsset))
 		r = rpg_tmx_mapwords(ar, &in->tm, in->enable, in->tm.g[G_T].n - in->added, in->tsset);
 	for (unsigned k = in->tm.g[G_T].n - in->added; !r && k < in->tm.g[G_T].n; k++)
-		r = rpg_views_layer(ar, in->tm.g[G_T].l, n->parent, k);
+		r = rpg_maps_layer_view(ar, in->tm.g[G_T].l, n->parent, k);
 	if (!r && in->groups[0])
 		r = rpg_set_if_changed(ar, in->tm.npcl, in->tm.npcb.data, in->tm.npcb.len);
 	if (!r && in->groups[1])
