@@ -383,6 +383,21 @@ int tng_string_add(struct tng *t, const char *str, uint32_t *off)
 	return gfs_buf_add(e, str, n + 1);
 }
 
+int tng_asset_rename(struct tng *t, struct tng_asset *a, const char *name)
+{
+	struct gfs_buf *e;
+	uint32_t off;
+	int r = tng_string_add(t, name, &off);
+
+	if (r)
+		return r;
+	if (!(e = tng_sec_edit(t, a->sec)))
+		return -ENOMEM;
+	gfs_put_u32le(e->data + a->dpos + TNG_DESC_NAME, off);
+	a->nameoff = off;
+	return 0;
+}
+
 int tng_asset_new(struct tng *t, size_t si, uint32_t nameoff, size_t *ai)
 {
 	struct gfs_buf *e = tng_sec_edit(t, si);

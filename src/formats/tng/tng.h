@@ -324,6 +324,8 @@ size_t *tng_sorted_assets(struct tng *t, size_t *n);
 struct gfs_buf *tng_sec_edit(struct tng *t, size_t i);
 /* The offset of string s in the strings section, added at its end if it is not there. */
 int tng_string_add(struct tng *t, const char *s, uint32_t *off);
+/* The asset's name in its descriptor: name (added to the strings section); -EFBIG when that is full. */
+int tng_asset_rename(struct tng *t, struct tng_asset *a, const char *name);
 /* A new stored asset at the end of section si, named nameoff, empty: *ai its index. */
 int tng_asset_new(struct tng *t, size_t si, uint32_t nameoff, size_t *ai);
 /* A new empty section of type at the end of the table: *si its index. */

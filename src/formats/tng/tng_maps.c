@@ -578,8 +578,6 @@ int tng_map_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *
 	struct gfs_node *maps = n->parent, *o;
 	size_t nl = strlen(newname), ai;
 	char stem[80], fn[96], who[200];
-	struct gfs_buf *e;
-	uint32_t off;
 	int r;
 
 	if (newdir != maps)
@@ -609,12 +607,8 @@ int tng_map_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *
 	if (map_referrer(ar, t, a, who, sizeof who))
 		return gfs_err(ar, -EBUSY, "maps/%s: %s leads to it by its name; change that first",
 			       a->dir->name, who);
-	if ((r = tng_string_add(t, stem, &off)))
+	if ((r = tng_asset_rename(t, a, stem)))
 		return r == -EFBIG ? gfs_err(ar, r, "maps/%s: the section block is full", newname) : r;
-	if (!(e = tng_sec_edit(t, a->sec)))
-		return -ENOMEM;
-	gfs_put_u32le(e->data + a->dpos + TNG_DESC_NAME, off);
-	a->nameoff = off;
 	for (size_t j = 0; j < maps->nkids; j++) {
 		o = maps->kids[j];
 		if (o->priv && !S_ISDIR(o->mode) && ((struct tng_ref *)o->priv)->asset == ai &&

@@ -202,9 +202,7 @@ int tng_media_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node
 	struct tng *t = ar->priv;
 	struct tng_ref *ref = n->priv;
 	struct tng_asset *a;
-	struct gfs_buf *e;
 	char stem[TNG_NAME_MAX + 1], who[160];
-	uint32_t off;
 	int r;
 
 	if (gfs_node_get_ops(n) != &tng_media_ops || media_section(t, n->parent) < 0)
@@ -222,12 +220,8 @@ int tng_media_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node
 	if (media_referrer(ar, t, a, who, sizeof who))
 		return gfs_err(ar, -EBUSY, "%s: %s refers to it by its name; change that first",
 			       n->name, who);
-	if ((r = tng_string_add(t, stem, &off)))
+	if ((r = tng_asset_rename(t, a, stem)))
 		return r == -EFBIG ? gfs_err(ar, r, "%s: the section block is full", newname) : r;
-	if (!(e = tng_sec_edit(t, a->sec)))
-		return -ENOMEM;
-	gfs_put_u32le(e->data + a->dpos + TNG_DESC_NAME, off);
-	a->nameoff = off;
 	gfs_node_move(ar, n, newdir, newname);
 	ar->changed = 1;
 	gfs_tree_invalidate(ar);
@@ -400,8 +394,6 @@ int tng_record_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_nod
 	size_t nl = strlen(newname), sn;
 	char stem[TNG_STEM_MAX + 1], who[200], fn[TNG_STEM_MAX + 64];
 	const char *s;
-	struct gfs_buf *e;
-	uint32_t off;
 	int r;
 
 	if (tng_record_section(ar, t, n->parent) < 0)
@@ -439,12 +431,8 @@ int tng_record_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_nod
 		if (gfs_node_child(ar, n->parent, fn))
 			return gfs_err(ar, -EEXIST, "%s/%s: %s is there already", n->parent->name, n->name, fn);
 	}
-	if ((r = tng_string_add(t, stem, &off)))
+	if ((r = tng_asset_rename(t, a, stem)))
 		return r == -EFBIG ? gfs_err(ar, r, "%s: the section block is full", newname) : r;
-	if (!(e = tng_sec_edit(t, a->sec)))
-		return -ENOMEM;
-	gfs_put_u32le(e->data + a->dpos + TNG_DESC_NAME, off);
-	a->nameoff = off;
 	a->named = 1;
 	for (size_t j = 0; j < n->parent->nkids; j++) {
 		struct gfs_node *o = n->parent->kids[j];
