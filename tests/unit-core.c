@@ -242,7 +242,7 @@ static void test_rpg_mem(void)
 	static const uint8_t img[] = "A.TXT\0\0\0\x03\0abcB\0\0\0\0\0";
 	struct gfs_archive *ar;
 	struct gfs_buf out = GFS_BUF_INIT;
-	char err[600];
+	char err[600] = "";
 	struct gfs_node *n;
 	struct gfs_opts o = { 0 };
 
@@ -484,7 +484,7 @@ static void test_edit_rules(void)
 	struct gfs_opts o = { 0 };
 	struct gfs_hidden_set hs = { 0 };
 	struct gfs_node *a, *b, *c, *k, *closing, *root;
-	char err[600];
+	char err[600] = "";
 
 	ok(gfs_archive_open_mem(img, sizeof(img) - 1, "t.rpg", &o, &ar, err, sizeof(err)) == 0, "rules: rpg loads: %s", err);
 	root = ar->root;
