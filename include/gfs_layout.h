@@ -97,7 +97,15 @@ struct gfs_layout {
 	unsigned filler_width;		/* bytes a filler covers (its index counts these) */
 	enum gfs_fkind filler_kind;	/* UINT, SINT or HEX */
 	unsigned filler_base;		/* added to a filler's index in its key */
+	unsigned flags;			/* GFS_LAYOUT_* */
 };
+
+/*
+ * The fields in table order (view order), not byte order, and no fillers:
+ * bytes no field covers are kept unnamed.  A field left out (past the
+ * size) hands its section on to the next field kept.
+ */
+#define GFS_LAYOUT_INORDER 0x1u
 
 #define GFS_LAYOUT_KEY 32
 struct gfs_layout_table {
@@ -121,14 +129,49 @@ struct gfs_table {
 	 */
 	int (*check)(void *ctx, size_t i, size_t n, uint8_t *elem, const uint8_t *old,
 		     char *why, size_t whysz);
+	/*
+	 * Bytes from one element to the next (0: rec->size).  Elements may
+	 * overlap: an array of int16 arrays (one a column) is elements 2
+	 * bytes apart, field c at c times its array's bytes.  Only
+	 * gfs_table_patch() parses such a table.
+	 */
+	size_t stride;
+	/*
+	 * A slot array (NULL: every element is a row): used(elem) says
+	 * whether an element holds something.  See gfs_table_patch().
+	 */
+	int (*used)(const uint8_t *elem);
+	/*
+	 * Called for column c (from 0, the index column not counted) of each
+	 * parsed row, in column order after the whole row is read, with the
+	 * new element and the old one (NULL for a new row): 0, or -EINVAL with
+	 * why, shown as "VIEW: line N, column C (KEY): why".  May be NULL.
+	 */
+	int (*check_cell)(void *ctx, size_t c, const uint8_t *elem, const uint8_t *old,
+			  char *why, size_t whysz);
 };
 
-/* Append the CSV view of the n elements p[0..n * size) to out. */
+/* Append the CSV view of the n elements at p (stride apart; with used(), the used ones) to out. */
 int gfs_table_render(const struct gfs_table *t, const uint8_t *p, size_t n,
 		     const struct gfs_rec_refs *refs, struct gfs_buf *out);
 /* See the calling sequence above. */
 int gfs_table_parse(struct gfs_archive *ar, const char *view, const struct gfs_table *t,
 		    const uint8_t *old, size_t oldn, const uint8_t *data, size_t len,
 		    const struct gfs_rec_refs *refs, void *ctx, struct gfs_buf *out, size_t *n);
+
+/*
+ * Store in place (a lump whose element count never changes): the view
+ * data[0..len) into the n elements at p, only the fields whose text
+ * changed.  Row i is element i and the view keeps n rows ("VIEW: N rows,
+ * want n").  With t->used, a slot array: the view lists the used elements,
+ * its index naming the slot (0..n-1, once: "this slot has a row already");
+ * an empty index takes the first slot that was not used and no row names
+ * ("no free slot left"); a used slot no row names is cleared (its fields'
+ * bytes zero).  Rows named by slot are read first.  check_cell() and
+ * check() see each row with its old element.  Refusals as
+ * gfs_table_parse()'s; on failure p may be partly patched: drop it.
+ */
+int gfs_table_patch(struct gfs_archive *ar, const char *view, const struct gfs_table *t, uint8_t *p, size_t n,
+		    const uint8_t *data, size_t len, const struct gfs_rec_refs *refs, void *ctx);
 
 #endif

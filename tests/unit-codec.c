@@ -502,12 +502,14 @@ static const struct gfs_field words_fields[] = {
 	{ .key = "name", .kind = GFS_FK_PSTR, .off = 12, .width = 3 },
 	{ .kind = GFS_FK_BYTES, .off = 0, .width = 2, .flags = GFS_FF_HIDDEN, .note = "id" },
 };
-static const struct gfs_layout words = { "w", NULL, words_fields, 3, "w", 2, 2, GFS_FK_SINT, 10 };
+static const struct gfs_layout words = { .section = "w", .fields = words_fields, .nfields = 3, .filler_prefix = "w",
+					.filler_digits = 2, .filler_width = 2, .filler_kind = GFS_FK_SINT, .filler_base = 10 };
 /* a repeat whose keys count from 8 (an array's second half elsewhere in the record) */
 static const struct gfs_field based_fields[] = {
 	{ .key = "e%u", .kind = GFS_FK_SINT, .off = 2, .width = 2, .repeat = 2, .stride = 2, .repeat_base = 8 },
 };
-static const struct gfs_layout based = { "w", NULL, based_fields, 1, "w", 2, 2, GFS_FK_SINT, 0 };
+static const struct gfs_layout based = { .section = "w", .fields = based_fields, .nfields = 1, .filler_prefix = "w",
+					.filler_digits = 2, .filler_width = 2, .filler_kind = GFS_FK_SINT };
 
 static void test_layout_table(void)
 {

@@ -427,7 +427,7 @@ static const struct gfs_field gfs_fz_row_fields[] = {
 	{ .key = "pad", .kind = GFS_FK_HEXZ, .off = 8, .width = 2 },
 };
 static const struct gfs_record gfs_fz_row = { "row", NULL, 10, gfs_fz_row_fields, 5 };
-static const struct gfs_table gfs_fz_table = { "index", &gfs_fz_row, 64, 3, NULL };
+static const struct gfs_table gfs_fz_table = { .index = "index", .rec = &gfs_fz_row, .max = 64, .min_cols = 3 };
 
 /*
  * One layout through the INI face: old renders and parses back to its

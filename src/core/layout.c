@@ -18,8 +18,10 @@ int gfs_table_render(const struct gfs_table *t, const uint8_t *p, size_t n,
 	if (!r)
 		r = gfs_buf_addc(out, '\n');
 	for (size_t i = 0; i < n && !r; i++) {
-		const uint8_t *e = p + i * rec->size;
+		const uint8_t *e = p + i * (t->stride ? t->stride : rec->size);
 
+		if (t->used && !t->used(e))
+			continue;
 		r = gfs_buf_add_dec(out, i);
 		for (size_t c = 0; c < rec->nfields && !r; c++) {
 			r = gfs_buf_addc(out, ',');
@@ -32,25 +34,16 @@ int gfs_table_render(const struct gfs_table *t, const uint8_t *p, size_t n,
 	return r;
 }
 
-/* Row i of g into the element e (the old one, or zeros): its index, then every column. */
-static int gfs_table_row(struct gfs_archive *ar, const struct gfs_table *t, const struct gfs_grid *g,
-			 size_t i, uint8_t *e, const struct gfs_rec_refs *refs, struct gfs_buf *tmp)
+/* The cells of row i of g into the element e (the old one o, or zeros; o NULL), then check_cell(). */
+static int gfs_table_cells(struct gfs_archive *ar, const struct gfs_table *t, const struct gfs_grid *g,
+			   size_t i, uint8_t *e, const uint8_t *o, const struct gfs_rec_refs *refs,
+			   struct gfs_buf *tmp, void *ctx)
 {
 	const struct gfs_record *rec = t->rec;
 	const struct gfs_grid_row *row = &g->rows[i];
-	size_t ncols = rec->nfields + 1;
 	char why[GFS_WHY_MAX];
-	int64_t v;
 	int r;
 
-	if (row->ncells > ncols || row->ncells < (t->min_cols ? t->min_cols + 1 : ncols))
-		return gfs_err(ar, -EINVAL, "%s: line %u: %zu values, want %zu", g->view, row->line,
-			       row->ncells, ncols);
-	if (gfs_parse_int(row->cell[0], 0, INT64_MAX, &v) || (uint64_t)v != i) {
-		snprintf(why, sizeof(why), "want %zu (rows stay in order; add or remove them at "
-			 "the end)", i);
-		return gfs_grid_err(ar, g, i, 0, why);
-	}
 	for (size_t c = 0; c < rec->nfields; c++) {
 		const char *cell = c + 1 < row->ncells ? row->cell[c + 1] : "";
 
@@ -60,7 +53,44 @@ static int gfs_table_row(struct gfs_archive *ar, const struct gfs_table *t, cons
 		if (r)
 			return r;
 	}
+	for (size_t c = 0; t->check_cell && c < rec->nfields; c++)
+		if (t->check_cell(ctx, c, e, o, why, sizeof(why)))
+			return gfs_grid_err(ar, g, i, c + 1, why);
 	return 0;
+}
+
+/* Row i of g into the element e (the old one o, or zeros): its shape, its index, then every column. */
+static int gfs_table_row(struct gfs_archive *ar, const struct gfs_table *t, const struct gfs_grid *g,
+			 size_t i, uint8_t *e, const uint8_t *o, const struct gfs_rec_refs *refs,
+			 struct gfs_buf *tmp, void *ctx)
+{
+	const struct gfs_grid_row *row = &g->rows[i];
+	size_t ncols = t->rec->nfields + 1;
+	char why[GFS_WHY_MAX];
+	int64_t v;
+
+	if (row->ncells > ncols || row->ncells < (t->min_cols ? t->min_cols + 1 : ncols))
+		return gfs_err(ar, -EINVAL, "%s: line %u: %zu values, want %zu", g->view, row->line,
+			       row->ncells, ncols);
+	if (!t->used && (gfs_parse_int(row->cell[0], 0, INT64_MAX, &v) || (uint64_t)v != i)) {
+		snprintf(why, sizeof(why), "want %zu (rows stay in order; add or remove them at "
+			 "the end)", i);
+		return gfs_grid_err(ar, g, i, 0, why);
+	}
+	return gfs_table_cells(ar, t, g, i, e, o, refs, tmp, ctx);
+}
+
+/* The CSV header's names: the index column, then each field's key (NULL-terminated; free it). */
+static const char **gfs_table_names(const struct gfs_table *t)
+{
+	const char **names = calloc(t->rec->nfields + 2, sizeof(*names));
+
+	if (names) {
+		names[0] = t->index;
+		for (size_t c = 0; c < t->rec->nfields; c++)
+			names[c + 1] = t->rec->fields[c].key;
+	}
+	return names;
 }
 
 int gfs_table_parse(struct gfs_archive *ar, const char *view, const struct gfs_table *t,
@@ -68,7 +98,7 @@ int gfs_table_parse(struct gfs_archive *ar, const char *view, const struct gfs_t
 		    const struct gfs_rec_refs *refs, void *ctx, struct gfs_buf *out, size_t *n)
 {
 	const struct gfs_record *rec = t->rec;
-	const char **names = calloc(rec->nfields + 2, sizeof(*names));	/* NULL-terminated */
+	const char **names = gfs_table_names(t);
 	struct gfs_buf tmp = GFS_BUF_INIT;
 	struct gfs_grid g;
 	size_t base = out->len;
@@ -77,9 +107,6 @@ int gfs_table_parse(struct gfs_archive *ar, const char *view, const struct gfs_t
 	*n = 0;
 	if (!names)
 		return -ENOMEM;
-	names[0] = t->index;
-	for (size_t c = 0; c < rec->nfields; c++)
-		names[c + 1] = rec->fields[c].key;
 	r = gfs_grid_parse(ar, view, data, len, t->min_cols ? 0 : rec->nfields + 1, names, &g);
 	if (r)
 		goto free_names;
@@ -97,7 +124,7 @@ int gfs_table_parse(struct gfs_archive *ar, const char *view, const struct gfs_t
 			memcpy(e, o, rec->size);
 		else
 			memset(e, 0, rec->size);
-		r = gfs_table_row(ar, t, &g, i, e, refs, &tmp);
+		r = gfs_table_row(ar, t, &g, i, e, o, refs, &tmp, ctx);
 		if (!r && t->check && t->check(ctx, i, g.nrows, e, o, why, sizeof(why)))
 			r = gfs_err(ar, -EINVAL, "%s: line %u: %s", view, g.rows[i].line, why);
 	}
@@ -109,6 +136,80 @@ release_grid:
 	gfs_grid_release(&g);
 free_names:
 	gfs_buf_release(&tmp);
+	free(names);
+	return r;
+}
+
+/*
+ * The slot of row i of a slot array (gfs_table_patch()): in pass 0 the
+ * slot its index names, in pass 1 (an empty index) the first free one
+ * from *fr on.  1: the row is read in the other pass.
+ */
+static int gfs_table_slot(struct gfs_archive *ar, const struct gfs_table *t, const struct gfs_grid *g,
+			  size_t i, int pass, const uint8_t *old, size_t step, size_t n, uint8_t *seen,
+			  size_t *fr, size_t *s)
+{
+	int64_t id;
+	int r;
+
+	if ((g->rows[i].cell[0][0] == 0) != pass)
+		return 1;
+	if (pass) {
+		while (*fr < n && (t->used(old + *fr * step) || seen[*fr]))
+			++*fr;
+		if (*fr == n)
+			return gfs_grid_err(ar, g, i, 0, "no free slot left");
+		id = (int64_t)*fr;
+	} else if ((r = gfs_grid_int(ar, g, i, 0, 0, (int64_t)n - 1, &id)) != 0) {
+		return r;
+	} else if (seen[id]) {
+		return gfs_grid_err(ar, g, i, 0, "this slot has a row already");
+	}
+	seen[id] = 1;
+	*s = (size_t)id;
+	return 0;
+}
+
+int gfs_table_patch(struct gfs_archive *ar, const char *view, const struct gfs_table *t, uint8_t *p, size_t n,
+		    const uint8_t *data, size_t len, const struct gfs_rec_refs *refs, void *ctx)
+{
+	const struct gfs_record *rec = t->rec;
+	size_t step = t->stride ? t->stride : rec->size, span = n ? (n - 1) * step + rec->size : 0;
+	const char **names = gfs_table_names(t);
+	uint8_t *old = malloc(span + 1), *seen = calloc(n + 1, 1);
+	struct gfs_buf tmp = GFS_BUF_INIT;
+	struct gfs_grid g;
+	int r = names && old && seen ? 0 : -ENOMEM;
+
+	if (!r)
+		r = gfs_grid_parse(ar, view, data, len, t->min_cols ? 0 : rec->nfields + 1, names, &g);
+	if (r)
+		goto free;
+	memcpy(old, p, span);
+	if (g.nrows > n)
+		r = gfs_err(ar, -EINVAL, "%s: %zu rows, at most %zu", view, g.nrows, n);
+	for (int pass = 0; pass < (t->used ? 2 : 1) && !r; pass++)
+		for (size_t i = 0, fr = 0, s = i; i < g.nrows && !r; s = ++i) {
+			char why[GFS_WHY_MAX];
+
+			if (t->used && (r = gfs_table_slot(ar, t, &g, i, pass, old, step, n, seen, &fr, &s)) != 0) {
+				r = r == 1 ? 0 : r;
+				continue;
+			}
+			r = gfs_table_row(ar, t, &g, i, p + s * step, old + s * step, refs, &tmp, ctx);
+			if (!r && t->check && t->check(ctx, i, g.nrows, p + s * step, old + s * step, why, sizeof(why)))
+				r = gfs_err(ar, -EINVAL, "%s: line %u: %s", view, g.rows[i].line, why);
+		}
+	if (!r && !t->used && g.nrows != n)
+		r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %zu", view, g.nrows, n);
+	for (size_t s = 0; !r && t->used && s < n; s++)
+		for (size_t c = 0; t->used(old + s * step) && !seen[s] && c < rec->nfields; c++)
+			memset(p + s * step + rec->fields[c].off, 0, rec->fields[c].width);
+	gfs_grid_release(&g);
+free:
+	gfs_buf_release(&tmp);
+	free(seen);
+	free(old);
 	free(names);
 	return r;
 }
@@ -155,11 +256,51 @@ static void gfs_layout_key(char *out, const char *key, unsigned rep)
 		snprintf(out, GFS_LAYOUT_KEY, "%s", key);
 }
 
+/* gfs_layout_table() of a GFS_LAYOUT_INORDER layout (t zeroed). */
+static int gfs_layout_inorder(const struct gfs_layout *l, size_t size, struct gfs_layout_table *t)
+{
+	const char *sect = NULL;
+	size_t max = 1, n = 0;
+
+	for (size_t i = 0; i < l->nfields; i++)
+		max += l->fields[i].repeat ? l->fields[i].repeat : 1;
+	t->f = calloc(max, sizeof(*t->f));
+	t->keys = calloc(max, sizeof(*t->keys));
+	if (!t->f || !t->keys) {
+		gfs_layout_table_release(t);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < l->nfields; i++) {
+		const struct gfs_field *hit = &l->fields[i];
+
+		sect = hit->section ? hit->section : sect;
+		for (unsigned j = 0; j < (hit->repeat ? hit->repeat : 1); j++) {
+			size_t at = hit->off + (size_t)j * hit->stride;
+			struct gfs_field *f = &t->f[n];
+
+			if ((hit->flags & GFS_FF_HIDDEN) || at + gfs_layout_bytes(hit) > size)
+				continue;
+			*f = *hit;
+			gfs_layout_key(t->keys[n], hit->key, j + hit->repeat_base);
+			f->key = t->keys[n++];
+			f->off = (unsigned)at;
+			f->note = j ? NULL : hit->note;
+			f->section = sect;
+			f->repeat = f->stride = f->repeat_base = 0;
+			sect = NULL;
+		}
+	}
+	t->rec = (struct gfs_record){ l->section, l->comment, size, t->f, n };
+	return 0;
+}
+
 int gfs_layout_table(const struct gfs_layout *l, size_t size, struct gfs_layout_table *t)
 {
 	size_t unit = l->filler_width ? l->filler_width : 1, max = size / unit + 1, n = 0;
 
 	memset(t, 0, sizeof(*t));
+	if (l->flags & GFS_LAYOUT_INORDER)
+		return gfs_layout_inorder(l, size, t);
 	t->f = calloc(max, sizeof(*t->f));
 	t->keys = calloc(max, sizeof(*t->keys));
 	if (!t->f || !t->keys) {
