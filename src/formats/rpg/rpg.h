@@ -124,7 +124,8 @@ int rpg_record_store_refs(struct gfs_archive *ar, struct rpg_lump *l, size_t rec
 			  size_t len, int (*fix)(void *ctx, const uint8_t *old, uint8_t *p), void *ctx);
 /*
  * The INI view data[0..len) of record rec of l parsed back: only changed
- * fields patched, then fix(ctx, old, new) (may be NULL) may refuse (-EINVAL
+ * fields patched (a GFS_FK_STR text that changed sets the int16 length word
+ * before it), then fix(ctx, old, new) (may be NULL) may refuse (-EINVAL
  * after gfs_err()) or complete the new bytes; l set when all went well.
  */
 int rpg_record_store(struct gfs_archive *ar, struct rpg_lump *l, size_t rec, const char *view,

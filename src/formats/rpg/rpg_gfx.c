@@ -758,16 +758,16 @@ RPG_VIEW_OPS(rpg_pal16);
 /* DEFPALn.BIN: an int16 a sprite set, its default palette (a table on the CSV face, gfs_layout.h) */
 static const struct gfs_field defpal_f[] = { { .key = "palette", .kind = GFS_FK_SINT, .width = 2 } };
 static const struct gfs_record defpal_rec = { .size = 2, .fields = defpal_f, .nfields = 1 };
+static const struct gfs_table defpal_table = { .index = "set", .rec = &defpal_rec };
 
 static int rpg_defpal_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct rpg_vpriv *v = n->priv;
 	struct gfs_buf b = GFS_BUF_INIT;
-	struct gfs_table t = { .index = "set", .rec = &defpal_rec };
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
 
 	if (!r)
-		r = gfs_table_render(&t, b.data, b.len / 2, NULL, out);
+		r = gfs_table_render(&defpal_table, b.data, b.len / 2, NULL, out);
 	gfs_buf_release(&b);
 	return r;
 }
@@ -775,18 +775,11 @@ static int rpg_defpal_render(struct gfs_archive *ar, struct gfs_node *n, struct 
 static int rpg_defpal_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_vpriv *v = n->priv;
-	struct gfs_buf b = GFS_BUF_INIT, out = GFS_BUF_INIT;
-	size_t rows = 0;
+	struct gfs_buf b = GFS_BUF_INIT;
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
-	struct gfs_table t = { .index = "set", .rec = &defpal_rec, .max = b.len / 2 };
 
-	if (!r)
-		r = gfs_table_parse(ar, n->name, &t, b.data, t.max, data, len, NULL, NULL, &out, &rows);
-	if (!r && rows != t.max)	/* one row a sprite set */
-		r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %zu", n->name, rows, t.max);
-	if (!r)
-		memcpy(b.data, out.data, rows * 2);
-	gfs_buf_release(&out);
+	if (!r)	/* one row a sprite set */
+		r = gfs_table_patch(ar, n->name, &defpal_table, b.data, b.len / 2, data, len, NULL, NULL);
 	return rpg_lump_done(ar, v->l, &b, r);
 }
 

@@ -30,59 +30,77 @@
 
 enum { T_NPCS, T_NTYPES, T_DOORS, T_LINKS };
 
-/*
- * A table's columns: its int16 words as the CSV face's fields, each shown
- * as stored - bias.  A row is gathered into an element of int32s (column c
- * at 4c), so a field's range is the int16 range moved by the bias, which
- * the field declares: bias = -32768 - min.
- */
-#define COL(c, k, bias) { .key = k, .kind = GFS_FK_SINT, .off = 4 * (c), .width = 4, \
-			  .min = -32768 - (bias), .max = 32767 - (bias) }
-#define COL_BIAS(f) (-32768 - (f)->min)
-#define COL0(c, k) COL(c, k, 0)
-
-static const struct gfs_field npc_cols[] = {
-	COL(0, "x", 0), COL(1, "y", 1), COL(2, "npc", 1), COL0(3, "direction"), COL0(4, "frame"), COL0(5, "pool"),
-};
-static const struct gfs_field ntype_cols[] = {
-	COL0(0, "picture"), COL0(1, "palette"), COL0(2, "movetype"), COL0(3, "speed"), COL0(4, "textbox"),
-	COL0(5, "facetype"), COL0(6, "item"), COL0(7, "pushtype"), COL0(8, "activation"), COL0(9, "tag1"),
-	COL0(10, "tag2"), COL0(11, "usetag"), COL0(12, "script"), COL0(13, "scriptarg"), COL0(14, "vehicle"),
-	COL0(15, "defaultzone"), COL0(16, "defaultwallzone"), COL0(17, "ignore_passmap"), COL0(18, "pathfinding"),
-};
-static const struct gfs_field door_cols[] = { COL(0, "x", 0), COL(1, "y", 1), COL0(2, "exists") };
-static const struct gfs_field link_cols[] = {
-	COL0(0, "source"), COL0(1, "dest"), COL0(2, "map"), COL0(3, "tag1"), COL0(4, "tag2"),
-};
-
-struct i16tab {
-	const char *view;		/* file name */
-	const char *index;		/* the first column */
-	const struct gfs_field *cols;	/* the data columns (a table shows the first i16geo.cols) */
-	int sparse;			/* npcs.csv: rows only for used slots, the index names the slot */
-};
-
-static const struct i16tab i16tabs[] = {
-	[T_NPCS] = { "npcs.csv", "slot", npc_cols, 1 },
-	[T_NTYPES] = { "npc-types.csv", "id", ntype_cols, 0 },
-	[T_DOORS] = { "doors.csv", "door", door_cols, 0 },
-	[T_LINKS] = { "door-links.csv", "link", link_cols, 0 },
-};
-
 #define GLOBAL_NPCS "GLOBALNPCS1.N"	/* the global NPC pool: .N's format */
 #define L_SLOTS 300
+#define L_COL (2 * L_SLOTS)	/* .L: a column is an int16 array of the slots */
 #define N_NAMED 19
 #define DOX_REC 600
+#define DOX_COL 200		/* DOX: a column is an int16 array of the 100 doors */
 #define D_LINKS 200
+#define D_COL (2 * D_LINKS)	/* .D: a column is an int16 array of the links */
 #define HDR7 7
-#define NPC_X 0		/* data columns of npcs.csv */
+#define NPC_X 0		/* columns of npcs.csv */
 #define NPC_Y 1
 #define NPC_ID 2	/* a slot is used when its npc word is not 0 */
 #define NPC_POOL 5
 
-/* Where the table's int16s are: word (r, c) at base + r * rstep + c * cstep. */
+/*
+ * A column is an int16 at byte o of an element; P1 one stored as the value
+ * +1 (OHRRPGCE's 0 is none), read and written by fn_get and fn_set.
+ */
+#define W(k, w) I16(k, 2 * (w))
+#define I16(k, o) { .key = k, .kind = GFS_FK_SINT, .off = (o), .width = 2 }
+#define P1(k, o, fn) { .key = k, .kind = GFS_FK_SINT, .off = (o), .width = 2, .min = -32769, .max = 32766, \
+		       .get = fn##_get, .set = fn##_set }
+#define P1_FNS(fn, o) \
+	static uint64_t fn##_get(const uint8_t *e) { return (uint64_t)((int64_t)(int16_t)gfs_le16(e + (o)) - 1); } \
+	static void fn##_set(uint8_t *e, uint64_t v) { gfs_put_u16le(e + (o), (uint16_t)(v + 1)); }
+
+P1_FNS(npc_y, L_COL)
+P1_FNS(npc_id, 2 * L_COL)
+P1_FNS(door_y, DOX_COL)
+
+static const struct gfs_field npc_cols[] = {
+	I16("x", 0), P1("y", L_COL, npc_y), P1("npc", 2 * L_COL, npc_id), I16("direction", 3 * L_COL),
+	I16("frame", 4 * L_COL), I16("pool", 5 * L_COL),
+};
+static const struct gfs_field ntype_cols[] = {
+	W("picture", 0), W("palette", 1), W("movetype", 2), W("speed", 3), W("textbox", 4),
+	W("facetype", 5), W("item", 6), W("pushtype", 7), W("activation", 8), W("tag1", 9),
+	W("tag2", 10), W("usetag", 11), W("script", 12), W("scriptarg", 13), W("vehicle", 14),
+	W("defaultzone", 15), W("defaultwallzone", 16), W("ignore_passmap", 17), W("pathfinding", 18),
+};
+static const struct gfs_field door_cols[] = { I16("x", 0), P1("y", DOX_COL, door_y), I16("exists", 2 * DOX_COL) };
+static const struct gfs_field link_cols[] = {
+	I16("source", 0), I16("dest", D_COL), I16("map", 2 * D_COL), I16("tag1", 3 * D_COL), I16("tag2", 4 * D_COL),
+};
+
+static int npc_used(const uint8_t *e)
+{
+	return gfs_le16(e + npc_cols[NPC_ID].off) != 0;
+}
+
+static int npc_check(void *ctx, size_t c, const uint8_t *e, const uint8_t *o, char *why, size_t whysz);
+
+/* A table: its view, the columns it may have, and (npcs.csv) a slot array (gfs_table_patch()). */
+struct i16tab {
+	const char *view;		/* file name */
+	const char *index;		/* the first column */
+	const struct gfs_field *cols;	/* the columns (a table shows the first i16geo.cols) */
+	int (*used)(const uint8_t *e);
+	int (*check_cell)(void *ctx, size_t c, const uint8_t *e, const uint8_t *o, char *why, size_t whysz);
+};
+
+static const struct i16tab i16tabs[] = {
+	[T_NPCS] = { "npcs.csv", "slot", npc_cols, npc_used, npc_check },
+	[T_NTYPES] = { "npc-types.csv", "id", ntype_cols, NULL, NULL },
+	[T_DOORS] = { "doors.csv", "door", door_cols, NULL, NULL },
+	[T_LINKS] = { "door-links.csv", "link", link_cols, NULL, NULL },
+};
+
+/* Where a table's elements are in its lump: rows of them from base, stride bytes apart; its columns. */
 struct i16geo {
-	size_t base, rows, cols, rstep, cstep;
+	size_t base, rows, cols, stride;
 };
 
 static unsigned rpg_n_recsize(struct gfs_archive *ar)
@@ -97,45 +115,37 @@ static int i16_geo(struct gfs_archive *ar, int t, size_t rec, size_t len, struct
 {
 	switch (t) {
 	case T_NPCS:
-		*g = (struct i16geo){ HDR7, L_SLOTS, len >= HDR7 + 6 * 2 * L_SLOTS ? 6 : 5, 2, 2 * L_SLOTS };
-		return len >= HDR7 + 5 * 2 * L_SLOTS;
+		*g = (struct i16geo){ HDR7, L_SLOTS, len >= HDR7 + 6 * L_COL ? 6 : 5, 2 };
+		return len >= HDR7 + 5 * L_COL;
 	case T_NTYPES: {
 		unsigned rs = rpg_n_recsize(ar);
 
-		*g = (struct i16geo){ HDR7, len >= HDR7 ? (len - HDR7) / rs : 0, rs / 2 < N_NAMED ? rs / 2 : N_NAMED, rs, 2 };
+		*g = (struct i16geo){ HDR7, len >= HDR7 ? (len - HDR7) / rs : 0, rs / 2 < N_NAMED ? rs / 2 : N_NAMED, rs };
 		return len >= HDR7 + rs && g->cols > 0;
 	}
 	case T_DOORS:
-		*g = (struct i16geo){ rec * DOX_REC, 100, 3, 2, 200 };
+		*g = (struct i16geo){ rec * DOX_REC, DOX_COL / 2, 3, 2 };
 		return (rec + 1) * DOX_REC <= len;
 	default:
-		*g = (struct i16geo){ HDR7, D_LINKS, 5, 2, 2 * D_LINKS };
-		return len >= HDR7 + 5 * 2 * D_LINKS;
+		*g = (struct i16geo){ HDR7, D_LINKS, 5, 2 };
+		return len >= HDR7 + 5 * D_COL;
 	}
 }
 
-static int16_t i16_get(const uint8_t *p, const struct i16geo *g, size_t r, size_t c)
+/* The stored word of column c of element r of table t in lump p. */
+static int16_t i16_get(const uint8_t *p, const struct i16geo *g, int t, size_t r, size_t c)
 {
-	return (int16_t)gfs_le16(p + g->base + r * g->rstep + c * g->cstep);
+	return (int16_t)gfs_le16(p + g->base + r * g->stride + i16tabs[t].cols[c].off);
 }
 
-/*
- * A view's table: the lump's bytes, its geometry, the element record of
- * its columns and every row gathered into elem (rows x rec.size bytes).
- */
+/* A view's table: the lump's bytes, where its elements are, and the table of its columns. */
 struct i16view {
 	const struct i16tab *tab;
-	struct gfs_buf b, elem;
+	struct gfs_buf b;
 	struct i16geo g;
 	struct gfs_record rec;
 	struct gfs_table t;
 };
-
-static void i16_release(struct i16view *w)
-{
-	gfs_buf_release(&w->b);
-	gfs_buf_release(&w->elem);
-}
 
 static int i16_open(struct gfs_archive *ar, struct gfs_node *n, struct i16view *w)
 {
@@ -145,58 +155,23 @@ static int i16_open(struct gfs_archive *ar, struct gfs_node *n, struct i16view *
 	w->tab = v->desc;
 	if (!r && !i16_geo(ar, (int)(w->tab - i16tabs), v->rec, w->b.len, &w->g))
 		r = gfs_err(ar, -EIO, "lump %s: too short for %s now", v->l->name, w->tab->view);
-	w->rec = (struct gfs_record){ .size = 4 * w->g.cols, .fields = w->tab->cols, .nfields = w->g.cols };
-	w->t = (struct gfs_table){ .index = w->tab->index, .rec = &w->rec, .max = w->g.rows };
-	if (!r)
-		r = gfs_buf_set_len(&w->elem, w->g.rows * w->rec.size);
-	for (size_t i = 0; !r && i < w->g.rows; i++)
-		for (size_t c = 0; c < w->g.cols; c++)
-			gfs_put_u32le(w->elem.data + i * w->rec.size + 4 * c,
-				      (uint32_t)(i16_get(w->b.data, &w->g, i, c) - COL_BIAS(&w->tab->cols[c])));
 	if (r)
-		i16_release(w);
-	return r;
-}
-
-/* Element e as row i of the lump: the words whose value changed. */
-static void i16_put_row(struct i16view *w, size_t i, const uint8_t *e)
-{
-	for (size_t c = 0; c < w->g.cols; c++) {
-		int16_t v = (int16_t)((int32_t)gfs_le32(e + 4 * c) + COL_BIAS(&w->tab->cols[c]));
-
-		if (i16_get(w->b.data, &w->g, i, c) != v)
-			gfs_put_u16le(w->b.data + w->g.base + i * w->g.rstep + c * w->g.cstep, (uint16_t)v);
-	}
-}
-
-static int npc_used(const struct i16view *w, size_t s)
-{
-	return i16_get(w->b.data, &w->g, s, NPC_ID) != 0;
+		return r;
+	w->rec = (struct gfs_record){ .size = w->tab->cols[w->g.cols - 1].off + 2, .fields = w->tab->cols,
+				      .nfields = w->g.cols };
+	w->t = (struct gfs_table){ .index = w->tab->index, .rec = &w->rec, .max = w->g.rows, .stride = w->g.stride,
+				   .used = w->tab->used, .check_cell = w->tab->check_cell };
+	return 0;
 }
 
 static int i16_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
-	struct i16view w = { .b = GFS_BUF_INIT, .elem = GFS_BUF_INIT };
-	struct gfs_buf all = GFS_BUF_INIT;
+	struct i16view w = { .b = GFS_BUF_INIT };
 	int r = i16_open(ar, n, &w);
 
-	if (r || !w.tab->sparse) {
-		r = r ? r : gfs_table_render(&w.t, w.elem.data, w.g.rows, NULL, out);
-		goto out;
-	}
-	/* the rows of the used slots: row s + 1 of the whole table is slot s */
-	r = gfs_table_render(&w.t, w.elem.data, w.g.rows, NULL, &all);
-	for (size_t at = 0, row = 0; !r && at < all.len; row++) {
-		const uint8_t *nl = memchr(all.data + at, '\n', all.len - at);
-		size_t end = nl ? (size_t)(nl - all.data) + 1 : all.len;
-
-		if (!row || npc_used(&w, row - 1))
-			r = gfs_buf_add(out, all.data + at, end - at);
-		at = end;
-	}
-out:
-	gfs_buf_release(&all);
-	i16_release(&w);
+	if (!r)
+		r = gfs_table_render(&w.t, w.b.data + w.g.base, w.g.rows, NULL, out);
+	gfs_buf_release(&w.b);
 	return r;
 }
 
@@ -209,11 +184,12 @@ struct i16lim {
 	long w, h;		/* the map's size, from its .T lump */
 	long ntypes, nglobal;	/* NPC types of the map and of the global pool */
 	char tname[RPG_NAME_MAX + 1], gname[RPG_NAME_MAX + 1];
+	size_t cols;		/* of the .L */
 };
 
 static int maptab_of(struct gfs_archive *ar, struct rpg_lump *l, long *map);
 
-static void i16_limits(struct gfs_archive *ar, struct rpg_lump *l, struct i16lim *lim)
+static void i16_limits(struct gfs_archive *ar, struct rpg_lump *l, size_t cols, struct i16lim *lim)
 {
 	struct rpg_model *m = ar->priv;
 	struct rpg_lump *o, *gl = rpg_lump_named(m, GLOBAL_NPCS);
@@ -222,7 +198,7 @@ static void i16_limits(struct gfs_archive *ar, struct rpg_lump *l, struct i16lim
 	struct i16geo gn;
 	long map;
 
-	*lim = (struct i16lim){ -1, -1, -1, -1, "", "" };
+	*lim = (struct i16lim){ -1, -1, -1, -1, "", "", cols };
 	if (maptab_of(ar, l, &map) != T_NPCS)
 		return;
 	if ((o = rpg_map_lump(m, map, 'T', RPG_K_MAP)) && !rpg_lump_range(ar, o, 0, sizeof(hdr), hdr) &&
@@ -240,145 +216,49 @@ static void i16_limits(struct gfs_archive *ar, struct rpg_lump *l, struct i16lim
 	}
 }
 
-/* A changed value of column c against what it refers to: 0, or -EINVAL naming the limit. */
-static int i16_refers(struct gfs_archive *ar, const struct gfs_grid *gr, size_t i, size_t c, int64_t val,
-		      int global, const struct i16lim *lim)
+/*
+ * Column c of a row of npcs.csv: a row must keep its slot used, and a
+ * changed value must lie in what it refers to (an untouched row of a game
+ * that breaks a limit is kept).
+ */
+static int npc_check(void *ctx, size_t c, const uint8_t *e, const uint8_t *o, char *why, size_t whysz)
 {
-	char what[200];
+	const struct i16lim *lim = ctx;
+	const struct gfs_field *f = &npc_cols[c];
+	long val = (int16_t)gfs_le16(e + f->off) - (f->get ? 1 : 0);
+	int global = lim->cols > NPC_POOL && gfs_le16(e + npc_cols[NPC_POOL].off);
 
-	if (c == NPC_X && lim->w >= 0 && (val < 0 || val >= lim->w))
-		snprintf(what, sizeof(what), "%lld is off the %ldx%ld map (x from 0 to %ld)", (long long)val,
-			 lim->w, lim->h, lim->w - 1);
+	if (c == NPC_ID && !npc_used(e))
+		snprintf(why, whysz, "-1 would empty the slot (delete the row instead)");
+	else if (!memcmp(e + f->off, o + f->off, 2))
+		return 0;
+	else if (c == NPC_X && lim->w >= 0 && (val < 0 || val >= lim->w))
+		snprintf(why, whysz, "%ld is off the %ldx%ld map (x from 0 to %ld)", val, lim->w, lim->h, lim->w - 1);
 	else if (c == NPC_Y && lim->h >= 0 && (val < 0 || val >= lim->h))
-		snprintf(what, sizeof(what), "%lld is off the %ldx%ld map (y from 0 to %ld)", (long long)val,
-			 lim->w, lim->h, lim->h - 1);
+		snprintf(why, whysz, "%ld is off the %ldx%ld map (y from 0 to %ld)", val, lim->w, lim->h, lim->h - 1);
 	else if (c == NPC_ID && !global && lim->ntypes >= 0 && (val < 0 || val >= lim->ntypes))
-		snprintf(what, sizeof(what), "no NPC %lld: %s has %ld (0 to %ld)", (long long)val, lim->tname,
-			 lim->ntypes, lim->ntypes - 1);
+		snprintf(why, whysz, "no NPC %ld: %s has %ld (0 to %ld)", val, lim->tname, lim->ntypes, lim->ntypes - 1);
 	else if (c == NPC_ID && global && lim->nglobal >= 0 && (val < 0 || val >= lim->nglobal))
-		snprintf(what, sizeof(what), "no NPC %lld: %s has %ld (0 to %ld)", (long long)val, lim->gname,
-			 lim->nglobal, lim->nglobal - 1);
+		snprintf(why, whysz, "no NPC %ld: %s has %ld (0 to %ld)", val, lim->gname, lim->nglobal,
+			 lim->nglobal - 1);
 	else
 		return 0;
-	return gfs_grid_err(ar, gr, i, c + 1, what);
-}
-
-/*
- * Row i of npcs.csv into slot s: each cell through the field's own parser
- * (only a changed value is written); a changed value is checked against
- * what it refers to, so that an untouched row of a game that breaks a
- * limit is kept.
- */
-static int npc_row(struct gfs_archive *ar, const struct gfs_grid *gr, size_t i, struct i16view *w, size_t s,
-		   const struct i16lim *lim, struct gfs_buf *tmp)
-{
-	uint8_t *e = w->elem.data + s * w->rec.size;
-	const uint8_t *o = w->elem.data + w->g.rows * w->rec.size + s * w->rec.size;
-	char why[GFS_WHY_MAX];
-	int global, r;
-
-	for (size_t c = 0; c < w->g.cols; c++)
-		if ((r = gfs_field_scan(&w->tab->cols[c], e, gr->rows[i].cell[c + 1], NULL, tmp, why, sizeof(why))))
-			return r == -EINVAL ? gfs_grid_err(ar, gr, i, c + 1, why) : r;
-	if ((int32_t)gfs_le32(e + 4 * NPC_ID) + COL_BIAS(&w->tab->cols[NPC_ID]) == 0)
-		return gfs_grid_err(ar, gr, i, NPC_ID + 1, "-1 would empty the slot (delete the row instead)");
-	global = w->g.cols > NPC_POOL && gfs_le32(e + 4 * NPC_POOL);
-	for (size_t c = 0; c < w->g.cols; c++)
-		if (gfs_le32(e + 4 * c) != gfs_le32(o + 4 * c) &&
-		    (r = i16_refers(ar, gr, i, c, (int32_t)gfs_le32(e + 4 * c), global, lim)))
-			return r;
-	return 0;
-}
-
-/*
- * npcs.csv: the rows naming their slot first, then the rows that leave it
- * empty fill free slots; a used slot without a row is zeroed.  elem holds
- * the new elements, then a copy of the old ones.
- */
-static int npc_parse(struct gfs_archive *ar, struct gfs_node *n, const char *path, struct i16view *w,
-		     const uint8_t *data, size_t len)
-{
-	struct rpg_vpriv *v = n->priv;
-	struct gfs_buf tmp = GFS_BUF_INIT;
-	const char *names[1 + N_NAMED];
-	size_t size = w->elem.len;
-	uint8_t *seen = calloc(w->g.rows, 1);
-	struct i16lim lim;
-	struct gfs_grid gr;
-	int r = seen ? gfs_buf_set_len(&w->elem, 2 * size) : -ENOMEM;
-
-	if (!r)	/* the old elements after the new ones */
-		memcpy(w->elem.data + size, w->elem.data, size);
-	names[0] = w->t.index;
-	for (size_t c = 0; c < w->g.cols; c++)
-		names[c + 1] = w->tab->cols[c].key;
-	i16_limits(ar, v->l, &lim);
-	if (r || (r = gfs_grid_parse(ar, path, data, len, w->g.cols + 1, names, &gr))) {
-		free(seen);
-		return r;
-	}
-	if (gr.nrows > w->g.rows)
-		r = gfs_err(ar, -EINVAL, "%s: %zu rows, at most %zu", path, gr.nrows, w->g.rows);
-	for (int pass = 0; pass < 2 && !r; pass++)
-		for (size_t i = 0, fr = 0; !r && i < gr.nrows; i++) {
-			int64_t id;
-
-			if (!gr.rows[i].cell[0][0]) {
-				if (!pass)
-					continue;
-				while (fr < w->g.rows && (npc_used(w, fr) || seen[fr]))
-					fr++;
-				if (fr == w->g.rows) {
-					r = gfs_grid_err(ar, &gr, i, 0, "no free slot left");
-					break;
-				}
-				id = (int64_t)fr;
-			} else if (pass) {
-				continue;
-			} else if ((r = gfs_grid_int(ar, &gr, i, 0, 0, (int64_t)w->g.rows - 1, &id)) != 0) {
-				break;
-			} else if (seen[id]) {
-				r = gfs_grid_err(ar, &gr, i, 0, "this slot has a row already");
-				break;
-			}
-			seen[id] = 1;
-			r = npc_row(ar, &gr, i, w, (size_t)id, &lim, &tmp);
-		}
-	for (size_t s = 0; !r && s < w->g.rows; s++)
-		if (npc_used(w, s) && !seen[s])
-			for (size_t c = 0; c < w->g.cols; c++)
-				gfs_put_u32le(w->elem.data + s * w->rec.size + 4 * c,
-					      (uint32_t)-COL_BIAS(&w->tab->cols[c]));
-	free(seen);
-	gfs_grid_release(&gr);
-	gfs_buf_release(&tmp);
-	return r;
+	return -EINVAL;
 }
 
 static int i16_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_vpriv *v = n->priv;
-	struct i16view w = { .b = GFS_BUF_INIT, .elem = GFS_BUF_INIT };
-	struct gfs_buf out = GFS_BUF_INIT;
-	const uint8_t *e = NULL;
+	struct i16view w = { .b = GFS_BUF_INIT };
+	struct i16lim lim;
 	char path[160];
-	size_t rows;
 	int r = i16_open(ar, n, &w);
 
 	gfs_node_pathname(n, path, sizeof(path));
-	if (!r && w.tab->sparse) {
-		r = npc_parse(ar, n, path, &w, data, len);
-		e = w.elem.data;
-	} else if (!r && !(r = gfs_table_parse(ar, path, &w.t, w.elem.data, w.g.rows, data, len, NULL, NULL,
-					       &out, &rows))) {
-		if (rows != w.g.rows)	/* the lump's records are neither added nor removed */
-			r = gfs_err(ar, -EINVAL, "%s: %zu rows, want %zu", path, rows, w.g.rows);
-		e = out.data;
-	}
-	for (size_t i = 0; !r && i < w.g.rows; i++)
-		i16_put_row(&w, i, e + i * w.rec.size);
-	gfs_buf_release(&out);
-	gfs_buf_release(&w.elem);
+	if (!r && w.tab->check_cell)
+		i16_limits(ar, v->l, w.g.cols, &lim);
+	if (!r)
+		r = gfs_table_patch(ar, path, &w.t, w.b.data + w.g.base, w.g.rows, data, len, NULL, &lim);
 	return rpg_lump_done(ar, v->l, &w.b, r);
 }
 
@@ -386,7 +266,6 @@ RPG_VIEW_OPS(i16);
 
 /* ---- MAP records ------------------------------------------------------------ */
 
-#define W(k, w) { .key = k, .kind = GFS_FK_SINT, .off = 2 * (w), .width = 2 }
 #define LAYER(i, w, sect) { .key = "layer" #i "_tileset", .kind = GFS_FK_SINT, .off = 2 * (w), .width = 2, \
 			    .section = sect, .note = (i) == 0 ? "0: the map's tileset, n: tileset n-1" : NULL }, \
 			  { .key = "layer" #i "_name", .kind = GFS_FK_STR, .off = 2 * (34 + 21 * (i)) + 2, .width = 40 }
@@ -406,7 +285,10 @@ static const struct gfs_field map_fields[] = {
 	LAYER(8, 370, NULL), LAYER(9, 371, NULL), LAYER(10, 372, NULL), LAYER(11, 373, NULL),
 	LAYER(12, 374, NULL), LAYER(13, 375, NULL), LAYER(14, 376, NULL), LAYER(15, 377, NULL),
 };
-#define MAP_NFIELDS (sizeof(map_fields) / sizeof(map_fields[0]))
+static const struct gfs_layout map_layout = {
+	.section = "map", .comment = "; the map's MAP record (specs/ohrrpgce-lumps.md 2.4)\n", .fields = map_fields,
+	.nfields = sizeof(map_fields) / sizeof(map_fields[0]), .flags = GFS_LAYOUT_INORDER,
+};
 
 static unsigned rpg_map_recsize(struct gfs_archive *ar)
 {
@@ -415,58 +297,30 @@ static unsigned rpg_map_recsize(struct gfs_archive *ar)
 	return rs ? rs : 40;
 }
 
-/* The table of a record of rs bytes: the fields that fit in it (a dropped field's section moves on). */
-static void map_table(unsigned rs, struct gfs_field *f, struct gfs_record *rec)
-{
-	const char *sect = NULL;
-	size_t k = 0;
-
-	for (size_t i = 0; i < MAP_NFIELDS; i++) {
-		if (map_fields[i].section)
-			sect = map_fields[i].section;
-		if (map_fields[i].off + map_fields[i].width > rs)
-			continue;
-		f[k] = map_fields[i];
-		f[k].section = sect;
-		sect = NULL;
-		k++;
-	}
-	*rec = (struct gfs_record){ "map", "; the map's MAP record (specs/ohrrpgce-lumps.md 2.4)\n", rs, f, k };
-}
-
 static int map_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct rpg_vpriv *v = n->priv;
-	struct gfs_field f[MAP_NFIELDS];
-	struct gfs_record rec;
+	struct gfs_layout_table t;
+	int r = gfs_layout_table(&map_layout, rpg_map_recsize(ar), &t);
 
-	map_table(rpg_map_recsize(ar), f, &rec);
-	return rpg_record_render(ar, v->l, v->rec, &rec, out);
-}
-
-/* A layer name that changed gets its length word (the engine's int16 length + 40 bytes). */
-static int map_names(void *ctx, const uint8_t *old, uint8_t *p)
-{
-	const struct gfs_record *rec = ctx;
-
-	for (size_t i = 0; i < rec->nfields; i++) {
-		const struct gfs_field *f = &rec->fields[i];
-
-		if (f->kind == GFS_FK_STR && memcmp(old + f->off, p + f->off, f->width))
-			gfs_put_u16le(p + f->off - 2, (uint16_t)strnlen((const char *)p + f->off, f->width));
-	}
-	return 0;
+	if (!r)
+		r = rpg_record_render(ar, v->l, v->rec, &t.rec, out);
+	gfs_layout_table_release(&t);
+	return r;
 }
 
 static int map_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_vpriv *v = n->priv;
-	struct gfs_field f[MAP_NFIELDS];
-	struct gfs_record rec;
+	struct gfs_layout_table t;
 	char path[160];
+	int r = gfs_layout_table(&map_layout, rpg_map_recsize(ar), &t);
 
-	map_table(rpg_map_recsize(ar), f, &rec);
-	return rpg_record_store(ar, v->l, v->rec, gfs_node_pathname(n, path, sizeof(path)), &rec, data, len, map_names, &rec);
+	if (!r)
+		r = rpg_record_store(ar, v->l, v->rec, gfs_node_pathname(n, path, sizeof(path)), &t.rec, data, len,
+				     NULL, NULL);
+	gfs_layout_table_release(&t);
+	return r;
 }
 
 RPG_VIEW_OPS(map);
@@ -720,7 +574,7 @@ static int door_exists(struct gfs_archive *ar, struct rpg_lump *dox, long map, l
 	uint8_t w[2];
 
 	return dox && map >= 0 && d >= 0 && d < 100 &&
-	       !rpg_lump_range(ar, dox, (uint64_t)map * DOX_REC + 400 + 2 * (uint64_t)d, 2, w) && (w[0] & 1);
+	       !rpg_lump_range(ar, dox, (uint64_t)map * DOX_REC + 2 * DOX_COL + 2 * (uint64_t)d, 2, w) && (w[0] & 1);
 }
 
 size_t rpg_maps_check(struct gfs_archive *ar, FILE *out)
@@ -758,9 +612,9 @@ size_t rpg_maps_check(struct gfs_archive *ar, FILE *out)
 				globals = 1;
 			}
 			for (size_t s = 0; s < g.rows; s++) {
-				long x = i16_get(b.data, &g, s, 0), y = i16_get(b.data, &g, s, 1) - 1;
-				long id = i16_get(b.data, &g, s, 2) - 1;
-				int global = g.cols > 5 && i16_get(b.data, &g, s, 5) != 0;
+				long x = i16_get(b.data, &g, t, s, 0), y = i16_get(b.data, &g, t, s, 1) - 1;
+				long id = i16_get(b.data, &g, t, s, 2) - 1;
+				int global = g.cols > 5 && i16_get(b.data, &g, t, s, 5) != 0;
 
 				if (id == -1)
 					continue;
@@ -778,12 +632,12 @@ size_t rpg_maps_check(struct gfs_archive *ar, FILE *out)
 			}
 		} else {
 			for (size_t k = 0; k < g.rows; k++) {
-				long src = i16_get(b.data, &g, k, 0), dst = i16_get(b.data, &g, k, 1);
-				long dmap = i16_get(b.data, &g, k, 2);
+				long src = i16_get(b.data, &g, t, k, 0), dst = i16_get(b.data, &g, t, k, 1);
+				long dmap = i16_get(b.data, &g, t, k, 2);
 				int zero = 1;
 
 				for (size_t c = 0; c < g.cols; c++)
-					zero &= i16_get(b.data, &g, k, c) == 0;
+					zero &= i16_get(b.data, &g, t, k, c) == 0;
 				if (src < 0 || zero)
 					continue;
 				if (!door_exists(ar, dox, map, src)) {

@@ -456,6 +456,13 @@ int rpg_record_store_refs(struct gfs_archive *ar, struct rpg_lump *l, size_t rec
 		r = gfs_record_parse(ar, view, tab, b.data + rec * rs, rs, data, len, refs, &out);
 	if (!r && out.len != rs)
 		r = gfs_err(ar, -EINVAL, "%s: the record would be %zu bytes, not %zu", view, out.len, rs);
+	/* a text that changed gets its int16 length word (the word before it), as the engine writes it */
+	for (size_t i = 0; !r && i < tab->nfields; i++) {
+		const struct gfs_field *f = &tab->fields[i];
+
+		if (f->kind == GFS_FK_STR && f->off >= 2 && memcmp(b.data + rec * rs + f->off, out.data + f->off, f->width))
+			gfs_put_u16le(out.data + f->off - 2, (uint16_t)strnlen((const char *)out.data + f->off, f->width));
+	}
 	if (!r && fix)
 		r = fix(ctx, b.data + rec * rs, out.data);
 	if (!r)

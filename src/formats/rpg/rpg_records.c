@@ -43,7 +43,7 @@ struct rk_kind {
 	struct gfs_layout layout;	/* every int16 word; the others as wNN */
 };
 
-#define NN(a) a, sizeof(a) / sizeof(a[0])
+#define NN(a) (sizeof(a) / sizeof(a[0]))
 /* int16 word w; n of them s words apart (the key's %u from b); n words kept with no key (what they are: the note) */
 #define INT(k, w) { .key = k, .kind = GFS_FK_SINT, .off = 2 * (w), .width = 2 }
 #define INTN(k, w, nt) { .key = k, .kind = GFS_FK_SINT, .off = 2 * (w), .width = 2, .note = nt }
@@ -65,7 +65,8 @@ struct rk_kind {
 /* NUL-padded text of n bytes from word w (its int16 length word is the word before: rk_fix_lengths) */
 #define TEXT(k, w, n) { .key = k, .kind = GFS_FK_STR, .off = 2 * (w), .width = n }
 /* a layout of int16 words: the named ones, the others wNN (NN: the word's index + base) */
-#define WORDS(sec, named, base, comment) { sec, comment, NN(named), "w", 2, 2, GFS_FK_SINT, base }
+#define WORDS(sec, named, base, cm) { .section = sec, .comment = cm, .fields = named, .nfields = NN(named), \
+	.filler_prefix = "w", .filler_digits = 2, .filler_width = 2, .filler_kind = GFS_FK_SINT, .filler_base = base }
 #define HIDE(w, n, what) { .kind = GFS_FK_BYTES, .off = 2 * (w), .width = 2 * (n), .flags = GFS_FF_HIDDEN, \
 			   .note = what }
 
@@ -381,7 +382,7 @@ int rpg_ref_fmt(void *ctx, int ref, uint64_t v, struct gfs_buf *out)
 {
 	struct gfs_archive *ar = ctx;
 	int16_t sv = (int16_t)(uint16_t)v;
-	const struct rk_ref *k = ref >= 0 && (size_t)ref < sizeof(rk_refs) / sizeof(rk_refs[0]) ? &rk_refs[ref] : NULL;
+	const struct rk_ref *k = ref >= 0 && (size_t)ref < NN(rk_refs) ? &rk_refs[ref] : NULL;
 	long id = ref == RF_TAG && sv < 0 ? -(long)sv : (long)sv - (k ? k->off : 0);
 	struct gfs_buf nm = GFS_BUF_INIT;
 	int r = gfs_buf_printf(out, "%d", sv);
@@ -479,22 +480,13 @@ struct rk_store_ctx {
 	const char *view;
 	const uint8_t *data;	/* the view's text, for line numbers */
 	size_t len, rs;
-	const struct gfs_record *rec;
 };
 
 static int rk_check_refs(void *ctx, const uint8_t *old, uint8_t *rec)
 {
 	const struct rk_store_ctx *c = ctx;
 
-	/* a text that changed gets its int16 length word (the word before it), as the engine writes it */
-	for (size_t i = 0; i < c->rec->nfields; i++) {
-		const struct gfs_field *f = &c->rec->fields[i];
-
-		if (f->kind == GFS_FK_STR && f->off >= 2 && memcmp(old + f->off, rec + f->off, f->width))
-			gfs_put_u16le(rec + f->off - 2, (uint16_t)strnlen((const char *)rec + f->off, f->width));
-	}
-
-	for (size_t i = 0; i < sizeof(rk_sprite_refs) / sizeof(rk_sprite_refs[0]); i++) {
+	for (size_t i = 0; i < NN(rk_sprite_refs); i++) {
 		const struct rk_sprite_ref *f = &rk_sprite_refs[i];
 		int16_t v;
 		long sets;
@@ -516,7 +508,7 @@ static int rk_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *d
 	const struct rk_kind *k = v->desc;
 	struct gfs_layout_table t;
 	char view[96];
-	struct rk_store_ctx c = { ar, k, view, data, len, rk_recsize(ar, k), &t.rec };
+	struct rk_store_ctx c = { ar, k, view, data, len, rk_recsize(ar, k) };
 	struct gfs_rec_refs refs = { rpg_ref_fmt, rk_ref_parse, RK_WANT, ar };
 	int r = gfs_layout_table(&k->layout, c.rs, &t);
 
@@ -532,7 +524,7 @@ RPG_VIEW_OPS(rk);
 
 static const struct rk_kind *rk_kind_of(struct rpg_model *m, const struct rpg_lump *l)
 {
-	for (size_t i = 0; i < sizeof(rk_kinds) / sizeof(rk_kinds[0]); i++)
+	for (size_t i = 0; i < NN(rk_kinds); i++)
 		if (rpg_lump_is(m, l, rk_kinds[i].lump))
 			return &rk_kinds[i];
 	return NULL;
