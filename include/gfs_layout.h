@@ -106,6 +106,13 @@ struct gfs_layout {
  * size) hands its section on to the next field kept.
  */
 #define GFS_LAYOUT_INORDER 0x1u
+/*
+ * Every bit of the size bytes is a field of one bit (a set of flags): a
+ * named one where a field has its bit (off * 8 + shift, bits 1), the
+ * others fillers named by the bit's index (filler_kind; filler_width is
+ * not used).
+ */
+#define GFS_LAYOUT_BITS 0x2u
 
 #define GFS_LAYOUT_KEY 32
 struct gfs_layout_table {

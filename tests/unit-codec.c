@@ -473,6 +473,66 @@ static void test_table(void)
 	gfs_buf_release(&out);
 }
 
+/* A table read in place: two int16 arrays (one a column), elements 2 bytes apart, a slot array. */
+static const struct gfs_field col_fields[] = {
+	{ .key = "a", .kind = GFS_FK_SINT, .off = 0, .width = 2 },
+	{ .key = "b", .kind = GFS_FK_SINT, .off = 6, .width = 2 },
+};
+static const struct gfs_record cols = { .size = 8, .fields = col_fields, .nfields = 2 };
+
+static int col_used(const uint8_t *e)
+{
+	return e[6] || e[7];
+}
+
+static int col_check(void *ctx, size_t c, const uint8_t *e, const uint8_t *old, char *why, size_t whysz)
+{
+	(void)ctx;
+	if (c == 0 && e[0] == 99 && old[0] != 99)
+		return snprintf(why, whysz, "99 is too much"), -EINVAL;
+	return 0;
+}
+
+static const struct gfs_table slots_table = { .index = "s", .rec = &cols, .stride = 2, .used = col_used,
+					      .check_cell = col_check };
+static const struct gfs_table fixed_table = { .index = "s", .rec = &cols, .stride = 2 };
+
+static void test_table_patch(void)
+{
+	/* a = 1, 2, 3; b = 5, 0, 7: slots 0 and 2 used */
+	static const uint8_t old[] = { 1, 0, 2, 0, 3, 0, 5, 0, 0, 0, 7, 0 };
+	static const uint8_t moved[] = { 0, 0, 4, 0, 3, 0, 0, 0, 8, 0, 7, 0 };
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT;
+	uint8_t p[sizeof(old)];
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	memcpy(p, old, sizeof(p));
+	ok(gfs_table_render(&slots_table, p, 3, NULL, &out) == 0 && !strcmp((char *)out.data, "s,a,b\n0,1,5\n2,3,7\n"),
+	   "slots: the used ones, in place:\n%s", (char *)out.data);
+	ok(gfs_table_patch(&ar, "s.csv", &slots_table, p, 3, out.data, out.len, NULL, NULL) == 0 &&
+	   !memcmp(p, old, sizeof(p)), "slots: unchanged view, same bytes");
+	ok(gfs_table_patch(&ar, "s.csv", &slots_table, p, 3, S("s,a,b\n,4,8\n2,3,7\n"), NULL, NULL) == 0 &&
+	   !memcmp(p, moved, sizeof(p)), "slots: a row without a slot takes the free one, a slot without a row is cleared");
+	memcpy(p, old, sizeof(p));
+	ok(gfs_table_patch(&ar, "s.csv", &slots_table, p, 3, S("0,1,5\n0,1,5\n"), NULL, NULL) == -EINVAL &&
+	   strstr(ar.err, "s.csv: line 2, column 1 (s): this slot has a row already"), "slots: once: %s", ar.err);
+	ok(gfs_table_patch(&ar, "s.csv", &slots_table, p, 3, S("s,a,b\n,1,1\n,1,1\n"), NULL, NULL) == -EINVAL &&
+	   strstr(ar.err, "line 3, column 1 (s): no free slot left"), "slots: no free one: %s", ar.err);
+	ok(gfs_table_patch(&ar, "s.csv", &slots_table, p, 3, S("0,99,5\n"), NULL, NULL) == -EINVAL &&
+	   strstr(ar.err, "s.csv: line 1, column 2 (a): 99 is too much"), "check_cell names the cell: %s", ar.err);
+	memcpy(p, old, sizeof(p));
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_table_render(&fixed_table, p, 3, NULL, &out) == 0 &&
+	   !strcmp((char *)out.data, "s,a,b\n0,1,5\n1,2,0\n2,3,7\n") &&
+	   gfs_table_patch(&ar, "s.csv", &fixed_table, p, 3, S("0,1,5\n1,2,-1\n2,3,7\n"), NULL, NULL) == 0 &&
+	   p[8] == 0xff && p[9] == 0xff && !memcmp(p, old, 8), "in place: one word patched");
+	ok(gfs_table_patch(&ar, "s.csv", &fixed_table, p, 3, S("0,1,5\n1,2,0\n"), NULL, NULL) == -EINVAL &&
+	   strstr(ar.err, "s.csv: 2 rows, want 3"), "in place: the count stays: %s", ar.err);
+	gfs_buf_release(&out);
+}
+
 /* Adding and removing an element is a codec operation: the count field follows. */
 static void test_resize(void)
 {
@@ -511,6 +571,21 @@ static const struct gfs_field based_fields[] = {
 static const struct gfs_layout based = { .section = "w", .fields = based_fields, .nfields = 1, .filler_prefix = "w",
 					.filler_digits = 2, .filler_width = 2, .filler_kind = GFS_FK_SINT };
 
+/* in table order, no fillers: z does not fit in 4 bytes and hands its section to y */
+static const struct gfs_field order_fields[] = {
+	{ .key = "z", .kind = GFS_FK_SINT, .off = 4, .width = 2, .section = "one" },
+	{ .key = "y", .kind = GFS_FK_SINT, .off = 2, .width = 2 },
+	{ .key = "x", .kind = GFS_FK_SINT, .off = 0, .width = 1, .section = "two" },
+};
+static const struct gfs_layout inorder = { .section = "w", .fields = order_fields, .nfields = 3,
+					  .flags = GFS_LAYOUT_INORDER };
+/* a set of flags: bit 3 named, the others fillers named by their bit */
+static const struct gfs_field flag_fields[] = {
+	{ .key = "x", .kind = GFS_FK_UINT, .off = 0, .width = 1, .shift = 3, .bits = 1 },
+};
+static const struct gfs_layout flagbits = { .section = "f", .fields = flag_fields, .nfields = 1, .filler_prefix = "f",
+					   .filler_digits = 2, .filler_kind = GFS_FK_UINT, .flags = GFS_LAYOUT_BITS };
+
 static void test_layout_table(void)
 {
 	static const uint8_t wrec[] = { 9, 9, 1, 0, 0xff, 0xff, 2, 0, 3, 0, 7, 0, 2, 'h', 'i', 0 };
@@ -532,6 +607,17 @@ static void test_layout_table(void)
 	ok(gfs_layout_table(&based, 6, &t) == 0 && gfs_record_render(&t.rec, wrec, 6, NULL, &out) == 0 &&
 	   !strcmp((char *)out.data, "[w]\nw00 = 2313\ne8 = 1\ne9 = -1\n"), "a repeat's keys from repeat_base:\n%s",
 	   (char *)out.data);
+	gfs_layout_table_release(&t);
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_layout_table(&inorder, 4, &t) == 0 && gfs_record_render(&t.rec, wrec, 4, NULL, &out) == 0 &&
+	   strstr((char *)out.data, "[one]\ny = 1\n") && strstr((char *)out.data, "[two]\nx = 9\n") &&
+	   strstr((char *)out.data, "y = 1") < strstr((char *)out.data, "x = 9") && !strstr((char *)out.data, "z ="),
+	   "in table order, no fillers, the section of a field left out moves on:\n%s", (char *)out.data);
+	gfs_layout_table_release(&t);
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_layout_table(&flagbits, 1, &t) == 0 && gfs_record_render(&t.rec, wrec, 1, NULL, &out) == 0 &&
+	   !strcmp((char *)out.data, "[f]\nf00 = 1\nf01 = 0\nf02 = 0\nx = 1\nf04 = 0\nf05 = 0\nf06 = 0\nf07 = 0\n"),
+	   "bits: a field a bit, the named one in its place:\n%s", (char *)out.data);
 	gfs_layout_table_release(&t);
 	gfs_buf_release(&out);
 }
@@ -705,6 +791,7 @@ int main(void)
 	test_record_list();
 	test_record_lists();
 	test_table();
+	test_table_patch();
 	test_resize();
 	test_layout_table();
 	test_toend();

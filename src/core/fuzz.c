@@ -428,6 +428,18 @@ static const struct gfs_field gfs_fz_row_fields[] = {
 };
 static const struct gfs_record gfs_fz_row = { "row", NULL, 10, gfs_fz_row_fields, 5 };
 static const struct gfs_table gfs_fz_table = { .index = "index", .rec = &gfs_fz_row, .max = 64, .min_cols = 3 };
+/* a slot array read in place: 16 slots of two int16 arrays, a slot used when its b is not 0 */
+#define GFS_FZ_SLOTS 16
+static const struct gfs_field gfs_fz_slot_fields[] = {
+	{ .key = "a", .kind = GFS_FK_SINT, .off = 0, .width = 2 },
+	{ .key = "b", .kind = GFS_FK_UINT, .off = 2 * GFS_FZ_SLOTS, .width = 2 },
+};
+static const struct gfs_record gfs_fz_slot = { .size = 2 * GFS_FZ_SLOTS + 2, .fields = gfs_fz_slot_fields, .nfields = 2 };
+static int gfs_fz_used(const uint8_t *e)
+{
+	return e[2 * GFS_FZ_SLOTS] || e[2 * GFS_FZ_SLOTS + 1];
+}
+static const struct gfs_table gfs_fz_slots = { .index = "slot", .rec = &gfs_fz_slot, .stride = 2, .used = gfs_fz_used };
 
 /*
  * One layout through the INI face: old renders and parses back to its
@@ -514,6 +526,20 @@ static int gfs_fuzz_layout(const uint8_t *data, size_t len)
 		bad = "CSV: a parse failed other than EINVAL";
 	else if (!r && out.len != m * gfs_fz_row.size)
 		bad = "CSV: rows and bytes disagree";
+	if (!bad && olen >= 4 * GFS_FZ_SLOTS) {	/* in place: back to the same bytes; a refusal is EINVAL */
+		uint8_t p[4 * GFS_FZ_SLOTS];
+
+		which = "slots";
+		memcpy(p, old, sizeof(p));
+		gfs_buf_set_len(&v, 0);
+		if (gfs_table_render(&gfs_fz_slots, p, GFS_FZ_SLOTS, NULL, &v) ||
+		    gfs_table_patch(&ar, "s.csv", &gfs_fz_slots, p, GFS_FZ_SLOTS, v.data, v.len, NULL, NULL) ||
+		    memcmp(p, old, sizeof(p)))
+			bad = "CSV: a rendered slot array does not patch back to its bytes";
+		else if ((r = gfs_table_patch(&ar, "s.csv", &gfs_fz_slots, p, GFS_FZ_SLOTS, data, tlen, NULL, NULL)) &&
+			 r != -EINVAL)
+			bad = "CSV: a patch failed other than EINVAL";
+	}
 out:
 	gfs_buf_release(&v);
 	gfs_buf_release(&out);

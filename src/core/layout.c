@@ -294,6 +294,33 @@ static int gfs_layout_inorder(const struct gfs_layout *l, size_t size, struct gf
 	return 0;
 }
 
+/* gfs_layout_table() of a GFS_LAYOUT_BITS layout (t zeroed). */
+static int gfs_layout_bits(const struct gfs_layout *l, size_t size, struct gfs_layout_table *t)
+{
+	t->f = calloc(size * 8 + 1, sizeof(*t->f));
+	t->keys = calloc(size * 8 + 1, sizeof(*t->keys));
+	if (!t->f || !t->keys) {
+		gfs_layout_table_release(t);
+		return -ENOMEM;
+	}
+	for (size_t b = 0; b < size * 8; b++) {
+		struct gfs_field *f = &t->f[b];
+
+		*f = (struct gfs_field){ .kind = l->filler_kind, .off = (unsigned)(b / 8), .width = 1,
+					 .shift = (unsigned)(b % 8), .bits = 1 };
+		snprintf(t->keys[b], GFS_LAYOUT_KEY, "%s%0*u", l->filler_prefix, (int)l->filler_digits,
+			 (unsigned)b + l->filler_base);
+		for (size_t i = 0; i < l->nfields; i++)
+			if (l->fields[i].off * 8 + l->fields[i].shift == b) {
+				*f = l->fields[i];
+				snprintf(t->keys[b], GFS_LAYOUT_KEY, "%s", l->fields[i].key);
+			}
+		f->key = t->keys[b];
+	}
+	t->rec = (struct gfs_record){ l->section, l->comment, size, t->f, size * 8 };
+	return 0;
+}
+
 int gfs_layout_table(const struct gfs_layout *l, size_t size, struct gfs_layout_table *t)
 {
 	size_t unit = l->filler_width ? l->filler_width : 1, max = size / unit + 1, n = 0;
@@ -301,6 +328,8 @@ int gfs_layout_table(const struct gfs_layout *l, size_t size, struct gfs_layout_
 	memset(t, 0, sizeof(*t));
 	if (l->flags & GFS_LAYOUT_INORDER)
 		return gfs_layout_inorder(l, size, t);
+	if (l->flags & GFS_LAYOUT_BITS)
+		return gfs_layout_bits(l, size, t);
 	t->f = calloc(max, sizeof(*t->f));
 	t->keys = calloc(max, sizeof(*t->keys));
 	if (!t->f || !t->keys) {

@@ -327,133 +327,110 @@ RPG_VIEW_OPS(map);
 
 /* ---- game-wide records (read-only) ---------------------------------------- */
 
-/* Word idx is key (n > 0: words idx.. idx + n - 1 are key with %u their index from 0); ref: RF_* or -1. */
-struct named { unsigned idx; const char *key; unsigned n; int ref; };
+/* int16 word w is a reference (RF_*); n words from w, the key's %u their index; bit i of the bytes */
+#define WR(k, w, rf) { .key = k, .kind = GFS_FK_REF, .off = 2 * (w), .width = 2, .ref = rf }
+#define WN(k, w, n) { .key = k, .kind = GFS_FK_SINT, .off = 2 * (w), .width = 2, .repeat = n, .stride = 2 }
+#define B(k, i) { .key = k, .kind = GFS_FK_UINT, .off = (i) / 8, .width = 1, .shift = (i) % 8, .bits = 1 }
 
 /* the engine's gen* constants (const.bi); words 237-499 it leaves unused */
-static const struct named gen_names[] = {
-	{ 0, "last_map", 0, -1 }, { 1, "title", 0, -1 }, { 2, "title_music", 0, RF_SONG1 },
-	{ 3, "victory_music", 0, RF_SONG1 }, { 4, "battle_music", 0, RF_SONG1 }, { 5, "pass_version", 0, -1 },
-	{ 6, "pw3_rot", 0, -1 }, { 7, "passcode%u", 19, -1 }, { 26, "last_pt0", 0, -1 }, { 27, "last_pt1", 0, -1 },
-	{ 28, "last_pt2", 0, -1 }, { 29, "last_pt3", 0, -1 }, { 30, "last_pt4", 0, -1 }, { 31, "last_pt5", 0, -1 },
-	{ 32, "last_pt6", 0, -1 }, { 33, "last_tileset", 0, -1 }, { 34, "last_attack", 0, -1 },
-	{ 35, "last_hero", 0, -1 }, { 36, "last_enemy", 0, -1 }, { 37, "last_formation", 0, -1 },
-	{ 38, "last_palette", 0, -1 }, { 39, "last_textbox", 0, -1 }, { 40, "scripts", 0, -1 },
-	{ 41, "new_game_script", 0, RF_SCRIPT }, { 42, "gameover_script", 0, RF_SCRIPT }, { 43, "max_regular_script", 0, -1 },
-	{ 44, "suspend_bits", 0, -1 }, { 45, "camera_mode", 0, -1 }, { 46, "camera_arg1", 0, -1 },
-	{ 47, "camera_arg2", 0, -1 }, { 48, "camera_arg3", 0, -1 }, { 49, "camera_arg4", 0, -1 },
-	{ 50, "scr_backdrop", 0, -1 }, { 51, "days", 0, -1 }, { 52, "hours", 0, -1 }, { 53, "minutes", 0, -1 },
-	{ 54, "seconds", 0, -1 }, { 55, "last_vehicle", 0, -1 }, { 56, "last_tag_name", 0, -1 },
-	{ 57, "load_game_script", 0, RF_SCRIPT }, { 58, "textbox_backdrop", 0, -1 }, { 59, "enemy_dissolve", 0, -1 },
-	{ 60, "joy", 0, -1 }, { 61, "poison_char", 0, -1 }, { 62, "stun_char", 0, -1 }, { 63, "damage_cap", 0, -1 },
-	{ 64, "mute_char", 0, -1 }, { 65, "stat%u_cap", 12, -1 }, { 77, "last_sfx", 0, -1 },
-	{ 78, "master_palette", 0, -1 }, { 79, "last_master_palette", 0, -1 }, { 80, "last_menu", 0, -1 },
-	{ 81, "last_menu_item", 0, -1 }, { 82, "last_item", 0, -1 }, { 83, "last_box_border", 0, -1 },
-	{ 84, "last_portrait", 0, -1 }, { 85, "max_inventory", 0, -1 }, { 86, "error_level", 0, -1 },
-	{ 87, "level_cap", 0, -1 }, { 88, "equip_merge_formula", 0, -1 }, { 89, "num_elements", 0, -1 },
-	{ 90, "unlocked_reserve_xp", 0, -1 }, { 91, "locked_reserve_xp", 0, -1 }, { 92, "pw4_hash", 0, -1 },
-	{ 93, "pw2_offset", 0, -1 }, { 94, "pw2_length", 0, -1 }, { 95, "format_version", 0, -1 },
-	{ 96, "start_money", 0, -1 }, { 97, "last_shop", 0, -1 }, { 98, "pw1_offset", 0, -1 },
-	{ 99, "pw1_length", 0, -1 }, { 100, "backdrops", 0, -1 }, { 101, "bits", 0, -1 }, { 102, "start_x", 0, -1 },
-	{ 103, "start_y", 0, -1 }, { 104, "start_map", 0, -1 }, { 105, "one_time_npc", 0, -1 },
-	{ 106, "one_time_npc_bits%u", 65, -1 }, { 171, "default_death_sfx", 0, RF_SFX1 },
-	{ 172, "last_song", 0, -1 }, { 173, "accept_sfx", 0, RF_SFX1 }, { 174, "cancel_sfx", 0, RF_SFX1 },
-	{ 175, "cursor_sfx", 0, RF_SFX1 }, { 176, "textbox_line", 0, RF_SFX1 }, { 177, "bits2_%u", 2, -1 },
-	{ 179, "item_learn_sfx", 0, RF_SFX1 }, { 180, "cant_learn_sfx", 0, RF_SFX1 },
-	{ 181, "buy_sfx", 0, RF_SFX1 }, { 182, "hire_sfx", 0, RF_SFX1 }, { 183, "sell_sfx", 0, RF_SFX1 },
-	{ 184, "cant_buy_sfx", 0, RF_SFX1 }, { 185, "cant_sell_sfx", 0, RF_SFX1 },
-	{ 186, "damage_display_ticks", 0, -1 }, { 187, "damage_display_rise", 0, -1 },
-	{ 188, "hero_weak_hp", 0, -1 }, { 189, "enemy_weak_hp", 0, -1 }, { 190, "autosort_scheme", 0, -1 },
-	{ 191, "max_level", 0, -1 }, { 192, "battle_mode", 0, -1 }, { 193, "item_stack_size", 0, -1 },
-	{ 194, "resolution_x", 0, -1 }, { 195, "resolution_y", 0, -1 }, { 196, "esc_menu_script", 0, RF_SCRIPT },
-	{ 197, "save_slot_count", 0, -1 }, { 198, "millisec_per_frame", 0, -1 },
-	{ 199, "steal_success_sfx", 0, RF_SFX1 }, { 200, "steal_fail_sfx", 0, RF_SFX1 },
-	{ 201, "steal_no_item_sfx", 0, RF_SFX1 }, { 202, "regen_char", 0, -1 }, { 203, "default_scale", 0, -1 },
-	{ 204, "debug_mode", 0, -1 }, { 205, "current_debug_mode", 0, -1 }, { 206, "start_hero", 0, RF_HERO },
-	{ 207, "start_textbox", 0, -1 }, { 208, "window_size", 0, -1 }, { 209, "live_preview_window_size", 0, -1 },
-	{ 210, "fullscreen", 0, -1 }, { 211, "music_volume", 0, -1 }, { 212, "sfx_volume", 0, -1 },
-	{ 213, "rungame_fullscreen_independent", 0, -1 }, { 214, "skip_battle_rewards_ticks", 0, -1 },
-	{ 215, "def_onkeypress_script", 0, RF_SCRIPT }, { 216, "def_each_step_script", 0, RF_SCRIPT },
-	{ 217, "def_after_battle_script", 0, RF_SCRIPT }, { 218, "def_instead_of_battle_script", 0, RF_SCRIPT },
-	{ 219, "def_map_autorun_script", 0, RF_SCRIPT }, { 220, "last_enemy_spriteset", 0, -1 },
-	{ 221, "minimap_algorithm", 0, -1 }, { 222, "bits3_%u", 4, -1 }, { 226, "def_counter_provoke", 0, -1 },
-	{ 227, "invent_slotx1_display", 0, -1 }, { 228, "camera_on_walkabout_focus", 0, -1 },
-	{ 229, "ticks_per_walk_frame", 0, -1 }, { 230, "add_hero_script", 0, RF_SCRIPT },
-	{ 231, "remove_hero_script", 0, RF_SCRIPT }, { 232, "move_hero_script", 0, RF_SCRIPT }, { 233, "blend_algo_8bit", 0, -1 },
-	{ 234, "preview_backdrop", 0, -1 }, { 235, "colour_32bit", 0, -1 }, { 236, "default_battle_menu", 0, -1 },
-	{ 0, NULL, 0, -1 },
+static const struct gfs_field gen_names[] = {
+	W("last_map", 0), W("title", 1), WR("title_music", 2, RF_SONG1), WR("victory_music", 3, RF_SONG1),
+	WR("battle_music", 4, RF_SONG1), W("pass_version", 5), W("pw3_rot", 6), WN("passcode%u", 7, 19),
+	WN("last_pt%u", 26, 7), W("last_tileset", 33), W("last_attack", 34), W("last_hero", 35),
+	W("last_enemy", 36), W("last_formation", 37), W("last_palette", 38), W("last_textbox", 39),
+	W("scripts", 40), WR("new_game_script", 41, RF_SCRIPT), WR("gameover_script", 42, RF_SCRIPT),
+	W("max_regular_script", 43), W("suspend_bits", 44), W("camera_mode", 45), W("camera_arg1", 46),
+	W("camera_arg2", 47), W("camera_arg3", 48), W("camera_arg4", 49), W("scr_backdrop", 50), W("days", 51),
+	W("hours", 52), W("minutes", 53), W("seconds", 54), W("last_vehicle", 55), W("last_tag_name", 56),
+	WR("load_game_script", 57, RF_SCRIPT), W("textbox_backdrop", 58), W("enemy_dissolve", 59),
+	W("joy", 60), W("poison_char", 61), W("stun_char", 62), W("damage_cap", 63), W("mute_char", 64),
+	WN("stat%u_cap", 65, 12), W("last_sfx", 77), W("master_palette", 78), W("last_master_palette", 79),
+	W("last_menu", 80), W("last_menu_item", 81), W("last_item", 82), W("last_box_border", 83),
+	W("last_portrait", 84), W("max_inventory", 85), W("error_level", 86), W("level_cap", 87),
+	W("equip_merge_formula", 88), W("num_elements", 89), W("unlocked_reserve_xp", 90),
+	W("locked_reserve_xp", 91), W("pw4_hash", 92), W("pw2_offset", 93), W("pw2_length", 94),
+	W("format_version", 95), W("start_money", 96), W("last_shop", 97), W("pw1_offset", 98),
+	W("pw1_length", 99), W("backdrops", 100), W("bits", 101), W("start_x", 102), W("start_y", 103),
+	W("start_map", 104), W("one_time_npc", 105), WN("one_time_npc_bits%u", 106, 65),
+	WR("default_death_sfx", 171, RF_SFX1), W("last_song", 172), WR("accept_sfx", 173, RF_SFX1),
+	WR("cancel_sfx", 174, RF_SFX1), WR("cursor_sfx", 175, RF_SFX1), WR("textbox_line", 176, RF_SFX1),
+	WN("bits2_%u", 177, 2), WR("item_learn_sfx", 179, RF_SFX1), WR("cant_learn_sfx", 180, RF_SFX1),
+	WR("buy_sfx", 181, RF_SFX1), WR("hire_sfx", 182, RF_SFX1), WR("sell_sfx", 183, RF_SFX1),
+	WR("cant_buy_sfx", 184, RF_SFX1), WR("cant_sell_sfx", 185, RF_SFX1), W("damage_display_ticks", 186),
+	W("damage_display_rise", 187), W("hero_weak_hp", 188), W("enemy_weak_hp", 189),
+	W("autosort_scheme", 190), W("max_level", 191), W("battle_mode", 192), W("item_stack_size", 193),
+	W("resolution_x", 194), W("resolution_y", 195), WR("esc_menu_script", 196, RF_SCRIPT),
+	W("save_slot_count", 197), W("millisec_per_frame", 198), WR("steal_success_sfx", 199, RF_SFX1),
+	WR("steal_fail_sfx", 200, RF_SFX1), WR("steal_no_item_sfx", 201, RF_SFX1), W("regen_char", 202),
+	W("default_scale", 203), W("debug_mode", 204), W("current_debug_mode", 205),
+	WR("start_hero", 206, RF_HERO), W("start_textbox", 207), W("window_size", 208),
+	W("live_preview_window_size", 209), W("fullscreen", 210), W("music_volume", 211), W("sfx_volume", 212),
+	W("rungame_fullscreen_independent", 213), W("skip_battle_rewards_ticks", 214),
+	WR("def_onkeypress_script", 215, RF_SCRIPT), WR("def_each_step_script", 216, RF_SCRIPT),
+	WR("def_after_battle_script", 217, RF_SCRIPT), WR("def_instead_of_battle_script", 218, RF_SCRIPT),
+	WR("def_map_autorun_script", 219, RF_SCRIPT), W("last_enemy_spriteset", 220),
+	W("minimap_algorithm", 221), WN("bits3_%u", 222, 4), W("def_counter_provoke", 226),
+	W("invent_slotx1_display", 227), W("camera_on_walkabout_focus", 228), W("ticks_per_walk_frame", 229),
+	WR("add_hero_script", 230, RF_SCRIPT), WR("remove_hero_script", 231, RF_SCRIPT),
+	WR("move_hero_script", 232, RF_SCRIPT), W("blend_algo_8bit", 233), W("preview_backdrop", 234),
+	W("colour_32bit", 235), W("default_battle_menu", 236),
 };
-static const struct named binsize_names[] = {
-	{ 0, "attack", 0, -1 }, { 1, "stf", 0, -1 }, { 2, "songdata", 0, -1 }, { 3, "sfxdata", 0, -1 },
-	{ 4, "map", 0, -1 }, { 5, "menus", 0, -1 }, { 6, "menuitem", 0, -1 }, { 7, "uicolors", 0, -1 },
-	{ 8, "say", 0, -1 }, { 9, "npc", 0, -1 }, { 10, "dt0", 0, -1 }, { 11, "dt1", 0, -1 },
-	{ 12, "itm", 0, -1 }, { 0, NULL, 0, -1 },
+static const struct gfs_field binsize_names[] = {
+	W("attack", 0), W("stf", 1), W("songdata", 2), W("sfxdata", 3), W("map", 4), W("menus", 5),
+	W("menuitem", 6), W("uicolors", 7), W("say", 8), W("npc", 9), W("dt0", 10), W("dt1", 11), W("itm", 12),
 };
 /* the engine's fix* constants (const.bi) */
-static const struct named fixbits_names[] = {
-	{ 0, "attack_items", 0, -1 }, { 1, "weap_points", 0, -1 }, { 2, "stun_cancel_targ", 0, -1 },
-	{ 3, "default_dissolve", 0, -1 }, { 4, "default_dissolve_enemy", 0, -1 },
-	{ 5, "push_npc_bug_compat", 0, -1 }, { 6, "default_max_item", 0, -1 }, { 7, "blank_door_links", 0, -1 },
-	{ 8, "shop_sounds", 0, -1 }, { 9, "extended_npcs", 0, -1 }, { 10, "hero_portrait", 0, -1 },
-	{ 11, "text_box_portrait", 0, -1 }, { 12, "npc_location_format", 0, -1 },
-	{ 13, "init_damage_display", 0, -1 }, { 14, "default_level_cap", 0, -1 }, { 15, "hero_elementals", 0, -1 },
-	{ 16, "old_elemental_fail_bit", 0, -1 }, { 17, "attack_element_fails", 0, -1 },
-	{ 18, "enemy_elementals", 0, -1 }, { 19, "item_elementals", 0, -1 }, { 20, "num_elements", 0, -1 },
-	{ 21, "remove_damage_mp", 0, -1 }, { 22, "default_max_level", 0, -1 }, { 23, "unused23", 0, -1 },
-	{ 24, "wipe_gen", 0, -1 }, { 25, "set_old_attack_pos_bit", 0, -1 }, { 26, "wrap_cropped_maps_bit", 0, -1 },
-	{ 27, "init_non_elemental_spawning", 0, -1 }, { 28, "init_default_volumes", 0, -1 },
-	{ 29, "attack_multipliers", 0, -1 }, { 30, "check_for_broken_tb_chains", 0, -1 },
-	{ 31, "check_trying_to_move_direction", 0, -1 }, { 0, NULL, 0, -1 },
+static const struct gfs_field fixbits_names[] = {
+	B("attack_items", 0), B("weap_points", 1), B("stun_cancel_targ", 2), B("default_dissolve", 3),
+	B("default_dissolve_enemy", 4), B("push_npc_bug_compat", 5), B("default_max_item", 6),
+	B("blank_door_links", 7), B("shop_sounds", 8), B("extended_npcs", 9), B("hero_portrait", 10),
+	B("text_box_portrait", 11), B("npc_location_format", 12), B("init_damage_display", 13),
+	B("default_level_cap", 14), B("hero_elementals", 15), B("old_elemental_fail_bit", 16),
+	B("attack_element_fails", 17), B("enemy_elementals", 18), B("item_elementals", 19),
+	B("num_elements", 20), B("remove_damage_mp", 21), B("default_max_level", 22), B("unused23", 23),
+	B("wipe_gen", 24), B("set_old_attack_pos_bit", 25), B("wrap_cropped_maps_bit", 26),
+	B("init_non_elemental_spawning", 27), B("init_default_volumes", 28), B("attack_multipliers", 29),
+	B("check_for_broken_tb_chains", 30), B("check_trying_to_move_direction", 31),
 };
 
-/* A game-wide lump: int16 words after hdr bytes (bits 0: words; else each bit of the bytes). */
+#define GAME(sec, pre, cm, f, kind, bits) { .section = sec, .comment = cm "\n", .fields = f, \
+	.nfields = sizeof(f) / sizeof(f[0]), .filler_prefix = pre ".", .filler_digits = 3, .filler_width = 2, \
+	.filler_kind = kind, .flags = bits }
+
+/* A game-wide lump: its fields after hdr bytes (int16 words, or with GFS_LAYOUT_BITS each bit of the bytes). */
 struct gamerec {
-	const char *lump, *view, *section, *prefix, *comment;
-	unsigned hdr, bits;
-	const struct named *names;
+	const char *lump, *view;
+	unsigned hdr;
+	struct gfs_layout layout;
 };
 
 static const struct gamerec gamerecs[] = {
-	{ ".GEN", "gen.ini", "gen", "gen", "; GEN: the game's general data, int16 fields (read-only here)", 7, 0, gen_names },
-	{ "BINSIZE.BIN", "binsize.ini", "binsize", "binsize", "; BINSIZE.BIN: record sizes in bytes (read-only)", 0, 0,
-	  binsize_names },
-	{ "FIXBITS.BIN", "fixbits.ini", "fixbits", "fixbit", "; FIXBITS.BIN: data fixes applied (read-only)", 0, 1,
-	  fixbits_names },
+	{ ".GEN", "gen.ini", 7, GAME("gen", "gen", "; GEN: the game's general data, int16 fields (read-only here)",
+				     gen_names, GFS_FK_SINT, 0) },
+	{ "BINSIZE.BIN", "binsize.ini", 0, GAME("binsize", "binsize", "; BINSIZE.BIN: record sizes in bytes "
+						"(read-only)", binsize_names, GFS_FK_SINT, 0) },
+	{ "FIXBITS.BIN", "fixbits.ini", 0, GAME("fixbits", "fixbit", "; FIXBITS.BIN: data fixes applied (read-only)",
+						fixbits_names, GFS_FK_UINT, GFS_LAYOUT_BITS) },
 };
 
 static int game_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct rpg_vpriv *v = n->priv;
 	const struct gamerec *d = v->desc;
+	const struct gfs_rec_refs refs = { .fmt = rpg_ref_fmt, .ctx = ar };
 	struct gfs_buf b = GFS_BUF_INIT;
+	struct gfs_layout_table t = { .f = NULL };
 	int r = v->l ? rpg_lump_read(ar, v->l, &b) : -ENOENT;
-	size_t cnt = !r && b.len >= d->hdr ? (d->bits ? (b.len - d->hdr) * 8 : (b.len - d->hdr) / 2) : 0;
+	size_t size = !r && b.len > d->hdr ? b.len - d->hdr : 0;
 
+	size -= d->layout.flags & GFS_LAYOUT_BITS ? 0 : size % 2;
 	if (!r)
-		r = gfs_buf_printf(out, "%s\n[%s]\n", d->comment, d->section);
-	for (size_t i = 0; !r && i < cnt; i++) {
-		const struct named *key = NULL;
-		long val = d->bits ? (b.data[d->hdr + i / 8] >> (i % 8)) & 1 : (int16_t)gfs_le16(b.data + d->hdr + 2 * i);
-
-		for (const struct named *k = d->names; k->key; k++)
-			if (k->n ? i >= k->idx && i < k->idx + k->n : k->idx == i)
-				key = k;
-		if (!key)
-			r = gfs_buf_printf(out, "%s.%03zu = %ld\n", d->prefix, i, val);
-		else if (key->n)	/* its %u is the index in the range */
-			r = gfs_buf_printf(out, "%.*s%u%s", (int)(strstr(key->key, "%u") - key->key), key->key,
-					   (unsigned)(i - key->idx), strstr(key->key, "%u") + 2);
-		else
-			r = gfs_buf_adds(out, key->key);
-		if (key && !r)
-			r = gfs_buf_adds(out, " = ");
-		if (key && !r)
-			r = key->ref >= 0 ? rpg_ref_fmt(ar, key->ref, (uint64_t)val & 0xffff, out) : gfs_buf_printf(out, "%ld", val);
-		if (key && !r)
-			r = gfs_buf_addc(out, '\n');
-	}
-	if (!r && b.len > d->hdr + (d->bits ? cnt / 8 : cnt * 2))
-		r = gfs_buf_printf(out, "; and %zu byte(s) after the last field\n", b.len - d->hdr - (d->bits ? cnt / 8 : cnt * 2));
+		r = gfs_layout_table(&d->layout, size, &t);
+	if (!r)
+		r = gfs_record_render(&t.rec, b.data + (b.len > d->hdr ? d->hdr : b.len), size, &refs, out);
+	if (!r && b.len > d->hdr + size)
+		r = gfs_buf_printf(out, "; and %zu byte(s) after the last field\n", b.len - d->hdr - size);
+	gfs_layout_table_release(&t);
 	gfs_buf_release(&b);
 	return r;
 }
