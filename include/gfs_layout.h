@@ -19,7 +19,8 @@
  *   1. Declare the element: a struct gfs_record whose fields are the
  *      columns (in view order) and a struct gfs_table around it.
  *   2. Render: gfs_table_render(t, bytes, n, refs, &out) with the n
- *      elements laid out one after another (t->rec->size bytes each).
+ *      elements laid out one after another (t->rec->size bytes each, or
+ *      t->stride apart).
  *   3. Store: gfs_table_parse(ar, view, t, old, oldn, data, len, refs,
  *      ctx, &out, &n) appends the new elements to out and sets n.  Element
  *      i starts as old element i (new ones as zeros) and gets only the
@@ -29,6 +30,11 @@
  *   4. Commit: the caller adopts out as its elements (and sets its count,
  *      or lets the count field of an enclosing record follow with
  *      gfs_record_resize()).
+ *
+ *   A lump whose element count never changes is stored in place instead:
+ *   gfs_table_patch() on a copy of its bytes, which the caller keeps or
+ *   drops.  Only it reads a table whose elements overlap (t->stride) or a
+ *   slot array (t->used).
  *
  * Every refusal is -EINVAL after gfs_err(), written once here:
  *   "VIEW: line N: 3 values, want 15"             (row shape)
@@ -139,8 +145,7 @@ struct gfs_table {
 	/*
 	 * Bytes from one element to the next (0: rec->size).  Elements may
 	 * overlap: an array of int16 arrays (one a column) is elements 2
-	 * bytes apart, field c at c times its array's bytes.  Only
-	 * gfs_table_patch() parses such a table.
+	 * bytes apart, field c at c times its array's bytes.
 	 */
 	size_t stride;
 	/*
