@@ -127,10 +127,13 @@ static int nm_arch_read(struct gfs_archive *ar, const char *suffix, size_t rs, s
 /*
  * Record map of a game-wide lump (MAP, MN, DOX) set to rec, padded with
  * zeros up to it; old (when not NULL) gets the record that was there, *had 1.
+ * rec NULL: the record dropped when it is the last (DOX: past the
+ * pre-sized ones, which are zeroed instead).
  */
 static int nm_record(struct gfs_archive *ar, const char *suffix, size_t rs, long map, const uint8_t *rec,
 		     uint8_t *old, size_t oldmax, int *had)
 {
+	size_t presized = strcmp(suffix, ".DOX") ? 0 : NM_DOX_PRESIZED;
 	struct rpg_lump *l;
 	struct gfs_buf b = GFS_BUF_INIT;
 	int r = nm_arch_read(ar, suffix, rs, &l, &b);
@@ -138,6 +141,13 @@ static int nm_record(struct gfs_archive *ar, const char *suffix, size_t rs, long
 	if (r <= 0)
 		return r;
 	r = 0;
+	if (!rec) {
+		if (b.len == (size_t)(map + 1) * rs && (size_t)map + 1 > presized)
+			r = gfs_buf_set_len(&b, (size_t)map * rs);
+		else if (presized && b.len >= (size_t)(map + 1) * rs)
+			memset(b.data + (size_t)map * rs, 0, rs);	/* a pre-sized record: as new games have them */
+		return rpg_grow_set(ar, l, &b, r);
+	}
 	if (old && rs <= oldmax && b.len >= (size_t)(map + 1) * rs) {	/* DOX: a pre-sized record with no door stays */
 		int doors = 0;
 
@@ -483,23 +493,6 @@ int rpg_newmap_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	return 0;
 }
 
-/* Game-wide record map of lump <arch>suffix dropped when it is the last (and, DOX, past the pre-sized ones). */
-static int nm_record_drop(struct gfs_archive *ar, const char *suffix, size_t rs, long map, size_t presized)
-{
-	struct rpg_lump *l;
-	struct gfs_buf b = GFS_BUF_INIT;
-	int r = nm_arch_read(ar, suffix, rs, &l, &b);
-
-	if (r <= 0)
-		return r;
-	r = 0;
-	if (b.len == (size_t)(map + 1) * rs && (size_t)map + 1 > presized)
-		r = gfs_buf_set_len(&b, (size_t)map * rs);
-	else if (presized && b.len >= (size_t)(map + 1) * rs)
-		memset(b.data + (size_t)map * rs, 0, rs);	/* a pre-sized record: as new games have them */
-	return rpg_grow_set(ar, l, &b, r);
-}
-
 int rpg_newmap_rmdir(struct gfs_archive *ar, struct gfs_node *dir)
 {
 	struct rpg_model *m = ar->priv;
@@ -539,14 +532,11 @@ int rpg_newmap_rmdir(struct gfs_archive *ar, struct gfs_node *dir)
 	}
 	t = m->nundo && m->undo[m->nundo - 1].field == 0 && m->undo[m->nundo - 1].rec == (size_t)map ?
 	    &m->undo[m->nundo - 1] : NULL;	/* made in this mount: the records it took, as they were */
-	r = t && t->has_dox ? nm_record(ar, ".DOX", NM_DOX, map, t->dox, NULL, 0, NULL) :
-	    nm_record_drop(ar, ".DOX", NM_DOX, map, NM_DOX_PRESIZED);
+	r = nm_record(ar, ".DOX", NM_DOX, map, t && t->has_dox ? t->dox : NULL, NULL, 0, NULL);
 	if (!r)
-		r = t && t->has_map ? nm_record(ar, ".MAP", rpg_binsize(ar, 4, 40), map, t->map, NULL, 0, NULL) :
-		    nm_record_drop(ar, ".MAP", rpg_binsize(ar, 4, 40), map, 0);
+		r = nm_record(ar, ".MAP", rpg_binsize(ar, 4, 40), map, t && t->has_map ? t->map : NULL, NULL, 0, NULL);
 	if (!r)
-		r = t && t->has_mn ? nm_record(ar, ".MN", NM_MN, map, t->mn, NULL, 0, NULL) :
-		    nm_record_drop(ar, ".MN", NM_MN, map, 0);
+		r = nm_record(ar, ".MN", NM_MN, map, t && t->has_mn ? t->mn : NULL, NULL, 0, NULL);
 	if (!r)
 		r = rpg_grow_gen_back(ar, 0, (size_t)map);
 	gfs_node_remove(ar, dir);
