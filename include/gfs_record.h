@@ -178,6 +178,12 @@ struct gfs_record {
 	size_t nfields;
 };
 
+/*
+ * The fields of a struct gfs_record initializer from a static array:
+ *   static const struct gfs_record r = { .section = "s", .size = 4, GFS_FIELDS(r_fields) };
+ */
+#define GFS_FIELDS(a) .fields = (a), .nfields = sizeof(a) / sizeof((a)[0])
+
 /* How GFS_FK_REF values show: fmt() writes v as text, parse() reads it back (0 or -EINVAL). */
 struct gfs_rec_refs {
 	int (*fmt)(void *ctx, int ref, uint64_t v, struct gfs_buf *out);
