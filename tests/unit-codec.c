@@ -382,6 +382,41 @@ static void test_record_tagged(void)
 	gfs_buf_release(&out);
 }
 
+/* The lines face: an element a line, no header, no index; comments and blank lines skipped. */
+static const struct gfs_field ln_fields[] = {
+	{ .key = "a", .kind = GFS_FK_SINT, .off = 0, .width = 2 },
+	{ .key = "b", .kind = GFS_FK_UINT, .off = 2, .width = 1 },
+};
+static const struct gfs_record ln_rec = { .section = "ln", .size = 3, .fields = ln_fields, .nfields = 2 };
+static const struct gfs_table ln_table = { "index", &ln_rec, 3, 0, NULL };
+
+static void test_lines(void)
+{
+	static const uint8_t old[] = { 0xff, 0xff, 7, 5, 0, 9 };
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT, back = GFS_BUF_INIT;
+	size_t n;
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_lines_render(&ln_table, old, 2, NULL, &out) == 0 && !strcmp((char *)out.data, "-1,7\n5,9\n"),
+	   "lines: render");
+	ok(gfs_lines_parse(&ar, "l.txt", &ln_table, old, 2, out.data, out.len, NULL, &back, &n) == 0 && n == 2 &&
+	   back.len == sizeof(old) && !memcmp(back.data, old, sizeof(old)), "lines: unchanged view, same bytes");
+	gfs_buf_set_len(&back, 0);
+	ok(gfs_lines_parse(&ar, "l.txt", &ln_table, old, 2, S("\xef\xbb\xbf# c\n\n -1 , 7 \r\n2,3\n4,5\n"), NULL,
+			   &back, &n) == 0 && n == 3 && back.len == 9 &&
+	   !memcmp(back.data, "\xff\xff\x07\x02\x00\x03\x04\x00\x05", 9), "lines: BOM, comment, blanks; a line more");
+	ok(gfs_lines_parse(&ar, "l.txt", &ln_table, old, 2, S("1,2\n\n1\n"), NULL, &back, &n) == -EINVAL &&
+	   strstr(ar.err, "l.txt: line 3: 1 values, want 2"), "lines: a short line: %s", ar.err);
+	ok(gfs_lines_parse(&ar, "l.txt", &ln_table, old, 2, S("1,256\n"), NULL, &back, &n) == -EINVAL &&
+	   strstr(ar.err, "l.txt: line 1: b: '256'"), "lines: a value out of range: %s", ar.err);
+	ok(gfs_lines_parse(&ar, "l.txt", &ln_table, old, 2, S("1,1\n1,1\n1,1\n1,1\n"), NULL, &back, &n) == -EINVAL &&
+	   strstr(ar.err, "line 4: more than 3 values"), "lines: too many: %s", ar.err);
+	gfs_buf_release(&back);
+	gfs_buf_release(&out);
+}
+
 /* An element that ends in three lists, one after another, each with its own count. */
 static const struct gfs_field w_fields[] = { { .key = "w", .kind = GFS_FK_UINT, .off = 0, .width = 2 } };
 static const struct gfs_record w16 = { .section = "w", .size = 2, .fields = w_fields, .nfields = 1 };
@@ -765,6 +800,7 @@ int main(void)
 	test_record_edges();
 	test_record_list();
 	test_record_tagged();
+	test_lines();
 	test_record_lists();
 	test_table();
 	test_resize();
