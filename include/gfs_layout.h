@@ -69,7 +69,8 @@ int gfs_field_scan(const struct gfs_field *f, uint8_t *base, const char *value,
  * GROUP field of rec, counted by a field) holding n elements, appended to
  * out.  Kept elements keep their bytes, new ones are zeros, the count field
  * says n, and the bytes after the record stay.  -EINVAL when g has a fixed
- * count or n does not fit its count field, -EBADMSG when old does not fit
+ * count or a product count (mul_width: which factor would change?) or n
+ * does not fit its count field, -EBADMSG when old does not fit
  * rec.
  */
 int gfs_record_resize(const struct gfs_record *rec, const struct gfs_field *g, const uint8_t *old,

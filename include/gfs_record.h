@@ -32,7 +32,11 @@
  * (count_width bytes at count_off) of the fixed part, or, with count_in k,
  * of the k-th GROUP, PART or CSTR (from 1, before it); or it is fixed
  * (count_width 0, count_off elements); or, with GFS_FF_TOEND, the elements
- * run to the end of the bytes (elements that fit; then trailing bytes).  A
+ * run to the end of the bytes (elements that fit; then trailing bytes); or,
+ * with mul_width, it is the product of that count and the field of
+ * mul_width bytes at mul_off in the same place (width x height: a view
+ * gives exactly as many elements as the two fields it leaves or sets say,
+ * and such a group is not resized by count).  A
  * variable group has as many elements as the view has sections [ELEMENT 0]
  * ... [ELEMENT N-1] (in order); when that count changes the record is laid
  * out anew: kept elements keep their bytes, new ones start as zeros.  A
@@ -169,6 +173,7 @@ struct gfs_field {
 	unsigned count_off, count_width;	/* the count field; width 0: count_off fixed */
 	unsigned count_in;	/* 0: the count field is in the fixed part; k: in the k-th GROUP, PART or CSTR */
 	unsigned size_off, size_width;	/* width not 0: each element is as long as this fixed field says */
+	unsigned mul_off, mul_width;	/* width not 0: the count times this field (width x height) */
 	unsigned view;		/* its rank in the view (groups of rank 0 first), not its place in bytes */
 	/* fixed part only: a new [section] from this field on (fields after it stay in it) */
 	const char *section;
@@ -197,6 +202,12 @@ struct gfs_record {
 	const struct gfs_field *fields;
 	size_t nfields;
 };
+
+/*
+ * The fields of a struct gfs_record initializer from a static array:
+ *   static const struct gfs_record r = { .section = "s", .size = 4, GFS_FIELDS(r_fields) };
+ */
+#define GFS_FIELDS(a) .fields = (a), .nfields = sizeof(a) / sizeof((a)[0])
 
 /* How GFS_FK_REF values show: fmt() writes v as text, parse() reads it back (0 or -EINVAL). */
 struct gfs_rec_refs {

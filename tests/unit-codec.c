@@ -790,6 +790,50 @@ static void test_line_parts(void)
 	gfs_buf_release(&out);
 }
 
+/* A count that is a product of fields: w x h tiles of 2 bytes each, on one line, then a tail. */
+static const struct gfs_field tilef[] = { { .key = "t", .kind = GFS_FK_UINT, .off = 0, .width = 2 } };
+static const struct gfs_record tile = { .section = "tile", .size = 2, .fields = tilef, .nfields = 1 };
+static const struct gfs_field wxhf[] = {
+	{ .key = "w", .kind = GFS_FK_UINT, .off = 0, .width = 1 },
+	{ .key = "h", .kind = GFS_FK_UINT, .off = 1, .width = 1 },
+	{ .key = "tiles", .kind = GFS_FK_GROUP, .group = &tile, .count_off = 0, .count_width = 1,
+	  .mul_off = 1, .mul_width = 1, .flags = GFS_FF_LINE },
+};
+static const struct gfs_record wxh = { .section = "map", .size = 2, .fields = wxhf, .nfields = 3 };
+
+static void test_product(void)
+{
+	static const uint8_t old[] = { 3, 2, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 'T' };
+	static const uint8_t want[] = { 2, 2, 1, 0, 2, 0, 3, 0, 9, 1, 'T' };
+	static const uint8_t none[] = { 0, 200, 'T' };
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT;
+	size_t at = 0, n = 0;
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_record_span(&wxh, old, sizeof(old)) == 14 && !gfs_record_span(&wxh, old, 13) &&
+	   gfs_record_span(&wxh, none, sizeof(none)) == 2, "product: the span is w x h tiles (0 x 200: none)");
+	ok(gfs_record_part(&wxh, old, sizeof(old), "tiles", &at, &n) == &wxhf[2] && at == 2 && n == 6,
+	   "product: where the tiles start and how many, from the table");
+	ok(gfs_record_render(&wxh, old, sizeof(old), NULL, &out) == 0 &&
+	   !strcmp((char *)out.data, "[map]\nw = 3\nh = 2\ntiles = 1 2 3 4 5 6\n"), "product: rendered:\n%s",
+	   (char *)out.data);
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_record_parse(&ar, "m.ini", &wxh, old, sizeof(old), S("[map]\nw = 2\ntiles = 1 2 3 265\n"), NULL,
+			    &out) == 0 && out.len == sizeof(want) && !memcmp(out.data, want, sizeof(want)),
+	   "product: a factor and the tiles changed together, the tail kept");
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_record_parse(&ar, "m.ini", &wxh, old, sizeof(old), S("[map]\nh = 1\n"), NULL, &out) == -EINVAL &&
+	   strstr(ar.err, "m.ini: 6 tiles, want 3 x 1 = 3"), "product: a factor alone: %s", ar.err);
+	ok(gfs_record_parse(&ar, "m.ini", &wxh, old, sizeof(old), S("[map]\ntiles = 1 2\n"), NULL, &out) ==
+	   -EINVAL && strstr(ar.err, "m.ini: 2 tiles, want 3 x 2 = 6"), "product: tiles alone: %s", ar.err);
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_record_resize(&wxh, &wxhf[2], old, sizeof(old), 4, &out) == -EINVAL && out.len == 0,
+	   "product: not resized by count (which factor?)");
+	gfs_buf_release(&out);
+}
+
 int main(void)
 {
 	test_u24();
@@ -808,5 +852,6 @@ int main(void)
 	test_toend();
 	test_parts();
 	test_line_parts();
+	test_product();
 	return done_testing();
 }

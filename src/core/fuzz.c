@@ -419,6 +419,16 @@ static const struct gfs_field gfs_fz_parts_fields[] = {
 	{ .key = "el", .kind = GFS_FK_GROUP, .group = &gfs_fz_el, .flags = GFS_FF_TOEND },
 };
 static const struct gfs_record gfs_fz_parts = { "parts", NULL, 2, gfs_fz_parts_fields, 5 };
+/* counts that are a product of fields (w x h): items in sections, then cells on one line */
+static const struct gfs_field gfs_fz_wxh_fields[] = {
+	{ .key = "w", .kind = GFS_FK_UINT, .off = 0, .width = 1 },
+	{ .key = "h", .kind = GFS_FK_UINT, .off = 1, .width = 1 },
+	{ .key = "g", .kind = GFS_FK_GROUP, .group = &gfs_fz_item, .count_width = 1, .mul_off = 1,
+	  .mul_width = 1 },
+	{ .key = "c", .kind = GFS_FK_GROUP, .group = &gfs_fz_cell, .count_off = 0, .count_width = 1,
+	  .mul_off = 1, .mul_width = 1, .flags = GFS_FF_LINE },
+};
+static const struct gfs_record gfs_fz_wxh = { "wxh", NULL, 2, GFS_FIELDS(gfs_fz_wxh_fields) };
 static const struct gfs_field gfs_fz_row_fields[] = {
 	{ .key = "u", .kind = GFS_FK_UINT, .off = 0, .width = 2, .max = 1000 },
 	{ .key = "f", .kind = GFS_FK_F32, .off = 2, .width = 4 },
@@ -491,6 +501,8 @@ static int gfs_fuzz_layout(const uint8_t *data, size_t len)
 	bad = gfs_fuzz_record(&ar, &gfs_fz_rec, data, tlen, old, olen);
 	if (!bad)
 		bad = gfs_fuzz_record(&ar, &gfs_fz_parts, data, tlen, old, olen);
+	if (!bad)
+		bad = gfs_fuzz_record(&ar, &gfs_fz_wxh, data, tlen, old, olen);
 	for (size_t i = 0; !bad && gfs_formats[i]; i++) {
 		const struct gfs_record *rec;
 

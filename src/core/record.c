@@ -140,10 +140,25 @@ static size_t gfs_list_count(const struct gfs_field *l, const uint8_t *base, siz
 	return gfs_group_count(l, base);
 }
 
+/*
+ * The elements of GROUP f, its count fields at base: its count, or with
+ * mul_width that count times the mul field (width x height); SIZE_MAX when
+ * the product does not fit a size_t.
+ */
+static size_t gfs_group_elems(const struct gfs_field *f, const uint8_t *base)
+{
+	size_t n = gfs_group_count(f, base), m;
+
+	if (!f->mul_width)
+		return n;
+	m = (size_t)gfs_le(base + f->mul_off, f->mul_width);
+	return m && n > SIZE_MAX / m ? SIZE_MAX : n * m;
+}
+
 /* Does the view say how many elements GROUP f has (else the count is fixed)? */
 static int gfs_group_var(const struct gfs_field *f)
 {
-	return f->count_width || (f->flags & GFS_FF_TOEND);
+	return f->count_width || f->mul_width || (f->flags & GFS_FF_TOEND);
 }
 
 /* The most a count field of width bytes holds (width 0: n, the fixed count). */
@@ -157,7 +172,7 @@ static uint64_t gfs_count_max(unsigned width, uint64_t n)
 /* The most elements GROUP f can have. */
 static uint64_t gfs_group_max(const struct gfs_field *f)
 {
-	if (f->flags & GFS_FF_TOEND)
+	if (f->flags & GFS_FF_TOEND || f->mul_width)
 		return UINT32_MAX;
 	return gfs_count_max(f->count_width, f->count_off);
 }
@@ -622,7 +637,9 @@ static int gfs_tail(const struct gfs_record *rec, const uint8_t *p, size_t len, 
 		t->at[j] = pos;
 		t->n++;
 		if (f->kind == GFS_FK_GROUP && !toend)
-			n = gfs_group_count(f, gfs_count_base(f, p, t));
+			n = gfs_group_elems(f, gfs_count_base(f, p, t));
+		if (n == SIZE_MAX)
+			return -EBADMSG;
 		if (f->kind == GFS_FK_GROUP && !toend && !f->size_width && !f->variants && !gfs_record_list(f->group) &&
 		    f->group->size && n > (len - pos) / f->group->size)
 			return -EBADMSG;	/* (fixed-size elements: checked at once) */
@@ -895,7 +912,7 @@ int gfs_record_resize(const struct gfs_record *rec, const struct gfs_field *g, c
 
 	if (!gfs_record_fits(rec, old, oldlen, &t))
 		return -EBADMSG;
-	if (g->kind != GFS_FK_GROUP || !gfs_group_var(g) || n > gfs_group_max(g))
+	if (g->kind != GFS_FK_GROUP || !gfs_group_var(g) || g->mul_width || n > gfs_group_max(g))
 		return -EINVAL;
 	r = gfs_buf_add(out, old, rec->size);
 	for (size_t j = 0; j < t.n && !r; j++) {
@@ -1339,7 +1356,7 @@ static int gfs_items_parse(struct gfs_rec_ctx *c, size_t g, const struct gfs_fie
 		else
 			r = gfs_item_parse(c, g, f, n++, tok, ",", line);
 	}
-	if (!r && !lines && !f->count_width && n != f->count_off)
+	if (!r && !lines && !f->count_width && !f->mul_width && n != f->count_off)
 		r = gfs_err(c->ar, -EINVAL, "%s: line %u: %s: want %u values", c->view, line, f->key,
 			    f->count_off);
 	free(copy);
@@ -1451,6 +1468,22 @@ static int gfs_rec_need_all(struct gfs_rec_ctx *c)
 }
 
 /*
+ * A GROUP counted by a product (width x height): the view gives as many
+ * elements as the factors it leaves (or sets) say; it sets no count.
+ */
+static int gfs_rec_product(struct gfs_rec_ctx *c, const struct gfs_field *f, size_t n)
+{
+	const uint8_t *base = f->count_in ? c->elems[f->count_in - 1][0].data : c->fixed;
+	size_t want = gfs_group_elems(f, base);
+
+	if (n == want)
+		return 0;
+	return gfs_err(c->ar, -EINVAL, "%s: %zu %ss, want %zu x %llu = %zu", c->view, n, f->group->section,
+		       gfs_group_count(f, base), (unsigned long long)gfs_le(base + f->mul_off, f->mul_width),
+		       want);
+}
+
+/*
  * After the view: every group as long as its table allows (a record that
  * had fewer elements may keep them), the elements of a group sized by a
  * field all as long, that field and each count field set.
@@ -1484,9 +1517,15 @@ static int gfs_rec_settle(struct gfs_rec_ctx *c)
 					       (unsigned long long)gfs_count_max(f->size_width, 0) / it);
 			gfs_le_put(c->fixed + f->size_off, f->size_width, w);
 		}
-		if (f->count_width)
+		if (f->mul_width) {
+			int r = gfs_rec_product(c, f, n);
+
+			if (r)
+				return r;
+		} else if (f->count_width) {
 			gfs_le_put((f->count_in ? c->elems[f->count_in - 1][0].data : c->fixed) + f->count_off,
 				   f->count_width, n);
+		}
 	}
 	return 0;
 }

@@ -86,67 +86,55 @@ static int lay_bid(const uint8_t *head, size_t len, const char *path)
 	return ext ? 90 : 40;
 }
 
-/* Parse the raw (inflated) layout d into L. */
+/* Parse the raw (inflated) layout d into L: where its tables are, from lay_file_rec. */
 static int lay_parse(struct gfs_archive *ar, struct lay *L, const uint8_t *d, size_t len,
 		     int inflated)
 {
 	const char *in = inflated ? " (inflated)" : "";
 	const char *what = inflated ? "the inflated layout" : "the file";
-	struct gfs_rd r;
-	uint32_t sc, cc;
-	uint64_t need;
+	size_t end = gfs_record_span(&lay_file_rec, d, len), sat = 0, cat = 0, sc, cc;
 
-	gfs_rd_init(&r, d, len, 0);
-	if (gfs_rd_u32le(&r, &sc) || gfs_rd_u32le(&r, &cc))
+	if (len < LAY_HDR_SIZE)
 		return gfs_err_at(ar, -EBADMSG, 0, "%zu bytes%s, too short for the %d-byte header",
 				  len, in, LAY_HDR_SIZE);
-	need = LAY_HDR_SIZE + (uint64_t)sc * LAY_SPRITE_SIZE + (uint64_t)cc * LAY_CHUNK_SIZE;
-	if (need > len)
-		return gfs_err_at(ar, -EBADMSG, 0,
-				  "%u sprites and %u chunks need %llu bytes, %s has %zu",
-				  sc, cc, (unsigned long long)need, what, len);
+	sc = gfs_le32(d + LAY_H_SPRITES);
+	cc = gfs_le32(d + LAY_H_CHUNKS);
+	if (!end)
+		return gfs_err_at(ar, -EBADMSG, 0, "%zu sprites and %zu chunks need %llu bytes, %s has %zu",
+				  sc, cc, LAY_HDR_SIZE + (unsigned long long)sc * LAY_SPRITE_SIZE +
+				  (unsigned long long)cc * LAY_CHUNK_SIZE, what, len);
 	if (sc > LAY_MAX_SPRITES || cc > LAY_MAX_CHUNKS)
-		return gfs_err_at(ar, -EBADMSG, 0, "%u sprites and %u chunks exceed the limits (%u, %u)",
+		return gfs_err_at(ar, -EBADMSG, 0, "%zu sprites and %zu chunks exceed the limits (%u, %u)",
 				  sc, cc, LAY_MAX_SPRITES, LAY_MAX_CHUNKS);
+	(void)gfs_record_part(&lay_file_rec, d, len, "sprites", &sat, &sc);
+	(void)gfs_record_part(&lay_file_rec, d, len, "chunks", &cat, &cc);
 	L->sp = calloc(sc ? sc : 1, sizeof(*L->sp));
 	L->ch = calloc(cc ? cc : 1, sizeof(*L->ch));
 	if (!L->sp || !L->ch)
 		return gfs_err(ar, -ENOMEM, "out of memory");
 	L->nsp = sc;
 	L->nch = cc;
-	for (uint32_t i = 0; i < sc; i++) {
+	for (size_t i = 0; i < sc; i++) {
 		struct lay_sprite *s = &L->sp[i];
-		uint64_t at = LAY_HDR_SIZE + (uint64_t)i * LAY_SPRITE_SIZE;
 
-		lay_sprite_of(d + LAY_HDR_SIZE, i, s);
+		lay_sprite_of(d + sat, i, s);
 		if ((uint64_t)s->off + s->count > cc)
-			return gfs_err_at(ar, -EBADMSG, at,
-					  "sprite %u%s: chunks %u..%llu run past the %u-chunk list",
+			return gfs_err_at(ar, -EBADMSG, sat + i * LAY_SPRITE_SIZE,
+					  "sprite %zu%s: chunks %u..%llu run past the %zu-chunk list",
 					  i, in, s->off, (unsigned long long)s->off + s->count, cc);
 	}
-	for (uint32_t i = 0; i < cc; i++) {
-		static const char *const field[4] = { "dst_x", "dst_y", "src_x", "src_y" };
-		uint64_t at = LAY_HDR_SIZE + (uint64_t)sc * LAY_SPRITE_SIZE + (uint64_t)i * LAY_CHUNK_SIZE;
-
-		lay_chunk_of(d + LAY_HDR_SIZE + (size_t)sc * LAY_SPRITE_SIZE, i, &L->ch[i]);
+	for (size_t i = 0; i < cc; i++) {
+		lay_chunk_of(d + cat, i, &L->ch[i]);
 		for (int k = 0; k < 4; k++) {
 			float f = lay_f(L->ch[i].v[k]);
 
 			if (f != f || f - f != 0)
-				return gfs_err_at(ar, -EBADMSG, at + 4 * k,
-						  "chunk %u%s: %s is %s", i, in, field[k],
+				return gfs_err_at(ar, -EBADMSG, cat + i * LAY_CHUNK_SIZE + lay_chunk_rec.fields[k].off,
+						  "chunk %zu%s: %s is %s", i, in, lay_chunk_rec.fields[k].key,
 						  f != f ? "NaN" : "infinite");
 		}
 	}
-	(void)gfs_rd_skip(&r, (size_t)need - LAY_HDR_SIZE);
-	{
-		size_t left = gfs_rd_left(&r);
-		const uint8_t *rest;
-
-		if (gfs_rd_ptr(&r, &rest, left))
-			return gfs_err_at(ar, -EBADMSG, gfs_rd_off(&r), "internal cursor error");
-		return gfs_buf_add(&L->tail, rest, left);
-	}
+	return gfs_buf_add(&L->tail, d + end, len - end);
 }
 
 static int lay_add_view(struct gfs_archive *ar, const char *name,
@@ -182,14 +170,9 @@ static int lay_load(struct gfs_archive *ar)
 
 	{
 		struct gfs_rd r;
-		uint32_t sc = 0, cc = 0;
-		uint64_t need = UINT64_MAX;
 
 		gfs_rd_init(&r, file.data, file.len, 0);
-		if (!gfs_rd_u32le(&r, &sc) && !gfs_rd_u32le(&r, &cc))
-			need = LAY_HDR_SIZE + (uint64_t)sc * LAY_SPRITE_SIZE +
-			       (uint64_t)cc * LAY_CHUNK_SIZE;
-		if (need > file.len && gfs_is_zlib(file.data, file.len)) {
+		if (!gfs_record_span(&lay_file_rec, file.data, file.len) && gfs_is_zlib(file.data, file.len)) {
 			enum gfs_zwrap wrap;
 			size_t used = 0;
 
@@ -233,9 +216,9 @@ static int lay_load(struct gfs_archive *ar)
 	    (rc = lay_add_view(ar, "chunks.csv", &lay_chunks_ops, NULL)) ||
 	    (rc = lay_add_view(ar, "sprites.csv", &lay_sprites_ops, NULL)))
 		goto out;
-	if (L->tail.len && (rc = lay_add_view(ar, "tail.bin", &lay_tail_ops, &L->tail_node)))
+	if (L->tail.len && (rc = lay_add_view(ar, "tail.bin", &lay_bytes_ops, &L->tail_node)))
 		goto out;
-	if (L->ztail.len && (rc = lay_add_view(ar, "after-stream.bin", &lay_ztail_ops, NULL)))
+	if (L->ztail.len && (rc = lay_add_view(ar, "after-stream.bin", &lay_bytes_ops, NULL)))
 		goto out;
 	if (L->atlas_path) {
 		/* like the archive: no write bit or no writable directory, no edits */
@@ -364,7 +347,7 @@ static int lay_create(struct gfs_archive *ar, struct gfs_node *dir, const char *
 	if (dir != ar->root || strcmp(name, "tail.bin") || L->tail_node)
 		return gfs_err(ar, -EPERM, "%s: the only file that can be created is tail.bin "
 			       "(bytes after the chunk list), when there is none", name);
-	rc = lay_add_view(ar, "tail.bin", &lay_tail_ops, out);
+	rc = lay_add_view(ar, "tail.bin", &lay_bytes_ops, out);
 	if (!rc)
 		L->tail_node = *out;
 	return rc;
@@ -437,5 +420,5 @@ const struct gfs_format gfs_format_lay = {
 	.name = "lay", .description = "MAGES. sprite layout (.lay) with its PNG atlas",
 	GFS_FORMAT_CALLS(lay),
 	.create = lay_create, .unlink = lay_unlink, .options = lay_options, .option = lay_option,
-	.thumbnails = lay_thumbnails,
+	.thumbnails = lay_thumbnails, .layout = lay_layout_nth,
 };

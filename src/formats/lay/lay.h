@@ -13,10 +13,19 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "gfs_driver.h"
+#include "gfs_record.h"
 
 /* On-disk layout (all little-endian). */
 #define LAY_HDR_SIZE		8	/* u32 sprite_count, u32 chunk_count */
+#define LAY_H_SPRITES		0
+#define LAY_H_CHUNKS		4
 #define LAY_SPRITE_SIZE		12	/* u8 id, u8 dep, u8 c, u8 type, u32 offset, u32 count */
+#define LAY_SP_ID		0
+#define LAY_SP_DEP		1
+#define LAY_SP_C		2
+#define LAY_SP_TYPE		3
+#define LAY_SP_OFF		4	/* u32: first chunk */
+#define LAY_SP_COUNT		8	/* u32: chunks */
 #define LAY_CHUNK_SIZE		16	/* f32 dst_x, dst_y, src_x, src_y */
 
 /* Sprite types (the fourth info byte). */
@@ -99,15 +108,16 @@ struct lay {
 	uint32_t *next_bad;	/* [k]: first undrawable chunk >= k (nch: none) */
 };
 
-/* lay_view.c */
+/* lay_codec.c: the layout (lay_file_rec: groups "sprites" and "chunks") and its two records */
+extern const struct gfs_record lay_file_rec, lay_sprite_rec, lay_chunk_rec;
+const struct gfs_record *lay_layout_nth(size_t i);
 /* The sprite and chunk tables as stored, and one element of them back (lay.c). */
 int lay_sprites_raw(const struct lay_sprite *sp, size_t n, struct gfs_buf *b);
 int lay_chunks_raw(const struct lay_chunk *ch, size_t n, struct gfs_buf *b);
 void lay_sprite_of(const uint8_t *p, size_t i, struct lay_sprite *s);
 void lay_chunk_of(const uint8_t *p, size_t i, struct lay_chunk *c);
 
-extern const struct gfs_node_ops lay_ini_ops, lay_sprites_ops, lay_chunks_ops, lay_tail_ops,
-	lay_ztail_ops;
+extern const struct gfs_node_ops lay_ini_ops, lay_sprites_ops, lay_chunks_ops, lay_bytes_ops;
 float lay_f(uint32_t bits);
 uint32_t lay_bits(float f);
 int lay_is_int(float f);

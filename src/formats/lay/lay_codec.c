@@ -1,13 +1,56 @@
 /*
- * The .lay tables as stored: sprite and chunk records read from and written
- * to their bytes.  The lowest layer of the format: the model (lay.c) and the
- * CSV views (lay_view.c) both call it, and it calls neither.
+ * The .lay tables as stored: the layout declared once (gfs_record.h), and
+ * sprite and chunk records read from and written to their bytes.  The
+ * lowest layer of the format: the model (lay.c) and the CSV views
+ * (lay_view.c) both call it, and it calls neither.
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "gfs_rd.h"
 #include "formats/lay/lay.h"
+
+/* A sprite (LAY_SPRITE_SIZE bytes), its fields in view order: sprites.csv's columns. */
+static const struct gfs_field lay_sprite_fields[] = {
+	{ .key = "type", .kind = GFS_FK_HEX, .off = LAY_SP_TYPE, .width = 1 },
+	{ .key = "id", .kind = GFS_FK_UINT, .off = LAY_SP_ID, .width = 1 },
+	{ .key = "depends_on", .kind = GFS_FK_UINT, .off = LAY_SP_DEP, .width = 1 },
+	{ .key = "c", .kind = GFS_FK_UINT, .off = LAY_SP_C, .width = 1 },
+	{ .key = "chunk_offset", .kind = GFS_FK_UINT, .off = LAY_SP_OFF, .width = 4 },
+	{ .key = "chunk_count", .kind = GFS_FK_UINT, .off = LAY_SP_COUNT, .width = 4 },
+};
+const struct gfs_record lay_sprite_rec = { .section = "sprite", .size = LAY_SPRITE_SIZE,
+					   GFS_FIELDS(lay_sprite_fields) };
+
+/* A chunk (LAY_CHUNK_SIZE bytes): four floats, chunks.csv's columns. */
+static const struct gfs_field lay_chunk_fields[] = {
+	{ .key = "dst_x", .kind = GFS_FK_F32, .off = 0, .width = 4 },
+	{ .key = "dst_y", .kind = GFS_FK_F32, .off = 4, .width = 4 },
+	{ .key = "src_x", .kind = GFS_FK_F32, .off = 8, .width = 4 },
+	{ .key = "src_y", .kind = GFS_FK_F32, .off = 12, .width = 4 },
+};
+const struct gfs_record lay_chunk_rec = { .section = "chunk", .size = LAY_CHUNK_SIZE,
+					  GFS_FIELDS(lay_chunk_fields) };
+
+/* The whole (inflated) layout: its header counts the two tables after it; the rest is trailing bytes. */
+static const struct gfs_field lay_file_fields[] = {
+	{ .key = "sprite_count", .kind = GFS_FK_UINT, .off = LAY_H_SPRITES, .width = 4, .flags = GFS_FF_IGNORE },
+	{ .key = "chunk_count", .kind = GFS_FK_UINT, .off = LAY_H_CHUNKS, .width = 4, .flags = GFS_FF_IGNORE },
+	{ .key = "sprites", .kind = GFS_FK_GROUP, .group = &lay_sprite_rec, .count_off = LAY_H_SPRITES,
+	  .count_width = 4 },
+	{ .key = "chunks", .kind = GFS_FK_GROUP, .group = &lay_chunk_rec, .count_off = LAY_H_CHUNKS,
+	  .count_width = 4 },
+};
+const struct gfs_record lay_file_rec = { .section = "layout", .size = LAY_HDR_SIZE,
+					 GFS_FIELDS(lay_file_fields) };
+
+/* The i-th table, for the fuzz target; NULL past the last. */
+const struct gfs_record *lay_layout_nth(size_t i)
+{
+	static const struct gfs_record *const t[] = { &lay_file_rec, &lay_sprite_rec, &lay_chunk_rec };
+
+	return i < sizeof(t) / sizeof(t[0]) ? t[i] : NULL;
+}
 
 /* The sprite table sp[0..n) as stored (LAY_SPRITE_SIZE bytes each), appended to b. */
 int lay_sprites_raw(const struct lay_sprite *sp, size_t n, struct gfs_buf *b)

@@ -230,38 +230,6 @@ const struct gfs_node_ops lay_ini_ops = {
 
 /* ---- sprites.csv and chunks.csv: the two tables on the CSV face (gfs_layout.h) ---- */
 
-/* The stored sprite record (LAY_SPRITE_SIZE), in view order. */
-#define LAY_SP_ID		0
-#define LAY_SP_DEP		1
-#define LAY_SP_C		2
-#define LAY_SP_TYPE		3
-#define LAY_SP_OFF		4	/* u32: first chunk */
-#define LAY_SP_COUNT		8	/* u32: chunks */
-static const struct gfs_field lay_sprite_fields[] = {
-	{ .key = "type", .kind = GFS_FK_HEX, .off = LAY_SP_TYPE, .width = 1 },
-	{ .key = "id", .kind = GFS_FK_UINT, .off = LAY_SP_ID, .width = 1 },
-	{ .key = "depends_on", .kind = GFS_FK_UINT, .off = LAY_SP_DEP, .width = 1 },
-	{ .key = "c", .kind = GFS_FK_UINT, .off = LAY_SP_C, .width = 1 },
-	{ .key = "chunk_offset", .kind = GFS_FK_UINT, .off = LAY_SP_OFF, .width = 4 },
-	{ .key = "chunk_count", .kind = GFS_FK_UINT, .off = LAY_SP_COUNT, .width = 4 },
-};
-static const struct gfs_record lay_sprite_rec = {
-	.section = "sprite", .size = LAY_SPRITE_SIZE, .fields = lay_sprite_fields,
-	.nfields = sizeof(lay_sprite_fields) / sizeof(lay_sprite_fields[0]),
-};
-
-/* The stored chunk record (LAY_CHUNK_SIZE): four floats. */
-static const struct gfs_field lay_chunk_fields[] = {
-	{ .key = "dst_x", .kind = GFS_FK_F32, .off = 0, .width = 4 },
-	{ .key = "dst_y", .kind = GFS_FK_F32, .off = 4, .width = 4 },
-	{ .key = "src_x", .kind = GFS_FK_F32, .off = 8, .width = 4 },
-	{ .key = "src_y", .kind = GFS_FK_F32, .off = 12, .width = 4 },
-};
-static const struct gfs_record lay_chunk_rec = {
-	.section = "chunk", .size = LAY_CHUNK_SIZE, .fields = lay_chunk_fields,
-	.nfields = sizeof(lay_chunk_fields) / sizeof(lay_chunk_fields[0]),
-};
-
 /* A sprite row: a known type (or the one it had), its chunks inside chunks.csv. */
 static int lay_sprite_check(void *ctx, size_t i, size_t n, uint8_t *e, const uint8_t *old,
 			    char *why, size_t whysz)
@@ -298,7 +266,7 @@ static int lay_chunk_check(void *ctx, size_t i, size_t n, uint8_t *e, const uint
 		v[k] = lay_f(ck.v[k]);
 		if (v[k] < -LAY_MAX_COORD || v[k] > LAY_MAX_COORD)
 			return snprintf(why, whysz, "chunk %zu: %s %.9g is beyond +-%.0f", i,
-					lay_chunk_fields[k].key, (double)v[k], (double)LAY_MAX_COORD), -EINVAL;
+					lay_chunk_rec.fields[k].key, (double)v[k], (double)LAY_MAX_COORD), -EINVAL;
 	}
 	if (L->aw && (v[2] < 0 || v[3] < 0 || v[2] + LAY_CELL > (float)L->aw ||
 		      v[3] + LAY_CELL > (float)L->ah))
@@ -440,87 +408,52 @@ const struct gfs_node_ops lay_chunks_ops = {
 	.store = lay_chunks_store,
 };
 
-/* ---- tail.bin --------------------------------------------------------------- */
+/* ---- tail.bin and after-stream.bin: bytes kept as they are ------------------- */
 
-static int lay_tail_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+/* The bytes n shows: after the tables (tail.bin), or after the zlib stream (after-stream.bin). */
+static struct gfs_buf *lay_bytes(struct gfs_archive *ar, struct gfs_node *n)
 {
 	struct lay *L = ar->priv;
 
-	return gfs_buf_add(out, L->tail.data, L->tail.len);
+	return strcmp(n->name, "after-stream.bin") ? &L->tail : &L->ztail;
 }
 
-static int lay_tail_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size)
+static int lay_bytes_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
-	struct lay *L = ar->priv;
+	const struct gfs_buf *b = lay_bytes(ar, n);
 
-	*size = L->tail.len;
+	return gfs_buf_add(out, b->data, b->len);
+}
+
+static int lay_bytes_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size)
+{
+	*size = lay_bytes(ar, n)->len;
 	return 0;
 }
 
-static int lay_tail_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+static int lay_bytes_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct lay *L = ar->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
+	struct gfs_buf *old = lay_bytes(ar, n), b = GFS_BUF_INIT;
 	int rc;
 
 	if (len > LAY_MAX_FILE)
-		return gfs_err(ar, -EINVAL, "tail.bin: %zu bytes, over the %u-byte limit", len,
+		return gfs_err(ar, -EINVAL, "%s: %zu bytes, over the %u-byte limit", n->name, len,
 			       LAY_MAX_FILE);
-	rc = gfs_buf_add(&b, data, len);
-	if (rc)
-		return rc;
-	gfs_buf_release(&L->tail);
-	L->tail = b;
-	L->edited = 1;
-	return 0;
-}
-
-const struct gfs_node_ops lay_tail_ops = {
-	.render = lay_tail_render,
-	.size = lay_tail_size,
-	.store = lay_tail_store,
-};
-
-/* ---- after-stream.bin: bytes after the zlib stream of a compressed layout ---- */
-
-static int lay_ztail_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
-{
-	struct lay *L = ar->priv;
-
-	return gfs_buf_add(out, L->ztail.data, L->ztail.len);
-}
-
-static int lay_ztail_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size)
-{
-	struct lay *L = ar->priv;
-
-	*size = L->ztail.len;
-	return 0;
-}
-
-static int lay_ztail_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
-{
-	struct lay *L = ar->priv;
-	struct gfs_buf b = GFS_BUF_INIT;
-	int rc;
-
-	if (len > LAY_MAX_FILE)
-		return gfs_err(ar, -EINVAL, "after-stream.bin: %zu bytes, over the %u-byte limit", len,
-			       LAY_MAX_FILE);
-	if (len && !L->compressed)
+	if (len && old == &L->ztail && !L->compressed)
 		return gfs_err(ar, -EINVAL, "after-stream.bin: the layout is no longer compressed; "
 			       "put trailing bytes in tail.bin");
 	rc = gfs_buf_add(&b, data, len);
 	if (rc)
 		return rc;
-	gfs_buf_release(&L->ztail);
-	L->ztail = b;
+	gfs_buf_release(old);
+	*old = b;
 	L->edited = 1;
 	return 0;
 }
 
-const struct gfs_node_ops lay_ztail_ops = {
-	.render = lay_ztail_render,
-	.size = lay_ztail_size,
-	.store = lay_ztail_store,
+const struct gfs_node_ops lay_bytes_ops = {
+	.render = lay_bytes_render,
+	.size = lay_bytes_size,
+	.store = lay_bytes_store,
 };

@@ -944,5 +944,5 @@ const struct gfs_format gfs_format_zzt = {
 	GFS_FORMAT_CALLS(zzt),
 	.create = zzt_create, .unlink = zzt_unlink, .mkdir = zzt_mkdir, .rmdir = zzt_rmdir,
 	.rename = zzt_rename,
-	.thumbnails = zzt_thumbnails,
+	.thumbnails = zzt_thumbnails, .layout = zzt_layout_nth,
 };

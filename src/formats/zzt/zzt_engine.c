@@ -65,8 +65,7 @@ static const struct gfs_field zzt_world_fields[] = {
 };
 
 static const struct gfs_record zzt_world_rec = {
-	.section = "world", .size = ZZT_HDR_SIZE, .fields = zzt_world_fields,
-	.nfields = sizeof(zzt_world_fields) / sizeof(zzt_world_fields[0]),
+	.section = "world", .size = ZZT_HDR_SIZE, GFS_FIELDS(zzt_world_fields),
 };
 
 /* board.ini edits the board's name and properties, laid end to end. */
@@ -96,8 +95,7 @@ static const struct gfs_field zzt_board_fields[] = {
 static const struct gfs_record zzt_board_rec = {
 	.section = "board",
 	.comment = "; ZZT board settings (tiles: elements.csv and colors.csv, stats: stats.csv)\n\n",
-	.size = ZZT_B_NAME_LEN + ZZT_P_SIZE, .fields = zzt_board_fields,
-	.nfields = sizeof(zzt_board_fields) / sizeof(zzt_board_fields[0]),
+	.size = ZZT_B_NAME_LEN + ZZT_P_SIZE, GFS_FIELDS(zzt_board_fields),
 };
 
 /* ---- stats.csv: the stat record as a table (gfs_layout.h) ----------------------- */
@@ -141,8 +139,7 @@ static const struct gfs_field zzt_stat_fields[] = {
 	{ .key = "padding", .kind = GFS_FK_HEXZ, .off = ZZT_S_PAD, .width = ZZT_S_PAD_LEN },
 };
 static const struct gfs_record zzt_stat_rec = {
-	.section = "stat", .size = ZZT_S_SIZE, .fields = zzt_stat_fields,
-	.nfields = sizeof(zzt_stat_fields) / sizeof(zzt_stat_fields[0]),
+	.section = "stat", .size = ZZT_S_SIZE, GFS_FIELDS(zzt_stat_fields),
 };
 
 /* What the engine (ctx) cannot take: a stat moved outside its board, a bind to no stat. */
@@ -263,8 +260,7 @@ static const struct gfs_field szt_world_fields[] = {
 };
 
 static const struct gfs_record szt_world_rec = {
-	.section = "world", .size = SZT_HDR_SIZE, .fields = szt_world_fields,
-	.nfields = sizeof(szt_world_fields) / sizeof(szt_world_fields[0]),
+	.section = "world", .size = SZT_HDR_SIZE, GFS_FIELDS(szt_world_fields),
 };
 
 #define SZT_BP(o) (SZT_B_NAME_LEN + (o))
@@ -293,14 +289,12 @@ static const struct gfs_field szt_board_fields[] = {
 static const struct gfs_record szt_board_rec = {
 	.section = "board",
 	.comment = "; Super ZZT board settings (tiles: elements.csv and colors.csv, stats: stats.csv)\n\n",
-	.size = SZT_B_NAME_LEN + SZT_P_SIZE, .fields = szt_board_fields,
-	.nfields = sizeof(szt_board_fields) / sizeof(szt_board_fields[0]),
+	.size = SZT_B_NAME_LEN + SZT_P_SIZE, GFS_FIELDS(szt_board_fields),
 };
 
 static const struct gfs_field szt_stat_fields[] = { ZZT_STAT_FIELDS };
 static const struct gfs_record szt_stat_rec = {
-	.section = "stat", .size = SZT_S_SIZE, .fields = szt_stat_fields,
-	.nfields = sizeof(szt_stat_fields) / sizeof(szt_stat_fields[0]),
+	.section = "stat", .size = SZT_S_SIZE, GFS_FIELDS(szt_stat_fields),
 };
 
 static const struct gfs_table szt_stats_table = {
@@ -354,4 +348,12 @@ const struct zzt_engine zzt_engine_szt = {
 const struct zzt_engine *zzt_engine_of(int type)
 {
 	return type == -1 ? &zzt_engine_zzt : type == -2 ? &zzt_engine_szt : NULL;
+}
+
+/* The i-th table of both engines (world, board, stat), for the fuzz target; NULL past the last. */
+const struct gfs_record *zzt_layout_nth(size_t i)
+{
+	const struct zzt_engine *e = i < 3 ? &zzt_engine_zzt : &zzt_engine_szt;
+
+	return i >= 6 ? NULL : i % 3 == 0 ? e->world_rec : i % 3 == 1 ? e->board_rec : e->stats->rec;
 }

@@ -70,6 +70,7 @@ struct zzt_engine {
 extern const struct zzt_engine zzt_engine_zzt, zzt_engine_szt;
 /* The engine of a header's first word, NULL for neither. */
 const struct zzt_engine *zzt_engine_of(int type);
+const struct gfs_record *zzt_layout_nth(size_t i);
 
 /* bind: the stat whose code a stat runs (its length field negated), else 0. */
 uint64_t zzt_bind_get(const uint8_t *rec);
