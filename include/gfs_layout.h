@@ -187,4 +187,26 @@ int gfs_table_parse(struct gfs_archive *ar, const char *view, const struct gfs_t
 int gfs_table_patch(struct gfs_archive *ar, const char *view, const struct gfs_table *t, uint8_t *p, size_t n,
 		    const uint8_t *data, size_t len, const struct gfs_rec_refs *refs, void *ctx);
 
+/*
+ * The lines face: a list shown one element a line, with no header and no
+ * index (a save's globals.txt), each line the values of the element's
+ * fields apart by commas.  Read back, a BOM, the blanks around a line,
+ * blank lines and lines that start with '#' are skipped: gfs_lines_each()
+ * calls line(ctx, text, lineno) with each other line (NUL-terminated,
+ * trimmed; lineno from 1) and stops at its first non-zero return, which it
+ * returns.  gfs_lines_parse() appends element i of the table t (old
+ * element i, else zeros, with the values line i gives) to out and sets *n,
+ * as gfs_table_parse() does; its refusals are -EINVAL after gfs_err():
+ *   "VIEW: line N: 3 values, want 1"
+ *   "VIEW: line N: KEY: what is wrong"
+ *   "VIEW: line N: more than MAX values"
+ */
+int gfs_lines_each(const uint8_t *data, size_t len, int (*line)(void *ctx, char *text, unsigned lineno),
+		   void *ctx);
+int gfs_lines_render(const struct gfs_table *t, const uint8_t *p, size_t n,
+		     const struct gfs_rec_refs *refs, struct gfs_buf *out);
+int gfs_lines_parse(struct gfs_archive *ar, const char *view, const struct gfs_table *t,
+		    const uint8_t *old, size_t oldn, const uint8_t *data, size_t len,
+		    const struct gfs_rec_refs *refs, struct gfs_buf *out, size_t *n);
+
 #endif

@@ -94,6 +94,22 @@
  * against the field's range and fails with -EINVAL after gfs_err():
  * "VIEW: line N: KEY: what is wrong".  Unknown sections and keys fail the
  * same way; a key left out keeps its bytes.
+ *
+ * Tagged elements: a GROUP with variants has elements whose layout follows
+ * their tag, the first field of group (at the same place in every variant,
+ * whose tables list that field too): the element is variants[tag] (its
+ * fixed part and its lists; no such table: the record does not fit).  It
+ * shows as group, one table for all (group: numbers only, no lists): each
+ * field takes the value of the variant's field of its key, and shows 0
+ * where the variant has none.  Parsed back, the element is laid out anew
+ * for the tag the view says: its fixed part (the old one when the tag did
+ * not change, else zeros) takes the view's values, a view field the variant
+ * lacks must be 0 ("VIEW: [SECTION N]: " and its why), and each list of the
+ * variant (shown nowhere: a format reaches it with gfs_record_items())
+ * keeps the items of the old element's list of its key, or starts with min
+ * items (zeros); a list the new variant lacks must be empty (its why).  The
+ * old element is the one at the same place, or, when the number of
+ * elements changed, the first unused one whose match field is the same.
  */
 #ifndef GFS_RECORD_H
 #define GFS_RECORD_H
@@ -164,10 +180,19 @@ struct gfs_field {
 	const char *note;	/* rendered as "; note" above the key */
 	const uint16_t *charset;	/* PSTR: code point of each byte (NULL: Latin-1) */
 	const char *want;	/* REF, LIST, CSTR, LINE(S): what the value must be, for messages */
-	const char *why;	/* GROUP, PART, CSTR: what gfs_record_span_why() says when it does not fit */
+	const char *why;	/* GROUP, PART, CSTR: what gfs_record_span_why() says when it does not fit;
+				   a field of a tagged view, a variant's LIST: why it must be 0, empty */
 	/* in a struct gfs_layout only (gfs_layout.h): the field repeat times, stride bytes apart,
 	   its key's %u counting from repeat_base */
 	unsigned repeat, stride, repeat_base;
+	/*
+	 * GROUP, tagged elements (see "Tagged elements" below): group is their view, variants[v]
+	 * the table of the bytes of an element whose tag is v; match names the field whose value
+	 * an element's lists follow when elements came or went
+	 */
+	const struct gfs_record *const *variants;
+	unsigned nvariants;
+	const char *match;
 };
 
 struct gfs_record {
@@ -209,8 +234,21 @@ size_t gfs_record_span_why(const struct gfs_record *rec, const uint8_t *p, size_
  * offset.)
  */
 const struct gfs_field *gfs_record_part(const struct gfs_record *rec, const uint8_t *p, size_t len,
-				       const char *key, size_t *at, size_t *n);
+					const char *key, size_t *at, size_t *n);
 const struct gfs_field *gfs_record_field(const struct gfs_record *rec, const char *key);
+/*
+ * Element k of the GROUP key of rec in the record p[0..len) (one that fits):
+ * *at, *n its bytes; its table (a tagged element's variant), or NULL.  And
+ * the LIST key of the element e[0..elen) of table el: its items at *at,
+ * *n of them; NULL when el has none or they do not fit.  The bytes of one
+ * element of GROUP g at e[0..avail) (the record's fixed part at fixed),
+ * 0 when it does not fit.
+ */
+const struct gfs_record *gfs_record_elem(const struct gfs_record *rec, const uint8_t *p, size_t len,
+					 const char *key, size_t k, size_t *at, size_t *n);
+const struct gfs_field *gfs_record_items(const struct gfs_record *el, const uint8_t *e, size_t elen,
+					const char *key, size_t *at, size_t *n);
+size_t gfs_record_elem_span(const struct gfs_field *g, const uint8_t *fixed, const uint8_t *e, size_t avail);
 /* Append the INI view of p[0..len) to out; -EBADMSG when the record does not fit. */
 int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len,
 		      const struct gfs_rec_refs *refs, struct gfs_buf *out);

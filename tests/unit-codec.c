@@ -319,6 +319,104 @@ static void test_record_list(void)
 	gfs_buf_release(&out);
 }
 
+/* Tagged elements: kind 0 is kind and id; kind 1 adds a value and a list of data bytes. */
+static const struct gfs_record byte_rec = { .section = "byte", .size = 1 };
+#define TAG_COMMON { .key = "kind", .kind = GFS_FK_UINT, .off = 0, .width = 1 }, \
+	{ .key = "id", .kind = GFS_FK_UINT, .off = 1, .width = 1 }
+static const struct gfs_field k0_fields[] = { TAG_COMMON };
+static const struct gfs_field k1_fields[] = {
+	TAG_COMMON, { .key = "value", .kind = GFS_FK_UINT, .off = 2, .width = 1 },
+	{ .key = "data", .kind = GFS_FK_LIST, .off = 4, .group = &byte_rec, .count_off = 3, .count_width = 1,
+	  .min = 1, .why = "empty its data first" },
+};
+static const struct gfs_record k0 = { .section = "thing", .size = 2, .fields = k0_fields, .nfields = 2 };
+static const struct gfs_record k1 = { .section = "thing", .size = 4, .fields = k1_fields, .nfields = 4 };
+static const struct gfs_record *const kinds[] = { &k0, &k1 };
+static const struct gfs_field tview_fields[] = {
+	TAG_COMMON, { .key = "value", .kind = GFS_FK_UINT, .off = 2, .width = 1, .why = "only kind 1 has a value" },
+};
+static const struct gfs_record tview = { .section = "thing", .size = 3, .fields = tview_fields, .nfields = 3 };
+static const struct gfs_field tagged_fields[] = {
+	{ .key = "thing", .kind = GFS_FK_GROUP, .group = &tview, .count_off = 0, .count_width = 1,
+	  .variants = kinds, .nvariants = 2, .match = "id" },
+};
+static const struct gfs_record tagged = { .section = "r", .size = 1, .fields = tagged_fields, .nfields = 1 };
+
+static void test_record_tagged(void)
+{
+	static const uint8_t old[] = { 2, 0, 7, 1, 8, 5, 2, 0xaa, 0xbb, 'T' };
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT, back = GFS_BUF_INIT;
+	const char *want = "[r]\n\n[thing 0]\nkind = 0\nid = 7\nvalue = 0\n\n[thing 1]\nkind = 1\nid = 8\nvalue = 5\n";
+	size_t at, n;
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_record_span(&tagged, old, sizeof(old)) == 9, "tagged: each element of its kind's size");
+	ok(gfs_record_elem(&tagged, old, sizeof(old), "thing", 1, &at, &n) == &k1 && at == 3 && n == 6 &&
+	   gfs_record_items(&k1, old + at, n, "data", &at, &n) && at == 4 && n == 2, "an element and its list found");
+	ok(gfs_record_render(&tagged, old, sizeof(old), NULL, &out) == 0 && !strcmp((char *)out.data, want),
+	   "render, one table for both kinds:\n%s", (char *)out.data);
+	ok(gfs_record_parse(&ar, "g.ini", &tagged, old, sizeof(old), out.data, out.len, NULL, &back) == 0 &&
+	   back.len == sizeof(old) && !memcmp(back.data, old, sizeof(old)), "unchanged view, same bytes");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "g.ini", &tagged, old, sizeof(old), S("[thing 0]\nvalue = 3\nkind = 1\nid = 7\n"
+			    "[thing 1]\nkind = 1\nid = 8\nvalue = 5\n"), NULL, &back) == 0 && back.len == 13 &&
+	   !memcmp(back.data, "\x02\x01\x07\x03\x01\x00\x01\x08\x05\x02\xaa\xbbT", 13),
+	   "a new kind: laid out anew, a new list of min items");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "g.ini", &tagged, old, sizeof(old), S("[thing 0]\nkind = 1\nid = 8\nvalue = 5\n"),
+			    NULL, &back) == 0 && back.len == 8 && !memcmp(back.data, "\x01\x01\x08\x05\x02\xaa\xbbT", 8),
+	   "an element gone: the lists follow the match field");
+	gfs_buf_release(&back);
+	ok(gfs_record_parse(&ar, "g.ini", &tagged, old, sizeof(old), S("[thing 0]\nvalue = 4\n[thing 1]\nid = 8\n"), NULL,
+			    &back) == -EINVAL && strstr(ar.err, "g.ini: [thing 0]: only kind 1 has a value"),
+	   "a value the kind lacks: %s", ar.err);
+	ok(gfs_record_parse(&ar, "g.ini", &tagged, old, sizeof(old), S("[thing 0]\nid = 7\n[thing 1]\nkind = 0\nvalue = 0\n"),
+			    NULL, &back) == -EINVAL && strstr(ar.err, "g.ini: [thing 1]: empty its data first"),
+	   "a list the kind lacks: %s", ar.err);
+	ok(gfs_record_parse(&ar, "g.ini", &tagged, old, sizeof(old), S("[thing 0]\nkind = 9\n[thing 1]\nid = 8\n"), NULL,
+			    &back) == -EINVAL && strstr(ar.err, "[thing 0]: kind 9 is not one the format has"),
+	   "an unknown kind: %s", ar.err);
+	gfs_buf_release(&back);
+	gfs_buf_release(&out);
+}
+
+/* The lines face: an element a line, no header, no index; comments and blank lines skipped. */
+static const struct gfs_field ln_fields[] = {
+	{ .key = "a", .kind = GFS_FK_SINT, .off = 0, .width = 2 },
+	{ .key = "b", .kind = GFS_FK_UINT, .off = 2, .width = 1 },
+};
+static const struct gfs_record ln_rec = { .section = "ln", .size = 3, .fields = ln_fields, .nfields = 2 };
+static const struct gfs_table ln_table = { "index", &ln_rec, 3, 0, NULL };
+
+static void test_lines(void)
+{
+	static const uint8_t old[] = { 0xff, 0xff, 7, 5, 0, 9 };
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT, back = GFS_BUF_INIT;
+	size_t n;
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_lines_render(&ln_table, old, 2, NULL, &out) == 0 && !strcmp((char *)out.data, "-1,7\n5,9\n"),
+	   "lines: render");
+	ok(gfs_lines_parse(&ar, "l.txt", &ln_table, old, 2, out.data, out.len, NULL, &back, &n) == 0 && n == 2 &&
+	   back.len == sizeof(old) && !memcmp(back.data, old, sizeof(old)), "lines: unchanged view, same bytes");
+	gfs_buf_set_len(&back, 0);
+	ok(gfs_lines_parse(&ar, "l.txt", &ln_table, old, 2, S("\xef\xbb\xbf# c\n\n -1 , 7 \r\n2,3\n4,5\n"), NULL,
+			   &back, &n) == 0 && n == 3 && back.len == 9 &&
+	   !memcmp(back.data, "\xff\xff\x07\x02\x00\x03\x04\x00\x05", 9), "lines: BOM, comment, blanks; a line more");
+	ok(gfs_lines_parse(&ar, "l.txt", &ln_table, old, 2, S("1,2\n\n1\n"), NULL, &back, &n) == -EINVAL &&
+	   strstr(ar.err, "l.txt: line 3: 1 values, want 2"), "lines: a short line: %s", ar.err);
+	ok(gfs_lines_parse(&ar, "l.txt", &ln_table, old, 2, S("1,256\n"), NULL, &back, &n) == -EINVAL &&
+	   strstr(ar.err, "l.txt: line 1: b: '256'"), "lines: a value out of range: %s", ar.err);
+	ok(gfs_lines_parse(&ar, "l.txt", &ln_table, old, 2, S("1,1\n1,1\n1,1\n1,1\n"), NULL, &back, &n) == -EINVAL &&
+	   strstr(ar.err, "line 4: more than 3 values"), "lines: too many: %s", ar.err);
+	gfs_buf_release(&back);
+	gfs_buf_release(&out);
+}
+
 /* An element that ends in three lists, one after another, each with its own count. */
 static const struct gfs_field w_fields[] = { { .key = "w", .kind = GFS_FK_UINT, .off = 0, .width = 2 } };
 static const struct gfs_record w16 = { .section = "w", .size = 2, .fields = w_fields, .nfields = 1 };
@@ -833,6 +931,8 @@ int main(void)
 	test_record_sections();
 	test_record_edges();
 	test_record_list();
+	test_record_tagged();
+	test_lines();
 	test_record_lists();
 	test_table();
 	test_table_patch();

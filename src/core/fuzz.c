@@ -552,6 +552,15 @@ static int gfs_fuzz_layout(const uint8_t *data, size_t len)
 			 r != -EINVAL)
 			bad = "CSV: a patch failed other than EINVAL";
 	}
+	if (bad)
+		goto out;
+	which = "lines";	/* the same table on the lines face */
+	gfs_buf_set_len(&out, 0);
+	r = gfs_lines_parse(&ar, "f.txt", &gfs_fz_table, old, n, data, tlen, NULL, &out, &m);
+	if (r && r != -EINVAL)
+		bad = "lines: a parse failed other than EINVAL";
+	else if (!r && out.len != m * gfs_fz_row.size)
+		bad = "lines: lines and bytes disagree";
 out:
 	gfs_buf_release(&v);
 	gfs_buf_release(&out);

@@ -7,6 +7,8 @@
 #include "gfs_grid.h"
 #include "gfs_layout.h"
 
+#define GFS_LINES_MAXFIELDS 16	/* values on a line of the lines face */
+
 int gfs_table_render(const struct gfs_table *t, const uint8_t *p, size_t n,
 		     const struct gfs_rec_refs *refs, struct gfs_buf *out)
 {
@@ -370,4 +372,119 @@ int gfs_layout_table(const struct gfs_layout *l, size_t size, struct gfs_layout_
 	t->rec.fields = t->f;
 	t->rec.nfields = n;
 	return 0;
+}
+
+/* ---- the lines face ---------------------------------------------------------- */
+
+int gfs_lines_each(const uint8_t *data, size_t len, int (*line)(void *ctx, char *text, unsigned lineno),
+		   void *ctx)
+{
+	char *text, *s, *end;
+	unsigned lineno = 0;
+	int r = 0;
+
+	gfs_skip_bom(&data, &len);
+	if (!(text = malloc(len + 1)))
+		return -ENOMEM;
+	if (len)
+		memcpy(text, data, len);
+	text[len] = 0;
+	end = text + len;
+	for (s = text; !r && s < end; lineno++) {
+		char *nl = memchr(s, '\n', (size_t)(end - s)), *e = nl ? nl : end, *next = nl ? nl + 1 : end;
+
+		while (e > s && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
+			e--;
+		*e = 0;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (*s && *s != '#')
+			r = line(ctx, s, lineno + 1);
+		s = next;
+	}
+	free(text);
+	return r;
+}
+
+int gfs_lines_render(const struct gfs_table *t, const uint8_t *p, size_t n,
+		     const struct gfs_rec_refs *refs, struct gfs_buf *out)
+{
+	const struct gfs_record *rec = t->rec;
+	int r = 0;
+
+	for (size_t i = 0; i < n && !r; i++) {
+		for (size_t c = 0; c < rec->nfields && !r; c++) {
+			if (c)
+				r = gfs_buf_addc(out, ',');
+			if (!r)
+				r = gfs_field_render(&rec->fields[c], p + i * rec->size, refs, out);
+		}
+		if (!r)
+			r = gfs_buf_addc(out, '\n');
+	}
+	return r;
+}
+
+struct gfs_lines_ctx {
+	struct gfs_archive *ar;
+	const char *view;
+	const struct gfs_table *t;
+	const uint8_t *old;
+	size_t oldn, n;
+	const struct gfs_rec_refs *refs;
+	struct gfs_buf *out, tmp;
+	size_t base;
+};
+
+static int gfs_lines_one(void *vctx, char *text, unsigned lineno)
+{
+	struct gfs_lines_ctx *c = vctx;
+	const struct gfs_record *rec = c->t->rec;
+	char why[GFS_WHY_MAX], *rest = text, *w[GFS_LINES_MAXFIELDS];
+	size_t nw = 0;
+	uint8_t *e;
+	int r;
+
+	if (c->n >= c->t->max)
+		return gfs_err(c->ar, -EINVAL, "%s: line %u: more than %zu values", c->view, lineno, c->t->max);
+	for (char *tok; nw <= rec->nfields && nw < GFS_LINES_MAXFIELDS && (tok = gfs_next_word(&rest, ","));)
+		w[nw++] = tok;
+	if (nw != rec->nfields)
+		return gfs_err(c->ar, -EINVAL, "%s: line %u: %zu values, want %zu", c->view, lineno, nw,
+			       rec->nfields);
+	if ((r = gfs_buf_set_len(c->out, c->base + (c->n + 1) * rec->size)))
+		return r;
+	e = c->out->data + c->base + c->n * rec->size;
+	if (c->n < c->oldn)
+		memcpy(e, c->old + c->n * rec->size, rec->size);
+	for (size_t k = 0; k < nw; k++) {
+		char *v = w[k];
+		size_t l = strlen(v);
+
+		while (*v == ' ' || *v == '\t')
+			v++, l--;
+		while (l && (v[l - 1] == ' ' || v[l - 1] == '\t'))
+			v[--l] = 0;
+		r = gfs_field_scan(&rec->fields[k], e, v, c->refs, &c->tmp, why, sizeof(why));
+		if (r == -EINVAL)
+			return gfs_err(c->ar, -EINVAL, "%s: line %u: %s: %s", c->view, lineno, rec->fields[k].key, why);
+		if (r)
+			return r;
+	}
+	c->n++;
+	return 0;
+}
+
+int gfs_lines_parse(struct gfs_archive *ar, const char *view, const struct gfs_table *t,
+		    const uint8_t *old, size_t oldn, const uint8_t *data, size_t len,
+		    const struct gfs_rec_refs *refs, struct gfs_buf *out, size_t *n)
+{
+	struct gfs_lines_ctx c = { ar, view, t, old, oldn, 0, refs, out, GFS_BUF_INIT, out->len };
+	int r = gfs_lines_each(data, len, gfs_lines_one, &c);
+
+	if (r)
+		gfs_buf_set_len(out, c.base);
+	*n = r ? 0 : c.n;
+	gfs_buf_release(&c.tmp);
+	return r;
 }

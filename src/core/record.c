@@ -555,9 +555,24 @@ static int gfs_record_list(const struct gfs_record *rec)
  * record's fixed part at fixed: its size field's value, or its fixed part
  * and its lists; SIZE_MAX if it does not fit.
  */
+/* The table of the element p[0..avail) of GROUP g: its group's, or a tagged one's variant (NULL: none). */
+static const struct gfs_record *gfs_elem_rec(const struct gfs_field *g, const uint8_t *p, size_t avail)
+{
+	const struct gfs_field *tag;
+	uint64_t v;
+
+	if (!g->variants)
+		return g->group;
+	tag = &g->group->fields[0];
+	if (avail < tag->off + tag->width)
+		return NULL;
+	v = gfs_field_get(tag, p);
+	return v < g->nvariants ? g->variants[v] : NULL;
+}
+
 static size_t gfs_elem_size(const struct gfs_field *g, const uint8_t *fixed, const uint8_t *p, size_t avail)
 {
-	const struct gfs_record *rec = g->group;
+	const struct gfs_record *rec = g->kind == GFS_FK_GROUP ? gfs_elem_rec(g, p, avail) : g->group;
 	size_t at;
 	int first = 1;
 
@@ -572,7 +587,7 @@ static size_t gfs_elem_size(const struct gfs_field *g, const uint8_t *fixed, con
 		at = (size_t)gfs_le(fixed + g->size_off, g->size_width);
 		return at <= avail ? at : SIZE_MAX;
 	}
-	if (avail < rec->size)
+	if (!rec || avail < rec->size)
 		return SIZE_MAX;
 	at = rec->size;
 	for (size_t i = 0; i < rec->nfields; i++) {
@@ -625,7 +640,7 @@ static int gfs_tail(const struct gfs_record *rec, const uint8_t *p, size_t len, 
 			n = gfs_group_elems(f, gfs_count_base(f, p, t));
 		if (n == SIZE_MAX)
 			return -EBADMSG;
-		if (f->kind == GFS_FK_GROUP && !toend && !f->size_width && !gfs_record_list(f->group) &&
+		if (f->kind == GFS_FK_GROUP && !toend && !f->size_width && !f->variants && !gfs_record_list(f->group) &&
 		    f->group->size && n > (len - pos) / f->group->size)
 			return -EBADMSG;	/* (fixed-size elements: checked at once) */
 		for (k = 0; toend || k < n; k++, pos += es) {
@@ -685,6 +700,146 @@ const struct gfs_field *gfs_record_field(const struct gfs_record *rec, const cha
 		if (!strcmp(rec->fields[i].key, key))
 			return &rec->fields[i];
 	return NULL;
+}
+
+const struct gfs_record *gfs_record_elem(const struct gfs_record *rec, const uint8_t *p, size_t len,
+					 const char *key, size_t k, size_t *at, size_t *n)
+{
+	const struct gfs_field *g = gfs_record_part(rec, p, len, key, at, n);
+	size_t cnt = *n;
+
+	if (!g || g->kind != GFS_FK_GROUP || k >= cnt)
+		return NULL;
+	for (size_t i = 0; i <= k; i++) {
+		*n = gfs_elem_size(g, p, p + *at, len - *at);
+		if (i < k)
+			*at += *n;
+	}
+	return gfs_elem_rec(g, p + *at, *n);
+}
+
+const struct gfs_field *gfs_record_items(const struct gfs_record *el, const uint8_t *e, size_t elen,
+				       const char *key, size_t *at, size_t *n)
+{
+	const struct gfs_field *l = gfs_record_field(el, key);
+
+	if (!l || l->kind != GFS_FK_LIST || elen < el->size)
+		return NULL;
+	*at = gfs_list_at(el, l, e, elen);
+	*n = gfs_list_count(l, e, elen);
+	return *at <= elen && *n <= (elen - *at) / l->group->size ? l : NULL;
+}
+
+size_t gfs_record_elem_span(const struct gfs_field *g, const uint8_t *fixed, const uint8_t *e, size_t avail)
+{
+	size_t n = gfs_elem_size(g, fixed, e, avail);
+
+	return n == SIZE_MAX ? 0 : n;
+}
+
+/* ---- tagged elements ---------------------------------------------------------- */
+
+static int gfs_field_number(const struct gfs_field *f)
+{
+	return f->kind == GFS_FK_UINT || f->kind == GFS_FK_SINT || f->kind == GFS_FK_HEX ||
+	       f->kind == GFS_FK_ENUM || f->kind == GFS_FK_REF;
+}
+
+/* The field of el that takes the value of f (of key f->key, not a list), or NULL. */
+static const struct gfs_field *gfs_field_twin(const struct gfs_record *el, const struct gfs_field *f)
+{
+	const struct gfs_field *t = gfs_record_field(el, f->key);
+
+	return t && t->kind != GFS_FK_LIST && t->kind != GFS_FK_GROUP ? t : NULL;
+}
+
+/* The value of field from at a into field to at b: a number by value, else its bytes. */
+static void gfs_value_copy(const struct gfs_field *to, uint8_t *b, const struct gfs_field *from,
+			   const uint8_t *a)
+{
+	if (gfs_field_number(to) && gfs_field_number(from))
+		gfs_field_set(to, b, gfs_field_get(from, a) & gfs_field_mask(to));
+	else
+		memcpy(b + to->off, a + from->off, to->width < from->width ? to->width : from->width);
+}
+
+/* The view (g->group->size bytes at v) of the element e of the tagged GROUP g, of table vr. */
+static void gfs_tag_view(const struct gfs_field *g, const struct gfs_record *vr, const uint8_t *e, uint8_t *v)
+{
+	const struct gfs_record *gr = g->group;
+
+	memset(v, 0, gr->size);
+	for (size_t i = 0; i < gr->nfields; i++) {
+		const struct gfs_field *sf = gfs_field_twin(vr, &gr->fields[i]);
+
+		if (sf)
+			gfs_value_copy(&gr->fields[i], v, sf, e);
+	}
+}
+
+/* Is the value of f at base all zeros? */
+static int gfs_field_zero(const struct gfs_field *f, const uint8_t *base)
+{
+	if (gfs_field_number(f))
+		return !gfs_field_get(f, base);
+	for (unsigned i = 0; i < f->width; i++)
+		if (base[f->off + i])
+			return 0;
+	return 1;
+}
+
+/*
+ * Append element k of the tagged GROUP g (view bytes v) as its variant's
+ * bytes, its lists from the old element o[0..olen) (NULL: none); why set
+ * on -EINVAL.
+ */
+static int gfs_tag_store(const struct gfs_field *g, size_t k, const uint8_t *v, const uint8_t *o, size_t olen,
+			 struct gfs_buf *out, char *why, size_t wl)
+{
+	const struct gfs_record *gr = g->group, *vr, *ovr = o ? gfs_elem_rec(g, o, olen) : NULL;
+	uint64_t tag = gfs_field_get(&gr->fields[0], v);
+	size_t base = out->len;
+	int r;
+
+	if (tag >= g->nvariants || !(vr = g->variants[tag]))
+		return snprintf(why, wl, "[%s %zu]: %s %llu is not one the format has", gr->section, k,
+				gr->fields[0].key, (unsigned long long)tag), -EINVAL;
+	r = ovr == vr ? gfs_buf_add(out, o, vr->size) : gfs_buf_set_len(out, base + vr->size);
+	for (size_t i = 0; i < gr->nfields && !r; i++) {
+		const struct gfs_field *vf = &gr->fields[i], *sf = gfs_field_twin(vr, vf);
+
+		if (sf)
+			gfs_value_copy(sf, out->data + base, vf, v);
+		else if (!gfs_field_zero(vf, v))
+			return snprintf(why, wl, "[%s %zu]: %s", gr->section, k, vf->why ? vf->why :
+					"a value its kind does not have"), -EINVAL;
+	}
+	for (size_t i = 0; ovr && i < ovr->nfields && !r; i++) {	/* lists the new layout drops */
+		const struct gfs_field *ol = &ovr->fields[i], *nl = gfs_record_field(vr, ol->key);
+
+		if (ol->kind == GFS_FK_LIST && (!nl || nl->kind != GFS_FK_LIST) && gfs_list_count(ol, o, olen))
+			return snprintf(why, wl, "[%s %zu]: %s", gr->section, k, ol->why ? ol->why :
+					"a list its kind does not have"), -EINVAL;
+	}
+	for (size_t i = 0; i < vr->nfields && !r; i++) {
+		const struct gfs_field *l = &vr->fields[i], *ol = ovr ? gfs_record_field(ovr, l->key) : NULL;
+		size_t n = l->min > 0 ? (size_t)l->min : 0, at = 0;
+
+		if (l->kind != GFS_FK_LIST)
+			continue;
+		if (ol && ol->kind == GFS_FK_LIST) {
+			n = gfs_list_count(ol, o, olen);
+			at = gfs_list_at(ovr, ol, o, olen);
+		}
+		if (n > gfs_count_max(l->count_width, 0))
+			return snprintf(why, wl, "[%s %zu]: %s: at most %llu %ss", gr->section, k, l->key,
+					(unsigned long long)gfs_count_max(l->count_width, 0), l->group->section),
+			       -EINVAL;
+		gfs_le_put(out->data + base + l->count_off, l->count_width, n);
+		r = ol && ol->kind == GFS_FK_LIST ? gfs_buf_add(out, o + at, n * l->group->size) :
+		    gfs_buf_set_len(out, out->len + n * l->group->size);
+	}
+	return r;
 }
 
 /*
@@ -774,7 +929,8 @@ int gfs_record_resize(const struct gfs_record *rec, const struct gfs_field *g, c
 		}
 		for (; f == g && k < n && !r; k++)	/* new elements: zeros */
 			r = gfs_buf_set_len(out, out->len + (f->size_width ?
-				(size_t)gfs_le(old + f->size_off, f->size_width) : f->group->size));
+				(size_t)gfs_le(old + f->size_off, f->size_width) :
+				f->variants ? f->variants[0]->size : f->group->size));
 	}
 	if (!r)
 		r = gfs_buf_add(out, old + t.end, oldlen - t.end);
@@ -790,6 +946,7 @@ int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len
 		      const struct gfs_rec_refs *refs, struct gfs_buf *out)
 {
 	size_t ord[GFS_REC_MAXPARTS];
+	struct gfs_buf v = GFS_BUF_INIT;
 	struct gfs_tail t;
 	int r = 0;
 
@@ -810,13 +967,20 @@ int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len
 			continue;
 		for (size_t k = 0; k < t.cnt[ord[o]] && !r; k++) {
 			size_t es = gfs_elem_size(f, p, p + pos, len - pos);
+			const uint8_t *e = p + pos;
 
 			r = gfs_buf_printf(out, "\n[%s %zu]\n", f->group->section, k);
+			if (!r && f->variants && !(r = gfs_buf_set_len(&v, f->group->size))) {
+				gfs_tag_view(f, gfs_elem_rec(f, e, es), e, v.data);
+				e = v.data;
+				es = f->group->size;
+			}
 			if (!r)
-				r = gfs_fields_render(f->group, p + pos, es, NULL, NULL, refs, out);
-			pos += es;
+				r = gfs_fields_render(f->group, e, es, NULL, NULL, refs, out);
+			pos += f->variants ? gfs_elem_size(f, p, p + pos, len - pos) : es;
 		}
 	}
+	gfs_buf_release(&v);
 	return r;
 }
 
@@ -1366,6 +1530,48 @@ static int gfs_rec_settle(struct gfs_rec_ctx *c)
 	return 0;
 }
 
+/*
+ * Append the elements of the tagged GROUP of part g as their variants'
+ * bytes, each with its old element (at its place, or, when elements came or
+ * went, the first unused one of its match field's value).
+ */
+static int gfs_tag_group(struct gfs_rec_ctx *c, size_t g, const uint8_t *old, size_t oldlen,
+			 struct gfs_buf *out)
+{
+	const struct gfs_field *f = c->t.f[g], *mf = f->match ? gfs_record_field(f->group, f->match) : NULL;
+	size_t on = c->t.cnt[g], nn = c->new_n[g], *at = malloc((on + 1) * sizeof(*at));
+	uint8_t *used = calloc(on + 1, 1);
+	char why[GFS_WHY_MAX];
+	int r = at && used ? 0 : -ENOMEM;
+
+	for (size_t k = 0, pos = c->t.at[g]; k <= on && !r; k++) {
+		at[k] = pos;
+		if (k < on)
+			pos += gfs_elem_size(f, old, old + pos, oldlen - pos);
+	}
+	for (size_t k = 0; k < nn && !r; k++) {
+		const uint8_t *v = c->elems[g][k].data;
+		size_t from = nn == on ? k : on;
+
+		for (size_t j = 0; j < on && from == on && mf; j++) {
+			const struct gfs_record *ovr = gfs_elem_rec(f, old + at[j], at[j + 1] - at[j]);
+			const struct gfs_field *om = gfs_field_twin(ovr, mf);
+
+			if (!used[j] && om && gfs_field_get(om, old + at[j]) == gfs_field_get(mf, v))
+				from = j;
+		}
+		if (from < on)
+			used[from] = 1;
+		r = gfs_tag_store(f, k, v, from < on ? old + at[from] : NULL, from < on ? at[from + 1] - at[from] : 0,
+				  out, why, sizeof(why));
+		if (r == -EINVAL)
+			r = gfs_err(c->ar, -EINVAL, "%s: %s", c->view, why);
+	}
+	free(at);
+	free(used);
+	return r;
+}
+
 int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_record *rec,
 		     const uint8_t *old, size_t oldlen, const uint8_t *data, size_t len,
 		     const struct gfs_rec_refs *refs, struct gfs_buf *out)
@@ -1407,7 +1613,11 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
 			size_t es = gfs_elem_size(f, old, old + pos, oldlen - pos);
 
 			r = gfs_buf_grow(&c.elems[g][k], 1);
-			r = r ? r : gfs_buf_add(&c.elems[g][k], old + pos, es);
+			if (!r && f->kind == GFS_FK_GROUP && f->variants &&
+			    !(r = gfs_buf_set_len(&c.elems[g][k], f->group->size)))
+				gfs_tag_view(f, gfs_elem_rec(f, old + pos, es), old + pos, c.elems[g][k].data);
+			else if (!r)
+				r = gfs_buf_add(&c.elems[g][k], old + pos, es);
 			pos += es;
 		}
 	}
@@ -1415,9 +1625,12 @@ int gfs_record_parse(struct gfs_archive *ar, const char *view, const struct gfs_
 	r = r ? r : gfs_rec_need_all(&c);
 	r = r ? r : gfs_rec_settle(&c);
 	r = r ? r : gfs_buf_add(out, c.fixed, rec->size);
-	for (size_t g = 0; g < c.t.n && !r; g++)
-		for (size_t k = 0; k < c.new_n[g] && !r; k++)
+	for (size_t g = 0; g < c.t.n && !r; g++) {
+		for (size_t k = 0; k < c.new_n[g] && !r && !c.t.f[g]->variants; k++)
 			r = gfs_buf_add(out, c.elems[g][k].data, c.elems[g][k].len);
+		if (!r && c.t.f[g]->kind == GFS_FK_GROUP && c.t.f[g]->variants)
+			r = gfs_tag_group(&c, g, old, oldlen, out);
+	}
 	if (!r)
 		r = gfs_buf_add(out, old + c.t.end, oldlen - c.t.end);
 	for (size_t g = 0; g < c.t.n; g++) {
@@ -1478,7 +1691,7 @@ int gfs_record_each(const struct gfs_record *rec, const uint8_t *p, size_t len,
 		for (size_t k = 0; k < t.cnt[j] && !r; k++) {
 			size_t es = gfs_elem_size(t.f[j], p, p + pos, len - pos);
 
-			r = gfs_fields_each(t.f[j]->group, p + pos, es, NULL, NULL, fn, ctx);
+			r = gfs_fields_each(gfs_elem_rec(t.f[j], p + pos, es), p + pos, es, NULL, NULL, fn, ctx);
 			pos += es;
 		}
 	}

@@ -3,7 +3,7 @@ libgamefs_a_SOURCES += src/formats/tng/tng_driver.c src/formats/tng/tng.h \
 	src/formats/tng/tng.c src/formats/tng/tng_map.c src/formats/tng/tng_sprite.c \
 	src/formats/tng/tng_view.c src/formats/tng/tng_tiled.c src/formats/tng/tng_save.c src/formats/tng/tng_crc.c \
 	src/formats/tng/tng_script.c src/formats/tng/tng_script.h src/formats/tng/tng_logic.c src/formats/tng/tng_handlers.c src/formats/tng/tng_media.c \
-	src/formats/tng/tng_records.c src/formats/tng/tng_rec.h src/formats/tng/tng_reshape.c src/formats/tng/tng_refs.c src/formats/tng/tng_names.c src/formats/tng/tng_walk.c src/formats/tng/tng_sprview.c \
+	src/formats/tng/tng_records.c src/formats/tng/tng_rec.h src/formats/tng/tng_refs.c src/formats/tng/tng_names.c src/formats/tng/tng_walk.c src/formats/tng/tng_sprview.c \
 	src/formats/tng/tng_maps.c
 CORE_TESTS += \
 	tests/tng/t2001-generated.sh tests/tng/t2002-corpus.sh tests/tng/t2003-edits.sh \

@@ -1,8 +1,6 @@
 /*
- * tng_rec.h - private to tng_records.c (the record tables) and
- * tng_reshape.c (the attributes, turned into "view bytes" their table
- * describes, and back): the offsets both use; and tng_refs.c, the tables'
- * value callbacks.
+ * tng_rec.h - private to tng_records.c (the record tables) and tng_refs.c
+ * (the tables' value callbacks): the offsets and references both use.
  */
 #ifndef GFS_TNG_REC_H
 #define GFS_TNG_REC_H
@@ -23,9 +21,6 @@
 #define ALERTS_N	11
 #define ALERTS_MIN	3
 #define CREDITS_HDR	24
-#define ATTR_HDR	19
-#define ATTR_N		17
-#define AV_SIZE		11
 enum { AK_PRIMARY, AK_VAR, AK_CALC, AK_GVAR, AK_GCALC, AK_N };
 #define NONE24		0xffffffu
 
@@ -55,16 +50,5 @@ int tng_ref_parse(void *ctx, int ref, const char *s, uint64_t *v);
 /* A chooser option's area: the six bytes after its position, bit 48 set for a rectangle. */
 uint64_t tng_area_get(const uint8_t *e);
 void tng_area_set(uint8_t *e, uint64_t v);
-
-/*
- * to_view(p, len, v): the view bytes of a record appended to v (0, or
- * -EBADMSG when the bytes do not have the layout); from_view(old, oldlen,
- * v, vlen, out, why, wl): the record bytes of view bytes v appended to out
- * (-EINVAL with why when the table's parser let through what the record
- * cannot hold).
- */
-int tng_attr_to_view(const uint8_t *p, size_t len, struct gfs_buf *v);
-int tng_attr_from_view(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
-		       struct gfs_buf *out, char *why, size_t wl);
 
 #endif

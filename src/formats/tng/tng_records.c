@@ -11,10 +11,9 @@
  * lengths that belong to them are not keys here.
  *
  * Every kind is a table over the record's bytes as they are (parts in
- * byte order, the view in its own order), but attributes (25): an
- * attribute's size depends on its kind, and tng_reshape.c turns them into
- * "view bytes" their table describes, and back.  The tables' value
- * callbacks (references by name) are tng_refs.c.  The section registry
+ * byte order, the view in its own order; an attribute's layout follows its
+ * kind: a tagged group, one table a kind).  The tables' value callbacks
+ * (references by name) are tng_refs.c.  The section registry
  * (tng.c) names each kind's table, and the bytes a record spans before its
  * scripts come from it (tng_rec_span()).
  */
@@ -462,29 +461,137 @@ const struct gfs_record tng_equip_rec = {
 	0, equip_fields, NF(equip_fields)
 };
 
-/* Section 25, attributes: as view bytes, the 19-byte header and 11 bytes an attribute. */
+/*
+ * Section 25, attributes: a 19-byte header, then attributes whose layout
+ * follows their kind (kind, name and title, then a variable's default and
+ * on-change script, a u24 length, or a calculated one's expression, a u16
+ * length; a primary one ends there), shown as one table (kind, name,
+ * title, default).  The scripts are files of their own (the lists "script",
+ * shown nowhere): they follow an attribute's place, or, when attributes
+ * came or went, its name; a new one is END.
+ */
 static const char *const akinds[] = {
 	"primary", "variable", "calculated", "global_variable", "global_calculated", NULL
 };
+#define F_ACOMMON \
+	{ .key = "kind", .kind = GFS_FK_ENUM, .off = 0, .width = 1, .names = akinds }, \
+	F_R("name", 1, 3, RR_NAME | TNGS_STRING, W_NAME("a string of strings.txt")), F_TEXT("title", 4)
+#define F_ASCRIPT(co, cw) \
+	{ .key = "script", .kind = GFS_FK_LIST, .off = (co) + (cw), .group = &code_rec, .count_off = co, \
+	  .count_width = cw, .min = 1, .why = "a primary attribute has no script (empty its .tngs file first)" }
+
+static const struct gfs_record code_rec = { "byte", NULL, 1, NULL, 0 };
+static const struct gfs_field aprim_fields[] = { F_ACOMMON };
+static const struct gfs_field avar_fields[] = { F_ACOMMON, F_S("default", 7, 4), F_ASCRIPT(11, 3) };
+static const struct gfs_field acalc_fields[] = { F_ACOMMON, F_ASCRIPT(7, 2) };
+static const struct gfs_record aprim_rec = { "attribute", NULL, 7, aprim_fields, NF(aprim_fields) };
+static const struct gfs_record avar_rec = { "attribute", NULL, 14, avar_fields, NF(avar_fields) };
+static const struct gfs_record acalc_rec = { "attribute", NULL, 9, acalc_fields, NF(acalc_fields) };
+static const struct gfs_record *const avariants[AK_N] = {
+	[AK_PRIMARY] = &aprim_rec, [AK_VAR] = &avar_rec, [AK_CALC] = &acalc_rec,
+	[AK_GVAR] = &avar_rec, [AK_GCALC] = &acalc_rec,
+};
 
 static const struct gfs_field attr_fields[] = {
-	{ .key = "kind", .kind = GFS_FK_ENUM, .off = 0, .width = 1, .names = akinds },
-	F_R("name", 1, 3, RR_NAME | TNGS_STRING, W_NAME("a string of strings.txt")),
-	F_TEXT("title", 4), F_S("default", 7, 4),
+	F_ACOMMON, { .key = "default", .kind = GFS_FK_SINT, .off = 7, .width = 4,
+		     .why = "only variables have a default" },
 };
-static const struct gfs_record attr_rec = { "attribute", NULL, AV_SIZE, attr_fields, NF(attr_fields) };
+static const struct gfs_record attr_rec = { "attribute", NULL, 11, attr_fields, NF(attr_fields) };
 
 static const struct gfs_field attrs_fields[] = {
 	F_U("freeform_points", 0, 2), F_U("freeform_max", 2, 2), F_U("engine_attributes", 4, 1),
 	F_ATTR("light_radius", 5), F_ATTR("weight", 8), F_ATTR("speed", 11), F_ATTR("level_up", 14),
-	F_GROUP("attribute", attr_rec, ATTR_N, 2),
+	{ .key = "attribute", .kind = GFS_FK_GROUP, .group = &attr_rec, .count_off = 17, .count_width = 2,
+	  .variants = avariants, .nvariants = AK_N, .match = "name" },
 };
 const struct gfs_record tng_attrs_rec = {
 	"attributes", COMMENT_REFS "; [attribute N]: kind primary, variable, calculated, global_variable "
 	"or global_calculated;\n; default: variables only; the on-change handlers and expressions "
-	"are NAME.on_change.tngs\n; and NAME.expression.tngs\n", ATTR_HDR, attrs_fields,
+	"are NAME.on_change.tngs\n; and NAME.expression.tngs\n", 19, attrs_fields,
 	NF(attrs_fields)
 };
+
+/* ---- attributes' scripts ------------------------------------------------------ */
+
+int tng_attr_each(const uint8_t *p, size_t len, int (*fn)(uint32_t nameoff, void *ctx), void *ctx)
+{
+	const struct gfs_field *g = gfs_record_field(&tng_attrs_rec, "attribute");
+	const struct gfs_field *name = gfs_record_field(&attr_rec, "name");
+	size_t at = tng_attrs_rec.size, n;
+
+	if (len < at)
+		return 0;
+	n = (size_t)gfs_le(p + g->count_off, g->count_width);
+	for (size_t k = 0; k < n && len - at >= aprim_rec.size; k++) {
+		size_t sz = gfs_record_elem_span(g, p, p + at, len - at);
+		int r = fn((uint32_t)gfs_le(p + at + name->off, name->width), ctx);
+
+		if (r)
+			return r;
+		if (!sz)
+			break;	/* an unknown kind or a script past the end: the rest cannot be found */
+		at += sz;
+	}
+	return 0;
+}
+
+int tng_attr_count(const uint8_t *p, size_t len, size_t *n)
+{
+	size_t at;
+
+	return gfs_record_span(&tng_attrs_rec, p, len) == len &&
+	       gfs_record_part(&tng_attrs_rec, p, len, "attribute", &at, n) ? 0 : -EBADMSG;
+}
+
+/* Attribute k of the section p[0..len): at *at, *n bytes, its table; its script at *sat, *sn bytes. */
+static const struct gfs_record *attr_at(const uint8_t *p, size_t len, size_t k, size_t *at, size_t *n,
+					const struct gfs_field **script, size_t *sat, size_t *sn)
+{
+	const struct gfs_record *el;
+	size_t cnt;
+
+	*script = NULL;
+	*sat = *sn = 0;
+	if (tng_attr_count(p, len, &cnt) || k >= cnt ||
+	    !(el = gfs_record_elem(&tng_attrs_rec, p, len, "attribute", k, at, n)))
+		return NULL;
+	*script = gfs_record_items(el, p + *at, *n, "script", sat, sn);
+	return el;
+}
+
+int tng_attr_script(const uint8_t *p, size_t len, size_t k, uint32_t *nameoff,
+		    const uint8_t **code, size_t *n)
+{
+	const struct gfs_field *sc, *name = gfs_record_field(&attr_rec, "name");
+	size_t at, es, sat, cnt;
+	const struct gfs_record *el = attr_at(p, len, k, &at, &es, &sc, &sat, n);
+
+	if (!el)
+		return tng_attr_count(p, len, &cnt) ? -EBADMSG : -ENOENT;
+	*nameoff = (uint32_t)gfs_le(p + at + name->off, name->width);
+	*code = p + at + sat;
+	return !sc ? 0 : el == &avar_rec ? 1 : 2;
+}
+
+int tng_attr_set_script(const uint8_t *p, size_t len, size_t k, const uint8_t *code, size_t n,
+			struct gfs_buf *out)
+{
+	const struct gfs_field *sc;
+	size_t at, es, sat, sn, base = out->len, cnt;
+	int r;
+
+	if (!attr_at(p, len, k, &at, &es, &sc, &sat, &sn))
+		return tng_attr_count(p, len, &cnt) ? -EBADMSG : -ENOENT;
+	if (!sc)
+		return -ENOENT;
+	if (n > ((size_t)1 << 8 * sc->count_width) - 1)
+		return -E2BIG;
+	r = gfs_buf_add(out, p, at + sat);
+	for (unsigned i = 0; !r && i < sc->count_width; i++)	/* the script's new length */
+		out->data[base + at + sc->count_off + i] = (uint8_t)(n >> 8 * i);
+	r = r ? r : gfs_buf_add(out, code, n);
+	return r ? r : gfs_buf_add(out, p + at + sat + sn, len - at - sat - sn);
+}
 
 /* ---- kinds ---------------------------------------------------------------- */
 
@@ -529,17 +636,13 @@ static struct tmeta_tab *tmeta_tab(unsigned t)
 
 /*
  * What a kind is made of: its table (the section registry's, tng.c); the
- * main menu's other table (a record of the intro alone); the attributes'
- * view bytes (tng_reshape.c: an attribute's size and script depend on its
- * kind); section 33's table, made for its transports.
+ * main menu's other table (a record of the intro alone); section 33's
+ * table, made for its transports.
  */
 struct tng_layout {
 	const struct gfs_record *rec;
 	const struct gfs_record *alt;	/* the table of a record alt_len bytes long (section 17) */
 	size_t alt_len;
-	int (*to_view)(const uint8_t *p, size_t len, struct gfs_buf *v);
-	int (*from_view)(const uint8_t *old, size_t oldlen, const uint8_t *v, size_t vlen,
-			 struct gfs_buf *out, char *why, size_t wl);
 	struct tmeta_tab *tmp;		/* a table made for this use */
 };
 
@@ -568,9 +671,6 @@ static int kind_of(unsigned type, unsigned transports, struct tng_layout *k)
 	if (type == TNG_S_MAINMENU) {
 		k->alt = &intro_rec;
 		k->alt_len = MAINMENU_SHORT;
-	} else if (type == TNG_S_ATTRS) {
-		k->to_view = tng_attr_to_view;
-		k->from_view = tng_attr_from_view;
 	}
 	return 0;
 }
@@ -579,8 +679,8 @@ size_t tng_rec_span(unsigned type, const uint8_t *p, size_t len)
 {
 	const struct gfs_record *rec = tng_kind_of(type)->rec;
 
-	/* (not the main menu's, of two tables, nor the attributes', reshaped) */
-	if (!rec || type == TNG_S_MAINMENU || type == TNG_S_ATTRS)
+	/* (not the main menu's, of two tables) */
+	if (!rec || type == TNG_S_MAINMENU)
 		return 0;
 	return gfs_record_span(rec, p, len);
 }
@@ -590,27 +690,15 @@ static void kind_release(struct tng_layout *k)
 	free(k->tmp);
 }
 
-/* The view bytes of p: v filled (its data may be p itself, not owned: *alias). */
-static int view_bytes(struct tng_layout *k, const uint8_t *p, size_t len, struct gfs_buf *v,
-		      const uint8_t **vp, size_t *vlen)
+/* Does p[0..len) hold a record of k's table (k->rec: the one for its length)? */
+static int layout_fits(struct tng_layout *k, const uint8_t *p, size_t len)
 {
 	size_t span;
-	int r;
 
 	if (k->alt && len == k->alt_len)
 		k->rec = k->alt;
-	if (k->to_view) {
-		r = k->to_view(p, len, v);
-		if (r)
-			return r == -ENOMEM ? r : -EBADMSG;
-		*vp = v->data;
-		*vlen = v->len;
-	} else {
-		*vp = p;
-		*vlen = len;
-	}
-	span = gfs_record_span(k->rec, *vp, *vlen);	/* 0: it does not fit (or it is empty) */
-	return (span || (!*vlen && !k->rec->size)) && span == *vlen ? 0 : -EBADMSG;
+	span = gfs_record_span(k->rec, p, len);	/* 0: it does not fit (or it is empty) */
+	return (span || (!len && !k->rec->size)) && span == len ? 0 : -EBADMSG;
 }
 
 int tng_rec_known(unsigned type)
@@ -622,22 +710,18 @@ int tng_rec_known(unsigned type)
 	return r == 0;
 }
 
-/* The record p[0..len) laid out for its kind's table, handed to fn (NULL: only decode it). */
+/* The record p[0..len) with its kind's table, handed to fn (NULL: only decode it). */
 static int with_view(unsigned type, unsigned transports, const uint8_t *p, size_t len,
-		     int (*fn)(const struct tng_layout *k, const uint8_t *vp, size_t vlen, void *ctx),
+		     int (*fn)(const struct tng_layout *k, const uint8_t *p, size_t len, void *ctx),
 		     void *ctx)
 {
-	struct gfs_buf v = GFS_BUF_INIT;
 	struct tng_layout k;
-	const uint8_t *vp;
-	size_t vlen;
 	int r = kind_of(type, transports, &k);
 
 	if (!r)
-		r = view_bytes(&k, p, len, &v, &vp, &vlen);
+		r = layout_fits(&k, p, len);
 	if (!r && fn)
-		r = fn(&k, vp, vlen, ctx);
-	gfs_buf_release(&v);
+		r = fn(&k, p, len, ctx);
 	kind_release(&k);
 	return r;
 }
@@ -668,12 +752,12 @@ struct render_ctx {
 	struct gfs_buf *out;
 };
 
-static int render_view(const struct tng_layout *k, const uint8_t *vp, size_t vlen, void *ctx)
+static int render_view(const struct tng_layout *k, const uint8_t *p, size_t len, void *ctx)
 {
 	struct render_ctx *c = ctx;
 	struct gfs_rec_refs refs = { tng_ref_fmt, tng_ref_parse, NULL, (void *)c->nm };
 
-	return gfs_record_render(k->rec, vp, vlen, &refs, c->out);
+	return gfs_record_render(k->rec, p, len, &refs, c->out);
 }
 
 int tng_rec_render(unsigned type, unsigned transports, const uint8_t *p, size_t len,
@@ -707,14 +791,14 @@ static int none_sprites(const struct gfs_field *fields, size_t nf, uint8_t *base
  * editor makes them, rather than sprite 0 of the category (the fixed part
  * and its fixed blocks: a new record's lists are empty).
  */
-static int fresh_view(const struct gfs_record *rec, const struct gfs_rec_refs *refs, const uint8_t *vp,
-		      size_t vlen, struct gfs_buf *fv)
+static int fresh_view(const struct gfs_record *rec, const struct gfs_rec_refs *refs, const uint8_t *p,
+		      size_t len, struct gfs_buf *fv)
 {
 	struct gfs_buf tmp = GFS_BUF_INIT;
-	int r = gfs_buf_add(fv, vp, vlen);
+	int r = gfs_buf_add(fv, p, len);
 
 	if (!r)
-		r = none_sprites(rec->fields, rec->nfields, fv->data, rec->size < vlen ? rec->size : vlen, refs, &tmp);
+		r = none_sprites(rec->fields, rec->nfields, fv->data, rec->size < len ? rec->size : len, refs, &tmp);
 	for (size_t i = 0; !r && i < rec->nfields; i++) {
 		const struct gfs_field *f = &rec->fields[i];
 		size_t at, n;
@@ -732,30 +816,22 @@ static int rec_parse(struct gfs_archive *ar, const char *view, unsigned type, un
 		     const struct tngs_names *nm, struct gfs_buf *out, int fresh)
 {
 	struct gfs_rec_refs refs = { tng_ref_fmt, tng_ref_parse, NULL, (void *)nm };
-	struct gfs_buf v = GFS_BUF_INIT, nv = GFS_BUF_INIT, fv = GFS_BUF_INIT;
+	struct gfs_buf fv = GFS_BUF_INIT, nv = GFS_BUF_INIT;
 	struct tng_layout k;
-	const uint8_t *vp;
-	size_t vlen;
-	char why[160] = "";
 	int r = kind_of(type, transports, &k);
 
 	if (r)
 		return r == -ENOENT ? -EINVAL : r;
-	r = view_bytes(&k, old, oldlen, &v, &vp, &vlen);
+	r = layout_fits(&k, old, oldlen);
 	if (r == -EBADMSG)
 		r = gfs_err(ar, -EIO, "%s: the record no longer decodes", view);
-	if (!r && fresh && !(r = fresh_view(k.rec, &refs, vp, vlen, &fv)))
-		vp = fv.data;
+	if (!r && fresh && !(r = fresh_view(k.rec, &refs, old, oldlen, &fv)))
+		old = fv.data;
 	if (!r)
-		r = gfs_record_parse(ar, view, k.rec, vp, vlen, text, len, &refs, &nv);
-	if (!r && k.from_view)
-		r = k.from_view(old, oldlen, nv.data, nv.len, out, why, sizeof why);
-	else if (!r)
+		r = gfs_record_parse(ar, view, k.rec, old, oldlen, text, len, &refs, &nv);
+	if (!r)
 		r = gfs_buf_add(out, nv.data, nv.len);
-	if (r == -EINVAL && why[0])
-		r = gfs_err(ar, -EINVAL, "%s: %s", view, why);
 	gfs_buf_release(&nv);
-	gfs_buf_release(&v);
 	gfs_buf_release(&fv);
 	kind_release(&k);
 	return r;
@@ -815,9 +891,9 @@ static int refers_field(void *ctx, const struct gfs_field *f, uint64_t v)
 	return f->ref == RR_COND && w->ref == (RR_NAME | TNGS_ATTR) && (v & 0xff) == 0 && v >> 8 == w->v;
 }
 
-static int refers_view(const struct tng_layout *k, const uint8_t *vp, size_t vlen, void *ctx)
+static int refers_view(const struct tng_layout *k, const uint8_t *p, size_t len, void *ctx)
 {
-	return gfs_record_each(k->rec, vp, vlen, refers_field, ctx);
+	return gfs_record_each(k->rec, p, len, refers_field, ctx);
 }
 
 int tng_rec_refers(unsigned type, unsigned transports, const uint8_t *p, size_t len, int k,

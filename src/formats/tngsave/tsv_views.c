@@ -3,8 +3,10 @@
  * preview.ini (outside the payload), and the text views of its chunks:
  *
  *   GLBL, QSTS  globals.txt, quests.txt: one signed 32-bit value per line
+ *               (the lines face of the codec, gfs_layout.h)
  *   DENY        deny.txt: one IPv4 or IPv6 address per line; a record that
- *               is not a plain address is shown as "raw FAMILY HEX32"
+ *               is not a plain address is shown as "raw FAMILY HEX32" (its
+ *               lines read as the lines face's are)
  *   USER, NPC   user.ini, NNNN.ini: every field and the entity block (the
  *               record codec, over the tables in tsv_model.c)
  *   MAP         maps/<id>.csv: the decoded RLE layer, -1 for 0xffff
@@ -24,108 +26,44 @@
 #include <sys/socket.h>
 #include "gfs_codec.h"
 #include "gfs_grid.h"
+#include "gfs_layout.h"
 #include "tngsave.h"
 
-/* ---- line splitting over a NUL-terminated copy of a view ----------------- */
+/* ---- globals.txt, quests.txt: the lines face of the codec, a value a line ---- */
 
-static char *tsv_dup_text(const uint8_t *data, size_t len)
-{
-	char *s = malloc(len + 1);
-
-	if (s) {
-		if (len)
-			memcpy(s, data, len);
-		s[len] = 0;
-	}
-	return s;
-}
-
-/* Next line of *cur (NUL-free text), trimmed; NULL at the end. */
-static char *tsv_next_line(char **cur, char *end)
-{
-	char *s = *cur, *e, *nl;
-
-	if (s >= end)
-		return NULL;
-	nl = memchr(s, '\n', (size_t)(end - s));
-	e = nl ? nl : end;
-	*cur = nl ? nl + 1 : end;
-	while (e > s && (e[-1] == '\r' || e[-1] == ' ' || e[-1] == '\t'))
-		e--;
-	*e = 0;
-	while (*s == ' ' || *s == '\t')
-		s++;
-	return s;
-}
-
-/* ---- globals.txt, quests.txt ---------------------------------------------- */
+static const struct gfs_field tsv_value_fields[] = {
+	{ .key = "value", .kind = GFS_FK_SINT, .off = 0, .width = 4, .min = INT32_MIN, .max = UINT32_MAX },
+};
+static const struct gfs_record tsv_value_rec = { "value", NULL, 4, tsv_value_fields, 1 };
+static const struct gfs_table tsv_values = { "index", &tsv_value_rec, TSV_PAYLOAD_MAX / 2 / 4, 0, NULL };
 
 static int tsv_list_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct tsv_chunk *c = n->priv;
-	int r = 0;
 
 	if (!c)
 		return -EIO;
 	(void)ar;
-	for (size_t i = 0; !r && i + 4 <= c->body.len; i += 4) {
-		r = gfs_buf_printf(out, "%" PRId32 "\n", (int32_t)gfs_le32(c->body.data + i));
-	}
-	return r;
-}
-
-/*
- * One value per line, '#' comments and blank lines skipped: encode(line)
- * appends the record to nb or fails; the body is replaced only when every
- * line encodes.
- */
-static int tsv_lines_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len,
-			   int (*encode)(struct gfs_archive *ar, const char *view, unsigned lineno,
-					 char *line, struct gfs_buf *nb))
-{
-	struct tsv_chunk *c = n->priv;
-	struct gfs_buf nb = GFS_BUF_INIT;
-	char view[256], *text, *cur, *line;
-	unsigned lineno = 0;
-	int r = 0;
-
-	if (!c)
-		return -EIO;
-	gfs_skip_bom(&data, &len);
-	gfs_node_pathname(n, view, sizeof(view));
-	text = tsv_dup_text(data, len);
-	if (!text)
-		return -ENOMEM;
-	cur = text;
-	while (!r && (line = tsv_next_line(&cur, text + len))) {
-		lineno++;
-		if (!*line || *line == '#')
-			continue;
-		if (nb.len >= TSV_PAYLOAD_MAX / 2)
-			r = gfs_err(ar, -EINVAL, "%s: line %u: too many values", view, lineno);
-		else
-			r = encode(ar, view, lineno, line, &nb);
-	}
-	if (!r)
-		r = tsv_chunk_set_body(c, nb.data, nb.len);
-	gfs_buf_release(&nb);
-	free(text);
-	return r;
-}
-
-static int tsv_list_encode(struct gfs_archive *ar, const char *view, unsigned lineno,
-			   char *line, struct gfs_buf *nb)
-{
-	int64_t v;
-
-	if (gfs_parse_int(line, INT32_MIN, UINT32_MAX, &v))
-		return gfs_err(ar, -EINVAL, "%s: line %u: '%s' is not a 32-bit integer", view, lineno, line);
-	return gfs_buf_add_u32le(nb, (uint32_t)v);
+	return gfs_lines_render(&tsv_values, c->body.data, c->body.len / tsv_value_rec.size, NULL, out);
 }
 
 static int tsv_list_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
-	return tsv_lines_store(ar, n, data, len, tsv_list_encode);
+	struct tsv_chunk *c = n->priv;
+	struct gfs_buf nb = GFS_BUF_INIT;
+	char view[256];
+	size_t cnt;
+	int r;
+
+	if (!c)
+		return -EIO;
+	gfs_node_pathname(n, view, sizeof(view));
+	r = gfs_lines_parse(ar, view, &tsv_values, c->body.data, c->body.len / tsv_value_rec.size, data, len,
+			    NULL, &nb, &cnt);
+	if (!r)
+		r = tsv_chunk_set_body(c, nb.data, nb.len);
+	gfs_buf_release(&nb);
+	return r;
 }
 
 const struct gfs_node_ops tsv_list_ops = {
@@ -201,20 +139,41 @@ static int tsv_deny_line(char *line, uint8_t rec[TSV_DENY_REC])
 	return inet_pton(AF_INET, line, rec + 1) == 1 ? 0 : -1;
 }
 
-static int tsv_deny_encode(struct gfs_archive *ar, const char *view, unsigned lineno,
-			   char *line, struct gfs_buf *nb)
+struct tsv_deny_ctx {
+	struct gfs_archive *ar;
+	const char *view;
+	struct gfs_buf nb;
+};
+
+/* A line of deny.txt: its record appended. */
+static int tsv_deny_encode(void *vctx, char *line, unsigned lineno)
 {
+	struct tsv_deny_ctx *d = vctx;
 	uint8_t rec[TSV_DENY_REC];
 
+	if (d->nb.len >= TSV_PAYLOAD_MAX / 2)
+		return gfs_err(d->ar, -EINVAL, "%s: line %u: too many values", d->view, lineno);
 	if (tsv_deny_line(line, rec))
-		return gfs_err(ar, -EINVAL, "%s: line %u: '%s' is not an IPv4 or IPv6 address "
-			       "(nor 'raw FAMILY 32-HEX-DIGITS')", view, lineno, line);
-	return gfs_buf_add(nb, rec, sizeof(rec));
+		return gfs_err(d->ar, -EINVAL, "%s: line %u: '%s' is not an IPv4 or IPv6 address "
+			       "(nor 'raw FAMILY 32-HEX-DIGITS')", d->view, lineno, line);
+	return gfs_buf_add(&d->nb, rec, sizeof(rec));
 }
 
 static int tsv_deny_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
-	return tsv_lines_store(ar, n, data, len, tsv_deny_encode);
+	struct tsv_chunk *c = n->priv;
+	char view[256];
+	struct tsv_deny_ctx d = { ar, view, GFS_BUF_INIT };
+	int r;
+
+	if (!c)
+		return -EIO;
+	gfs_node_pathname(n, view, sizeof(view));
+	r = gfs_lines_each(data, len, tsv_deny_encode, &d);
+	if (!r)
+		r = tsv_chunk_set_body(c, d.nb.data, d.nb.len);
+	gfs_buf_release(&d.nb);
+	return r;
 }
 
 const struct gfs_node_ops tsv_deny_ops = {
