@@ -35,7 +35,7 @@ static const struct gfs_field tsv_value_fields[] = {
 	{ .key = "value", .kind = GFS_FK_SINT, .off = 0, .width = 4, .min = INT32_MIN, .max = UINT32_MAX },
 };
 static const struct gfs_record tsv_value_rec = { "value", NULL, 4, tsv_value_fields, 1 };
-static const struct gfs_table tsv_values = { "index", &tsv_value_rec, TSV_PAYLOAD_MAX / 2 / 4, 0, NULL };
+static const struct gfs_table tsv_values = { .index = "index", .rec = &tsv_value_rec, .max = TSV_PAYLOAD_MAX / 2 / 4 };
 
 static int tsv_list_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
