@@ -388,7 +388,7 @@ static const struct gfs_field ln_fields[] = {
 	{ .key = "b", .kind = GFS_FK_UINT, .off = 2, .width = 1 },
 };
 static const struct gfs_record ln_rec = { .section = "ln", .size = 3, .fields = ln_fields, .nfields = 2 };
-static const struct gfs_table ln_table = { "index", &ln_rec, 3, 0, NULL };
+static const struct gfs_table ln_table = { .index = "index", .rec = &ln_rec, .max = 3 };
 
 static void test_lines(void)
 {
