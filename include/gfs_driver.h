@@ -263,6 +263,9 @@ struct gfs_archive {
 	gid_t gid GFS_CORE_ONLY;
 	void (*log)(const char *msg) GFS_CORE_ONLY;	/* warnings; default stderr */
 	struct gfs_bgcheck *bgcheck GFS_CORE_ONLY;	/* gfs_check_later() */
+	/* a front end told of every node freed (its handles to the kernel's nodes) */
+	void (*node_gone)(void *arg, struct gfs_node *n) GFS_CORE_ONLY;
+	void *node_gone_arg GFS_CORE_ONLY;
 	int checks_async GFS_CORE_ONLY;	/* run them in a thread (a mount) */
 };
 

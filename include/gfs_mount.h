@@ -121,6 +121,13 @@ int gfs_hidden_unlink(struct gfs_archive *ar, struct gfs_hidden_set *hs, struct 
  */
 int gfs_hidden_reap(struct gfs_archive *ar, struct gfs_hidden_set *hs);
 void gfs_hidden_clear(struct gfs_hidden_set *hs);
+/*
+ * A front end that knows when the kernel forgets a node (libfuse's
+ * low-level API) needs no alias: drop the entries of files given their
+ * name back.  gfs_hidden_is: is n hidden now?
+ */
+void gfs_hidden_settle(struct gfs_hidden_set *hs);
+int gfs_hidden_is(const struct gfs_hidden_set *hs, const struct gfs_node *n);
 
 /*
  * Tell the desktop session (org.freedesktop.Notifications on the session

@@ -1,23 +1,30 @@
 /*
- * The FUSE glue (high-level API).  It knows no format and no edit policy:
- * it serves the generic tree of an opened archive and calls the core for
- * edits (gfs_edit_*, src/core/edit.c) and commits.  A mount's whole state
- * is one struct gfs_mount.  Its lock serialises every operation on the
- * tree: the model, the edit buffers and the commit are never seen
- * half-changed.  Reads of archive spans go through pread() on the current
+ * The FUSE front end, on libfuse's low-level API.  It knows no format and
+ * no edit policy: it serves the generic tree of an opened archive and calls
+ * the core for edits (gfs_edit_*, src/core/edit.c) and commits.  A mount's
+ * whole state is one struct gfs_mount.  Its lock serialises every
+ * operation on the tree: the model, the edit buffers and the commit are
+ * never seen half-changed.  Reads of archive spans are spliced from the
  * archive file.
+ *
+ * The kernel's node ids are the tree's inode numbers.  Every node the
+ * kernel was given (LOOKUP, READDIRPLUS, CREATE, MKDIR) has an entry in the
+ * mount's inode table with its lookup count; FORGET drops it.  A node the
+ * core frees (gfs_archive.node_gone) leaves its entry without a node until
+ * the kernel forgets it: an open of it is ESTALE, which makes the kernel
+ * look the name up again.
  *
  * A read-only open of a rendered view takes a copy of the render (and is
  * direct I/O): a commit in the middle of a read never tears it.  After an
  * operation that may have changed the model, the kernel's cached pages and
- * attributes of every rendered or edited view are invalidated by a thread
- * of their own (gfs_notifier_main).  One thread serves the requests
- * (gfs_serve).  The root holds a read-only .gamefs.log of recent messages.
+ * attributes of every rendered or edited view it holds are invalidated by
+ * a thread of their own (gfs_notifier_main): a request thread never sends
+ * a notification itself.  One thread serves the requests (gfs_serve).  The
+ * root holds a read-only .gamefs.log of recent messages.
  */
-#define FUSE_USE_VERSION 31
+#define FUSE_USE_VERSION 34
 #include <errno.h>
 #include <fcntl.h>
-#include <fuse.h>
 #include <fuse_lowlevel.h>
 #include <limits.h>
 #include <pthread.h>
@@ -30,9 +37,10 @@
 #include "gfs_fuse.h"
 #include "gfs_mount.h"
 
-#define GFS_FUSE_HIDDEN ".fuse_hidden"
+#define GFS_HIDDEN_PREFIX ".fuse_hidden"	/* an open file unlinked: gfs_ll_unlink */
 #define GFS_LOG_NAME ".gamefs.log"
 #define GFS_STATUS_NAME ".gamefs.status"	/* what `gamefs status` reads */
+#define GFS_TIMEOUT 1.0				/* entry and attribute timeouts */
 
 struct gfs_handle {
 	struct gfs_node *node;
@@ -45,9 +53,20 @@ struct gfs_handle {
 	struct gfs_handle *prev, *next;	/* every open handle: m->handles */
 };
 
+/* A node the kernel knows: its id (the tree's inode number) and lookup count. */
+struct gfs_inode {
+	uint64_t ino;
+	struct gfs_node *node;		/* NULL once the core freed it */
+	uint64_t nlookup;
+	struct gfs_inode *next;		/* hash chain */
+};
+
+/* What the notifier drops: nodes' pages and attributes, and names. */
 struct gfs_inval {
-	char **paths;
+	uint64_t *inos;
 	size_t n, cap;
+	struct gfs_inval_name { uint64_t parent; char *name; } *names;
+	size_t nn, ncap;
 };
 
 /* The thread that sends the kernel its invalidations (gfs_notifier_main). */
@@ -55,12 +74,12 @@ struct gfs_notifier {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	struct gfs_inval views;		/* the waiting drop: every render and edit */
-	struct gfs_inval renamed;	/* and the renames' source paths since */
+	struct gfs_inval renamed;	/* and the renamed nodes since */
 	uint32_t seq;			/* its number (0: none waiting) */
 	int exiting;
 	int running;			/* the notifier thread runs */
 	pthread_t thread;
-	struct fuse *f;
+	struct fuse_session *se;
 };
 
 /* The thread that follows the archive file when it is replaced (gfs_watch_main). */
@@ -72,8 +91,8 @@ struct gfs_watcher {
 };
 
 /*
- * A mount's whole state: the libfuse callbacks find it as their context's
- * private data, the notifier and watcher threads as their argument.
+ * A mount's whole state: the requests find it as their session's user data,
+ * the notifier and watcher threads as their argument.
  */
 struct gfs_mount {
 	pthread_mutex_t lock;		/* serialises every operation on the tree */
@@ -82,14 +101,10 @@ struct gfs_mount {
 	struct gfs_node *log_node;	/* the root's .gamefs.log */
 	struct gfs_node *status_node;	/* the status text, read by name, not listed */
 	struct gfs_handle *handles;	/* every open handle, under lock */
-	struct gfs_hidden_set hid;	/* files libfuse hid as .fuse_hiddenN (gfs_hide), under lock */
-	/*
-	 * A rename's source path, while it is served.  Until the reply, libfuse
-	 * knows the inode that the target name shows next (sed's temporary
-	 * file, with the pages and size sed wrote) by it, and the target name
-	 * by the inode it replaces: both go.
-	 */
-	const char *renaming;
+	struct gfs_hidden_set hid;	/* open files unlinked, hidden until their last close */
+	struct gfs_inode **itab;	/* the nodes the kernel knows, by inode number */
+	size_t icap, icount;
+	uint64_t renamed[2];		/* a rename's nodes, while it is served: their pages go */
 	int changed;			/* set under lock by operations that change the model */
 	uint32_t gen, inval_begun, inval_done;	/* the page cache of renders: gfs_cache_open */
 	unsigned max_read;		/* the largest READ request: gfs_pick_max_read */
@@ -97,68 +112,182 @@ struct gfs_mount {
 	struct gfs_watcher watch;
 };
 
-static struct gfs_mount *gfs_m(void)
-{
-	return fuse_get_context()->private_data;
-}
-
-/* ---- .gamefs.log: the recent messages ---------------------------------------- */
-
 void gfs_fuse_log(const char *msg)
 {
 	gfs_mount_log(msg);
 }
 
+/* ---- the nodes the kernel knows ------------------------------------------------- */
+
+static struct gfs_inode **gfs_inode_slot(struct gfs_mount *m, uint64_t ino)
+{
+	struct gfs_inode **p = &m->itab[(ino * 0x9e3779b97f4a7c15ull >> 20) & (m->icap - 1)];
+
+	while (*p && (*p)->ino != ino)
+		p = &(*p)->next;
+	return p;
+}
+
+static struct gfs_inode *gfs_inode_find(struct gfs_mount *m, uint64_t ino)
+{
+	return m->icap ? *gfs_inode_slot(m, ino) : NULL;
+}
+
+static int gfs_inode_grow(struct gfs_mount *m)
+{
+	size_t cap = m->icap ? m->icap * 2 : 1024;
+	struct gfs_inode **t = calloc(cap, sizeof(*t)), **old = m->itab;
+	size_t ocap = m->icap;
+
+	if (!t)
+		return -ENOMEM;
+	m->itab = t;
+	m->icap = cap;
+	for (size_t i = 0; i < ocap; i++)
+		for (struct gfs_inode *e = old[i], *nx; e; e = nx) {
+			struct gfs_inode **p = gfs_inode_slot(m, e->ino);
+
+			nx = e->next;
+			e->next = NULL;
+			*p = e;
+		}
+	free(old);
+	return 0;
+}
+
+/* The kernel was given n (a LOOKUP's or READDIRPLUS's entry): count it. */
+static void gfs_inode_ref(struct gfs_mount *m, struct gfs_node *n)
+{
+	struct gfs_inode **p, *e;
+
+	if (n->ino == FUSE_ROOT_ID)
+		return;		/* never forgotten */
+	if ((m->icount + 1) * 2 > m->icap && gfs_inode_grow(m))
+		return;
+	p = gfs_inode_slot(m, n->ino);
+	if (!*p) {
+		if (!(e = calloc(1, sizeof(*e))))
+			return;
+		e->ino = n->ino;
+		*p = e;
+		m->icount++;
+	}
+	(*p)->node = n;
+	(*p)->nlookup++;
+}
+
+static void gfs_inode_forget(struct gfs_mount *m, uint64_t ino, uint64_t nlookup)
+{
+	struct gfs_inode **p, *e;
+
+	if (!m->icap)
+		return;
+	p = gfs_inode_slot(m, ino);
+	if (!(e = *p))
+		return;
+	e->nlookup = e->nlookup > nlookup ? e->nlookup - nlookup : 0;
+	if (e->nlookup)
+		return;
+	*p = e->next;
+	free(e);
+	m->icount--;
+}
+
+/* The core frees n (gfs_archive.node_gone): its id names nothing now. */
+static void gfs_inode_gone(void *arg, struct gfs_node *n)
+{
+	struct gfs_inode *e = gfs_inode_find(arg, n->ino);
+
+	if (e && e->node == n)
+		e->node = NULL;
+}
+
+/* The node the kernel means by ino, or NULL (forgotten, or freed by the core). */
+static struct gfs_node *gfs_node_of(struct gfs_mount *m, fuse_ino_t ino)
+{
+	struct gfs_inode *e;
+
+	if (ino == FUSE_ROOT_ID)
+		return m->ar->root;
+	e = gfs_inode_find(m, ino);
+	return e ? e->node : NULL;
+}
+
 /* ---- invalidating the kernel's cache of views a change may have changed ------ */
 
-static int gfs_inval_room(struct gfs_inval *iv)
+static void gfs_inval_add_ino(struct gfs_inval *iv, uint64_t ino)
 {
-	char **np;
+	if (iv->n == iv->cap) {
+		size_t cap = iv->cap ? iv->cap * 2 : 64;
+		uint64_t *p = realloc(iv->inos, cap * sizeof(*p));
 
-	if (iv->n < iv->cap)
-		return 1;
-	np = realloc(iv->paths, (iv->cap ? iv->cap * 2 : 64) * sizeof(*np));
-	if (!np)
-		return 0;
-	iv->paths = np;
-	iv->cap = iv->cap ? iv->cap * 2 : 64;
-	return 1;
-}
-
-static void gfs_inval_add(struct gfs_inval *iv, struct gfs_node *n)
-{
-	struct gfs_buf b = GFS_BUF_INIT;
-
-	if (!gfs_inval_room(iv))
-		return;
-	if (gfs_buf_add(&b, "/", 1) || gfs_node_path(n, &b) || gfs_buf_add(&b, "", 1)) {
-		gfs_buf_release(&b);
-		return;
+		if (!p)
+			return;
+		iv->inos = p;
+		iv->cap = cap;
 	}
-	iv->paths[iv->n++] = (char *)b.data;
+	iv->inos[iv->n++] = ino;
 }
 
+static void gfs_inval_add_name(struct gfs_inval *iv, uint64_t parent, const char *name)
+{
+	char *nm;
+
+	if (iv->nn == iv->ncap) {
+		size_t cap = iv->ncap ? iv->ncap * 2 : 64;
+		struct gfs_inval_name *p = realloc(iv->names, cap * sizeof(*p));
+
+		if (!p)
+			return;
+		iv->names = p;
+		iv->ncap = cap;
+	}
+	if (!(nm = strdup(name)))
+		return;
+	iv->names[iv->nn].parent = parent;
+	iv->names[iv->nn++].name = nm;
+}
+
+/* The renamed nodes of the request just served (m->renamed). */
 static void gfs_inval_add_renamed(struct gfs_mount *m, struct gfs_inval *iv)
 {
-	char *p = m->renaming ? strdup(m->renaming) : NULL;
-
-	if (p && gfs_inval_room(iv))
-		iv->paths[iv->n++] = p;
-	else
-		free(p);
+	for (size_t i = 0; i < 2; i++)
+		if (m->renamed[i])
+			gfs_inval_add_ino(iv, m->renamed[i]);
 }
 
-/* Every view whose content is not a plain span of the archive: renders and edits. */
-static void gfs_inval_collect(struct gfs_inval *iv, struct gfs_node *d)
+/* Every view the kernel knows whose content is not a plain span of the archive: renders and edits. */
+static void gfs_inval_collect(struct gfs_mount *m, struct gfs_inval *iv, struct gfs_node *d)
 {
 	for (size_t i = 0; i < d->nkids; i++) {
 		struct gfs_node *n = d->kids[i];
 
 		if (S_ISDIR(n->mode))
-			gfs_inval_collect(iv, n);
-		else if (gfs_node_is_view(n))
-			gfs_inval_add(iv, n);
+			gfs_inval_collect(m, iv, n);
+		else if (gfs_node_is_view(n) && gfs_inode_find(m, n->ino))
+			gfs_inval_add_ino(iv, n->ino);
 	}
+}
+
+static void gfs_inval_finished(struct gfs_mount *m, uint32_t seq);
+
+static void gfs_inval_free(struct gfs_inval *iv)
+{
+	for (size_t i = 0; i < iv->nn; i++)
+		free(iv->names[i].name);
+	free(iv->names);
+	free(iv->inos);
+	memset(iv, 0, sizeof(*iv));
+}
+
+/* Move src's nodes and names to the end of dst (src is left empty). */
+static void gfs_inval_move(struct gfs_inval *dst, struct gfs_inval *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		gfs_inval_add_ino(dst, src->inos[i]);
+	for (size_t i = 0; i < src->nn; i++)
+		gfs_inval_add_name(dst, src->names[i].parent, src->names[i].name);
+	gfs_inval_free(src);
 }
 
 /*
@@ -166,37 +295,13 @@ static void gfs_inval_collect(struct gfs_inval *iv, struct gfs_node *d)
  * and a reader holds that lock while its READ waits for our answer.  So a
  * thread that serves requests never sends an invalidation (libfuse: a
  * notification must not be sent from a path a pending request depends on):
- * it queues the paths and answers at once, and one thread of its own, the
+ * it queues the nodes and answers at once, and one thread of its own, the
  * notifier, sends them.  Until a queued drop is done, an open of a render
  * does not read through the page cache (gfs_cache_open), so no reader sees
  * an old render's pages once its open returned.  A queued drop not yet
  * begun is replaced by the next one, which collects every such view again:
  * the queue holds at most one drop waiting beside the one being sent.
  */
-static void gfs_inval_finished(struct gfs_mount *m, uint32_t seq);
-
-static void gfs_inval_free(struct gfs_inval *iv)
-{
-	for (size_t i = 0; i < iv->n; i++)
-		free(iv->paths[i]);
-	free(iv->paths);
-	memset(iv, 0, sizeof(*iv));
-}
-
-/* Move src's paths to the end of dst (src is left empty). */
-static void gfs_inval_move(struct gfs_inval *dst, struct gfs_inval *src)
-{
-	for (size_t i = 0; i < src->n; i++) {
-		if (gfs_inval_room(dst))
-			dst->paths[dst->n++] = src->paths[i];
-		else
-			free(src->paths[i]);
-	}
-	free(src->paths);
-	memset(src, 0, sizeof(*src));
-}
-
-/* Queue a drop (from a request thread; never waits for the kernel). */
 static void gfs_inval_run(struct gfs_mount *m, struct gfs_inval *iv, struct gfs_inval *renamed, uint32_t seq)
 {
 	if (!seq)
@@ -216,6 +321,15 @@ static void gfs_inval_run(struct gfs_mount *m, struct gfs_inval *iv, struct gfs_
 	m->notifier.seq = seq;
 	pthread_cond_signal(&m->notifier.cv);
 	pthread_mutex_unlock(&m->notifier.mu);
+}
+
+static void gfs_inval_send(struct fuse_session *se, struct gfs_inval *iv)
+{
+	for (size_t i = 0; i < iv->nn; i++)
+		fuse_lowlevel_notify_inval_entry(se, iv->names[i].parent, iv->names[i].name,
+						 strlen(iv->names[i].name));
+	for (size_t i = 0; i < iv->n; i++)
+		fuse_lowlevel_notify_inval_inode(se, iv->inos[i], 0, 0);
 }
 
 static void *gfs_notifier_main(void *arg)
@@ -238,16 +352,8 @@ static void *gfs_notifier_main(void *arg)
 		memset(&m->notifier.renamed, 0, sizeof(renamed));
 		m->notifier.seq = 0;
 		pthread_mutex_unlock(&m->notifier.mu);
-		/*
-		 * A rename's source path first: until libfuse has taken the
-		 * rename in, it knows the inode that the target shows next
-		 * (sed's temporary file, with the pages sed wrote) by it; after,
-		 * by the target's path, which the views hold.
-		 */
-		for (size_t i = 0; i < renamed.n; i++)
-			fuse_invalidate_path(m->notifier.f, renamed.paths[i]);
-		for (size_t i = 0; i < views.n; i++)
-			fuse_invalidate_path(m->notifier.f, views.paths[i]);
+		gfs_inval_send(m->notifier.se, &renamed);
+		gfs_inval_send(m->notifier.se, &views);
 		gfs_inval_free(&views);
 		gfs_inval_free(&renamed);
 		gfs_inval_finished(m, seq);
@@ -257,11 +363,11 @@ static void *gfs_notifier_main(void *arg)
 	return NULL;
 }
 
-static int gfs_notifier_start(struct gfs_mount *m, struct fuse *f)
+static int gfs_notifier_start(struct gfs_mount *m, struct fuse_session *se)
 {
 	int e;
 
-	m->notifier.f = f;
+	m->notifier.se = se;
 	m->notifier.exiting = 0;
 	e = pthread_create(&m->notifier.thread, NULL, gfs_notifier_main, m);
 	if (e)
@@ -299,7 +405,7 @@ static void gfs_reap(struct gfs_mount *m);
 /* One request, then what it left for this thread to finish (gfs_hidden_reap). */
 /* not inlined: gfs_serve's pthread_cleanup_push (a setjmp) would see res clobbered */
 static __attribute__((noinline)) void gfs_process(struct gfs_mount *m, struct fuse_session *se,
-		     const struct fuse_buf *fb)
+						  const struct fuse_buf *fb)
 {
 	fuse_session_process_buf(se, fb);
 	if (m->hid.closed)
@@ -464,59 +570,31 @@ static void gfs_special_nodes(struct gfs_mount *m, struct gfs_archive *ar)
 /*
  * Under m->lock, after an operation that changes the archive: a refusal
  * is kept for the status and told to the desktop (gfs_status_refused).
+ * The path is n's, or name's in d.
  */
-static int gfs_seen(struct gfs_mount *m, const char *op, const char *path, struct fuse_file_info *fi, int r)
+static int gfs_seen(struct gfs_mount *m, const char *op, struct gfs_node *d, const char *name,
+		    struct gfs_node *n, int r)
 {
 	struct gfs_buf p = GFS_BUF_INIT;
 
 	if (r >= 0)
 		return r;
-	if (!path && fi && fi->fh && ((struct gfs_handle *)(uintptr_t)fi->fh)->node &&
-	    !gfs_node_path(((struct gfs_handle *)(uintptr_t)fi->fh)->node, &p) && !gfs_buf_add(&p, "", 1))
-		path = (char *)p.data;
-	gfs_status_refused(m->ar, op, path, r);
+	if (n ? gfs_node_path(n, &p) : (!d || gfs_node_path(d, &p) || gfs_buf_add(&p, "/", 1) ||
+					 gfs_buf_add(&p, name, strlen(name))))
+		gfs_buf_release(&p);
+	else if (gfs_buf_add(&p, "", 1))
+		gfs_buf_release(&p);
+	gfs_status_refused(m->ar, op, p.data ? (char *)p.data : name, r);
 	gfs_buf_release(&p);
 	return r;
 }
 
 /* expr, an operation's reply, seen (gfs_seen) with the reason it leaves in ar->err */
-#define SEEN(op, path, fi, expr) ({ m->ar->err[0] = 0; gfs_seen(m, op, path, fi, (expr)); })
+#define SEEN(op, d, name, n, expr) ({ m->ar->err[0] = 0; gfs_seen(m, op, d, name, n, (expr)); })
 
-static struct gfs_node *gfs_lookup(struct gfs_mount *m, struct gfs_archive *ar, const char *path);
-
-/* With nullpath_ok, libfuse passes NULL for a file that was removed while open. */
-static struct gfs_node *gfs_find(struct gfs_mount *m, struct gfs_archive *ar, const char *path,
-				 struct fuse_file_info *fi)
-{
-	if (fi && fi->fh)
-		return ((struct gfs_handle *)(uintptr_t)fi->fh)->node;
-	return path ? gfs_lookup(m, ar, path) : NULL;
-}
-
-/*
- * libfuse renames an open file that is removed or renamed over to
- * .fuse_hiddenN, and removes that name at its last close.  The rename only
- * hides the file (unlisted, its archive entry untouched): a file renamed or
- * created under the old name next (sed -i, rsync, an editor's save) takes
- * the hidden file's place and keeps its position in the archive; only when
- * the hidden name is removed with nothing in its place does the file leave
- * the archive.
- */
 static int gfs_is_hidden_name(const char *name)
 {
-	return !strncmp(name, GFS_FUSE_HIDDEN, strlen(GFS_FUSE_HIDDEN));
-}
-
-/* A lookup that also finds a file by the hidden name libfuse still knows it by. */
-static struct gfs_node *gfs_lookup(struct gfs_mount *m, struct gfs_archive *ar, const char *path)
-{
-	struct gfs_node *n = gfs_node_lookup(ar, path);
-	const char *base = strrchr(path, '/');
-
-	base = base ? base + 1 : path;
-	if (n || !gfs_is_hidden_name(base))
-		return n;
-	return gfs_hidden_alias(ar, &m->hid, base);
+	return !strncmp(name, GFS_HIDDEN_PREFIX, strlen(GFS_HIDDEN_PREFIX));
 }
 
 #define LOCKED(expr) ({ pthread_mutex_lock(&m->lock); gfs_archive_poll_checks(m->ar); \
@@ -526,23 +604,11 @@ static struct gfs_node *gfs_lookup(struct gfs_mount *m, struct gfs_archive *ar, 
 #define CHANGING(expr) ({ struct gfs_inval _iv = { 0 }, _rn = { 0 }; uint32_t _seq = 0; \
 			  pthread_mutex_lock(&m->lock); gfs_archive_poll_checks(m->ar); \
 			  __typeof__(expr) _r = (expr); \
-			  if (m->changed) { _seq = gfs_views_changed(m); gfs_inval_collect(&_iv, m->ar->root); \
+			  if (m->changed) { _seq = gfs_views_changed(m); \
+					     gfs_inval_collect(m, &_iv, m->ar->root); \
 					     gfs_inval_add_renamed(m, &_rn); } \
-			  m->renaming = NULL; \
+			  m->renamed[0] = m->renamed[1] = 0; \
 			  pthread_mutex_unlock(&m->lock); gfs_inval_run(m, &_iv, &_rn, _seq); _r; })
-
-/*
- * The page cache of renders.  A read-only open of a render reads its own
- * snapshot; through the kernel's page cache only while every page there is
- * of one render: m->gen counts changes of the model (every render may then
- * differ), and after each change all renders' pages and sizes are dropped
- * (gfs_inval_run), which m->inval_begun/done count.  A node's pages are of
- * generation pc_gen while opens read through them (pc_open), or after the
- * last of them closed until a drop begun later has ended.  Every other open
- * reads past the cache (direct I/O), as all did before.  While pages of a
- * node are read, every size told the kernel is theirs, so its idea of the
- * file's end is right for them.
- */
 
 /* Under m->lock: the model changed; returns the drop's number. */
 static uint32_t gfs_views_changed(struct gfs_mount *m)
@@ -653,10 +719,9 @@ static int gfs_committed(struct gfs_mount *m, struct gfs_archive *ar, int r, str
 }
 
 /*
- * libfuse hides a file it counts open, but its count and ours can drift
- * apart (seen while two threads served requests): a file hidden with no
- * open handle of ours is removed once the request that hid it is done
- * (gfs_hidden_reap), unless a rename gave its name to another file.
+ * A file hidden with no open handle of ours is removed once the request
+ * that hid it is done (gfs_hidden_reap), unless a rename gave its name to
+ * another file.
  */
 static void gfs_reap(struct gfs_mount *m)
 {
@@ -698,11 +763,90 @@ static void gfs_fill_stat(struct gfs_mount *m, struct gfs_archive *ar, struct gf
 	st->st_atim = n->mtime;
 }
 
-static int gfs_op_getattr_locked(struct gfs_mount *m, const char *path, struct stat *st,
-				 struct fuse_file_info *fi)
+/* The entry of n for the kernel, counted as a lookup. */
+static void gfs_entry(struct gfs_mount *m, struct gfs_node *n, struct fuse_entry_param *e)
 {
-	struct gfs_archive *ar = m->ar;
-	struct gfs_node *n = gfs_find(m, ar, path, fi);
+	memset(e, 0, sizeof(*e));
+	e->ino = n->ino;
+	e->attr_timeout = GFS_TIMEOUT;
+	e->entry_timeout = GFS_TIMEOUT;
+	gfs_fill_stat(m, m->ar, n, &e->attr);
+	gfs_inode_ref(m, n);
+}
+
+/* The node a request on ino with fi means: its open's, or the one the kernel knows. */
+static struct gfs_node *gfs_find(struct gfs_mount *m, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	if (fi && fi->fh)
+		return ((struct gfs_handle *)(uintptr_t)fi->fh)->node;
+	return gfs_node_of(m, ino);
+}
+
+static struct gfs_mount *gfs_req_m(fuse_req_t req)
+{
+	return fuse_req_userdata(req);
+}
+
+/* ---- the requests ------------------------------------------------------------------ */
+
+static int gfs_ll_lookup_locked(struct gfs_mount *m, fuse_ino_t parent, const char *name,
+				struct fuse_entry_param *e)
+{
+	struct gfs_node *d = gfs_node_of(m, parent), *n;
+
+	if (!d)
+		return -ENOENT;
+	if (!S_ISDIR(d->mode))
+		return -ENOTDIR;
+	if (gfs_is_hidden_name(name))
+		return -ENOENT;
+	n = gfs_node_child(m->ar, d, name);
+	if (!n)
+		return -ENOENT;
+	gfs_entry(m, n, e);
+	return 0;
+}
+
+static void gfs_ll_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct gfs_mount *m = gfs_req_m(req);
+	struct fuse_entry_param e;
+	int r = LOCKED(gfs_ll_lookup_locked(m, parent, name, &e));
+
+	if (r == -ENOENT) {
+		memset(&e, 0, sizeof(e));	/* a negative entry, not cached (timeout 0) */
+		fuse_reply_entry(req, &e);
+	} else if (r)
+		fuse_reply_err(req, -r);
+	else
+		fuse_reply_entry(req, &e);
+}
+
+static void gfs_ll_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
+{
+	struct gfs_mount *m = gfs_req_m(req);
+
+	pthread_mutex_lock(&m->lock);
+	gfs_inode_forget(m, ino, nlookup);
+	pthread_mutex_unlock(&m->lock);
+	fuse_reply_none(req);
+}
+
+static void gfs_ll_forget_multi(fuse_req_t req, size_t count, struct fuse_forget_data *fd)
+{
+	struct gfs_mount *m = gfs_req_m(req);
+
+	pthread_mutex_lock(&m->lock);
+	for (size_t i = 0; i < count; i++)
+		gfs_inode_forget(m, fd[i].ino, fd[i].nlookup);
+	pthread_mutex_unlock(&m->lock);
+	fuse_reply_none(req);
+}
+
+static int gfs_ll_getattr_locked(struct gfs_mount *m, fuse_ino_t ino, struct fuse_file_info *fi,
+				 struct stat *st)
+{
+	struct gfs_node *n = gfs_find(m, ino, fi);
 
 	if (!n)
 		return -ENOENT;
@@ -711,91 +855,94 @@ static int gfs_op_getattr_locked(struct gfs_mount *m, const char *path, struct s
 	 * its snapshot's: the kernel keeps one size a file, and the opens
 	 * reading through the page cache need it to be theirs.
 	 */
+	gfs_fill_stat(m, m->ar, n, st);
+	return 0;
+}
+
+static void gfs_ll_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct gfs_mount *m = gfs_req_m(req);
+	struct stat st;
+	int r = LOCKED(gfs_ll_getattr_locked(m, ino, fi, &st));
+
+	if (r)
+		fuse_reply_err(req, -r);
+	else
+		fuse_reply_attr(req, &st, GFS_TIMEOUT);
+}
+
+/*
+ * A truncation of n (a writer's O_TRUNC open, truncate(2)) while readers
+ * hold it through the page cache.  The kernel may send such a reader's READ
+ * after we answered the truncation, at the size it knew before: answered
+ * short, it fills the rest of the page with zeros and keeps them (seen on
+ * kernel 6.18 by readers racing saves: a READ at the old size just after the
+ * writer's OPEN).  So each of those readers keeps the bytes it opened: it
+ * reads the new bytes as far as they go and its own past them, bytes
+ * somebody wrote, never zeros.  Up to GFS_KEEP_WAS_MAX bytes a reader.
+ */
+#define GFS_KEEP_WAS_MAX ((uint64_t)64 << 20)
+
+static void gfs_keep_was(struct gfs_mount *m, struct gfs_archive *ar, struct gfs_node *n, uint64_t newsize)
+{
+	struct gfs_buf *was = NULL;
+	uint64_t size;
+
+	if (!n->open_count || gfs_node_size(ar, n, &size) || size <= newsize || size > GFS_KEEP_WAS_MAX)
+		return;
+	for (struct gfs_handle *h = m->handles; h; h = h->next) {
+		if (h->node != n || h->writable || !h->paged || h->snap)
+			continue;
+		if (!was) {
+			if (!(was = gfs_buf_new()))
+				return;
+			if (gfs_node_content(ar, n, was)) {
+				gfs_buf_free(was);
+				return;
+			}
+		}
+		gfs_buf_free(h->was);
+		h->was = gfs_buf_hold(was);
+	}
+	gfs_buf_free(was);
+}
+
+static int gfs_ll_setattr_locked(struct gfs_mount *m, fuse_ino_t ino, struct stat *attr, int to_set,
+				 struct fuse_file_info *fi, struct stat *st)
+{
+	struct gfs_archive *ar = m->ar;
+	struct gfs_node *n = gfs_find(m, ino, fi);
+	int r;
+
+	if (!n)
+		return -ENOENT;
+	if (to_set & FUSE_SET_ATTR_SIZE) {
+		if (attr->st_size >= 0 && !gfs_edit_may_write(ar, n))
+			gfs_keep_was(m, ar, n, (uint64_t)attr->st_size);
+		r = SEEN("truncate", NULL, NULL, n, gfs_committed(m, ar, gfs_edit_truncate(ar, n, attr->st_size), n));
+		if (r)
+			return r;
+	}
+	if (to_set & FUSE_SET_ATTR_MTIME_NOW)
+		clock_gettime(CLOCK_REALTIME, &n->mtime);
+	else if (to_set & FUSE_SET_ATTR_MTIME)
+		n->mtime = attr->st_mtim;
+	/* chmod, chown: accepted (cp -p, rsync) but modes come from the format */
 	gfs_fill_stat(m, ar, n, st);
 	return 0;
 }
 
-static int gfs_op_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
+static void gfs_ll_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
+			   struct fuse_file_info *fi)
 {
-	struct gfs_mount *m = gfs_m();
-
-	return LOCKED(gfs_op_getattr_locked(m, path, st, fi));
-}
-
-static int gfs_op_readdir_locked(struct gfs_mount *m, const char *path, void *buf, fuse_fill_dir_t fill,
-				 off_t off, struct fuse_file_info *fi, enum fuse_readdir_flags flags)
-{
-	struct gfs_archive *ar = m->ar;
-	struct gfs_node *d = gfs_find(m, ar, path, fi);
+	struct gfs_mount *m = gfs_req_m(req);
 	struct stat st;
-	int plus = (flags & FUSE_READDIR_PLUS) != 0;
+	int r = CHANGING(gfs_ll_setattr_locked(m, ino, attr, to_set, fi, &st));
 
-	if (!d)
-		return -ENOENT;
-	if (!S_ISDIR(d->mode))
-		return -ENOTDIR;
-	if (gfs_dir_ready(ar, d))
-		return -EIO;
-	/* offsets: 1 ".", 2 "..", 3.. the entries; libfuse then hands the kernel
-	 * full entries (readdirplus), so a walk needs no LOOKUP per file */
-	if (off < 1) {
-		gfs_fill_stat(m, ar, d, &st);
-		if (fill(buf, ".", &st, 1, plus ? FUSE_FILL_DIR_PLUS : 0))
-			return 0;
-	}
-	if (off < 2) {
-		gfs_fill_stat(m, ar, d->parent ? d->parent : d, &st);
-		if (fill(buf, "..", &st, 2, plus ? FUSE_FILL_DIR_PLUS : 0))
-			return 0;
-	}
-	for (size_t i = off > 2 ? (size_t)off - 2 : 0; i < d->nkids; i++) {
-		if (d->kids[i] == m->status_node || gfs_is_hidden_name(d->kids[i]->name))
-			continue;	/* reachable by name, not listed */
-		memset(&st, 0, sizeof(st));
-		if (plus)
-			gfs_fill_stat(m, ar, d->kids[i], &st);
-		else {
-			st.st_ino = d->kids[i]->ino;
-			st.st_mode = d->kids[i]->mode;
-		}
-		if (fill(buf, d->kids[i]->name, &st, (off_t)i + 3, plus ? FUSE_FILL_DIR_PLUS : 0))
-			break;
-	}
-	return 0;
-}
-
-static int gfs_op_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t off,
-			  struct fuse_file_info *fi, enum fuse_readdir_flags flags)
-{
-	struct gfs_mount *m = gfs_m();
-
-	return LOCKED(gfs_op_readdir_locked(m, path, buf, fill, off, fi, flags));
-}
-
-static int gfs_attach(struct gfs_mount *m, struct gfs_node *n, struct fuse_file_info *fi, int writable);
-static int gfs_op_release(const char *path, struct fuse_file_info *fi);
-
-static int gfs_op_opendir_locked(struct gfs_mount *m, const char *path, struct fuse_file_info *fi)
-{
-	struct gfs_node *n = path ? gfs_node_lookup(m->ar, path) : NULL;
-
-	if (!n)
-		return -ENOENT;
-	if (!S_ISDIR(n->mode))
-		return -ENOTDIR;
-	return gfs_attach(m, n, fi, 0);
-}
-
-static int gfs_op_opendir(const char *path, struct fuse_file_info *fi)
-{
-	struct gfs_mount *m = gfs_m();
-
-	return LOCKED(gfs_op_opendir_locked(m, path, fi));
-}
-
-static int gfs_op_releasedir(const char *path, struct fuse_file_info *fi)
-{
-	return gfs_op_release(path, fi);
+	if (r)
+		fuse_reply_err(req, -r);
+	else
+		fuse_reply_attr(req, &st, GFS_TIMEOUT);
 }
 
 static int gfs_attach(struct gfs_mount *m, struct gfs_node *n, struct fuse_file_info *fi, int writable)
@@ -815,6 +962,112 @@ static int gfs_attach(struct gfs_mount *m, struct gfs_node *n, struct fuse_file_
 	if (!writable)
 		fi->noflush = 1;
 	return 0;
+}
+
+static void gfs_release_handle(struct gfs_mount *m, struct gfs_handle *h);
+
+static void gfs_ll_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct gfs_mount *m = gfs_req_m(req);
+	int r;
+
+	pthread_mutex_lock(&m->lock);
+	{
+		struct gfs_node *n = gfs_node_of(m, ino);
+
+		r = !n ? -ENOENT : !S_ISDIR(n->mode) ? -ENOTDIR : gfs_attach(m, n, fi, 0);
+	}
+	pthread_mutex_unlock(&m->lock);
+	if (r)
+		fuse_reply_err(req, -r);
+	else if (fuse_reply_open(req, fi) == -ENOENT)
+		CHANGING((gfs_release_handle(m, (struct gfs_handle *)(uintptr_t)fi->fh), 0));
+}
+
+/*
+ * offsets: 1 ".", 2 "..", 3.. the entries; readdirplus hands the kernel
+ * full entries, so a walk needs no LOOKUP per file (each counts as one).
+ */
+static int gfs_ll_readdir_locked(struct gfs_mount *m, fuse_req_t req, struct fuse_file_info *fi, char *buf,
+				 size_t size, off_t off, int plus, size_t *len)
+{
+	struct gfs_archive *ar = m->ar;
+	struct gfs_node *d = gfs_find(m, 0, fi);
+	struct fuse_entry_param e;
+	size_t at = 0, sz;
+
+	*len = 0;
+	if (!d)
+		return -ENOENT;
+	if (!S_ISDIR(d->mode))
+		return -ENOTDIR;
+	if (gfs_dir_ready(ar, d))
+		return -EIO;
+	for (off_t o = off < 0 ? 0 : off; ; o++) {
+		struct gfs_node *n;
+		const char *name;
+
+		if (o == 0) {
+			n = d;
+			name = ".";
+		} else if (o == 1) {
+			n = d->parent ? d->parent : d;
+			name = "..";
+		} else if ((size_t)o - 2 < d->nkids) {
+			n = d->kids[o - 2];
+			name = n->name;
+			if (n == m->status_node || gfs_is_hidden_name(name))
+				continue;	/* reachable by name, not listed */
+		} else
+			break;
+		memset(&e, 0, sizeof(e));
+		e.attr.st_ino = n->ino;
+		e.attr.st_mode = n->mode;
+		if (plus && o >= 2) {
+			e.ino = n->ino;
+			e.attr_timeout = e.entry_timeout = GFS_TIMEOUT;
+			gfs_fill_stat(m, ar, n, &e.attr);
+		}
+		sz = plus ? fuse_add_direntry_plus(req, buf + at, size - at, name, &e, o + 1)
+			  : fuse_add_direntry(req, buf + at, size - at, name, &e.attr, o + 1);
+		if (sz > size - at)
+			break;
+		if (plus && o >= 2)
+			gfs_inode_ref(m, n);
+		at += sz;
+	}
+	*len = at;
+	return 0;
+}
+
+static void gfs_ll_readdir_any(fuse_req_t req, size_t size, off_t off, struct fuse_file_info *fi, int plus)
+{
+	struct gfs_mount *m = gfs_req_m(req);
+	char *buf = malloc(size ? size : 1);
+	size_t len;
+	int r;
+
+	if (!buf) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	r = LOCKED(gfs_ll_readdir_locked(m, req, fi, buf, size, off, plus, &len));
+	if (r)
+		fuse_reply_err(req, -r);
+	else
+		fuse_reply_buf(req, buf, len);
+	free(buf);
+}
+
+static void gfs_ll_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi)
+{
+	gfs_ll_readdir_any(req, size, off, fi, 0);
+}
+
+static void gfs_ll_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+			       struct fuse_file_info *fi)
+{
+	gfs_ll_readdir_any(req, size, off, fi, 1);
 }
 
 /*
@@ -839,18 +1092,6 @@ static int gfs_open_snapshot(struct gfs_mount *m, struct gfs_archive *ar, struct
 	if (alias || !gfs_cache_open(m, n, (struct gfs_handle *)(uintptr_t)fi->fh, b->len, fi))
 		fi->direct_io = 1;	/* the page cache may hold another render */
 	return 0;
-}
-
-/*
- * Is path a hidden name libfuse still uses for the node a rename replaced?
- * That is another inode of the kernel's than the one the name shows now,
- * with pages and a size of its own: its opens never use the page cache.
- */
-static int gfs_is_alias(const char *path)
-{
-	const char *base = path ? strrchr(path, '/') : NULL;
-
-	return base && gfs_is_hidden_name(base + 1);
 }
 
 /*
@@ -890,46 +1131,9 @@ static void gfs_open_beside_writer(struct gfs_node *n, struct fuse_file_info *fi
 	}
 }
 
-/*
- * A truncation of n (a writer's O_TRUNC open, truncate(2)) while readers
- * hold it through the page cache.  The kernel may send such a reader's READ
- * after we answered the truncation, at the size it knew before: answered
- * short, it fills the rest of the page with zeros and keeps them (seen on
- * kernel 6.18 by readers racing saves: a READ at the old size just after the
- * writer's OPEN).  So each of those readers keeps the bytes it opened: it
- * reads the new bytes as far as they go and its own past them, bytes
- * somebody wrote, never zeros.  Up to GFS_KEEP_WAS_MAX bytes a reader.
- */
-#define GFS_KEEP_WAS_MAX ((uint64_t)64 << 20)
-
-static void gfs_keep_was(struct gfs_mount *m, struct gfs_archive *ar, struct gfs_node *n, uint64_t newsize)
-{
-	struct gfs_buf *was = NULL;
-	uint64_t size;
-
-	if (!n->open_count || gfs_node_size(ar, n, &size) || size <= newsize || size > GFS_KEEP_WAS_MAX)
-		return;
-	for (struct gfs_handle *h = m->handles; h; h = h->next) {
-		if (h->node != n || h->writable || !h->paged || h->snap)
-			continue;
-		if (!was) {
-			if (!(was = gfs_buf_new()))
-				return;
-			if (gfs_node_content(ar, n, was)) {
-				gfs_buf_free(was);
-				return;
-			}
-		}
-		gfs_buf_free(h->was);
-		h->was = gfs_buf_hold(was);
-	}
-	gfs_buf_free(was);
-}
-
-static int gfs_op_open_locked(struct gfs_mount *m, const char *path, struct fuse_file_info *fi)
+static int gfs_ll_open_locked(struct gfs_mount *m, struct gfs_node *n, struct fuse_file_info *fi)
 {
 	struct gfs_archive *ar = m->ar;
-	struct gfs_node *n = path ? gfs_lookup(m, ar, path) : NULL;
 	int acc = fi->flags & O_ACCMODE, writable = acc != O_RDONLY, r;
 	uint64_t size;
 
@@ -937,16 +1141,15 @@ static int gfs_op_open_locked(struct gfs_mount *m, const char *path, struct fuse
 	 * A read-only mount has no writer whose close commits and no file that
 	 * changes: ENOSYS makes the kernel open every file from now on without
 	 * asking (no OPEN, no RELEASE), keep the page cache across opens, and
-	 * send its reads by path (gfs_read_handle).  A `diff -r` of two games
-	 * then costs a third of the requests.
+	 * send its reads with no handle (gfs_read_handle).  A `diff -r` of two
+	 * games then costs a third of the requests.
 	 */
 	if (m->ro)
 		return -ENOSYS;
 	/*
-	 * The kernel opens an inode it looked up; gone now, it was replaced
-	 * in between (an open racing a sed -i save: the old file, hidden as
-	 * .fuse_hiddenN, removed at its last close).  ESTALE makes the kernel
-	 * look the name up once more and open what is there now.
+	 * The kernel opens a node it looked up; gone now, it was replaced in
+	 * between.  ESTALE makes the kernel look the name up once more and
+	 * open what is there now.
 	 */
 	if (!n)
 		return -ESTALE;
@@ -964,7 +1167,7 @@ static int gfs_op_open_locked(struct gfs_mount *m, const char *path, struct fuse
 	if (n == m->log_node || gfs_write_only(fi))
 		fi->direct_io = 1;
 	else if (!writable && !n->edit && gfs_node_is_render(n))
-		return gfs_open_snapshot(m, ar, n, fi, gfs_is_alias(path));
+		return gfs_open_snapshot(m, ar, n, fi, 0);
 	else if (!n->edit && gfs_node_size(ar, n, &size))
 		return -EIO;	/* a view that cannot be produced */
 	r = gfs_attach(m, n, fi, writable);
@@ -979,74 +1182,64 @@ static int gfs_op_open_locked(struct gfs_mount *m, const char *path, struct fuse
 	}
 	if (!r)
 		gfs_open_beside_writer(n, fi, writable);
-	if (!r && !writable && !gfs_node_is_render(n) && (n->flags & GFS_NODE_SPAN) &&
-	    !gfs_is_alias(path))
+	if (!r && !writable && !gfs_node_is_render(n) && (n->flags & GFS_NODE_SPAN))
 		gfs_cache_stored(m, n, fi);
-	else if (!r && !gfs_is_alias(path))
+	else if (!r)
 		gfs_cache_foreign(m, n, (struct gfs_handle *)(uintptr_t)fi->fh, fi);
-	else if (!r && gfs_node_is_render(n))
-		fi->direct_io = 1;
 	if (!r && !writable && !fi->direct_io)
 		((struct gfs_handle *)(uintptr_t)fi->fh)->paged = 1;
 	return r;
 }
 
-static int gfs_op_open(const char *path, struct fuse_file_info *fi)
+/* The open's reply; when the opener is gone (interrupted), the handle goes again. */
+static void gfs_reply_open(struct gfs_mount *m, fuse_req_t req, struct fuse_file_info *fi, int r)
 {
-	struct gfs_mount *m = gfs_m();
-
-	return LOCKED(gfs_op_open_locked(m, path, fi));
+	if (r)
+		fuse_reply_err(req, -r);
+	else if (fuse_reply_open(req, fi) == -ENOENT)
+		CHANGING((gfs_release_handle(m, (struct gfs_handle *)(uintptr_t)fi->fh), 0));
 }
 
-/* Split path into its directory node and last component. */
-static struct gfs_node *gfs_parent_of(struct gfs_archive *ar, const char *path, const char **name)
+static void gfs_ll_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	const char *slash = strrchr(path, '/');
-	char dir[PATH_MAX];
-	struct gfs_node *d;
+	struct gfs_mount *m = gfs_req_m(req);
 
-	if (!slash || (size_t)(slash - path) >= sizeof(dir))
-		return NULL;
-	memcpy(dir, path, (size_t)(slash - path));
-	dir[slash - path] = 0;
-	d = gfs_node_lookup(ar, dir);
-	*name = slash + 1;
-	return d && S_ISDIR(d->mode) ? d : NULL;
+	gfs_reply_open(m, req, fi, LOCKED(gfs_ll_open_locked(m, gfs_node_of(m, ino), fi)));
 }
 
-/* The directory a new entry at path goes in, and its name: 0, -ENOENT or -ENAMETOOLONG. */
-static int gfs_new_entry(struct gfs_archive *ar, const char *path, struct gfs_node **dir, const char **name)
-{
-	*dir = gfs_parent_of(ar, path, name);
-	if (!*dir)
-		return -ENOENT;
-	return strlen(*name) > NAME_MAX ? -ENAMETOOLONG : 0;
-}
-
-static int gfs_op_create_locked(struct gfs_mount *m, const char *path, mode_t mode, struct fuse_file_info *fi)
+static int gfs_ll_create_locked(struct gfs_mount *m, fuse_ino_t parent, const char *name,
+				struct fuse_file_info *fi, struct fuse_entry_param *e)
 {
 	struct gfs_archive *ar = m->ar;
-	const char *name;
-	struct gfs_node *dir, *n;
-	int r = gfs_new_entry(ar, path, &dir, &name);
+	struct gfs_node *dir = gfs_node_of(m, parent), *n;
+	int r;
 
-	if (r)
-		return r;
+	if (!dir || !S_ISDIR(dir->mode))
+		return -ENOENT;
+	if (strlen(name) > NAME_MAX)
+		return -ENAMETOOLONG;
 	n = gfs_node_child(ar, dir, name);
 	if (n) {
 		if (fi->flags & O_EXCL)
 			return -EEXIST;
-		return gfs_op_open_locked(m, path, fi);
+		if ((r = gfs_ll_open_locked(m, n, fi)))
+			return r;
+		gfs_entry(m, n, e);
+		return 0;
 	}
-	if (!ar->readonly && gfs_unhide(ar, &m->hid, dir, name, NULL)) {
+	if (!ar->readonly && (n = gfs_unhide(ar, &m->hid, dir, name, NULL))) {
 		/* removed while open, now written anew: the same file, emptied */
+		gfs_hidden_settle(&m->hid);
 		fi->flags |= O_TRUNC;
-		return gfs_op_open_locked(m, path, fi);
+		if ((r = gfs_ll_open_locked(m, n, fi)))
+			return r;
+		gfs_entry(m, n, e);
+		return 0;
 	}
 	r = gfs_edit_create_how(ar, dir, name, fi->flags & O_EXCL ? GFS_EDIT_EXCL : 0, &n);
 	if (r) {
 		if (ar->err[0])
-			gfs_warn(ar, "create %s refused: %s", path, gfs_err_reason(ar));
+			gfs_warn(ar, "create %s refused: %s", name, gfs_err_reason(ar));
 		return r;
 	}
 	r = gfs_attach(m, n, fi, 1);
@@ -1054,28 +1247,37 @@ static int gfs_op_create_locked(struct gfs_mount *m, const char *path, mode_t mo
 		fi->direct_io = 1;
 	if (!r)
 		gfs_cache_foreign(m, n, (struct gfs_handle *)(uintptr_t)fi->fh, fi);
+	if (!r)
+		gfs_entry(m, n, e);
 	return r;
 }
 
-static int gfs_op_create(const char *path, mode_t mode, struct fuse_file_info *fi)
+static void gfs_ll_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
+			  struct fuse_file_info *fi)
 {
-	struct gfs_mount *m = gfs_m();
+	struct gfs_mount *m = gfs_req_m(req);
+	struct fuse_entry_param e;
+	int r = LOCKED(SEEN("create", gfs_node_of(m, parent), name, NULL,
+			    gfs_ll_create_locked(m, parent, name, fi, &e)));
 
-	return LOCKED(SEEN("create", path, NULL, gfs_op_create_locked(m, path, mode, fi)));
+	if (r)
+		fuse_reply_err(req, -r);
+	else if (fuse_reply_create(req, &e, fi) == -ENOENT)
+		CHANGING((gfs_release_handle(m, (struct gfs_handle *)(uintptr_t)fi->fh), 0));
 }
 
 /*
  * The handle a read goes through: its open's, or on a read-only mount, where
- * the kernel sends no OPEN (gfs_op_open_locked), one made for the node at
- * path in *tmp.  NULL: the path names nothing now.
+ * the kernel sends no OPEN (gfs_ll_open_locked), one made for the node in
+ * *tmp.  NULL: the node is gone.
  */
-static struct gfs_handle *gfs_read_handle(struct gfs_mount *m, const char *path, struct fuse_file_info *fi,
+static struct gfs_handle *gfs_read_handle(struct gfs_mount *m, fuse_ino_t ino, struct fuse_file_info *fi,
 					  struct gfs_handle *tmp)
 {
 	if (fi->fh)
 		return (struct gfs_handle *)(uintptr_t)fi->fh;
 	memset(tmp, 0, sizeof(*tmp));
-	tmp->node = path ? gfs_lookup(m, m->ar, path) : NULL;
+	tmp->node = gfs_node_of(m, ino);
 	return tmp->node ? tmp : NULL;
 }
 
@@ -1107,94 +1309,67 @@ static int gfs_read_at(struct gfs_mount *m, struct gfs_handle *h, char *buf, siz
 	return (int)n;
 }
 
-static int gfs_op_read_locked(struct gfs_mount *m, const char *path, char *buf, size_t size, off_t off,
-			      struct fuse_file_info *fi)
-{
-	struct gfs_handle tmp, *h = gfs_read_handle(m, path, fi, &tmp);
-
-	return h ? gfs_read_at(m, h, buf, size, off) : -ENOENT;
-}
-
-static int gfs_op_read(const char *path, char *buf, size_t size, off_t off,
-		       struct fuse_file_info *fi)
-{
-	struct gfs_mount *m = gfs_m();
-
-	return LOCKED(gfs_op_read_locked(m, path, buf, size, off, fi));
-}
-
 /*
  * Reads of unchanged stored assets: hand libfuse the archive's fd so it can
  * splice() the bytes to the kernel without copying them through us.  The
  * fd stays valid after we drop the lock because a commit retires old fds
- * instead of closing them at once (gfs_archive_retire_fd).
+ * instead of closing them at once (gfs_retire_fd).  Small requests (random
+ * reads) are one pread and one reply: a splice would cost three system
+ * calls (two splices and a vmsplice) for them.
  */
 #define GFS_SPLICE_MIN ((size_t)32 << 10)
 
-static int gfs_op_read_buf(const char *path, struct fuse_bufvec **bufp, size_t size, off_t off,
-			   struct fuse_file_info *fi)
+static void gfs_ll_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off, struct fuse_file_info *fi)
 {
-	struct gfs_mount *m = gfs_m();
+	struct gfs_mount *m = gfs_req_m(req);
+	struct fuse_bufvec bv = FUSE_BUFVEC_INIT(size);
 	struct gfs_handle tmp, *h;
-	struct gfs_archive *ar;
 	struct gfs_node *n;
-	struct fuse_bufvec *bv = malloc(sizeof(*bv));
-	ssize_t got;
+	char *mem;
+	int got;
 
-	if (!bv)
-		return -ENOMEM;
-	*bv = FUSE_BUFVEC_INIT(size);
 	pthread_mutex_lock(&m->lock);
-	ar = m->ar;		/* under the lock: a read-only mount may swap it (gfs_watch) */
-	h = gfs_read_handle(m, path, fi, &tmp);
+	h = gfs_read_handle(m, ino, fi, &tmp);
 	if (!h) {
 		pthread_mutex_unlock(&m->lock);
-		free(bv);
-		return -ENOENT;
+		fuse_reply_err(req, ENOENT);
+		return;
 	}
 	n = h->node;
-	/*
-	 * Small requests (random reads) are one pread and one reply: a splice
-	 * would cost three system calls (two splices and a vmsplice) for them.
-	 */
 	if (size > GFS_SPLICE_MIN && !h->snap && gfs_node_is_stored(n)) {
 		uint64_t o = (uint64_t)off;
 
 		size = o >= n->span_len ? 0 : (size_t)(n->span_len - o < size ? n->span_len - o : size);
-		bv->buf[0].size = size;
-		bv->buf[0].flags = FUSE_BUF_IS_FD | FUSE_BUF_FD_SEEK | FUSE_BUF_FD_RETRY;
-		bv->buf[0].fd = ar->fd;
-		bv->buf[0].pos = (off_t)(n->span_off + o);
+		bv.buf[0].size = size;
+		bv.buf[0].flags = FUSE_BUF_IS_FD | FUSE_BUF_FD_SEEK | FUSE_BUF_FD_RETRY;
+		bv.buf[0].fd = m->ar->fd;
+		bv.buf[0].pos = (off_t)(n->span_off + o);
 		pthread_mutex_unlock(&m->lock);
-		*bufp = bv;
-		return 0;
+		fuse_reply_data(req, &bv, FUSE_BUF_SPLICE_MOVE);
+		return;
 	}
-	bv->buf[0].mem = malloc(size ? size : 1);
-	if (!bv->buf[0].mem) {
+	mem = malloc(size ? size : 1);
+	if (!mem) {
 		pthread_mutex_unlock(&m->lock);
-		free(bv);
-		return -ENOMEM;
+		fuse_reply_err(req, ENOMEM);
+		return;
 	}
-	got = gfs_read_at(m, h, bv->buf[0].mem, size, off);
+	got = gfs_read_at(m, h, mem, size, off);
 	pthread_mutex_unlock(&m->lock);
-	if (got < 0) {
-		free(bv->buf[0].mem);
-		free(bv);
-		return (int)got;
-	}
-	bv->buf[0].size = (size_t)got;
-	*bufp = bv;
-	return 0;
+	if (got < 0)
+		fuse_reply_err(req, -got);
+	else
+		fuse_reply_buf(req, mem, (size_t)got);
+	free(mem);
 }
 
-static int gfs_op_write_locked(struct gfs_mount *m, const char *path, const char *buf, size_t size, off_t off,
+static int gfs_ll_write_locked(struct gfs_mount *m, const char *buf, size_t size, off_t off,
 			       struct fuse_file_info *fi)
 {
 	struct gfs_handle *h = (struct gfs_handle *)(uintptr_t)fi->fh;
-	ssize_t n;
 
 	if (!h)
-		return -EROFS;	/* no open: a read-only mount (gfs_op_open_locked) */
+		return -EROFS;	/* no open: a read-only mount (gfs_ll_open_locked) */
 	if (!h->writable)
 		return -EBADF;
 	if (h->append) {
@@ -1204,39 +1379,23 @@ static int gfs_op_write_locked(struct gfs_mount *m, const char *path, const char
 			return -EIO;
 		off = (off_t)end;
 	}
-	n = gfs_node_write(m->ar, h->node, buf, size, (uint64_t)off);
-	return (int)n;
+	return (int)gfs_node_write(m->ar, h->node, buf, size, (uint64_t)off);
 }
 
-static int gfs_op_write(const char *path, const char *buf, size_t size, off_t off,
-			struct fuse_file_info *fi)
+static void gfs_ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
+			 struct fuse_file_info *fi)
 {
-	struct gfs_mount *m = gfs_m();
+	struct gfs_mount *m = gfs_req_m(req);
+	struct gfs_handle *h = (struct gfs_handle *)(uintptr_t)fi->fh;
+	int r = LOCKED(SEEN("write", NULL, NULL, h ? h->node : NULL, gfs_ll_write_locked(m, buf, size, off, fi)));
 
-	return LOCKED(SEEN("write", path, fi, gfs_op_write_locked(m, path, buf, size, off, fi)));
+	if (r < 0)
+		fuse_reply_err(req, -r);
+	else
+		fuse_reply_write(req, (size_t)r);
 }
 
-static int gfs_op_truncate_locked(struct gfs_mount *m, const char *path, off_t size,
-				  struct fuse_file_info *fi)
-{
-	struct gfs_archive *ar = m->ar;
-	struct gfs_node *n = gfs_find(m, ar, path, fi);
-
-	if (!n)
-		return -ENOENT;
-	if (size >= 0 && !gfs_edit_may_write(ar, n))
-		gfs_keep_was(m, ar, n, (uint64_t)size);
-	return gfs_committed(m, ar, gfs_edit_truncate(ar, n, size), n);
-}
-
-static int gfs_op_truncate(const char *path, off_t size, struct fuse_file_info *fi)
-{
-	struct gfs_mount *m = gfs_m();
-
-	return CHANGING(SEEN("truncate", path, fi, gfs_op_truncate_locked(m, path, size, fi)));
-}
-
-static int gfs_op_flush_locked(struct gfs_mount *m, const char *path, struct fuse_file_info *fi)
+static int gfs_ll_flush_locked(struct gfs_mount *m, struct fuse_file_info *fi)
 {
 	struct gfs_archive *ar = m->ar;
 	struct gfs_handle *h = (struct gfs_handle *)(uintptr_t)fi->fh;
@@ -1245,51 +1404,52 @@ static int gfs_op_flush_locked(struct gfs_mount *m, const char *path, struct fus
 	if (!h)
 		return -ENOSYS;	/* a read-only mount: no FLUSH at any close from now on */
 	n = h->node;
-	if (!h->writable || n->unlinked || (n->flags & GFS_NODE_SCRATCH) || n->writers > 1)
+	if (!n || !h->writable || n->unlinked || (n->flags & GFS_NODE_SCRATCH) || n->writers > 1)
 		return 0;
 	if (!gfs_archive_pending(ar))
 		return 0;
 	return gfs_commit_now(m, ar, n);
 }
 
-static int gfs_op_flush(const char *path, struct fuse_file_info *fi)
+static void gfs_ll_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	struct gfs_mount *m = gfs_m();
+	struct gfs_mount *m = gfs_req_m(req);
+	struct gfs_handle *h = (struct gfs_handle *)(uintptr_t)fi->fh;
 
-	return CHANGING(SEEN("close", path, fi, gfs_op_flush_locked(m, path, fi)));
+	fuse_reply_err(req, -CHANGING(SEEN("close", NULL, NULL, h ? h->node : NULL, gfs_ll_flush_locked(m, fi))));
 }
 
-static int gfs_op_release_locked(struct gfs_mount *m, const char *path, struct fuse_file_info *fi)
+/* Under m->lock: the last close of a handle. */
+static void gfs_release_handle(struct gfs_mount *m, struct gfs_handle *h)
 {
 	struct gfs_archive *ar = m->ar;
-	struct gfs_handle *h = (struct gfs_handle *)(uintptr_t)fi->fh;
 	struct gfs_node *n;
 	int writable;
 
 	if (!h)
-		return 0;
+		return;
 	n = h->node;
 	writable = h->writable;
-	if (!n) {		/* its node went with a replaced archive (gfs_watch) */
-		gfs_handle_unlink(m, h);
-		gfs_buf_free(h->snap);
-		gfs_buf_free(h->was);
-		free(h);
-		return 0;
-	}
-
-	gfs_cache_close(m, n, h);
+	if (n)
+		gfs_cache_close(m, n, h);
 	gfs_handle_unlink(m, h);
 	gfs_buf_free(h->snap);
 	gfs_buf_free(h->was);
 	free(h);
+	if (!n)			/* its node went with a replaced archive (gfs_watch) */
+		return;
 	n->open_count--;
 	if (writable)
 		n->writers--;
 	if (n->unlinked) {
 		if (!n->open_count)
 			gfs_node_free(ar, n);
-		return 0;
+		return;
+	}
+	if (!n->open_count && n->parent && gfs_is_hidden_name(n->name) && gfs_hidden_is(&m->hid, n)) {
+		/* unlinked while open, and nothing took its place: it leaves now */
+		gfs_committed(m, ar, gfs_hidden_unlink(ar, &m->hid, n, n->name), NULL);
+		return;
 	}
 	if (writable && !n->writers && !(n->flags & GFS_NODE_SCRATCH)) {
 		/*
@@ -1303,214 +1463,204 @@ static int gfs_op_release_locked(struct gfs_mount *m, const char *path, struct f
 		gfs_node_settle(ar, n);
 		m->changed = 1;
 	}
-	return 0;
 }
 
-static int gfs_op_release(const char *path, struct fuse_file_info *fi)
+static void gfs_ll_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	struct gfs_mount *m = gfs_m();
+	struct gfs_mount *m = gfs_req_m(req);
 
-	return CHANGING(gfs_op_release_locked(m, path, fi));
+	CHANGING((gfs_release_handle(m, (struct gfs_handle *)(uintptr_t)fi->fh), 0));
+	fuse_reply_err(req, 0);
 }
 
-static int gfs_op_fsync_locked(struct gfs_mount *m, const char *path, int datasync, struct fuse_file_info *fi)
+static int gfs_ll_fsync_locked(struct gfs_mount *m, struct fuse_file_info *fi)
 {
 	struct gfs_archive *ar = m->ar;
 	struct gfs_handle *h = (struct gfs_handle *)(uintptr_t)fi->fh;
 
-	if (!h || (h->node->flags & GFS_NODE_SCRATCH) || ar->readonly)
+	if (!h || !h->node || (h->node->flags & GFS_NODE_SCRATCH) || ar->readonly)
 		return 0;
 	m->changed = 1;
 	/* durable in every commit mode: with commit=unmount too, fsync writes the archive */
 	return gfs_archive_commit_ex(ar, h->node, 0);
 }
 
-static int gfs_op_fsync(const char *path, int datasync, struct fuse_file_info *fi)
+static void gfs_ll_fsync(fuse_req_t req, fuse_ino_t ino, int datasync, struct fuse_file_info *fi)
 {
-	struct gfs_mount *m = gfs_m();
+	struct gfs_mount *m = gfs_req_m(req);
+	struct gfs_handle *h = (struct gfs_handle *)(uintptr_t)fi->fh;
 
-	return CHANGING(SEEN("fsync", path, fi, gfs_op_fsync_locked(m, path, datasync, fi)));
+	fuse_reply_err(req, -CHANGING(SEEN("fsync", NULL, NULL, h ? h->node : NULL, gfs_ll_fsync_locked(m, fi))));
 }
 
-static int gfs_op_unlink_locked(struct gfs_mount *m, const char *path)
+static int gfs_ll_unlink_locked(struct gfs_mount *m, fuse_ino_t parent, const char *name)
 {
 	struct gfs_archive *ar = m->ar;
-	struct gfs_node *n = gfs_lookup(m, ar, path);
-	const char *base = strrchr(path, '/');
+	struct gfs_node *d = gfs_node_of(m, parent), *n;
+	char hname[64];
 	int r;
 
-	base = base ? base + 1 : path;
-	if (!n)
+	if (!d || !S_ISDIR(d->mode) || !(n = gfs_node_child(ar, d, name)))
 		return -ENOENT;
 	if (n == m->log_node || n == m->status_node)
 		return -EPERM;
-	if (!S_ISDIR(n->mode) && gfs_is_hidden_name(base))
-		return gfs_committed(m, ar, gfs_hidden_unlink(ar, &m->hid, n, base), NULL);
+	if (n->open_count && !S_ISDIR(n->mode) && !(n->flags & GFS_NODE_SCRATCH) && !ar->readonly) {
+		/*
+		 * Open: hidden, not gone.  A file renamed or created under its
+		 * name before its last close (an editor's save) takes its place
+		 * in the archive; at its last close with nothing in its place it
+		 * leaves (gfs_release_handle).
+		 */
+		snprintf(hname, sizeof(hname), GFS_HIDDEN_PREFIX "%llx", (unsigned long long)n->ino);
+		return gfs_hide(ar, &m->hid, n, hname);
+	}
 	r = gfs_edit_unlink(ar, n);
 	if (r < 0 && ar->err[0])
-		gfs_warn(ar, "unlink %s refused: %s", path, gfs_err_reason(ar));
+		gfs_warn(ar, "unlink %s refused: %s", name, gfs_err_reason(ar));
 	return gfs_committed(m, ar, r, NULL);
 }
 
-static int gfs_op_unlink(const char *path)
+static void gfs_ll_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
-	struct gfs_mount *m = gfs_m();
+	struct gfs_mount *m = gfs_req_m(req);
 
-	return CHANGING(SEEN("unlink", path, NULL, gfs_op_unlink_locked(m, path)));
+	fuse_reply_err(req, -CHANGING(SEEN("unlink", gfs_node_of(m, parent), name, NULL,
+					   gfs_ll_unlink_locked(m, parent, name))));
 }
 
-static int gfs_op_rename_locked(struct gfs_mount *m, const char *from, const char *to, unsigned int flags)
+static int gfs_ll_rename_locked(struct gfs_mount *m, fuse_ino_t parent, const char *name,
+				fuse_ino_t newparent, const char *newname, unsigned int flags)
 {
 	struct gfs_archive *ar = m->ar;
-	struct gfs_node *src = gfs_node_lookup(ar, from), *dir, *dst, *closing;
-	const char *name;
+	struct gfs_node *sd = gfs_node_of(m, parent), *dir = gfs_node_of(m, newparent);
+	struct gfs_node *src, *dst, *closing;
+	uint64_t src_ino;
 	int r;
 
-	m->renaming = from;	/* its pages go too (gfs_inval_add_renamed) */
-	if (!src || !src->parent)
+	if (!sd || !dir || !S_ISDIR(sd->mode) || !S_ISDIR(dir->mode))
 		return -ENOENT;
-	dir = gfs_parent_of(ar, to, &name);
-	if (!dir)
+	src = gfs_node_child(ar, sd, name);
+	if (!src || !src->parent)
 		return -ENOENT;
 	if (flags & RENAME_EXCHANGE)
 		return -EINVAL;
-	dst = gfs_node_child(ar, dir, name);
+	dst = gfs_node_child(ar, dir, newname);
 	if (dst == src)
 		return 0;
 	if (dst && (flags & RENAME_NOREPLACE))
 		return -EEXIST;
 	if (src == m->log_node || dst == m->log_node || src == m->status_node || dst == m->status_node)
 		return -EPERM;
-	if (gfs_is_hidden_name(name) && !dst && !S_ISDIR(src->mode) && !(src->flags & GFS_NODE_SCRATCH))
-		return gfs_hide(ar, &m->hid, src, name);
-	if (!dst && !ar->readonly)
-		dst = gfs_unhide(ar, &m->hid, dir, name, NULL);
-	r = gfs_committed(m, ar, gfs_edit_rename(ar, src, dir, name, dst, &closing), closing);
+	if (!dst && !ar->readonly && (dst = gfs_unhide(ar, &m->hid, dir, newname, NULL)))
+		gfs_hidden_settle(&m->hid);
+	src_ino = src->ino;
+	r = gfs_committed(m, ar, gfs_edit_rename(ar, src, dir, newname, dst, &closing), closing);
 	if (r && ar->err[0])
-		gfs_warn(ar, "rename %s -> %s: %s", from, to, gfs_err_reason(ar));
+		gfs_warn(ar, "rename %s -> %s: %s", name, newname, gfs_err_reason(ar));
+	if (!r && closing && closing != src) {
+		/*
+		 * src's content went into closing, in place (a save renamed over
+		 * the file): the kernel knows the name by src's id from now on,
+		 * which shows closing.  Both ids' pages go.
+		 */
+		struct gfs_inode *e = gfs_inode_find(m, src_ino);
+
+		if (e)
+			e->node = closing;
+		m->renamed[0] = src_ino;
+		m->renamed[1] = closing->ino;
+	}
 	return r;
 }
 
-static int gfs_op_rename(const char *from, const char *to, unsigned int flags)
+static void gfs_ll_rename(fuse_req_t req, fuse_ino_t parent, const char *name, fuse_ino_t newparent,
+			  const char *newname, unsigned int flags)
 {
-	struct gfs_mount *m = gfs_m();
+	struct gfs_mount *m = gfs_req_m(req);
 
-	return CHANGING(SEEN("rename", to, NULL, gfs_op_rename_locked(m, from, to, flags)));
+	fuse_reply_err(req, -CHANGING(SEEN("rename", gfs_node_of(m, newparent), newname, NULL,
+					   gfs_ll_rename_locked(m, parent, name, newparent, newname, flags))));
 }
 
 /* A format's refusal of mkdir or rmdir: its reason to the log, as create and unlink do. */
-static int gfs_dir_refused(struct gfs_archive *ar, const char *op, const char *path, int r)
+static int gfs_dir_refused(struct gfs_archive *ar, const char *op, const char *name, int r)
 {
 	if (ar->err[0])
-		gfs_warn(ar, "%s %s refused: %s", op, path, gfs_err_reason(ar));
+		gfs_warn(ar, "%s %s refused: %s", op, name, gfs_err_reason(ar));
 	return r;
 }
 
-static int gfs_op_mkdir_locked(struct gfs_mount *m, const char *path, mode_t mode)
+static int gfs_ll_mkdir_locked(struct gfs_mount *m, fuse_ino_t parent, const char *name,
+			       struct fuse_entry_param *e)
 {
 	struct gfs_archive *ar = m->ar;
-	struct gfs_node *dir, *n;
-	const char *name;
-	int r = gfs_new_entry(ar, path, &dir, &name);
-
-	if (r)
-		return r;
-	if ((r = gfs_edit_mkdir(ar, dir, name, &n)))
-		return gfs_dir_refused(ar, "mkdir", path, r);
-	return gfs_commit_now(m, ar, NULL);
-}
-
-static int gfs_op_mkdir(const char *path, mode_t mode)
-{
-	struct gfs_mount *m = gfs_m();
-
-	return CHANGING(SEEN("mkdir", path, NULL, gfs_op_mkdir_locked(m, path, mode)));
-}
-
-static int gfs_op_rmdir_locked(struct gfs_mount *m, const char *path)
-{
-	struct gfs_archive *ar = m->ar;
-	struct gfs_node *n = gfs_node_lookup(ar, path);
+	struct gfs_node *dir = gfs_node_of(m, parent), *n;
 	int r;
 
+	if (!dir || !S_ISDIR(dir->mode))
+		return -ENOENT;
+	if (strlen(name) > NAME_MAX)
+		return -ENAMETOOLONG;
+	if ((r = gfs_edit_mkdir(ar, dir, name, &n)))
+		return gfs_dir_refused(ar, "mkdir", name, r);
+	r = gfs_commit_now(m, ar, NULL);
+	if (r)
+		return r;
+	n = gfs_node_child(ar, dir, name);	/* the commit may have drawn the tree anew */
 	if (!n)
+		return -EIO;
+	gfs_entry(m, n, e);
+	return 0;
+}
+
+static void gfs_ll_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode)
+{
+	struct gfs_mount *m = gfs_req_m(req);
+	struct fuse_entry_param e;
+	int r = CHANGING(SEEN("mkdir", gfs_node_of(m, parent), name, NULL,
+			      gfs_ll_mkdir_locked(m, parent, name, &e)));
+
+	if (r)
+		fuse_reply_err(req, -r);
+	else
+		fuse_reply_entry(req, &e);
+}
+
+static int gfs_ll_rmdir_locked(struct gfs_mount *m, fuse_ino_t parent, const char *name)
+{
+	struct gfs_archive *ar = m->ar;
+	struct gfs_node *d = gfs_node_of(m, parent), *n;
+	int r;
+
+	if (!d || !S_ISDIR(d->mode) || !(n = gfs_node_child(ar, d, name)))
 		return -ENOENT;
 	if ((r = gfs_edit_rmdir(ar, n)) < 0)
-		return gfs_dir_refused(ar, "rmdir", path, r);
+		return gfs_dir_refused(ar, "rmdir", name, r);
 	return gfs_committed(m, ar, r, NULL);
 }
 
-static int gfs_op_rmdir(const char *path)
+static void gfs_ll_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
-	struct gfs_mount *m = gfs_m();
+	struct gfs_mount *m = gfs_req_m(req);
 
-	return CHANGING(SEEN("rmdir", path, NULL, gfs_op_rmdir_locked(m, path)));
+	fuse_reply_err(req, -CHANGING(SEEN("rmdir", gfs_node_of(m, parent), name, NULL,
+					   gfs_ll_rmdir_locked(m, parent, name))));
 }
 
-static int gfs_op_utimens_locked(struct gfs_mount *m, const char *path, const struct timespec tv[2],
-				 struct fuse_file_info *fi)
+static void gfs_ll_statfs(fuse_req_t req, fuse_ino_t ino)
 {
-	struct gfs_archive *ar = m->ar;
-	struct gfs_node *n = gfs_find(m, ar, path, fi);
-
-	if (!n)
-		return -ENOENT;
-	if (tv && tv[1].tv_nsec != UTIME_OMIT) {
-		if (tv[1].tv_nsec == UTIME_NOW)
-			clock_gettime(CLOCK_REALTIME, &n->mtime);
-		else
-			n->mtime = tv[1];
-	}
-	return 0;
-}
-
-static int gfs_op_utimens(const char *path, const struct timespec tv[2], struct fuse_file_info *fi)
-{
-	struct gfs_mount *m = gfs_m();
-
-	return LOCKED(gfs_op_utimens_locked(m, path, tv, fi));
-}
-
-/* chmod/chown: accepted (cp -p, rsync) but modes come from the format. */
-static int gfs_op_chmod(const char *path, mode_t mode, struct fuse_file_info *fi)
-{
-	struct gfs_mount *m = gfs_m();
-
-	return LOCKED(gfs_find(m, m->ar, path, fi) ? 0 : -ENOENT);
-}
-
-static int gfs_op_chown(const char *path, uid_t uid, gid_t gid, struct fuse_file_info *fi)
-{
-	struct gfs_mount *m = gfs_m();
-
-	return LOCKED(gfs_find(m, m->ar, path, fi) ? 0 : -ENOENT);
-}
-
-static int gfs_op_statfs(const char *path, struct statvfs *sv)
-{
-	struct gfs_mount *m = gfs_m();
-	struct gfs_archive *ar;
+	struct gfs_mount *m = gfs_req_m(req);
+	struct statvfs sv;
 
 	pthread_mutex_lock(&m->lock);	/* a read-only mount may swap the archive (gfs_watch) */
-	ar = m->ar;
-	if (statvfs(ar->dir, sv))
-		memset(sv, 0, sizeof(*sv));
-	sv->f_files = ar->hcount + 1;
+	if (statvfs(m->ar->dir, &sv))
+		memset(&sv, 0, sizeof(sv));
+	sv.f_files = m->ar->hcount + 1;
 	pthread_mutex_unlock(&m->lock);
-	sv->f_ffree = 0;
-	sv->f_namemax = NAME_MAX;
-	return 0;
+	sv.f_ffree = 0;
+	sv.f_namemax = NAME_MAX;
+	fuse_reply_statfs(req, &sv);
 }
-
-/*
- * The largest READ request.  libfuse splices a stored asset's bytes through
- * a pipe that must hold the whole reply (its data, its header and a page
- * more, rounded up to a power of two); when the pipe cannot grow that far
- * (fs.pipe-max-size, 1 MiB by default, and a mount without
- * CAP_SYS_RESOURCE) libfuse copies every reply from then on through fresh
- * memory instead: with requests of 1 MiB (a read-ahead raised to 1 MiB or
- * more) first reads ran 10x slower.  Half of pipe-max-size always fits.
- */
 
 static void gfs_pick_max_read(struct gfs_mount *m)
 {
@@ -1584,13 +1734,31 @@ static void gfs_raise_readahead(const char *want)
  */
 #define GFS_WATCH_MS 200
 
-/* Every node the kernel may hold, files and directories. */
-static void gfs_inval_collect_all(struct gfs_inval *iv, struct gfs_node *d)
+/* Every node the kernel may hold, files and directories, and their names. */
+static void gfs_inval_collect_all(struct gfs_mount *m, struct gfs_inval *iv, struct gfs_node *d)
 {
 	for (size_t i = 0; i < d->nkids; i++) {
-		gfs_inval_add(iv, d->kids[i]);
+		struct gfs_node *n = d->kids[i];
+
+		if (gfs_inode_find(m, n->ino)) {
+			gfs_inval_add_ino(iv, n->ino);
+			gfs_inval_add_name(iv, d->ino, n->name);
+		}
+		if (S_ISDIR(n->mode))
+			gfs_inval_collect_all(m, iv, n);
+	}
+}
+
+/* The kernel's ids name the new archive's nodes of the same numbers. */
+static void gfs_inodes_repoint(struct gfs_mount *m, struct gfs_node *d)
+{
+	for (size_t i = 0; i < d->nkids; i++) {
+		struct gfs_inode *e = gfs_inode_find(m, d->kids[i]->ino);
+
+		if (e)
+			e->node = d->kids[i];
 		if (S_ISDIR(d->kids[i]->mode))
-			gfs_inval_collect_all(iv, d->kids[i]);
+			gfs_inodes_repoint(m, d->kids[i]);
 	}
 }
 
@@ -1656,14 +1824,21 @@ static int gfs_watch_reload(struct gfs_mount *m)
 	}
 	pthread_mutex_lock(&m->lock);
 	if (!m->ro && (!gfs_archive_replaced(old, &now) || gfs_writer_stays(m, old, &now) ||
-			      gfs_archive_take_writer(old, ar))) {
+		       gfs_archive_take_writer(old, ar))) {
 		pthread_mutex_unlock(&m->lock);
 		gfs_archive_close(ar);	/* an edit began meanwhile: it stays */
 		return -EBUSY;
 	}
-	gfs_inval_collect_all(&iv, old->root);
+	gfs_inval_collect_all(m, &iv, old->root);
 	gfs_special_nodes(m, ar);
 	gfs_handles_repoint(m, ar);
+	old->node_gone = NULL;
+	for (size_t i = 0; i < m->icap; i++)
+		for (struct gfs_inode *e = m->itab[i]; e; e = e->next)
+			e->node = NULL;
+	gfs_inodes_repoint(m, ar->root);
+	ar->node_gone = gfs_inode_gone;
+	ar->node_gone_arg = m;
 	m->ar = ar;
 	gfs_archive_start_checks(ar);
 	seq = gfs_views_changed(m);
@@ -1733,18 +1908,10 @@ static void gfs_watch_stop(struct gfs_mount *m)
 	m->watch.running = 0;
 }
 
-static void *gfs_op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
+static void gfs_ll_init(void *userdata, struct fuse_conn_info *conn)
 {
-	struct gfs_mount *m = gfs_m();
+	struct gfs_mount *m = userdata;
 
-	cfg->use_ino = 1;
-	cfg->readdir_ino = 1;
-	cfg->entry_timeout = 1.0;
-	cfg->attr_timeout = 1.0;
-	cfg->negative_timeout = 0;
-	cfg->auto_cache = 1;		/* keep the page cache unless mtime/size changed */
-	cfg->nullpath_ok = !m->ro;	/* open handles do not need paths; reads without one do */
-	cfg->hard_remove = 0;		/* open files removed become .fuse_hiddenN: see gfs_hide */
 	if (conn->capable & FUSE_CAP_READDIRPLUS)
 		conn->want |= FUSE_CAP_READDIRPLUS;
 	conn->want &= ~(unsigned)FUSE_CAP_READDIRPLUS_AUTO;
@@ -1756,32 +1923,31 @@ static void *gfs_op_init(struct fuse_conn_info *conn, struct fuse_config *cfg)
 		conn->want |= FUSE_CAP_SPLICE_WRITE;
 	if (conn->capable & FUSE_CAP_SPLICE_MOVE)
 		conn->want |= FUSE_CAP_SPLICE_MOVE;	/* with max_pages, reads and writes of up to 1 MiB a request */
-	return fuse_get_context()->private_data;
 }
 
-static const struct fuse_operations gfs_ops = {
-	.init = gfs_op_init,
-	.getattr = gfs_op_getattr,
-	.opendir = gfs_op_opendir,
-	.readdir = gfs_op_readdir,
-	.releasedir = gfs_op_releasedir,
-	.open = gfs_op_open,
-	.create = gfs_op_create,
-	.read = gfs_op_read,
-	.read_buf = gfs_op_read_buf,
-	.write = gfs_op_write,
-	.truncate = gfs_op_truncate,
-	.flush = gfs_op_flush,
-	.release = gfs_op_release,
-	.fsync = gfs_op_fsync,
-	.unlink = gfs_op_unlink,
-	.rename = gfs_op_rename,
-	.mkdir = gfs_op_mkdir,
-	.rmdir = gfs_op_rmdir,
-	.utimens = gfs_op_utimens,
-	.chmod = gfs_op_chmod,
-	.chown = gfs_op_chown,
-	.statfs = gfs_op_statfs,
+static const struct fuse_lowlevel_ops gfs_ll_ops = {
+	.init = gfs_ll_init,
+	.lookup = gfs_ll_lookup,
+	.forget = gfs_ll_forget,
+	.forget_multi = gfs_ll_forget_multi,
+	.getattr = gfs_ll_getattr,
+	.setattr = gfs_ll_setattr,
+	.opendir = gfs_ll_opendir,
+	.readdir = gfs_ll_readdir,
+	.readdirplus = gfs_ll_readdirplus,
+	.releasedir = gfs_ll_release,
+	.open = gfs_ll_open,
+	.create = gfs_ll_create,
+	.read = gfs_ll_read,
+	.write = gfs_ll_write,
+	.flush = gfs_ll_flush,
+	.release = gfs_ll_release,
+	.fsync = gfs_ll_fsync,
+	.unlink = gfs_ll_unlink,
+	.rename = gfs_ll_rename,
+	.mkdir = gfs_ll_mkdir,
+	.rmdir = gfs_ll_rmdir,
+	.statfs = gfs_ll_statfs,
 };
 
 int gfs_fuse_run(struct gfs_archive **arp, int argc, char **argv)
@@ -1790,7 +1956,7 @@ int gfs_fuse_run(struct gfs_archive **arp, int argc, char **argv)
 	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
 	struct fuse_cmdline_opts opts;
 	struct gfs_mount *m = calloc(1, sizeof(*m));
-	struct fuse *f;
+	struct fuse_session *se = NULL;
 	char mnt_real[PATH_MAX];
 	int r = 1;
 
@@ -1821,13 +1987,14 @@ int gfs_fuse_run(struct gfs_archive **arp, int argc, char **argv)
 			goto out_args;
 	}
 	m->ro = ar->readonly;	/* the kernel's mount is read-only too (main) */
-	m->ar = ar;
-	f = fuse_new(&args, &gfs_ops, sizeof(gfs_ops), m);
-	if (!f)
+	ar->node_gone = gfs_inode_gone;
+	ar->node_gone_arg = m;
+	se = fuse_session_new(&args, &gfs_ll_ops, sizeof(gfs_ll_ops), m);
+	if (!se)
 		goto out_args;
 	if (!realpath(opts.mountpoint, mnt_real))
 		mnt_real[0] = 0;
-	if (fuse_mount(f, opts.mountpoint))
+	if (fuse_session_mount(se, opts.mountpoint))
 		goto out_new;
 	gfs_raise_readahead(mnt_real);
 	if (fuse_daemonize(opts.foreground))
@@ -1836,30 +2003,38 @@ int gfs_fuse_run(struct gfs_archive **arp, int argc, char **argv)
 	pthread_mutex_lock(&m->lock);
 	gfs_archive_start_checks(ar);
 	pthread_mutex_unlock(&m->lock);
-	if (fuse_set_signal_handlers(fuse_get_session(f)))
+	if (fuse_set_signal_handlers(se))
 		goto out_mount;
 	/* -s is accepted as before: one thread serves anyway (gfs_serve) */
-	r = gfs_notifier_start(m, f);
+	r = gfs_notifier_start(m, se);
 	if (r) {
 		fprintf(stderr, "gamefs: cannot start a thread: %s\n", strerror(-r));
 		goto out_signals;
 	}
 	gfs_watch_start(m);	/* every mount follows its archive (gfs_watch_reload) */
-	r = gfs_serve(m, fuse_get_session(f));
+	r = gfs_serve(m, se);
 	gfs_watch_stop(m);
 	gfs_notifier_stop(m);
 out_signals:
-	fuse_remove_signal_handlers(fuse_get_session(f));
+	fuse_remove_signal_handlers(se);
 out_mount:
-	fuse_unmount(f);
+	fuse_session_unmount(se);
 out_new:
-	fuse_destroy(f);
+	fuse_session_destroy(se);
 out_args:
 	pthread_mutex_lock(&m->lock);
 	gfs_handles_free(m);
 	*arp = m->ar ? m->ar : ar;	/* a read-only mount may have read a new file */
+	(*arp)->node_gone = NULL;
+	(*arp)->node_gone_arg = NULL;
 	pthread_mutex_unlock(&m->lock);
 	gfs_hidden_clear(&m->hid);
+	for (size_t i = 0; i < m->icap; i++)
+		for (struct gfs_inode *e = m->itab[i], *nx; e; e = nx) {
+			nx = e->next;
+			free(e);
+		}
+	free(m->itab);
 	pthread_cond_destroy(&m->watch.cv);
 	pthread_mutex_destroy(&m->watch.mu);
 	pthread_cond_destroy(&m->notifier.cv);

@@ -434,3 +434,18 @@ int gfs_hidden_reap(struct gfs_archive *ar, struct gfs_hidden_set *hs)
 	hs->closed = 0;
 	return commit;
 }
+
+void gfs_hidden_settle(struct gfs_hidden_set *hs)
+{
+	for (size_t i = 0; i < hs->n; i++)
+		if (hs->v[i].restored)
+			gfs_hidden_drop(hs, i--);
+}
+
+int gfs_hidden_is(const struct gfs_hidden_set *hs, const struct gfs_node *n)
+{
+	for (size_t i = 0; i < hs->n; i++)
+		if (hs->v[i].node == n && !hs->v[i].restored)
+			return 1;
+	return 0;
+}
