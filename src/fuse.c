@@ -787,6 +787,15 @@ static struct gfs_mount *gfs_req_m(fuse_req_t req)
 	return fuse_req_userdata(req);
 }
 
+/* "/DIR/NAME", name's path in d, for messages (in b, which the caller releases). */
+static const char *gfs_path_in(struct gfs_node *d, const char *name, struct gfs_buf *b)
+{
+	if ((d && d->parent && (gfs_buf_add(b, "/", 1) || gfs_node_path(d, b))) ||
+	    gfs_buf_add(b, "/", 1) || gfs_buf_add(b, name, strlen(name) + 1))
+		return name;
+	return (const char *)b->data;
+}
+
 /* ---- the requests ------------------------------------------------------------------ */
 
 static int gfs_ll_lookup_locked(struct gfs_mount *m, fuse_ino_t parent, const char *name,
@@ -1238,8 +1247,11 @@ static int gfs_ll_create_locked(struct gfs_mount *m, fuse_ino_t parent, const ch
 	}
 	r = gfs_edit_create_how(ar, dir, name, fi->flags & O_EXCL ? GFS_EDIT_EXCL : 0, &n);
 	if (r) {
+		struct gfs_buf b = GFS_BUF_INIT;
+
 		if (ar->err[0])
-			gfs_warn(ar, "create %s refused: %s", name, gfs_err_reason(ar));
+			gfs_warn(ar, "create %s refused: %s", gfs_path_in(dir, name, &b), gfs_err_reason(ar));
+		gfs_buf_release(&b);
 		return r;
 	}
 	r = gfs_attach(m, n, fi, 1);
@@ -1515,8 +1527,12 @@ static int gfs_ll_unlink_locked(struct gfs_mount *m, fuse_ino_t parent, const ch
 		return gfs_hide(ar, &m->hid, n, hname);
 	}
 	r = gfs_edit_unlink(ar, n);
-	if (r < 0 && ar->err[0])
-		gfs_warn(ar, "unlink %s refused: %s", name, gfs_err_reason(ar));
+	if (r < 0 && ar->err[0]) {
+		struct gfs_buf b = GFS_BUF_INIT;
+
+		gfs_warn(ar, "unlink %s refused: %s", gfs_path_in(d, name, &b), gfs_err_reason(ar));
+		gfs_buf_release(&b);
+	}
 	return gfs_committed(m, ar, r, NULL);
 }
 
@@ -1555,8 +1571,14 @@ static int gfs_ll_rename_locked(struct gfs_mount *m, fuse_ino_t parent, const ch
 		gfs_hidden_settle(&m->hid);
 	src_ino = src->ino;
 	r = gfs_committed(m, ar, gfs_edit_rename(ar, src, dir, newname, dst, &closing), closing);
-	if (r && ar->err[0])
-		gfs_warn(ar, "rename %s -> %s: %s", name, newname, gfs_err_reason(ar));
+	if (r && ar->err[0]) {
+		struct gfs_buf b = GFS_BUF_INIT, b2 = GFS_BUF_INIT;
+
+		gfs_warn(ar, "rename %s -> %s: %s", gfs_path_in(sd, name, &b), gfs_path_in(dir, newname, &b2),
+			 gfs_err_reason(ar));
+		gfs_buf_release(&b);
+		gfs_buf_release(&b2);
+	}
 	if (!r && closing && closing != src) {
 		/*
 		 * src's content went into closing, in place (a save renamed over
@@ -1583,10 +1605,13 @@ static void gfs_ll_rename(fuse_req_t req, fuse_ino_t parent, const char *name, f
 }
 
 /* A format's refusal of mkdir or rmdir: its reason to the log, as create and unlink do. */
-static int gfs_dir_refused(struct gfs_archive *ar, const char *op, const char *name, int r)
+static int gfs_dir_refused(struct gfs_archive *ar, const char *op, struct gfs_node *d, const char *name, int r)
 {
+	struct gfs_buf b = GFS_BUF_INIT;
+
 	if (ar->err[0])
-		gfs_warn(ar, "%s %s refused: %s", op, name, gfs_err_reason(ar));
+		gfs_warn(ar, "%s %s refused: %s", op, gfs_path_in(d, name, &b), gfs_err_reason(ar));
+	gfs_buf_release(&b);
 	return r;
 }
 
@@ -1602,7 +1627,7 @@ static int gfs_ll_mkdir_locked(struct gfs_mount *m, fuse_ino_t parent, const cha
 	if (strlen(name) > NAME_MAX)
 		return -ENAMETOOLONG;
 	if ((r = gfs_edit_mkdir(ar, dir, name, &n)))
-		return gfs_dir_refused(ar, "mkdir", name, r);
+		return gfs_dir_refused(ar, "mkdir", dir, name, r);
 	r = gfs_commit_now(m, ar, NULL);
 	if (r)
 		return r;
@@ -1635,7 +1660,7 @@ static int gfs_ll_rmdir_locked(struct gfs_mount *m, fuse_ino_t parent, const cha
 	if (!d || !S_ISDIR(d->mode) || !(n = gfs_node_child(ar, d, name)))
 		return -ENOENT;
 	if ((r = gfs_edit_rmdir(ar, n)) < 0)
-		return gfs_dir_refused(ar, "rmdir", name, r);
+		return gfs_dir_refused(ar, "rmdir", d, name, r);
 	return gfs_committed(m, ar, r, NULL);
 }
 
