@@ -3,6 +3,7 @@
  * shared by a game's views (rpg_gfx.c) and the reld driver (reld.c).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,8 +194,10 @@ int rgfx_png_in(const uint8_t *data, size_t len, uint32_t w, uint32_t h, int ind
 	uint8_t *rgba = NULL;
 	int r;
 
-	if (gfs_png_size(data, len, &pw, &ph) || pw != w || ph != h)
-		return snprintf(err, errlen, "want a %ux%u PNG", w, h), -EINVAL;
+	if (gfs_png_size(data, len, &pw, &ph))
+		return snprintf(err, errlen, "want a %ux%u PNG, not %zu bytes of something else", w, h, len), -EINVAL;
+	if (pw != w || ph != h)
+		return snprintf(err, errlen, "want a %ux%u PNG, not %" PRIu32 "x%" PRIu32, w, h, pw, ph), -EINVAL;
 	if (indexed && data[PNG_CTYPE_AT] != PNG_CTYPE_PALETTE)
 		return snprintf(err, errlen, "want a palette-indexed PNG (colour type 3), not type %u",
 				data[PNG_CTYPE_AT]), -EINVAL;

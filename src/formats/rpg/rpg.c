@@ -147,6 +147,8 @@ static int rpg_create(struct gfs_archive *ar, struct gfs_node *dir, const char *
 
 	if (dir != m->lumpdir && (r = rpg_newmap_create(ar, dir, name, out)) != 1)
 		return r;
+	if (dir != m->lumpdir && m->game && (r = rpg_gfx_create(ar, dir, name, out)) != 1)
+		return r;
 	if (dir != m->lumpdir)
 		return (r = rpg_grow_create(ar, dir, name, out)) == 1 ? -EPERM : r;
 	if ((r = rpg_check_name(ar, name, NULL)))
@@ -189,6 +191,8 @@ static int rpg_unlink(struct gfs_archive *ar, struct gfs_node *n)
 
 	if (!l && (open = rpg_newmap_unlink(ar, n)) != 1)
 		return open;	/* a file of the last map's folder */
+	if (!l && (open = rpg_gfx_unlink(ar, n)) != 1)
+		return open;	/* the last page or sprite set */
 	if (!l)		/* a decoded view: the last record of a kind may go */
 		return (open = rpg_grow_unlink(ar, n)) == 1 ? -EPERM : open;
 	rpg_views_drop(ar, l);

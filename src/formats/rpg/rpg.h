@@ -15,12 +15,14 @@
  *   rpg_scripts.c  scripts/: the HSP's lumps and sources, PLOTSCR.LST
  *   rpg_hsp.c    scripts/<name>.hss: the compiled scripts decompiled
  *                (rpg_hsz.c, rpg_hsz_cmds.c, rpg_hsz.h)
+ *   rpg_text.c   text fields, the name lists' names, textboxes/ (rpg_text.h)
  *   rpg_records.c  per-record INI views (vehicles/, formations/, items/ ...)
  *   rpg_views.c  the other decoded views (reload/, names/, maps/,
  *                strings.txt ...) and
  *                which lump gets which
  *   rpg_grow.c   new records at the end of a record lump, the last removed
  *   rpg_newmap.c new maps (mkdir, cp -r of a map folder), the last removed
+ *   rpg_gfxnew.c new tileset pages, backdrops, sprite sets (cp of a PNG), the last removed
  *   rpg.c        the driver: bid, load (builds the tree), tree operations
  */
 #ifndef GFS_RPG_H
@@ -157,6 +159,26 @@ int rpg_gfx_build(struct gfs_archive *ar, struct rpg_lump *l);
  * else the PT lump's whole records; -1 when it has neither.
  */
 long rpg_sprite_sets(struct gfs_archive *ar, char kind);
+/* A lump of pages (tilesets/, backdrops/) or 4-bit sprite sets with views: what rpg_gfxnew.c grows */
+struct rpg_image {
+	const char *view;	/* "tilesets", "sprites/walkabouts" */
+	size_t bytes;		/* a record */
+	int pages;		/* named NN.png, else NNN.png */
+	char defpal;		/* DEFPALn.BIN's n, else 0 or '-' */
+	int count;		/* GEN's field counts them (backdrops), else it is the last's number */
+	unsigned gen;		/* that field */
+	const void *desc;	/* rpg_vpriv.desc of its views */
+};
+/* l's, when it is one: 1; else 0. */
+int rpg_gfx_image(struct gfs_archive *ar, struct rpg_lump *l, struct rpg_image *im);
+/* The ops of a record's PNG view (priv: struct rpg_vpriv, desc what rpg_gfx.c gave it). */
+extern const struct gfs_node_ops rpg_image_ops;
+/* PNG data as record rec of l (rpg_gfx_image's) into out (its bytes); -EINVAL naming why, as name. */
+int rpg_gfx_png(struct gfs_archive *ar, struct rpg_lump *l, size_t rec, const char *name, const uint8_t *data,
+		size_t len, uint8_t *out);
+/* ---- rpg_gfxnew.c: a new page or sprite set (cp x.png tilesets/NN.png ...), the last removed; 1: none ---- */
+int rpg_gfx_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name, struct gfs_node **out);
+int rpg_gfx_unlink(struct gfs_archive *ar, struct gfs_node *n);
 /* The game's master palette, 256 RGB triples (what tilesets/ draws with). */
 void rpg_master_palette(struct gfs_archive *ar, uint8_t *rgb);
 /*
@@ -196,6 +218,16 @@ int rpg_hsp_build(struct gfs_archive *ar, struct rpg_lump *l, const struct gfs_n
 /* The decompiled text of lump k of HSP lump l. */
 int rpg_hsp_render(struct gfs_archive *ar, struct rpg_lump *l, size_t k, struct gfs_buf *out);
 
+/* ---- rpg_text.c (text fields, name lists, text boxes: rpg_text.h) ---- */
+/*
+ * The name of record id of the names/ list over lump (".ITM", ".DT0", ".DT1",
+ * ".DT6", ".TMN", ".SHO", "SONGDATA.BIN", "SFXDATA.BIN", ".MN"), escaped as
+ * names/ shows it, appended to out: 0, or -ENOENT when there is none.
+ */
+int rpg_record_name(struct gfs_archive *ar, const char *lump, long id, struct gfs_buf *out);
+/* The view textboxes/NNNN.txt of text box rec of l (a record added by rpg_grow.c). */
+int rpg_say_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec);
+
 /* ---- rpg_records.c ---- */
 /* What a reference field leads to: items (the number is the item; ITEM1: item + 1), ... */
 enum { RF_ITEM, RF_ITEM1, RF_ATTACK1, RF_ENEMY1, RF_FORMATION1, RF_SONG1, RF_SFX1, RF_TAG, RF_HERO, RF_SCRIPT };
@@ -210,6 +242,13 @@ int rpg_records_kind(struct gfs_archive *ar, struct rpg_lump *l);
 int rpg_records_build(struct gfs_archive *ar);
 /* The INI view of record rec of l (a record added by rpg_grow.c), in its directory. */
 int rpg_records_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec);
+/*
+ * What in the record lumps refers to record id of the kind whose lump is
+ * target (".ITM", ".DT0", ".DT1", ".DT6" attacks, ".FOR", ".SAY" text
+ * boxes): "dir/NNN key" appended to who, ", " between, the first six; how
+ * many in all.  The record itself is not counted.
+ */
+size_t rpg_records_refs(struct gfs_archive *ar, const char *target, long id, struct gfs_buf *who);
 
 /* ---- rpg_views.c ---- */
 /* Which views a lump of a game has (RPG_K_*); reads RELOAD lumps whole. */
@@ -218,16 +257,8 @@ int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l);
 int rpg_views_build(struct gfs_archive *ar);
 /* `gamefs check` of a game: inconsistencies as warning lines; returns how many. */
 size_t rpg_views_check(struct gfs_archive *ar, FILE *out);
-/*
- * The name of record id of the names/ list over lump (".ITM", ".DT0", ".DT1",
- * ".DT6", ".TMN", ".SHO", "SONGDATA.BIN", "SFXDATA.BIN", ".MN"), escaped as
- * names/ shows it, appended to out: 0, or -ENOENT when there is none.
- */
-int rpg_record_name(struct gfs_archive *ar, const char *lump, long id, struct gfs_buf *out);
 /* The views of map (layers, zones, its records, Tiled's) into dir, as the load makes them. */
 int rpg_views_map(struct gfs_archive *ar, long map, struct gfs_node *dir);
-/* The view textboxes/NNNN.txt of text box rec of l (a record added by rpg_grow.c). */
-int rpg_say_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec);
 /* Detach the views of a lump being deleted. */
 void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l);
 

@@ -368,7 +368,45 @@ static int rpg_image_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 	return rpg_lump_done(ar, v->l, &b, r);
 }
 
-RPG_VIEW_OPS(rpg_image);
+const struct gfs_node_ops rpg_image_ops = { .render = rpg_image_render, .store = rpg_image_store, .free = free };
+
+int rpg_gfx_image(struct gfs_archive *ar, struct rpg_lump *l, struct rpg_image *im)
+{
+	const struct rpg_gfx *g = rpg_gfx_of(ar->priv, l);
+
+	if (!g || (g->type != G_PAGES && g->type != G_SPRITE) || l->kind != RPG_K_GFX)
+		return 0;
+	*im = (struct rpg_image){ g->view, rpg_image_bytes(g), g->type == G_PAGES, g->defpal,
+				  g->type == G_PAGES && strcmp(g->lump, ".TIL") ? 1 : 0, 0, g };
+	if (g->type == G_SPRITE)
+		im->gen = g->lump[3] <= '6' ? 26 + (g->lump[3] - '0') : 83 + (g->lump[3] - '7');
+	else
+		im->gen = im->count ? 100 : 33;
+	return 1;
+}
+
+int rpg_gfx_png(struct gfs_archive *ar, struct rpg_lump *l, size_t rec, const char *name, const uint8_t *data,
+		size_t len, uint8_t *out)
+{
+	const struct rpg_gfx *g = rpg_gfx_of(ar->priv, l);
+	size_t iw = g ? (size_t)g->w * g->frames : 0;
+	uint8_t *idx = g ? calloc(iw * g->h, 1) : NULL;
+	struct rgfx_pal pal;
+	char err[160];
+	int r = idx ? 0 : -ENOMEM;
+
+	if (!r) {
+		rpg_image_palette(ar, g, rec, &pal);
+		if ((r = rgfx_png_in(data, len, (uint32_t)iw, g->h, 0, &pal, idx, err, sizeof(err))) == -EINVAL)
+			r = gfs_err(ar, r, "%s: %s", name, err);
+	}
+	if (!r) {
+		memset(out, 0, rpg_image_bytes(g));
+		rpg_image_indices(g, out, idx, 1);
+	}
+	free(idx);
+	return r;
+}
 
 /* ---- rgfx sprite sets (rgfx.c walks them): RELOAD rgfx/spritesets/spriteset/frameset/frame/image ---- */
 

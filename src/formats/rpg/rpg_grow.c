@@ -20,8 +20,9 @@
  *              (words 239-366) 1.0 where held
  *   text boxes shrink (word 194) -1 (auto), portrait palette (word 202) -1 where held
  *   shops      stock slot 0: stock (word 19) -1 (infinite), stock index (word 37) 1
- * Only the last record can be removed: the others are what the game's data
- * refers to by number.  Removing a record added in the same mount puts back
+ * Only the last record can be removed, and only when nothing refers to it
+ * (EBUSY naming the referrers: rpg_records_refs(), the NPC types); one in
+ * the middle stays, as in Custom (EPERM).  Removing a record added in the same mount puts back
  * the GEN field it changed (a game grown and shrunk back is byte-identical).
  */
 #include <errno.h>
@@ -29,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rpg_grow.h"
+#include "reload.h"
 
 /* A lump of a kind of record: per lump records a record of the kind. */
 struct rg_lump {
@@ -46,21 +48,24 @@ struct rg_kind {
 	unsigned gen;		/* GEN's last-record field */
 	long max;		/* the engine's highest record number */
 	struct rg_lump l[2];	/* the files' lump, a companion */
+	const char *target;	/* rpg_records_refs()'s name of the kind; NULL: nothing refers to it */
+	int npc_word;		/* the NPC types' word that refers to it (-1 none), off: */
+	int npc_off;		/* the number there less this */
 };
 
 /* numbers: const.bi maxMax*, common.rbas max_tag(), the editors' 32767 */
 static const struct rg_kind rg_kinds[] = {
-	{ "item", "items", ".ini", 3, 82, 32000, { { ".ITM", 12, 200, 1 } } },
-	{ "hero", "heroes", ".ini", 3, 35, 511, { { ".DT0", 10, 636, 1 } } },
-	{ "enemy", "enemies", ".ini", 3, 36, 32767, { { ".DT1", 11, 320, 1 } } },
-	{ "attack", "attacks", ".ini", 3, 34, 32767, { { "ATTACK.BIN", 0, 0, 1 }, { ".DT6", -1, 80, 1 } } },
-	{ "formation", "formations", ".ini", 3, 37, 32767, { { ".FOR", -1, 80, 1 } } },
-	{ "shop", "shops", ".ini", 3, 97, 32767, { { ".SHO", -1, 40, 1 }, { ".STF", 1, 64, 50 } } },
-	{ "vehicle", "vehicles", ".ini", 3, 55, 32767, { { ".VEH", -1, 80, 1 } } },
-	{ "menu", "menus", ".ini", 3, 80, 32767, { { "MENUS.BIN", 5, 0, 1 } } },
-	{ "menu item", "menu-items", ".ini", 4, 81, 32767, { { "MENUITEM.BIN", 6, 0, 1 } } },
-	{ "text box", "textboxes", ".txt", 4, 39, 32767, { { ".SAY", 8, 400, 1 } } },
-	{ "tag", NULL, NULL, 0, 56, 15999, { { ".TMN", -1, 42, 1 } } },
+	{ "item", "items", ".ini", 3, 82, 32000, { { ".ITM", 12, 200, 1 } }, ".ITM", 6, 1 },
+	{ "hero", "heroes", ".ini", 3, 35, 511, { { ".DT0", 10, 636, 1 } }, ".DT0", -1, 0 },
+	{ "enemy", "enemies", ".ini", 3, 36, 32767, { { ".DT1", 11, 320, 1 } }, ".DT1", -1, 0 },
+	{ "attack", "attacks", ".ini", 3, 34, 32767, { { "ATTACK.BIN", 0, 0, 1 }, { ".DT6", -1, 80, 1 } }, ".DT6", -1, 0 },
+	{ "formation", "formations", ".ini", 3, 37, 32767, { { ".FOR", -1, 80, 1 } }, ".FOR", -1, 0 },
+	{ "shop", "shops", ".ini", 3, 97, 32767, { { ".SHO", -1, 40, 1 }, { ".STF", 1, 64, 50 } }, NULL, -1, 0 },
+	{ "vehicle", "vehicles", ".ini", 3, 55, 32767, { { ".VEH", -1, 80, 1 } }, NULL, 14, 1 },
+	{ "menu", "menus", ".ini", 3, 80, 32767, { { "MENUS.BIN", 5, 0, 1 } }, NULL, -1, 0 },
+	{ "menu item", "menu-items", ".ini", 4, 81, 32767, { { "MENUITEM.BIN", 6, 0, 1 } }, NULL, -1, 0 },
+	{ "text box", "textboxes", ".txt", 4, 39, 32767, { { ".SAY", 8, 400, 1 } }, ".SAY", 4, 0 },
+	{ "tag", NULL, NULL, 0, 56, 15999, { { ".TMN", -1, 42, 1 } }, NULL, -1, 0 },
 };
 #define RG_NKINDS (sizeof(rg_kinds) / sizeof(rg_kinds[0]))
 
@@ -300,6 +305,55 @@ static void rg_views_cut(struct gfs_archive *ar, struct rpg_lump *l, size_t from
 	l->nviews = k;
 }
 
+/* The NPC types (of every map and the global pool) whose word k->npc_word leads to record id. */
+static size_t rg_npc_refs(struct gfs_archive *ar, const struct rg_kind *k, long id, struct gfs_buf *who, size_t n)
+{
+	struct rpg_model *m = ar->priv;
+	unsigned rs = rpg_binsize(ar, 9, 30);
+
+	for (size_t i = 0; k->npc_word >= 0 && 2 * (unsigned)k->npc_word + 2 <= rs && i < m->n; i++) {
+		struct rpg_lump *l = m->lumps[i];
+		struct gfs_buf b = GFS_BUF_INIT;
+		char letter, where[256];
+
+		if (!((rpg_map_of(m, l->name, &letter) >= 0 && letter == 'N') || rpg_lump_is(m, l, "GLOBALNPCS1.N")))
+			continue;
+		if (l->nviews)
+			gfs_node_pathname(l->views[0], where, sizeof(where));
+		else
+			snprintf(where, sizeof(where), "lumps/%s", l->name);
+		if (rpg_lump_read(ar, l, &b))
+			continue;
+		for (size_t t = 0; 7 + (t + 1) * rs <= b.len; t++) {
+			if ((long)(int16_t)gfs_le16(b.data + 7 + t * rs + 2 * (unsigned)k->npc_word) - k->npc_off != id ||
+			    (k->npc_off == 0 && id == 0))
+				continue;
+			if (n < 6 && gfs_buf_printf(who, "%s%s id %zu %s", n ? ", " : "", where, t,
+						    k->npc_word == 4 ? "textbox" : k->npc_word == 6 ? "item" : "vehicle"))
+				break;
+			n++;
+		}
+		gfs_buf_release(&b);
+	}
+	return n;
+}
+
+/* EBUSY naming what refers to record rec of k (the game's records, NPC types); 0 when nothing does. */
+static int rg_busy(struct gfs_archive *ar, const struct rg_kind *k, struct gfs_node *n, long rec)
+{
+	struct gfs_buf who = GFS_BUF_INIT;
+	size_t cnt = k->target ? rpg_records_refs(ar, k->target, rec, &who) : 0;
+	int r = 0;
+
+	cnt = rg_npc_refs(ar, k, rec, &who, cnt);
+	if (cnt)
+		r = gfs_err(ar, -EBUSY, "%s/%s: used by %.*s%s%.0zu%s; change that first", k->dir, n->name,
+			    (int)who.len, who.data ? (const char *)who.data : "", cnt > 6 ? " and " : "",
+			    cnt > 6 ? cnt - 6 : 0, cnt > 6 ? " more" : "");
+	gfs_buf_release(&who);
+	return r;
+}
+
 int rpg_grow_unlink(struct gfs_archive *ar, struct gfs_node *n)
 {
 	struct rpg_model *m = ar->priv;
@@ -313,10 +367,16 @@ int rpg_grow_unlink(struct gfs_archive *ar, struct gfs_node *n)
 		return 1;
 	if (cnt == 1)
 		return gfs_err(ar, -EPERM, "%s/%s: a game keeps at least one %s", k->dir, n->name, k->what);
+	if (!(n->mode & 0200) && !strcmp(k->dir, "heroes"))
+		return gfs_err(ar, -EPERM, "%s/%s: lumps/HEROES.RELD holds this hero: remove its hero = %zu from "
+			       "reload/heroes.txt first", k->dir, n->name, v->rec);
+	if ((r = rg_busy(ar, k, n, (long)v->rec)))
+		return r;
 	if ((long)v->rec != cnt - 1)
-		return gfs_err(ar, -EPERM, "%s/%s: only the last %s (%s/%0*ld%s) can be removed: the game "
-			       "refers to the others by their numbers", k->dir, n->name, k->what, k->dir,
-			       (int)k->digits, cnt - 1, k->ext);
+		return gfs_err(ar, -EPERM, "%s/%s: only the last %s (%s/%0*ld%s) can be removed: nothing refers "
+			       "to this one, but the game numbers its %s and Custom, too, removes none in the "
+			       "middle (write over it to reuse it)", k->dir, n->name, k->what, k->dir,
+			       (int)k->digits, cnt - 1, k->ext, k->dir);
 	for (unsigned j = 0; j < 2 && !r && k->l[j].lump; j++) {
 		struct rpg_lump *c = rg_find(m, k->l[j].lump);
 		unsigned rs = rg_recsize(ar, &k->l[j]);
@@ -376,5 +436,89 @@ int rpg_grow_done(struct gfs_archive *ar, struct rpg_lump *l, size_t had)
 	r = rg_grow_to(ar, k, b.len / rs, l, had);
 	gfs_buf_release(&b);
 	ar->changed = 1;
+	return r;
+}
+
+/* ---- a new hero in HEROES.RELD: .DT0 and GEN follow ---------------------- */
+
+/* The highest "hero = N" of the root (-1 none) and whether each id up to RG_MAX_HEROES is there. */
+#define RG_MAX_HEROES 512
+struct rg_heroes {
+	long max;
+	uint8_t has[RG_MAX_HEROES];
+	long bad;		/* an id past the engine's last, or -1 */
+};
+
+static int rg_hero_visit(void *ctx, const struct reld_node *nd)
+{
+	struct rg_heroes *h = ctx;
+
+	if (nd->depth != 1 || nd->namelen != 4 || memcmp(nd->name, "hero", 4) || nd->type < 1 || nd->type > 4)
+		return 0;
+	if (nd->i < 0 || nd->i >= RG_MAX_HEROES) {
+		h->bad = nd->i < 0 ? -1 : (long)nd->i;
+		return 0;
+	}
+	h->has[nd->i] = 1;
+	h->max = nd->i > h->max ? (long)nd->i : h->max;
+	return 0;
+}
+
+/*
+ * The heroes HEROES.RELD (l) holds now (*old) and in bin (*h); the first
+ * new number: past .DT0's records and the document's heroes (the engine's
+ * count is GEN's, which .DT0 follows; a document may hold more, autotest's).
+ */
+static long rg_reld_next(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *bin, size_t len,
+			 struct rg_heroes *old, struct rg_heroes *h, struct rpg_lump **dt0)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	char err[160];
+	long cnt = rg_count(ar, &rg_kinds[1], dt0);
+
+	*old = (struct rg_heroes){ .max = -1, .bad = -1 };
+	*h = (struct rg_heroes){ .max = -1, .bad = -1 };
+	if (cnt < 0 || reld_walk(bin, len, rg_hero_visit, h, err, sizeof(err)))
+		return -1;
+	if (!rpg_lump_read(ar, l, &b))
+		(void)reld_walk(b.data, b.len, rg_hero_visit, old, err, sizeof(err));
+	gfs_buf_release(&b);
+	return old->max + 1 > cnt ? old->max + 1 : cnt;
+}
+
+int rpg_grow_reld(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *bin, size_t len, const char *view)
+{
+	struct rpg_model *m = ar->priv;
+	struct rg_heroes old, h;
+	struct rpg_lump *dt0;
+	long next;
+
+	if (!m->game || !rpg_lump_is(m, l, "HEROES.RELD") || (next = rg_reld_next(ar, l, bin, len, &old, &h, &dt0)) < 0)
+		return 0;
+	if (h.bad >= 0)
+		return gfs_err(ar, -EINVAL, "reload/%s: hero = %ld: the engine's last hero is %d", view, h.bad,
+			       RG_MAX_HEROES - 1);
+	for (long i = next; i <= h.max; i++)
+		if (!h.has[i])
+			return gfs_err(ar, -EINVAL, "reload/%s: hero = %ld: a new hero is the next number, %ld (lumps/%s "
+				       "holds %ld heroes)", view, h.max, i, dt0->name, (long)(dt0->len /
+				       rg_recsize(ar, &rg_kinds[1].l[0])));
+	return h.max >= next ? 1 : 0;
+}
+
+int rpg_grow_reld_done(struct gfs_archive *ar, struct rpg_lump *l)
+{
+	struct rg_heroes h = { .max = -1, .bad = -1 };
+	struct gfs_buf b = GFS_BUF_INIT;
+	struct rpg_lump *dt0;
+	long cnt = rg_count(ar, &rg_kinds[1], &dt0);
+	char err[160];
+	int r = rpg_lump_read(ar, l, &b);
+
+	if (!r && cnt >= 0 && !reld_walk(b.data, b.len, rg_hero_visit, &h, err, sizeof(err)) && h.max >= cnt) {
+		r = rg_grow_to(ar, &rg_kinds[1], (size_t)h.max + 1, NULL, 0);
+		ar->changed = 1;
+	}
+	gfs_buf_release(&b);
 	return r;
 }

@@ -39,6 +39,15 @@ int rpg_grow_gen(struct gfs_archive *ar, unsigned field, size_t rec, long v);
 /* Record rec, the last, removed: the field as it was before rec was added, else rec - 1 when it was past. */
 int rpg_grow_gen_back(struct gfs_archive *ar, unsigned field, size_t rec);
 
+/*
+ * reload/<view> (lump l) about to become the document bin: 0 when it holds
+ * no new hero, 1 when HEROES.RELD holds heroes past .DT0's (the next
+ * numbers: rpg_grow_reld_done() after it was set), -EINVAL naming why not.
+ */
+int rpg_grow_reld(struct gfs_archive *ar, struct rpg_lump *l, const uint8_t *bin, size_t len, const char *view);
+/* .DT0 grown by Custom's blank heroes to what HEROES.RELD (l, just set) holds, GEN's last hero. */
+int rpg_grow_reld_done(struct gfs_archive *ar, struct rpg_lump *l);
+
 /* ---- rpg_newmap.c: maps/NN-name made, filled and removed; 1 when not a map's ---- */
 int rpg_newmap_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *name, struct gfs_node **out);
 int rpg_newmap_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name, struct gfs_node **out);

@@ -584,3 +584,94 @@ int rpg_records_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec)
 	snprintf(nm, sizeof(nm), "%0*zu.ini", (int)k->digits, rec);
 	return rpg_add_view(ar, l, dir, nm, &rk_ops, rec, k);
 }
+
+/* Add "dir/NNN key" to who (the first RK_WHO_MAX of them; the count says the rest). */
+#define RK_WHO_MAX 6
+static int rk_who(struct gfs_buf *who, size_t *n, const char *what)
+{
+	int r = 0;
+
+	if (*n < RK_WHO_MAX)
+		r = gfs_buf_printf(who, "%s%s", *n ? ", " : "", what);
+	(*n)++;
+	return r;
+}
+
+/* Stock slot rec of STF: one its shop stocks (slot up to the shop's last_stock_slot)? */
+static int rk_slot_used(struct gfs_archive *ar, size_t rec)
+{
+	struct rpg_lump *sho = rk_lump(ar->priv, ".SHO");
+	uint8_t w[2];
+
+	if (!sho || rpg_lump_range(ar, sho, (uint64_t)(rec / 50) * 40 + 32, sizeof(w), w))
+		return 0;
+	return (long)(rec % 50) <= (int16_t)gfs_le16(w);
+}
+
+/* The special references: a stock slot's item or hero (type, id), an item's text box (-N). */
+static int rk_refs_special(struct gfs_archive *ar, const struct rk_kind *k, const char *target, long id,
+			   size_t rec, const uint8_t *p, unsigned rs, struct gfs_buf *who, size_t *n)
+{
+	char what[96];
+
+	if (!strcmp(k->lump, ".STF") && rs >= 38 && (!strcmp(target, ".ITM") || !strcmp(target, ".DT0")) &&
+	    gfs_le16(p + 34) == (strcmp(target, ".ITM") ? 1 : 0) && (int16_t)gfs_le16(p + 36) == id &&
+	    rk_slot_used(ar, rec)) {
+		snprintf(what, sizeof(what), "%s/%04zu.ini (shop %zu stock %zu) id", k->dir, rec, rec / 50, rec % 50);
+		return rk_who(who, n, what);
+	}
+	if (!strcmp(k->lump, ".ITM") && !strcmp(target, ".SAY") && rs >= 104 && id > 0 &&
+	    (int16_t)gfs_le16(p + 102) == -id) {
+		snprintf(what, sizeof(what), "%s/%03zu out_of_battle_use", k->dir, rec);
+		return rk_who(who, n, what);
+	}
+	return 0;
+}
+
+size_t rpg_records_refs(struct gfs_archive *ar, const char *target, long id, struct gfs_buf *who)
+{
+	struct rpg_model *m = ar->priv;
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->n; i++) {
+		struct rpg_lump *l = m->lumps[i];
+		const struct rk_kind *k = rk_kind_of(m, l);
+		unsigned rs = k ? rk_recsize(ar, k) : 0;
+		struct gfs_buf b = GFS_BUF_INIT;
+
+		if (!k || rs < 2 || rpg_lump_read(ar, l, &b))
+			continue;
+		for (size_t rec = 0; (rec + 1) * rs <= b.len; rec++) {
+			const uint8_t *p = b.data + rec * rs;
+
+			if ((!strcmp(k->lump, target) || (!strcmp(target, ".DT6") && !strcmp(k->dir, "attacks"))) &&
+			    (long)rec == id)
+				continue;	/* the record itself */
+			rk_refs_special(ar, k, target, id, rec, p, rs, who, &n);
+			for (size_t f = 0; f < k->layout.nfields; f++) {
+				const struct gfs_field *fd = &k->layout.fields[f];
+				const struct rk_ref *to = fd->kind == GFS_FK_REF ? &rk_refs[fd->ref] : NULL;
+				unsigned reps = fd->repeat ? fd->repeat : 1;
+
+				if (!to || fd->ref == RF_TAG || fd->ref == RF_SCRIPT ||
+				    strcmp(to->lump ? to->lump : ".FOR", target))
+					continue;
+				for (unsigned j = 0; j < reps && fd->off + j * fd->stride + 2 <= rs; j++) {
+					const char *pc = strstr(fd->key, "%u");
+					char what[128];
+
+					if ((long)(int16_t)gfs_le16(p + fd->off + j * fd->stride) - to->off != id)
+						continue;
+					if (pc)
+						snprintf(what, sizeof(what), "%s/%0*zu %.*s%u%s", k->dir, (int)k->digits, rec,
+							 (int)(pc - fd->key), fd->key, j + fd->repeat_base, pc + 2);
+					else
+						snprintf(what, sizeof(what), "%s/%0*zu %s", k->dir, (int)k->digits, rec, fd->key);
+					rk_who(who, &n, what);
+				}
+			}
+		}
+		gfs_buf_release(&b);
+	}
+	return n;
+}
