@@ -189,6 +189,17 @@ struct gfs_rec_refs {
 size_t gfs_record_span(const struct gfs_record *rec, const uint8_t *p, size_t len);
 /* The same; when 0, *why is the why of the part that does not fit ("record truncated" if none). */
 size_t gfs_record_span_why(const struct gfs_record *rec, const uint8_t *p, size_t len, const char **why);
+/*
+ * Where things are, from the table: the GROUP, PART or CSTR key of rec in
+ * the record p[0..len) starts at *at and holds *n elements (a PART or CSTR
+ * one); NULL when rec has no such part or the record does not fit.  And
+ * the field key of rec (its fixed part, or one element of a group), or
+ * NULL.  (A format reads a value deep in a record without a hand-computed
+ * offset.)
+ */
+const struct gfs_field *gfs_record_part(const struct gfs_record *rec, const uint8_t *p, size_t len,
+				       const char *key, size_t *at, size_t *n);
+const struct gfs_field *gfs_record_field(const struct gfs_record *rec, const char *key);
 /* Append the INI view of p[0..len) to out; -EBADMSG when the record does not fit. */
 int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len,
 		      const struct gfs_rec_refs *refs, struct gfs_buf *out);

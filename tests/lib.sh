@@ -10,6 +10,7 @@
 #   check_eq WANT GOT "what"                    fail unless equal
 #   corpus SUBDIR                               echo the corpus dir, or skip if absent
 #   errno_of PYTHON-EXPR                        run an os.* call, print errno name or OK
+#   refused ERRNO EXPR WHAT LOG-PATTERN LOG-WHAT  errno_of is ERRNO and the log says why
 set -u
 : "${top_srcdir:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
@@ -68,6 +69,13 @@ gfs_umount() {
 	fusermount3 -u "$m" || return 99
 	[ -n "$pid" ] || return 0
 	wait "$pid"
+}
+
+# refused ERRNO PYTHON-EXPR WHAT LOG-PATTERN LOG-WHAT: the call fails with
+# ERRNO and m/.gamefs.log has a line matching LOG-PATTERN (grep's BRE)
+refused() {
+	check_eq "$1" "$(errno_of "$2")" "$3"
+	grep -q -- "$4" m/.gamefs.log || fail "$5: $(tail -n 1 m/.gamefs.log)"
 }
 
 # errno_of 'os.mkdir("x")' -> OK or the errno name (EPERM...)

@@ -605,6 +605,19 @@ static void test_parts(void)
 	ar.path = "x";
 	ok(gfs_record_span(&parts, old, sizeof(old)) == sizeof(old) && !gfs_record_span(&parts, old, 9),
 	   "parts: the span from the table; cut inside pt 0 it does not fit");
+	{
+		const struct gfs_field *f;
+		size_t at = 0, n = 0, bat = 0, bn = 0;
+
+		f = gfs_record_part(&parts, old, sizeof(old), "pt", &at, &n);
+		ok(f == &partsf[3] && at == 8 && n == 1 && gfs_record_field(f->group, "y") &&
+		   gfs_record_field(f->group, "y")->off == 1 &&
+		   gfs_record_part(&parts, old, sizeof(old), "blk", &bat, &bn) && bat == 6 && bn == 1 &&
+		   gfs_record_part(&parts, old, sizeof(old), "cat", &at, &n) && at == 10 && n == 2 &&
+		   !gfs_record_part(&parts, old, sizeof(old), "w", &at, &n) &&
+		   !gfs_record_part(&parts, old, 9, "pt", &at, &n) && !gfs_record_field(&parts, "nope"),
+		   "parts: where a part starts and its count, from the table (gfs_record_part)");
+	}
 	ok(gfs_record_render(&parts, old, sizeof(old), NULL, &out) == 0 && !strcmp((char *)out.data, view),
 	   "parts: byte order apart from view order, the mask last:\n%s", (char *)out.data);
 	gfs_buf_set_len(&out, 0);

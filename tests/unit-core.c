@@ -153,8 +153,10 @@ static void test_tree(void)
 	ok(sub && ar->root->nsubdirs == 1, "tree: subdirectory counted");
 	ok(gfs_is_scratch_in(ar, ar->root, "n5.abcdef") && gfs_is_scratch_in(ar, ar->root, "n5.ABCDEF") &&
 	   gfs_is_scratch_in(ar, ar->root, "x.aBcdef") && !gfs_is_scratch_in(ar, ar->root, "x.abcdef") &&
-	   !gfs_is_scratch_in(ar, ar->root, "sub.abcdef") && !gfs_is_scratch_in(ar, ar->root, "SOURCE.LUMPED"),
-	   "QSaveFile names: one-case tails only beside their file");
+	   !gfs_is_scratch_in(ar, ar->root, "sub.abcdef") && !gfs_is_scratch_in(ar, ar->root, "SOURCE.LUMPED") &&
+	   gfs_is_scratch_in(ar, ar->root, "map.tmx.QVQTGM") && gfs_is_scratch_in(ar, ar->root, "new.csv.abcdef") &&
+	   !gfs_is_scratch_in(ar, ar->root, "A.SONGS.LUMPED"),
+	   "QSaveFile names: one-case tails only beside their file or after an extension");
 	{
 		char *u = gfs_unique_name(ar->root, "bad\xff\x01na/me\xc3\xa9");
 
@@ -240,7 +242,7 @@ static void test_rpg_mem(void)
 	static const uint8_t img[] = "A.TXT\0\0\0\x03\0abcB\0\0\0\0\0";
 	struct gfs_archive *ar;
 	struct gfs_buf out = GFS_BUF_INIT;
-	char err[600];
+	char err[600] = "";
 	struct gfs_node *n;
 	struct gfs_opts o = { 0 };
 
@@ -482,7 +484,7 @@ static void test_edit_rules(void)
 	struct gfs_opts o = { 0 };
 	struct gfs_hidden_set hs = { 0 };
 	struct gfs_node *a, *b, *c, *k, *closing, *root;
-	char err[600];
+	char err[600] = "";
 
 	ok(gfs_archive_open_mem(img, sizeof(img) - 1, "t.rpg", &o, &ar, err, sizeof(err)) == 0, "rules: rpg loads: %s", err);
 	root = ar->root;
@@ -497,7 +499,8 @@ static void test_edit_rules(void)
 	   gfs_is_scratch_name(".goutputstream-ABC123") && gfs_is_scratch_name("A.TXT.rejected") &&
 	   !gfs_is_scratch_name("A.TXT") && !gfs_is_scratch_name("sed"), "rules: scratch names");
 	ok(gfs_is_scratch_in(ar, root, "A.TXT.aBcDeF") && gfs_is_scratch_in(ar, root, "A.TXT.abcdef") &&
-	   !gfs_is_scratch_in(ar, root, "Q.TXT.abcdef"), "rules: QSaveFile names beside their file");
+	   gfs_is_scratch_in(ar, root, "Q.TXT.abcdef") && !gfs_is_scratch_in(ar, root, "QTXT.abcdef"),
+	   "rules: QSaveFile names beside their file, or of a name with an extension");
 	/* sed -i: a scratch file renamed over a lump replaces its content in place */
 	ok(gfs_edit_create_how(ar, root, "sedAb12Z9", GFS_EDIT_EXCL, &k) == 0 && k &&
 	   (k->flags & GFS_NODE_SCRATCH) && gfs_node_write(ar, k, "new", 3, 0) == 3, "rules: sed's scratch file");

@@ -646,6 +646,30 @@ size_t gfs_record_span_why(const struct gfs_record *rec, const uint8_t *p, size_
 	return 0;
 }
 
+const struct gfs_field *gfs_record_part(const struct gfs_record *rec, const uint8_t *p, size_t len,
+				       const char *key, size_t *at, size_t *n)
+{
+	struct gfs_tail t;
+
+	if (gfs_tail(rec, p, len, &t))
+		return NULL;
+	for (size_t j = 0; j < t.n; j++)
+		if (!strcmp(t.f[j]->key, key)) {
+			*at = t.at[j];
+			*n = t.cnt[j];
+			return t.f[j];
+		}
+	return NULL;
+}
+
+const struct gfs_field *gfs_record_field(const struct gfs_record *rec, const char *key)
+{
+	for (size_t i = 0; i < rec->nfields; i++)
+		if (!strcmp(rec->fields[i].key, key))
+			return &rec->fields[i];
+	return NULL;
+}
+
 /*
  * The fields of rec shown in its own sections (its fixed part at base,
  * elen bytes, and the parts t laid out of p) as "key = value" lines.

@@ -206,7 +206,7 @@ int gfs_tmx_layer(struct gfs_archive *ar, const char *view, const struct gfs_xml
 	int r;
 
 	if (gfs_tmx_num(e, "width") != (long)w || gfs_tmx_num(e, "height") != (long)h)
-		return gfs_tmx_err(ar, view, e, "layer '%s' is not %ux%u (the map size cannot change)", name, w, h);
+		return gfs_tmx_err(ar, view, e, "layer '%s' is not %ux%u (the <map> element's width and height)", name, w, h);
 	for (d = e->kid; d && strcmp(d->name, "data"); d = d->next)
 		if (strcmp(d->name, "properties"))
 			return gfs_tmx_err(ar, view, d, "<%s> in layer '%s'", d->name, name);

@@ -896,7 +896,8 @@ int gfs_is_scratch_name(const char *name)
 /*
  * A scratch name in dir: the names above, and Qt's QSaveFile NAME.XXXXXX
  * whose six random letters happen to be all of one case (one save in 32)
- * when NAME is a file beside it.
+ * when NAME is a file beside it, or a name with an extension of its own
+ * (map.tmx.QVQTGM: Tiled saving a file that is not there yet).
  */
 int gfs_is_scratch_in(struct gfs_archive *ar, struct gfs_node *dir, const char *name)
 {
@@ -912,5 +913,12 @@ int gfs_is_scratch_in(struct gfs_archive *ar, struct gfs_node *dir, const char *
 	memcpy(buf, name, len);
 	buf[len] = 0;
 	stem = gfs_node_child(ar, dir, buf);
-	return stem && !S_ISDIR(stem->mode) && !(stem->flags & GFS_NODE_SCRATCH);
+	if (!stem) {
+		const char *ext = strrchr(buf, '.');
+		size_t el = ext ? strlen(ext + 1) : 0;
+
+		return ext && ext > buf && el >= 1 && el <= 4 &&
+		       strspn(ext + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") == el;
+	}
+	return !S_ISDIR(stem->mode) && !(stem->flags & GFS_NODE_SCRATCH);
 }

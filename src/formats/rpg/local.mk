@@ -5,7 +5,7 @@ libgamefs_a_SOURCES += src/formats/rpg/rpg.c src/formats/rpg/rpg.h \
 	src/formats/rpg/rpg_hsp.c src/formats/rpg/rpg_hsz.c src/formats/rpg/rpg_hsz_cmds.c src/formats/rpg/rpg_hsz.h \
 	src/formats/rpg/rpg_records.c src/formats/rpg/rpg_tiled.c \
 	src/formats/rpg/rpg_grow.c src/formats/rpg/rpg_grow.h src/formats/rpg/rpg_newmap.c \
-	src/formats/rpg/rpg_tilesets.c src/formats/rpg/rpg_draw.h src/formats/rpg/rpg_gfxnew.c src/formats/rpg/rpg_text.c src/formats/rpg/rpg_text.h \
+	src/formats/rpg/rpg_tilesets.c src/formats/rpg/rpg_resize.c src/formats/rpg/rpg_resize.h src/formats/rpg/rpg_mappng.c src/formats/rpg/rpg_tmap.h src/formats/rpg/rpg_draw.h src/formats/rpg/rpg_gfxnew.c src/formats/rpg/rpg_text.c src/formats/rpg/rpg_text.h \
 	src/formats/rpg/reload.c src/formats/rpg/reload.h \
 	src/formats/rpg/rgfx.c src/formats/rpg/rgfx.h
 # RELOAD documents on their own: the reld driver shares the codec above
@@ -39,7 +39,8 @@ CORE_TESTS += \
 	tests/rpg/t1030-png-indices.sh tests/rpg/t1031-transparency.sh tests/rpg/t1032-vehicle-names.sh \
 	tests/rpg/t1040-rpg-tiled-layers.sh tests/rpg/t1041-rpg-heroes-one-truth.sh \
 	tests/rpg/t1042-rpg-tiled-objects.sh tests/rpg/t1043-rpg-grow-records.sh tests/rpg/t1044-rpg-grow-maps.sh \
-	tests/rpg/t1045-rpg-grow-busy.sh tests/rpg/t1046-rpg-grow-reld-hero.sh tests/rpg/t1047-rpg-grow-gfx.sh \
-	tests/rpg/t1049-rpg-npc-draw.sh tests/rpg/t1050-hsz-decompile.sh tests/rpg/t1060-field-names.sh
+	tests/rpg/t1045-rpg-grow-busy.sh tests/rpg/t1046-rpg-grow-reld-hero.sh tests/rpg/t1047-rpg-grow-gfx.sh tests/rpg/t1048-rpg-tiled-save-as.sh \
+	tests/rpg/t1049-rpg-npc-draw.sh tests/rpg/t1050-hsz-decompile.sh tests/rpg/t1060-field-names.sh \
+	tests/rpg/t1051-rpg-grow-modder.sh tests/rpg/t1052-rpg-tiled-new-layer.sh
 EXTRA_DIST += tests/rpgtool.py tests/rpg/growgame.py tests/rpg/opaque-share.py tests/rpg/gfxgame.py tests/rpg/rpglib.sh \
-	tests/rpg/hszlib.py
+	tests/rpg/hszlib.py tests/rpg/addlayer.py

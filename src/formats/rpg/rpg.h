@@ -259,6 +259,9 @@ int rpg_views_build(struct gfs_archive *ar);
 size_t rpg_views_check(struct gfs_archive *ar, FILE *out);
 /* The views of map (layers, zones, its records, Tiled's) into dir, as the load makes them. */
 int rpg_views_map(struct gfs_archive *ar, long map, struct gfs_node *dir);
+/* A map layer's CSV (rpg_maps.c); tiles-K.csv of a layer l has now, if dir lacks it */
+extern const struct gfs_node_ops rpg_layer_ops;
+int rpg_maps_layer_view(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, unsigned k);
 /* Detach the views of a lump being deleted. */
 void rpg_views_drop(struct gfs_archive *ar, struct rpg_lump *l);
 

@@ -103,6 +103,14 @@ static void hsz_stop(struct hsz *d, long at, const char *why)
 	d->stopped = 1;
 }
 
+/* Has decompiling stopped, or does node p lie too deep (then it stops)? */
+static int hsz_halted(struct hsz *d, long p, int depth)
+{
+	if (depth > HSZ_DEPTH_MAX)
+		hsz_stop(d, p, "nested deeper than 200 (a cycle?)");
+	return d->stopped || d->r;
+}
+
 static void hsz_indent(struct hsz *d, int lvl)
 {
 	for (int i = 0; i < lvl; i++)
@@ -366,12 +374,8 @@ static void hsz_expr(struct hsz *d, long p, int depth)
 {
 	long kind, id, argc;
 
-	if (d->stopped || d->r)
+	if (hsz_halted(d, p, depth))
 		return;
-	if (depth > HSZ_DEPTH_MAX) {
-		hsz_stop(d, p, "nested deeper than 200 (a cycle?)");
-		return;
-	}
 	if (hsz_node(d, p, &kind, &id, &argc))
 		return;
 	switch (kind) {
@@ -570,12 +574,8 @@ static void hsz_stmt(struct hsz *d, long p, int depth, int lvl)
 {
 	long kind, id, argc;
 
-	if (d->stopped || d->r)
+	if (hsz_halted(d, p, depth))
 		return;
-	if (depth > HSZ_DEPTH_MAX) {
-		hsz_stop(d, p, "nested deeper than 200 (a cycle?)");
-		return;
-	}
 	hsz_indent(d, lvl);
 	if (hsz_is_flow(d, p, -1)) {
 		if (hsz_node(d, p, &kind, &id, &argc))

@@ -803,3 +803,57 @@ size_t rpg_maps_check(struct gfs_archive *ar, FILE *out)
 	}
 	return warn;
 }
+
+/* ---- map layers: tiles-K.csv, walls.csv, foes.csv ----------------------------- */
+
+/* The lump of layer view v in b, and where its w x h tiles are (NULL: -EIO, or *r). */
+static uint8_t *rpg_layer_read(struct gfs_archive *ar, struct rpg_vpriv *v, struct gfs_buf *b, unsigned *w,
+			       unsigned *h, int *r)
+{
+	unsigned layers;
+
+	*r = v->l ? rpg_lump_read(ar, v->l, b) : -ENOENT;
+	if (!*r && (!rpg_map_dims(b->data, b->len, w, h, &layers) || v->rec >= layers))
+		*r = gfs_err(ar, -EIO, "lump %s: layer %zu is not in the lump any more", v->l->name, v->rec);
+	return *r ? NULL : b->data + RPG_MAP_HDR + v->rec * (size_t)*w * *h;
+}
+
+static int rpg_layer_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
+{
+	struct gfs_buf b = GFS_BUF_INIT;
+	unsigned w, h;
+	int r;
+	uint8_t *p = rpg_layer_read(ar, n->priv, &b, &w, &h, &r);
+
+	if (p)
+		r = gfs_grid_write_u8(out, p, w, h);
+	gfs_buf_release(&b);
+	return r;
+}
+
+static int rpg_layer_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
+{
+	struct rpg_vpriv *v = n->priv;
+	struct gfs_buf b = GFS_BUF_INIT;
+	unsigned w, h;
+	int r;
+	uint8_t *p = rpg_layer_read(ar, v, &b, &w, &h, &r);
+
+	if (p)	/* a map is not resized here */
+		r = gfs_grid_read_u8(ar, n->name, data, len, w, h, p);
+	return rpg_lump_done(ar, v->l, &b, r);
+}
+
+const struct gfs_node_ops rpg_layer_ops = { .render = rpg_layer_render, .store = rpg_layer_store, .free = free };
+
+/* tiles-K.csv of a map's tile lump l, in the map's folder dir (a layer the map has now) */
+int rpg_maps_layer_view(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, unsigned k)
+{
+	char nm[32];
+
+	snprintf(nm, sizeof(nm), "tiles-%u.csv", k);
+	if (gfs_node_child(ar, dir, nm))
+		return 0;
+	gfs_tree_invalidate(ar);
+	return rpg_add_view(ar, l, dir, nm, &rpg_layer_ops, k, NULL);
+}

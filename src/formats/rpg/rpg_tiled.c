@@ -31,7 +31,8 @@
  * draws nothing).  Read back, a layer takes a gid of any of its
  * tileset's three.  An empty cell in a tile layer is tile 0.  A .P/.E
  * smaller than the .T shows 0 past its edge (and takes only 0 there); one
- * larger keeps its cells past the .T's edge.
+ * larger keeps its cells past the .T's edge.  A TMX of another size resizes
+ * the map (rpg_resize.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -41,53 +42,18 @@
 #include "gfs_tmx.h"
 #include "rpg.h"
 #include "rpg_draw.h"
-
-#define MAP_RENDER_MAX	((uint64_t)16 << 20)	/* pixels of map.png */
-#define MAP_WALK_LAYER	31		/* MAP field: layers drawn below the walkabouts (0: 2) */
-#define MAP_ENABLE	19		/* MAP field: bit k-1 shows layer k (layer 0 is always drawn) */
-#define L_HDR		7		/* .L: 7 bytes, then arrays of 300 int16: x, y+1, npc+1, dir, frame(, pool) */
-#define L_SLOTS		300
-#define DOX_REC		600		/* DOX: per map, arrays of 100 int16: x, y+1, flags (bit 0: exists) */
-#define DOORS		100
-#define NPC_OBJ		1		/* object ids: NPC slot s is 1 + s, door d 1 + 300 + d */
-#define DOOR_OBJ	(NPC_OBJ + L_SLOTS)
-#define NEXT_OBJ	(DOOR_OBJ + DOORS)
-#define WALK_SETS	32		/* walkabout tilesets a map.tmx shows NPCs with */
-#define WALK_FRAMES	8
+#include "rpg_grow.h"
+#include "rpg_resize.h"
+#include "rpg_tmap.h"
 
 /* the MAP fields of each layer's tileset (0: the map's, n: tileset n-1) */
 static const unsigned layer_field[RPG_MAP_MAX_LAYERS] = {
 	22, 23, 24, 26, 27, 28, 29, 30, 370, 371, 372, 373, 374, 375, 376, 377
 };
 
-/* One of the map's .T/.P/.E lumps, its content read */
-struct rpg_grid {
-	struct rpg_lump *l;
-	struct gfs_buf b;
-	unsigned w, h, n;
-};
-
-struct rpg_tmap {
-	struct rpg_grid g[3];			/* T, P, E */
-	long ts[RPG_MAP_MAX_LAYERS];		/* tileset of each tile layer */
-	long used[RPG_MAP_MAX_LAYERS];		/* tilesets in first use order */
-	unsigned nused;
-	struct rpg_lump *mapl;			/* the MAP lump holding the map's record, or NULL */
-	uint64_t enable_at;			/* where in it its layer_enable word is */
-	unsigned enable;			/* that word (bit k-1: layer k shown); 0xffff without one */
-	unsigned walk_layer;			/* MAP field 31: layers drawn below the NPCs (0: 2) */
-	struct rpg_lump *npcl, *doxl;		/* the map's .L (NPC instances) and DOX, when usable */
-	struct gfs_buf npcb, doxb;
-	size_t dox_at;				/* the map's record in DOX */
-	unsigned npc_pool;			/* .L has the pool array */
-	long walk[WALK_SETS];			/* walkabout sets the NPC objects show, first use order */
-	unsigned nwalk;
-};
-
-enum { G_T, G_P, G_E, G_WALK };
 static const char *const grid_name[3] = { "tiles", "walls", "foes" };
 
-static void rpg_tmap_release(struct rpg_tmap *tm)
+void rpg_tmap_release(struct rpg_tmap *tm)
 {
 	for (int i = 0; i < 3; i++)
 		gfs_buf_release(&tm->g[i].b);
@@ -96,7 +62,7 @@ static void rpg_tmap_release(struct rpg_tmap *tm)
 }
 
 /* int16 c of entry i of the .L arrays (300 a column) or of the map's DOX record (100 a column) */
-static uint8_t *rpg_npc_word(const struct rpg_tmap *tm, unsigned c, unsigned i)
+uint8_t *rpg_npc_word(const struct rpg_tmap *tm, unsigned c, unsigned i)
 {
 	return tm->npcb.data + L_HDR + 2 * ((size_t)c * L_SLOTS + i);
 }
@@ -106,7 +72,7 @@ static uint8_t *rpg_door_word(const struct rpg_tmap *tm, unsigned c, unsigned i)
 	return tm->doxb.data + tm->dox_at + 2 * ((size_t)c * DOORS + i);
 }
 
-static int rpg_npc_used(const struct rpg_tmap *tm, unsigned s)
+int rpg_npc_used(const struct rpg_tmap *tm, unsigned s)
 {
 	return tm->npcl && gfs_le16(rpg_npc_word(tm, 2, s)) != 0;
 }
@@ -156,12 +122,15 @@ static void rpg_tmap_tilesets(struct gfs_archive *ar, long map, struct rpg_tmap 
 	tm->enable = 0xffff;
 	if (rec && 2 * MAP_ENABLE + 2 <= rs) {
 		tm->mapl = l;
+		tm->rec_at = (uint64_t)map * rs;
+		tm->rs = rs;
 		tm->enable_at = (uint64_t)map * rs + 2 * MAP_ENABLE;
 		tm->enable = gfs_le16(rec + 2 * MAP_ENABLE);
 	}
 	if (rec && 2 * MAP_WALK_LAYER + 2 <= rs)
 		tm->walk_layer = gfs_le16(rec + 2 * MAP_WALK_LAYER) & 0xff;
-	for (unsigned k = 0; k < tm->g[G_T].n; k++) {
+	/* every layer's, a layer the TMX may add included; the TMX shows the tilesets of those there are */
+	for (unsigned k = 0; k < RPG_MAP_MAX_LAYERS; k++) {
 		long t = def, v = rec && 2 * layer_field[k] + 2 <= rs ? (int16_t)gfs_le16(rec + 2 * layer_field[k]) : 0;
 		unsigned u;
 
@@ -170,14 +139,14 @@ static void rpg_tmap_tilesets(struct gfs_archive *ar, long map, struct rpg_tmap 
 		tm->ts[k] = t < 0 ? 0 : t;
 		for (u = 0; u < tm->nused && tm->used[u] != tm->ts[k]; u++)
 			;
-		if (u == tm->nused)
+		if (u == tm->nused && k < tm->g[G_T].n)
 			tm->used[tm->nused++] = tm->ts[k];
 	}
 	gfs_buf_release(&b);
 }
 
 /* The map's lumps, read (a missing or unusable .P/.E has n = 0). */
-static int rpg_tmap_load(struct gfs_archive *ar, struct gfs_node *n, struct rpg_tmap *tm)
+int rpg_tmap_load(struct gfs_archive *ar, struct gfs_node *n, struct rpg_tmap *tm)
 {
 	struct rpg_vpriv *v = n->priv;
 	struct rpg_model *m = ar->priv;
@@ -209,7 +178,7 @@ static int rpg_tmap_load(struct gfs_archive *ar, struct gfs_node *n, struct rpg_
 }
 
 /* Does the engine draw tile layer k (map.ini's layer_enable)? */
-static int rpg_layer_shown(const struct rpg_tmap *tm, unsigned k)
+int rpg_layer_shown(const struct rpg_tmap *tm, unsigned k)
 {
 	return !k || (tm->enable >> (k - 1) & 1);
 }
@@ -254,7 +223,7 @@ static void rpg_layer_name(const struct rpg_tmap *tm, int grid, unsigned k, char
 }
 
 /* Byte (x, y) of layer k of grid, 0 outside it */
-static uint8_t rpg_cell(const struct rpg_grid *g, unsigned k, unsigned x, unsigned y)
+uint8_t rpg_cell(const struct rpg_grid *g, unsigned k, unsigned x, unsigned y)
 {
 	if (x >= g->w || y >= g->h)
 		return 0;
@@ -298,7 +267,7 @@ static int rpg_tmx_layer(struct gfs_buf *out, const struct rpg_tmap *tm, int gri
 }
 
 /* NPC type id (global: of GLOBALNPCS1.N) of map: its walkabout set and palette; 0 when there is none */
-static int rpg_npc_look(struct gfs_archive *ar, long map, long id, int global, long *set, long *pal)
+int rpg_npc_look(struct gfs_archive *ar, long map, long id, int global, long *set, long *pal)
 {
 	struct rpg_model *m = ar->priv;
 	struct rpg_lump *l = global ? rpg_lump_named(m, "GLOBALNPCS1.N") : rpg_map_lump(m, map, 'N', RPG_K_REC);
@@ -474,6 +443,9 @@ struct rpg_tmxin {
 	unsigned enable;		/* layer_enable as the layers' visible attributes set it */
 	uint8_t npc_seen[L_SLOTS], door_seen[DOORS];
 	int groups[2];			/* npcs, doors: the group was there */
+	unsigned added;			/* tile layers the TMX added */
+	int resized;			/* the TMX's width and height are new: the map takes them */
+	unsigned tsset;			/* bit k: tile layer k's tileset is new (MAP field) */
 };
 
 /* "NN", "NN-animated" or "NN-upper" of a tileset the map uses, walls or foes (when the map has them) */
@@ -495,18 +467,22 @@ static int rpg_tmx_tileset_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 		long ts = strtol(name, &end, 10);
 
 		s.anim = !strcmp(end, "-animated") ? 1 : !strcmp(end, "-upper") ? 2 : 0;
-		for (unsigned u = 0; u < in->tm.nused && (s.anim || !*end); u++)
-			if (in->tm.used[u] == ts) {
-				s.grid = G_T;
-				s.ts = ts;
-			}
+		int used = ts < rpg_resize_pages(in->ar);
+
+		for (unsigned u = 0; u < in->tm.nused; u++)
+			used |= in->tm.used[u] == ts;
+		if ((s.anim || !*end) && used) {
+			s.grid = G_T;	/* one of the game's tilesets: a layer drawing from it takes it */
+			s.ts = ts;
+		}
 	}
 	if (s.grid < 0 && !strncmp(name, "walkabout-", 10) && name[10] >= '0' && name[10] <= '9') {
 		s.grid = G_WALK;	/* the NPC objects' pictures: no layer's tiles */
 		s.ts = strtol(name + 10, &end, 10);
 	}
 	if (s.grid < 0)
-		return gfs_tmx_err(in->ar, in->view, e, "tileset '%s' is not one the map's layers use", name);
+		return gfs_tmx_err(in->ar, in->view, e, "tileset '%s' is none of the game's (NN, NN-animated, NN-upper, "
+				   "walls, foes, walkabout-NNN)", name);
 	for (unsigned i = 0; i < in->nsets; i++)
 		if (in->sets[i].grid == s.grid && in->sets[i].ts == s.ts && in->sets[i].anim == s.anim)
 			return gfs_tmx_err(in->ar, in->view, e, "tileset '%s' twice", name);
@@ -514,17 +490,25 @@ static int rpg_tmx_tileset_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 	return 0;
 }
 
+/* The tileset gid g (not 0) is of, or NULL */
+static const struct rpg_tset_in *rpg_gid_set(const struct rpg_tmxin *in, uint32_t g)
+{
+	const struct rpg_tset_in *best = NULL;
+
+	for (unsigned i = 0; i < in->nsets; i++)
+		if (in->sets[i].first <= (long)g && (!best || in->sets[i].first > best->first))
+			best = &in->sets[i];
+	return best;
+}
+
 /* The byte gid g stands for in a layer of grid (drawn from tileset ts), or -1 */
 static int rpg_gid_byte(const struct rpg_tmxin *in, int grid, long ts, uint32_t g)
 {
-	const struct rpg_tset_in *best = NULL;
+	const struct rpg_tset_in *best = g ? rpg_gid_set(in, g) : NULL;
 	long k;
 
 	if (!g)
 		return 0;
-	for (unsigned i = 0; i < in->nsets; i++)
-		if (in->sets[i].first <= (long)g && (!best || in->sets[i].first > best->first))
-			best = &in->sets[i];
 	if (!best || best->grid != grid || best->ts != ts)
 		return -1;
 	k = (long)g - best->first;
@@ -535,6 +519,59 @@ static int rpg_gid_byte(const struct rpg_tmxin *in, int grid, long ts, uint32_t 
 	if (best->anim)
 		return k < ANIM_TILES ? (int)(TS_TILES + k) : -1;
 	return k < TS_TILES ? (int)k : -1;
+}
+
+/*
+ * A tile layer the map does not have (Tiled's "Tile Layer 3", or tiles-N
+ * one past the last): the map's next layer, empty, drawn from the tileset
+ * the map record gives it.  Its number, or -EINVAL.
+ */
+static int rpg_tmx_layer_new(struct rpg_tmxin *in, const struct gfs_xml_el *e, const char *name)
+{
+	struct rpg_grid *t = &in->tm.g[G_T];
+	char want[32];
+	int r;
+
+	snprintf(want, sizeof(want), "tiles-%u", t->n);
+	if (!name || !strcmp(name, "walls") || !strcmp(name, "foes") ||
+	    (!strncmp(name, "tiles-", 6) && strcmp(name, want)))
+		return gfs_tmx_err(in->ar, in->view, e, "layer '%s' is not one of the map's (tiles-N, walls, foes; "
+				   "a new tile layer is %s or any other name)", name ? name : "", want);
+	if (t->n >= RPG_MAP_MAX_LAYERS)
+		return gfs_tmx_err(in->ar, in->view, e, "layer '%s': a map has at most %d tile layers", name,
+				   RPG_MAP_MAX_LAYERS);
+	if ((r = gfs_buf_set_len(&t->b, t->b.len + (size_t)t->w * t->h)))	/* zeros */
+		return r;
+	in->added++;
+	return (int)t->n++;
+}
+
+/*
+ * A new layer draws from the tileset of its first tile (else the one the
+ * map record gives it); a layer all of whose tiles are of another of the
+ * game's tilesets takes that one (a map saved over another: tsset).
+ */
+static void rpg_tmx_layer_ts(struct rpg_tmxin *in, unsigned k, const uint32_t *gids, size_t n)
+{
+	const struct rpg_tset_in *best = NULL;
+	size_t i = 0, j = 0;
+
+	while (i < n && !gids[i])
+		i++;
+	if (i < n)
+		best = rpg_gid_set(in, gids[i]);
+	if (!best || best->grid != G_T || !in->tm.mapl || 2 * layer_field[k] + 2 > in->tm.rs)
+		return;
+	if (k >= in->tm.g[G_T].n - in->added) {
+		in->tm.ts[k] = best->ts;	/* the map record says so below */
+		return;
+	}
+	while (j < n && rpg_gid_byte(in, G_T, best->ts, gids[j]) >= 0)
+		j++;
+	if (j == n && best->ts != in->tm.ts[k]) {
+		in->tm.ts[k] = best->ts;
+		in->tsset |= 1u << k;
+	}
 }
 
 static int rpg_tmx_layer_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
@@ -556,9 +593,12 @@ static int rpg_tmx_layer_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 				k = i;
 			}
 		}
-	if (grid < 0)
-		return gfs_tmx_err(in->ar, in->view, e, "layer '%s' is not one of the map's (tiles-N, walls, foes)",
-				   name ? name : "");
+	if (grid < 0 && (r = rpg_tmx_layer_new(in, e, name)) < 0)
+		return r;
+	if (grid < 0) {
+		grid = G_T;
+		k = (unsigned)r;
+	}
 	if (in->seen[grid][k]++)
 		return gfs_tmx_err(in->ar, in->view, e, "layer '%s' twice", name);
 	/* an upper tile layer's visibility is the engine's (tiles-0, walls and foes: Tiled's only) */
@@ -576,6 +616,8 @@ static int rpg_tmx_layer_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 	if (!(gids = malloc((size_t)t->w * t->h * sizeof(*gids))))
 		return -ENOMEM;
 	r = gfs_tmx_layer(in->ar, in->view, e, name, t->w, t->h, gids);
+	if (!r && grid == G_T)
+		rpg_tmx_layer_ts(in, k, gids, (size_t)t->w * t->h);
 	for (unsigned y = 0; y < t->h && !r; y++)
 		for (unsigned x = 0; x < t->w && !r; x++) {
 			struct rpg_grid *g = &in->tm.g[grid];
@@ -603,37 +645,27 @@ static int rpg_tmx_root(struct rpg_tmxin *in, const struct gfs_xml_el *root)
 {
 	const struct rpg_grid *t = &in->tm.g[G_T];
 	const char *s;
+	long w, h;
+	int r;
 
 	if (strcmp(root->name, "map"))
 		return gfs_tmx_err(in->ar, in->view, root, "the root element is <%s>, not <map>", root->name);
 	if (!(s = gfs_xml_attr(root, "orientation")) || strcmp(s, "orthogonal"))
 		return gfs_tmx_err(in->ar, in->view, root, "orientation '%s' is not orthogonal", s ? s : "");
-	if (gfs_tmx_num(root, "width") != (long)t->w || gfs_tmx_num(root, "height") != (long)t->h ||
-	    gfs_tmx_num(root, "tilewidth") != TILE || gfs_tmx_num(root, "tileheight") != TILE ||
+	if (gfs_tmx_num(root, "tilewidth") != TILE || gfs_tmx_num(root, "tileheight") != TILE ||
 	    ((s = gfs_xml_attr(root, "infinite")) && strcmp(s, "0")))
-		return gfs_tmx_err(in->ar, in->view, root, "the map is not %ux%u finite with %ux%u tiles "
-				   "(neither can change)", t->w, t->h, TILE, TILE);
-	return 0;
-}
-
-/*
- * An object's x or y in pixels as the tile it lies on (the nearest): the
- * stored value cur when it did not move (even off the map), else -1
- * outside the map's tiles
- */
-static long rpg_obj_cell(const struct gfs_xml_el *o, const char *attr, unsigned tiles, long cur, double shift)
-{
-	const char *s = gfs_xml_attr(o, attr);
-	char *end;
-	double v = s ? strtod(s, &end) : -1;
-
-	if (!s || end == s || *end || v != v)
-		return -1;
-	v -= shift;
-	if (v == (double)cur * TILE)
-		return cur;
-	v = (v + TILE / 2.0) / TILE;
-	return v >= 0 && v < tiles ? (long)v : -1;
+		return gfs_tmx_err(in->ar, in->view, root, "the map is not finite with %ux%u tiles (neither can "
+				   "change)", TILE, TILE);
+	if ((w = gfs_tmx_num(root, "width")) == (long)t->w && (h = gfs_tmx_num(root, "height")) == (long)t->h)
+		return 0;
+	/* another size: the map takes it (Custom's resize), every grid at once */
+	if ((r = rpg_resize_ok(in->ar, in->view, w, h = gfs_tmx_num(root, "height"))))
+		return r;
+	for (struct rpg_grid *g = in->tm.g; g < in->tm.g + 3 && !r; g++)
+		if (g->n && !(r = rpg_resize_grid(&g->b, (unsigned)w, (unsigned)h)))
+			rpg_map_dims(g->b.data, g->b.len, &g->w, &g->h, &g->n);
+	in->resized = 1;
+	return r;
 }
 
 /* <objectgroup> "npcs" or "doors": each object moves its NPC or door; none is added or removed */
@@ -665,8 +697,8 @@ static int rpg_tmx_group_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 			return gfs_tmx_err(in->ar, in->view, o, "object %ld twice", id);
 		px = doors ? rpg_door_word(&in->tm, 0, i) : rpg_npc_word(&in->tm, 0, i);
 		py = doors ? rpg_door_word(&in->tm, 1, i) : rpg_npc_word(&in->tm, 1, i);
-		if ((x = rpg_obj_cell(o, "x", t->w, (int16_t)gfs_le16(px), 0)) < 0 ||
-		    (y = rpg_obj_cell(o, "y", t->h, (int16_t)gfs_le16(py) - 1, gfs_xml_attr(o, "gid") ? TILE : 0)) < 0)
+		if (rpg_resize_obj_cell(o, "x", t->w, (int16_t)gfs_le16(px), 0, &x) < 0 ||
+		    rpg_resize_obj_cell(o, "y", t->h, (int16_t)gfs_le16(py) - 1, gfs_xml_attr(o, "gid") ? TILE : 0, &y) < 0)
 			return gfs_tmx_err(in->ar, in->view, o, "object %ld is off the %ux%u map", id, t->w, t->h);
 		gfs_put_u16le(px, (uint16_t)x);
 		gfs_put_u16le(py, (uint16_t)(y + 1));
@@ -679,22 +711,32 @@ static int rpg_tmx_group_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 	return 0;
 }
 
-/* The map's layer_enable word set to enable (the MAP lump's other bytes kept) */
-static int rpg_tmx_enable(struct gfs_archive *ar, const struct rpg_tmap *tm, unsigned enable)
+/*
+ * The map's layer_enable word set to enable, and the tileset words of the
+ * layers from k0 on (those the TMX added) and in tsset to theirs (the MAP
+ * lump's other bytes kept)
+ */
+static int rpg_tmx_mapwords(struct gfs_archive *ar, const struct rpg_tmap *tm, unsigned enable, unsigned k0,
+			    unsigned tsset)
 {
 	struct gfs_buf b = GFS_BUF_INIT;
 	int r = rpg_lump_read(ar, tm->mapl, &b);
 
-	if (!r && tm->enable_at + 2 > b.len)
+	if (!r && tm->rec_at + tm->rs > b.len)
 		r = gfs_err(ar, -EIO, "lump %s: too short for the map's record now", tm->mapl->name);
 	if (!r)
 		gfs_put_u16le(b.data + tm->enable_at, (uint16_t)enable);
+	for (unsigned k = 0; !r && k < tm->g[G_T].n; k++)
+		if ((k >= k0 || (tsset >> k & 1)) && 2 * layer_field[k] + 2 <= tm->rs)
+			gfs_put_u16le(b.data + tm->rec_at + 2 * layer_field[k], (uint16_t)(tm->ts[k] + 1));
 	return rpg_lump_done(ar, tm->mapl, &b, r);
 }
 
 static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct rpg_tmxin *in = calloc(1, sizeof(*in));
+	struct gfs_buf zb = GFS_BUF_INIT;
+	struct rpg_lump *zl = NULL;
 	struct gfs_xml x = { 0 };
 	const struct gfs_xml_el *e;
 	char why[300];
@@ -726,212 +768,35 @@ static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 			 strcmp(e->name, "properties"))
 			r = gfs_tmx_err(ar, n->name, e, "<%s> is nothing the map holds", e->name);
 	}
-	/* all checked: only now does any lump change */
+	if (!r && in->resized && !(r = rpg_resize_objects(ar, n->name, in->tm.npcl ? in->tm.npcb.data : NULL,
+							   in->tm.doxl ? in->tm.doxb.data + in->tm.dox_at : NULL,
+							   in->tm.g[G_T].w, in->tm.g[G_T].h)))
+		r = rpg_resize_zones(ar, n->name, (long)((struct rpg_vpriv *)n->priv)->rec, in->tm.g[G_T].w,
+				     in->tm.g[G_T].h, &zl, &zb);
+	/* all checked: only now does any lump change (their sizes follow: a new size, new layers) */
 	for (int grid = G_T; grid <= G_E && !r; grid++)
 		if (in->tm.g[grid].n)
-			r = rpg_set_if_changed(ar, in->tm.g[grid].l, in->tm.g[grid].b.data, in->tm.g[grid].b.len);
-	if (!r && in->enable != in->tm.enable)
-		r = rpg_tmx_enable(ar, &in->tm, in->enable);
+			r = rpg_grow_set(ar, in->tm.g[grid].l, &in->tm.g[grid].b, 0);
+	if (!r && zl)
+		r = rpg_grow_set(ar, zl, &zb, 0);
+	if (!r && in->tm.mapl && (in->enable != in->tm.enable || in->added || in->tsset))
+		r = rpg_tmx_mapwords(ar, &in->tm, in->enable, in->tm.g[G_T].n - in->added, in->tsset);
+	for (unsigned k = in->tm.g[G_T].n - in->added; !r && k < in->tm.g[G_T].n; k++)
+		r = rpg_maps_layer_view(ar, in->tm.g[G_T].l, n->parent, k);
 	if (!r && in->groups[0])
 		r = rpg_set_if_changed(ar, in->tm.npcl, in->tm.npcb.data, in->tm.npcb.len);
 	if (!r && in->groups[1])
 		r = rpg_set_if_changed(ar, in->tm.doxl, in->tm.doxb.data, in->tm.doxb.len);
+	if (!r && (in->resized || in->tsset))
+		gfs_tree_invalidate(ar);
 	gfs_xml_free(&x);
+	gfs_buf_release(&zb);
 	rpg_tmap_release(&in->tm);
 	free(in);
 	return r;
 }
 
 RPG_VIEW_OPS(rpg_tmx);
-
-/* ---- map.png ------------------------------------------------------------------ */
-
-static int rpg_mappng_dims(struct gfs_archive *ar, struct gfs_node *n, unsigned *w, unsigned *h)
-{
-	struct rpg_vpriv *v = n->priv;
-	uint8_t hdr[RPG_MAP_HDR];
-	uint64_t len;
-	unsigned layers;
-
-	if (!v->l)
-		return -ENOENT;
-	len = v->l->data ? v->l->data->len : v->l->len;
-	if (rpg_lump_range(ar, v->l, 0, sizeof(hdr), hdr) || !rpg_map_dims(hdr, len, w, h, &layers))
-		return gfs_err(ar, -EIO, "lump %s: not a tile map any more", v->l->name);
-	if ((uint64_t)*w * *h * TILE * TILE > MAP_RENDER_MAX)
-		return gfs_err(ar, -EFBIG, "%s: %ux%u tiles is too large to draw", n->name, *w, *h);
-	return 0;
-}
-
-/* A palette PNG drawn in place up to GFS_PNG_ROW_MAXW pixels wide, else RGBA from a canvas. */
-static uint64_t rpg_mappng_bytes(unsigned w, unsigned h)
-{
-	uint64_t rows = gfs_png_rows_size_pal(w * TILE, h * TILE, MASTER_BYTES / 3);
-
-	return rows ? rows : gfs_png_stored_size(w * TILE, h * TILE);
-}
-
-static int rpg_mappng_size(struct gfs_archive *ar, struct gfs_node *n, uint64_t *size)
-{
-	unsigned w, h;
-	int r = rpg_mappng_dims(ar, n, &w, &h);
-
-	if (!r)
-		*size = rpg_mappng_bytes(w, h);
-	return r;
-}
-
-/* Where map.png's pixels go: the PNG's rows of palette indices, or an RGBA canvas */
-struct rpg_canvas {
-	struct gfs_png_rows pr;
-	uint8_t *rgba;			/* NULL: pr's rows */
-	unsigned w;			/* pixels a row */
-	const uint8_t *rgb;		/* the master palette */
-};
-
-static void rpg_put(const struct rpg_canvas *cv, size_t px, size_t py, uint8_t c)
-{
-	if (!cv->rgba) {
-		cv->pr.pix[py * cv->pr.stride + px] = c;
-	} else {
-		uint8_t *o = cv->rgba + (py * cv->w + px) * 4;
-
-		memcpy(o, cv->rgb + 3 * c, 3);
-		o[3] = 255;
-	}
-}
-
-/* Tile layer k as the engine draws it (above layer 0: tile 0 and colour 0 clear) */
-static void rpg_mappng_layer(const struct rpg_canvas *cv, const struct rpg_tmap *tm, struct rpg_draw *d, unsigned k)
-{
-	const uint8_t *page = rpg_page(d, tm->ts[k]);
-	const struct rpg_grid *t = &tm->g[G_T];
-
-	for (size_t py = 0; py < (size_t)t->h * TILE; py++)
-		for (unsigned tx = 0; tx < t->w; tx++) {
-			uint8_t v = rpg_cell(t, k, tx, (unsigned)(py / TILE));
-			unsigned tile = rpg_tile_of(d, tm->ts[k], v);
-
-			if (k && !v)
-				continue;
-			for (unsigned x = 0; x < TILE; x++) {
-				uint8_t c = rpg_tile_px(page, tile, x, (unsigned)(py % TILE));
-
-				if (!k || c)
-					rpg_put(cv, (size_t)tx * TILE + x, py, c);
-			}
-		}
-}
-
-/* A walkabout frame met before: NPCs of one type share it */
-struct rpg_walk_seen {
-	long set, pal;
-	unsigned f;
-	int ok;
-	uint8_t px[RPG_WALK_W * RPG_WALK_H], master[16];
-};
-
-#define WALK_SEEN 16
-
-/*
- * The map's NPC instances as the engine draws them at rest: frame 2 x
- * direction of their type's walkabout, in its palette, colour 0 clear, on
- * their tile.
- */
-static void rpg_mappng_npcs(struct gfs_archive *ar, const struct rpg_canvas *cv, const struct rpg_tmap *tm, long map)
-{
-	struct rpg_walk_seen *seen = calloc(WALK_SEEN, sizeof(*seen));
-	unsigned nseen = 0;
-
-	for (unsigned s = 0; s < L_SLOTS && tm->npcl && seen; s++) {
-		long x = (int16_t)gfs_le16(rpg_npc_word(tm, 0, s)), y = (int16_t)gfs_le16(rpg_npc_word(tm, 1, s)) - 1;
-		long id = (int16_t)gfs_le16(rpg_npc_word(tm, 2, s)) - 1, set, pal;
-		unsigned dir = gfs_le16(rpg_npc_word(tm, 3, s)) & 3, i;
-		int global = tm->npc_pool && gfs_le16(rpg_npc_word(tm, 5, s));
-		struct rpg_walk_seen *ws;
-
-		if (!rpg_npc_used(tm, s) || x < 0 || y < 0 || (unsigned long)x >= tm->g[G_T].w ||
-		    (unsigned long)y >= tm->g[G_T].h || !rpg_npc_look(ar, map, id, global, &set, &pal))
-			continue;
-		for (i = 0; i < nseen; i++)
-			if (seen[i].set == set && seen[i].pal == pal && seen[i].f == 2 * dir)
-				break;
-		if (i == nseen) {
-			i = nseen < WALK_SEEN ? nseen++ : WALK_SEEN - 1;
-			seen[i].set = set;
-			seen[i].pal = pal;
-			seen[i].f = 2 * dir;
-			seen[i].ok = !rpg_walkabout_frame(ar, set, pal, 2 * dir, seen[i].px, seen[i].master);
-		}
-		ws = &seen[i];
-		for (unsigned py = 0; py < RPG_WALK_H && ws->ok; py++)
-			for (unsigned px = 0; px < RPG_WALK_W; px++) {
-				uint8_t c = ws->px[py * RPG_WALK_W + px];
-
-				if (c && c < 16)
-					rpg_put(cv, (size_t)x * TILE + px, (size_t)y * TILE + py, ws->master[c]);
-			}
-	}
-	free(seen);
-}
-
-/*
- * The master palette's index of every pixel, written straight into the
- * PNG's rows when they fit one stored block each: no canvas to fill and
- * copy, a quarter of the bytes of RGBA (for a 50-map game's diff -r most of
- * the daemon's time was that copy and the page faults of fresh memory).
- * Wider maps are drawn as RGBA on a canvas.  Layer 0 covers every pixel.
- * The shown layers below the walkabout layer (MAP field 31; 0 means 2)
- * are drawn first, then the NPCs, then the layers above them.
- */
-static int rpg_mappng_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
-{
-	struct rpg_vpriv *v = n->priv;
-	struct rpg_canvas cv = { .rgba = NULL };
-	struct rpg_tmap tm;
-	struct rpg_draw d;
-	unsigned w, h, below;
-	int inplace, r = rpg_mappng_dims(ar, n, &w, &h);
-
-	if (r)
-		return r;
-	if ((r = rpg_tmap_load(ar, n, &tm)))
-		goto out;
-	if (tm.g[G_T].w != w || tm.g[G_T].h != h) {
-		r = -EIO;
-		goto out;
-	}
-	rpg_draw_load(ar, &d);
-	cv.w = w * TILE;
-	cv.rgb = d.rgb;
-	inplace = gfs_png_rows_size_pal(w * TILE, h * TILE, MASTER_BYTES / 3) != 0;
-	if (inplace)
-		r = gfs_png_rows_begin_pal(out, w * TILE, h * TILE, d.rgb, MASTER_BYTES / 3, &cv.pr);
-	else if (!(cv.rgba = calloc((size_t)w * h * TILE * TILE, 4)))
-		r = -ENOMEM;
-	below = tm.walk_layer ? tm.walk_layer : 2;
-	for (unsigned k = 0; !r && k <= tm.g[G_T].n; k++) {
-		if (k == below || (k == tm.g[G_T].n && below > k))
-			rpg_mappng_npcs(ar, &cv, &tm, (long)v->rec);
-		if (k < tm.g[G_T].n && rpg_layer_shown(&tm, k))
-			rpg_mappng_layer(&cv, &tm, &d, k);
-	}
-	rpg_draw_release(&d);
-	if (!r && inplace)
-		gfs_png_rows_end(out, &cv.pr);
-	else if (!r)
-		r = gfs_png_encode_stored(cv.rgba, w * TILE, h * TILE, out);
-out:
-	free(cv.rgba);
-	rpg_tmap_release(&tm);
-	return r;
-}
-
-static const struct gfs_node_ops rpg_mappng_ops = {
-	.render = rpg_mappng_render,
-	.size = rpg_mappng_size,
-	.free = free,
-};
 
 /* ---- the tree ------------------------------------------------------------------- */
 

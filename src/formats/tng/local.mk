@@ -14,7 +14,7 @@ CORE_TESTS += \
 	tests/tng/t2015-tiled.sh tests/tng/t2016-map-png.sh tests/tng/t2017-hostile.sh \
 	tests/tng/t2018-value-checks.sh tests/tng/t2019-cut-short.sh tests/tng/t2020-demo.sh \
 	tests/tng/t2021-new-records.sh tests/tng/t2022-new-map.sh tests/tng/t2023-new-media.sh \
-	tests/tng/t2024-new-map-tmx.sh
+	tests/tng/t2024-new-map-tmx.sh tests/tng/t2025-rename.sh tests/tng/t2026-grow-demo.sh
 EXTRA_DIST += tests/tng/tngpy.py tests/tng/village.py tests/tng/edits.sh tests/tng/mappng.py src/formats/tng/MANUAL.mdoc
 
 # unit tests (TAP): the script codec (every opcode and command, random round trips, errors)

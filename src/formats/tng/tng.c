@@ -383,6 +383,21 @@ int tng_string_add(struct tng *t, const char *str, uint32_t *off)
 	return gfs_buf_add(e, str, n + 1);
 }
 
+int tng_asset_rename(struct tng *t, struct tng_asset *a, const char *name)
+{
+	struct gfs_buf *e;
+	uint32_t off;
+	int r = tng_string_add(t, name, &off);
+
+	if (r)
+		return r;
+	if (!(e = tng_sec_edit(t, a->sec)))
+		return -ENOMEM;
+	gfs_put_u32le(e->data + a->dpos + TNG_DESC_NAME, off);
+	a->nameoff = off;
+	return 0;
+}
+
 int tng_asset_new(struct tng *t, size_t si, uint32_t nameoff, size_t *ai)
 {
 	struct gfs_buf *e = tng_sec_edit(t, si);
@@ -412,6 +427,25 @@ int tng_asset_new(struct tng *t, size_t si, uint32_t nameoff, size_t *ai)
 	a->num = num;
 	a->nameoff = nameoff;
 	*ai = t->nassets++;
+	return 0;
+}
+
+int tng_sec_new(struct tng *t, unsigned type, size_t *si)
+{
+	struct tng_sec *ns;
+
+	if (t->nsecs >= TNG_BLOCK_MAX / TNG_TABENT)
+		return -EFBIG;
+	if (!(ns = realloc(t->secs, (t->nsecs + 1) * sizeof(*ns))))
+		return -ENOMEM;
+	t->secs = ns;
+	ns = &t->secs[t->nsecs];
+	memset(ns, 0, sizeof(*ns));
+	ns->type = (uint8_t)type;
+	if (!(ns->edit = gfs_buf_new()))
+		return -ENOMEM;
+	*si = t->nsecs++;
+	t->secs_added = 1;
 	return 0;
 }
 

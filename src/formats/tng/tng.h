@@ -84,6 +84,8 @@
 #define TNG_MAP_NPAR		29	/* u8 parallax records */
 #define TNG_MAP_NPATH		30	/* u8 patrol paths */
 #define TNG_MAP_RLELEN		31	/* u24 bytes of the layers' RLE */
+#define TNG_LAYER_NPCS		5	/* a map layer of NPCs (section 28) by number */
+#define TNG_LAYER_SPAWNERS	6	/* of spawners (section 29); the others hold tile sprites */
 
 #define TNG_BLOCK_MAX		((size_t)64 << 20)	/* inflated section block cap */
 #define TNG_ASSETS_MAX		((size_t)1 << 19)	/* asset descriptors cap */
@@ -187,6 +189,7 @@ struct tng {
 	int crc_comp;			/* section CRC over the compressed bytes */
 	int hdr_crc_ok, sec_crc_ok;	/* -1 not checked yet */
 	int hdr_edited;
+	int secs_added;			/* sections made since the last commit (tng_sec_new) */
 	long strsec;			/* index of the strings section, -1 none */
 	int broken_assets;		/* assets shown raw because they do not decode */
 	uint64_t budget;		/* inflating left for checks at load */
@@ -258,6 +261,8 @@ extern const struct gfs_record tng_map_rec;
 
 int tng_map_parse(unsigned ms, unsigned layers, const uint8_t *p, size_t len, struct tng_map *m,
 		  int decode, char *why, size_t whylen);
+/* N of a layer's name "layerNN" followed by tail (".csv", ""), two digits; else ~0u. */
+unsigned tng_layer_of(const char *name, const char *tail);
 int tng_map_validate(unsigned ms, unsigned layers, const uint8_t *p, size_t len, char *why,
 		     size_t whylen);
 int tng_map_build(const uint8_t *hdr, const struct gfs_buf *par, unsigned npar,
@@ -319,8 +324,12 @@ size_t *tng_sorted_assets(struct tng *t, size_t *n);
 struct gfs_buf *tng_sec_edit(struct tng *t, size_t i);
 /* The offset of string s in the strings section, added at its end if it is not there. */
 int tng_string_add(struct tng *t, const char *s, uint32_t *off);
+/* The asset's name in its descriptor: name (added to the strings section); -EFBIG when that is full. */
+int tng_asset_rename(struct tng *t, struct tng_asset *a, const char *name);
 /* A new stored asset at the end of section si, named nameoff, empty: *ai its index. */
 int tng_asset_new(struct tng *t, size_t si, uint32_t nameoff, size_t *ai);
+/* A new empty section of type at the end of the table: *si its index. */
+int tng_sec_new(struct tng *t, unsigned type, size_t *si);
 /* Remove asset ai: its descriptor goes from its section, its bytes at the next save. */
 int tng_asset_drop(struct tng *t, size_t ai);
 /*
@@ -442,6 +451,9 @@ int tng_rec_render(unsigned type, unsigned transports, const uint8_t *p, size_t 
 int tng_rec_parse(struct gfs_archive *ar, const char *view, unsigned type, unsigned transports,
 		  const uint8_t *old, size_t oldlen, const uint8_t *text, size_t len,
 		  const struct tngs_names *nm, struct gfs_buf *out);
+/* The same for a new record: over a blank one whose sprites are none (-1). */
+int tng_rec_parse_new(struct gfs_archive *ar, const char *view, unsigned type, unsigned transports,
+		      const uint8_t *text, size_t len, const struct tngs_names *nm, struct gfs_buf *out);
 /* Does a record (or section) of this type name v as a k (enum tngs_ref: a media name, an attribute)? */
 int tng_rec_refers(unsigned type, unsigned transports, const uint8_t *p, size_t len, int k,
 		   uint32_t v);
@@ -535,6 +547,14 @@ int tng_media_unlink(struct gfs_archive *ar, struct gfs_node *n);
 int tng_record_unlink(struct gfs_archive *ar, struct gfs_node *n);
 int tng_media_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
 		     const char *newname);
+/* mv <kind>/OLD.ini <kind>/NEW.ini: the record renamed (EBUSY where something names it by its name). */
+int tng_record_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
+		      const char *newname);
+/*
+ * After a removal or a rename: the names added to the strings section since
+ * the last commit, from its end, that nothing has or names any more go.
+ */
+void tng_names_trim(struct gfs_archive *ar, struct tng *t);
 /* A new atlases/NNNN.png, backs/NNNN.png, sprites/<cat>/NNNN.txt (the next number); 1: not such a dir. */
 int tng_numbered_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
 			struct gfs_node **out);
@@ -581,6 +601,9 @@ int tng_map_tmx_create(struct gfs_archive *ar, struct gfs_node *dir, const char 
 int tng_map_file_unlink(struct gfs_archive *ar, struct gfs_node *n);
 int tng_map_tmx_is(const struct gfs_node *n);	/* maps/NAME.tmx? */
 int tng_map_rmdir(struct gfs_archive *ar, struct gfs_node *dir);
+/* mv maps/OLD maps/NEW (or OLD.tmx NEW.tmx): the map renamed, its TMX and PNG too. */
+int tng_map_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
+		   const char *newname);
 
 /* tng_crc.c: the same CRC-32 as gfs_crc32(), faster on big buffers */
 uint32_t tng_crc32(uint32_t crc, const uint8_t *p, size_t len);

@@ -676,6 +676,21 @@ static int tng_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	return tng_logic_unlink(ar, n);
 }
 
+/* mv: media and records renamed (new names), maps renamed (folder or TMX). */
+static int tng_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
+		      const char *newname)
+{
+	int inmaps = n->parent && n->parent->parent == ar->root && !strcmp(n->parent->name, "maps");
+
+	if (gfs_node_get_ops(n) == &tng_recini_ops)
+		return tng_record_rename(ar, n, newdir, newname);
+	if (inmaps && (S_ISDIR(n->mode) || tng_map_tmx_is(n)))
+		return tng_map_rename(ar, n, newdir, newname);
+	if (gfs_node_get_ops(n) == &tng_media_ops && tng_media_dir(ar->priv, n->parent))
+		return tng_media_rename(ar, n, newdir, newname);
+	return gfs_err(ar, -EPERM, "%s: only media, records (NAME.ini) and maps can be renamed", n->name);
+}
+
 static int tng_rmdir(struct gfs_archive *ar, struct gfs_node *n)
 {
 	if (n->parent && n->parent->parent == ar->root && !strcmp(n->parent->name, "maps"))
@@ -683,12 +698,57 @@ static int tng_rmdir(struct gfs_archive *ar, struct gfs_node *n)
 	return gfs_err(ar, -EPERM, "%s: only a map's folder (rm -r maps/NAME) can be removed", n->name);
 }
 
+/*
+ * mkdir KIND at the root, for a kind of record (npcs, dialogs, objects...)
+ * or media (fonts, music, sounds, movies) the game has no section of: a new
+ * empty section of that kind at the end of the table, where files copied
+ * in become its first records or media.  1: name is no such kind.
+ */
+static int tng_kind_mkdir(struct gfs_archive *ar, const char *name, struct gfs_node **out)
+{
+	struct tng *t = ar->priv;
+	unsigned type;
+	const struct tng_kind *k = NULL;
+	size_t si;
+	int r;
+
+	for (type = 0; type < TNG_S_N; type++) {
+		k = tng_kind_of(type);
+		if (!strcmp(k->name, name) && ((k->view == TNG_V_ZBIN && k->rec && k->script != TNG_R_WHOLE) ||
+					       k->view == TNG_V_MEDIA))
+			break;
+	}
+	if (type == TNG_S_N)
+		return 1;
+	for (size_t i = 0; i < t->nsecs; i++)
+		if (t->secs[i].type == type)
+			return gfs_err(ar, -EPERM, "%s: the game has a section of %s (shown raw: it does not "
+				       "decode)", name, name);
+	if ((r = tng_sec_new(t, type, &si)))
+		return r == -EFBIG ? gfs_err(ar, r, "%s: the section table is full", name) : r;
+	if (!(*out = gfs_node_new_dir(ar, ar->root, name)))
+		return -ENOMEM;
+	if (k->view == TNG_V_MEDIA)
+		t->secs[si].dir = *out;
+	if (k->index_field &&
+	    !tng_file(ar, *out, "index.csv", 0644, &tng_index_ops, tng_ref_new(t, (size_t)-1, si, 0)))
+		return -ENOMEM;
+	ar->changed = 1;
+	return 0;
+}
+
 static int tng_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
 		     struct gfs_node **out)
 {
+	int r;
+
 	if (dir->parent == ar->root && !strcmp(dir->name, "maps"))
 		return tng_map_mkdir(ar, dir, name, out);
-	return gfs_err(ar, -EPERM, "%s: only maps (a new folder in maps/) can be made", name);
+	if (dir == ar->root && (r = tng_kind_mkdir(ar, name, out)) <= 0)
+		return r;
+	return gfs_err(ar, -EPERM, "%s: only maps (a new folder in maps/) and the folder of a kind of "
+		       "record or media the game has none of (npcs, dialogs, objects, sounds...) can be "
+		       "made", name);
 }
 
 /* the first map, drawn with its tiles */
@@ -700,7 +760,7 @@ const struct gfs_format gfs_format_tng = {
 	GFS_FORMAT_CALLS(tng),
 	.create = tng_create,
 	.unlink = tng_unlink,
-	.rename = tng_media_rename,
+	.rename = tng_rename,
 	.mkdir = tng_mkdir,
 	.rmdir = tng_rmdir,
 	.thumbnails = tng_thumbnails,

@@ -833,7 +833,7 @@ static int record_adopt(struct gfs_archive *ar, struct gfs_node *n, const uint8_
 	unsigned type = t->secs[ref->sec].type;
 	enum tng_rkind k = tng_kind_of(type)->script;
 	struct tng_hand h = { 0, 0, &end, 1 };
-	struct gfs_buf rec = GFS_BUF_INIT, view = GFS_BUF_INIT, zero = GFS_BUF_INIT, *nb;
+	struct gfs_buf rec = GFS_BUF_INIT, view = GFS_BUF_INIT, *nb;
 	struct tng_namectx nc;
 	struct tngs_names nm;
 	char stem[TNG_STEM_MAX + 1];
@@ -847,15 +847,13 @@ static int record_adopt(struct gfs_archive *ar, struct gfs_node *n, const uint8_
 		return -ENOMEM;
 	r = record_stem(ar, t, ref->sec, n->name, stem, sizeof stem);
 	r = r ? r : gfs_buf_printf(&view, "%s/%s", n->parent->name, n->name);
-	/* the INI over a record of zeros: every field it does not set stays 0 */
-	r = r ? r : tng_rec_blank(type, t->hdr[TNG_OFF_TRANSPORTS], &zero);
+	/* the INI over a blank record: every field it does not set stays 0, every sprite none */
 	if (!r) {
 		tng_names(ar, t, &nc, &nm);
-		r = tng_rec_parse(ar, (const char *)view.data, type, t->hdr[TNG_OFF_TRANSPORTS],
-				  zero.data, zero.len, data, len, &nm, &rec);
+		r = tng_rec_parse_new(ar, (const char *)view.data, type, t->hdr[TNG_OFF_TRANSPORTS], data, len,
+				      &nm, &rec);
 		tng_names_release(&nc);
 	}
-	gfs_buf_release(&zero);
 	if (!r && k != TNG_R_NONE && tng_rec_prefix(k, rec.data, rec.len) != rec.len)
 		r = gfs_err(ar, -EINVAL, "%s: the counts do not match the record", view.data);
 	else if (!r)

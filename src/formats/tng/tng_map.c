@@ -78,6 +78,14 @@ const struct gfs_record tng_map_rec = {
 
 /* ---- the codec ---- */
 
+unsigned tng_layer_of(const char *name, const char *tail)
+{
+	if (strncmp(name, "layer", 5) || name[5] < '0' || name[5] > '9' || name[6] < '0' || name[6] > '9' ||
+	    strcmp(name + 7, tail))
+		return ~0u;
+	return (unsigned)(name[5] - '0') * 10 + (unsigned)(name[6] - '0');
+}
+
 /* Find the parts of map p (decode: and decode its cells into m->cells, malloc'd). */
 int tng_map_parse(unsigned side, unsigned layers, const uint8_t *p, size_t len, struct tng_map *m,
 		  int decode, char *why, size_t whylen)

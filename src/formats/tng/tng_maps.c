@@ -278,10 +278,7 @@ int tng_map_create(struct gfs_archive *ar, struct gfs_node *dir, const char *nam
 			  struct gfs_node **out)
 {
 	struct tng *t = ar->priv;
-	size_t n = strlen(name);
-	unsigned l = n == 11 && !strncmp(name, "layer", 5) && !strcmp(name + 7, ".csv") &&
-		     name[5] >= '0' && name[5] <= '9' && name[6] >= '0' && name[6] <= '9' ?
-		     (unsigned)(name[5] - '0') * 10 + (unsigned)(name[6] - '0') : 100;
+	unsigned l = tng_layer_of(name, ".csv");
 
 	for (size_t i = 0; i < t->nassets; i++) {
 		if (t->assets[i].dir != dir || t->assets[i].kind != TNG_A_MAP || t->assets[i].gone)
@@ -529,36 +526,6 @@ int tng_map_file_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	return 0;
 }
 
-/*
- * After a map is removed: the names added to the strings section since the
- * last commit, from its end, that nothing has or names any more go (a map
- * made and removed before a commit leaves the game as it was).
- */
-static void names_trim(struct gfs_archive *ar, struct tng *t)
-{
-	struct tng_sec *s = t->strsec >= 0 ? &t->secs[t->strsec] : NULL;
-	char who[200];
-	int used = 0;
-
-	while (!used && s && s->edit && s->edit->len > s->len && s->edit->data[s->edit->len - 1] == 0) {
-		uint32_t off = (uint32_t)s->edit->len - 1;
-
-		while (off > s->len && s->edit->data[off - 1])
-			off--;	/* the start of the last string */
-		if (off < s->len || (off == s->len && s->len && s->edit->data[off - 1]))
-			break;	/* it began before the load's end */
-		for (size_t i = 0; i < t->nassets && !used; i++)
-			used = !t->assets[i].gone && t->assets[i].nameoff == off;
-		if (used || tng_logic_referrer(ar, t, TNGS_STRING, off, who, sizeof who))
-			break;
-		s->edit->len = off;
-	}
-	if (s && s->edit && s->edit->len == s->len && !memcmp(s->edit->data, t->block.data + s->off, s->len)) {
-		gfs_buf_free(s->edit);	/* the section as loaded */
-		s->edit = NULL;
-	}
-}
-
 /* rmdir of an emptied map folder removes the map, its TMX and PNG; the maps after it keep their names. */
 int tng_map_rmdir(struct gfs_archive *ar, struct gfs_node *dir)
 {
@@ -586,8 +553,72 @@ int tng_map_rmdir(struct gfs_archive *ar, struct gfs_node *dir)
 			gfs_node_remove(ar, o);
 	}
 	a->dir = NULL;
-	names_trim(ar, t);
+	tng_names_trim(ar, t);
 	gfs_node_remove(ar, dir);
+	ar->changed = 1;
+	gfs_tree_invalidate(ar);
+	return 0;
+}
+
+/* ---- mv maps/OLD maps/NEW ---- */
+
+/*
+ * Renaming a map's folder (or its TMX) renames the map: its descriptor
+ * names NEW in the strings section, and its folder, TMX and PNG take the
+ * name.  Scripts and neighbours lead to a map by its name, so a map
+ * something leads to is not renamed (EBUSY naming what does).
+ */
+int tng_map_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
+		   const char *newname)
+{
+	struct tng *t = ar->priv;
+	int tmx = !S_ISDIR(n->mode);
+	struct tng_ref *ref = tmx ? n->priv : NULL;
+	struct tng_asset *a;
+	struct gfs_node *maps = n->parent, *o;
+	size_t nl = strlen(newname), ai;
+	char stem[80], fn[96], who[200];
+	int r;
+
+	if (newdir != maps)
+		return gfs_err(ar, -EINVAL, "maps/%s: a map stays in maps/", n->name);
+	if (tmx && (nl < 5 || strcmp(newname + nl - 4, ".tmx") || nl - 4 >= sizeof stem))
+		return gfs_err(ar, -EINVAL, "maps/%s: a map's TMX is maps/NAME.tmx", newname);
+	snprintf(stem, sizeof stem, "%.*s", (int)(tmx ? nl - 4 : nl), newname);
+	if (!tng_map_name_ok(stem))
+		return gfs_err(ar, -EINVAL, "maps/%s: a map's name is 1 to 64 bytes of printable ASCII, "
+			       "no blank, '.', '/' or '\\', not tilesets", newname);
+	if (tmx && ref->asset == TNG_NEW_ASSET) {	/* never stored: the map is made by its name then */
+		gfs_node_move(ar, n, newdir, newname);
+		return 0;
+	}
+	a = tmx ? &t->assets[ref->asset] : map_of_dir(t, n);
+	if (!a || a->kind != TNG_A_MAP || a->gone || !a->dir)
+		return gfs_err(ar, -EPERM, "maps/%s: only a map (its folder or its TMX) can be renamed",
+			       n->name);
+	ai = (size_t)(a - t->assets);
+	if (!strcmp(a->dir->name, stem))
+		return 0;
+	for (int k = 0; k < 3; k++) {
+		snprintf(fn, sizeof fn, "%s%s", stem, k == 0 ? "" : k == 1 ? ".tmx" : ".png");
+		if ((o = gfs_node_child(ar, maps, fn)))
+			return gfs_err(ar, -EEXIST, "maps/%s: maps/%s is there already", n->name, fn);
+	}
+	if (map_referrer(ar, t, a, who, sizeof who))
+		return gfs_err(ar, -EBUSY, "maps/%s: %s leads to it by its name; change that first",
+			       a->dir->name, who);
+	if ((r = tng_asset_rename(t, a, stem)))
+		return r == -EFBIG ? gfs_err(ar, r, "maps/%s: the section block is full", newname) : r;
+	for (size_t j = 0; j < maps->nkids; j++) {
+		o = maps->kids[j];
+		if (o->priv && !S_ISDIR(o->mode) && ((struct tng_ref *)o->priv)->asset == ai &&
+		    (tng_map_tmx_is(o) || gfs_node_get_ops(o) == &tng_mappng_ops)) {
+			snprintf(fn, sizeof fn, "%s%s", stem, tng_map_tmx_is(o) ? ".tmx" : ".png");
+			gfs_node_move(ar, o, maps, fn);
+		}
+	}
+	gfs_node_move(ar, a->dir, maps, stem);
+	tng_names_trim(ar, t);
 	ar->changed = 1;
 	gfs_tree_invalidate(ar);
 	return 0;

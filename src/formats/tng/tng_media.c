@@ -107,6 +107,29 @@ static int never_stored(struct gfs_archive *ar, struct gfs_node *n)
 	return 1;
 }
 
+/*
+ * Drop n's asset and remove n with the files of its folder that show the
+ * same asset through kids (its scripts, its strips; NULL: none).
+ */
+static int asset_unlink(struct gfs_archive *ar, struct gfs_node *n, const struct gfs_node_ops *kids)
+{
+	struct tng_ref *ref = n->priv;
+	int r = tng_asset_drop(ref->t, ref->asset);
+
+	if (r)
+		return r;
+	for (size_t j = n->parent->nkids; kids && j-- > 0;) {
+		struct gfs_node *o = n->parent->kids[j];
+
+		if (o != n && gfs_node_get_ops(o) == kids && ((struct tng_ref *)o->priv)->asset == ref->asset)
+			gfs_node_remove(ar, o);
+	}
+	ar->changed = 1;
+	gfs_node_remove(ar, n);
+	gfs_tree_invalidate(ar);
+	return 0;
+}
+
 int tng_media_dir(const struct tng *t, const struct gfs_node *dir)
 {
 	return media_section(t, dir) >= 0;
@@ -164,19 +187,13 @@ int tng_media_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	struct tng *t = ref->t;
 	struct tng_asset *a;
 	char who[160];
-	int r;
 
 	if (never_stored(ar, n))
 		return 0;
 	a = &t->assets[ref->asset];
 	if (media_referrer(ar, t, a, who, sizeof who))
 		return gfs_err(ar, -EBUSY, "%s: %s refers to it; change that first", n->name, who);
-	if ((r = tng_asset_drop(t, ref->asset)))
-		return r;
-	ar->changed = 1;
-	gfs_node_remove(ar, n);
-	gfs_tree_invalidate(ar);
-	return 0;
+	return asset_unlink(ar, n, NULL);
 }
 
 int tng_media_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
@@ -185,9 +202,7 @@ int tng_media_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node
 	struct tng *t = ar->priv;
 	struct tng_ref *ref = n->priv;
 	struct tng_asset *a;
-	struct gfs_buf *e;
 	char stem[TNG_NAME_MAX + 1], who[160];
-	uint32_t off;
 	int r;
 
 	if (gfs_node_get_ops(n) != &tng_media_ops || media_section(t, n->parent) < 0)
@@ -205,50 +220,109 @@ int tng_media_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node
 	if (media_referrer(ar, t, a, who, sizeof who))
 		return gfs_err(ar, -EBUSY, "%s: %s refers to it by its name; change that first",
 			       n->name, who);
-	if ((r = tng_string_add(t, stem, &off)))
+	if ((r = tng_asset_rename(t, a, stem)))
 		return r == -EFBIG ? gfs_err(ar, r, "%s: the section block is full", newname) : r;
-	if (!(e = tng_sec_edit(t, a->sec)))
-		return -ENOMEM;
-	gfs_put_u32le(e->data + a->dpos + TNG_DESC_NAME, off);
-	a->nameoff = off;
 	gfs_node_move(ar, n, newdir, newname);
 	ar->changed = 1;
 	gfs_tree_invalidate(ar);
 	return 0;
 }
 
+/* ---- names left behind ---- */
+
+/*
+ * After a map or a record is removed or renamed: the names added to the strings section since the
+ * last commit, from its end, that nothing has or names any more go (a map
+ * made and removed before a commit leaves the game as it was).
+ */
+void tng_names_trim(struct gfs_archive *ar, struct tng *t)
+{
+	struct tng_sec *s = t->strsec >= 0 ? &t->secs[t->strsec] : NULL;
+	char who[200];
+	int used = 0;
+
+	while (!used && s && s->edit && s->edit->len > s->len && s->edit->data[s->edit->len - 1] == 0) {
+		uint32_t off = (uint32_t)s->edit->len - 1;
+
+		while (off > s->len && s->edit->data[off - 1])
+			off--;	/* the start of the last string */
+		if (off < s->len || (off == s->len && s->len && s->edit->data[off - 1]))
+			break;	/* it began before the load's end */
+		for (size_t i = 0; i < t->nassets && !used; i++)
+			used = !t->assets[i].gone && t->assets[i].nameoff == off;
+		if (used || tng_logic_referrer(ar, t, TNGS_STRING, off, who, sizeof who))
+			break;
+		s->edit->len = off;
+	}
+	if (s && s->edit && s->edit->len == s->len && !memcmp(s->edit->data, t->block.data + s->off, s->len)) {
+		gfs_buf_free(s->edit);	/* the section as loaded */
+		s->edit = NULL;
+	}
+}
+
 /* ---- records removed: <kind>/NAME.ini ---- */
 
-/* Does a map's layer hold value v (an NPC or spawner by number)?  1 with the map in who. */
-static int map_user(struct gfs_archive *ar, struct tng *t, unsigned layer, unsigned v, char *who,
-		    size_t wholen)
+/*
+ * The assets that hold a reference, one search for the map users of
+ * records and sprites: test(ctx, t, a, m) for every asset a not gone, m its
+ * map decoded (its cells when decode) or NULL for another asset or a map
+ * that does not decode.  Its first answer not 0 is the one: 1 the map's
+ * map.ini, 2 + L its layer L (named with what after it), -1 who as test
+ * wrote it.  Returns 1 then (who set), else 0.
+ */
+typedef int (*tng_user_test)(void *ctx, struct tng *t, const struct tng_asset *a, const struct tng_map *m,
+			     char *who, size_t wholen);
+
+static int map_users(struct gfs_archive *ar, struct tng *t, int decode, tng_user_test test, void *ctx,
+		     const char *what, char *who, size_t wholen)
 {
 	unsigned ms = tng_map_size(t), layers = tng_map_layers(t);
 
-	for (size_t i = 0; i < t->nassets && layer < layers; i++) {
+	for (size_t i = 0; i < t->nassets; i++) {
 		struct tng_asset *a = &t->assets[i];
 		struct gfs_buf b = GFS_BUF_INIT;
 		struct tng_map m;
 		const char *name;
-		size_t nl, cells = (size_t)ms * ms;
-		int hit = 0;
+		size_t nl;
+		int hit, ok;
 
-		if (a->kind != TNG_A_MAP || a->gone)
+		if (a->gone)
 			continue;
-		if (!tng_asset_content(ar, t, a, TNG_MAP_MAX, &b) &&
-		    !tng_map_parse(ms, layers, b.data, b.len, &m, 1, NULL, 0)) {
-			for (size_t c = 0; c < cells && !hit; c++)
-				hit = m.cells[(size_t)layer * cells + c] == v;
+		ok = a->kind == TNG_A_MAP && !tng_asset_content(ar, t, a, TNG_MAP_MAX, &b) &&
+		     !tng_map_parse(ms, layers, b.data, b.len, &m, decode, NULL, 0);
+		hit = test(ctx, t, a, ok ? &m : NULL, who, wholen);
+		if (ok)
 			free(m.cells);
-		}
 		gfs_buf_release(&b);
-		if (hit) {
+		if (hit > 0) {
 			name = tng_string_at(t, a->nameoff, &nl);
-			snprintf(who, wholen, "maps/%.*s/layer%02u.csv", name ? (int)nl : 4,
-				 name ? name : "?", layer);
-			return 1;
+			if (hit == 1)
+				snprintf(who, wholen, "maps/%.*s/map.ini", name ? (int)nl : 4, name ? name : "?");
+			else
+				snprintf(who, wholen, "maps/%.*s/layer%02d.csv%s", name ? (int)nl : 4,
+					 name ? name : "?", hit - 2, what);
 		}
+		if (hit)
+			return 1;
 	}
+	return 0;
+}
+
+/* Does a map's layer hold value v (an NPC or spawner by number)? */
+struct layer_want {
+	unsigned layer, v;
+};
+
+static int layer_holds(void *ctx, struct tng *t, const struct tng_asset *a, const struct tng_map *m,
+		       char *who, size_t wholen)
+{
+	const struct layer_want *w = ctx;
+	size_t cells = (size_t)tng_map_size(t) * tng_map_size(t);
+
+	(void)a, (void)who, (void)wholen;
+	for (size_t c = 0; m && w->layer < tng_map_layers(t) && c < cells; c++)
+		if (m->cells[(size_t)w->layer * cells + c] == w->v)
+			return 2 + (int)w->layer;
 	return 0;
 }
 
@@ -267,7 +341,6 @@ int tng_record_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	unsigned type = t->secs[ref->sec].type;
 	const struct tng_kind *kd = tng_kind_of(type);
 	char who[200];
-	int r;
 
 	if (never_stored(ar, n))
 		return 0;
@@ -290,21 +363,89 @@ int tng_record_unlink(struct gfs_archive *ar, struct gfs_node *n)
 				return gfs_err(ar, -EBUSY, "%s/%s: %s are numbered: only the last "
 					       "can be removed", n->parent->name, n->name, kd->name);
 		if ((type == TNG_S_NPCS || type == TNG_S_SPAWNERS) &&
-		    map_user(ar, t, type == TNG_S_NPCS ? 5 : 6, a->num, who, sizeof who))
+		    map_users(ar, t, 1, layer_holds, &(struct layer_want){
+				      type == TNG_S_NPCS ? TNG_LAYER_NPCS : TNG_LAYER_SPAWNERS, a->num },
+			      "", who, sizeof who))
 			return gfs_err(ar, -EBUSY, "%s/%s: %s places it; change that first",
 				       n->parent->name, n->name, who);
 	}
-	if ((r = tng_asset_drop(t, ref->asset)))
-		return r;
-	for (size_t j = n->parent->nkids; j-- > 0;) {	/* its scripts go with it */
+	return asset_unlink(ar, n, &tng_hscript_ops);	/* its scripts go with it */
+}
+
+/* ---- records renamed: mv <kind>/OLD.ini <kind>/NEW.ini ---- */
+
+/*
+ * Renaming NAME.ini renames the record: its descriptor names NEW in the
+ * strings section, and its scripts' files follow (NEW.on_click.tngs...).
+ * Kinds referred to by number (NPCs, spawners, character options) keep
+ * every reference; kinds referred to by name (dialogs, choosers,
+ * cutscenes, crafts, quests) are renamed when nothing names them, else
+ * EBUSY with the referrer (what names the old name would name nothing).
+ * Objects have no names (their number and sprite index are their key).
+ */
+int tng_record_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
+		      const char *newname)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	struct tng_asset *a;
+	unsigned type = t->secs[ref->sec].type;
+	const struct tng_kind *kd = tng_kind_of(type);
+	size_t nl = strlen(newname), sn;
+	char stem[TNG_STEM_MAX + 1], who[200], fn[TNG_STEM_MAX + 64];
+	const char *s;
+	int r;
+
+	if (tng_record_section(ar, t, n->parent) < 0)
+		return gfs_err(ar, -EPERM, "%s: records of %s cannot be renamed", n->name, kd->name);
+	if (newdir != n->parent)
+		return gfs_err(ar, -EINVAL, "%s/%s: a record stays in its kind's folder (%s/)",
+			       n->parent->name, n->name, kd->name);
+	if (kd->index_field)
+		return gfs_err(ar, -EINVAL, "%s/%s: %s have no names: they are numbered", n->parent->name,
+			       n->name, kd->name);
+	if (nl < 5 || strcmp(newname + nl - 4, ".ini") || !tng_stem_ok(newname, nl - 4))
+		return gfs_err(ar, -EINVAL, "%s: a record is NAME.ini, NAME its name: at most %d printable "
+			       "ASCII bytes, no blank, '.', '/' or '\\', not all digits", newname, TNG_STEM_MAX);
+	memcpy(stem, newname, nl - 4);
+	stem[nl - 4] = '\0';
+	a = ref->asset == TNG_NEW_ASSET ? NULL : &t->assets[ref->asset];
+	if (tng_record_named(t, ref->sec, a, stem, nl - 4))
+		return gfs_err(ar, -EEXIST, "%s: a record of %s is named %s already", newname, kd->name, stem);
+	if (!a) {	/* created, never stored: its name is taken from the file when it is */
+		gfs_node_move(ar, n, newdir, newname);
+		return 0;
+	}
+	if (kd->ref >= 0 && a->nameoff && (s = tng_string_at(t, a->nameoff, &sn)) &&
+	    !tng_record_named(t, a->sec, a, s, sn) &&
+	    tng_logic_referrer(ar, t, kd->ref, a->nameoff, who, sizeof who))
+		return gfs_err(ar, -EBUSY, "%s/%s: %s refers to it by its name; change that first",
+			       n->parent->name, n->name, who);
+	for (size_t j = 0; j < n->parent->nkids; j++) {	/* its scripts' new names must be free */
 		struct gfs_node *o = n->parent->kids[j];
 		struct tng_ref *or = o->priv;
 
-		if (o != n && gfs_node_get_ops(o) == &tng_hscript_ops && or->asset == ref->asset)
-			gfs_node_remove(ar, o);
+		if (o == n || gfs_node_get_ops(o) != &tng_hscript_ops || or->asset != ref->asset)
+			continue;
+		tng_hscript_name(tng_rkind_of(t, a), stem, or->sub, fn, sizeof fn);
+		if (gfs_node_child(ar, n->parent, fn))
+			return gfs_err(ar, -EEXIST, "%s/%s: %s is there already", n->parent->name, n->name, fn);
 	}
+	if ((r = tng_asset_rename(t, a, stem)))
+		return r == -EFBIG ? gfs_err(ar, r, "%s: the section block is full", newname) : r;
+	a->named = 1;
+	for (size_t j = 0; j < n->parent->nkids; j++) {
+		struct gfs_node *o = n->parent->kids[j];
+		struct tng_ref *or = o->priv;
+
+		if (o == n || gfs_node_get_ops(o) != &tng_hscript_ops || or->asset != ref->asset)
+			continue;
+		tng_hscript_name(tng_rkind_of(t, a), stem, or->sub, fn, sizeof fn);
+		gfs_node_move(ar, o, newdir, fn);
+	}
+	gfs_node_move(ar, n, newdir, newname);
+	tng_names_trim(ar, t);
 	ar->changed = 1;
-	gfs_node_remove(ar, n);
 	gfs_tree_invalidate(ar);
 	return 0;
 }
@@ -393,6 +534,26 @@ static int map_spr_field(void *ctx, const struct gfs_field *f, uint64_t v)
 	       (v >> 8 & 0xffff) == w->idx;
 }
 
+static int sprite_shown(void *ctx, struct tng *t, const struct tng_asset *a, const struct tng_map *m,
+			char *who, size_t wholen)
+{
+	const struct spr_want *w = ctx;
+	size_t cells = (size_t)tng_map_size(t) * tng_map_size(t);
+
+	if (t->secs[a->sec].type == TNG_S_OBJECTS && w->cat == TNGS_OBJ_CAT && a->nameoff == w->idx) {
+		snprintf(who, wholen, "objects/index.csv (object %04u)", a->num);
+		return -1;
+	}
+	if (!m)
+		return 0;
+	if (gfs_record_each(&tng_map_rec, m->p, m->rle, map_spr_field, ctx) > 0)
+		return 1;
+	for (size_t c = 0; w->cat == 1 && c < cells * tng_map_layers(t); c++)
+		if (c / cells != TNG_LAYER_NPCS && c / cells != TNG_LAYER_SPAWNERS && m->cells[c] == w->idx)
+			return 2 + (int)(c / cells);
+	return 0;
+}
+
 /*
  * Does something show sprite cat/idx (a background is category 4)?  1 with
  * who: a script, a record or section, an object (its sprite index), a
@@ -401,46 +562,10 @@ static int map_spr_field(void *ctx, const struct gfs_field *f, uint64_t v)
 static int sprite_user(struct gfs_archive *ar, struct tng *t, unsigned cat, unsigned idx, char *who,
 		       size_t wholen)
 {
-	unsigned ms = tng_map_size(t), layers = tng_map_layers(t);
 	struct spr_want w = { cat, idx };
 
-	if (tng_logic_referrer(ar, t, TNGS_SPRITE, cat << 16 | idx, who, wholen))
-		return 1;
-	for (size_t i = 0; i < t->nassets; i++) {
-		struct tng_asset *a = &t->assets[i];
-		struct gfs_buf b = GFS_BUF_INIT;
-		struct tng_map m;
-		const char *name;
-		size_t nl, cells = (size_t)ms * ms;
-		int hit = 0;
-
-		if (a->gone)
-			continue;
-		if (t->secs[a->sec].type == TNG_S_OBJECTS && cat == TNGS_OBJ_CAT && a->nameoff == idx) {
-			snprintf(who, wholen, "objects/index.csv (object %04u)", a->num);
-			return 1;
-		}
-		if (a->kind != TNG_A_MAP)
-			continue;
-		if (!tng_asset_content(ar, t, a, TNG_MAP_MAX, &b) &&
-		    !tng_map_parse(ms, layers, b.data, b.len, &m, cat == 1, NULL, 0)) {
-			hit = gfs_record_each(&tng_map_rec, b.data, m.rle, map_spr_field, &w) > 0 ? 1 : 0;
-			for (size_t c = 0; cat == 1 && !hit && c < cells * layers; c++)
-				hit = c / cells != 5 && c / cells != 6 && m.cells[c] == idx ? 2 + (int)(c / cells) : 0;
-			free(m.cells);
-		}
-		gfs_buf_release(&b);
-		if (hit) {
-			name = tng_string_at(t, a->nameoff, &nl);
-			if (hit == 1)
-				snprintf(who, wholen, "maps/%.*s/map.ini", name ? (int)nl : 4, name ? name : "?");
-			else
-				snprintf(who, wholen, "maps/%.*s/layer%02d.csv (a tile)", name ? (int)nl : 4,
-					 name ? name : "?", hit - 2);
-			return 1;
-		}
-	}
-	return 0;
+	return tng_logic_referrer(ar, t, TNGS_SPRITE, cat << 16 | idx, who, wholen) ||
+	       map_users(ar, t, cat == 1, sprite_shown, &w, " (a tile)", who, wholen);
 }
 
 /*
@@ -456,7 +581,6 @@ int tng_numbered_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	unsigned type = t->secs[ref->sec].type;
 	const struct tng_kind *kd = tng_kind_of(type);
 	char who[200], path[64];
-	int r;
 
 	if (never_stored(ar, n))
 		return 0;
@@ -469,17 +593,5 @@ int tng_numbered_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	    sprite_user(ar, t, type - TNG_S_UISPR, a->num, who, sizeof who))
 		return gfs_err(ar, -EBUSY, "%s: %s %s it; change that first", path, who,
 			       type == TNG_S_ATLASES ? "draws from" : "shows");
-	if ((r = tng_asset_drop(t, ref->asset)))
-		return r;
-	for (size_t j = n->parent->nkids; j-- > 0;) {	/* a sprite's strips go with it */
-		struct gfs_node *o = n->parent->kids[j];
-
-		if (o != n && gfs_node_get_ops(o) == &tng_strip_ops &&
-		    ((struct tng_ref *)o->priv)->asset == ref->asset)
-			gfs_node_remove(ar, o);
-	}
-	ar->changed = 1;
-	gfs_node_remove(ar, n);
-	gfs_tree_invalidate(ar);
-	return 0;
+	return asset_unlink(ar, n, &tng_strip_ops);	/* a sprite's strips go with it */
 }

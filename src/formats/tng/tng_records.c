@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gfs_record.h"
+#include "gfs_layout.h"
 #include "tng.h"
 #include "tng_script.h"
 #include "tng_rec.h"
@@ -683,12 +684,55 @@ int tng_rec_render(unsigned type, unsigned transports, const uint8_t *p, size_t 
 	return with_view(type, transports, p, len, render_view, &c);
 }
 
-int tng_rec_parse(struct gfs_archive *ar, const char *view, unsigned type, unsigned transports,
-		  const uint8_t *old, size_t oldlen, const uint8_t *text, size_t len,
-		  const struct tngs_names *nm, struct gfs_buf *out)
+/* The sprites of the fields fields[0..nf) of the element at base[0..size): none (-1). */
+static int none_sprites(const struct gfs_field *fields, size_t nf, uint8_t *base, size_t size,
+			const struct gfs_rec_refs *refs, struct gfs_buf *tmp)
+{
+	char why[GFS_WHY_MAX];
+	int r = 0;
+
+	for (size_t i = 0; !r && i < nf; i++) {
+		const struct gfs_field *f = &fields[i];
+
+		if (f->kind == GFS_FK_REF && f->off + f->width <= size &&
+		    (f->ref == RR_SPR || f->ref == RR_PORTRAIT || f->ref == RR_UISPR || f->ref == RR_TILESPR ||
+		     f->ref == RR_OBJSPR))
+			r = gfs_field_scan(f, base, "-1", refs, tmp, why, sizeof why) == -ENOMEM ? -ENOMEM : 0;
+	}
+	return r;
+}
+
+/*
+ * A new record's sprites: none (-1) where its INI says nothing, as the
+ * editor makes them, rather than sprite 0 of the category (the fixed part
+ * and its fixed blocks: a new record's lists are empty).
+ */
+static int fresh_view(const struct gfs_record *rec, const struct gfs_rec_refs *refs, const uint8_t *vp,
+		      size_t vlen, struct gfs_buf *fv)
+{
+	struct gfs_buf tmp = GFS_BUF_INIT;
+	int r = gfs_buf_add(fv, vp, vlen);
+
+	if (!r)
+		r = none_sprites(rec->fields, rec->nfields, fv->data, rec->size < vlen ? rec->size : vlen, refs, &tmp);
+	for (size_t i = 0; !r && i < rec->nfields; i++) {
+		const struct gfs_field *f = &rec->fields[i];
+		size_t at, n;
+
+		if (f->kind == GFS_FK_PART && gfs_record_part(rec, fv->data, fv->len, f->key, &at, &n) &&
+		    at + f->width <= fv->len)
+			r = none_sprites(f->group->fields, f->group->nfields, fv->data + at, f->width, refs, &tmp);
+	}
+	gfs_buf_release(&tmp);
+	return r;
+}
+
+static int rec_parse(struct gfs_archive *ar, const char *view, unsigned type, unsigned transports,
+		     const uint8_t *old, size_t oldlen, const uint8_t *text, size_t len,
+		     const struct tngs_names *nm, struct gfs_buf *out, int fresh)
 {
 	struct gfs_rec_refs refs = { tng_ref_fmt, tng_ref_parse, NULL, (void *)nm };
-	struct gfs_buf v = GFS_BUF_INIT, nv = GFS_BUF_INIT;
+	struct gfs_buf v = GFS_BUF_INIT, nv = GFS_BUF_INIT, fv = GFS_BUF_INIT;
 	struct tng_layout k;
 	const uint8_t *vp;
 	size_t vlen;
@@ -700,6 +744,8 @@ int tng_rec_parse(struct gfs_archive *ar, const char *view, unsigned type, unsig
 	r = view_bytes(&k, old, oldlen, &v, &vp, &vlen);
 	if (r == -EBADMSG)
 		r = gfs_err(ar, -EIO, "%s: the record no longer decodes", view);
+	if (!r && fresh && !(r = fresh_view(k.rec, &refs, vp, vlen, &fv)))
+		vp = fv.data;
 	if (!r)
 		r = gfs_record_parse(ar, view, k.rec, vp, vlen, text, len, &refs, &nv);
 	if (!r && k.from_view)
@@ -710,7 +756,27 @@ int tng_rec_parse(struct gfs_archive *ar, const char *view, unsigned type, unsig
 		r = gfs_err(ar, -EINVAL, "%s: %s", view, why);
 	gfs_buf_release(&nv);
 	gfs_buf_release(&v);
+	gfs_buf_release(&fv);
 	kind_release(&k);
+	return r;
+}
+
+int tng_rec_parse(struct gfs_archive *ar, const char *view, unsigned type, unsigned transports,
+		  const uint8_t *old, size_t oldlen, const uint8_t *text, size_t len,
+		  const struct tngs_names *nm, struct gfs_buf *out)
+{
+	return rec_parse(ar, view, type, transports, old, oldlen, text, len, nm, out, 0);
+}
+
+int tng_rec_parse_new(struct gfs_archive *ar, const char *view, unsigned type, unsigned transports,
+		      const uint8_t *text, size_t len, const struct tngs_names *nm, struct gfs_buf *out)
+{
+	struct gfs_buf zero = GFS_BUF_INIT;
+	int r = tng_rec_blank(type, transports, &zero);
+
+	if (!r)
+		r = rec_parse(ar, view, type, transports, zero.data, zero.len, text, len, nm, out, 1);
+	gfs_buf_release(&zero);
 	return r;
 }
 

@@ -255,7 +255,7 @@ static void *tng_scan_thread(void *arg)
 /* The new inflated section block, with descriptors patched. */
 static int tng_build_block(struct tng *t, struct gfs_buf *nb, uint32_t *secoff, int *same)
 {
-	int inplace = 1, changed = 0, r;
+	int inplace = !t->secs_added, changed = t->secs_added, r;
 
 	for (size_t i = 0; i < t->nsecs; i++)
 		if (t->secs[i].edit) {
@@ -533,6 +533,7 @@ void tng_committed(struct gfs_archive *ar)
 			s->off = t->new_secoff[i];
 		}
 	}
+	t->secs_added = 0;
 	t->blocklen = t->new_blocklen;
 	t->base = TNG_OFF_BLOCK + (uint64_t)t->blocklen;
 	t->fsize = t->new_fsize;

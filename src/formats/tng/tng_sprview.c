@@ -267,7 +267,7 @@ int tng_atlas_fits(struct gfs_archive *ar, struct tng *t, const struct tng_asset
 	for (i = 0; i < t->nassets && &t->assets[i] != atlas; i++)
 		if (!t->assets[i].gone && t->secs[t->assets[i].sec].type == TNG_S_ATLASES)
 			id++;
-	if (i == t->nassets || t->secs[atlas->sec].type != 6)
+	if (i == t->nassets || t->secs[atlas->sec].type != TNG_S_ATLASES)
 		return 0;
 	for (i = 0; i < t->nassets && !r; i++) {
 		struct tng_asset *a = &t->assets[i];

@@ -20,22 +20,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gfs_codec.h"
+#include "gfs_record.h"
 #include "gfs_tmx.h"
 #include "tng.h"
 
 #define TNG_TS_COLUMNS	16			/* tileset image grid width, in tiles */
 #define TNG_TS_GID(ts)	((unsigned)(ts) * 65536u + 1u)	/* first gid of each tileset */
 #define TNG_RENDER_MAX	((uint64_t)16 << 20)	/* pixels of a rendered map or tileset */
-#define TNG_NPC_LAYER	5
-#define TNG_SPAWNER_LAYER	6
 
 const char *const tng_ts_name[TNG_TS_N] = { "tiles", "npcs", "spawners" };
-static const unsigned tng_ts_type[TNG_TS_N] = { 8, 28, 29 };
+static const unsigned tng_ts_type[TNG_TS_N] = { TNG_S_TILESPR, TNG_S_NPCS, TNG_S_SPAWNERS };
 
 static enum tng_tset tng_layer_tset(unsigned layer)
 {
-	return layer == TNG_NPC_LAYER ? TNG_TS_NPCS :
-	       layer == TNG_SPAWNER_LAYER ? TNG_TS_SPAWNERS : TNG_TS_TILES;
+	return layer == TNG_LAYER_NPCS ? TNG_TS_NPCS :
+	       layer == TNG_LAYER_SPAWNERS ? TNG_TS_SPAWNERS : TNG_TS_TILES;
 }
 
 /* The sprite that tile k of tileset ts shows, or NULL (none, or its record does not decode). */
@@ -43,28 +42,23 @@ static struct tng_asset *tng_ts_sprite(struct gfs_archive *ar, struct tng *t, en
 				       unsigned k)
 {
 	struct tng_asset *rec = tng_nth_of_type(t, tng_ts_type[ts], k);
+	const struct gfs_record *table = tng_kind_of(tng_ts_type[ts])->rec;
+	const struct gfs_field *part, *f = NULL;
 	struct gfs_buf b = GFS_BUF_INIT;
-	size_t off = 0;
+	size_t at, n;
 	unsigned cat = 0xff, idx = 0;
 
 	if (ts == TNG_TS_TILES || !rec)
 		return rec;
-	if (!tng_asset_content(ar, t, rec, TNG_ZASSET_MAX, &b)) {
-		const uint8_t *p = b.data;
-
-		if (ts == TNG_TS_NPCS && b.len >= 13 && p[11]) {
-			/* 13-byte header, attributes (8 each), items (10 each), then the sprites */
-			off = 13 + (size_t)p[9] * 8 + (size_t)p[10] * 10;
-		} else if (ts == TNG_TS_SPAWNERS && b.len >= 6 && gfs_le16(p + 4)) {
-			off = 6 + 18;	/* the first NPC kind's NPC sprite */
-		}
-		if (off && off + 3 <= b.len) {
-			cat = p[off];
-			idx = gfs_le16(p + off + 1);
-		}
+	/* an NPC's first [sprite N]; a spawner's first [npc N]'s sprite (where the table puts them) */
+	if (!tng_asset_content(ar, t, rec, TNG_ZASSET_MAX, &b) &&
+	    (part = gfs_record_part(table, b.data, b.len, ts == TNG_TS_NPCS ? "sprite" : "npc", &at, &n)) &&
+	    n && (f = gfs_record_field(part->group, "sprite")) && at + f->off + 3 <= b.len) {
+		cat = b.data[at + f->off];
+		idx = gfs_le16(b.data + at + f->off + 1);
 	}
 	gfs_buf_release(&b);
-	return cat <= 3 ? tng_nth_of_type(t, 7 + cat, idx) : NULL;
+	return cat <= 3 ? tng_nth_of_type(t, TNG_S_UISPR + cat, idx) : NULL;
 }
 
 static unsigned tng_count_of_type(const struct tng *t, unsigned type)
@@ -739,16 +733,11 @@ static int tng_tmx_layer(struct tng_tmxin *in, const struct gfs_xml_el *e)
 	const char *name = gfs_xml_attr(e, "name");
 	size_t cells = (size_t)in->l.ms * in->l.ms;
 	const struct gfs_xml_el *d;
-	unsigned k = 0;
+	unsigned k = name ? tng_layer_of(name, "") : ~0u;
 	enum tng_tset ts;
 	uint32_t *gids;
 	int r;
 
-	if (name && !strncmp(name, "layer", 5) && name[5] >= '0' && name[5] <= '9' &&
-	    name[6] >= '0' && name[6] <= '9' && !name[7])
-		k = (unsigned)(name[5] - '0') * 10 + (unsigned)(name[6] - '0');
-	else
-		k = in->layers;
 	if (k >= in->layers)
 		return tng_tmx_err(in, e, "layer '%s' is not one of the map's (layer00..layer%02u)",
 				   name ? name : "", in->layers - 1);

@@ -28,6 +28,7 @@ CORE_TESTS += \
 	tests/zzt/t4009-corpus-render.sh \
 	tests/zzt/t4010-diff.sh \
 	tests/zzt/t4011-csv-dialect.sh \
+	tests/zzt/t4016-boards-rename.sh \
 	tests/zzt/t4012-boards-grow.sh \
 	tests/zzt/t4013-szt-generated.sh \
 	tests/zzt/t4014-szt-edits.sh \

@@ -586,6 +586,47 @@ static void zzt_set_count(struct gfs_archive *ar, struct zzt_world *w)
 }
 
 /*
+ * A board folder's name, "NN-title", "NN" or "title": *num its number (-1
+ * when it has none: "3d-maze" is all title) and the title in code page 437
+ * into title (*n bytes); -EINVAL said when the title does not fit.
+ */
+static int zzt_dir_title(struct gfs_archive *ar, const struct zzt_world *w, const char *name,
+			 long *num, uint8_t *title, size_t *n)
+{
+	const char *t = name;
+	size_t len;
+
+	*num = -1;
+	*n = 0;
+	if (*t >= '0' && *t <= '9') {
+		unsigned long v = strtoul(t, (char **)&t, 10);
+
+		if (*t && *t != '-') {
+			t = name;
+		} else {
+			*num = v > 0xffff ? 0xffff : (long)v;
+			t += *t == '-';
+		}
+	}
+	for (len = strlen(t); len;) {
+		uint32_t cp;
+		size_t k = gfs_utf8_decode((const uint8_t *)t, len, &cp);
+		int c = k ? zzt_cp437_from(cp) : -1;
+
+		if (c < 0)
+			return gfs_err(ar, -EINVAL, "%s: the board name has a character code page 437 "
+				       "lacks", name);
+		if (*n == w->eng->name_max)
+			return gfs_err(ar, -EINVAL, "%s: a board name holds at most %zu characters",
+				       name, w->eng->name_max);
+		title[(*n)++] = (uint8_t)c;
+		t += k;
+		len -= k;
+	}
+	return 0;
+}
+
+/*
  * mkdir boards/NAME: a blank board with the next number.  NAME is
  * "NN-title" (NN must be that number), "NN" or "title"; the title becomes
  * the board's name.  mkdir code in a board made so: its code directory.
@@ -596,8 +637,9 @@ static int zzt_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *n
 	struct zzt_world *w = ar->priv;
 	struct zzt_board *b = zzt_board_of(w, dir, 0), *nb;
 	uint8_t title[ZZT_B_NAME_LEN_MAX];
-	size_t n = 0, len;
-	const char *t = name;
+	size_t n;
+	long num;
+	int r;
 
 	if (b && !strcmp(name, "code") && !b->code_dir) {
 		b->code_dir = gfs_node_new_dir(ar, dir, name);
@@ -610,32 +652,10 @@ static int zzt_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *n
 	if (w->nboards >= w->eng->boards_max)
 		return gfs_err(ar, -ENOSPC, "%s: the world has %zu boards, %s's most (boards 0-%u)",
 			       name, w->nboards, w->eng->name, w->eng->boards_max - 1);
-	if (*t >= '0' && *t <= '9') {
-		unsigned long num = strtoul(t, (char **)&t, 10);
-
-		if (*t && *t != '-')
-			t = name;	/* "3d-maze": all of it is the title */
-		else if (num != w->nboards)
-			return gfs_err(ar, -EINVAL, "%s: the next free board number is %02zu", name,
-				       w->nboards);
-		else if (*t)
-			t++;
-	}
-	for (len = strlen(t); len;) {
-		uint32_t cp;
-		size_t k = gfs_utf8_decode((const uint8_t *)t, len, &cp);
-		int c = k ? zzt_cp437_from(cp) : -1;
-
-		if (c < 0)
-			return gfs_err(ar, -EINVAL, "%s: the board name has a character code page 437 "
-				       "lacks", name);
-		if (n == w->eng->name_max)
-			return gfs_err(ar, -EINVAL, "%s: a board name holds at most %zu characters",
-				       name, w->eng->name_max);
-		title[n++] = (uint8_t)c;
-		t += k;
-		len -= k;
-	}
+	if ((r = zzt_dir_title(ar, w, name, &num, title, &n)))
+		return r;
+	if (num >= 0 && (size_t)num != w->nboards)
+		return gfs_err(ar, -EINVAL, "%s: the next free board number is %02zu", name, w->nboards);
 	nb = realloc(w->boards, (w->nboards + 1) * sizeof(*w->boards));
 	if (!nb)
 		return -ENOMEM;
@@ -797,11 +817,10 @@ static int zzt_unlink(struct gfs_archive *ar, struct gfs_node *n)
 	return 0;
 }
 
-/* The board at idx takes its new number: its views' references and folder name follow. */
-static void zzt_board_renumber(struct gfs_archive *ar, struct zzt_board *b, unsigned idx)
+/* The board at idx takes its new number: its views' references follow. */
+static void zzt_board_renumber_refs(struct zzt_board *b, unsigned idx)
 {
 	struct gfs_node *dirs[2] = { b->dir, b->code_dir };
-	char dn[64];
 
 	b->idx = idx;
 	for (size_t d = 0; d < 2; d++)
@@ -811,6 +830,14 @@ static void zzt_board_renumber(struct gfs_archive *ar, struct zzt_board *b, unsi
 			if (!S_ISDIR(k->mode) && k->priv)
 				((struct zzt_ref *)k->priv)->board = idx;
 		}
+}
+
+/* The same, and its folder's name. */
+static void zzt_board_renumber(struct gfs_archive *ar, struct zzt_board *b, unsigned idx)
+{
+	char dn[64];
+
+	zzt_board_renumber_refs(b, idx);
 	zzt_board_dirname(b, dn, sizeof(dn));
 	gfs_node_move(ar, b->dir, b->dir->parent, dn);
 }
@@ -855,6 +882,60 @@ static int zzt_rmdir(struct gfs_archive *ar, struct gfs_node *n)
 	return 0;
 }
 
+/*
+ * mv boards/NN-old boards/NN-new renames the board (its title); to another
+ * number MM (1 to the last) it moves the board there as a board list's
+ * "move" does: the boards between shift by one, and the start board, exits
+ * and passages follow their boards.  Board 0, the title screen, stays.
+ */
+static int zzt_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
+		      const char *newname)
+{
+	struct zzt_world *w = ar->priv;
+	struct zzt_board *b = zzt_board_of(w, n, 0), keep;
+	uint8_t title[ZZT_B_NAME_LEN_MAX];
+	unsigned mv[2];
+	size_t len;
+	long num;
+	int r;
+
+	if (!b)
+		return gfs_err(ar, -EPERM, "%s: only a board's folder can be renamed", n->name);
+	if (newdir != w->boards_dir)
+		return gfs_err(ar, -EINVAL, "%s: a board stays in boards/", n->name);
+	if ((r = zzt_dir_title(ar, w, newname, &num, title, &len)))
+		return r;
+	mv[0] = b->idx;
+	mv[1] = num < 0 ? b->idx : (unsigned)num;
+	if (mv[1] != mv[0] && (!mv[0] || !mv[1]))
+		return gfs_err(ar, -EINVAL, "%s: board 0 is the title screen: it keeps its number", newname);
+	if (mv[1] >= w->nboards)
+		return gfs_err(ar, -EINVAL, "%s: the last board is %02zu", newname, w->nboards - 1);
+	if (len != b->name[0] || memcmp(b->name + 1, title, len)) {
+		b->name[0] = (uint8_t)len;	/* the bytes after the name stay as they were */
+		memcpy(b->name + 1, title, len);
+		b->dirty = 1;
+	}
+	gfs_node_move(ar, n, newdir, newname);
+	if (mv[1] != mv[0]) {
+		zzt_each_ref(w, zzt_ref_move, mv);
+		keep = *b;
+		if (mv[0] < mv[1])
+			memmove(b, b + 1, (mv[1] - mv[0]) * sizeof(*b));
+		else
+			memmove(&w->boards[mv[1] + 1], &w->boards[mv[1]], (mv[0] - mv[1]) * sizeof(*b));
+		w->boards[mv[1]] = keep;
+		w->boards[mv[1]].idx = mv[1];
+		for (unsigned i = mv[0]; i != mv[1]; i = mv[0] < mv[1] ? i + 1 : i - 1)
+			/* each takes the name the board before it freed */
+			zzt_board_renumber(ar, &w->boards[i], i);
+		zzt_board_renumber_refs(&w->boards[mv[1]], mv[1]);
+	}
+	ar->changed = 1;
+	gfs_tree_invalidate(ar);
+	return 0;
+}
+
 /* the title screen: board 0 */
 static const char *const zzt_thumbnails[] = { "boards/*/board.png", NULL };
 
@@ -862,5 +943,6 @@ const struct gfs_format gfs_format_zzt = {
 	.name = "zzt", .description = "ZZT or Super ZZT world or saved game",
 	GFS_FORMAT_CALLS(zzt),
 	.create = zzt_create, .unlink = zzt_unlink, .mkdir = zzt_mkdir, .rmdir = zzt_rmdir,
+	.rename = zzt_rename,
 	.thumbnails = zzt_thumbnails,
 };

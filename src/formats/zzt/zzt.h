@@ -233,5 +233,7 @@ int zzt_each_ref(struct zzt_world *w, int (*fn)(struct zzt_world *, struct zzt_r
 int zzt_board_busy(struct gfs_archive *ar, struct zzt_board *b);
 /* zzt_each_ref() callback: board *(unsigned *)arg went, every number past it moves down one. */
 int zzt_ref_shift(struct zzt_world *w, struct zzt_refsite *rs, void *arg);
+/* zzt_each_ref() callback: board arg[0] moved to number arg[1] (unsigned[2]), the ones between by one. */
+int zzt_ref_move(struct zzt_world *w, struct zzt_refsite *rs, void *arg);
 
 #endif

@@ -154,3 +154,31 @@ int zzt_ref_shift(struct zzt_world *w, struct zzt_refsite *rs, void *arg)
 	return 0;
 }
 
+
+/* Board from went to number to (unsigned[2] arg): the boards between shift by one towards from. */
+int zzt_ref_move(struct zzt_world *w, struct zzt_refsite *rs, void *arg)
+{
+	const unsigned *mv = arg;
+	struct zzt_board *b = &w->boards[rs->board];
+	unsigned v = rs->value;
+
+	if (v == mv[0])
+		v = mv[1];
+	else if (mv[0] < mv[1] && v > mv[0] && v <= mv[1])
+		v--;
+	else if (mv[0] > mv[1] && v >= mv[1] && v < mv[0])
+		v++;
+	if (v == rs->value)
+		return 0;
+	if (rs->kind == ZZT_REF_START) {
+		gfs_put_u16le(w->hdr + ZZT_H_BOARD, (uint16_t)v);
+		w->hdr_dirty = 1;
+		return 0;
+	}
+	if (rs->kind == ZZT_REF_EXIT)
+		b->props[b->eng->p_exits + rs->n] = (uint8_t)v;
+	else
+		b->stats[rs->n].rec[ZZT_S_P3] = (uint8_t)v;
+	b->dirty = 1;
+	return 0;
+}
