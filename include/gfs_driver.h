@@ -98,7 +98,7 @@ struct gfs_node {
 	int open_count GFS_CORE_ONLY;	/* open handles: gfs_node_is_open() */
 	int writers GFS_CORE_ONLY;	/* of them, open for writing */
 	int unlinked GFS_CORE_ONLY;	/* detached: gfs_node_is_removed() */
-	/* the kernel's page cache of a render (fuse.c gfs_cache_open) */
+	/* the kernel's page cache of a render (src/core/handle.c gfs_cache_open) */
 	uint32_t pc_open GFS_CORE_ONLY;	/* opens reading through it */
 	uint32_t pc_gen GFS_CORE_ONLY;	/* the view generation its pages hold */
 	uint32_t pc_closed GFS_CORE_ONLY;	/* invalidations begun when the last of them closed */
