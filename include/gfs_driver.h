@@ -98,7 +98,7 @@ struct gfs_node {
 	int open_count GFS_CORE_ONLY;	/* open handles: gfs_node_is_open() */
 	int writers GFS_CORE_ONLY;	/* of them, open for writing */
 	int unlinked GFS_CORE_ONLY;	/* detached: gfs_node_is_removed() */
-	/* the kernel's page cache of a render (fuse.c gfs_cache_open) */
+	/* the kernel's page cache of a render (src/core/handle.c gfs_cache_open) */
 	uint32_t pc_open GFS_CORE_ONLY;	/* opens reading through it */
 	uint32_t pc_gen GFS_CORE_ONLY;	/* the view generation its pages hold */
 	uint32_t pc_closed GFS_CORE_ONLY;	/* invalidations begun when the last of them closed */
@@ -263,6 +263,9 @@ struct gfs_archive {
 	gid_t gid GFS_CORE_ONLY;
 	void (*log)(const char *msg) GFS_CORE_ONLY;	/* warnings; default stderr */
 	struct gfs_bgcheck *bgcheck GFS_CORE_ONLY;	/* gfs_check_later() */
+	/* a front end told of every node freed (its handles to the kernel's nodes) */
+	void (*node_gone)(void *arg, struct gfs_node *n) GFS_CORE_ONLY;
+	void *node_gone_arg GFS_CORE_ONLY;
 	int checks_async GFS_CORE_ONLY;	/* run them in a thread (a mount) */
 };
 

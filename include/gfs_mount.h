@@ -84,25 +84,19 @@ size_t gfs_mount_log_read(char *buf, size_t size, uint64_t off);
 size_t gfs_mount_log_size(struct timespec *when);
 
 /*
- * Files removed or renamed over while open (a front end such as libfuse's
- * high-level API renames them to a hidden name, and removes that name at
- * their last close).  Hiding only detaches the name: the file keeps its
- * archive entry, and a file renamed or created under the old name next
- * (sed -i, rsync, an editor's save) takes the hidden file's place and
- * keeps its position in the archive (gfs_unhide).  Only when the hidden
- * name is removed with nothing in its place does the file leave the
- * archive (gfs_hidden_unlink).  A hidden name whose file was given its name
- * back stays an alias for whatever is at that path (an open that looked
- * the name up before the rename may still use it): the newest
- * GFS_HIDDEN_KEEP of those removed stay.  Not thread-safe: under the
+ * Files removed while open (the front end renames them to a hidden name,
+ * and removes that name at their last close).  Hiding only detaches the
+ * name: the file keeps its archive entry, and a file renamed or created
+ * under the old name next (sed -i, rsync, an editor's save) takes the
+ * hidden file's place and keeps its position in the archive (gfs_unhide).
+ * Only when the hidden name is removed with nothing in its place does the
+ * file leave the archive (gfs_hidden_unlink).  Not thread-safe: under the
  * mount's lock.
  */
-#define GFS_HIDDEN_KEEP 64
 struct gfs_hidden;
 struct gfs_hidden_set {
 	struct gfs_hidden *v;
 	size_t n;
-	unsigned long gone;
 	int closed;		/* a file was hidden with no open handle: gfs_hidden_reap() */
 };
 /* Hide n (not a directory, not a scratch file) as hname in its directory. */
@@ -110,17 +104,16 @@ int gfs_hide(struct gfs_archive *ar, struct gfs_hidden_set *hs, struct gfs_node 
 /* The hidden file once called name in dir (or node itself), given its name back; or NULL. */
 struct gfs_node *gfs_unhide(struct gfs_archive *ar, struct gfs_hidden_set *hs, struct gfs_node *dir,
 			    const char *name, struct gfs_node *node);
-/* The node at the path an alias hname stood for, or NULL. */
-struct gfs_node *gfs_hidden_alias(struct gfs_archive *ar, struct gfs_hidden_set *hs, const char *hname);
-/* The hidden name hname of n is removed: 1 when the file left the archive (commit). */
-int gfs_hidden_unlink(struct gfs_archive *ar, struct gfs_hidden_set *hs, struct gfs_node *n, const char *hname);
+/* The hidden name of n is removed: 1 when the file left the archive (commit). */
+int gfs_hidden_unlink(struct gfs_archive *ar, struct gfs_hidden_set *hs, struct gfs_node *n);
 /*
  * Files this thread hid with no open handle (the front end's count and
- * ours drifted apart) are removed, unless a rename gave their name to
- * another file: 1 when one left the archive (commit).
+ * ours drifted apart) are removed: 1 when one left the archive (commit).
  */
 int gfs_hidden_reap(struct gfs_archive *ar, struct gfs_hidden_set *hs);
 void gfs_hidden_clear(struct gfs_hidden_set *hs);
+/* Is n hidden now? */
+int gfs_hidden_is(const struct gfs_hidden_set *hs, const struct gfs_node *n);
 
 /*
  * Tell the desktop session (org.freedesktop.Notifications on the session
@@ -130,5 +123,96 @@ void gfs_hidden_clear(struct gfs_hidden_set *hs);
  * session bus.
  */
 void gfs_notify(const char *summary, const char *body);
+
+/*
+ * A mount's state and operations, for a front end (libfuse's low-level API
+ * in src/fuse.c), which only translates: src/core/inodes.c, inval.c,
+ * handle.c, ops.c and watch.c.  Node ids are the tree's inode numbers
+ * (GFS_ROOT_INO the root); every node given to the front end with a
+ * struct stat (lookup, create, mkdir, readdir's entries) is counted until
+ * gfs_mount_forget.  A handle is an open's (NULL: none).  Every operation
+ * runs between gfs_mount_enter and gfs_mount_leave (the lock; leave hands
+ * what the operation changed to the notifier) or, where named, between
+ * gfs_mount_lock and gfs_mount_unlock.  Results are 0 or -errno.
+ */
+#define GFS_ROOT_INO 1
+struct gfs_mount;
+struct gfs_handle;
+struct statvfs;
+
+/* An open: its flags (open(2)'s) in; its handle and the page cache's use out. */
+struct gfs_open {
+	int flags;
+	struct gfs_handle *h;
+	unsigned direct_io : 1, keep_cache : 1, noflush : 1;
+};
+/* A read's bytes: mem (len bytes, the caller frees it), or when mem is NULL len bytes of fd at pos. */
+struct gfs_read {
+	char *mem;
+	size_t len;
+	int fd;
+	uint64_t pos;
+};
+/* How the notifier's thread tells the kernel to drop a name or a node's pages and attributes. */
+struct gfs_front {
+	void (*inval_entry)(void *ctx, uint64_t parent, const char *name);
+	void (*inval_inode)(void *ctx, uint64_t ino);
+	void *ctx;
+};
+/* setattr's fields */
+#define GFS_SET_SIZE 1
+#define GFS_SET_MTIME 2
+#define GFS_SET_MTIME_NOW 4
+/*
+ * readdir's sink: name with st (only st_ino and st_mode unless entry, a
+ * whole entry that counts as a lookup), next the offset after it.  0 when
+ * taken, 1 when full.
+ */
+typedef int (*gfs_dirent_fn)(void *ctx, const char *name, const struct stat *st, int entry, int64_t next);
+
+/* A mount of ar (its .gamefs.log and .gamefs.status made), or NULL. */
+struct gfs_mount *gfs_mount_new(struct gfs_archive *ar);
+/* Once serving: the background checks, the notifier (fe) and the watcher start. */
+int gfs_mount_start(struct gfs_mount *m, const struct gfs_front *fe);
+void gfs_mount_stop(struct gfs_mount *m);
+/* The end: returns the archive served last (a read-only mount may have read a new file). */
+struct gfs_archive *gfs_mount_free(struct gfs_mount *m);
+void gfs_mount_enter(struct gfs_mount *m);
+void gfs_mount_leave(struct gfs_mount *m);
+void gfs_mount_lock(struct gfs_mount *m);
+void gfs_mount_unlock(struct gfs_mount *m);
+/* After each request, no lock held: what it left for this thread (gfs_hidden_reap). */
+void gfs_mount_after(struct gfs_mount *m);
+
+int gfs_mount_lookup(struct gfs_mount *m, uint64_t parent, const char *name, struct stat *st);
+void gfs_mount_forget(struct gfs_mount *m, uint64_t ino, uint64_t nlookup);	/* lock */
+int gfs_mount_getattr(struct gfs_mount *m, uint64_t ino, struct gfs_handle *h, struct stat *st);
+int gfs_mount_setattr(struct gfs_mount *m, uint64_t ino, struct gfs_handle *h, const struct stat *attr,
+		      int to_set, struct stat *st);
+int gfs_mount_opendir(struct gfs_mount *m, uint64_t ino, struct gfs_open *o);	/* lock */
+int gfs_mount_readdir(struct gfs_mount *m, struct gfs_handle *h, int64_t off, int plus,
+		      gfs_dirent_fn add, void *ctx);
+/* A read-only mount answers -ENOSYS: the kernel opens without asking from then on. */
+int gfs_mount_open(struct gfs_mount *m, uint64_t ino, struct gfs_open *o);
+int gfs_mount_create(struct gfs_mount *m, uint64_t parent, const char *name, struct gfs_open *o,
+		     struct stat *st);
+int gfs_mount_read(struct gfs_mount *m, uint64_t ino, struct gfs_handle *h, size_t size, uint64_t off,
+		   struct gfs_read *rd);	/* lock */
+int gfs_mount_write(struct gfs_mount *m, struct gfs_handle *h, const char *buf, size_t size, uint64_t off);
+int gfs_mount_flush(struct gfs_mount *m, struct gfs_handle *h);
+void gfs_mount_release(struct gfs_mount *m, struct gfs_handle *h);
+int gfs_mount_fsync(struct gfs_mount *m, struct gfs_handle *h);
+int gfs_mount_unlink(struct gfs_mount *m, uint64_t parent, const char *name);
+int gfs_mount_rename(struct gfs_mount *m, uint64_t parent, const char *name, uint64_t newparent,
+		     const char *newname, unsigned int flags);
+int gfs_mount_mkdir(struct gfs_mount *m, uint64_t parent, const char *name, struct stat *st);
+int gfs_mount_rmdir(struct gfs_mount *m, uint64_t parent, const char *name);
+void gfs_mount_statfs(struct gfs_mount *m, struct statvfs *sv);	/* lock */
+
+/*
+ * Root only: raise the read-ahead of the mount at mnt (its real path) to
+ * 1 MiB (bench/readahead.sh: a first read of a big asset a third faster).
+ */
+void gfs_raise_readahead(const char *mnt);
 
 #endif

@@ -82,7 +82,7 @@ PY
 # READS BAD: a reader whose handle was opened before the writer's open, with
 # the kernel's page cache, could meet the kernel's zero fill of a short read
 # (32 in 7,611 reads before i28a; 2 in 153,912 on e2abfaa in 100 s).  Since
-# gfs_keep_was (src/fuse.c) such a reader keeps the bytes it opened: 0 in
+# gfs_keep_was (src/core/handle.c) such a reader keeps the bytes it opened: 0 in
 # 74,358 and 0 in 55,527 (100 s, load 10).  None is expected; the test
 # fails past 1 in 2,000, so that a load we have not seen reports rather than
 # breaks the run (a note names any).

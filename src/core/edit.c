@@ -298,15 +298,11 @@ int gfs_edit_remove_detached(struct gfs_archive *ar, struct gfs_node *n)
 	return 1;
 }
 
-/* ---- files removed or renamed over while open: hidden, not gone --------------- */
+/* ---- files removed while open: hidden, not gone ------------------------------- */
 
 struct gfs_hidden {
 	struct gfs_node *node;
 	char *name;			/* its name before it was hidden */
-	char *hname;			/* the hidden name the front end knows it by */
-	char *path;			/* its path before it was hidden */
-	int restored;			/* back under its name: hname is only an alias */
-	unsigned long gone;		/* hname removed at this count (0: not yet) */
 	int closed;			/* hidden with no open handle: see gfs_hidden_reap */
 	pthread_t by;			/* the thread that hid it */
 };
@@ -314,28 +310,29 @@ struct gfs_hidden {
 int gfs_hide(struct gfs_archive *ar, struct gfs_hidden_set *hs, struct gfs_node *n, const char *hname)
 {
 	struct gfs_hidden *nh = realloc(hs->v, (hs->n + 1) * sizeof(*nh)), *h;
-	char *name = strdup(n->name), *hn = strdup(hname);
-	struct gfs_buf path = GFS_BUF_INIT;
+	char *name = strdup(n->name);
 
 	if (nh)
 		hs->v = nh;
-	if (!nh || !name || !hn || gfs_node_path(n, &path) || gfs_buf_add(&path, "", 1)) {
+	if (!nh || !name) {
 		free(name);
-		free(hn);
-		gfs_buf_release(&path);
 		return -ENOMEM;
 	}
 	h = &hs->v[hs->n++];
 	memset(h, 0, sizeof(*h));
-	h->path = (char *)path.data;
 	h->node = n;
 	h->closed = !n->open_count;
 	h->by = pthread_self();
-	h->hname = hn;
 	h->name = name;
 	hs->closed |= !n->open_count;
 	gfs_node_move(ar, n, n->parent, hname);
 	return 0;
+}
+
+static void gfs_hidden_drop(struct gfs_hidden_set *hs, size_t i)
+{
+	free(hs->v[i].name);
+	hs->v[i] = hs->v[--hs->n];
 }
 
 struct gfs_node *gfs_unhide(struct gfs_archive *ar, struct gfs_hidden_set *hs, struct gfs_node *dir,
@@ -344,22 +341,13 @@ struct gfs_node *gfs_unhide(struct gfs_archive *ar, struct gfs_hidden_set *hs, s
 	for (size_t i = 0; i < hs->n; i++) {
 		struct gfs_node *n = hs->v[i].node;
 
-		if (hs->v[i].restored ||
-		    (node ? n != node : (n->parent != dir || strcmp(hs->v[i].name, name))))
+		if (node ? n != node : (n->parent != dir || strcmp(hs->v[i].name, name)))
 			continue;
 		gfs_node_move(ar, n, n->parent, hs->v[i].name);
-		hs->v[i].restored = 1;	/* an open racing the rename may still use hname */
+		gfs_hidden_drop(hs, i);
 		return n;
 	}
 	return NULL;
-}
-
-static void gfs_hidden_drop(struct gfs_hidden_set *hs, size_t i)
-{
-	free(hs->v[i].name);
-	free(hs->v[i].hname);
-	free(hs->v[i].path);
-	hs->v[i] = hs->v[--hs->n];
 }
 
 void gfs_hidden_clear(struct gfs_hidden_set *hs)
@@ -370,48 +358,12 @@ void gfs_hidden_clear(struct gfs_hidden_set *hs)
 	memset(hs, 0, sizeof(*hs));
 }
 
-/* hname of entry i, an alias now, was removed: keep the newest GFS_HIDDEN_KEEP. */
-static void gfs_hidden_gone(struct gfs_hidden_set *hs, size_t i)
+int gfs_hidden_unlink(struct gfs_archive *ar, struct gfs_hidden_set *hs, struct gfs_node *n)
 {
-	size_t oldest = i, kept = 0;
-
-	if (hs->v[i].gone)
-		return;
-	hs->v[i].gone = ++hs->gone;
-	hs->v[i].node = NULL;		/* may be removed later: never looked at again */
-	for (size_t j = 0; j < hs->n; j++)
-		if (hs->v[j].gone) {
-			kept++;
-			if (hs->v[j].gone < hs->v[oldest].gone)
-				oldest = j;
-		}
-	if (kept > GFS_HIDDEN_KEEP)
-		gfs_hidden_drop(hs, oldest);
-}
-
-struct gfs_node *gfs_hidden_alias(struct gfs_archive *ar, struct gfs_hidden_set *hs, const char *hname)
-{
-	for (size_t i = 0; i < hs->n; i++)
-		if (hs->v[i].restored && !strcmp(hs->v[i].hname, hname))
-			return gfs_node_lookup(ar, hs->v[i].path);	/* whatever is there now */
-	return NULL;
-}
-
-int gfs_hidden_unlink(struct gfs_archive *ar, struct gfs_hidden_set *hs, struct gfs_node *n, const char *hname)
-{
-	for (size_t i = 0; i < hs->n; i++)
-		if (hs->v[i].restored && !strcmp(hs->v[i].hname, hname)) {
-			/* another file took its place: nothing to remove, the alias stays */
-			gfs_hidden_gone(hs, i);
-			return 0;
-		}
 	if (!gfs_unhide(ar, hs, NULL, NULL, n)) {
 		gfs_node_remove(ar, n);		/* a scratch file that was hidden */
 		return 0;
 	}
-	for (size_t i = 0; i < hs->n; i++)
-		if (hs->v[i].node == n)
-			gfs_hidden_drop(hs, i--);
 	return gfs_edit_remove_detached(ar, n);
 }
 
@@ -422,15 +374,23 @@ int gfs_hidden_reap(struct gfs_archive *ar, struct gfs_hidden_set *hs)
 	for (size_t i = 0; i < hs->n; i++) {
 		struct gfs_hidden *h = &hs->v[i];
 
-		if (!h->closed || h->restored || !pthread_equal(h->by, pthread_self()))
+		if (!h->closed || !pthread_equal(h->by, pthread_self()))
 			continue;
 		h->closed = 0;
 		if (h->node->open_count)
 			continue;	/* opened by its hidden name since: its last close removes it */
-		if (gfs_hidden_unlink(ar, hs, h->node, h->hname) > 0)
+		if (gfs_hidden_unlink(ar, hs, h->node) > 0)
 			commit = 1;
 		i = (size_t)-1;		/* entries moved: look again */
 	}
 	hs->closed = 0;
 	return commit;
+}
+
+int gfs_hidden_is(const struct gfs_hidden_set *hs, const struct gfs_node *n)
+{
+	for (size_t i = 0; i < hs->n; i++)
+		if (hs->v[i].node == n)
+			return 1;
+	return 0;
 }

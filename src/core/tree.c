@@ -492,6 +492,8 @@ char *gfs_unique_name(struct gfs_node *dir, const char *name)
 
 void gfs_node_free(struct gfs_archive *ar, struct gfs_node *n)
 {
+	if (ar->node_gone)
+		ar->node_gone(ar->node_gone_arg, n);
 	for (size_t i = 0; i < n->nkids; i++) {
 		n->kids[i]->parent = NULL;
 		gfs_node_free(ar, n->kids[i]);
