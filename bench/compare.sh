@@ -34,6 +34,7 @@ if [ -n "$missing" ]; then
 fi
 BENCH_TIMEOUT=300   # a read that takes a tool longer is cut off (shown as its time)
 dt() { secs "$@"; }
+lsq() { ls "$1/" >/dev/null; }
 div() { echo "$1 / $2" | bc -l | awk '{printf "%.2f", $1}'; }
 
 python3 - "$W" "$N" "$MIB" <<'PY'
@@ -74,9 +75,10 @@ run() { # NAME ARCHIVE-EXT MOUNT-COMMAND-PREFIX
 	local a="$W/game.$ext" m="$W/m-$name" t="$W/m-$name-tiny" pid
 	mkdir -p "$m" "$t"
 	[ -f "$a" ] && cat "$a" >/dev/null
-	local t0 t1 tiny mount walk du r1 r2 mount_sp walk_sp
+	local t0 t1 tiny mount ls walk du r1 r2 mount_sp ls_sp walk_sp
 	tiny=$(MOUNT="$*" med_mount "$W/tiny.$ext" "$t")
 	mount=$(MOUNT="$*" med_mount "$a" "$m"); mount_sp=$(spread)
+	ls=$(MOUNT="$*" med_fresh "$a" "$m" lsq "$m"); ls_sp=$(spread)
 	walk=$(MOUNT="$*" med_fresh "$a" "$m" walk "$m"); walk_sp=$(spread)
 	du=$(MOUNT="$*" med_fresh "$a" "$m" duq "$m")
 	"$@" "$a" "$m"
@@ -113,11 +115,11 @@ run() { # NAME ARCHIVE-EXT MOUNT-COMMAND-PREFIX
 		commit="$(div "$commit" "$cp")x"
 	fi
 	local bigsize; bigsize=$(python3 -c "print($MIB * 1048576 // 4)")
-	printf '%-13s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n' "$name" "$tiny" "$mount" "$walk" "$du" \
+	printf '%-13s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n' "$name" "$tiny" "$mount" "$ls" "$walk" "$du" \
 		"$(echo "($bigsize / $r1) / ($size / $cat)" | bc -l | awk '{printf "%.2fx", $1}')" \
 		"$(echo "($bigsize / $r2) / ($size / $cat)" | bc -l | awk '{printf "%.2fx", $1}')" \
 		"$rnd" "$commit" "$((hwm / 1024))M"
-	spreads="$spreads$(printf '%-13s mount %s; find %s; read1 %s; read2 %s; 4K*2000 %s; commit %s' "$name" "$mount_sp" "$walk_sp" "$r1_sp" "$r2_sp" "$rnd_sp" "$commit_sp")
+	spreads="$spreads$(printf '%-13s mount %s; ls %s; find %s; read1 %s; read2 %s; 4K*2000 %s; commit %s' "$name" "$mount_sp" "$ls_sp" "$walk_sp" "$r1_sp" "$r2_sp" "$rnd_sp" "$commit_sp")
 "
 }
 spreads=""
@@ -140,7 +142,7 @@ cp_paced=
 load0=$(loadavg)
 echo "gamefs vs fuse-zip vs archivemount vs squashfuse: $N entries, $((size >> 20)) MiB, $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB, $(uname -r)"
 echo "cat of the archive: ${cat}s, cp + sync: ${cp}s"
-printf '%-13s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n' tool "tiny(s)" "mount(s)" "find(s)" "du(s)" "read1" "read2" "4K*2000" "commit" "VmHWM"
+printf '%-13s %8s %8s %8s %8s %8s %8s %8s %8s %8s %8s\n' tool "tiny(s)" "mount(s)" "ls(s)" "find(s)" "du(s)" "read1" "read2" "4K*2000" "commit" "VmHWM"
 want gamefs && run gamefs rpg "$GAMEFS"
 want fuse-zip && command -v fuse-zip >/dev/null && run fuse-zip zip fuse-zip
 want archivemount && command -v archivemount >/dev/null && run archivemount zip archivemount
@@ -149,7 +151,7 @@ want floor && floor=$(floor_build) && run floor floor "$floor"
 echo "load average (1, 5, 15 min): $load0 at the start, $(loadavg) at the end; medians of $RUNS runs"
 [ -n "$cp_paced" ] && echo "gamefs's commits against cp + sync of the archive the commits wrote: ${cp_paced}s"
 printf 'spread (min..max (runs)):\n%s' "$spreads"
-echo "mount: mount + ls of the root; read1/read2: first/repeated read of a $((MIB / 4)) MiB entry, speed vs cat;"
+echo "mount: mount + ls of the root; ls: ls of the root alone, on a fresh mount (floor's mount reads every file under 64 KiB); read1/read2: first/repeated read of a $((MIB / 4)) MiB entry, speed vs cat;"
 echo "4K*2000: 2000 random 4 KiB preads (s); commit: 1 KiB edit until the archive on disk holds it (gamefs: close()"
 echo "returns, median of edits seconds apart, each against cp + sync of that archive; the others write at unmount: one edit +"
 echo "unmount until the daemon exits), time vs cp + sync;"
