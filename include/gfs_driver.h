@@ -265,6 +265,8 @@ struct gfs_archive {
 	struct gfs_bgcheck *bgcheck GFS_CORE_ONLY;	/* gfs_check_later() */
 	/* a front end told of every node freed (its handles to the kernel's nodes) */
 	void (*node_gone)(void *arg, struct gfs_node *n) GFS_CORE_ONLY;
+	/* and of every name that leaves a directory (a node moved or removed) */
+	void (*name_gone)(void *arg, struct gfs_node *dir, const char *name) GFS_CORE_ONLY;
 	void *node_gone_arg GFS_CORE_ONLY;
 	int checks_async GFS_CORE_ONLY;	/* run them in a thread (a mount) */
 };

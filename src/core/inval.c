@@ -65,7 +65,7 @@ static void gfs_inval_collect(struct gfs_mount *m, struct gfs_inval *iv, struct 
 	}
 }
 
-static void gfs_inval_free(struct gfs_inval *iv)
+void gfs_inval_free(struct gfs_inval *iv)
 {
 	for (size_t i = 0; i < iv->nn; i++)
 		free(iv->names[i].name);
@@ -234,7 +234,9 @@ void gfs_mount_leave(struct gfs_mount *m)
 		seq = gfs_views_changed(m);
 		gfs_inval_collect(m, &iv, m->ar->root);
 		gfs_inval_add_renamed(m, &rn);
+		gfs_inval_move(&rn, &m->gone);
 	}
+	gfs_inval_free(&m->gone);
 	m->renamed[0] = m->renamed[1] = 0;
 	pthread_mutex_unlock(&m->lock);
 	gfs_inval_run(m, &iv, &rn, seq);

@@ -80,6 +80,7 @@ struct gfs_mount {
 	struct gfs_inode **itab;	/* the nodes the kernel knows, by inode number */
 	size_t icap, icount;
 	uint64_t renamed[2];		/* a rename's nodes, while it is served: their pages go */
+	struct gfs_inval gone;		/* names that left a directory the kernel knows, while it is served */
 	int changed;			/* set under lock by operations that change the model */
 	uint32_t gen, inval_begun, inval_done;	/* the page cache of renders: gfs_cache_open */
 	struct gfs_notifier notifier;
@@ -90,6 +91,7 @@ struct gfs_mount {
 struct gfs_inode *gfs_inode_find(struct gfs_mount *m, uint64_t ino);
 void gfs_inode_ref(struct gfs_mount *m, struct gfs_node *n);
 void gfs_inode_gone(void *arg, struct gfs_node *n);
+void gfs_name_gone(void *arg, struct gfs_node *dir, const char *name);
 struct gfs_node *gfs_node_of(struct gfs_mount *m, uint64_t ino);
 void gfs_inodes_repoint(struct gfs_mount *m, struct gfs_node *d);
 void gfs_inodes_free(struct gfs_mount *m);
@@ -107,6 +109,7 @@ int gfs_is_hidden_name(const char *name);
 /* inval.c */
 void gfs_inval_add_ino(struct gfs_inval *iv, uint64_t ino);
 void gfs_inval_add_name(struct gfs_inval *iv, uint64_t parent, const char *name);
+void gfs_inval_free(struct gfs_inval *iv);
 void gfs_inval_run(struct gfs_mount *m, struct gfs_inval *iv, struct gfs_inval *renamed, uint32_t seq);
 uint32_t gfs_views_changed(struct gfs_mount *m);
 int gfs_notifier_start(struct gfs_mount *m, const struct gfs_front *fe);

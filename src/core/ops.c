@@ -379,6 +379,7 @@ struct gfs_mount *gfs_mount_new(struct gfs_archive *ar)
 	gfs_special_nodes(m, ar);
 	m->ro = ar->readonly;	/* the kernel's mount is read-only too (main) */
 	ar->node_gone = gfs_inode_gone;
+	ar->name_gone = gfs_name_gone;
 	ar->node_gone_arg = m;
 	return m;
 }
@@ -412,9 +413,11 @@ struct gfs_archive *gfs_mount_free(struct gfs_mount *m)
 	gfs_handles_free(m);
 	ar = m->ar;
 	ar->node_gone = NULL;
+	ar->name_gone = NULL;
 	ar->node_gone_arg = NULL;
 	pthread_mutex_unlock(&m->lock);
 	gfs_hidden_clear(&m->hid);
+	gfs_inval_free(&m->gone);
 	gfs_inodes_free(m);
 	pthread_cond_destroy(&m->watch.cv);
 	pthread_mutex_destroy(&m->watch.mu);

@@ -521,6 +521,8 @@ void gfs_node_remove(struct gfs_archive *ar, struct gfs_node *n)
 {
 	if (!n->parent)
 		return;
+	if (ar->name_gone)
+		ar->name_gone(ar->node_gone_arg, n->parent, n->name);
 	/* still open: keep its bytes, the archive it came from is about to change */
 	if (n->open_count && !S_ISDIR(n->mode) && gfs_node_materialize(ar, n, 1))
 		gfs_warn(ar, "out of memory keeping %s readable after its removal", n->name);
@@ -540,6 +542,8 @@ void gfs_node_move(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *
 
 	if (!nm)
 		return;
+	if (ar->name_gone)
+		ar->name_gone(ar->node_gone_arg, n->parent, n->name);
 	gfs_hash_del(ar, n);
 	if (n->parent != newdir) {
 		gfs_dir_drop(n->parent, n);

@@ -100,8 +100,10 @@ static int gfs_watch_reload(struct gfs_mount *m)
 	gfs_special_nodes(m, ar);
 	gfs_handles_repoint(m, ar);
 	old->node_gone = NULL;
+	old->name_gone = NULL;
 	gfs_inodes_repoint(m, ar->root);
 	ar->node_gone = gfs_inode_gone;
+	ar->name_gone = gfs_name_gone;
 	ar->node_gone_arg = m;
 	m->ar = ar;
 	gfs_archive_start_checks(ar);

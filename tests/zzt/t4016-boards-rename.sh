@@ -1,8 +1,9 @@
 #!/bin/sh
 # Boards renamed and moved with mv: boards/NN-old to boards/NN-new title
 # renames the board (its name is the title as typed); to another number MM
-# it moves the board there, the boards between shift by one and the start
-# board, the exits and the passages follow their boards.  Board 0 keeps its
+# it moves the board there, the boards between shift by one (a name looked
+# up before is gone at once) and the start board, the exits and the
+# passages follow their boards.  Board 0 keeps its
 # number, a number past the last board and a title ZZT cannot hold are
 # refused (EINVAL, the reason in the log, the archive unchanged).  check
 # passes, a fresh mount shows the new names, the ZZT reader agrees, and a
@@ -70,7 +71,21 @@ PY
 gfs_mount w.zzt m || fail "mount 3"
 check_eq "00-title-screen 01-third 02-wide-runs 03-cellar" "$(ls m/boards | tr '\n' ' ' | sed 's/ $//')" \
 	"a fresh mount's boards"
-mv m/boards/01-third m/boards/02-third || fail "mv up"
+# the kernel is told of the names a move shifted: a name looked up just before
+# is gone at once, not after the entry timeout (1 s)
+python3 - <<'PY' || fail "mv up, and the shifted board's old name"
+import os, sys, time
+b = 'm/boards/'
+for n in os.listdir(b):
+    os.stat(b + n)
+t0 = time.monotonic()
+os.rename(b + '01-third', b + '02-third')
+t1 = time.monotonic()
+while os.path.exists(b + '02-wide-runs') and time.monotonic() < t0 + 0.9:
+    time.sleep(0.01)
+if os.path.exists(b + '02-wide-runs') and t1 - t0 < 0.5:
+    sys.exit("02-wide-runs, now 01-wide-runs, still found %.2f s after the move" % (time.monotonic() - t1))
+PY
 check_eq "00-title-screen 01-wide-runs 02-third 03-cellar" "$(ls m/boards | tr '\n' ' ' | sed 's/ $//')" \
 	"the boards after the move back"
 gfs_umount m || fail "unmount 3"
