@@ -193,6 +193,13 @@ struct gfs_field {
 	const struct gfs_record *const *variants;
 	unsigned nvariants;
 	const char *match;
+	/*
+	 * Any kind: a value no kind shows (an IP address, say), its text written by fmt from the
+	 * record at base and read back by scan into it (0, or -EINVAL with why); the faces call
+	 * them as they would the kind's own (added for the TirNanoG save's deny.txt)
+	 */
+	int (*fmt)(const struct gfs_field *f, const uint8_t *base, struct gfs_buf *out);
+	int (*scan)(const struct gfs_field *f, uint8_t *base, const char *text, char *why, size_t whysz);
 };
 
 struct gfs_record {

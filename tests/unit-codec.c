@@ -1,5 +1,6 @@
 /* Unit tests of the core codecs: gfs_rd u24, RLE, the CSV dialect, the record codec and its CSV face. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "gamefs.h"
@@ -390,6 +391,31 @@ static const struct gfs_field ln_fields[] = {
 static const struct gfs_record ln_rec = { .section = "ln", .size = 3, .fields = ln_fields, .nfields = 2 };
 static const struct gfs_table ln_table = { .index = "index", .rec = &ln_rec, .max = 3 };
 
+/* A field whose text the format writes: a byte n shows as "n stars" of '*' (the fmt/scan hooks). */
+static int star_fmt(const struct gfs_field *f, const uint8_t *base, struct gfs_buf *out)
+{
+	int r = 0;
+
+	for (unsigned k = 0; k < base[f->off] && !r; k++)
+		r = gfs_buf_addc(out, '*');
+	return r;
+}
+
+static int star_scan(const struct gfs_field *f, uint8_t *base, const char *text, char *why, size_t whysz)
+{
+	if (strspn(text, "*") != strlen(text) || strlen(text) > 255) {
+		snprintf(why, whysz, "'%s' is not stars", text);
+		return -EINVAL;
+	}
+	base[f->off] = (uint8_t)strlen(text);
+	return 0;
+}
+static const struct gfs_field star_fields[] = {
+	{ .key = "s", .kind = GFS_FK_BYTES, .off = 1, .width = 1, .fmt = star_fmt, .scan = star_scan },
+};
+static const struct gfs_record star_rec = { .section = "st", .size = 2, GFS_FIELDS(star_fields) };
+static const struct gfs_table star_table = { .index = "index", .rec = &star_rec, .max = 3 };
+
 static void test_lines(void)
 {
 	static const uint8_t old[] = { 0xff, 0xff, 7, 5, 0, 9 };
@@ -413,6 +439,14 @@ static void test_lines(void)
 	   strstr(ar.err, "l.txt: line 1: b: '256'"), "lines: a value out of range: %s", ar.err);
 	ok(gfs_lines_parse(&ar, "l.txt", &ln_table, old, 2, S("1,1\n1,1\n1,1\n1,1\n"), NULL, &back, &n) == -EINVAL &&
 	   strstr(ar.err, "line 4: more than 3 values"), "lines: too many: %s", ar.err);
+	gfs_buf_set_len(&out, 0);
+	gfs_buf_set_len(&back, 0);
+	ok(gfs_lines_render(&star_table, old, 3, NULL, &out) == 0 && out.len == 255 + 5 + 9 + 3 &&
+	   out.data[255] == '\n' && out.data[261] == '\n', "lines: a field's own text (fmt)");
+	ok(gfs_lines_parse(&ar, "s.txt", &star_table, old, 3, S("***\n**\n"), NULL, &back, &n) == 0 && n == 2 &&
+	   !memcmp(back.data, "\xff\x03\x07\x02", 4), "lines: a field's own text read back (scan)");
+	ok(gfs_lines_parse(&ar, "s.txt", &star_table, old, 3, S("*x\n"), NULL, &back, &n) == -EINVAL &&
+	   strstr(ar.err, "s.txt: line 1: s: '*x' is not stars"), "lines: scan's why: %s", ar.err);
 	gfs_buf_release(&back);
 	gfs_buf_release(&out);
 }

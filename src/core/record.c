@@ -372,6 +372,8 @@ int gfs_field_render(const struct gfs_field *f, const uint8_t *base,
 	const uint8_t *p = base + f->off;
 	uint64_t v;
 
+	if (f->fmt)
+		return f->fmt(f, base, out);
 	switch (f->kind) {
 	case GFS_FK_STR: {
 		size_t len = strnlen((const char *)p, f->width), k = len;
@@ -1089,6 +1091,8 @@ int gfs_field_scan(const struct gfs_field *f, uint8_t *base, const char *value,
 		snprintf(why, whysz, "read-only (it is %s)", b->data ? (const char *)b->data : "");
 		return -EINVAL;
 	}
+	if (f->scan)
+		return f->scan(f, base, value, why, whysz);
 	if (f->kind == GFS_FK_BYTES && (f->flags & (GFS_FF_CODE | GFS_FF_HEXDIGITS)))
 		return gfs_code_parse(f, base + f->off, value, why, whysz);
 	switch (f->kind) {

@@ -244,10 +244,8 @@ static int tsv_chunk_node(struct gfs_archive *ar, struct tsv_save *sv, struct ts
 	switch (c->kind) {
 	case TSV_GLBL:
 	case TSV_QSTS:
-		c->node = tsv_new_file(ar, ar->root, list_names[c->kind], 0644, &tsv_list_ops, c, c->index);
-		break;
 	case TSV_DENY:
-		c->node = tsv_new_file(ar, ar->root, list_names[c->kind], 0644, &tsv_deny_ops, c, c->index);
+		c->node = tsv_new_file(ar, ar->root, list_names[c->kind], 0644, &tsv_list_ops, c, c->index);
 		break;
 	case TSV_USER:
 		if (!tsv_dir(ar, &sv->users, "users"))
@@ -558,7 +556,7 @@ static int tsv_is_chunk_view(const struct gfs_node *n)
 {
 	const struct gfs_node_ops *ops = gfs_node_get_ops(n);
 
-	return n->priv && (ops == &tsv_list_ops || ops == &tsv_deny_ops || ops == &tsv_user_ops ||
+	return n->priv && (ops == &tsv_list_ops || ops == &tsv_user_ops ||
 			   ops == &tsv_npc_ops || ops == &tsv_map_ops || ops == &tsv_raw_ops);
 }
 

@@ -130,8 +130,10 @@ int tsv_rle_decode(const uint8_t *p, size_t len, uint16_t **vals, size_t *count)
 
 /* tsv_views.c: every view */
 extern const struct gfs_node_ops tsv_header_ops, tsv_png_ops, tsv_pini_ops, tsv_praw_ops;
-extern const struct gfs_node_ops tsv_list_ops, tsv_deny_ops, tsv_user_ops,
+extern const struct gfs_node_ops tsv_list_ops, tsv_user_ops,
 	tsv_npc_ops, tsv_map_ops, tsv_raw_ops;
+/* deny.txt's element: an address (the fuzz target drives it too) */
+extern const struct gfs_record tsv_addr_rec;
 /* Decide the view of c (sets c->kind, c->why_raw); 0 or -ENOMEM. */
 int tsv_chunk_classify(struct tsv_chunk *c);
 /* The user name of a USER chunk that classified as TSV_USER (malloc'd). */

@@ -149,7 +149,7 @@ const struct gfs_record tsv_npc_rec = {
 
 const struct gfs_record *tsv_layout_nth(size_t i)
 {
-	return i == 0 ? &tsv_user_rec : i == 1 ? &tsv_npc_rec : NULL;
+	return i == 0 ? &tsv_user_rec : i == 1 ? &tsv_npc_rec : i == 2 ? &tsv_addr_rec : NULL;
 }
 
 char *tsv_user_name(const struct tsv_chunk *c)

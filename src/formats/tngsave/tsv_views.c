@@ -29,13 +29,75 @@
 #include "gfs_layout.h"
 #include "tngsave.h"
 
-/* ---- globals.txt, quests.txt: the lines face of the codec, a value a line ---- */
+/* ---- globals.txt, quests.txt, deny.txt: the lines face of the codec, a value a line ---- */
 
 static const struct gfs_field tsv_value_fields[] = {
 	{ .key = "value", .kind = GFS_FK_SINT, .off = 0, .width = 4, .min = INT32_MIN, .max = UINT32_MAX },
 };
 static const struct gfs_record tsv_value_rec = { "value", NULL, 4, tsv_value_fields, 1 };
 static const struct gfs_table tsv_values = { .index = "index", .rec = &tsv_value_rec, .max = TSV_PAYLOAD_MAX / 2 / 4 };
+
+/* A denied address: "127.0.0.1", "::1", or what is not a plain address as "raw FAMILY HEX32". */
+static const struct gfs_field tsv_addr_raw[] = {
+	{ .key = "family", .kind = GFS_FK_UINT, .off = 0, .width = 1 },
+	{ .key = "bytes", .kind = GFS_FK_BYTES, .off = 1, .width = TSV_DENY_REC - 1, .flags = GFS_FF_HEXDIGITS },
+};
+
+static int tsv_addr_fmt(const struct gfs_field *f, const uint8_t *p, struct gfs_buf *out)
+{
+	char txt[INET6_ADDRSTRLEN];
+	int pad = 0, r;
+
+	(void)f;
+	for (size_t k = 5; k < TSV_DENY_REC; k++)
+		pad |= p[k];
+	if ((p[0] == TSV_AF_INET && !pad && inet_ntop(AF_INET, p + 1, txt, sizeof(txt))) ||
+	    (p[0] == TSV_AF_INET6 && inet_ntop(AF_INET6, p + 1, txt, sizeof(txt))))
+		return gfs_buf_adds(out, txt);
+	if ((r = gfs_buf_adds(out, "raw ")) || (r = gfs_field_render(&tsv_addr_raw[0], p, NULL, out)) ||
+	    (r = gfs_buf_addc(out, ' ')))
+		return r;
+	return gfs_field_render(&tsv_addr_raw[1], p, NULL, out);
+}
+
+static int tsv_addr_scan(const struct gfs_field *f, uint8_t *rec, const char *line, char *why, size_t whysz)
+{
+	struct gfs_buf tmp = GFS_BUF_INIT;
+	char *p = (char *)line + 3, *w[3];
+	int ok = 1;
+
+	(void)f;
+	memset(rec, 0, TSV_DENY_REC);
+	if (!strncmp(line, "raw", 3) && (line[3] == ' ' || line[3] == '\t')) {
+		for (size_t k = 0; k < 3; k++)
+			w[k] = gfs_next_word(&p, " \t");
+		for (size_t k = 0; k < 2 && ok; k++)
+			ok = w[k] && !gfs_field_scan(&tsv_addr_raw[k], rec, w[k], NULL, &tmp, why, whysz);
+		ok = ok && !w[2];
+		gfs_buf_release(&tmp);
+	} else {
+		rec[0] = strchr(line, ':') ? TSV_AF_INET6 : TSV_AF_INET;
+		ok = inet_pton(rec[0] == TSV_AF_INET ? AF_INET : AF_INET6, line, rec + 1) == 1;
+	}
+	if (ok)
+		return 0;
+	snprintf(why, whysz, "'%s' is not an IPv4 or IPv6 address (nor 'raw FAMILY 32-HEX-DIGITS')", line);
+	return -EINVAL;
+}
+
+static const struct gfs_field tsv_addr_fields[] = {
+	{ .key = "address", .kind = GFS_FK_BYTES, .off = 0, .width = TSV_DENY_REC, .fmt = tsv_addr_fmt,
+	  .scan = tsv_addr_scan },
+};
+const struct gfs_record tsv_addr_rec = { .section = "address", .size = TSV_DENY_REC, GFS_FIELDS(tsv_addr_fields) };
+static const struct gfs_table tsv_addrs = {
+	.index = "index", .rec = &tsv_addr_rec, .max = (TSV_PAYLOAD_MAX / 2 + TSV_DENY_REC - 1) / TSV_DENY_REC,
+};
+
+static const struct gfs_table *tsv_lines_table(const struct tsv_chunk *c)
+{
+	return c->kind == TSV_DENY ? &tsv_addrs : &tsv_values;
+}
 
 static int tsv_list_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
@@ -44,7 +106,8 @@ static int tsv_list_render(struct gfs_archive *ar, struct gfs_node *n, struct gf
 	if (!c)
 		return -EIO;
 	(void)ar;
-	return gfs_lines_render(&tsv_values, c->body.data, c->body.len / tsv_value_rec.size, NULL, out);
+	return gfs_lines_render(tsv_lines_table(c), c->body.data, c->body.len / tsv_lines_table(c)->rec->size,
+				NULL, out);
 }
 
 static int tsv_list_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
@@ -58,8 +121,8 @@ static int tsv_list_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 	if (!c)
 		return -EIO;
 	gfs_node_pathname(n, view, sizeof(view));
-	r = gfs_lines_parse(ar, view, &tsv_values, c->body.data, c->body.len / tsv_value_rec.size, data, len,
-			    NULL, &nb, &cnt);
+	r = gfs_lines_parse(ar, view, tsv_lines_table(c), c->body.data, c->body.len / tsv_lines_table(c)->rec->size,
+			    data, len, NULL, &nb, &cnt);
 	if (!r)
 		r = tsv_chunk_set_body(c, nb.data, nb.len);
 	gfs_buf_release(&nb);
@@ -69,116 +132,6 @@ static int tsv_list_store(struct gfs_archive *ar, struct gfs_node *n, const uint
 const struct gfs_node_ops tsv_list_ops = {
 	.render = tsv_list_render,
 	.store = tsv_list_store,
-};
-
-/* ---- deny.txt ------------------------------------------------------------- */
-
-static int tsv_deny_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
-{
-	struct tsv_chunk *c = n->priv;
-	char txt[INET6_ADDRSTRLEN];
-	int r = 0;
-
-	if (!c)
-		return -EIO;
-	(void)ar;
-	for (size_t i = 0; !r && i + TSV_DENY_REC <= c->body.len; i += TSV_DENY_REC) {
-		const uint8_t *p = c->body.data + i;
-		int pad = 0;
-
-		for (size_t k = 5; k < TSV_DENY_REC; k++)
-			pad |= p[k];
-		if (p[0] == TSV_AF_INET && !pad && inet_ntop(AF_INET, p + 1, txt, sizeof(txt)))
-			r = gfs_buf_printf(out, "%s\n", txt);
-		else if (p[0] == TSV_AF_INET6 && inet_ntop(AF_INET6, p + 1, txt, sizeof(txt)))
-			r = gfs_buf_printf(out, "%s\n", txt);
-		else {
-			r = gfs_buf_printf(out, "raw %u ", p[0]);
-			for (size_t k = 1; !r && k < TSV_DENY_REC; k++)
-				r = gfs_buf_printf(out, "%02x", p[k]);
-			if (!r)
-				r = gfs_buf_addc(out, '\n');
-		}
-	}
-	return r;
-}
-
-/* Exactly n bytes of hex digits (no separators) into out; 0 or -1. */
-static int tsv_parse_hex(const char *s, uint8_t *out, size_t n)
-{
-	if (strlen(s) != 2 * n)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		int hi = gfs_hex_digit(s[2 * i]), lo = gfs_hex_digit(s[2 * i + 1]);
-
-		if (hi < 0 || lo < 0)
-			return -1;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return 0;
-}
-
-static int tsv_deny_line(char *line, uint8_t rec[TSV_DENY_REC])
-{
-	memset(rec, 0, TSV_DENY_REC);
-	if (!strncmp(line, "raw", 3) && (line[3] == ' ' || line[3] == '\t')) {
-		char *p = line + 3, *fam = gfs_next_word(&p, " \t,"), *hex = gfs_next_word(&p, " \t,");
-		int64_t f;
-
-		if (!fam || !hex || gfs_next_word(&p, " \t,") || gfs_parse_int(fam, 0, 255, &f) ||
-		    tsv_parse_hex(hex, rec + 1, TSV_DENY_REC - 1))
-			return -1;
-		rec[0] = (uint8_t)f;
-		return 0;
-	}
-	if (strchr(line, ':')) {
-		rec[0] = TSV_AF_INET6;
-		return inet_pton(AF_INET6, line, rec + 1) == 1 ? 0 : -1;
-	}
-	rec[0] = TSV_AF_INET;
-	return inet_pton(AF_INET, line, rec + 1) == 1 ? 0 : -1;
-}
-
-struct tsv_deny_ctx {
-	struct gfs_archive *ar;
-	const char *view;
-	struct gfs_buf nb;
-};
-
-/* A line of deny.txt: its record appended. */
-static int tsv_deny_encode(void *vctx, char *line, unsigned lineno)
-{
-	struct tsv_deny_ctx *d = vctx;
-	uint8_t rec[TSV_DENY_REC];
-
-	if (d->nb.len >= TSV_PAYLOAD_MAX / 2)
-		return gfs_err(d->ar, -EINVAL, "%s: line %u: too many values", d->view, lineno);
-	if (tsv_deny_line(line, rec))
-		return gfs_err(d->ar, -EINVAL, "%s: line %u: '%s' is not an IPv4 or IPv6 address "
-			       "(nor 'raw FAMILY 32-HEX-DIGITS')", d->view, lineno, line);
-	return gfs_buf_add(&d->nb, rec, sizeof(rec));
-}
-
-static int tsv_deny_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
-{
-	struct tsv_chunk *c = n->priv;
-	char view[256];
-	struct tsv_deny_ctx d = { ar, view, GFS_BUF_INIT };
-	int r;
-
-	if (!c)
-		return -EIO;
-	gfs_node_pathname(n, view, sizeof(view));
-	r = gfs_lines_each(data, len, tsv_deny_encode, &d);
-	if (!r)
-		r = tsv_chunk_set_body(c, d.nb.data, d.nb.len);
-	gfs_buf_release(&d.nb);
-	return r;
-}
-
-const struct gfs_node_ops tsv_deny_ops = {
-	.render = tsv_deny_render,
-	.store = tsv_deny_store,
 };
 
 /* ---- USER and NPC records: the record codec over the model's tables -------- */
@@ -422,7 +375,7 @@ static int tsv_header_kv(void *ctx, const char *section, const char *key,
 		return gfs_err(h->ar, -EINVAL, "%s: line %u: game_id given twice", h->view, line);
 	memset(h->id, 0, sizeof(h->id));
 	if (len == 2 + 2 * TSV_GAMEID_LEN && value[0] == '0' && (value[1] == 'x' || value[1] == 'X')) {
-		if (tsv_parse_hex(value + 2, h->id, TSV_GAMEID_LEN))
+		if (gfs_hexz_parse(value, h->id, TSV_GAMEID_LEN))
 			return gfs_err(h->ar, -EINVAL, "%s: line %u: game_id: bad hex digit", h->view, line);
 		return 0;
 	}
