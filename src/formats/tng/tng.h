@@ -542,9 +542,11 @@ int tng_media_adopt(struct gfs_archive *ar, struct gfs_node *n);
 int tng_media_unlink(struct gfs_archive *ar, struct gfs_node *n);
 /*
  * Removing <kind>/NAME.ini: a record named by what refers to it when nothing
- * does, a numbered one when it is the last of its kind and no map places it.
+ * does, a numbered one when it is the last of its kind and no map places it;
+ * removing atlases/NNNN.png, backs/NNNN.png, sprites/<cat>/NNNN.txt: the last
+ * number, when nothing draws from it or shows it (EBUSY naming what does).
  */
-int tng_record_unlink(struct gfs_archive *ar, struct gfs_node *n);
+int tng_asset_unlink(struct gfs_archive *ar, struct gfs_node *n);
 int tng_media_rename(struct gfs_archive *ar, struct gfs_node *n, struct gfs_node *newdir,
 		     const char *newname);
 /* mv <kind>/OLD.ini <kind>/NEW.ini: the record renamed (EBUSY where something names it by its name). */
@@ -558,8 +560,6 @@ void tng_names_trim(struct gfs_archive *ar, struct tng *t);
 /* A new atlases/NNNN.png, backs/NNNN.png, sprites/<cat>/NNNN.txt (the next number); 1: not such a dir. */
 int tng_numbered_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
 			struct gfs_node **out);
-/* Removing one: the last number, when nothing draws from it or shows it (EBUSY naming what does). */
-int tng_numbered_unlink(struct gfs_archive *ar, struct gfs_node *n);
 #define TNG_SEC_ATLAS		6	/* the section of sprite atlases */
 #define TNG_IMAGE_MAX_SIDE	0xffff	/* a background image's side, at most */
 /*

@@ -666,11 +666,10 @@ static int tng_unlink(struct gfs_archive *ar, struct gfs_node *n)
 {
 	if (gfs_node_get_ops(n) == &tng_media_ops && tng_media_dir(ar->priv, n->parent))
 		return tng_media_unlink(ar, n);
-	if (gfs_node_get_ops(n) == &tng_recini_ops)
-		return tng_record_unlink(ar, n);
-	if ((gfs_node_get_ops(n) == &tng_image_ops || gfs_node_get_ops(n) == &tng_sprite_ops) &&
-	    tng_numbered_section(ar->priv, n->parent) >= 0)
-		return tng_numbered_unlink(ar, n);
+	if (gfs_node_get_ops(n) == &tng_recini_ops ||
+	    ((gfs_node_get_ops(n) == &tng_image_ops || gfs_node_get_ops(n) == &tng_sprite_ops) &&
+	     tng_numbered_section(ar->priv, n->parent) >= 0))
+		return tng_asset_unlink(ar, n);
 	if (gfs_node_get_ops(n) == &tng_mapini_ops || gfs_node_get_ops(n) == &tng_layer_ops || tng_map_tmx_is(n))
 		return tng_map_file_unlink(ar, n);
 	return tng_logic_unlink(ar, n);

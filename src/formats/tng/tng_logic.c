@@ -9,7 +9,7 @@
  * <kind>/<record>.ini, the record's other fields (tng_records.c); handler
  * files are created and removed here, and records created: a new NAME.ini
  * in a record directory is a new record named NAME (removing one:
- * tng_record_unlink() in tng_media.c, beside the media's).  Records without scripts (choosers,
+ * tng_asset_unlink() in tng_media.c, beside the media's).  Records without scripts (choosers,
  * spawners, dialogs, crafting) are <kind>/<record>.ini alone, and sections
  * 16-21 and 33 sections/<NN>-<kind>.ini; section 25 is
  * attributes/attributes.ini with each attribute's script as

@@ -5,7 +5,7 @@
  * first stored, so a refused one changes nothing); renaming changes the name;
  * removing drops the descriptor (the bytes go at the next commit).  What a
  * script, a record or a map still refers to by its name cannot be removed or
- * renamed.  Records are removed here too (tng_record_unlink), since what
+ * renamed.  Records are removed here too (tng_asset_unlink), since what
  * refers to them is found the same way, and the numbered atlases,
  * backgrounds and sprites are made (the next number) and removed (the last,
  * when nothing draws from or shows it).
@@ -98,13 +98,15 @@ static int media_referrer(struct gfs_archive *ar, struct tng *t, struct tng_asse
 	return 0;
 }
 
-/* A file created and never stored (nothing in the game yet): removed, 1; else 0. */
-static int never_stored(struct gfs_archive *ar, struct gfs_node *n)
+/* The start of a removal: n's asset; NULL when n was created and never stored (then n is removed). */
+static struct tng_asset *stored_asset(struct gfs_archive *ar, struct gfs_node *n)
 {
-	if (((struct tng_ref *)n->priv)->asset != TNG_NEW_ASSET)
-		return 0;
+	struct tng_ref *ref = n->priv;
+
+	if (ref->asset != TNG_NEW_ASSET)
+		return &ref->t->assets[ref->asset];
 	gfs_node_remove(ar, n);
-	return 1;
+	return NULL;
 }
 
 /*
@@ -185,12 +187,11 @@ int tng_media_unlink(struct gfs_archive *ar, struct gfs_node *n)
 {
 	struct tng_ref *ref = n->priv;
 	struct tng *t = ref->t;
-	struct tng_asset *a;
+	struct tng_asset *a = stored_asset(ar, n);
 	char who[160];
 
-	if (never_stored(ar, n))
+	if (!a)
 		return 0;
-	a = &t->assets[ref->asset];
 	if (media_referrer(ar, t, a, who, sizeof who))
 		return gfs_err(ar, -EBUSY, "%s: %s refers to it; change that first", n->name, who);
 	return asset_unlink(ar, n, NULL);
@@ -333,18 +334,12 @@ static int layer_holds(void *ctx, struct tng *t, const struct tng_asset *a, cons
  * character options) only when it is the last of its kind and no map
  * places it, so no number changes.
  */
-int tng_record_unlink(struct gfs_archive *ar, struct gfs_node *n)
+static int record_unlink(struct gfs_archive *ar, struct gfs_node *n, struct tng *t, struct tng_asset *a,
+			 unsigned type)
 {
-	struct tng_ref *ref = n->priv;
-	struct tng *t = ref->t;
-	struct tng_asset *a;
-	unsigned type = t->secs[ref->sec].type;
 	const struct tng_kind *kd = tng_kind_of(type);
 	char who[200];
 
-	if (never_stored(ar, n))
-		return 0;
-	a = &t->assets[ref->asset];
 	if (tng_record_section(ar, t, n->parent) < 0)
 		return gfs_err(ar, -EPERM, "%s: records of %s cannot be removed", n->name, kd->name);
 	if (kd->ref >= 0) {
@@ -573,18 +568,13 @@ static int sprite_user(struct gfs_archive *ar, struct tng *t, unsigned cat, unsi
  * the last of its kind (no other number changes), and only when nothing
  * draws from it (an atlas) or shows it (a sprite, a background).
  */
-int tng_numbered_unlink(struct gfs_archive *ar, struct gfs_node *n)
+static int numbered_unlink(struct gfs_archive *ar, struct gfs_node *n, struct tng_ref *ref, struct tng_asset *a)
 {
-	struct tng_ref *ref = n->priv;
 	struct tng *t = ref->t;
-	struct tng_asset *a;
 	unsigned type = t->secs[ref->sec].type;
 	const struct tng_kind *kd = tng_kind_of(type);
 	char who[200], path[64];
 
-	if (never_stored(ar, n))
-		return 0;
-	a = &t->assets[ref->asset];
 	snprintf(path, sizeof path, "%s%s/%s", kd->view == TNG_V_SPRITE ? "sprites/" : "", kd->name, n->name);
 	if (a->num + 1 != tng_numbered_next(t, ref->sec))
 		return gfs_err(ar, -EBUSY, "%s: %s are numbered: only the last (%04u) can be removed", path,
@@ -594,4 +584,18 @@ int tng_numbered_unlink(struct gfs_archive *ar, struct gfs_node *n)
 		return gfs_err(ar, -EBUSY, "%s: %s %s it; change that first", path, who,
 			       type == TNG_S_ATLASES ? "draws from" : "shows");
 	return asset_unlink(ar, n, &tng_strip_ops);	/* a sprite's strips go with it */
+}
+
+/* Removing a record or a numbered file (a created one never stored just goes). */
+int tng_asset_unlink(struct gfs_archive *ar, struct gfs_node *n)
+{
+	struct tng_ref *ref = n->priv;
+	struct tng *t = ref->t;
+	unsigned type = t->secs[ref->sec].type;
+	int numbered = gfs_node_get_ops(n) != &tng_recini_ops;
+	struct tng_asset *a = stored_asset(ar, n);	/* NULL: n is gone with ref */
+
+	if (!a)
+		return 0;
+	return numbered ? numbered_unlink(ar, n, ref, a) : record_unlink(ar, n, t, a, type);
 }
