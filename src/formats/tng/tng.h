@@ -241,7 +241,7 @@ struct tng_map {
 	const uint8_t *p;
 	size_t len;
 	unsigned npar, npath;
-	size_t par, paths, rle, rlelen, tail;
+	size_t rle, rlelen, tail;
 	uint16_t *cells;	/* layers * size * size, when decoded */
 	size_t ncells;
 };
@@ -265,10 +265,9 @@ int tng_map_parse(unsigned ms, unsigned layers, const uint8_t *p, size_t len, st
 unsigned tng_layer_of(const char *name, const char *tail);
 int tng_map_validate(unsigned ms, unsigned layers, const uint8_t *p, size_t len, char *why,
 		     size_t whylen);
-int tng_map_build(const uint8_t *hdr, const struct gfs_buf *par, unsigned npar,
-		  const uint8_t *paths, size_t pathslen, unsigned npath,
-		  const uint8_t *rle, size_t rlelen, const uint8_t *tail, size_t taillen,
-		  struct gfs_buf *out);
+/* Appends head[0..headlen) (the header, parallaxes, paths) with rlelen set, rle, tail; -EINVAL: too long. */
+int tng_map_build(const uint8_t *head, size_t headlen, const uint8_t *rle, size_t rlelen, const uint8_t *tail,
+		  size_t taillen, struct gfs_buf *out);
 
 /* tng.c: the model */
 /* The asset a node of the tree shows. */
@@ -560,7 +559,6 @@ void tng_names_trim(struct gfs_archive *ar, struct tng *t);
 /* A new atlases/NNNN.png, backs/NNNN.png, sprites/<cat>/NNNN.txt (the next number); 1: not such a dir. */
 int tng_numbered_create(struct gfs_archive *ar, struct gfs_node *dir, const char *name,
 			struct gfs_node **out);
-#define TNG_SEC_ATLAS		6	/* the section of sprite atlases */
 #define TNG_IMAGE_MAX_SIDE	0xffff	/* a background image's side, at most */
 /*
  * The largest side of an atlas: 2^atlas_size_log2 of the header (the

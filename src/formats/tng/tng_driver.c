@@ -610,7 +610,7 @@ static int tng_check(struct gfs_archive *ar, FILE *out)
 		uint32_t w, h;
 		char why[200];
 
-		if (t->secs[a->sec].type != TNG_SEC_ATLAS || tng_asset_content(ar, t, a, (size_t)64 << 20, &png))
+		if (t->secs[a->sec].type != TNG_S_ATLASES || tng_asset_content(ar, t, a, (size_t)64 << 20, &png))
 			goto next;
 		if (gfs_png_decode(png.data, png.len, tng_atlas_max_side(t), tng_atlas_max_side(t), &rgba, &w, &h)) {
 			if (!gfs_png_size(png.data, png.len, &w, &h) &&

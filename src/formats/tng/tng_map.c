@@ -103,9 +103,7 @@ int tng_map_parse(unsigned side, unsigned layers, const uint8_t *p, size_t len, 
 	m->npar = p[TNG_MAP_NPAR];
 	m->npath = p[TNG_MAP_NPATH];
 	m->rlelen = gfs_le24(p + TNG_MAP_RLELEN);
-	m->par = TNG_MAP_HDR;
-	m->paths = TNG_MAP_HDR + (size_t)m->npar * TNG_MAP_PARALLAX;
-	if (m->paths > len) {
+	if (TNG_MAP_HDR + (size_t)m->npar * TNG_MAP_PARALLAX > len) {
 		snprintf(why, whylen, "%u parallax records run past the map", m->npar);
 		return -EBADMSG;
 	}
@@ -167,29 +165,18 @@ int tng_map_validate(unsigned ms, unsigned layers, const uint8_t *p, size_t len,
 	return tng_map_parse(ms, layers, p, len, &m, 0, why, whylen);
 }
 
-/* Rebuild a map asset from its parts; the RLE block and tail come from rle. */
-int tng_map_build(const uint8_t *hdr, const struct gfs_buf *par, unsigned npar,
-			 const uint8_t *paths, size_t pathslen, unsigned npath,
-			 const uint8_t *rle, size_t rlelen, const uint8_t *tail, size_t taillen,
-			 struct gfs_buf *out)
+/* A map asset: head (the header and what follows it up to the RLE block) with its RLE length set, rle, tail. */
+int tng_map_build(const uint8_t *head, size_t headlen, const uint8_t *rle, size_t rlelen, const uint8_t *tail,
+		  size_t taillen, struct gfs_buf *out)
 {
-	uint8_t h[TNG_MAP_HDR];
+	size_t at = out->len;
 	int r;
 
-	if (rlelen > 0xffffff)
+	if (rlelen > 0xffffff || headlen < TNG_MAP_HDR)
 		return -EINVAL;
-	memcpy(h, hdr, TNG_MAP_HDR);
-	h[TNG_MAP_NPAR] = (uint8_t)npar;
-	h[TNG_MAP_NPATH] = (uint8_t)npath;
-	gfs_put_u24le(h + TNG_MAP_RLELEN, (uint32_t)rlelen);
-	r = gfs_buf_add(out, h, TNG_MAP_HDR);
-	if (!r && par->len)
-		r = gfs_buf_add(out, par->data, par->len);
-	if (!r && pathslen)
-		r = gfs_buf_add(out, paths, pathslen);
-	if (!r && rlelen)
-		r = gfs_buf_add(out, rle, rlelen);
-	if (!r && taillen)
-		r = gfs_buf_add(out, tail, taillen);
-	return r;
+	if ((r = gfs_buf_add(out, head, headlen)))
+		return r;
+	gfs_put_u24le(out->data + at + TNG_MAP_RLELEN, (uint32_t)rlelen);
+	r = rlelen ? gfs_buf_add(out, rle, rlelen) : 0;
+	return !r && taillen ? gfs_buf_add(out, tail, taillen) : r;
 }

@@ -204,7 +204,7 @@ static int map_blank(struct gfs_archive *ar, struct tng *t, size_t si, const cha
 {
 	size_t cells = (size_t)tng_map_size(t) * tng_map_size(t) * tng_map_layers(t);
 	uint8_t hdr[TNG_MAP_HDR] = { 0 };
-	struct gfs_buf rle = GFS_BUF_INIT, none = GFS_BUF_INIT, *nb;
+	struct gfs_buf rle = GFS_BUF_INIT, *nb;
 	uint16_t *c;
 	uint32_t off;
 	int r;
@@ -220,7 +220,7 @@ static int map_blank(struct gfs_archive *ar, struct tng *t, size_t si, const cha
 	gfs_put_u24le(hdr, 0xffffff);	/* no title */
 	gfs_put_u16le(hdr + 24, 0xffff);	/* no daylight sprite (category 0, index -1) */
 	nb = r ? NULL : gfs_buf_new();
-	r = r ? r : !nb ? -ENOMEM : tng_map_build(hdr, &none, 0, NULL, 0, 0, rle.data, rle.len, NULL, 0, nb);
+	r = r ? r : !nb ? -ENOMEM : tng_map_build(hdr, TNG_MAP_HDR, rle.data, rle.len, NULL, 0, nb);
 	gfs_buf_release(&rle);
 	if (!r && ((r = tng_string_add(t, name, &off)) || (r = tng_asset_new(t, si, off, ai))))
 		r = r == -EFBIG ? gfs_err(ar, r, "maps/%s: the section block is full", name) : r;

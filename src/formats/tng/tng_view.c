@@ -302,7 +302,7 @@ static int tng_image_store(struct gfs_archive *ar, struct gfs_node *n, const uin
 		return 0;	/* created, not written yet: nothing in the game */
 	if (!created && tng_stored_unchanged(ar, n, data, len))
 		return 0;
-	max = ref->t->secs[ref->sec].type == TNG_SEC_ATLAS ? tng_atlas_max_side(ref->t) : TNG_IMAGE_MAX_SIDE;
+	max = ref->t->secs[ref->sec].type == TNG_S_ATLASES ? tng_atlas_max_side(ref->t) : TNG_IMAGE_MAX_SIDE;
 	r = gfs_png_decode(data, len, max, max, &rgba, &w, &h);
 	free(rgba);
 	if (r == -ENOMEM)
@@ -568,7 +568,7 @@ int tng_map_store(struct gfs_archive *ar, struct gfs_node *n, const char *view, 
 {
 	struct tng_ref *ref = n->priv;
 	struct gfs_rec_refs refs = { tng_mref_fmt, tng_mref_parse, NULL, ref->t };
-	struct gfs_buf b = GFS_BUF_INIT, rle = GFS_BUF_INIT, par = GFS_BUF_INIT, *nb = NULL, *nb2 = NULL;
+	struct gfs_buf b = GFS_BUF_INIT, rle = GFS_BUF_INIT, *nb = NULL, *nb2 = NULL;
 	struct tng_map m;
 	char why[160];
 	int r;
@@ -604,10 +604,7 @@ int tng_map_store(struct gfs_archive *ar, struct gfs_node *n, const char *view, 
 		r = -ENOMEM;
 		goto out;
 	}
-	r = gfs_buf_add(&par, nb->data + m.par, (size_t)m.npar * TNG_MAP_PARALLAX);
-	if (!r)
-		r = tng_map_build(nb->data, &par, m.npar, nb->data + m.paths, m.rle - m.paths, m.npath,
-				  rle.data, rle.len, nb->data + m.tail, nb->len - m.tail, nb2);
+	r = tng_map_build(nb->data, m.rle, rle.data, rle.len, nb->data + m.tail, nb->len - m.tail, nb2);
 	if (r)
 		goto out;
 	gfs_buf_free(nb);
@@ -622,7 +619,6 @@ out:
 	free(m.cells);
 	gfs_buf_free(nb);
 	gfs_buf_free(nb2);
-	gfs_buf_release(&par);
 	gfs_buf_release(&rle);
 	gfs_buf_release(&b);
 	return r;
