@@ -403,7 +403,7 @@ int tng_asset_new(struct tng *t, size_t si, uint32_t nameoff, size_t *ai)
 	struct gfs_buf *e = tng_sec_edit(t, si);
 	struct tng_asset *na, *a;
 	uint8_t desc[TNG_DESC] = { 0 };
-	unsigned num = 0;
+	unsigned num = tng_numbered_next(t, si);	/* removed ones no longer count */
 
 	if (!e)
 		return -ENOMEM;
@@ -412,8 +412,6 @@ int tng_asset_new(struct tng *t, size_t si, uint32_t nameoff, size_t *ai)
 	if (!(na = realloc(t->assets, (t->nassets + 1) * sizeof(*na))))
 		return -ENOMEM;
 	t->assets = na;
-	for (size_t i = 0; i < t->nassets; i++)	/* removed ones no longer count */
-		num += !t->assets[i].gone && t->secs[t->assets[i].sec].type == t->secs[si].type;
 	gfs_put_u32le(desc + TNG_DESC_NAME, nameoff);
 	if (gfs_buf_add(e, desc, sizeof desc))
 		return -ENOMEM;

@@ -736,16 +736,6 @@ const struct tng_asset *tng_record_named(struct tng *t, size_t si, const struct 
 	return NULL;
 }
 
-/* The number the next record of section si's kind gets (tng_asset_new()). */
-static unsigned record_next(const struct tng *t, size_t si)
-{
-	unsigned num = 0;
-
-	for (size_t i = 0; i < t->nassets; i++)	/* removed ones no longer count */
-		num += !t->assets[i].gone && t->secs[t->assets[i].sec].type == t->secs[si].type;
-	return num;
-}
-
 /*
  * The record name of a new file NAME.ini of section si into stem, or
  * -EINVAL/-EEXIST said; of a kind without names (objects, keyed by their
@@ -758,7 +748,7 @@ static int record_stem(struct gfs_archive *ar, struct tng *t, size_t si, const c
 	char want[16];
 
 	if (tng_kind_of(t->secs[si].type)->index_field) {
-		snprintf(want, sizeof want, "%04u.ini", record_next(t, si));
+		snprintf(want, sizeof want, "%04u.ini", tng_numbered_next(t, si));
 		if (strcmp(name, want))
 			return gfs_err(ar, -EINVAL, "%s: %s are numbered: the next is %s", name,
 				       tng_kind_of(t->secs[si].type)->name, want);
@@ -803,7 +793,7 @@ static int record_create(struct gfs_archive *ar, struct tng *t, size_t si, struc
 /* The smallest descriptor value (an object's sprite index) no record of section si's kind has. */
 static int record_free_index(const struct tng *t, size_t si, uint32_t *v)
 {
-	size_t n = record_next(t, si);
+	size_t n = tng_numbered_next(t, si);
 	uint8_t *used = calloc(n + 1, 1);
 
 	if (!used)

@@ -205,14 +205,14 @@ static int names_exists(void *ctx, enum tngs_ref k, uint32_t v)
 {
 	struct tng_namectx *c = ctx;
 	struct tng *t = c->t;
-	unsigned type = (v >> 16) + 7, idx = v & 0xffff;
+	unsigned type = (v >> 16) + TNG_S_UISPR, idx = v & 0xffff;
 
 	if (k == TNGS_TEXT) {
 		if (!c->texts_loaded)
 			load_texts(c);
 		return v < c->ntexts;
 	}
-	if (k != TNGS_SPRITE || type > 11)
+	if (k != TNGS_SPRITE || type > TNG_S_BACKS)
 		return 0;
 	for (size_t i = 0; i < t->nsecs; i++) {
 		size_t len;

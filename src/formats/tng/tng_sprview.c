@@ -360,7 +360,7 @@ struct tng_atlas *tng_atlas_get(struct gfs_archive *ar, struct tng *t, struct tn
 	a = &c->a[c->n++];
 	memset(a, 0, sizeof(*a));
 	a->id = id;
-	aa = tng_nth_of_type(t, 6, id);
+	aa = tng_nth_of_type(t, TNG_S_ATLASES, id);
 	if (!aa || tng_asset_content(ar, t, aa, (size_t)64 << 20, &png) ||
 	    gfs_png_decode(png.data, png.len, 8192, 8192, &a->rgba, &a->w, &a->h))
 		a->rgba = NULL;	/* remembered as missing */

@@ -101,12 +101,12 @@ static int tng_header_store(struct gfs_archive *ar, struct gfs_node *n, const ui
 	if (r)
 		goto out;
 	if ((h.data[TNG_OFF_MAPSIZE] != t->hdr[TNG_OFF_MAPSIZE] ||
-	     h.data[TNG_OFF_LAYERS] != t->hdr[TNG_OFF_LAYERS]) && tng_has_type(t, 34)) {
+	     h.data[TNG_OFF_LAYERS] != t->hdr[TNG_OFF_LAYERS]) && tng_has_type(t, TNG_S_MAPS)) {
 		r = gfs_err(ar, -EINVAL, "header.ini: map_size_log2 and layers cannot change while "
 			    "the game has maps");
 		goto out;
 	}
-	if (h.data[TNG_OFF_TRANSPORTS] != t->hdr[TNG_OFF_TRANSPORTS] && tng_has_type(t, 33)) {
+	if (h.data[TNG_OFF_TRANSPORTS] != t->hdr[TNG_OFF_TRANSPORTS] && tng_has_type(t, TNG_S_TILESMETA)) {
 		r = gfs_err(ar, -EINVAL, "header.ini: transports cannot change while the game has "
 			    "tile meta records");
 		goto out;
