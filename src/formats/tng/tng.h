@@ -438,8 +438,6 @@ extern const struct gfs_record tng_uielem_rec, tng_mainmenu_rec, tng_hud_rec, tn
 /* The i-th record table of the registry (then the main menu's intro), NULL past them: fuzz. */
 const struct gfs_record *tng_layout_nth(size_t i);
 int tng_rec_known(unsigned type);
-/* The bytes a record of section type's layout spans (before its scripts); 0: it does not fit. */
-size_t tng_rec_span(unsigned type, const uint8_t *p, size_t len);
 /* Does p[0..len) decode, every byte in a field or group of the kind's table? */
 int tng_rec_decodes(unsigned type, unsigned transports, const uint8_t *p, size_t len);
 /* The shortest record of type that decodes, all zeros (every count 0): a new record's base. */

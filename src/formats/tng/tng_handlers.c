@@ -8,48 +8,42 @@
  * (23) one script, each after a u24 length in its header.  A record is
  * split into the bytes before its scripts, the scripts, and any bytes after
  * them (kept as they were).  Where the scripts start is the span of the
- * kind's layout (tng_rec_span(), tng_records.c): one table says it.
+ * kind's table (the section registry's), whose fixed part ends in the count
+ * or the length: one table says it.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "gfs_record.h"
 #include "tng.h"
 
-/* Where a kind of record keeps its scripts; the bytes before them are its layout's (tng_records.c). */
-struct tng_rlayout {
-	unsigned type;		/* the section type whose layout spans the bytes before the scripts */
-	size_t count_at;	/* handler count byte (lists) */
-	size_t len_at;		/* u24 script length (single script) */
-	int list;		/* a list of typed handlers, else one script */
-};
-
-#define NPC_NHAND	12
-#define OBJ_NHAND	38
-#define QUEST_SCRIPT_LEN	7
-#define CUTSCENE_SCRIPT_LEN	18
-static const struct tng_rlayout layouts[] = {
-	[TNG_R_NPC] = { TNG_S_NPCS, NPC_NHAND, 0, 1 },
-	[TNG_R_OBJECT] = { TNG_S_OBJECTS, OBJ_NHAND, 0, 1 },
-	[TNG_R_QUEST] = { TNG_S_QUESTS, 0, QUEST_SCRIPT_LEN, 0 },
-	[TNG_R_CUTSCENE] = { TNG_S_CUTSCENES, 0, CUTSCENE_SCRIPT_LEN, 0 },
-};
+/*
+ * The table of the bytes before k's scripts: the registry's (tng.c) for a
+ * section of that script kind.  Its fixed part ends in what places the
+ * scripts: the handler count (a byte; a list) or the script's u24 length.
+ */
+static const struct gfs_record *scripts_rec(enum tng_rkind k)
+{
+	for (unsigned type = 0; k != TNG_R_NONE && k != TNG_R_WHOLE && type < TNG_S_N; type++)
+		if (tng_kind_of(type)->script == k)
+			return tng_kind_of(type)->rec;
+	return NULL;
+}
+#define COUNT_AT(rec)	((rec)->size - 1)
+#define LEN_AT(rec)	((rec)->size - 3)
 
 int tng_rkind_lists(enum tng_rkind k)
 {
-	return k != TNG_R_NONE && k != TNG_R_WHOLE && layouts[k].list;
+	return k == TNG_R_NPC || k == TNG_R_OBJECT;
 }
 
 /* Length of the part before the scripts, from the layout's counts; 0 when short. */
 size_t tng_rec_prefix(enum tng_rkind k, const uint8_t *p, size_t len)
 {
-	size_t n;
+	const struct gfs_record *rec = scripts_rec(k);
 
-	if (k == TNG_R_NONE || k == TNG_R_WHOLE)
-		return 0;
-	n = tng_rec_span(layouts[k].type, p, len);
-	/* the count byte or script length lies inside it */
-	return n > layouts[k].count_at && n >= layouts[k].len_at + 3 ? n : 0;
+	return rec ? gfs_record_span(rec, p, len) : 0;
 }
 
 void tng_split_release(struct tng_split *s)
@@ -60,19 +54,20 @@ void tng_split_release(struct tng_split *s)
 
 int tng_split(enum tng_rkind k, const uint8_t *p, size_t len, struct tng_split *s)
 {
-	const struct tng_rlayout *l = &layouts[k];
+	const struct gfs_record *rec = scripts_rec(k);
+	int list = tng_rkind_lists(k);
 	size_t pos, n;
 
 	memset(s, 0, sizeof(*s));
 	if (!(s->pre = pos = tng_rec_prefix(k, p, len)))
 		return -EBADMSG;
-	n = l->list ? p[l->count_at] : 1;
+	n = list ? p[COUNT_AT(rec)] : 1;
 	if (!(s->h = calloc(n ? n : 1, sizeof(*s->h))))
 		return -ENOMEM;
 	for (s->nh = 0; s->nh < n; s->nh++) {
 		struct tng_hand *h = &s->h[s->nh];
 
-		if (l->list) {
+		if (list) {
 			if (len - pos < 7)
 				goto bad;
 			h->type = p[pos];
@@ -80,7 +75,7 @@ int tng_split(enum tng_rkind k, const uint8_t *p, size_t len, struct tng_split *
 			h->len = gfs_le24(p + pos + 4);
 			pos += 7;
 		} else {
-			h->len = gfs_le24(p + l->len_at);
+			h->len = gfs_le24(p + LEN_AT(rec));
 		}
 		if (h->len > len - pos)
 			goto bad;
@@ -97,25 +92,26 @@ bad:
 int tng_join(enum tng_rkind k, const uint8_t *pre, size_t prelen, const struct tng_hand *h,
 	     size_t nh, const uint8_t *tail, size_t taillen, struct gfs_buf *out)
 {
-	const struct tng_rlayout *l = &layouts[k];
+	const struct gfs_record *rec = scripts_rec(k);
+	int list = tng_rkind_lists(k);
 	size_t start = out->len;
 	int r;
 
-	if (prelen <= l->count_at || prelen < l->len_at + 3 || (l->list ? nh > 255 : nh != 1))
+	if (!rec || prelen < rec->size || (list ? nh > 255 : nh != 1))
 		return -EINVAL;
 	if ((r = gfs_buf_add(out, pre, prelen)))
 		return r;
-	if (l->list)
-		out->data[start + l->count_at] = (uint8_t)nh;
+	if (list)
+		out->data[start + COUNT_AT(rec)] = (uint8_t)nh;
 	for (size_t i = 0; i < nh && !r; i++) {
 		if (h[i].len > 0xffffff || h[i].param > 0xffffff)
 			return -EINVAL;
-		if (l->list) {
+		if (list) {
 			r = gfs_buf_addc(out, h[i].type);
 			r = r ? r : gfs_buf_add_u24le(out, h[i].param);
 			r = r ? r : gfs_buf_add_u24le(out, (uint32_t)h[i].len);
 		} else {
-			gfs_put_u24le(out->data + start + l->len_at, (uint32_t)h[i].len);
+			gfs_put_u24le(out->data + start + LEN_AT(rec), (uint32_t)h[i].len);
 		}
 		r = r ? r : gfs_buf_add(out, h[i].code, h[i].len);
 	}

@@ -15,7 +15,7 @@
  * kind: a tagged group, one table a kind).  The tables' value callbacks
  * (references by name) are tng_refs.c.  The section registry
  * (tng.c) names each kind's table, and the bytes a record spans before its
- * scripts come from it (tng_rec_span()).
+ * scripts come from it (tng_rec_prefix(), tng_handlers.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -673,16 +673,6 @@ static int kind_of(unsigned type, unsigned transports, struct tng_layout *k)
 		k->alt_len = MAINMENU_SHORT;
 	}
 	return 0;
-}
-
-size_t tng_rec_span(unsigned type, const uint8_t *p, size_t len)
-{
-	const struct gfs_record *rec = tng_kind_of(type)->rec;
-
-	/* (not the main menu's, of two tables) */
-	if (!rec || type == TNG_S_MAINMENU)
-		return 0;
-	return gfs_record_span(rec, p, len);
 }
 
 static void kind_release(struct tng_layout *k)
