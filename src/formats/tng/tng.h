@@ -435,8 +435,9 @@ extern const struct gfs_record tng_uielem_rec, tng_mainmenu_rec, tng_hud_rec, tn
 	tng_alerts_rec, tng_credits_rec, tng_chooser_rec, tng_cutscene_rec, tng_attrs_rec,
 	tng_charopt_rec, tng_npc_rec, tng_spawner_rec, tng_dialog_rec, tng_object_rec, tng_craft_rec,
 	tng_quest_rec;
-/* The i-th record table of the registry (then the main menu's intro), NULL past them: fuzz. */
+/* The i-th record table of the registry (then the main menu's intro, lang.ini's), NULL past them: fuzz. */
 const struct gfs_record *tng_layout_nth(size_t i);
+extern const struct gfs_record tng_lang_rec;	/* tng_view.c */
 int tng_rec_known(unsigned type);
 /* Does p[0..len) decode, every byte in a field or group of the kind's table? */
 int tng_rec_decodes(unsigned type, unsigned transports, const uint8_t *p, size_t len);

@@ -646,13 +646,13 @@ struct tng_layout {
 	struct tmeta_tab *tmp;		/* a table made for this use */
 };
 
-/* The registry's tables in section order (34 and 35 share the quests'), then the intro's. */
+/* The registry's tables in section order (34 and 35 share the quests'), then the intro's, lang.ini's. */
 const struct gfs_record *tng_layout_nth(size_t i)
 {
 	for (unsigned type = 0; type < TNG_S_N; type++)
 		if (tng_kind_of(type)->rec && tng_kind_of(type)->rec != tng_kind_of(type - 1)->rec && !i--)
 			return tng_kind_of(type)->rec;
-	return i ? NULL : &intro_rec;
+	return i == 0 ? &intro_rec : i == 1 ? &tng_lang_rec : NULL;
 }
 
 static int kind_of(unsigned type, unsigned transports, struct tng_layout *k)

@@ -705,75 +705,43 @@ static uint8_t *tng_sec_bytes(struct tng *t, size_t sec)
 	return e ? e->data : NULL;
 }
 
+/* lang.ini: the translation's code (it names the directory) and the text index of its name. */
+static const struct gfs_field tng_lang_fields[] = {
+	{ .key = "code", .kind = GFS_FK_BYTES, .off = 0, .width = 2, .flags = GFS_FF_RO },
+	{ .key = "name", .kind = GFS_FK_UINT, .off = TNG_LANG_ASSET + TNG_DESC_NAME, .width = 4 },
+};
+const struct gfs_record tng_lang_rec = {
+	.section = "lang", .comment = "; code is read-only (it names the directory); name is a text index\n",
+	.size = TNG_LANG_HDR, GFS_FIELDS(tng_lang_fields),
+};
+
 static int tng_lang_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {
 	struct tng_ref *ref = n->priv;
 	size_t len;
 	const uint8_t *d = tng_sec_data(ref->t, ref->sec, &len);
-	int r;
 
 	(void)ar;
-	r = gfs_buf_adds(out, "; code is read-only (it names the directory); name is a text index\n"
-			 "[lang]\ncode = ");
-	if (!r)
-		r = gfs_text_escape(out, d, 2, 1);
-	if (!r)
-		r = gfs_buf_printf(out, "\nname = %u\n", gfs_le32(d + TNG_LANG_ASSET + 12));
-	return r;
-}
-
-struct tng_lctx {
-	struct gfs_archive *ar;
-	const uint8_t *d;
-	uint32_t name;
-};
-
-static int tng_lang_field(void *vctx, const char *section, const char *key, const char *value,
-			  unsigned line)
-{
-	struct tng_lctx *c = vctx;
-	struct gfs_buf b = GFS_BUF_INIT;
-	int64_t v;
-	int bad;
-
-	if (strcmp(section, "lang"))
-		return gfs_err(c->ar, -EINVAL, "lang.ini: line %u: unknown section [%s]", line, section);
-	if (!strcmp(key, "code")) {
-		bad = gfs_text_unescape(value, strlen(value), &b) || b.len != 2 || memcmp(b.data, c->d, 2);
-		gfs_buf_release(&b);
-		return bad ? gfs_err(c->ar, -EINVAL, "lang.ini: line %u: code is read-only", line) : 0;
-	}
-	if (!strcmp(key, "name")) {
-		if (gfs_parse_int(value, 0, 0xffffffff, &v))
-			return gfs_err(c->ar, -EINVAL, "lang.ini: line %u: name: '%s' is not a text index",
-				       line, value);
-		c->name = (uint32_t)v;
-		return 0;
-	}
-	return gfs_err(c->ar, -EINVAL, "lang.ini: line %u: unknown key %s", line, key);
+	return gfs_record_render(&tng_lang_rec, d, len, NULL, out);
 }
 
 static int tng_lang_store(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *data, size_t len)
 {
 	struct tng_ref *ref = n->priv;
-	struct tng_lctx c;
+	struct gfs_buf nb = GFS_BUF_INIT;
 	size_t slen;
+	const uint8_t *d = tng_sec_data(ref->t, ref->sec, &slen);
 	uint8_t *e;
-	int r;
+	int r = gfs_record_parse(ar, "lang.ini", &tng_lang_rec, d, slen, data, len, NULL, &nb);
 
-	c.ar = ar;
-	c.d = tng_sec_data(ref->t, ref->sec, &slen);
-	c.name = gfs_le32(c.d + TNG_LANG_ASSET + 12);
-	r = gfs_ini_parse(ar, "lang.ini", data, len, tng_lang_field, &c);
-	if (r)
-		return r;
-	if (c.name == gfs_le32(c.d + TNG_LANG_ASSET + 12))
-		return 0;
-	e = tng_sec_bytes(ref->t, ref->sec);
-	if (!e)
-		return -ENOMEM;
-	gfs_put_u32le(e + TNG_LANG_ASSET + 12, c.name);
-	return 0;
+	if (!r && memcmp(nb.data, d, TNG_LANG_HDR)) {
+		if ((e = tng_sec_bytes(ref->t, ref->sec)))
+			memcpy(e, nb.data, TNG_LANG_HDR);
+		else
+			r = -ENOMEM;
+	}
+	gfs_buf_release(&nb);
+	return r;
 }
 
 const struct gfs_node_ops tng_lang_ops = {
