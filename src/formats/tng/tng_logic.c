@@ -150,6 +150,15 @@ static int rec_load(struct gfs_archive *ar, struct tng_ref *ref, struct gfs_buf 
 	return r == -EBADMSG ? -EIO : r;
 }
 
+/* 0 when a record of len bytes fits an asset, else -EINVAL said for view. */
+static int rec_fits(struct gfs_archive *ar, const char *view, size_t len)
+{
+	if (len <= TNG_ZASSET_MAX)
+		return 0;
+	return gfs_err(ar, -EINVAL, "%s: the record would be %zu bytes, over the %zu-byte limit",
+		       view, len, TNG_ZASSET_MAX);
+}
+
 /* Put the record back together with these parts and adopt it as n's asset's content. */
 static int rec_store(struct gfs_archive *ar, struct gfs_node *n, struct tng_ref *ref,
 		     const uint8_t *pre, size_t prelen, const struct tng_hand *h, size_t nh,
@@ -159,9 +168,8 @@ static int rec_store(struct gfs_archive *ar, struct gfs_node *n, struct tng_ref 
 	struct gfs_buf *nb = gfs_buf_new();
 	int r = nb ? tng_join(tng_rkind_of(ref->t, a), pre, prelen, h, nh, tail, taillen, nb) : -ENOMEM;
 
-	if (!r && nb->len > TNG_ZASSET_MAX)
-		r = gfs_err(ar, -EINVAL, "%s: the record would be %zu bytes, over the %zu-byte limit",
-			    n->name, nb->len, TNG_ZASSET_MAX);
+	if (!r)
+		r = rec_fits(ar, n->name, nb->len);
 	if (r) {
 		gfs_buf_free(nb);
 		return r;
@@ -269,10 +277,7 @@ static int tng_recini_store(struct gfs_archive *ar, struct gfs_node *n, const ui
 		else
 			r = rec_store(ar, n, ref, nb->data, nb->len, s.h, s.nh, rec.data + s.tail,
 				      rec.len - s.tail);
-	} else if (!r && nb->len > TNG_ZASSET_MAX) {
-		r = gfs_err(ar, -EINVAL, "%s: the record would be %zu bytes, over the %zu-byte limit",
-			    view.data, nb->len, TNG_ZASSET_MAX);
-	} else if (!r) {
+	} else if (!r && !(r = rec_fits(ar, (const char *)view.data, nb->len))) {
 		tng_set_pending(ar, n, nb);
 		nb = NULL;
 	}
@@ -849,9 +854,8 @@ static int record_adopt(struct gfs_archive *ar, struct gfs_node *n, const uint8_
 	else if (!r)
 		r = k != TNG_R_NONE ? tng_join(k, rec.data, rec.len, &h, !tng_rkind_lists(k), NULL, 0, nb) :
 				      gfs_buf_add(nb, rec.data, rec.len);
-	if (!r && nb->len > TNG_ZASSET_MAX)
-		r = gfs_err(ar, -EINVAL, "%s: the record would be %zu bytes, over the %zu-byte limit",
-			    view.data, nb->len, TNG_ZASSET_MAX);
+	if (!r)
+		r = rec_fits(ar, (const char *)view.data, nb->len);
 	if (!r && !stem[0])	/* an object: the first sprite index no other object has */
 		r = record_free_index(t, ref->sec, &off);
 	else if (!r)
