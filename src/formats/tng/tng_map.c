@@ -29,9 +29,8 @@ static const struct gfs_field tng_par_fields[] = {
 	TNG_MSPR("sprite", 7),
 };
 
-static const struct gfs_record tng_par_rec = {
-	.section = "parallax", .size = TNG_MAP_PARALLAX, .fields = tng_par_fields, .nfields = 7,
-};
+static const struct gfs_record tng_par_rec = { .section = "parallax", .size = TNG_MAP_PARALLAX,
+					       GFS_FIELDS(tng_par_fields) };
 
 /* a patrol path: id, a u16 count of points, the points */
 static const struct gfs_field tng_point_fields[] = {
@@ -39,9 +38,7 @@ static const struct gfs_field tng_point_fields[] = {
 	TNG_MF("y", GFS_FK_UINT, 2, 2),
 };
 
-static const struct gfs_record tng_point_rec = {
-	.section = "point", .size = 4, .fields = tng_point_fields, .nfields = 2,
-};
+static const struct gfs_record tng_point_rec = { .section = "point", .size = 4, GFS_FIELDS(tng_point_fields) };
 
 static const struct gfs_field tng_path_fields[] = {
 	TNG_MF("id", GFS_FK_UINT, 0, 1),
@@ -49,9 +46,7 @@ static const struct gfs_field tng_path_fields[] = {
 	  .count_width = 2, .want = "an x,y pair" },
 };
 
-static const struct gfs_record tng_path_rec = {
-	.section = "path", .size = 3, .fields = tng_path_fields, .nfields = 2,
-};
+static const struct gfs_record tng_path_rec = { .section = "path", .size = 3, GFS_FIELDS(tng_path_fields) };
 
 static const struct gfs_field tng_map_fields[] = {
 	{ .key = "title", .kind = GFS_FK_REF, .off = 0, .width = 3, .ref = TNG_MREF_TITLE,
@@ -70,8 +65,7 @@ static const struct gfs_field tng_map_fields[] = {
 
 /* the header, its parallax records and patrol paths; the RLE block and what follows stay */
 const struct gfs_record tng_map_rec = {
-	.section = "map", .size = TNG_MAP_HDR, .fields = tng_map_fields,
-	.nfields = sizeof(tng_map_fields) / sizeof(tng_map_fields[0]),
+	.section = "map", .size = TNG_MAP_HDR, GFS_FIELDS(tng_map_fields),
 	.comment = "; string references are names from strings.txt, @offset, empty (0) or -1\n"
 		   "; sprites are category:index (-1 = none)\n",
 };

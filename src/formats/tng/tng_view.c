@@ -70,10 +70,8 @@ static const struct gfs_field tng_hdr_fields[] = {
 };
 #undef TNG_HF
 
-static const struct gfs_record tng_hdr_rec = {
-	.section = "header", .size = TNG_HDR_SIZE, .fields = tng_hdr_fields,
-	.nfields = sizeof(tng_hdr_fields) / sizeof(tng_hdr_fields[0])
-};
+static const struct gfs_record tng_hdr_rec = { .section = "header", .size = TNG_HDR_SIZE,
+					       GFS_FIELDS(tng_hdr_fields) };
 
 static int tng_header_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)
 {

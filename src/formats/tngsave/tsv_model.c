@@ -75,7 +75,7 @@ static const struct gfs_field tsv_ent_f[] = {
 };
 
 #define TSV_REC(name, sz, f) \
-	static const struct gfs_record name = { .size = sz, .fields = f, .nfields = sizeof(f) / sizeof(f[0]) }
+	static const struct gfs_record name = { .size = sz, GFS_FIELDS(f) }
 TSV_REC(tsv_s32, 4, tsv_s32_f);
 TSV_REC(tsv_slot, 2, tsv_slot_f);
 TSV_REC(tsv_item, 8, tsv_item_f);
@@ -138,14 +138,8 @@ static const struct gfs_field tsv_npc_f[] = {
 	TSV_ENTITY(1),
 };
 
-const struct gfs_record tsv_user_rec = {
-	.section = "user", .size = TSV_USER_NAME, .fields = tsv_user_f,
-	.nfields = sizeof(tsv_user_f) / sizeof(tsv_user_f[0]),
-};
-const struct gfs_record tsv_npc_rec = {
-	.section = "npc", .size = TSV_NPC_ENTITY, .fields = tsv_npc_f,
-	.nfields = sizeof(tsv_npc_f) / sizeof(tsv_npc_f[0]),
-};
+const struct gfs_record tsv_user_rec = { .section = "user", .size = TSV_USER_NAME, GFS_FIELDS(tsv_user_f) };
+const struct gfs_record tsv_npc_rec = { .section = "npc", .size = TSV_NPC_ENTITY, GFS_FIELDS(tsv_npc_f) };
 
 const struct gfs_record *tsv_layout_nth(size_t i)
 {
