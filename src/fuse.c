@@ -184,16 +184,23 @@ static void gfs_ll_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, in
 	gfs_reply_attr(req, r, &st);
 }
 
-static void gfs_ll_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+/* OPEN and OPENDIR: the core's open, then the handle and the kernel's caching in the reply. */
+static void gfs_ll_open_with(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
+			     int (*op)(struct gfs_mount *, uint64_t, struct gfs_open *))
 {
 	struct gfs_mount *m = gfs_req_m(req);
 	struct gfs_open o = { .flags = fi->flags };
 	int r;
 
-	gfs_mount_lock(m);
-	r = gfs_mount_opendir(m, ino, &o);
-	gfs_mount_unlock(m);
+	gfs_mount_enter(m);
+	r = op(m, ino, &o);
+	gfs_mount_leave(m);
 	gfs_reply_open(m, req, fi, r, &o);
+}
+
+static void gfs_ll_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	gfs_ll_open_with(req, ino, fi, gfs_mount_opendir);
 }
 
 /* Where readdir's entries go: the reply's buffer. */
@@ -255,14 +262,7 @@ static void gfs_ll_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_
 
 static void gfs_ll_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	struct gfs_mount *m = gfs_req_m(req);
-	struct gfs_open o = { .flags = fi->flags };
-	int r;
-
-	gfs_mount_enter(m);
-	r = gfs_mount_open(m, ino, &o);
-	gfs_mount_leave(m);
-	gfs_reply_open(m, req, fi, r, &o);
+	gfs_ll_open_with(req, ino, fi, gfs_mount_open);
 }
 
 static void gfs_ll_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
