@@ -277,7 +277,7 @@ static void test_edits(struct gfs_archive *ar)
 	gfs_buf_release(&text);
 }
 
-/* The fuzz target's list of tables: every table of the section registry once, and the intro's. */
+/* The fuzz target's list of tables: every table of the section registry once, the intro's, lang.ini's. */
 static void test_layouts(void)
 {
 	extern const struct gfs_format gfs_format_tng;
@@ -288,8 +288,9 @@ static void test_layouts(void)
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; j < i; j++)
 			dup += gfs_format_tng.layout(i) == gfs_format_tng.layout(j);
-	ok(n == 17 && !dup && gfs_format_tng.layout(0) == &tng_uielem_rec,
-	   "the fuzz target drives 17 tables, each once (%zu, %zu twice)", n, dup);
+	ok(n == 18 && !dup && gfs_format_tng.layout(0) == &tng_uielem_rec &&
+	   gfs_format_tng.layout(17) == &tng_lang_rec,
+	   "the fuzz target drives 18 tables, each once (%zu, %zu twice)", n, dup);
 }
 
 int main(void)
