@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "formats/zzt/zzt.h"
+#include "gfs_record.h"
 
 void zzt_board_release(struct zzt_board *b)
 {
@@ -46,11 +47,10 @@ void zzt_board_release(struct zzt_board *b)
 int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size,
 			   uint64_t base, char *why, size_t wl)
 {
-	struct gfs_rd r;
-	size_t n = 0, start, i;
-	int32_t count;
-
 	const struct zzt_engine *e = b->eng;
+	struct gfs_rd r;
+	size_t n = 0, start, i, pos, len;
+	int64_t count;
 
 	gfs_rd_init(&r, data, size, base);
 	if (gfs_rd_bytes(&r, b->name, e->name_len)) {
@@ -93,56 +93,58 @@ int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size,
 			 (unsigned long long)gfs_rd_off(&r));
 		return -EBADMSG;
 	}
-	count = (int32_t)(int16_t)gfs_le16(b->props + e->p_nstats) + 1;
-	if (count < 0 || (size_t)count * e->s_size > gfs_rd_left(&r)) {
+	/* the stats after the info, as the codec lays them out (zzt_engine.c) */
+	count = gfs_record_count(e->nstats, b->props);
+	if (count < 0 || (size_t)count > gfs_rd_left(&r) / e->s_size) {
 		snprintf(why, wl, "at 0x%llx: stat count %d overruns the board",
 			 (unsigned long long)(gfs_rd_off(&r) - 2), (int)count);
 		return -EBADMSG;
 	}
-	b->stats = calloc((size_t)count ? (size_t)count : 1, sizeof(*b->stats));
+	b->capstats = count ? (size_t)count : 1;
+	b->stats = calloc(b->capstats, sizeof(*b->stats));
 	if (!b->stats)
 		return -ENOMEM;
-	b->capstats = count ? (size_t)count : 1;
-	for (i = 0; i < (size_t)count; i++) {
+	for (i = 0, pos = r.pos; i < (size_t)count; i++, pos += n) {
 		struct zzt_stat *s = &b->stats[i];
-		uint64_t at = gfs_rd_off(&r);
-		int32_t len;
-		const uint8_t *p;
+		size_t at;
 
 		s->bind = -1;
 		s->final_cr = 1;
 		b->nstats = i + 1;
-		if (gfs_rd_bytes(&r, s->rec, e->s_size)) {
+		n = gfs_record_elem_span(e->nstats, b->props, data + pos, size - pos);
+		if (!n && size - pos < e->s_size) {
 			snprintf(why, wl, "at 0x%llx: stat %zu runs past the board end",
-				 (unsigned long long)at, i);
+				 (unsigned long long)(base + pos), i);
 			return -EBADMSG;
 		}
-		len = (int16_t)gfs_le16(s->rec + ZZT_S_LENGTH);
-		if (len > 0) {
-			if (gfs_rd_ptr(&r, &p, (size_t)len)) {
-				snprintf(why, wl, "at 0x%llx: code length %d of stat %zu runs past the board end",
-					 (unsigned long long)(at + ZZT_S_LENGTH), (int)len, i);
-				return -EBADMSG;
-			}
-			if (gfs_buf_add(&s->code, p, (size_t)len))
+		if (!n) {
+			snprintf(why, wl, "at 0x%llx: code length %d of stat %zu runs past the board end",
+				 (unsigned long long)(base + pos + e->code->count_off),
+				 (int)gfs_record_count(e->code, data + pos), i);
+			return -EBADMSG;
+		}
+		memcpy(s->rec, data + pos, e->s_size);
+		if (gfs_record_items(e->nstats->group, data + pos, n, "code", &at, &len) && len) {
+			if (gfs_buf_add(&s->code, data + pos + at, len))
 				return -ENOMEM;
-			s->final_cr = p[len - 1] == '\r';
-		} else if (len < 0) {
-			s->bind = -len;
+			s->final_cr = data[pos + at + len - 1] == '\r';
+		}
+		if (zzt_bind_get(s->rec)) {
+			s->bind = (int)zzt_bind_get(s->rec);
 			if (s->bind >= count) {
 				snprintf(why, wl, "at 0x%llx: stat %zu binds to stat %d, which does not exist "
-					 "(%d stats)", (unsigned long long)(at + ZZT_S_LENGTH), i, s->bind,
-					 (int)count);
+					 "(%d stats)", (unsigned long long)(base + pos + e->code->count_off), i,
+					 s->bind, (int)count);
 				return -EBADMSG;
 			}
 		}
 	}
-	b->tail_len = gfs_rd_left(&r);
+	b->tail_len = size - pos;
 	if (b->tail_len) {
 		b->tail = malloc(b->tail_len);
 		if (!b->tail)
 			return -ENOMEM;
-		memcpy(b->tail, data + r.pos, b->tail_len);
+		memcpy(b->tail, data + pos, b->tail_len);
 	}
 	return 0;
 }
@@ -184,14 +186,16 @@ int zzt_board_encode(const struct zzt_board *b, struct gfs_buf *out)
 	else
 		r = gfs_buf_add(out, b->rle, b->rle_len);
 	memcpy(props, b->props, e->p_size);
-	gfs_put_u16le(props + e->p_nstats, (uint16_t)((int)b->nstats - 1));
+	gfs_record_count_set(e->nstats, props, b->nstats);
 	r |= gfs_buf_add(out, props, e->p_size);
 	for (i = 0; i < b->nstats && !r; i++) {
 		const struct zzt_stat *s = &b->stats[i];
 		uint8_t rec[ZZT_S_SIZE_MAX];
 
 		memcpy(rec, s->rec, e->s_size);
-		gfs_put_u16le(rec + ZZT_S_LENGTH, (uint16_t)(s->bind >= 0 ? -s->bind : (int)s->code.len));
+		gfs_record_count_set(e->code, rec, s->code.len);
+		if (s->bind >= 0)
+			zzt_bind_set(rec, (uint64_t)s->bind);
 		r |= gfs_buf_add(out, rec, e->s_size);
 		if (s->bind < 0 && s->code.len)
 			r |= gfs_buf_add(out, s->code.data, s->code.len);

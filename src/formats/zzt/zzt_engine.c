@@ -168,6 +168,34 @@ static const struct gfs_table zzt_stats_table = {
 	.check = zzt_stat_check,
 };
 
+/*
+ * The spans the codec walks (gfs_record.h): the file's boards (their count
+ * stored minus one), each behind its 16-bit size; after a board's tiles
+ * its info, then its stats (their count, the info's last word, stored minus
+ * one), each its record and its code when its length is > 0 (< 0 binds it
+ * to another stat's).  Instantiated for each engine's sizes.
+ */
+static const struct gfs_record zzt_byte = { .section = "byte", .size = 1 };
+static const struct gfs_field zzt_sized_fields[] = {
+	{ .key = "bytes", .kind = GFS_FK_LIST, .off = 2, .group = &zzt_byte, .count_width = 2 },
+};
+static const struct gfs_record zzt_sized = { .section = "board", .size = 2, GFS_FIELDS(zzt_sized_fields) };
+static const struct gfs_field zzt_boards = { .key = "boards", .kind = GFS_FK_GROUP, .group = &zzt_sized,
+	.count_off = ZZT_H_NUMBOARDS, .count_width = 2, .count_bias = 1 };
+#define ZZT_CODE(s) { .key = "code", .kind = GFS_FK_LIST, .off = s, .group = &zzt_byte, \
+	.count_off = ZZT_S_LENGTH, .count_width = 2, .flags = GFS_FF_POSITIVE }
+#define ZZT_NSTATS(o, st) { .key = "stats", .kind = GFS_FK_GROUP, .group = st, .count_off = o, \
+	.count_width = 2, .count_bias = 1 }
+
+static const struct gfs_record zzt_file_rec = { .section = "file", .size = ZZT_HDR_SIZE, .fields = &zzt_boards,
+	.nfields = 1 };
+static const struct gfs_field zzt_code = ZZT_CODE(ZZT_S_SIZE);
+static const struct gfs_record zzt_stat_span = { .section = "stat", .size = ZZT_S_SIZE, .fields = &zzt_code,
+	.nfields = 1 };
+static const struct gfs_field zzt_nstats = ZZT_NSTATS(ZZT_P_NSTATS, &zzt_stat_span);
+static const struct gfs_record zzt_body_rec = { .section = "info", .size = ZZT_P_SIZE, .fields = &zzt_nstats,
+	.nfields = 1 };
+
 /* Default character of each element (the spec's element table). */
 static const uint8_t zzt_elem_char[ZZT_NELEMS] = {
 	0x20, 0x20, 0x20, 0x20, 0x02, 0x84, 0x9d, 0x04,	/* 0-7 */
@@ -191,11 +219,13 @@ const struct zzt_engine zzt_engine_zzt = {
 	.name = "ZZT", .type = -1, .hdr_size = ZZT_HDR_SIZE, .h_name = ZZT_H_NAME,
 	.h_saved = ZZT_H_SAVED, .w = ZZT_W, .h = ZZT_H, .tiles = ZZT_TILES,
 	.name_len = ZZT_B_NAME_LEN, .name_max = ZZT_B_NAME_MAX,
-	.p_size = ZZT_P_SIZE, .p_exits = ZZT_P_EXITS, .p_nstats = ZZT_P_NSTATS,
+	.p_size = ZZT_P_SIZE, .p_exits = ZZT_P_EXITS,
 	.s_size = ZZT_S_SIZE, .nelems = ZZT_NELEMS, .text_min = 47, .text_white = 53,
 	.boards_max = ZZT_BOARDS_MAX, .stats_max = 151, .board_engine_max = ZZT_BOARD_ZZT_MAX,
 	.elem_char = zzt_elem_char, .draw = zzt_elem_draw,
 	.world_rec = &zzt_world_rec, .board_rec = &zzt_board_rec, .stats = &zzt_stats_table,
+	.file_rec = &zzt_file_rec, .body_rec = &zzt_body_rec, .boards = &zzt_boards, .nstats = &zzt_nstats,
+	.code = &zzt_code,
 };
 
 /* ---- Super ZZT ------------------------------------------------------------------ */
@@ -301,6 +331,15 @@ static const struct gfs_table szt_stats_table = {
 	.index = "stat", .rec = &szt_stat_rec, .max = ZZT_STATS_MAX, .check = zzt_stat_check,
 };
 
+static const struct gfs_record szt_file_rec = { .section = "file", .size = SZT_HDR_SIZE, .fields = &zzt_boards,
+	.nfields = 1 };
+static const struct gfs_field szt_code = ZZT_CODE(SZT_S_SIZE);
+static const struct gfs_record szt_stat_span = { .section = "stat", .size = SZT_S_SIZE, .fields = &szt_code,
+	.nfields = 1 };
+static const struct gfs_field szt_nstats = ZZT_NSTATS(SZT_P_NSTATS, &szt_stat_span);
+static const struct gfs_record szt_body_rec = { .section = "info", .size = SZT_P_SIZE, .fields = &szt_nstats,
+	.nfields = 1 };
+
 /* SUPERZ.EXE's element table: the default character of elements 0-79. */
 static const uint8_t szt_elem_char[SZT_NELEMS] = {
 	0x20, 0x20, 0x20, 0x02, 0x02, 0x84, 0x20, 0x04,	/* 0-7 */
@@ -337,12 +376,14 @@ const struct zzt_engine zzt_engine_szt = {
 	.name = "Super ZZT", .type = -2, .hdr_size = SZT_HDR_SIZE, .h_name = SZT_H_NAME,
 	.h_saved = SZT_H_SAVED, .w = SZT_W, .h = SZT_H, .tiles = SZT_W * SZT_H,
 	.name_len = SZT_B_NAME_LEN, .name_max = SZT_B_NAME_MAX,
-	.p_size = SZT_P_SIZE, .p_exits = SZT_P_EXITS, .p_nstats = SZT_P_NSTATS,
+	.p_size = SZT_P_SIZE, .p_exits = SZT_P_EXITS,
 	.s_size = SZT_S_SIZE, .nelems = SZT_NELEMS, .text_min = 73, .text_white = 79,
 	.boards_max = SZT_BOARDS_MAX, .stats_max = 129, .board_engine_max = SZT_BOARD_ENGINE_MAX,
 	.joins_under = szt_elem_cycled,
 	.elem_char = szt_elem_char, .draw = szt_elem_draw,
 	.world_rec = &szt_world_rec, .board_rec = &szt_board_rec, .stats = &szt_stats_table,
+	.file_rec = &szt_file_rec, .body_rec = &szt_body_rec, .boards = &zzt_boards, .nstats = &szt_nstats,
+	.code = &szt_code,
 };
 
 const struct zzt_engine *zzt_engine_of(int type)
@@ -350,10 +391,13 @@ const struct zzt_engine *zzt_engine_of(int type)
 	return type == -1 ? &zzt_engine_zzt : type == -2 ? &zzt_engine_szt : NULL;
 }
 
-/* The i-th table of both engines (world, board, stat), for the fuzz target; NULL past the last. */
+/* The i-th table of both engines (world, board, stat and the spans), for the fuzz target; NULL past the last. */
 const struct gfs_record *zzt_layout_nth(size_t i)
 {
-	const struct zzt_engine *e = i < 3 ? &zzt_engine_zzt : &zzt_engine_szt;
+	const struct zzt_engine *e = i < 6 ? &zzt_engine_zzt : &zzt_engine_szt;
+	const struct gfs_record *t[] = {
+		e->world_rec, e->board_rec, e->stats->rec, e->file_rec, e->body_rec, e->nstats->group,
+	};
 
-	return i >= 6 ? NULL : i % 3 == 0 ? e->world_rec : i % 3 == 1 ? e->board_rec : e->stats->rec;
+	return i >= 12 ? NULL : t[i % 6];
 }
