@@ -44,11 +44,6 @@
 static int zzt_populate_code(struct gfs_archive *ar, struct gfs_node *dir);
 static const struct gfs_node_ops zzt_ops_code_dir = { .populate = zzt_populate_code };
 
-static size_t min_size(size_t a, size_t b)
-{
-	return a < b ? a : b;
-}
-
 static void zzt_free(struct gfs_archive *ar)
 {
 	struct zzt_world *w = ar->priv;
@@ -283,9 +278,9 @@ static int zzt_load(struct gfs_archive *ar)
 	}
 	ar->priv = w;
 	w->eng = eng;
-	/* every board takes at least its 2-byte size field: allocate no more */
-	w->boards = calloc(min_size((size_t)nb, (file.len - eng->hdr_size) / 2 + 1),
-			   sizeof(*w->boards));
+	/* every board takes at least its size field: allocate no more */
+	i = (file.len - eng->hdr_size) / eng->boards->group->size + 1;
+	w->boards = calloc((size_t)nb < i ? (size_t)nb : i, sizeof(*w->boards));
 	if (!w->boards) {
 		r = -ENOMEM;
 		goto out_file;

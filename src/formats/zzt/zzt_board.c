@@ -1,15 +1,10 @@
 /*
  * zzt_board.c - the board codec: one board's bytes <-> struct zzt_board.
  *
- * A board after its 16-bit size field (ZZT's sizes; Super ZZT's: a name of
- * 60, 96x80 tiles, 30 bytes of info, 25-byte stats without padding):
- *   name        length byte + 50 characters (stale bytes after the length kept)
- *   tiles       RLE triples (count, element, colour), count 0 = 256, that
- *               fill exactly 60x25 tiles; kept as stored until a tile changes
- *   properties  88 bytes, the last two the stat count - 1
- *   stats       33-byte records, each followed by Length bytes of ZZT-OOP
- *               when Length > 0 (Length -i shares stat i's code)
- *   tail        anything after the last stat, kept
+ * A board after its 16-bit size field: its name (stale bytes after the
+ * length kept), its RLE tiles (count, element, colour; count 0 = 256;
+ * kept as stored until a tile changes), then its info and stats as
+ * zzt_engine.c's spans declare them, and any tail after the last stat (kept).
  *
  * The lowest layer of the format: it calls only the core.  The model
  * (zzt.h), the views (zzt_view.c, zzt_png.c) and the tree builder (zzt.c)
@@ -97,7 +92,7 @@ int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size,
 	count = gfs_record_count(e->nstats, b->props);
 	if (count < 0 || (size_t)count > gfs_rd_left(&r) / e->s_size) {
 		snprintf(why, wl, "at 0x%llx: stat count %d overruns the board",
-			 (unsigned long long)(gfs_rd_off(&r) - 2), (int)count);
+			 (unsigned long long)(gfs_rd_off(&r) - e->p_size + e->nstats->count_off), (int)count);
 		return -EBADMSG;
 	}
 	b->capstats = count ? (size_t)count : 1;
@@ -108,7 +103,6 @@ int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size,
 		struct zzt_stat *s = &b->stats[i];
 		size_t at;
 
-		s->bind = -1;
 		s->final_cr = 1;
 		b->nstats = i + 1;
 		n = gfs_record_elem_span(e->nstats, b->props, data + pos, size - pos);
@@ -129,14 +123,11 @@ int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size,
 				return -ENOMEM;
 			s->final_cr = data[pos + at + len - 1] == '\r';
 		}
-		if (zzt_bind_get(s->rec)) {
-			s->bind = (int)zzt_bind_get(s->rec);
-			if (s->bind >= count) {
-				snprintf(why, wl, "at 0x%llx: stat %zu binds to stat %d, which does not exist "
-					 "(%d stats)", (unsigned long long)(base + pos + e->code->count_off), i,
-					 s->bind, (int)count);
-				return -EBADMSG;
-			}
+		s->bind = zzt_bind_get(s->rec) ? (int)zzt_bind_get(s->rec) : -1;
+		if (s->bind >= count) {
+			snprintf(why, wl, "at 0x%llx: stat %zu binds to stat %d, which does not exist (%d stats)",
+				 (unsigned long long)(base + pos + e->code->count_off), i, s->bind, (int)count);
+			return -EBADMSG;
 		}
 	}
 	b->tail_len = size - pos;
@@ -211,34 +202,18 @@ int zzt_board_encode(const struct zzt_board *b, struct gfs_buf *out)
 	return 0;
 }
 
-int zzt_board_encoded_size(const struct zzt_board *b, size_t *size)
+/* EINVAL (with the message) if b no longer fits the 16-bit size field. */
+int zzt_board_check_size(struct gfs_archive *ar, struct zzt_board *b)
 {
 	struct gfs_buf enc = GFS_BUF_INIT;
 	int r = zzt_board_encode(b, &enc);
 
-	if (r != -EFBIG && r)
-		goto out;
-	*size = enc.len >= 2 ? enc.len - 2 : 0;
-	r = 0;
-out:
+	if (r == -EFBIG)
+		r = gfs_err(ar, -EINVAL, "board %u would be %zu bytes, more than the %d its size field holds",
+			    b->idx, enc.len - 2, ZZT_BOARD_MAX);
 	gfs_buf_release(&enc);
 	return r;
 }
-
-/* EINVAL (with the message) if b no longer fits the 16-bit size field. */
-int zzt_board_check_size(struct gfs_archive *ar, struct zzt_board *b)
-{
-	size_t size;
-	int r = zzt_board_encoded_size(b, &size);
-
-	if (r)
-		return r;
-	if (size > ZZT_BOARD_MAX)
-		return gfs_err(ar, -EINVAL, "board %u would be %zu bytes, more than the %d its size field holds",
-			       b->idx, size, ZZT_BOARD_MAX);
-	return 0;
-}
-
 
 /* ZZT's BoardCreate: what a new board holds. */
 #define ZZT_BORDER_COLOR	0x0e	/* yellow on black */

@@ -169,32 +169,28 @@ static const struct gfs_table zzt_stats_table = {
 };
 
 /*
- * The spans the codec walks (gfs_record.h): the file's boards (their count
- * stored minus one), each behind its 16-bit size; after a board's tiles
- * its info, then its stats (their count, the info's last word, stored minus
- * one), each its record and its code when its length is > 0 (< 0 binds it
- * to another stat's).  Instantiated for each engine's sizes.
+ * The spans the codec walks (gfs_record.h), for an engine's sizes: the
+ * file's boards after its header (their count stored minus one), each
+ * behind its 16-bit size; after a board's tiles its info, then its stats
+ * (their count, the info's word at nst, stored minus one), each its record
+ * and its code when its length is > 0 (< 0 binds it to another stat's).
  */
 static const struct gfs_record zzt_byte = { .section = "byte", .size = 1 };
-static const struct gfs_field zzt_sized_fields[] = {
-	{ .key = "bytes", .kind = GFS_FK_LIST, .off = 2, .group = &zzt_byte, .count_width = 2 },
-};
-static const struct gfs_record zzt_sized = { .section = "board", .size = 2, GFS_FIELDS(zzt_sized_fields) };
-static const struct gfs_field zzt_boards = { .key = "boards", .kind = GFS_FK_GROUP, .group = &zzt_sized,
+static const struct gfs_field zzt_sized = { .key = "bytes", .kind = GFS_FK_LIST, .off = 2, .group = &zzt_byte,
+	.count_width = 2 };
+#define ZZT_ONE(s, n, f) { .section = s, .size = n, .fields = f, .nfields = 1 }
+static const struct gfs_record zzt_board_span = ZZT_ONE("board", 2, &zzt_sized);
+static const struct gfs_field zzt_boards = { .key = "boards", .kind = GFS_FK_GROUP, .group = &zzt_board_span,
 	.count_off = ZZT_H_NUMBOARDS, .count_width = 2, .count_bias = 1 };
-#define ZZT_CODE(s) { .key = "code", .kind = GFS_FK_LIST, .off = s, .group = &zzt_byte, \
-	.count_off = ZZT_S_LENGTH, .count_width = 2, .flags = GFS_FF_POSITIVE }
-#define ZZT_NSTATS(o, st) { .key = "stats", .kind = GFS_FK_GROUP, .group = st, .count_off = o, \
-	.count_width = 2, .count_bias = 1 }
-
-static const struct gfs_record zzt_file_rec = { .section = "file", .size = ZZT_HDR_SIZE, .fields = &zzt_boards,
-	.nfields = 1 };
-static const struct gfs_field zzt_code = ZZT_CODE(ZZT_S_SIZE);
-static const struct gfs_record zzt_stat_span = { .section = "stat", .size = ZZT_S_SIZE, .fields = &zzt_code,
-	.nfields = 1 };
-static const struct gfs_field zzt_nstats = ZZT_NSTATS(ZZT_P_NSTATS, &zzt_stat_span);
-static const struct gfs_record zzt_body_rec = { .section = "info", .size = ZZT_P_SIZE, .fields = &zzt_nstats,
-	.nfields = 1 };
+#define ZZT_SPANS(x, hdr, p_size, nst, s_size) \
+	static const struct gfs_field x##_code = { .key = "code", .kind = GFS_FK_LIST, .off = s_size, \
+		.group = &zzt_byte, .count_off = ZZT_S_LENGTH, .count_width = 2, .flags = GFS_FF_POSITIVE }; \
+	static const struct gfs_record x##_stat_span = ZZT_ONE("stat", s_size, &x##_code); \
+	static const struct gfs_field x##_nstats = { .key = "stats", .kind = GFS_FK_GROUP, \
+		.group = &x##_stat_span, .count_off = nst, .count_width = 2, .count_bias = 1 }; \
+	static const struct gfs_record x##_body_rec = ZZT_ONE("info", p_size, &x##_nstats), \
+		x##_file_rec = ZZT_ONE("file", hdr, &zzt_boards)
+ZZT_SPANS(zzt, ZZT_HDR_SIZE, ZZT_P_SIZE, ZZT_P_NSTATS, ZZT_S_SIZE);
 
 /* Default character of each element (the spec's element table). */
 static const uint8_t zzt_elem_char[ZZT_NELEMS] = {
@@ -331,14 +327,7 @@ static const struct gfs_table szt_stats_table = {
 	.index = "stat", .rec = &szt_stat_rec, .max = ZZT_STATS_MAX, .check = zzt_stat_check,
 };
 
-static const struct gfs_record szt_file_rec = { .section = "file", .size = SZT_HDR_SIZE, .fields = &zzt_boards,
-	.nfields = 1 };
-static const struct gfs_field szt_code = ZZT_CODE(SZT_S_SIZE);
-static const struct gfs_record szt_stat_span = { .section = "stat", .size = SZT_S_SIZE, .fields = &szt_code,
-	.nfields = 1 };
-static const struct gfs_field szt_nstats = ZZT_NSTATS(SZT_P_NSTATS, &szt_stat_span);
-static const struct gfs_record szt_body_rec = { .section = "info", .size = SZT_P_SIZE, .fields = &szt_nstats,
-	.nfields = 1 };
+ZZT_SPANS(szt, SZT_HDR_SIZE, SZT_P_SIZE, SZT_P_NSTATS, SZT_S_SIZE);
 
 /* SUPERZ.EXE's element table: the default character of elements 0-79. */
 static const uint8_t szt_elem_char[SZT_NELEMS] = {
@@ -395,9 +384,8 @@ const struct zzt_engine *zzt_engine_of(int type)
 const struct gfs_record *zzt_layout_nth(size_t i)
 {
 	const struct zzt_engine *e = i < 6 ? &zzt_engine_zzt : &zzt_engine_szt;
-	const struct gfs_record *t[] = {
-		e->world_rec, e->board_rec, e->stats->rec, e->file_rec, e->body_rec, e->nstats->group,
-	};
+	const struct gfs_record *t[] = { e->world_rec, e->board_rec, e->stats->rec, e->file_rec, e->body_rec,
+					 e->nstats->group };
 
 	return i >= 12 ? NULL : t[i % 6];
 }
