@@ -175,10 +175,11 @@ static const struct gfs_table zzt_stats_table = {
  * (their count, the info's word at nst, stored minus one), each its record
  * and its code when its length is > 0 (< 0 binds it to another stat's).
  */
-static const struct gfs_record zzt_byte = { .section = "byte", .size = 1 };
+#define ZZT_ONE(s, n, f) { .section = s, .size = n, .fields = f, .nfields = 1 }
+static const struct gfs_field zzt_byte_field = ZZT_U8("byte", 0);
+static const struct gfs_record zzt_byte = ZZT_ONE("byte", 1, &zzt_byte_field);
 static const struct gfs_field zzt_sized = { .key = "bytes", .kind = GFS_FK_LIST, .off = 2, .group = &zzt_byte,
 	.count_width = 2 };
-#define ZZT_ONE(s, n, f) { .section = s, .size = n, .fields = f, .nfields = 1 }
 static const struct gfs_record zzt_board_span = ZZT_ONE("board", 2, &zzt_sized);
 static const struct gfs_field zzt_boards = { .key = "boards", .kind = GFS_FK_GROUP, .group = &zzt_board_span,
 	.count_off = ZZT_H_NUMBOARDS, .count_width = 2, .count_bias = 1 };
@@ -380,12 +381,11 @@ const struct zzt_engine *zzt_engine_of(int type)
 	return type == -1 ? &zzt_engine_zzt : type == -2 ? &zzt_engine_szt : NULL;
 }
 
-/* The i-th table of both engines (world, board, stat and the spans), for the fuzz target; NULL past the last. */
+/* The i-th table of both engines (world, board, stat; the spans and their elements), for the fuzz target. */
 const struct gfs_record *zzt_layout_nth(size_t i)
 {
-	const struct zzt_engine *e = i < 6 ? &zzt_engine_zzt : &zzt_engine_szt;
-	const struct gfs_record *t[] = { e->world_rec, e->board_rec, e->stats->rec, e->file_rec, e->body_rec,
-					 e->nstats->group };
+	const struct zzt_engine *e = i < 5 ? &zzt_engine_zzt : &zzt_engine_szt;
+	const struct gfs_record *t[] = { e->world_rec, e->board_rec, e->stats->rec, e->file_rec, e->body_rec };
 
-	return i >= 12 ? NULL : t[i % 6];
+	return i >= 10 ? NULL : t[i % 5];
 }
