@@ -352,6 +352,8 @@ static void hsz_math_expr(struct hsz *d, long p, long id, long argc, int depth)
 static void hsz_command(struct hsz *d, long p, long id, long argc, int depth)
 {
 	long v, sid;
+	const char *nm;
+	size_t nl;
 
 	if ((id == 251 || id == 252) && argc == 2 && hsz_is_num(d, hsz_arg(d, p, 0), &sid) &&
 	    hsz_is_num(d, hsz_arg(d, p, 1), &v)) {
@@ -363,8 +365,11 @@ static void hsz_command(struct hsz *d, long p, long id, long argc, int depth)
 		if (!d->r && !d->stopped)
 			d->r = gfs_buf_set_len(d->out, at);	/* no such string: the plain call */
 	}
-	if (!(d->s->command_name && hsz_put_given(d, d->s->command_name(d->s->ctx, id))) &&
-	    !hsz_put_given(d, rpg_hsz_cmd_name(id)))
+	if (d->s->command_name && hsz_put_given(d, d->s->command_name(d->s->ctx, id)))
+		;
+	else if ((nl = rpg_hsz_cmd_name(id, &nm)))
+		hsz_put_name(d, (const uint8_t *)nm, nl);
+	else
 		hsz_putf(d, "cmd%ld", id);
 	if (argc)
 		hsz_args_list(d, p, argc, 0, id, depth);

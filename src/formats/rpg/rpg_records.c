@@ -166,23 +166,15 @@ static const struct gfs_field rk_menuitem[] = {
 	INT("extra2", 31), INT("color", 32), INT("disabled_color", 33),
 };
 
-/* DT0, as load_hero_from_old_dt0 reads it */
+/* DT0, as load_hero_from_old_dt0 reads it; a stat: its level 0 and max level words */
+#define STAT(s, w) INT(s "_level0", w), INT(s "_level_max", (w) + 1)
 static const struct gfs_field rk_dt0[] = {
 	HIDE(0, 17, "name"),
 	INT("battle_sprite", 17), INT("battle_palette", 18), INT("walkabout", 19), INT("walkabout_palette", 20),
 	INT("default_level", 21), REF("default_weapon", 22, RF_ITEM),
-	INT("hp_level0", 23), INT("hp_level_max", 24),
-	INT("mp_level0", 25), INT("mp_level_max", 26),
-	INT("strength_level0", 27), INT("strength_level_max", 28),
-	INT("accuracy_level0", 29), INT("accuracy_level_max", 30),
-	INT("defense_level0", 31), INT("defense_level_max", 32),
-	INT("dodge_level0", 33), INT("dodge_level_max", 34),
-	INT("magic_level0", 35), INT("magic_level_max", 36),
-	INT("will_level0", 37), INT("will_level_max", 38),
-	INT("speed_level0", 39), INT("speed_level_max", 40),
-	INT("counter_level0", 41), INT("counter_level_max", 42),
-	INT("focus_level0", 43), INT("focus_level_max", 44),
-	INT("extra_hits_level0", 45), INT("extra_hits_level_max", 46),
+	STAT("hp", 23), STAT("mp", 25), STAT("strength", 27), STAT("accuracy", 29),
+	STAT("defense", 31), STAT("dodge", 33), STAT("magic", 35), STAT("will", 37),
+	STAT("speed", 39), STAT("counter", 41), STAT("focus", 43), STAT("extra_hits", 45),
 	REFS("spell%u_attack", 47, 96, 2, 0, RF_ATTACK1, "spellN: spell list N/24, slot N%24; attack +1 (0: none)"),
 	INTS("spell%u_learned", 48, 96, 2, NULL),
 	INT("portrait", 239), INTS("bits%u", 240, 3, 1, NULL),
@@ -288,35 +280,27 @@ static const struct gfs_field rk_defpass[] = {
 	INTN("magic", 160, "magic: 4444 (0: an unused record)"),
 };
 
+/* lump, dir, BINSIZE.BIN index, size, digits; section, named words, first word, comment ("; " ... "\n") */
+#define RK(lp, d, bi, rs, dg, sec, named, base, cm) { lp, d, bi, rs, dg, WORDS(sec, named, base, "; " cm "\n") }
 static const struct rk_kind rk_kinds[] = {
-	{ ".TAP", "tile-animations", -1, 80, 3, WORDS("tile-animation", rk_tap, 0,
-	  "; the animation patterns of a tileset (lumps/*.TAP); opN: 0 end, 1 up, 2 down, 3 right, 4 left, 5 wait, 6 if tag\n") },
-	{ ".VEH", "vehicles", -1, 80, 3, WORDS("vehicle", rk_veh, 0,
-	  "; a vehicle (lumps/*.VEH)\n") },
-	{ ".FOR", "formations", -1, 80, 3, WORDS("formation", rk_for, 0,
-	  "; a battle formation (lumps/*.FOR)\n") },
-	{ ".EFS", "formation-sets", -1, 50, 4, WORDS("formation-set", rk_efs, 0,
-	  "; a formation set (lumps/*.EFS): file N is formation set N+1\n") },
-	{ ".SHO", "shops", -1, 40, 3, WORDS("shop", rk_sho, 0,
-	  "; a shop (lumps/*.SHO); the name: names/shops.txt\n") },
-	{ ".STF", "shop-stock", 1, 64, 4, WORDS("stock", rk_stf, 0,
-	  "; a shop's stock slot (lumps/*.STF): file N is shop N/50, slot N%50; the name (words 0-16) is kept\n") },
-	{ ".DT0", "heroes", 10, 636, 3, WORDS("hero", rk_dt0, 0,
-	  "; a hero of lumps/*.DT0, read-only where lumps/HEROES.RELD, which the engine reads, holds it (edit reload/heroes.txt); the name: names/heroes.txt\n") },
-	{ ".DT1", "enemies", 11, 320, 3, WORDS("enemy", rk_dt1, 0,
-	  "; an enemy (lumps/*.DT1); the name: names/enemies.txt\n") },
-	{ ".ITM", "items", 12, 200, 3, WORDS("item", rk_itm, 0,
-	  "; an item (lumps/*.ITM); name and description: names/items.txt and the raw lump\n") },
-	{ "ATTACK.BIN", "attacks", 0, 0, 3, WORDS("attack", rk_attack, 40,
-	  "; attack data from word 40 on (ATTACK.BIN; wNN: word NN of the attack); the first 40 words and the name: lumps/*.DT6\n") },
-	{ "MENUS.BIN", "menus", 5, 0, 3, WORDS("menu", rk_menus, 0,
-	  "; a menu (MENUS.BIN); the name (words 0-10) is kept\n") },
-	{ "MENUITEM.BIN", "menu-items", 6, 0, 4, WORDS("menu-item", rk_menuitem, 0,
-	  "; a menu item (MENUITEM.BIN); the caption (words 1-20) is kept\n") },
-	{ "DEFPASS.BIN", "default-walls", -1, 322, 3, WORDS("default-walls", rk_defpass, 0,
-	  "; the default walls of a tileset's 160 tiles (DEFPASS.BIN)\n") },
-	{ "UICOLORS.BIN", "ui-colors", 7, 0, 2, WORDS("ui-colors", rk_uicolors, 0,
-	  "; the interface colours of a master palette (UICOLORS.BIN)\n") },
+	RK(".TAP", "tile-animations", -1, 80, 3, "tile-animation", rk_tap, 0, "the animation patterns of a tileset "
+	   "(lumps/*.TAP); opN: 0 end, 1 up, 2 down, 3 right, 4 left, 5 wait, 6 if tag"),
+	RK(".VEH", "vehicles", -1, 80, 3, "vehicle", rk_veh, 0, "a vehicle (lumps/*.VEH)"),
+	RK(".FOR", "formations", -1, 80, 3, "formation", rk_for, 0, "a battle formation (lumps/*.FOR)"),
+	RK(".EFS", "formation-sets", -1, 50, 4, "formation-set", rk_efs, 0, "a formation set (lumps/*.EFS): file N is formation set N+1"),
+	RK(".SHO", "shops", -1, 40, 3, "shop", rk_sho, 0, "a shop (lumps/*.SHO); the name: names/shops.txt"),
+	RK(".STF", "shop-stock", 1, 64, 4, "stock", rk_stf, 0, "a shop's stock slot (lumps/*.STF): "
+	   "file N is shop N/50, slot N%50; the name (words 0-16) is kept"),
+	RK(".DT0", "heroes", 10, 636, 3, "hero", rk_dt0, 0, "a hero of lumps/*.DT0, read-only where lumps/HEROES.RELD, "
+	   "which the engine reads, holds it (edit reload/heroes.txt); the name: names/heroes.txt"),
+	RK(".DT1", "enemies", 11, 320, 3, "enemy", rk_dt1, 0, "an enemy (lumps/*.DT1); the name: names/enemies.txt"),
+	RK(".ITM", "items", 12, 200, 3, "item", rk_itm, 0, "an item (lumps/*.ITM); name and description: names/items.txt and the raw lump"),
+	RK("ATTACK.BIN", "attacks", 0, 0, 3, "attack", rk_attack, 40, "attack data from word 40 on "
+	   "(ATTACK.BIN; wNN: word NN of the attack); the first 40 words and the name: lumps/*.DT6"),
+	RK("MENUS.BIN", "menus", 5, 0, 3, "menu", rk_menus, 0, "a menu (MENUS.BIN); the name (words 0-10) is kept"),
+	RK("MENUITEM.BIN", "menu-items", 6, 0, 4, "menu-item", rk_menuitem, 0, "a menu item (MENUITEM.BIN); the caption (words 1-20) is kept"),
+	RK("DEFPASS.BIN", "default-walls", -1, 322, 3, "default-walls", rk_defpass, 0, "the default walls of a tileset's 160 tiles (DEFPASS.BIN)"),
+	RK("UICOLORS.BIN", "ui-colors", 7, 0, 2, "ui-colors", rk_uicolors, 0, "the interface colours of a master palette (UICOLORS.BIN)"),
 };
 
 static unsigned rk_recsize(struct gfs_archive *ar, const struct rk_kind *k)
