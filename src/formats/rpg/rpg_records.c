@@ -613,10 +613,15 @@ size_t rpg_records_refs(struct gfs_archive *ar, const char *target, long id, str
 		struct rpg_lump *l = m->lumps[i];
 		const struct rk_kind *k = rk_kind_of(m, l);
 		unsigned rs = k ? rk_recsize(ar, k) : 0;
+		struct gfs_layout lo = k ? k->layout : (struct gfs_layout){ 0 };
+		struct gfs_layout_table t;	/* every field where it is, its key's %u filled in */
 		struct gfs_buf b = GFS_BUF_INIT;
 
-		if (!k || rs < 2 || rpg_lump_read(ar, l, &b))
+		lo.flags |= GFS_LAYOUT_INORDER;
+		if (!k || rs < 2 || gfs_layout_table(&lo, rs, &t))
 			continue;
+		if (rpg_lump_read(ar, l, &b))
+			b.len = 0;
 		for (size_t rec = 0; (rec + 1) * rs <= b.len; rec++) {
 			const uint8_t *p = b.data + rec * rs;
 
@@ -624,29 +629,20 @@ size_t rpg_records_refs(struct gfs_archive *ar, const char *target, long id, str
 			    (long)rec == id)
 				continue;	/* the record itself */
 			rk_refs_special(ar, k, target, id, rec, p, rs, who, &n);
-			for (size_t f = 0; f < k->layout.nfields; f++) {
-				const struct gfs_field *fd = &k->layout.fields[f];
+			for (size_t f = 0; f < t.rec.nfields; f++) {
+				const struct gfs_field *fd = &t.rec.fields[f];
 				const struct rk_ref *to = fd->kind == GFS_FK_REF ? &rk_refs[fd->ref] : NULL;
-				unsigned reps = fd->repeat ? fd->repeat : 1;
+				char what[128];
 
 				if (!to || fd->ref == RF_TAG || fd->ref == RF_SCRIPT ||
-				    strcmp(to->lump ? to->lump : ".FOR", target))
+				    strcmp(to->lump ? to->lump : ".FOR", target) ||
+				    (long)(int16_t)gfs_le16(p + fd->off) - to->off != id)
 					continue;
-				for (unsigned j = 0; j < reps && fd->off + j * fd->stride + 2 <= rs; j++) {
-					const char *pc = strstr(fd->key, "%u");
-					char what[128];
-
-					if ((long)(int16_t)gfs_le16(p + fd->off + j * fd->stride) - to->off != id)
-						continue;
-					if (pc)
-						snprintf(what, sizeof(what), "%s/%0*zu %.*s%u%s", k->dir, (int)k->digits, rec,
-							 (int)(pc - fd->key), fd->key, j + fd->repeat_base, pc + 2);
-					else
-						snprintf(what, sizeof(what), "%s/%0*zu %s", k->dir, (int)k->digits, rec, fd->key);
-					rk_who(who, &n, what);
-				}
+				snprintf(what, sizeof(what), "%s/%0*zu %s", k->dir, (int)k->digits, rec, fd->key);
+				rk_who(who, &n, what);
 			}
 		}
+		gfs_layout_table_release(&t);
 		gfs_buf_release(&b);
 	}
 	return n;
