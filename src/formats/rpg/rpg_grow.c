@@ -99,34 +99,32 @@ static long rg_count(struct gfs_archive *ar, const struct rg_kind *k, struct rpg
 	return n;
 }
 
-static void rg_put_float1(uint8_t *p, unsigned rs, unsigned word, unsigned n)
-{
-	for (unsigned i = 0; i < n && 2 * (word + 2 * i) + 4 <= rs; i++)
-		memcpy(p + 2 * (word + 2 * i), "\0\0\x80\x3f", 4);	/* 1.0f, little-endian */
-}
+/* Custom's blank record: zeros but n words from word (RG_ONE: n singles 1.0); .STF: a shop's slot 0 */
+#define RG_ONE 0x10000
+static const struct rg_blank {
+	const char *lump;
+	unsigned word, n;
+	int v;
+} rg_blanks[] = {
+	{ ".ITM", 82, 64, RG_ONE }, { ".DT1", 54, 1, -1 }, { ".DT1", 91, 1, 1 }, { ".DT1", 239, 64, RG_ONE },
+	{ ".SAY", 194, 1, -1 }, { ".SAY", 202, 1, -1 }, { ".STF", 19, 1, -1 }, { ".STF", 37, 1, 1 },
+};
 
-static void rg_put16(uint8_t *p, unsigned rs, unsigned word, int v)
-{
-	if (2 * word + 2 <= rs)
-		gfs_put_u16le(p + 2 * word, (uint16_t)v);
-}
-
-/* Custom's blank record (rec: its number in the lump) at p. */
+/* Custom's blank record (rec: its number in the lump) at p, as far as its rs bytes hold the words. */
 static void rg_blank(struct rpg_model *m, struct rpg_lump *l, size_t rec, uint8_t *p, unsigned rs)
 {
 	memset(p, 0, rs);
-	if (rpg_lump_is(m, l, ".ITM")) {
-		rg_put_float1(p, rs, 82, 64);
-	} else if (rpg_lump_is(m, l, ".DT1")) {
-		rg_put16(p, rs, 54, -1);
-		rg_put16(p, rs, 91, 1);
-		rg_put_float1(p, rs, 239, 64);
-	} else if (rpg_lump_is(m, l, ".SAY")) {
-		rg_put16(p, rs, 194, -1);
-		rg_put16(p, rs, 202, -1);
-	} else if (rpg_lump_is(m, l, ".STF") && rec % 50 == 0) {
-		rg_put16(p, rs, 19, -1);
-		rg_put16(p, rs, 37, 1);
+	for (size_t i = 0; i < sizeof(rg_blanks) / sizeof(rg_blanks[0]); i++) {
+		const struct rg_blank *d = &rg_blanks[i];
+		unsigned w = d->v == RG_ONE ? 4 : 2;
+
+		if (!rpg_lump_is(m, l, d->lump) || (!strcmp(d->lump, ".STF") && rec % 50))
+			continue;
+		for (unsigned j = 0; j < d->n && 2 * d->word + (j + 1) * w <= rs; j++)
+			if (d->v == RG_ONE)
+				memcpy(p + 2 * d->word + j * w, "\0\0\x80\x3f", 4);	/* 1.0f, little-endian */
+			else
+				gfs_put_u16le(p + 2 * d->word + j * w, (uint16_t)d->v);
 	}
 }
 
