@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rpg_grow.h"
+#include "rpg_draw.h"
 #include "reload.h"
 
 /* A lump of a kind of record: per lump records a record of the kind. */
@@ -74,14 +75,6 @@ static unsigned rg_recsize(struct gfs_archive *ar, const struct rg_lump *d)
 	return d->binsize_idx >= 0 ? rpg_binsize(ar, (unsigned)d->binsize_idx, d->recsize) : d->recsize;
 }
 
-static struct rpg_lump *rg_find(struct rpg_model *m, const char *pat)
-{
-	for (size_t i = 0; pat && i < m->n; i++)
-		if (rpg_lump_is(m, m->lumps[i], pat))
-			return m->lumps[i];
-	return NULL;
-}
-
 /* Records of the kind: its files' lump in whole records; 0 when it cannot grow (-1 no record size). */
 static long rg_count(struct gfs_archive *ar, const struct rg_kind *k, struct rpg_lump **l)
 {
@@ -89,7 +82,7 @@ static long rg_count(struct gfs_archive *ar, const struct rg_kind *k, struct rpg
 	struct gfs_buf b = GFS_BUF_INIT;
 	long n;
 
-	*l = rg_find(ar->priv, k->l[0].lump);
+	*l = rpg_kind_lump(ar->priv, k->l[0].lump);
 	if (!*l || rs < 2)
 		return -1;
 	if (rpg_lump_read(ar, *l, &b))
@@ -215,7 +208,7 @@ static int rg_grow_to(struct gfs_archive *ar, const struct rg_kind *k, size_t wa
 	int r = 0;
 
 	for (unsigned j = 0; j < 2 && !r && k->l[j].lump; j++) {
-		struct rpg_lump *l = rg_find(m, k->l[j].lump);
+		struct rpg_lump *l = rpg_kind_lump(m, k->l[j].lump);
 		unsigned rs = rg_recsize(ar, &k->l[j]);
 		struct gfs_buf b = GFS_BUF_INIT;
 		size_t from;
@@ -376,7 +369,7 @@ int rpg_grow_unlink(struct gfs_archive *ar, struct gfs_node *n)
 			       "middle (write over it to reuse it)", k->dir, n->name, k->what, k->dir,
 			       (int)k->digits, cnt - 1, k->ext, k->dir);
 	for (unsigned j = 0; j < 2 && !r && k->l[j].lump; j++) {
-		struct rpg_lump *c = rg_find(m, k->l[j].lump);
+		struct rpg_lump *c = rpg_kind_lump(m, k->l[j].lump);
 		unsigned rs = rg_recsize(ar, &k->l[j]);
 		size_t keep = (size_t)(cnt - 1) * k->l[j].per * rs;
 		struct gfs_buf b = GFS_BUF_INIT;

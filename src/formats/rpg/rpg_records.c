@@ -30,7 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rpg.h"
+#include "rpg_draw.h"
 #include "gfs_layout.h"
 
 /* A kind of record: the lump it is in, its files, its record size, its layout. */
@@ -319,15 +319,6 @@ static const struct rk_ref {
 	[RF_SCRIPT] = { "", 0 },
 };
 
-/* The lump named name, or NULL. */
-static struct rpg_lump *rk_lump(struct rpg_model *m, const char *name)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (rpg_lump_is(m, m->lumps[i], name))
-			return m->lumps[i];
-	return NULL;
-}
-
 /*
  * The name of script id (a trigger from 16384: record id - 16384 of
  * LOOKUP1.BIN; else the PLOTSCR.LST record with that id), each record an
@@ -336,7 +327,7 @@ static struct rpg_lump *rk_lump(struct rpg_model *m, const char *name)
 static int rk_script_name(struct gfs_archive *ar, long id, struct gfs_buf *out)
 {
 	struct rpg_model *m = ar->priv;
-	struct rpg_lump *l = rk_lump(m, id >= 16384 ? "LOOKUP1.BIN" : "PLOTSCR.LST");
+	struct rpg_lump *l = rpg_kind_lump(m, id >= 16384 ? "LOOKUP1.BIN" : "PLOTSCR.LST");
 	uint8_t rec[40];
 	int r = 0;
 
@@ -375,7 +366,7 @@ int rpg_ref_fmt(void *ctx, int ref, uint64_t v, struct gfs_buf *out)
 		return r;
 	if (!k->lump) {
 		uint8_t w[2];
-		struct rpg_lump *l = rk_lump(ar->priv, ".FOR");
+		struct rpg_lump *l = rpg_kind_lump(ar->priv, ".FOR");
 
 		if (l && !rpg_lump_range(ar, l, (uint64_t)id * 80, sizeof(w), w))
 			r = gfs_buf_printf(out, " ; formations/%03ld.ini", id);
@@ -576,7 +567,7 @@ static int rk_who(struct gfs_buf *who, size_t *n, const char *what)
 /* Stock slot rec of STF: one its shop stocks (slot up to the shop's last_stock_slot)? */
 static int rk_slot_used(struct gfs_archive *ar, size_t rec)
 {
-	struct rpg_lump *sho = rk_lump(ar->priv, ".SHO");
+	struct rpg_lump *sho = rpg_kind_lump(ar->priv, ".SHO");
 	uint8_t w[2];
 
 	if (!sho || rpg_lump_range(ar, sho, (uint64_t)(rec / 50) * 40 + 32, sizeof(w), w))
