@@ -513,31 +513,6 @@ int rpg_records_kind(struct gfs_archive *ar, struct rpg_lump *l)
 	return rs >= 2 && l->len >= rs;
 }
 
-int rpg_records_build(struct gfs_archive *ar)
-{
-	struct rpg_model *m = ar->priv;
-	int r = 0;
-
-	for (size_t i = 0; i < m->n && !r; i++) {
-		struct rpg_lump *l = m->lumps[i];
-		const struct rk_kind *k = rk_kind_of(m, l);
-		unsigned rs = k ? rk_recsize(ar, k) : 0;
-		struct gfs_node *dir;
-
-		if (!k || rs < 2 || l->len < rs)
-			continue;
-		if (!(dir = rpg_subdir(ar, k->dir)))
-			return -ENOMEM;
-		for (size_t rec = 0; !r && (rec + 1) * rs <= l->len; rec++) {
-			char nm[32];
-
-			snprintf(nm, sizeof(nm), "%0*zu.ini", (int)k->digits, rec);
-			r = rpg_add_view(ar, l, dir, nm, &rk_ops, rec, k);
-		}
-	}
-	return r;
-}
-
 int rpg_records_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec)
 {
 	const struct rk_kind *k = rk_kind_of(ar->priv, l);
@@ -550,6 +525,21 @@ int rpg_records_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec)
 		return -ENOMEM;
 	snprintf(nm, sizeof(nm), "%0*zu.ini", (int)k->digits, rec);
 	return rpg_add_view(ar, l, dir, nm, &rk_ops, rec, k);
+}
+
+int rpg_records_build(struct gfs_archive *ar)
+{
+	struct rpg_model *m = ar->priv;
+	int r = 0;
+
+	for (size_t i = 0; i < m->n && !r; i++) {
+		struct rpg_lump *l = m->lumps[i];
+		unsigned rs = rpg_records_kind(ar, l) ? rk_recsize(ar, rk_kind_of(m, l)) : 0;
+
+		for (size_t rec = 0; rs && !r && (rec + 1) * rs <= l->len; rec++)
+			r = rpg_records_add(ar, l, rec);
+	}
+	return r;
 }
 
 /* Add "dir/NNN key" to who (the first RK_WHO_MAX of them; the count says the rest). */
