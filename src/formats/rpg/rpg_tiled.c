@@ -61,42 +61,49 @@ void rpg_tmap_release(struct rpg_tmap *tm)
 	gfs_buf_release(&tm->doxb);
 }
 
-/* int16 c of entry i of the .L arrays (300 a column) or of the map's DOX record (100 a column) */
 uint8_t *rpg_npc_word(const struct rpg_tmap *tm, unsigned c, unsigned i)
 {
-	return tm->npcb.data + L_HDR + 2 * ((size_t)c * L_SLOTS + i);
+	size_t at = 0;
+
+	rpg_tab_at(NULL, RPG_T_NPCS, 0, tm->npcb.len, i, c, &at);
+	return tm->npcb.data + at;
 }
 
-static uint8_t *rpg_door_word(const struct rpg_tmap *tm, unsigned c, unsigned i)
+uint8_t *rpg_door_word(const struct rpg_tmap *tm, unsigned c, unsigned i)
 {
-	return tm->doxb.data + tm->dox_at + 2 * ((size_t)c * DOORS + i);
+	size_t at = 0;
+
+	rpg_tab_at(NULL, RPG_T_DOORS, (size_t)tm->map, tm->doxb.len, i, c, &at);
+	return tm->doxb.data + at;
 }
 
 int rpg_npc_used(const struct rpg_tmap *tm, unsigned s)
 {
-	return tm->npcl && gfs_le16(rpg_npc_word(tm, 2, s)) != 0;
+	return tm->npcl && gfs_le16(rpg_npc_word(tm, NPC_ID, s)) != 0;
 }
 
-static int rpg_door_used(const struct rpg_tmap *tm, unsigned d)
+int rpg_door_used(const struct rpg_tmap *tm, unsigned d)
 {
-	return tm->doxl && (gfs_le16(rpg_door_word(tm, 2, d)) & 1);
+	return tm->doxl && (gfs_le16(rpg_door_word(tm, DOOR_FLAGS, d)) & 1);
 }
 
-/* The map's .L and DOX record, read; a missing or short one leaves its lump NULL. */
+/* The map's .L and DOX record, read; a missing or short one (npcs.csv's, doors.csv's) leaves its lump NULL. */
 static int rpg_tmap_objects(struct gfs_archive *ar, long map, struct rpg_tmap *tm)
 {
 	struct rpg_model *m = ar->priv;
 	struct rpg_lump *l = rpg_map_lump(m, map, 'L', RPG_K_REC), *d = rpg_kind_lump(m, ".DOX");
+	size_t at;
 	int r;
 
-	if (l && !(r = rpg_lump_read(ar, l, &tm->npcb)) && tm->npcb.len >= L_HDR + 5 * 2 * L_SLOTS) {
+	if (l && !(r = rpg_lump_read(ar, l, &tm->npcb)) && rpg_tab_at(NULL, RPG_T_NPCS, 0, tm->npcb.len, 0, 0, &at)) {
 		tm->npcl = l;
-		tm->npc_pool = tm->npcb.len >= L_HDR + 6 * 2 * L_SLOTS;
+		tm->npc_pool = rpg_tab_at(NULL, RPG_T_NPCS, 0, tm->npcb.len, 0, NPC_POOL, &at);
 	} else if (l && r) {
 		return r;
 	}
-	tm->dox_at = (size_t)map * DOX_REC;
-	if (d && d->kind == RPG_K_REC && !(r = rpg_lump_read(ar, d, &tm->doxb)) && tm->dox_at + DOX_REC <= tm->doxb.len)
+	tm->map = map;
+	if (d && d->kind == RPG_K_REC && !(r = rpg_lump_read(ar, d, &tm->doxb)) &&
+	    rpg_tab_at(NULL, RPG_T_DOORS, (size_t)map, tm->doxb.len, 0, 0, &at))
 		tm->doxl = d;
 	else if (d && d->kind == RPG_K_REC && r)
 		return r;
@@ -170,8 +177,6 @@ int rpg_tmap_load(struct gfs_archive *ar, struct gfs_node *n, struct rpg_tmap *t
 				return gfs_err(ar, -EIO, "lump %s: not a tile map any more", g->l->name);
 			g->n = 0;
 		}
-		if (g->n > RPG_MAP_MAX_LAYERS)
-			g->n = RPG_MAP_MAX_LAYERS;
 	}
 	rpg_tmap_tilesets(ar, (long)v->rec, tm);
 	return rpg_tmap_objects(ar, (long)v->rec, tm);
@@ -227,7 +232,7 @@ uint8_t rpg_cell(const struct rpg_grid *g, unsigned k, unsigned x, unsigned y)
 {
 	if (x >= g->w || y >= g->h)
 		return 0;
-	return g->b.data[RPG_MAP_HDR + (size_t)k * g->w * g->h + (size_t)y * g->w + x];
+	return g->b.data[rpg_map_at(g->w, g->h, k, x, y)];
 }
 
 /* ---- map.tmx ------------------------------------------------------------------ */
@@ -271,15 +276,16 @@ int rpg_npc_look(struct gfs_archive *ar, long map, long id, int global, long *se
 {
 	struct rpg_model *m = ar->priv;
 	struct rpg_lump *l = global ? rpg_lump_named(m, "GLOBALNPCS1.N") : rpg_map_lump(m, map, 'N', RPG_K_REC);
-	unsigned rs = rpg_binsize(ar, 9, 30);
-	uint8_t w[4];
+	uint64_t len = l && l->data ? l->data->len : l ? l->len : 0;
+	size_t ps, pp;
+	uint8_t w[2], c[2];
 
-	if (!rs)
-		rs = 30;
-	if (!l || id < 0 || rpg_lump_range(ar, l, L_HDR + (uint64_t)id * rs, sizeof(w), w))
+	if (!l || id < 0 || !rpg_tab_at(ar, RPG_T_NTYPES, 0, len, (size_t)id, NTYPE_PICTURE, &ps) ||
+	    !rpg_tab_at(ar, RPG_T_NTYPES, 0, len, (size_t)id, NTYPE_PALETTE, &pp) ||
+	    rpg_lump_range(ar, l, ps, sizeof(w), w) || rpg_lump_range(ar, l, pp, sizeof(c), c))
 		return 0;
 	*set = (int16_t)gfs_le16(w);
-	*pal = (int16_t)gfs_le16(w + 2);
+	*pal = (int16_t)gfs_le16(c);
 	return 1;
 }
 
@@ -290,8 +296,8 @@ int rpg_npc_look(struct gfs_archive *ar, long map, long id, int global, long *se
  */
 static long rpg_obj_walk(struct gfs_archive *ar, struct rpg_tmap *tm, long map, unsigned s, int add)
 {
-	long id = (int16_t)gfs_le16(rpg_npc_word(tm, 2, s)) - 1, set, pal;
-	int global = tm->npc_pool && gfs_le16(rpg_npc_word(tm, 5, s));
+	long id = (int16_t)gfs_le16(rpg_npc_word(tm, NPC_ID, s)) - 1, set, pal;
+	int global = tm->npc_pool && gfs_le16(rpg_npc_word(tm, NPC_POOL, s));
 	uint8_t px[RPG_WALK_W * RPG_WALK_H], master[16];
 	unsigned u;
 
@@ -324,12 +330,12 @@ static int rpg_tmx_objects(struct gfs_archive *ar, struct gfs_buf *out, struct r
 	if (tm->npcl)
 		r = gfs_buf_printf(out, " <objectgroup id=\"%u\" name=\"npcs\">\n", id++);
 	for (unsigned s = 0; s < L_SLOTS && tm->npcl && !r; s++) {
-		long x = (int16_t)gfs_le16(rpg_npc_word(tm, 0, s)), y = (int16_t)gfs_le16(rpg_npc_word(tm, 1, s)) - 1;
-		long npc = (int16_t)gfs_le16(rpg_npc_word(tm, 2, s)) - 1;
-		int global = tm->npc_pool && gfs_le16(rpg_npc_word(tm, 5, s));
+		long x = (int16_t)gfs_le16(rpg_npc_word(tm, NPC_X, s)), y = (int16_t)gfs_le16(rpg_npc_word(tm, NPC_Y, s)) - 1;
+		long npc = (int16_t)gfs_le16(rpg_npc_word(tm, NPC_ID, s)) - 1;
+		int global = tm->npc_pool && gfs_le16(rpg_npc_word(tm, NPC_POOL, s));
 
 		long set = rpg_npc_used(tm, s) ? rpg_obj_walk(ar, tm, map, s, 0) : -1;
-		unsigned dir = gfs_le16(rpg_npc_word(tm, 3, s)) & 3;
+		unsigned dir = gfs_le16(rpg_npc_word(tm, NPC_DIR, s)) & 3;
 
 		if (rpg_npc_used(tm, s) && set >= 0)	/* a tile object: y is its bottom */
 			r = gfs_buf_printf(out, "  <object id=\"%u\" name=\"%snpc %ld\" gid=\"%u\" x=\"%ld\" y=\"%ld\" "
@@ -345,7 +351,7 @@ static int rpg_tmx_objects(struct gfs_archive *ar, struct gfs_buf *out, struct r
 	if (tm->doxl && !r)
 		r = gfs_buf_printf(out, " <objectgroup id=\"%u\" name=\"doors\">\n", id);
 	for (unsigned d = 0; d < DOORS && tm->doxl && !r; d++) {
-		long x = (int16_t)gfs_le16(rpg_door_word(tm, 0, d)), y = (int16_t)gfs_le16(rpg_door_word(tm, 1, d)) - 1;
+		long x = (int16_t)gfs_le16(rpg_door_word(tm, DOOR_X, d)), y = (int16_t)gfs_le16(rpg_door_word(tm, DOOR_Y, d)) - 1;
 
 		if (rpg_door_used(tm, d))
 			r = gfs_buf_printf(out, "  <object id=\"%u\" name=\"door %u\" x=\"%ld\" y=\"%ld\" width=\"%u\" "
@@ -540,7 +546,7 @@ static int rpg_tmx_layer_new(struct rpg_tmxin *in, const struct gfs_xml_el *e, c
 	if (t->n >= RPG_MAP_MAX_LAYERS)
 		return gfs_tmx_err(in->ar, in->view, e, "layer '%s': a map has at most %d tile layers", name,
 				   RPG_MAP_MAX_LAYERS);
-	if ((r = gfs_buf_set_len(&t->b, t->b.len + (size_t)t->w * t->h)))	/* zeros */
+	if ((r = rpg_map_layers(&t->b, t->n + 1)))	/* zeros */
 		return r;
 	in->added++;
 	return (int)t->n++;
@@ -632,7 +638,7 @@ static int rpg_tmx_layer_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 				r = gfs_tmx_err(in->ar, in->view, e, "layer '%s' cell %u,%u: gid %u is not a tile of "
 						"tileset '%s'", name, x, y, gid, grid_name[grid]);
 			else if (x < g->w && y < g->h)
-				g->b.data[RPG_MAP_HDR + (size_t)k * g->w * g->h + (size_t)y * g->w + x] = (uint8_t)v;
+				g->b.data[rpg_map_at(g->w, g->h, k, x, y)] = (uint8_t)v;
 			else if (v)
 				r = gfs_tmx_err(in->ar, in->view, e, "layer '%s' cell %u,%u is outside the %s map "
 						"(%ux%u): it can only be empty", name, x, y, grid_name[grid], g->w, g->h);
@@ -662,7 +668,7 @@ static int rpg_tmx_root(struct rpg_tmxin *in, const struct gfs_xml_el *root)
 	if ((r = rpg_resize_ok(in->ar, in->view, w, h = gfs_tmx_num(root, "height"))))
 		return r;
 	for (struct rpg_grid *g = in->tm.g; g < in->tm.g + 3 && !r; g++)
-		if (g->n && !(r = rpg_resize_grid(&g->b, (unsigned)w, (unsigned)h)))
+		if (g->n && !(r = rpg_map_resize(&g->b, (unsigned)w, (unsigned)h)))
 			rpg_map_dims(g->b.data, g->b.len, &g->w, &g->h, &g->n);
 	in->resized = 1;
 	return r;
@@ -695,8 +701,8 @@ static int rpg_tmx_group_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 		seen = doors ? &in->door_seen[i] : &in->npc_seen[i];
 		if ((*seen)++)
 			return gfs_tmx_err(in->ar, in->view, o, "object %ld twice", id);
-		px = doors ? rpg_door_word(&in->tm, 0, i) : rpg_npc_word(&in->tm, 0, i);
-		py = doors ? rpg_door_word(&in->tm, 1, i) : rpg_npc_word(&in->tm, 1, i);
+		px = doors ? rpg_door_word(&in->tm, DOOR_X, i) : rpg_npc_word(&in->tm, NPC_X, i);
+		py = doors ? rpg_door_word(&in->tm, DOOR_Y, i) : rpg_npc_word(&in->tm, NPC_Y, i);
 		if (rpg_resize_obj_cell(o, "x", t->w, (int16_t)gfs_le16(px), 0, &x) < 0 ||
 		    rpg_resize_obj_cell(o, "y", t->h, (int16_t)gfs_le16(py) - 1, gfs_xml_attr(o, "gid") ? TILE : 0, &y) < 0)
 			return gfs_tmx_err(in->ar, in->view, o, "object %ld is off the %ux%u map", id, t->w, t->h);
@@ -768,9 +774,7 @@ static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 			 strcmp(e->name, "properties"))
 			r = gfs_tmx_err(ar, n->name, e, "<%s> is nothing the map holds", e->name);
 	}
-	if (!r && in->resized && !(r = rpg_resize_objects(ar, n->name, in->tm.npcl ? in->tm.npcb.data : NULL,
-							   in->tm.doxl ? in->tm.doxb.data + in->tm.dox_at : NULL,
-							   in->tm.g[G_T].w, in->tm.g[G_T].h)))
+	if (!r && in->resized && !(r = rpg_resize_objects(ar, n->name, &in->tm, in->tm.g[G_T].w, in->tm.g[G_T].h)))
 		r = rpg_resize_zones(ar, n->name, (long)((struct rpg_vpriv *)n->priv)->rec, in->tm.g[G_T].w,
 				     in->tm.g[G_T].h, &zl, &zb);
 	/* all checked: only now does any lump change (their sizes follow: a new size, new layers) */
