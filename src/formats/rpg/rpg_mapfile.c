@@ -1,9 +1,8 @@
 /*
  * rpg_mapfile.c - an OHRRPGCE tile-map lump (.T tiles, .P walls, .E foes)
- * declared once (specs/ohrrpgce-lumps.md 2.1): 7 ignored bytes, int16
- * width and height, then its layers to the end of the lump, each a plane
- * of width x height bytes, row by row.  Its size, its layer count, where a
- * cell is, a new lump and a resized one all follow from the declaration.
+ * declared once: 7 ignored bytes, int16 width and height, then layers to
+ * the end, each width x height bytes row by row.  Its layer count, where a
+ * cell is, a new lump and a resized one follow from the declaration.
  */
 #include <errno.h>
 #include <string.h>
@@ -17,7 +16,7 @@ static const struct gfs_record rpg_mcell = { .section = "tile", .size = 1, GFS_F
 static const struct gfs_field rpg_mlayer_f[] = {
 	{ .key = "tiles", .kind = GFS_FK_LIST, .group = &rpg_mcell, .flags = GFS_FF_TOEND },
 };
-static const struct gfs_record rpg_mlayer = { .section = "layer", .size = 0, GFS_FIELDS(rpg_mlayer_f) };
+static const struct gfs_record rpg_mlayer = { .section = "layer", GFS_FIELDS(rpg_mlayer_f) };
 static const struct gfs_field rpg_map_f[] = {
 	[MF_W] = { .key = "width", .kind = GFS_FK_SINT, .off = 7, .width = 2 },
 	[MF_H] = { .key = "height", .kind = GFS_FK_SINT, .off = 9, .width = 2 },
@@ -29,19 +28,16 @@ const struct gfs_record rpg_map_rec = { .section = "map", .size = RPG_MAP_HDR, G
 int rpg_map_dims(const uint8_t *hdr, uint64_t len, unsigned *w, unsigned *h, unsigned *layers)
 {
 	int16_t sw = (int16_t)gfs_le16(hdr + rpg_map_f[MF_W].off), sh = (int16_t)gfs_le16(hdr + rpg_map_f[MF_H].off);
-	size_t plane;
+	size_t at = rpg_map_rec.size, plane;
 
-	if (len < rpg_map_rec.size || len > SIZE_MAX || sw <= 0 || sh <= 0)
+	if (len < at || len > SIZE_MAX || sw <= 0 || sh <= 0)
 		return 0;
 	*w = (unsigned)sw;
 	*h = (unsigned)sh;
-	/* a layer's bytes from the header alone (no plane is read), 0 when not one fits */
-	plane = gfs_record_elem_span(&rpg_map_f[MF_LAYER], hdr, hdr + rpg_map_rec.size, (size_t)len - rpg_map_rec.size);
-	if (!plane)
+	/* a layer's bytes from the header alone (0: none fits); the layers, those that fit (GFS_FF_TOEND) */
+	if (!(plane = gfs_record_elem_span(&rpg_map_f[MF_LAYER], hdr, hdr + at, (size_t)len - at)))
 		return 0;
-	*layers = (unsigned)((len - rpg_map_rec.size) / plane);	/* the planes that fit (GFS_FF_TOEND) */
-	if (*layers > RPG_MAP_MAX_LAYERS)
-		*layers = RPG_MAP_MAX_LAYERS;
+	*layers = (len - at) / plane > RPG_MAP_MAX_LAYERS ? RPG_MAP_MAX_LAYERS : (unsigned)((len - at) / plane);
 	return 1;
 }
 
@@ -64,13 +60,10 @@ int rpg_map_layers(struct gfs_buf *b, unsigned n)
 	struct gfs_buf nb = GFS_BUF_INIT;
 	int r = gfs_record_resize(&rpg_map_rec, &rpg_map_f[MF_LAYER], b->data, b->len, n, &nb);
 
-	if (r) {
-		gfs_buf_release(&nb);
-		return r == -EBADMSG ? -EIO : r;
-	}
-	gfs_buf_release(b);
-	*b = nb;
-	return 0;
+	gfs_buf_release(r ? &nb : b);
+	if (!r)
+		*b = nb;
+	return r == -EBADMSG ? -EIO : r;
 }
 
 int rpg_map_new(struct gfs_buf *b, const uint8_t *hdr, unsigned w, unsigned h, unsigned layers)
@@ -90,18 +83,19 @@ int rpg_map_resize(struct gfs_buf *b, unsigned w, unsigned h)
 {
 	struct gfs_buf nb = GFS_BUF_INIT;
 	unsigned ow, oh, n;
-	int r;
+	int r = rpg_map_dims(b->data, b->len, &ow, &oh, &n) ? rpg_map_new(&nb, b->data, w, h, n) : -EIO;
 
-	if (!rpg_map_dims(b->data, b->len, &ow, &oh, &n))
-		return -EIO;
-	if ((r = rpg_map_new(&nb, b->data, w, h, n))) {
-		gfs_buf_release(&nb);
-		return r;
-	}
-	for (unsigned k = 0; k < n; k++)
+	for (unsigned k = 0; !r && k < n; k++)
 		for (unsigned y = 0; y < h && y < oh; y++)
 			memcpy(nb.data + rpg_map_at(w, h, k, 0, y), b->data + rpg_map_at(ow, oh, k, 0, y), w < ow ? w : ow);
-	gfs_buf_release(b);
-	*b = nb;
-	return 0;
+	gfs_buf_release(r ? &nb : b);
+	if (!r)
+		*b = nb;
+	return r;
+}
+
+/* The layouts of this file, for the fuzz target */
+const struct gfs_record *rpg_layout_nth(size_t i)
+{
+	return i ? NULL : &rpg_map_rec;
 }

@@ -107,13 +107,13 @@ static void rpg_mappng_npcs(struct gfs_archive *ar, const struct rpg_canvas *cv,
 	unsigned nseen = 0;
 
 	for (unsigned s = 0; s < L_SLOTS && tm->npcl && seen; s++) {
-		long x = (int16_t)gfs_le16(rpg_npc_word(tm, NPC_X, s)), y = (int16_t)gfs_le16(rpg_npc_word(tm, NPC_Y, s)) - 1;
-		long id = (int16_t)gfs_le16(rpg_npc_word(tm, NPC_ID, s)) - 1, set, pal;
-		unsigned dir = gfs_le16(rpg_npc_word(tm, NPC_DIR, s)) & 3, i;
-		int global = tm->npc_pool && gfs_le16(rpg_npc_word(tm, NPC_POOL, s));
+		long x = (int16_t)gfs_le16(rpg_obj_word(tm, 0, NPC_X, s)), y = (int16_t)gfs_le16(rpg_obj_word(tm, 0, NPC_Y, s)) - 1;
+		long id = (int16_t)gfs_le16(rpg_obj_word(tm, 0, NPC_ID, s)) - 1, set, pal;
+		unsigned dir = gfs_le16(rpg_obj_word(tm, 0, NPC_DIR, s)) & 3, i;
+		int global = tm->npc_pool && gfs_le16(rpg_obj_word(tm, 0, NPC_POOL, s));
 		struct rpg_walk_seen *ws;
 
-		if (!rpg_npc_used(tm, s) || x < 0 || y < 0 || (unsigned long)x >= tm->g[G_T].w ||
+		if (!rpg_obj_used(tm, 0, s) || x < 0 || y < 0 || (unsigned long)x >= tm->g[G_T].w ||
 		    (unsigned long)y >= tm->g[G_T].h || !rpg_npc_look(ar, map, id, global, &set, &pal))
 			continue;
 		for (i = 0; i < nseen; i++)

@@ -135,6 +135,17 @@ int rpg_tab_at(struct gfs_archive *ar, int t, size_t rec, uint64_t len, size_t i
 	return 1;
 }
 
+int rpg_tab_get(struct gfs_archive *ar, struct rpg_lump *l, int t, size_t rec, size_t i, unsigned c, int16_t *v)
+{
+	uint8_t w[2];
+	size_t at;
+
+	if (!l || !rpg_tab_at(ar, t, rec, l->data ? l->data->len : l->len, i, c, &at) || rpg_lump_range(ar, l, at, 2, w))
+		return 0;
+	*v = (int16_t)gfs_le16(w);
+	return 1;
+}
+
 /* The stored word of column c of element r of table t in lump p. */
 static int16_t i16_get(const uint8_t *p, const struct i16geo *g, int t, size_t r, size_t c)
 {
@@ -549,11 +560,9 @@ struct rpg_lump *rpg_map_lump(struct rpg_model *m, long map, char letter, int ki
 /* Does door d of map exist (a DOX record, bit 0 of its flags)? */
 static int door_exists(struct gfs_archive *ar, struct rpg_lump *dox, long map, long d)
 {
-	uint8_t w[2];
-	size_t at;
+	int16_t f;
 
-	return dox && map >= 0 && d >= 0 && rpg_tab_at(ar, RPG_T_DOORS, (size_t)map, dox->len, (size_t)d, DOOR_FLAGS, &at) &&
-	       !rpg_lump_range(ar, dox, at, 2, w) && (w[0] & 1);
+	return map >= 0 && d >= 0 && rpg_tab_get(ar, dox, RPG_T_DOORS, (size_t)map, (size_t)d, DOOR_FLAGS, &f) && (f & 1);
 }
 
 size_t rpg_maps_check(struct gfs_archive *ar, FILE *out)

@@ -139,8 +139,9 @@ static int nm_record(struct gfs_archive *ar, const char *suffix, size_t rs, long
 	if (old && rs <= oldmax && b.len >= (size_t)(map + 1) * rs) {	/* DOX: a pre-sized record with no door stays */
 		int doors = 0;
 
-		for (size_t i = 0; rs == NM_DOX && i < 100; i++)
-			doors |= b.data[(size_t)map * rs + 400 + 2 * i] & 1;
+		for (size_t i = 0, at; rs == NM_DOX && rpg_tab_at(ar, RPG_T_DOORS, (size_t)map, b.len, i, DOOR_FLAGS,
+									&at); i++)
+			doors |= b.data[at] & 1;
 		memcpy(old, b.data + (size_t)map * rs, rs);
 		*had = 1;
 		if (rs == NM_DOX && !doors) {

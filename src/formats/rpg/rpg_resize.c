@@ -144,10 +144,10 @@ int rpg_resize_objects(struct gfs_archive *ar, const char *view, const struct rp
 		unsigned s = d ? i - L_SLOTS : i;
 		long x, y;
 
-		if (!(d ? rpg_door_used(tm, s) : rpg_npc_used(tm, s)))
+		if (!rpg_obj_used(tm, d, s))
 			continue;
-		x = (int16_t)gfs_le16(d ? rpg_door_word(tm, DOOR_X, s) : rpg_npc_word(tm, NPC_X, s));
-		y = (int16_t)gfs_le16(d ? rpg_door_word(tm, DOOR_Y, s) : rpg_npc_word(tm, NPC_Y, s)) - 1;
+		x = (int16_t)gfs_le16(rpg_obj_word(tm, d, OBJ_X, s));
+		y = (int16_t)gfs_le16(rpg_obj_word(tm, d, OBJ_Y, s)) - 1;
 		if (x >= (long)w || y >= (long)h)
 			return gfs_err(ar, -EINVAL, "%s: %s %u at %ld,%ld would be off the %ux%u map: move or remove it "
 				       "first (%s)", view, d ? "door" : "NPC slot", s, x, y, w, h,
