@@ -189,7 +189,7 @@ void gfs_mount_forget(struct gfs_mount *m, uint64_t ino, uint64_t nlookup);	/* l
 int gfs_mount_getattr(struct gfs_mount *m, uint64_t ino, struct gfs_handle *h, struct stat *st);
 int gfs_mount_setattr(struct gfs_mount *m, uint64_t ino, struct gfs_handle *h, const struct stat *attr,
 		      int to_set, struct stat *st);
-int gfs_mount_opendir(struct gfs_mount *m, uint64_t ino, struct gfs_open *o);	/* lock */
+int gfs_mount_opendir(struct gfs_mount *m, uint64_t ino, struct gfs_open *o);
 int gfs_mount_readdir(struct gfs_mount *m, struct gfs_handle *h, int64_t off, int plus,
 		      gfs_dirent_fn add, void *ctx);
 /* A read-only mount answers -ENOSYS: the kernel opens without asking from then on. */

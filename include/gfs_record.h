@@ -253,6 +253,14 @@ const struct gfs_record *gfs_record_elem(const struct gfs_record *rec, const uin
 const struct gfs_field *gfs_record_items(const struct gfs_record *el, const uint8_t *e, size_t elen,
 					const char *key, size_t *at, size_t *n);
 size_t gfs_record_elem_span(const struct gfs_field *g, const uint8_t *fixed, const uint8_t *e, size_t avail);
+/*
+ * A number field (not a GROUP, string or bytes) of the record or element
+ * at base: its value as stored (unsigned, its bits only, through get/set
+ * when it has them), and written in place (the other bits kept).  A format
+ * reads and writes its records through its table, not at its own offsets.
+ */
+uint64_t gfs_field_get(const struct gfs_field *f, const uint8_t *base);
+void gfs_field_set(const struct gfs_field *f, uint8_t *base, uint64_t v);
 /* Append the INI view of p[0..len) to out; -EBADMSG when the record does not fit. */
 int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len,
 		      const struct gfs_rec_refs *refs, struct gfs_buf *out);

@@ -184,16 +184,23 @@ static void gfs_ll_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, in
 	gfs_reply_attr(req, r, &st);
 }
 
-static void gfs_ll_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+/* OPEN and OPENDIR: the core's open, then the handle and the kernel's caching in the reply. */
+static void gfs_ll_open_with(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
+			     int (*op)(struct gfs_mount *, uint64_t, struct gfs_open *))
 {
 	struct gfs_mount *m = gfs_req_m(req);
 	struct gfs_open o = { .flags = fi->flags };
 	int r;
 
-	gfs_mount_lock(m);
-	r = gfs_mount_opendir(m, ino, &o);
-	gfs_mount_unlock(m);
+	gfs_mount_enter(m);
+	r = op(m, ino, &o);
+	gfs_mount_leave(m);
 	gfs_reply_open(m, req, fi, r, &o);
+}
+
+static void gfs_ll_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	gfs_ll_open_with(req, ino, fi, gfs_mount_opendir);
 }
 
 /* Where readdir's entries go: the reply's buffer. */
@@ -255,14 +262,7 @@ static void gfs_ll_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_
 
 static void gfs_ll_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	struct gfs_mount *m = gfs_req_m(req);
-	struct gfs_open o = { .flags = fi->flags };
-	int r;
-
-	gfs_mount_enter(m);
-	r = gfs_mount_open(m, ino, &o);
-	gfs_mount_leave(m);
-	gfs_reply_open(m, req, fi, r, &o);
+	gfs_ll_open_with(req, ino, fi, gfs_mount_open);
 }
 
 static void gfs_ll_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
@@ -326,15 +326,22 @@ static void gfs_ll_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t
 		fuse_reply_write(req, (size_t)r);
 }
 
-static void gfs_ll_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+/* FLUSH and FSYNC: one core call on the handle, its errno the reply. */
+static void gfs_ll_on_handle(fuse_req_t req, struct fuse_file_info *fi,
+			     int (*op)(struct gfs_mount *, struct gfs_handle *))
 {
 	struct gfs_mount *m = gfs_req_m(req);
 	int r;
 
 	gfs_mount_enter(m);
-	r = gfs_mount_flush(m, gfs_fh(fi));
+	r = op(m, gfs_fh(fi));
 	gfs_mount_leave(m);
 	fuse_reply_err(req, -r);
+}
+
+static void gfs_ll_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	gfs_ll_on_handle(req, fi, gfs_mount_flush);
 }
 
 static void gfs_ll_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -345,24 +352,25 @@ static void gfs_ll_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info
 
 static void gfs_ll_fsync(fuse_req_t req, fuse_ino_t ino, int datasync, struct fuse_file_info *fi)
 {
+	gfs_ll_on_handle(req, fi, gfs_mount_fsync);
+}
+
+/* UNLINK and RMDIR: one core call on the name, its errno the reply. */
+static void gfs_ll_on_name(fuse_req_t req, fuse_ino_t parent, const char *name,
+			   int (*op)(struct gfs_mount *, uint64_t, const char *))
+{
 	struct gfs_mount *m = gfs_req_m(req);
 	int r;
 
 	gfs_mount_enter(m);
-	r = gfs_mount_fsync(m, gfs_fh(fi));
+	r = op(m, parent, name);
 	gfs_mount_leave(m);
 	fuse_reply_err(req, -r);
 }
 
 static void gfs_ll_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
-	struct gfs_mount *m = gfs_req_m(req);
-	int r;
-
-	gfs_mount_enter(m);
-	r = gfs_mount_unlink(m, parent, name);
-	gfs_mount_leave(m);
-	fuse_reply_err(req, -r);
+	gfs_ll_on_name(req, parent, name, gfs_mount_unlink);
 }
 
 static void gfs_ll_rename(fuse_req_t req, fuse_ino_t parent, const char *name, fuse_ino_t newparent,
@@ -391,13 +399,7 @@ static void gfs_ll_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mo
 
 static void gfs_ll_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
-	struct gfs_mount *m = gfs_req_m(req);
-	int r;
-
-	gfs_mount_enter(m);
-	r = gfs_mount_rmdir(m, parent, name);
-	gfs_mount_leave(m);
-	fuse_reply_err(req, -r);
+	gfs_ll_on_name(req, parent, name, gfs_mount_rmdir);
 }
 
 static void gfs_ll_statfs(fuse_req_t req, fuse_ino_t ino)

@@ -81,14 +81,14 @@ static void gfs_le_put(uint8_t *p, unsigned width, uint64_t v)
 		p[i] = (uint8_t)v;
 }
 
-static uint64_t gfs_field_get(const struct gfs_field *f, const uint8_t *base)
+uint64_t gfs_field_get(const struct gfs_field *f, const uint8_t *base)
 {
 	if (f->get)
 		return f->get(base);
 	return gfs_le(base + f->off, f->width) >> f->shift & gfs_field_mask(f);
 }
 
-static void gfs_field_set(const struct gfs_field *f, uint8_t *base, uint64_t v)
+void gfs_field_set(const struct gfs_field *f, uint8_t *base, uint64_t v)
 {
 	uint64_t m = gfs_field_mask(f) << f->shift, w;
 

@@ -60,27 +60,22 @@ static int lay_type_known(uint8_t t)
  */
 static int lay_bid(const uint8_t *head, size_t len, const char *path)
 {
-	struct gfs_rd r;
 	uint32_t sc, cc;
 	int ext = lay_has_ext(path);
 
 	if (len < LAY_HDR_SIZE)
 		return ext ? 30 : 0;	/* ours to refuse with a reason */
-	gfs_rd_init(&r, head, len, 0);
-	if (gfs_rd_u32le(&r, &sc) || gfs_rd_u32le(&r, &cc))
-		return 0;
+	sc = gfs_le32(head + LAY_H_SPRITES);
+	cc = gfs_le32(head + LAY_H_CHUNKS);
 	if (sc > LAY_MAX_SPRITES || cc > LAY_MAX_CHUNKS)
 		return ext ? (gfs_is_zlib(head, len) ? 60 : 30) : 0;
 	if (sc == 0)
 		return ext ? 50 : 0;
-	for (uint32_t i = 0; i < sc && gfs_rd_left(&r) >= LAY_SPRITE_SIZE; i++) {
-		uint8_t info[4];
-		uint32_t off, n;
+	for (size_t i = 0; i < sc && LAY_HDR_SIZE + (i + 1) * LAY_SPRITE_SIZE <= len; i++) {
+		struct lay_sprite s;
 
-		if (gfs_rd_bytes(&r, info, 4) || gfs_rd_u32le(&r, &off) ||
-		    gfs_rd_u32le(&r, &n))
-			return 0;
-		if (!lay_type_known(info[3]) || (uint64_t)off + n > cc)
+		lay_sprite_of(head + LAY_HDR_SIZE, i, &s);
+		if (!lay_type_known(s.type) || (uint64_t)s.off + s.count > cc)
 			return ext ? 50 : 0;
 	}
 	return ext ? 90 : 40;
@@ -168,35 +163,23 @@ static int lay_load(struct gfs_archive *ar)
 	if (rc)
 		goto out;
 
-	{
-		struct gfs_rd r;
+	if (!gfs_record_span(&lay_file_rec, file.data, file.len) && gfs_is_zlib(file.data, file.len)) {
+		enum gfs_zwrap wrap;
+		size_t used = 0;
 
-		gfs_rd_init(&r, file.data, file.len, 0);
-		if (!gfs_record_span(&lay_file_rec, file.data, file.len) && gfs_is_zlib(file.data, file.len)) {
-			enum gfs_zwrap wrap;
-			size_t used = 0;
-
-			rc = gfs_inflate(file.data, file.len, LAY_MAX_FILE, &L->orig, &wrap, &used);
-			if (rc) {
-				rc = gfs_err_at(ar, -EBADMSG, 0,
-						"counts do not fit the file and it is no valid zlib stream (or inflates past %u bytes)",
-						LAY_MAX_FILE);
-				goto out;
-			}
-			if (used < file.len) {
-				const uint8_t *after;
-
-				if (gfs_rd_seek(&r, used) || gfs_rd_ptr(&r, &after, file.len - used)) {
-					rc = gfs_err_at(ar, -EBADMSG, used, "internal cursor error");
-					goto out;
-				}
-				if ((rc = gfs_buf_add(&L->ztail, after, file.len - used)))
-					goto out;
-			}
-			L->compressed = L->file_compressed = 1;
-		} else if ((rc = gfs_buf_add(&L->orig, file.data, file.len))) {
+		rc = gfs_inflate(file.data, file.len, LAY_MAX_FILE, &L->orig, &wrap, &used);
+		if (rc) {
+			rc = gfs_err_at(ar, -EBADMSG, 0,
+					"counts do not fit the file and it is no valid zlib stream (or inflates past %u bytes)",
+					LAY_MAX_FILE);
 			goto out;
 		}
+		/* bytes after the stream: after-stream.bin */
+		if (used < file.len && (rc = gfs_buf_add(&L->ztail, file.data + used, file.len - used)))
+			goto out;
+		L->compressed = L->file_compressed = 1;
+	} else if ((rc = gfs_buf_add(&L->orig, file.data, file.len))) {
+		goto out;
 	}
 	rc = lay_parse(ar, L, L->orig.data, L->orig.len, L->compressed);
 	if (rc)

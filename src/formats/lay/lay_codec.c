@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "gfs_rd.h"
 #include "formats/lay/lay.h"
 
 /* A sprite (LAY_SPRITE_SIZE bytes), its fields in view order: sprites.csv's columns. */
@@ -52,51 +51,55 @@ const struct gfs_record *lay_layout_nth(size_t i)
 	return i < sizeof(t) / sizeof(t[0]) ? t[i] : NULL;
 }
 
+/* Sprite s into the stored element e, through the table (the fields in view order). */
+static void lay_sprite_put(uint8_t *e, const struct lay_sprite *s)
+{
+	const uint32_t v[] = { s->type, s->id, s->dep, s->c, s->off, s->count };
+
+	for (size_t k = 0; k < lay_sprite_rec.nfields; k++)
+		gfs_field_set(&lay_sprite_fields[k], e, v[k]);
+}
+
 /* The sprite table sp[0..n) as stored (LAY_SPRITE_SIZE bytes each), appended to b. */
 int lay_sprites_raw(const struct lay_sprite *sp, size_t n, struct gfs_buf *b)
 {
-	int rc = gfs_buf_grow(b, n * LAY_SPRITE_SIZE);
+	size_t at = b->len;
+	int rc = gfs_buf_set_len(b, at + n * LAY_SPRITE_SIZE);
 
-	for (size_t i = 0; !rc && i < n; i++) {
-		const struct lay_sprite *s = &sp[i];
-		uint8_t info[4] = { s->id, s->dep, s->c, s->type };
-
-		rc = gfs_buf_add(b, info, 4);
-		if (!rc)
-			rc = gfs_buf_add_u32le(b, s->off);
-		if (!rc)
-			rc = gfs_buf_add_u32le(b, s->count);
-	}
+	for (size_t i = 0; !rc && i < n; i++)
+		lay_sprite_put(b->data + at + i * LAY_SPRITE_SIZE, &sp[i]);
 	return rc;
 }
 
 /* The chunk table ch[0..n) as stored (LAY_CHUNK_SIZE bytes each), appended to b. */
 int lay_chunks_raw(const struct lay_chunk *ch, size_t n, struct gfs_buf *b)
 {
-	int rc = gfs_buf_grow(b, n * LAY_CHUNK_SIZE);
+	size_t at = b->len;
+	int rc = gfs_buf_set_len(b, at + n * LAY_CHUNK_SIZE);
 
 	for (size_t i = 0; !rc && i < n; i++)
-		for (int k = 0; !rc && k < 4; k++)
-			rc = gfs_buf_add_u32le(b, ch[i].v[k]);
+		for (size_t k = 0; k < 4; k++)
+			gfs_field_set(&lay_chunk_fields[k], b->data + at + i * LAY_CHUNK_SIZE, ch[i].v[k]);
 	return rc;
 }
 
 /* Sprite i of the stored table p (its bytes are there: no check). */
 void lay_sprite_of(const uint8_t *p, size_t i, struct lay_sprite *s)
 {
-	struct gfs_rd r;
+	const uint8_t *e = p + i * LAY_SPRITE_SIZE;
+	const struct gfs_field *f = lay_sprite_fields;
 
-	gfs_rd_init(&r, p + i * LAY_SPRITE_SIZE, LAY_SPRITE_SIZE, 0);
-	(void)(gfs_rd_u8(&r, &s->id) || gfs_rd_u8(&r, &s->dep) || gfs_rd_u8(&r, &s->c) ||
-	       gfs_rd_u8(&r, &s->type) || gfs_rd_u32le(&r, &s->off) || gfs_rd_u32le(&r, &s->count));
+	s->type = (uint8_t)gfs_field_get(&f[0], e);
+	s->id = (uint8_t)gfs_field_get(&f[1], e);
+	s->dep = (uint8_t)gfs_field_get(&f[2], e);
+	s->c = (uint8_t)gfs_field_get(&f[3], e);
+	s->off = (uint32_t)gfs_field_get(&f[4], e);
+	s->count = (uint32_t)gfs_field_get(&f[5], e);
 }
 
 /* Chunk i of the stored table p. */
 void lay_chunk_of(const uint8_t *p, size_t i, struct lay_chunk *c)
 {
-	struct gfs_rd r;
-
-	gfs_rd_init(&r, p + i * LAY_CHUNK_SIZE, LAY_CHUNK_SIZE, 0);
-	for (int k = 0; k < 4; k++)
-		(void)gfs_rd_u32le(&r, &c->v[k]);
+	for (size_t k = 0; k < 4; k++)
+		c->v[k] = (uint32_t)gfs_field_get(&lay_chunk_fields[k], p + i * LAY_CHUNK_SIZE);
 }
