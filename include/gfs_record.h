@@ -154,6 +154,8 @@ enum gfs_fkind {
 #define GFS_FF_NEED	0x800u	/* not a LINES GROUP: a view must give the key */
 #define GFS_FF_ASCII	0x1000u	/* PSTR: a byte outside printable ASCII shows as \xNN, and only
 				   \xNN writes one (OHRRPGCE's text rule; no code page) */
+#define GFS_FF_POSITIVE	0x2000u	/* GROUP, LIST: the count field is signed and counts only when
+				   > 0, else no elements (ZZT's code length, negative for a bind) */
 
 struct gfs_record;
 
@@ -195,6 +197,11 @@ struct gfs_field {
 	const struct gfs_record *const *variants;
 	unsigned nvariants;
 	const char *match;
+	/*
+	 * GROUP, LIST (added for ZZT): not 0: the count field is signed and the count is its value
+	 * plus count_bias (ZZT stores its stat count minus one: 1); a negative count does not fit
+	 */
+	unsigned count_bias;
 	/* GROUP with size_width: each element the size field times this one (width x height) */
 	unsigned size_mul_off, size_mul_width;
 };
@@ -261,6 +268,14 @@ size_t gfs_record_elem_span(const struct gfs_field *g, const uint8_t *fixed, con
  */
 uint64_t gfs_field_get(const struct gfs_field *f, const uint8_t *base);
 void gfs_field_set(const struct gfs_field *f, uint8_t *base, uint64_t v);
+/*
+ * The count of GROUP or LIST g whose count field is at base (the fixed part
+ * or PART holding it, or an element): the stored value as count_bias and
+ * GFS_FF_POSITIVE say, negative when it is (such a record does not fit).
+ * And set it: the stored value becomes what counts n.
+ */
+int64_t gfs_record_count(const struct gfs_field *g, const uint8_t *base);
+void gfs_record_count_set(const struct gfs_field *g, uint8_t *base, size_t n);
 /* Append the INI view of p[0..len) to out; -EBADMSG when the record does not fit. */
 int gfs_record_render(const struct gfs_record *rec, const uint8_t *p, size_t len,
 		      const struct gfs_rec_refs *refs, struct gfs_buf *out);

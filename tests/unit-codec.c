@@ -962,6 +962,52 @@ static void test_plane(void)
 	gfs_buf_release(&out);
 }
 
+/* ZZT's board: a stat count stored minus one, each stat followed by its code when its length is > 0. */
+static const struct gfs_field zstat_fields[] = {
+	{ .key = "x", .kind = GFS_FK_UINT, .off = 0, .width = 1 },
+	{ .key = "code", .kind = GFS_FK_LIST, .off = 3, .group = &byte_rec, .count_off = 1, .count_width = 2,
+	  .flags = GFS_FF_POSITIVE },
+};
+static const struct gfs_record zstat = { .section = "stat", .size = 3, GFS_FIELDS(zstat_fields) };
+static const struct gfs_field zboard_fields[] = {
+	{ .key = "stats", .kind = GFS_FK_GROUP, .group = &zstat, .count_off = 0, .count_width = 2, .count_bias = 1 },
+};
+static const struct gfs_record zboard = { .section = "board", .size = 2, GFS_FIELDS(zboard_fields) };
+
+static void test_bias(void)
+{
+	/* stored 1: two stats, the first with 2 bytes of code, the second bound (length -1); a tail */
+	static const uint8_t old[] = { 1, 0, 5, 2, 0, 'a', 'b', 6, 0xff, 0xff, 'T' };
+	static const uint8_t none[] = { 0xff, 0xff, 'T' }, neg[] = { 0xfe, 0xff, 0, 0, 0 };
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT, back = GFS_BUF_INIT;
+	size_t at = 0, n = 0;
+	uint8_t c[2] = { 0, 0 };
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_record_span(&zboard, old, sizeof(old)) == 10 && !gfs_record_span(&zboard, old, 9) &&
+	   gfs_record_count(&zboard_fields[0], old) == 2, "bias: two stats of stored 1, code only when > 0");
+	ok(gfs_record_elem(&zboard, old, sizeof(old), "stats", 1, &at, &n) == &zstat && at == 7 && n == 3 &&
+	   gfs_record_items(&zstat, old + at, n, "code", &at, &n) && n == 0, "bias: a negative length, no code");
+	ok(gfs_record_span(&zboard, none, sizeof(none)) == 2 && !gfs_record_span(&zboard, neg, sizeof(neg)) &&
+	   gfs_record_count(&zboard_fields[0], neg) == -1, "bias: stored -1 is no stat, -2 does not fit");
+	gfs_record_count_set(&zboard_fields[0], c, 0);
+	ok(c[0] == 0xff && c[1] == 0xff, "bias: a count of 0 is stored -1");
+	ok(gfs_record_resize(&zboard, &zboard_fields[0], old, sizeof(old), 3, &out) == 0 && out.len == 14 &&
+	   out.data[0] == 2 && gfs_record_span(&zboard, out.data, out.len) == 13, "bias: resized, stored 2");
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_record_render(&zboard, old, sizeof(old), NULL, &out) == 0 &&
+	   gfs_record_parse(&ar, "b.ini", &zboard, old, sizeof(old), out.data, out.len, NULL, &back) == 0 &&
+	   back.len == sizeof(old) && !memcmp(back.data, old, sizeof(old)), "bias: unchanged view, same bytes");
+	gfs_buf_set_len(&back, 0);
+	ok(gfs_record_parse(&ar, "b.ini", &zboard, old, sizeof(old), S("[stat 0]\nx = 5\n"), NULL, &back) == 0 &&
+	   back.len == 8 && !back.data[0] && !back.data[1] && gfs_record_span(&zboard, back.data, back.len) == 7,
+	   "bias: one stat left (its code kept), stored 0");
+	gfs_buf_release(&back);
+	gfs_buf_release(&out);
+}
+
 int main(void)
 {
 	test_u24();
@@ -983,5 +1029,6 @@ int main(void)
 	test_line_parts();
 	test_product();
 	test_plane();
+	test_bias();
 	return done_testing();
 }

@@ -126,10 +126,35 @@ static void gfs_field_range(const struct gfs_field *f, int64_t *min, int64_t *ma
 	}
 }
 
-/* The count of a GROUP or LIST field, its count field at base. */
+int64_t gfs_record_count(const struct gfs_field *f, const uint8_t *base)
+{
+	uint64_t v, m;
+	int64_t n;
+
+	if (!f->count_width)
+		return f->count_off;
+	v = gfs_le(base + f->count_off, f->count_width);
+	if (!f->count_bias && !(f->flags & GFS_FF_POSITIVE))
+		return v > INT64_MAX ? -1 : (int64_t)v;
+	m = f->count_width >= 8 ? 0 : (uint64_t)1 << (8 * f->count_width - 1);
+	n = (int64_t)((v ^ m) - m);	/* sign-extended */
+	if (f->flags & GFS_FF_POSITIVE && n < 0)
+		n = 0;
+	return n + (int64_t)f->count_bias;
+}
+
+void gfs_record_count_set(const struct gfs_field *f, uint8_t *base, size_t n)
+{
+	if (f->count_width)
+		gfs_le_put(base + f->count_off, f->count_width, (uint64_t)n - f->count_bias);
+}
+
+/* The count of a GROUP or LIST field, its count field at base; SIZE_MAX when negative. */
 static size_t gfs_group_count(const struct gfs_field *f, const uint8_t *base)
 {
-	return f->count_width ? (size_t)gfs_le(base + f->count_off, f->count_width) : f->count_off;
+	int64_t n = gfs_record_count(f, base);
+
+	return n < 0 || (uint64_t)n > SIZE_MAX ? SIZE_MAX : (size_t)n;
 }
 
 /* The items of the LIST field l of the element base, elen bytes (GFS_FF_TOEND: those that fill it). */
@@ -149,7 +174,7 @@ static size_t gfs_group_elems(const struct gfs_field *f, const uint8_t *base)
 {
 	size_t n = gfs_group_count(f, base), m;
 
-	if (!f->mul_width)
+	if (!f->mul_width || n == SIZE_MAX)
 		return n;
 	m = (size_t)gfs_le(base + f->mul_off, f->mul_width);
 	return m && n > SIZE_MAX / m ? SIZE_MAX : n * m;
@@ -184,14 +209,23 @@ static uint64_t gfs_count_max(unsigned width, uint64_t n)
 	return width >= 8 ? UINT64_MAX : ((uint64_t)1 << (8 * width)) - 1;
 }
 
+/* The most a count field of f holds as a count (width 0: n, the fixed count). */
+static uint64_t gfs_count_cap(const struct gfs_field *f, uint64_t n)
+{
+	uint64_t m = gfs_count_max(f->count_width, n);
+
+	if (f->count_width && (f->count_bias || f->flags & GFS_FF_POSITIVE))
+		m = m / 2 + f->count_bias;
+	return m;
+}
+
 /* The most elements GROUP f can have. */
 static uint64_t gfs_group_max(const struct gfs_field *f)
 {
 	if (f->flags & GFS_FF_TOEND || f->mul_width)
 		return UINT32_MAX;
-	return gfs_count_max(f->count_width, f->count_off);
+	return gfs_count_cap(f, f->count_off);
 }
-
 /* ---- Pascal strings ------------------------------------------------------------ */
 
 static size_t gfs_pstr_len(const struct gfs_field *f, const uint8_t *p)
@@ -847,11 +881,11 @@ static int gfs_tag_store(const struct gfs_field *g, size_t k, const uint8_t *v, 
 			n = gfs_list_count(ol, o, olen);
 			at = gfs_list_at(ovr, ol, o, olen);
 		}
-		if (n > gfs_count_max(l->count_width, 0))
+		if (n > gfs_count_cap(l, 0))
 			return snprintf(why, wl, "[%s %zu]: %s: at most %llu %ss", gr->section, k, l->key,
-					(unsigned long long)gfs_count_max(l->count_width, 0), l->group->section),
+					(unsigned long long)gfs_count_cap(l, 0), l->group->section),
 			       -EINVAL;
-		gfs_le_put(out->data + base + l->count_off, l->count_width, n);
+		gfs_record_count_set(l, out->data + base, n);
 		r = ol && ol->kind == GFS_FK_LIST ? gfs_buf_add(out, o + at, n * l->group->size) :
 		    gfs_buf_set_len(out, out->len + n * l->group->size);
 	}
@@ -951,9 +985,8 @@ int gfs_record_resize(const struct gfs_record *rec, const struct gfs_field *g, c
 		r = gfs_buf_add(out, old + t.end, oldlen - t.end);
 	if (r)
 		gfs_buf_set_len(out, base);
-	else if (g->count_width)
-		gfs_le_put(out->data + base + (g->count_in ? newat[g->count_in - 1] : 0) + g->count_off,
-			   g->count_width, n);
+	else
+		gfs_record_count_set(g, out->data + base + (g->count_in ? newat[g->count_in - 1] : 0), n);
 	return r;
 }
 
@@ -1214,7 +1247,7 @@ static int gfs_list_parse(struct gfs_rec_ctx *c, const struct gfs_record *rec, c
 			  struct gfs_buf *e, const char *value, unsigned line)
 {
 	const struct gfs_record *it = f->group;
-	uint64_t cmax = f->flags & GFS_FF_TOEND ? UINT32_MAX : gfs_count_max(f->count_width, 0);
+	uint64_t cmax = f->flags & GFS_FF_TOEND ? UINT32_MAX : gfs_count_cap(f, 0);
 	size_t at = gfs_list_at(rec, f, e->data, e->len);
 	size_t end = at + gfs_list_count(f, e->data, e->len) * it->size;
 	struct gfs_buf ne = GFS_BUF_INIT;
@@ -1260,8 +1293,7 @@ static int gfs_list_parse(struct gfs_rec_ctx *c, const struct gfs_record *rec, c
 	if (!r)	/* the lists after this one */
 		r = gfs_buf_add(&ne, e->data + end, e->len - end);
 	if (!r) {
-		if (f->count_width)
-			gfs_le_put(ne.data + f->count_off, f->count_width, n);
+		gfs_record_count_set(f, ne.data, n);
 		gfs_buf_release(e);
 		*e = ne;
 	} else {
@@ -1544,9 +1576,8 @@ static int gfs_rec_settle(struct gfs_rec_ctx *c)
 
 			if (r)
 				return r;
-		} else if (f->count_width) {
-			gfs_le_put((f->count_in ? c->elems[f->count_in - 1][0].data : c->fixed) + f->count_off,
-				   f->count_width, n);
+		} else {
+			gfs_record_count_set(f, f->count_in ? c->elems[f->count_in - 1][0].data : c->fixed, n);
 		}
 	}
 	return 0;

@@ -12,6 +12,7 @@
 
 #include "gamefs.h"
 #include "formats/zzt/zzt.h"
+#include "gfs_record.h"
 #include "../tap.h"
 
 static void quiet(const char *msg)
@@ -205,7 +206,7 @@ static void test_random_edits(const struct zzt_engine *e, int iters)
 				struct zzt_board *x = &a->boards[i], *y = &b->boards[i];
 
 				if (memcmp(x->elem, y->elem, 2 * e->tiles) || x->nstats != y->nstats ||
-				    memcmp(x->props, y->props, e->p_nstats) ||
+				    memcmp(x->props, y->props, e->nstats->count_off) ||
 				    memcmp(x->name, y->name, e->name_len))
 					bad++;
 				if (!x->dirty && (x->size != y->size ||

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rpg_grow.h"
+#include "rpg_draw.h"
 #include "reload.h"
 
 /* A lump of a kind of record: per lump records a record of the kind. */
@@ -74,14 +75,6 @@ static unsigned rg_recsize(struct gfs_archive *ar, const struct rg_lump *d)
 	return d->binsize_idx >= 0 ? rpg_binsize(ar, (unsigned)d->binsize_idx, d->recsize) : d->recsize;
 }
 
-static struct rpg_lump *rg_find(struct rpg_model *m, const char *pat)
-{
-	for (size_t i = 0; pat && i < m->n; i++)
-		if (rpg_lump_is(m, m->lumps[i], pat))
-			return m->lumps[i];
-	return NULL;
-}
-
 /* Records of the kind: its files' lump in whole records; 0 when it cannot grow (-1 no record size). */
 static long rg_count(struct gfs_archive *ar, const struct rg_kind *k, struct rpg_lump **l)
 {
@@ -89,7 +82,7 @@ static long rg_count(struct gfs_archive *ar, const struct rg_kind *k, struct rpg
 	struct gfs_buf b = GFS_BUF_INIT;
 	long n;
 
-	*l = rg_find(ar->priv, k->l[0].lump);
+	*l = rpg_kind_lump(ar->priv, k->l[0].lump);
 	if (!*l || rs < 2)
 		return -1;
 	if (rpg_lump_read(ar, *l, &b))
@@ -99,34 +92,32 @@ static long rg_count(struct gfs_archive *ar, const struct rg_kind *k, struct rpg
 	return n;
 }
 
-static void rg_put_float1(uint8_t *p, unsigned rs, unsigned word, unsigned n)
-{
-	for (unsigned i = 0; i < n && 2 * (word + 2 * i) + 4 <= rs; i++)
-		memcpy(p + 2 * (word + 2 * i), "\0\0\x80\x3f", 4);	/* 1.0f, little-endian */
-}
+/* Custom's blank record: zeros but n words from word (RG_ONE: n singles 1.0); .STF: a shop's slot 0 */
+#define RG_ONE 0x10000
+static const struct rg_blank {
+	const char *lump;
+	unsigned word, n;
+	int v;
+} rg_blanks[] = {
+	{ ".ITM", 82, 64, RG_ONE }, { ".DT1", 54, 1, -1 }, { ".DT1", 91, 1, 1 }, { ".DT1", 239, 64, RG_ONE },
+	{ ".SAY", 194, 1, -1 }, { ".SAY", 202, 1, -1 }, { ".STF", 19, 1, -1 }, { ".STF", 37, 1, 1 },
+};
 
-static void rg_put16(uint8_t *p, unsigned rs, unsigned word, int v)
-{
-	if (2 * word + 2 <= rs)
-		gfs_put_u16le(p + 2 * word, (uint16_t)v);
-}
-
-/* Custom's blank record (rec: its number in the lump) at p. */
+/* Custom's blank record (rec: its number in the lump) at p, as far as its rs bytes hold the words. */
 static void rg_blank(struct rpg_model *m, struct rpg_lump *l, size_t rec, uint8_t *p, unsigned rs)
 {
 	memset(p, 0, rs);
-	if (rpg_lump_is(m, l, ".ITM")) {
-		rg_put_float1(p, rs, 82, 64);
-	} else if (rpg_lump_is(m, l, ".DT1")) {
-		rg_put16(p, rs, 54, -1);
-		rg_put16(p, rs, 91, 1);
-		rg_put_float1(p, rs, 239, 64);
-	} else if (rpg_lump_is(m, l, ".SAY")) {
-		rg_put16(p, rs, 194, -1);
-		rg_put16(p, rs, 202, -1);
-	} else if (rpg_lump_is(m, l, ".STF") && rec % 50 == 0) {
-		rg_put16(p, rs, 19, -1);
-		rg_put16(p, rs, 37, 1);
+	for (size_t i = 0; i < sizeof(rg_blanks) / sizeof(rg_blanks[0]); i++) {
+		const struct rg_blank *d = &rg_blanks[i];
+		unsigned w = d->v == RG_ONE ? 4 : 2;
+
+		if (!rpg_lump_is(m, l, d->lump) || (!strcmp(d->lump, ".STF") && rec % 50))
+			continue;
+		for (unsigned j = 0; j < d->n && 2 * d->word + (j + 1) * w <= rs; j++)
+			if (d->v == RG_ONE)
+				memcpy(p + 2 * d->word + j * w, "\0\0\x80\x3f", 4);	/* 1.0f, little-endian */
+			else
+				gfs_put_u16le(p + 2 * d->word + j * w, (uint16_t)d->v);
 	}
 }
 
@@ -217,7 +208,7 @@ static int rg_grow_to(struct gfs_archive *ar, const struct rg_kind *k, size_t wa
 	int r = 0;
 
 	for (unsigned j = 0; j < 2 && !r && k->l[j].lump; j++) {
-		struct rpg_lump *l = rg_find(m, k->l[j].lump);
+		struct rpg_lump *l = rpg_kind_lump(m, k->l[j].lump);
 		unsigned rs = rg_recsize(ar, &k->l[j]);
 		struct gfs_buf b = GFS_BUF_INIT;
 		size_t from;
@@ -378,7 +369,7 @@ int rpg_grow_unlink(struct gfs_archive *ar, struct gfs_node *n)
 			       "middle (write over it to reuse it)", k->dir, n->name, k->what, k->dir,
 			       (int)k->digits, cnt - 1, k->ext, k->dir);
 	for (unsigned j = 0; j < 2 && !r && k->l[j].lump; j++) {
-		struct rpg_lump *c = rg_find(m, k->l[j].lump);
+		struct rpg_lump *c = rpg_kind_lump(m, k->l[j].lump);
 		unsigned rs = rg_recsize(ar, &k->l[j]);
 		size_t keep = (size_t)(cnt - 1) * k->l[j].per * rs;
 		struct gfs_buf b = GFS_BUF_INIT;

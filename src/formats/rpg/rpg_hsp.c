@@ -37,12 +37,14 @@ struct hsp_global {
 struct hsp {
 	const uint8_t *p;		/* the HSP's bytes */
 	size_t len;
-	struct hsp_lump *lumps;
-	size_t n, cap;
+	struct hsp_lump *lumps;		/* lb's bytes */
+	size_t n;
+	struct gfs_buf lb;
 	const uint8_t *sbin, *stxt, *cbin;	/* SCRIPTS.BIN, SCRIPTS.TXT, COMMANDS.BIN; NULL when absent */
 	size_t sbinlen, stxtlen, cbinlen;
-	struct hsp_global *g;		/* globals, read from the sources at the first use */
-	size_t ng, gcap;
+	struct hsp_global *g;		/* globals (gb's bytes), read from the sources at the first use */
+	size_t ng;
+	struct gfs_buf gb;
 	int gread;
 	char tmp[RPG_NAME_MAX + HSP_NAME + 8];
 	long defaults[HSP_ARGS_MAX];	/* of the script hsp_script() found in SCRIPTS.TXT */
@@ -69,19 +71,12 @@ static int hsp_read(void *ctx, uint8_t *buf, size_t n, uint64_t off)
 static int hsp_add(void *ctx, const char *name, uint64_t off, uint64_t len)
 {
 	struct hsp *h = ctx;
+	struct hsp_lump k = { .off = off, .len = len };
 
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? 2 * h->cap : 64;
-		struct hsp_lump *nl = realloc(h->lumps, cap * sizeof(*nl));
-
-		if (!nl)
-			return -ENOMEM;
-		h->lumps = nl;
-		h->cap = cap;
-	}
-	snprintf(h->lumps[h->n].name, sizeof(h->lumps[h->n].name), "%s", name);
-	h->lumps[h->n].off = off;
-	h->lumps[h->n].len = len;
+	snprintf(k.name, sizeof(k.name), "%s", name);
+	if (gfs_buf_add(&h->lb, &k, sizeof(k)))
+		return -ENOMEM;
+	h->lumps = (struct hsp_lump *)(void *)h->lb.data;
 	h->n++;
 	return 0;
 }
@@ -124,8 +119,8 @@ static int hsp_open(struct hsp *h, const uint8_t *p, size_t len)
 
 static void hsp_close(struct hsp *h)
 {
-	free(h->lumps);
-	free(h->g);
+	gfs_buf_release(&h->lb);
+	gfs_buf_release(&h->gb);
 }
 
 /* The script id of a lump <id>.HSZ / <id>.HSX, else -1. */
@@ -259,6 +254,7 @@ static const char *hsp_command_name(void *ctx, long id)
 
 static int hsp_g_add(struct hsp *h, long id, const uint8_t *s, size_t n)
 {
+	struct hsp_global g = { .id = id };
 	size_t k = 0;
 
 	while (n && isspace(s[n - 1]))
@@ -267,20 +263,12 @@ static int hsp_g_add(struct hsp *h, long id, const uint8_t *s, size_t n)
 		s++, n--;
 	if (!n)
 		return 0;
-	if (h->ng == h->gcap) {
-		size_t cap = h->gcap ? 2 * h->gcap : 32;
-		struct hsp_global *ng = realloc(h->g, cap * sizeof(*ng));
-
-		if (!ng)
-			return -ENOMEM;
-		h->g = ng;
-		h->gcap = cap;
-	}
 	for (size_t i = 0; i < n && k < HSP_GLOBAL_MAX; i++)
-		if (!(isspace(s[i]) && k && isspace((unsigned char)h->g[h->ng].name[k - 1])))
-			h->g[h->ng].name[k++] = isspace(s[i]) ? ' ' : (char)s[i];
-	h->g[h->ng].name[k] = 0;
-	h->g[h->ng].id = id;
+		if (!(isspace(s[i]) && k && isspace((unsigned char)g.name[k - 1])))
+			g.name[k++] = isspace(s[i]) ? ' ' : (char)s[i];
+	if (gfs_buf_add(&h->gb, &g, sizeof(g)))
+		return -ENOMEM;
+	h->g = (struct hsp_global *)(void *)h->gb.data;
 	h->ng++;
 	return 0;
 }

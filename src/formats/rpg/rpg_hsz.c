@@ -117,8 +117,8 @@ static void hsz_indent(struct hsz *d, int lvl)
 		hsz_put(d, "  ");
 }
 
-/* A name from the game: printable ASCII, HamsterSpeak's separators and # as _ */
-static void hsz_put_name(struct hsz *d, const uint8_t *p, size_t n)
+/* A name from the game: printable ASCII, HamsterSpeak's separators and # as _; 0 when empty */
+static int hsz_put_name(struct hsz *d, const uint8_t *p, size_t n)
 {
 	char tmp[64];
 	size_t k = 0;
@@ -127,14 +127,12 @@ static void hsz_put_name(struct hsz *d, const uint8_t *p, size_t n)
 		tmp[k++] = p[i] < 0x20 || p[i] >= 0x7f || strchr(",()#\"$", p[i]) ? '_' : (char)p[i];
 	tmp[k] = 0;
 	hsz_put(d, tmp);
+	return n > 0;
 }
 
 static int hsz_put_given(struct hsz *d, const char *name)
 {
-	if (!name || !*name)
-		return 0;
-	hsz_put_name(d, (const uint8_t *)name, strlen(name));
-	return 1;
+	return name && hsz_put_name(d, (const uint8_t *)name, strlen(name));
 }
 
 /* ---- the code ---------------------------------------------------------------- */
@@ -352,6 +350,8 @@ static void hsz_math_expr(struct hsz *d, long p, long id, long argc, int depth)
 static void hsz_command(struct hsz *d, long p, long id, long argc, int depth)
 {
 	long v, sid;
+	const char *nm;
+	size_t nl;
 
 	if ((id == 251 || id == 252) && argc == 2 && hsz_is_num(d, hsz_arg(d, p, 0), &sid) &&
 	    hsz_is_num(d, hsz_arg(d, p, 1), &v)) {
@@ -364,7 +364,7 @@ static void hsz_command(struct hsz *d, long p, long id, long argc, int depth)
 			d->r = gfs_buf_set_len(d->out, at);	/* no such string: the plain call */
 	}
 	if (!(d->s->command_name && hsz_put_given(d, d->s->command_name(d->s->ctx, id))) &&
-	    !hsz_put_given(d, rpg_hsz_cmd_name(id)))
+	    !((nl = rpg_hsz_cmd_name(id, &nm)) && hsz_put_name(d, (const uint8_t *)nm, nl)))
 		hsz_putf(d, "cmd%ld", id);
 	if (argc)
 		hsz_args_list(d, p, argc, 0, id, depth);

@@ -35,7 +35,7 @@ struct hsz_script {
  */
 int rpg_hsz_decompile(const uint8_t *data, size_t len, const struct hsz_script *s, struct gfs_buf *out);
 
-/* The name plotscr.hsd gives command id, or NULL. */
-const char *rpg_hsz_cmd_name(long id);
+/* The name plotscr.hsd gives command id at *name: its length, or 0 (none). */
+size_t rpg_hsz_cmd_name(long id, const char **name);
 
 #endif

@@ -5,155 +5,146 @@
  * HSP has one, names its commands first (rpg_hsp.c).
  */
 #include <stddef.h>
+#include <string.h>
 #include "rpg_hsz.h"
 
-static const char *const hsz_cmds[] = {
-	"noop", "wait", "waitforall", "waitforhero", "waitfornpc", "suspendnpcs", "suspendplayer",
-	"resumenpcs", "resumeplayer", "waitforkey", "walkhero", "showtextbox", "checktag", "settag", "",
-	"usedoor", "fightformation", "getitem", "deleteitem", "leader", "getmoney", "losemoney", "paymoney",
-	"unequip", "forceequip", "setheroframe", "setNPCframe", "suspendoverlay", "playsong", "stopsong",
-	"keyval", "rankincaterpillar", "showbackdrop", "showmap", "dismountvehicle", "useNPC", "", "useshop",
-	"camerafollowshero", "camerafollowsnpc", "pancamera", "focuscamera", "waitforcamera", "herox",
-	"heroy", "npcx", "npcy", "suspendobstruction", "resumeobstruction", "suspendherowalls",
-	"suspendNPCwalls", "resumeherowalls", "walknpc", "setherodirection", "setnpcdirection",
-	"getdefaultweapon", "setdefaultweapon", "suspendcatapillar", "resumecatapillar", "waitfortextbox",
-	"equipwhere", "teleporttomap", "suspendrandomenemys", "resumerandomenemys", "getherostat",
-	"resumeoverlay", "addhero", "deletehero", "swapouthero", "swapinhero", "roominactiveparty",
-	"lockhero", "unlockhero", "gameover", "setdeathscript", "fadescreenout", "fadescreenin", "showvalue",
-	"alterNPC", "shownovalue", "currentmap", "setherospeed", "inventory", "setherostat",
-	"suspendboxadvance", "resumeboxadvance", "advancetextbox", "setheroposition", "setNPCposition",
-	"swapbyposition", "findhero", "checkequipment", "", "", "", "resumeNPCwalls", "setheroz",
-	"readmapblock", "writemapblock", "readpassblock", "writepassblock", "NPCdirection", "herodirection",
-	"resetpalette", "tweakpalette", "readcolor", "writecolor", "updatepalette", "seedrandom",
-	"greyscalepalette", "setheropicture", "setheropalette", "getheropicture", "getheropalette",
-	"readglobal", "writeglobal", "heroiswalking", "", "suspendcaterpillar", "resumecaterpillar",
-	"NPCreference", "NPCatspot", "getNPCID", "NPCcopycount", "changeNPCID", "createNPC", "destroyNPC",
-	"teachspell", "forgetspell", "readspell", "writespell", "knowsspell", "canlearnspell", "herobyslot",
-	"herobyrank", "puthero", "putnpc", "putcamera", "heropixelx", "heropixely", "npcpixelx", "npcpixely",
-	"camerapixelx", "camerapixely", "loadtileset", "pickhero", "renameherobyslot", "readgeneral",
-	"writegeneral", "", "statusscreen", "showminimap", "spellsmenu", "itemsmenu", "equipmenu", "", "",
-	"ordermenu", "teammenu", "initmouse", "mousepixelx", "mousepixely", "mousebutton", "putmouse",
-	"mouseregion", "npcatpixel", "saveinslot", "lastsaveslot", "suspendrandomenemies",
-	"resumerandomenemies", "savemenu", "saveslotused", "importglobals", "exportglobals", "loadfromslot",
-	"deletesave", "runscriptbyid", "NPCiswalking", "readgmap", "writegmap", "mapwidth", "mapheight",
-	"readNPC", "setherolevel", "giveexperience", "herolevelled", "spellslearnt", "getmusicvolume",
-	"setmusicvolume", "", "setformationsong", "heroframe", "npcframe", "npcextra", "setnpcextra", "", "",
-	"playsound", "pausesound", "stopsound", "systemhour", "systemminute", "systemsecond", "currentsong",
-	"getheroname", "setheroname", "getitemname", "getmapname", "getattackname", "", "showstring",
-	"clearstring", "appendascii", "appendnumber", "copystring", "concatenatestrings", "stringlength",
-	"deletechar", "replacechar", "asciifromstring", "positionstring", "setstringbit", "getstringbit",
-	"stringcolor", "stringx", "stringy", "systemday", "systemmonth", "systemyear", "stringequal",
-	"readenemydata", "writeenemydata", "trace", "getsongname", "loadmenu", "keyispressed",
-	"soundisplaying", "", "searchstring", "trimstring", "stringfromtextbox", "expandstring",
-	"joystickbutton", "joystickaxis", "waitforscancode", "savemapstate", "loadmapstate", "resetmapstate",
-	"deletemapstate", "partymoney", "setmoney", "setstringfromtable", "appendstringfromtable",
-	"settileanimationoffset", "gettileanimationoffset", "animationstarttile", "suspendmapmusic",
-	"resumemapmusic", "checkherowall", "checknpcwall", "settimer", "stoptimer", "readtimer", "getcolor",
-	"setcolor", "rgb", "extractcolor", "mainmenu", "loadpalette", "totalexperience", "experiencetolevel",
-	"experiencetonextlevel", "setexperience", "milliseconds", "openmenu", "readmenuint", "writemenuint",
-	"readmenuitemint", "writemenuitemint", "createmenu", "closemenu", "topmenu", "bringmenuforward",
-	"addmenuitem", "deletemenuitem", "getmenuitemcaption", "setmenuitemcaption", "getlevelmp",
-	"setlevelmp", "bottommenu", "previousmenu", "nextmenu", "menuitembyslot", "previousmenuitem",
-	"nextmenuitem", "selectedmenuitem", "selectmenuitem", "parentmenu", "getmenuid", "swapmenuitems",
-	"findmenuitemcaption", "findmenuid", "menuisopen", "menuitemslot", "outsidebattlecure",
-	"changetileset", "layertileset", "getformationsong", "addenemytoformation", "findenemyinformation",
-	"deleteenemyfromformation", "formationslotenemy", "formationslotx", "formationsloty",
-	"setformationbackground", "getformationbackground", "lastformation", "randomformation",
-	"formationsetfrequency", "formationprobability", "currenttextbox", "getherospeed", "loadherosprite",
-	"freesprite", "putslice", "setspritevisible", "setspritepalette", "replaceherosprite",
-	"setspriteframe", "loadwalkaboutsprite", "replacewalkaboutsprite", "loadweaponsprite",
-	"replaceweaponsprite", "loadsmallenemysprite", "replacesmallenemysprite", "loadmediumenemysprite",
-	"replacemediumenemysprite", "loadlargeenemysprite", "replacelargeenemysprite", "loadattacksprite",
-	"replaceattacksprite", "loadbordersprite", "replacebordersprite", "loadportraitsprite",
-	"replaceportraitsprite", "clonesprite", "getspriteframe", "spriteframecount", "slicex", "slicey",
-	"setslicex", "setslicey", "slicewidth", "sliceheight", "sethorizalign", "setvertalign",
-	"sethorizanchor", "setvertanchor", "numberfromstring", "sliceissprite", "spritelayer", "freeslice",
-	"firstchild", "nextsibling", "createcontainer", "setparent", "checkparentage", "slicescreenx",
-	"slicescreeny", "sliceiscontainer", "createrect", "sliceisrect", "setslicewidth", "setsliceheight",
-	"getrectstyle", "setrectstyle", "getrectfgcol", "setrectfgcol", "getrectbgcol", "setrectbgcol",
-	"getrectborder", "setrectborder", "getrecttrans", "setrecttrans", "slicecollidepoint",
-	"slicecollide", "slicecontains", "clampslice", "horizflipsprite", "vertflipsprite",
-	"spriteishorizflipped", "spriteisvertflipped", "settoppadding", "gettoppadding", "setleftpadding",
-	"getleftpadding", "setbottompadding", "getbottompadding", "setrightpadding", "getrightpadding",
-	"fillparent", "isfillingparent", "slicetofront", "slicetoback", "lastchild", "ysortchildren",
-	"setsortorder", "sortchildren", "previoussibling", "getsortorder", "getsliceextra", "setsliceextra",
-	"getspritetype", "getspritesetnumber", "getspritepalette", "suspendtimers", "resumetimers",
-	"setslicevisible", "getslicevisible", "sliceedgex", "sliceedgey", "createtext", "setslicetext",
-	"gettextcolor", "settextcolor", "getwrap", "setwrap", "sliceistext", "gettextbg", "settextbg",
-	"getoutline", "setoutline", "usemenuitem", "sliceatpixel", "findcollidingslice", "parentslice",
-	"childcount", "lookupslice", "resetgame", "sliceisvalid", "iteminslot", "setiteminslot",
-	"itemcountinslot", "setitemcountinslot", "putsprite", "updateleveluplearning", "moveslicebelow",
-	"movesliceabove", "slicechild", "resetheropicture", "resetheropalette", "setsliceclipping",
-	"getsliceclipping", "creategrid", "sliceisgrid", "setgridcolumns", "getgridcolumns", "setgridrows",
-	"getgridrows", "showgrid", "gridisshown", "loadslicecollection", "setsliceedgex", "setsliceedgey",
-	"getslicelookup", "setslicelookup", "tracevalueinternal", "mapcure", "readattackname",
-	"spellslearned", "allocatetimers", "", "setnpcignoreswalls", "getnpcignoreswalls", "setnpcobstructs",
-	"getnpcobstructs", "setnpcusable", "getnpcusable", "setnpcmoves", "getnpcmoves", "readzone",
-	"writezone", "zoneatspot", "zonenumberoftiles", "", "", "", "getzonename", "getzoneextra",
-	"setzoneextra", "useitem", "useiteminslot", "mouseclick", "loadbackdropsprite",
-	"replacebackdropsprite", "getspritetrans", "setspritetrans", "setherobaseelementalresist",
-	"herobaseelementalresistasint", "herototalelementalresistasint", "setslicevelocityx",
-	"setslicevelocityy", "getslicevelocityx", "getslicevelocityy", "setslicevelocity", "stopslice",
-	"movesliceto", "movesliceby", "waitforslice", "sliceismoving", "createellipse", "sliceisellipse",
-	"setellipsebordercol", "setellipsefillcol", "getellipsebordercol", "getellipsefillcol",
-	"_checkpoint", "menuitembytrueslot", "menuitemtrueslot", "getheroslice", "getNPCslice", "getdoorx",
-	"getdoory", "getdoordestinationid", "getdoordestinationmap", "doorexists", "getattackcaption",
-	"getrectfuzziness", "setrectfuzziness", "textboxline", "getslicetext", "getinputtext",
-	"enableinputtext", "inputtextenabled", "setherohandx", "setherohandy", "getherohandx",
-	"getherohandy", "getdefaultherohandx", "getdefaultherohandy", "checkonetime", "setonetime",
-	"microseconds", "enemyelementalresistasint", "heroz", "getherostatcap", "setherostatcap",
-	"getitemmaximumstacksize", "npcz", "setnpcz", "dooratspot", "suspenddoors", "resumedoors",
-	"runningondesktop", "runningonmobile", "runningonconsole", "inputstringwithvirtualkeyboard",
-	"getitemdescription", "setspritesetnumber", "getspritedefaultpal", "npcisdisabled", "", "", "", "",
-	"stringsprintf", "scripterror", "getscriptname", "getcallingscriptid", "camerafollowsslice",
-	"getactivebattlepauseonallmenus", "setactivebattlepauseonallmenus", "dissolvesprite",
-	"canceldissolve", "spriteisdissolving", "waitfordissolve", "hidevirtualgamepad",
-	"showvirtualgamepad", "autovirtualgamepad", "getvertalign", "gethorizalign", "getvertanchor",
-	"gethorizanchor", "setselectsliceindex", "getselectsliceindex", "createselect", "sliceisselect",
-	"slicechildindex", "createscroll", "sliceisscroll", "setscrollbarstyle", "getscrollbarstyle",
-	"setscrollcheckdepth", "getscrollcheckdepth", "scrolltochild", "runningonwindows", "runningonmac",
-	"runningonlinux", "nextnpcreference", "input string with mouse keyboard", "runningonouya",
-	"unhidemousecursor", "hidemousecursor", "pixelfocuscamera", "sendemail", "dumpslicetree",
-	"createpanel", "sliceispanel", "getpanelisvertical", "setpanelisvertical", "getpanelprimaryindex",
-	"setpanelprimaryindex", "getpanelpercentasint", "setpanelpercent", "getpanelpixels",
-	"setpanelpixels", "getpanelpadding", "setpanelpadding", "debugmenu", "menuitematpixel", "rungame",
-	"getbattlecountdown", "setbattlecountdown", "checkwallcollisionx", "checkwallcollisiony",
-	"moveslicewithwallchecking", "textboxtext", "checkgameexists", "pathfindnpcto", "npcchasesnpc",
-	"cancelnpcwalk", "playerissuspended", "npcsaresuspended", "obstructionissuspended",
-	"herowallsaresuspended", "npcwallsaresuspended", "caterpillarissuspended", "doorsaresuspended",
-	"randomenemiesaresuspended", "boxadvanceissuspended", "overlayissuspended", "mapmusicissuspended",
-	"timersaresuspended", "getscreenwidth", "getscreenheight", "setscreenresolution", "mouserelease",
-	"_cancelrunfast", "_runfast", "multdiv", "setrectrawborder", "getrectrawborder", "cloneslice",
-	"resetformation", "resetformationslot", "sliceismaplayer", "npcreferencefromslice",
-	"herorankfromslice", "slicetype", "_asserteq", "savescreenshot", "sliceisline", "createline",
-	"getlinecolor", "setlinecolor", "forcemountvehicle", "currentvehicleid", "currentvehiclenpc",
-	"pathfindheroto", "herochasesnpc", "cancelherowalk", "menuitemselectable", "menuitemdisabled",
-	"menuitemvisible", "setlastsaveslot", "speakingnpc", "keypress", "newkeypress", "getjoystickname",
-	"joystickbuttoncount", "joystickaxiscount", "joystickhatcount", "findcolor",
-	"overridetickmilliseconds", "canceloverridetickmilliseconds", "suspendtextboxcontrols",
-	"resumetextboxcontrols", "textboxcontrolsaresuspended", "menuitemcount", "visiblemenuitemcount",
-	"replacesubstring", "decodetrigger", "getscancodename", "getheroslicebyslot", "heroslotfromslice",
-	"getopacity", "setopacity", "getblendingenabled", "setblendingenabled", "getblendmode",
-	"setblendmode", "getrectopacity", "setrectopacity", "settimerargs", "expandstringsinslices",
-	"heroischasing", "npcischasing", "maxmapid", "getslicelookupname", "getnpcpool",
-	"gracefullydismountvehicle", "readfoemap", "getenemyname", "setenemyname", "breakpoint",
-	"deleteherobyslot", "getuicolor", "setuicolor", "getboxstylecolor", "getboxstyleedgecolor",
-	"getboxstyleborder", "getchildautosort", "setchildautosort", "lastlayerid", "layeridunderwalkabouts",
-	"getglobalsoundvolume", "setglobalsoundvolume", "healparty", "setheroautobattle",
-	"getheroautobattle", "resizeextra", "extralength", "appendextra", "lookupnextslice",
-	"nextsliceintree", "windowisfocused", "showvalueofinternal", "resetenemydata", "resetenemyname",
-	"getextra", "setextra", "herouseslevelmp", "getzone", "getrectfuzzyzoom", "setrectfuzzyzoom",
-	"getrectstationarypattern", "setrectstationarypattern", "keypresstime", "randomchoice",
-	"getstatname", "suspendwalkabouts", "resumewalkabouts", "walkaboutsaresuspended", "forwardx",
-	"forwardy", "getattackextra", "pathfindintoextraasnpc", "pathfindintoextraashero", "insertextra",
-	"deleteextra", "deleteextrarange", "isshopbuymenuempty", "isshophiremenuempty", "innscreen",
-	"readenvironment", "xboxrequestaccountpicker", "ps5startstory", "ps5endstory", "setrichpresence",
-	"findextra", "", "", "", "playstationcontroller", "xboxcontroller", "nintendocontroller",
-};
+/* id N: the name after the Nth '|' (none: an empty one) */
+static const char hsz_cmds[] =
+	"noop|wait|waitforall|waitforhero|waitfornpc|suspendnpcs|suspendplayer|resumenpcs|resumeplayer|"
+	"waitforkey|walkhero|showtextbox|checktag|settag||usedoor|fightformation|getitem|deleteitem|"
+	"leader|getmoney|losemoney|paymoney|unequip|forceequip|setheroframe|setNPCframe|suspendoverlay|"
+	"playsong|stopsong|keyval|rankincaterpillar|showbackdrop|showmap|dismountvehicle|useNPC||useshop|"
+	"camerafollowshero|camerafollowsnpc|pancamera|focuscamera|waitforcamera|herox|heroy|npcx|npcy|"
+	"suspendobstruction|resumeobstruction|suspendherowalls|suspendNPCwalls|resumeherowalls|walknpc|"
+	"setherodirection|setnpcdirection|getdefaultweapon|setdefaultweapon|suspendcatapillar|"
+	"resumecatapillar|waitfortextbox|equipwhere|teleporttomap|suspendrandomenemys|resumerandomenemys|"
+	"getherostat|resumeoverlay|addhero|deletehero|swapouthero|swapinhero|roominactiveparty|lockhero|"
+	"unlockhero|gameover|setdeathscript|fadescreenout|fadescreenin|showvalue|alterNPC|shownovalue|"
+	"currentmap|setherospeed|inventory|setherostat|suspendboxadvance|resumeboxadvance|advancetextbox|"
+	"setheroposition|setNPCposition|swapbyposition|findhero|checkequipment||||resumeNPCwalls|"
+	"setheroz|readmapblock|writemapblock|readpassblock|writepassblock|NPCdirection|herodirection|"
+	"resetpalette|tweakpalette|readcolor|writecolor|updatepalette|seedrandom|greyscalepalette|"
+	"setheropicture|setheropalette|getheropicture|getheropalette|readglobal|writeglobal|"
+	"heroiswalking||suspendcaterpillar|resumecaterpillar|NPCreference|NPCatspot|getNPCID|"
+	"NPCcopycount|changeNPCID|createNPC|destroyNPC|teachspell|forgetspell|readspell|writespell|"
+	"knowsspell|canlearnspell|herobyslot|herobyrank|puthero|putnpc|putcamera|heropixelx|heropixely|"
+	"npcpixelx|npcpixely|camerapixelx|camerapixely|loadtileset|pickhero|renameherobyslot|readgeneral|"
+	"writegeneral||statusscreen|showminimap|spellsmenu|itemsmenu|equipmenu|||ordermenu|teammenu|"
+	"initmouse|mousepixelx|mousepixely|mousebutton|putmouse|mouseregion|npcatpixel|saveinslot|"
+	"lastsaveslot|suspendrandomenemies|resumerandomenemies|savemenu|saveslotused|importglobals|"
+	"exportglobals|loadfromslot|deletesave|runscriptbyid|NPCiswalking|readgmap|writegmap|mapwidth|"
+	"mapheight|readNPC|setherolevel|giveexperience|herolevelled|spellslearnt|getmusicvolume|"
+	"setmusicvolume||setformationsong|heroframe|npcframe|npcextra|setnpcextra|||playsound|pausesound|"
+	"stopsound|systemhour|systemminute|systemsecond|currentsong|getheroname|setheroname|getitemname|"
+	"getmapname|getattackname||showstring|clearstring|appendascii|appendnumber|copystring|"
+	"concatenatestrings|stringlength|deletechar|replacechar|asciifromstring|positionstring|"
+	"setstringbit|getstringbit|stringcolor|stringx|stringy|systemday|systemmonth|systemyear|"
+	"stringequal|readenemydata|writeenemydata|trace|getsongname|loadmenu|keyispressed|soundisplaying|"
+	"|searchstring|trimstring|stringfromtextbox|expandstring|joystickbutton|joystickaxis|"
+	"waitforscancode|savemapstate|loadmapstate|resetmapstate|deletemapstate|partymoney|setmoney|"
+	"setstringfromtable|appendstringfromtable|settileanimationoffset|gettileanimationoffset|"
+	"animationstarttile|suspendmapmusic|resumemapmusic|checkherowall|checknpcwall|settimer|stoptimer|"
+	"readtimer|getcolor|setcolor|rgb|extractcolor|mainmenu|loadpalette|totalexperience|"
+	"experiencetolevel|experiencetonextlevel|setexperience|milliseconds|openmenu|readmenuint|"
+	"writemenuint|readmenuitemint|writemenuitemint|createmenu|closemenu|topmenu|bringmenuforward|"
+	"addmenuitem|deletemenuitem|getmenuitemcaption|setmenuitemcaption|getlevelmp|setlevelmp|"
+	"bottommenu|previousmenu|nextmenu|menuitembyslot|previousmenuitem|nextmenuitem|selectedmenuitem|"
+	"selectmenuitem|parentmenu|getmenuid|swapmenuitems|findmenuitemcaption|findmenuid|menuisopen|"
+	"menuitemslot|outsidebattlecure|changetileset|layertileset|getformationsong|addenemytoformation|"
+	"findenemyinformation|deleteenemyfromformation|formationslotenemy|formationslotx|formationsloty|"
+	"setformationbackground|getformationbackground|lastformation|randomformation|"
+	"formationsetfrequency|formationprobability|currenttextbox|getherospeed|loadherosprite|"
+	"freesprite|putslice|setspritevisible|setspritepalette|replaceherosprite|setspriteframe|"
+	"loadwalkaboutsprite|replacewalkaboutsprite|loadweaponsprite|replaceweaponsprite|"
+	"loadsmallenemysprite|replacesmallenemysprite|loadmediumenemysprite|replacemediumenemysprite|"
+	"loadlargeenemysprite|replacelargeenemysprite|loadattacksprite|replaceattacksprite|"
+	"loadbordersprite|replacebordersprite|loadportraitsprite|replaceportraitsprite|clonesprite|"
+	"getspriteframe|spriteframecount|slicex|slicey|setslicex|setslicey|slicewidth|sliceheight|"
+	"sethorizalign|setvertalign|sethorizanchor|setvertanchor|numberfromstring|sliceissprite|"
+	"spritelayer|freeslice|firstchild|nextsibling|createcontainer|setparent|checkparentage|"
+	"slicescreenx|slicescreeny|sliceiscontainer|createrect|sliceisrect|setslicewidth|setsliceheight|"
+	"getrectstyle|setrectstyle|getrectfgcol|setrectfgcol|getrectbgcol|setrectbgcol|getrectborder|"
+	"setrectborder|getrecttrans|setrecttrans|slicecollidepoint|slicecollide|slicecontains|clampslice|"
+	"horizflipsprite|vertflipsprite|spriteishorizflipped|spriteisvertflipped|settoppadding|"
+	"gettoppadding|setleftpadding|getleftpadding|setbottompadding|getbottompadding|setrightpadding|"
+	"getrightpadding|fillparent|isfillingparent|slicetofront|slicetoback|lastchild|ysortchildren|"
+	"setsortorder|sortchildren|previoussibling|getsortorder|getsliceextra|setsliceextra|"
+	"getspritetype|getspritesetnumber|getspritepalette|suspendtimers|resumetimers|setslicevisible|"
+	"getslicevisible|sliceedgex|sliceedgey|createtext|setslicetext|gettextcolor|settextcolor|getwrap|"
+	"setwrap|sliceistext|gettextbg|settextbg|getoutline|setoutline|usemenuitem|sliceatpixel|"
+	"findcollidingslice|parentslice|childcount|lookupslice|resetgame|sliceisvalid|iteminslot|"
+	"setiteminslot|itemcountinslot|setitemcountinslot|putsprite|updateleveluplearning|moveslicebelow|"
+	"movesliceabove|slicechild|resetheropicture|resetheropalette|setsliceclipping|getsliceclipping|"
+	"creategrid|sliceisgrid|setgridcolumns|getgridcolumns|setgridrows|getgridrows|showgrid|"
+	"gridisshown|loadslicecollection|setsliceedgex|setsliceedgey|getslicelookup|setslicelookup|"
+	"tracevalueinternal|mapcure|readattackname|spellslearned|allocatetimers||setnpcignoreswalls|"
+	"getnpcignoreswalls|setnpcobstructs|getnpcobstructs|setnpcusable|getnpcusable|setnpcmoves|"
+	"getnpcmoves|readzone|writezone|zoneatspot|zonenumberoftiles||||getzonename|getzoneextra|"
+	"setzoneextra|useitem|useiteminslot|mouseclick|loadbackdropsprite|replacebackdropsprite|"
+	"getspritetrans|setspritetrans|setherobaseelementalresist|herobaseelementalresistasint|"
+	"herototalelementalresistasint|setslicevelocityx|setslicevelocityy|getslicevelocityx|"
+	"getslicevelocityy|setslicevelocity|stopslice|movesliceto|movesliceby|waitforslice|sliceismoving|"
+	"createellipse|sliceisellipse|setellipsebordercol|setellipsefillcol|getellipsebordercol|"
+	"getellipsefillcol|_checkpoint|menuitembytrueslot|menuitemtrueslot|getheroslice|getNPCslice|"
+	"getdoorx|getdoory|getdoordestinationid|getdoordestinationmap|doorexists|getattackcaption|"
+	"getrectfuzziness|setrectfuzziness|textboxline|getslicetext|getinputtext|enableinputtext|"
+	"inputtextenabled|setherohandx|setherohandy|getherohandx|getherohandy|getdefaultherohandx|"
+	"getdefaultherohandy|checkonetime|setonetime|microseconds|enemyelementalresistasint|heroz|"
+	"getherostatcap|setherostatcap|getitemmaximumstacksize|npcz|setnpcz|dooratspot|suspenddoors|"
+	"resumedoors|runningondesktop|runningonmobile|runningonconsole|inputstringwithvirtualkeyboard|"
+	"getitemdescription|setspritesetnumber|getspritedefaultpal|npcisdisabled|||||stringsprintf|"
+	"scripterror|getscriptname|getcallingscriptid|camerafollowsslice|getactivebattlepauseonallmenus|"
+	"setactivebattlepauseonallmenus|dissolvesprite|canceldissolve|spriteisdissolving|waitfordissolve|"
+	"hidevirtualgamepad|showvirtualgamepad|autovirtualgamepad|getvertalign|gethorizalign|"
+	"getvertanchor|gethorizanchor|setselectsliceindex|getselectsliceindex|createselect|sliceisselect|"
+	"slicechildindex|createscroll|sliceisscroll|setscrollbarstyle|getscrollbarstyle|"
+	"setscrollcheckdepth|getscrollcheckdepth|scrolltochild|runningonwindows|runningonmac|"
+	"runningonlinux|nextnpcreference|input string with mouse keyboard|runningonouya|"
+	"unhidemousecursor|hidemousecursor|pixelfocuscamera|sendemail|dumpslicetree|createpanel|"
+	"sliceispanel|getpanelisvertical|setpanelisvertical|getpanelprimaryindex|setpanelprimaryindex|"
+	"getpanelpercentasint|setpanelpercent|getpanelpixels|setpanelpixels|getpanelpadding|"
+	"setpanelpadding|debugmenu|menuitematpixel|rungame|getbattlecountdown|setbattlecountdown|"
+	"checkwallcollisionx|checkwallcollisiony|moveslicewithwallchecking|textboxtext|checkgameexists|"
+	"pathfindnpcto|npcchasesnpc|cancelnpcwalk|playerissuspended|npcsaresuspended|"
+	"obstructionissuspended|herowallsaresuspended|npcwallsaresuspended|caterpillarissuspended|"
+	"doorsaresuspended|randomenemiesaresuspended|boxadvanceissuspended|overlayissuspended|"
+	"mapmusicissuspended|timersaresuspended|getscreenwidth|getscreenheight|setscreenresolution|"
+	"mouserelease|_cancelrunfast|_runfast|multdiv|setrectrawborder|getrectrawborder|cloneslice|"
+	"resetformation|resetformationslot|sliceismaplayer|npcreferencefromslice|herorankfromslice|"
+	"slicetype|_asserteq|savescreenshot|sliceisline|createline|getlinecolor|setlinecolor|"
+	"forcemountvehicle|currentvehicleid|currentvehiclenpc|pathfindheroto|herochasesnpc|"
+	"cancelherowalk|menuitemselectable|menuitemdisabled|menuitemvisible|setlastsaveslot|speakingnpc|"
+	"keypress|newkeypress|getjoystickname|joystickbuttoncount|joystickaxiscount|joystickhatcount|"
+	"findcolor|overridetickmilliseconds|canceloverridetickmilliseconds|suspendtextboxcontrols|"
+	"resumetextboxcontrols|textboxcontrolsaresuspended|menuitemcount|visiblemenuitemcount|"
+	"replacesubstring|decodetrigger|getscancodename|getheroslicebyslot|heroslotfromslice|getopacity|"
+	"setopacity|getblendingenabled|setblendingenabled|getblendmode|setblendmode|getrectopacity|"
+	"setrectopacity|settimerargs|expandstringsinslices|heroischasing|npcischasing|maxmapid|"
+	"getslicelookupname|getnpcpool|gracefullydismountvehicle|readfoemap|getenemyname|setenemyname|"
+	"breakpoint|deleteherobyslot|getuicolor|setuicolor|getboxstylecolor|getboxstyleedgecolor|"
+	"getboxstyleborder|getchildautosort|setchildautosort|lastlayerid|layeridunderwalkabouts|"
+	"getglobalsoundvolume|setglobalsoundvolume|healparty|setheroautobattle|getheroautobattle|"
+	"resizeextra|extralength|appendextra|lookupnextslice|nextsliceintree|windowisfocused|"
+	"showvalueofinternal|resetenemydata|resetenemyname|getextra|setextra|herouseslevelmp|getzone|"
+	"getrectfuzzyzoom|setrectfuzzyzoom|getrectstationarypattern|setrectstationarypattern|"
+	"keypresstime|randomchoice|getstatname|suspendwalkabouts|resumewalkabouts|walkaboutsaresuspended|"
+	"forwardx|forwardy|getattackextra|pathfindintoextraasnpc|pathfindintoextraashero|insertextra|"
+	"deleteextra|deleteextrarange|isshopbuymenuempty|isshophiremenuempty|innscreen|readenvironment|"
+	"xboxrequestaccountpicker|ps5startstory|ps5endstory|setrichpresence|findextra||||"
+	"playstationcontroller|xboxcontroller|nintendocontroller";
 
-const char *rpg_hsz_cmd_name(long id)
+size_t rpg_hsz_cmd_name(long id, const char **name)
 {
-	if (id < 0 || (size_t)id >= sizeof(hsz_cmds) / sizeof(hsz_cmds[0]) || !*hsz_cmds[id])
-		return NULL;
-	return hsz_cmds[id];
+	for (const char *p = hsz_cmds; id >= 0; id--) {
+		size_t n = strcspn(p, "|");
+
+		if (!id) {
+			*name = p;
+			return n;
+		}
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	return 0;
 }

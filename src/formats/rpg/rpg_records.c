@@ -30,7 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rpg.h"
+#include "rpg_draw.h"
 #include "gfs_layout.h"
 
 /* A kind of record: the lump it is in, its files, its record size, its layout. */
@@ -166,23 +166,15 @@ static const struct gfs_field rk_menuitem[] = {
 	INT("extra2", 31), INT("color", 32), INT("disabled_color", 33),
 };
 
-/* DT0, as load_hero_from_old_dt0 reads it */
+/* DT0, as load_hero_from_old_dt0 reads it; a stat: its level 0 and max level words */
+#define STAT(s, w) INT(s "_level0", w), INT(s "_level_max", (w) + 1)
 static const struct gfs_field rk_dt0[] = {
 	HIDE(0, 17, "name"),
 	INT("battle_sprite", 17), INT("battle_palette", 18), INT("walkabout", 19), INT("walkabout_palette", 20),
 	INT("default_level", 21), REF("default_weapon", 22, RF_ITEM),
-	INT("hp_level0", 23), INT("hp_level_max", 24),
-	INT("mp_level0", 25), INT("mp_level_max", 26),
-	INT("strength_level0", 27), INT("strength_level_max", 28),
-	INT("accuracy_level0", 29), INT("accuracy_level_max", 30),
-	INT("defense_level0", 31), INT("defense_level_max", 32),
-	INT("dodge_level0", 33), INT("dodge_level_max", 34),
-	INT("magic_level0", 35), INT("magic_level_max", 36),
-	INT("will_level0", 37), INT("will_level_max", 38),
-	INT("speed_level0", 39), INT("speed_level_max", 40),
-	INT("counter_level0", 41), INT("counter_level_max", 42),
-	INT("focus_level0", 43), INT("focus_level_max", 44),
-	INT("extra_hits_level0", 45), INT("extra_hits_level_max", 46),
+	STAT("hp", 23), STAT("mp", 25), STAT("strength", 27), STAT("accuracy", 29),
+	STAT("defense", 31), STAT("dodge", 33), STAT("magic", 35), STAT("will", 37),
+	STAT("speed", 39), STAT("counter", 41), STAT("focus", 43), STAT("extra_hits", 45),
 	REFS("spell%u_attack", 47, 96, 2, 0, RF_ATTACK1, "spellN: spell list N/24, slot N%24; attack +1 (0: none)"),
 	INTS("spell%u_learned", 48, 96, 2, NULL),
 	INT("portrait", 239), INTS("bits%u", 240, 3, 1, NULL),
@@ -288,35 +280,27 @@ static const struct gfs_field rk_defpass[] = {
 	INTN("magic", 160, "magic: 4444 (0: an unused record)"),
 };
 
+/* lump, dir, BINSIZE.BIN index, size, digits; section, named words, first word, comment ("; " ... "\n") */
+#define RK(lp, d, bi, rs, dg, sec, named, base, cm) { lp, d, bi, rs, dg, WORDS(sec, named, base, "; " cm "\n") }
 static const struct rk_kind rk_kinds[] = {
-	{ ".TAP", "tile-animations", -1, 80, 3, WORDS("tile-animation", rk_tap, 0,
-	  "; the animation patterns of a tileset (lumps/*.TAP); opN: 0 end, 1 up, 2 down, 3 right, 4 left, 5 wait, 6 if tag\n") },
-	{ ".VEH", "vehicles", -1, 80, 3, WORDS("vehicle", rk_veh, 0,
-	  "; a vehicle (lumps/*.VEH)\n") },
-	{ ".FOR", "formations", -1, 80, 3, WORDS("formation", rk_for, 0,
-	  "; a battle formation (lumps/*.FOR)\n") },
-	{ ".EFS", "formation-sets", -1, 50, 4, WORDS("formation-set", rk_efs, 0,
-	  "; a formation set (lumps/*.EFS): file N is formation set N+1\n") },
-	{ ".SHO", "shops", -1, 40, 3, WORDS("shop", rk_sho, 0,
-	  "; a shop (lumps/*.SHO); the name: names/shops.txt\n") },
-	{ ".STF", "shop-stock", 1, 64, 4, WORDS("stock", rk_stf, 0,
-	  "; a shop's stock slot (lumps/*.STF): file N is shop N/50, slot N%50; the name (words 0-16) is kept\n") },
-	{ ".DT0", "heroes", 10, 636, 3, WORDS("hero", rk_dt0, 0,
-	  "; a hero of lumps/*.DT0, read-only where lumps/HEROES.RELD, which the engine reads, holds it (edit reload/heroes.txt); the name: names/heroes.txt\n") },
-	{ ".DT1", "enemies", 11, 320, 3, WORDS("enemy", rk_dt1, 0,
-	  "; an enemy (lumps/*.DT1); the name: names/enemies.txt\n") },
-	{ ".ITM", "items", 12, 200, 3, WORDS("item", rk_itm, 0,
-	  "; an item (lumps/*.ITM); name and description: names/items.txt and the raw lump\n") },
-	{ "ATTACK.BIN", "attacks", 0, 0, 3, WORDS("attack", rk_attack, 40,
-	  "; attack data from word 40 on (ATTACK.BIN; wNN: word NN of the attack); the first 40 words and the name: lumps/*.DT6\n") },
-	{ "MENUS.BIN", "menus", 5, 0, 3, WORDS("menu", rk_menus, 0,
-	  "; a menu (MENUS.BIN); the name (words 0-10) is kept\n") },
-	{ "MENUITEM.BIN", "menu-items", 6, 0, 4, WORDS("menu-item", rk_menuitem, 0,
-	  "; a menu item (MENUITEM.BIN); the caption (words 1-20) is kept\n") },
-	{ "DEFPASS.BIN", "default-walls", -1, 322, 3, WORDS("default-walls", rk_defpass, 0,
-	  "; the default walls of a tileset's 160 tiles (DEFPASS.BIN)\n") },
-	{ "UICOLORS.BIN", "ui-colors", 7, 0, 2, WORDS("ui-colors", rk_uicolors, 0,
-	  "; the interface colours of a master palette (UICOLORS.BIN)\n") },
+	RK(".TAP", "tile-animations", -1, 80, 3, "tile-animation", rk_tap, 0, "the animation patterns of a tileset "
+	   "(lumps/*.TAP); opN: 0 end, 1 up, 2 down, 3 right, 4 left, 5 wait, 6 if tag"),
+	RK(".VEH", "vehicles", -1, 80, 3, "vehicle", rk_veh, 0, "a vehicle (lumps/*.VEH)"),
+	RK(".FOR", "formations", -1, 80, 3, "formation", rk_for, 0, "a battle formation (lumps/*.FOR)"),
+	RK(".EFS", "formation-sets", -1, 50, 4, "formation-set", rk_efs, 0, "a formation set (lumps/*.EFS): file N is formation set N+1"),
+	RK(".SHO", "shops", -1, 40, 3, "shop", rk_sho, 0, "a shop (lumps/*.SHO); the name: names/shops.txt"),
+	RK(".STF", "shop-stock", 1, 64, 4, "stock", rk_stf, 0, "a shop's stock slot (lumps/*.STF): "
+	   "file N is shop N/50, slot N%50; the name (words 0-16) is kept"),
+	RK(".DT0", "heroes", 10, 636, 3, "hero", rk_dt0, 0, "a hero of lumps/*.DT0, read-only where lumps/HEROES.RELD, "
+	   "which the engine reads, holds it (edit reload/heroes.txt); the name: names/heroes.txt"),
+	RK(".DT1", "enemies", 11, 320, 3, "enemy", rk_dt1, 0, "an enemy (lumps/*.DT1); the name: names/enemies.txt"),
+	RK(".ITM", "items", 12, 200, 3, "item", rk_itm, 0, "an item (lumps/*.ITM); name and description: names/items.txt and the raw lump"),
+	RK("ATTACK.BIN", "attacks", 0, 0, 3, "attack", rk_attack, 40, "attack data from word 40 on "
+	   "(ATTACK.BIN; wNN: word NN of the attack); the first 40 words and the name: lumps/*.DT6"),
+	RK("MENUS.BIN", "menus", 5, 0, 3, "menu", rk_menus, 0, "a menu (MENUS.BIN); the name (words 0-10) is kept"),
+	RK("MENUITEM.BIN", "menu-items", 6, 0, 4, "menu-item", rk_menuitem, 0, "a menu item (MENUITEM.BIN); the caption (words 1-20) is kept"),
+	RK("DEFPASS.BIN", "default-walls", -1, 322, 3, "default-walls", rk_defpass, 0, "the default walls of a tileset's 160 tiles (DEFPASS.BIN)"),
+	RK("UICOLORS.BIN", "ui-colors", 7, 0, 2, "ui-colors", rk_uicolors, 0, "the interface colours of a master palette (UICOLORS.BIN)"),
 };
 
 static unsigned rk_recsize(struct gfs_archive *ar, const struct rk_kind *k)
@@ -335,15 +319,6 @@ static const struct rk_ref {
 	[RF_SCRIPT] = { "", 0 },
 };
 
-/* The lump named name, or NULL. */
-static struct rpg_lump *rk_lump(struct rpg_model *m, const char *name)
-{
-	for (size_t i = 0; i < m->n; i++)
-		if (rpg_lump_is(m, m->lumps[i], name))
-			return m->lumps[i];
-	return NULL;
-}
-
 /*
  * The name of script id (a trigger from 16384: record id - 16384 of
  * LOOKUP1.BIN; else the PLOTSCR.LST record with that id), each record an
@@ -352,7 +327,7 @@ static struct rpg_lump *rk_lump(struct rpg_model *m, const char *name)
 static int rk_script_name(struct gfs_archive *ar, long id, struct gfs_buf *out)
 {
 	struct rpg_model *m = ar->priv;
-	struct rpg_lump *l = rk_lump(m, id >= 16384 ? "LOOKUP1.BIN" : "PLOTSCR.LST");
+	struct rpg_lump *l = rpg_kind_lump(m, id >= 16384 ? "LOOKUP1.BIN" : "PLOTSCR.LST");
 	uint8_t rec[40];
 	int r = 0;
 
@@ -391,7 +366,7 @@ int rpg_ref_fmt(void *ctx, int ref, uint64_t v, struct gfs_buf *out)
 		return r;
 	if (!k->lump) {
 		uint8_t w[2];
-		struct rpg_lump *l = rk_lump(ar->priv, ".FOR");
+		struct rpg_lump *l = rpg_kind_lump(ar->priv, ".FOR");
 
 		if (l && !rpg_lump_range(ar, l, (uint64_t)id * 80, sizeof(w), w))
 			r = gfs_buf_printf(out, " ; formations/%03ld.ini", id);
@@ -538,31 +513,6 @@ int rpg_records_kind(struct gfs_archive *ar, struct rpg_lump *l)
 	return rs >= 2 && l->len >= rs;
 }
 
-int rpg_records_build(struct gfs_archive *ar)
-{
-	struct rpg_model *m = ar->priv;
-	int r = 0;
-
-	for (size_t i = 0; i < m->n && !r; i++) {
-		struct rpg_lump *l = m->lumps[i];
-		const struct rk_kind *k = rk_kind_of(m, l);
-		unsigned rs = k ? rk_recsize(ar, k) : 0;
-		struct gfs_node *dir;
-
-		if (!k || rs < 2 || l->len < rs)
-			continue;
-		if (!(dir = rpg_subdir(ar, k->dir)))
-			return -ENOMEM;
-		for (size_t rec = 0; !r && (rec + 1) * rs <= l->len; rec++) {
-			char nm[32];
-
-			snprintf(nm, sizeof(nm), "%0*zu.ini", (int)k->digits, rec);
-			r = rpg_add_view(ar, l, dir, nm, &rk_ops, rec, k);
-		}
-	}
-	return r;
-}
-
 int rpg_records_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec)
 {
 	const struct rk_kind *k = rk_kind_of(ar->priv, l);
@@ -575,6 +525,21 @@ int rpg_records_add(struct gfs_archive *ar, struct rpg_lump *l, size_t rec)
 		return -ENOMEM;
 	snprintf(nm, sizeof(nm), "%0*zu.ini", (int)k->digits, rec);
 	return rpg_add_view(ar, l, dir, nm, &rk_ops, rec, k);
+}
+
+int rpg_records_build(struct gfs_archive *ar)
+{
+	struct rpg_model *m = ar->priv;
+	int r = 0;
+
+	for (size_t i = 0; i < m->n && !r; i++) {
+		struct rpg_lump *l = m->lumps[i];
+		unsigned rs = rpg_records_kind(ar, l) ? rk_recsize(ar, rk_kind_of(m, l)) : 0;
+
+		for (size_t rec = 0; rs && !r && (rec + 1) * rs <= l->len; rec++)
+			r = rpg_records_add(ar, l, rec);
+	}
+	return r;
 }
 
 /* Add "dir/NNN key" to who (the first RK_WHO_MAX of them; the count says the rest). */
@@ -592,7 +557,7 @@ static int rk_who(struct gfs_buf *who, size_t *n, const char *what)
 /* Stock slot rec of STF: one its shop stocks (slot up to the shop's last_stock_slot)? */
 static int rk_slot_used(struct gfs_archive *ar, size_t rec)
 {
-	struct rpg_lump *sho = rk_lump(ar->priv, ".SHO");
+	struct rpg_lump *sho = rpg_kind_lump(ar->priv, ".SHO");
 	uint8_t w[2];
 
 	if (!sho || rpg_lump_range(ar, sho, (uint64_t)(rec / 50) * 40 + 32, sizeof(w), w))
@@ -629,10 +594,15 @@ size_t rpg_records_refs(struct gfs_archive *ar, const char *target, long id, str
 		struct rpg_lump *l = m->lumps[i];
 		const struct rk_kind *k = rk_kind_of(m, l);
 		unsigned rs = k ? rk_recsize(ar, k) : 0;
+		struct gfs_layout lo = k ? k->layout : (struct gfs_layout){ 0 };
+		struct gfs_layout_table t;	/* every field where it is, its key's %u filled in */
 		struct gfs_buf b = GFS_BUF_INIT;
 
-		if (!k || rs < 2 || rpg_lump_read(ar, l, &b))
+		lo.flags |= GFS_LAYOUT_INORDER;
+		if (!k || rs < 2 || gfs_layout_table(&lo, rs, &t))
 			continue;
+		if (rpg_lump_read(ar, l, &b))
+			b.len = 0;
 		for (size_t rec = 0; (rec + 1) * rs <= b.len; rec++) {
 			const uint8_t *p = b.data + rec * rs;
 
@@ -640,29 +610,20 @@ size_t rpg_records_refs(struct gfs_archive *ar, const char *target, long id, str
 			    (long)rec == id)
 				continue;	/* the record itself */
 			rk_refs_special(ar, k, target, id, rec, p, rs, who, &n);
-			for (size_t f = 0; f < k->layout.nfields; f++) {
-				const struct gfs_field *fd = &k->layout.fields[f];
+			for (size_t f = 0; f < t.rec.nfields; f++) {
+				const struct gfs_field *fd = &t.rec.fields[f];
 				const struct rk_ref *to = fd->kind == GFS_FK_REF ? &rk_refs[fd->ref] : NULL;
-				unsigned reps = fd->repeat ? fd->repeat : 1;
+				char what[128];
 
 				if (!to || fd->ref == RF_TAG || fd->ref == RF_SCRIPT ||
-				    strcmp(to->lump ? to->lump : ".FOR", target))
+				    strcmp(to->lump ? to->lump : ".FOR", target) ||
+				    (long)(int16_t)gfs_le16(p + fd->off) - to->off != id)
 					continue;
-				for (unsigned j = 0; j < reps && fd->off + j * fd->stride + 2 <= rs; j++) {
-					const char *pc = strstr(fd->key, "%u");
-					char what[128];
-
-					if ((long)(int16_t)gfs_le16(p + fd->off + j * fd->stride) - to->off != id)
-						continue;
-					if (pc)
-						snprintf(what, sizeof(what), "%s/%0*zu %.*s%u%s", k->dir, (int)k->digits, rec,
-							 (int)(pc - fd->key), fd->key, j + fd->repeat_base, pc + 2);
-					else
-						snprintf(what, sizeof(what), "%s/%0*zu %s", k->dir, (int)k->digits, rec, fd->key);
-					rk_who(who, &n, what);
-				}
+				snprintf(what, sizeof(what), "%s/%0*zu %s", k->dir, (int)k->digits, rec, fd->key);
+				rk_who(who, &n, what);
 			}
 		}
+		gfs_layout_table_release(&t);
 		gfs_buf_release(&b);
 	}
 	return n;

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rpg.h"
+#include "rpg_draw.h"
 #include "rpg_text.h"
 #include "gfs_codec.h"
 
@@ -162,23 +162,18 @@ unsigned rpg_nl_recsize(struct gfs_archive *ar, const struct rpg_namelist *d)
  */
 int rpg_record_name(struct gfs_archive *ar, const char *lump, long id, struct gfs_buf *out)
 {
-	struct rpg_model *m = ar->priv;
-
 	for (size_t k = 0; k < sizeof(rpg_namelists) / sizeof(rpg_namelists[0]); k++) {
 		const struct rpg_namelist *d = &rpg_namelists[k];
 		unsigned rs, end = rpg_tf_end(&d->f);
 		uint8_t rec[256], txt[256];
+		struct rpg_lump *l = strcmp(d->lump, lump) ? NULL : rpg_kind_lump(ar->priv, lump);
 
-		if (strcmp(d->lump, lump))
+		if (!l)
 			continue;
 		rs = rpg_nl_recsize(ar, d);
-		for (size_t i = 0; i < m->n; i++)
-			if (rpg_lump_is(m, m->lumps[i], lump)) {
-				if (id < 0 || rs < end || end > sizeof(rec) ||
-				    rpg_lump_range(ar, m->lumps[i], (uint64_t)id * rs, end, rec))
-					return -ENOENT;
-				return rpg_put_text(out, txt, rpg_tf_get(&d->f, rec, txt));
-			}
+		if (id < 0 || rs < end || end > sizeof(rec) || rpg_lump_range(ar, l, (uint64_t)id * rs, end, rec))
+			return -ENOENT;
+		return rpg_put_text(out, txt, rpg_tf_get(&d->f, rec, txt));
 	}
 	return -ENOENT;
 }

@@ -38,15 +38,11 @@
 #include <string.h>
 
 #include "formats/zzt/zzt.h"
+#include "gfs_record.h"
 
 /* code/ fills itself with the program files when first used */
 static int zzt_populate_code(struct gfs_archive *ar, struct gfs_node *dir);
 static const struct gfs_node_ops zzt_ops_code_dir = { .populate = zzt_populate_code };
-
-static size_t min_size(size_t a, size_t b)
-{
-	return a < b ? a : b;
-}
 
 static void zzt_free(struct gfs_archive *ar)
 {
@@ -68,14 +64,11 @@ static int zzt_bid(const uint8_t *head, size_t len, const char *path)
 	int ext = dot && (!strcasecmp(dot, ".zzt") || !strcasecmp(dot, ".sav") ||
 			  !strcasecmp(dot, ".szt"));
 	const struct zzt_engine *e;
-	int16_t type, nb;
 
 	if (len < 4)
 		return 0;
-	type = (int16_t)gfs_le16(head + ZZT_H_TYPE);
-	nb = (int16_t)gfs_le16(head + ZZT_H_NUMBOARDS);
-	e = zzt_engine_of(type);
-	if (e && nb >= 0) {
+	e = zzt_engine_of((int16_t)gfs_le16(head + ZZT_H_TYPE));
+	if (e && gfs_record_count(e->boards, head) > 0) {
 		if (len > e->h_name && head[e->h_name] > ZZT_NAME_MAX)
 			return ext ? 60 : 30;
 		return ext ? 90 : 70;
@@ -249,7 +242,7 @@ static int zzt_load(struct gfs_archive *ar)
 	struct zzt_world *w;
 	struct gfs_node *boards;
 	uint64_t off;
-	int32_t nb;
+	int64_t nb;
 	int16_t type;
 	size_t i;
 	int r;
@@ -273,7 +266,7 @@ static int zzt_load(struct gfs_archive *ar)
 			       file.len, eng->name, eng->hdr_size);
 		goto out_file;
 	}
-	nb = (int32_t)(int16_t)gfs_le16(file.data + ZZT_H_NUMBOARDS) + 1;
+	nb = gfs_record_count(eng->boards, file.data);
 	if (nb < 1) {
 		r = gfs_err_at(ar, -EBADMSG, ZZT_H_NUMBOARDS, "board count %d is negative", (int)nb - 1);
 		goto out_file;
@@ -285,9 +278,9 @@ static int zzt_load(struct gfs_archive *ar)
 	}
 	ar->priv = w;
 	w->eng = eng;
-	/* every board takes at least its 2-byte size field: allocate no more */
-	w->boards = calloc(min_size((size_t)nb, (file.len - eng->hdr_size) / 2 + 1),
-			   sizeof(*w->boards));
+	/* every board takes at least its size field: allocate no more */
+	i = (file.len - eng->hdr_size) / eng->boards->group->size + 1;
+	w->boards = calloc((size_t)nb < i ? (size_t)nb : i, sizeof(*w->boards));
 	if (!w->boards) {
 		r = -ENOMEM;
 		goto out_file;
@@ -295,40 +288,32 @@ static int zzt_load(struct gfs_archive *ar)
 	memcpy(w->hdr, file.data, eng->hdr_size);
 	w->file_size = file.len;
 	off = eng->hdr_size;
+	/* each board behind its size, as the codec lays them out (zzt_engine.c) */
 	for (i = 0; i < (size_t)nb; i++) {
-		struct zzt_board *b;
-		struct gfs_rd rd;
+		struct zzt_board *b = &w->boards[i];
+		size_t span = gfs_record_elem_span(eng->boards, file.data, file.data + off, file.len - off), at;
 		char why[200];
-		uint16_t size16;
-		uint32_t size;
 
-		if (off + 2 > file.len) {
-			snprintf(why, sizeof(why), "at 0x%llx: the file ends before it (%d boards declared)",
-				 (unsigned long long)off, (int)nb);
+		if (!span) {
+			if (file.len - off < eng->boards->group->size)
+				snprintf(why, sizeof(why), "at 0x%llx: the file ends before it (%d boards declared)",
+					 (unsigned long long)off, (int)nb);
+			else
+				snprintf(why, sizeof(why), "at 0x%llx: size %u runs past the end of the file "
+					 "(%llu bytes left); it and the boards after it are not shown",
+					 (unsigned long long)off, (unsigned)gfs_le16(file.data + off),
+					 (unsigned long long)(file.len - off - 2));
 			zzt_note_damage(ar, w, (unsigned)i, why);
 			w->truncated = 1;
 			break;
 		}
-		b = &w->boards[i];
 		b->eng = eng;
 		b->idx = (unsigned)i;
 		b->off = off;
-		gfs_rd_init(&rd, file.data, file.len, 0);
-		if (gfs_rd_seek(&rd, (size_t)off) || gfs_rd_u16le(&rd, &size16))
-			break;	/* cannot happen: off + 2 <= file.len */
-		size = size16;
-		if (off + 2 + size > file.len) {
-			snprintf(why, sizeof(why), "at 0x%llx: size %u runs past the end of the file "
-				 "(%llu bytes left); it and the boards after it are not shown",
-				 (unsigned long long)off, size,
-				 (unsigned long long)(file.len - off - 2));
-			zzt_note_damage(ar, w, (unsigned)i, why);
-			w->truncated = 1;
-			break;
-		}
-		b->size = size;
+		gfs_record_items(eng->boards->group, file.data + off, span, "bytes", &at, &span);
+		b->size = (uint32_t)span;
 		w->nboards = i + 1;
-		r = zzt_board_parse(b, file.data + off + 2, size, off + 2, why, sizeof(why));
+		r = zzt_board_parse(b, file.data + off + at, span, off + at, why, sizeof(why));
 		if (r == -ENOMEM)
 			goto out_file;
 		if (r) {
@@ -337,7 +322,7 @@ static int zzt_load(struct gfs_archive *ar)
 			w->ndamaged++;
 			zzt_note_damage(ar, w, (unsigned)i, why);
 		}
-		off += 2 + size;
+		off += at + span;
 	}
 	w->boards_end = off;
 	if (w->truncated || w->ndamaged) {
@@ -514,7 +499,7 @@ static int zzt_check(struct gfs_archive *ar, FILE *out)
 
 	fprintf(out, "%s %s: %zu of %d boards loaded\n", w->eng->name,
 		w->hdr[w->eng->h_saved] ? "saved game" : "world", w->nboards,
-		(int16_t)gfs_le16(w->hdr + ZZT_H_NUMBOARDS) + 1);
+		(int)gfs_record_count(w->eng->boards, w->hdr));
 	for (i = 0; i < w->nboards; i++) {
 		struct zzt_board *b = &w->boards[i];
 
@@ -579,7 +564,7 @@ static struct zzt_board *zzt_board_of(struct zzt_world *w, const struct gfs_node
 
 static void zzt_set_count(struct gfs_archive *ar, struct zzt_world *w)
 {
-	gfs_put_u16le(w->hdr + ZZT_H_NUMBOARDS, (uint16_t)(w->nboards - 1));
+	gfs_record_count_set(w->eng->boards, w->hdr, w->nboards);
 	w->hdr_dirty = 1;
 	ar->changed = 1;
 	gfs_tree_invalidate(ar);

@@ -41,19 +41,13 @@
 #define ZZT_NFLAGS		10
 #define ZZT_NKEYS		7
 
-/* Board layout (offsets from the board's size field). */
-#define ZZT_B_NAME		2	/* length + 50 bytes */
+/* Board: name (length + 50 bytes), RLE tiles, properties, stats (zzt_engine.c's spans). */
 #define ZZT_B_NAME_LEN		51
 #define ZZT_B_NAME_MAX		50
-#define ZZT_B_RLE		53
 #define ZZT_W			60
 #define ZZT_H			25
 #define ZZT_TILES		(ZZT_W * ZZT_H)
 #define ZZT_NELEMS		54	/* element ids 0-53; ZZT reads past its table for others */
-/* ZZT keeps a ring of board edge around the tiles: x 0..61, y 0..26 are in
- * its tile array, a stat anywhere else makes it read and write past it */
-#define ZZT_STAT_X_MAX		(ZZT_W + 1)
-#define ZZT_STAT_Y_MAX		(ZZT_H + 1)
 #define ZZT_RUN_MAX		255
 
 /* Board properties, after the RLE. */
@@ -185,7 +179,6 @@ int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size, uint6
 		    char *why, size_t wl);
 void zzt_board_release(struct zzt_board *b);
 int zzt_board_encode(const struct zzt_board *b, struct gfs_buf *out);
-int zzt_board_encoded_size(const struct zzt_board *b, size_t *size);
 /*
  * A blank board (of engine e) as ZZT's editor makes one (BoardCreate): empty tiles in a
  * border of yellow normal walls, the player (stat 0) in the middle, at most

@@ -1,15 +1,10 @@
 /*
  * zzt_board.c - the board codec: one board's bytes <-> struct zzt_board.
  *
- * A board after its 16-bit size field (ZZT's sizes; Super ZZT's: a name of
- * 60, 96x80 tiles, 30 bytes of info, 25-byte stats without padding):
- *   name        length byte + 50 characters (stale bytes after the length kept)
- *   tiles       RLE triples (count, element, colour), count 0 = 256, that
- *               fill exactly 60x25 tiles; kept as stored until a tile changes
- *   properties  88 bytes, the last two the stat count - 1
- *   stats       33-byte records, each followed by Length bytes of ZZT-OOP
- *               when Length > 0 (Length -i shares stat i's code)
- *   tail        anything after the last stat, kept
+ * A board after its 16-bit size field: its name (stale bytes after the
+ * length kept), its RLE tiles (count, element, colour; count 0 = 256;
+ * kept as stored until a tile changes), then its info and stats as
+ * zzt_engine.c's spans declare them, and any tail after the last stat (kept).
  *
  * The lowest layer of the format: it calls only the core.  The model
  * (zzt.h), the views (zzt_view.c, zzt_png.c) and the tree builder (zzt.c)
@@ -21,6 +16,7 @@
 #include <string.h>
 
 #include "formats/zzt/zzt.h"
+#include "gfs_record.h"
 
 void zzt_board_release(struct zzt_board *b)
 {
@@ -46,11 +42,10 @@ void zzt_board_release(struct zzt_board *b)
 int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size,
 			   uint64_t base, char *why, size_t wl)
 {
-	struct gfs_rd r;
-	size_t n = 0, start, i;
-	int32_t count;
-
 	const struct zzt_engine *e = b->eng;
+	struct gfs_rd r;
+	size_t n = 0, start, i, pos, len;
+	int64_t count;
 
 	gfs_rd_init(&r, data, size, base);
 	if (gfs_rd_bytes(&r, b->name, e->name_len)) {
@@ -93,56 +88,54 @@ int zzt_board_parse(struct zzt_board *b, const uint8_t *data, size_t size,
 			 (unsigned long long)gfs_rd_off(&r));
 		return -EBADMSG;
 	}
-	count = (int32_t)(int16_t)gfs_le16(b->props + e->p_nstats) + 1;
-	if (count < 0 || (size_t)count * e->s_size > gfs_rd_left(&r)) {
+	/* the stats after the info, as the codec lays them out (zzt_engine.c) */
+	count = gfs_record_count(e->nstats, b->props);
+	if (count < 0 || (size_t)count > gfs_rd_left(&r) / e->s_size) {
 		snprintf(why, wl, "at 0x%llx: stat count %d overruns the board",
-			 (unsigned long long)(gfs_rd_off(&r) - 2), (int)count);
+			 (unsigned long long)(gfs_rd_off(&r) - e->p_size + e->nstats->count_off), (int)count);
 		return -EBADMSG;
 	}
-	b->stats = calloc((size_t)count ? (size_t)count : 1, sizeof(*b->stats));
+	b->capstats = count ? (size_t)count : 1;
+	b->stats = calloc(b->capstats, sizeof(*b->stats));
 	if (!b->stats)
 		return -ENOMEM;
-	b->capstats = count ? (size_t)count : 1;
-	for (i = 0; i < (size_t)count; i++) {
+	for (i = 0, pos = r.pos; i < (size_t)count; i++, pos += n) {
 		struct zzt_stat *s = &b->stats[i];
-		uint64_t at = gfs_rd_off(&r);
-		int32_t len;
-		const uint8_t *p;
+		size_t at;
 
-		s->bind = -1;
 		s->final_cr = 1;
 		b->nstats = i + 1;
-		if (gfs_rd_bytes(&r, s->rec, e->s_size)) {
+		n = gfs_record_elem_span(e->nstats, b->props, data + pos, size - pos);
+		if (!n && size - pos < e->s_size) {
 			snprintf(why, wl, "at 0x%llx: stat %zu runs past the board end",
-				 (unsigned long long)at, i);
+				 (unsigned long long)(base + pos), i);
 			return -EBADMSG;
 		}
-		len = (int16_t)gfs_le16(s->rec + ZZT_S_LENGTH);
-		if (len > 0) {
-			if (gfs_rd_ptr(&r, &p, (size_t)len)) {
-				snprintf(why, wl, "at 0x%llx: code length %d of stat %zu runs past the board end",
-					 (unsigned long long)(at + ZZT_S_LENGTH), (int)len, i);
-				return -EBADMSG;
-			}
-			if (gfs_buf_add(&s->code, p, (size_t)len))
+		if (!n) {
+			snprintf(why, wl, "at 0x%llx: code length %d of stat %zu runs past the board end",
+				 (unsigned long long)(base + pos + e->code->count_off),
+				 (int)gfs_record_count(e->code, data + pos), i);
+			return -EBADMSG;
+		}
+		memcpy(s->rec, data + pos, e->s_size);
+		if (gfs_record_items(e->nstats->group, data + pos, n, "code", &at, &len) && len) {
+			if (gfs_buf_add(&s->code, data + pos + at, len))
 				return -ENOMEM;
-			s->final_cr = p[len - 1] == '\r';
-		} else if (len < 0) {
-			s->bind = -len;
-			if (s->bind >= count) {
-				snprintf(why, wl, "at 0x%llx: stat %zu binds to stat %d, which does not exist "
-					 "(%d stats)", (unsigned long long)(at + ZZT_S_LENGTH), i, s->bind,
-					 (int)count);
-				return -EBADMSG;
-			}
+			s->final_cr = data[pos + at + len - 1] == '\r';
+		}
+		s->bind = zzt_bind_get(s->rec) ? (int)zzt_bind_get(s->rec) : -1;
+		if (s->bind >= count) {
+			snprintf(why, wl, "at 0x%llx: stat %zu binds to stat %d, which does not exist (%d stats)",
+				 (unsigned long long)(base + pos + e->code->count_off), i, s->bind, (int)count);
+			return -EBADMSG;
 		}
 	}
-	b->tail_len = gfs_rd_left(&r);
+	b->tail_len = size - pos;
 	if (b->tail_len) {
 		b->tail = malloc(b->tail_len);
 		if (!b->tail)
 			return -ENOMEM;
-		memcpy(b->tail, data + r.pos, b->tail_len);
+		memcpy(b->tail, data + pos, b->tail_len);
 	}
 	return 0;
 }
@@ -184,14 +177,16 @@ int zzt_board_encode(const struct zzt_board *b, struct gfs_buf *out)
 	else
 		r = gfs_buf_add(out, b->rle, b->rle_len);
 	memcpy(props, b->props, e->p_size);
-	gfs_put_u16le(props + e->p_nstats, (uint16_t)((int)b->nstats - 1));
+	gfs_record_count_set(e->nstats, props, b->nstats);
 	r |= gfs_buf_add(out, props, e->p_size);
 	for (i = 0; i < b->nstats && !r; i++) {
 		const struct zzt_stat *s = &b->stats[i];
 		uint8_t rec[ZZT_S_SIZE_MAX];
 
 		memcpy(rec, s->rec, e->s_size);
-		gfs_put_u16le(rec + ZZT_S_LENGTH, (uint16_t)(s->bind >= 0 ? -s->bind : (int)s->code.len));
+		gfs_record_count_set(e->code, rec, s->code.len);
+		if (s->bind >= 0)
+			zzt_bind_set(rec, (uint64_t)s->bind);
 		r |= gfs_buf_add(out, rec, e->s_size);
 		if (s->bind < 0 && s->code.len)
 			r |= gfs_buf_add(out, s->code.data, s->code.len);
@@ -207,34 +202,18 @@ int zzt_board_encode(const struct zzt_board *b, struct gfs_buf *out)
 	return 0;
 }
 
-int zzt_board_encoded_size(const struct zzt_board *b, size_t *size)
+/* EINVAL (with the message) if b no longer fits the 16-bit size field. */
+int zzt_board_check_size(struct gfs_archive *ar, struct zzt_board *b)
 {
 	struct gfs_buf enc = GFS_BUF_INIT;
 	int r = zzt_board_encode(b, &enc);
 
-	if (r != -EFBIG && r)
-		goto out;
-	*size = enc.len >= 2 ? enc.len - 2 : 0;
-	r = 0;
-out:
+	if (r == -EFBIG)
+		r = gfs_err(ar, -EINVAL, "board %u would be %zu bytes, more than the %d its size field holds",
+			    b->idx, enc.len - 2, ZZT_BOARD_MAX);
 	gfs_buf_release(&enc);
 	return r;
 }
-
-/* EINVAL (with the message) if b no longer fits the 16-bit size field. */
-int zzt_board_check_size(struct gfs_archive *ar, struct zzt_board *b)
-{
-	size_t size;
-	int r = zzt_board_encoded_size(b, &size);
-
-	if (r)
-		return r;
-	if (size > ZZT_BOARD_MAX)
-		return gfs_err(ar, -EINVAL, "board %u would be %zu bytes, more than the %d its size field holds",
-			       b->idx, size, ZZT_BOARD_MAX);
-	return 0;
-}
-
 
 /* ZZT's BoardCreate: what a new board holds. */
 #define ZZT_BORDER_COLOR	0x0e	/* yellow on black */

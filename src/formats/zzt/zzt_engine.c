@@ -168,6 +168,31 @@ static const struct gfs_table zzt_stats_table = {
 	.check = zzt_stat_check,
 };
 
+/*
+ * The spans the codec walks (gfs_record.h), for an engine's sizes: the
+ * file's boards after its header (their count stored minus one), each
+ * behind its 16-bit size; after a board's tiles its info, then its stats
+ * (their count, the info's word at nst, stored minus one), each its record
+ * and its code when its length is > 0 (< 0 binds it to another stat's).
+ */
+#define ZZT_ONE(s, n, f) { .section = s, .size = n, .fields = f, .nfields = 1 }
+static const struct gfs_field zzt_byte_field = ZZT_U8("byte", 0);
+static const struct gfs_record zzt_byte = ZZT_ONE("byte", 1, &zzt_byte_field);
+static const struct gfs_field zzt_sized = { .key = "bytes", .kind = GFS_FK_LIST, .off = 2, .group = &zzt_byte,
+	.count_width = 2 };
+static const struct gfs_record zzt_board_span = ZZT_ONE("board", 2, &zzt_sized);
+static const struct gfs_field zzt_boards = { .key = "boards", .kind = GFS_FK_GROUP, .group = &zzt_board_span,
+	.count_off = ZZT_H_NUMBOARDS, .count_width = 2, .count_bias = 1 };
+#define ZZT_SPANS(x, hdr, p_size, nst, s_size) \
+	static const struct gfs_field x##_code = { .key = "code", .kind = GFS_FK_LIST, .off = s_size, \
+		.group = &zzt_byte, .count_off = ZZT_S_LENGTH, .count_width = 2, .flags = GFS_FF_POSITIVE }; \
+	static const struct gfs_record x##_stat_span = ZZT_ONE("stat", s_size, &x##_code); \
+	static const struct gfs_field x##_nstats = { .key = "stats", .kind = GFS_FK_GROUP, \
+		.group = &x##_stat_span, .count_off = nst, .count_width = 2, .count_bias = 1 }; \
+	static const struct gfs_record x##_body_rec = ZZT_ONE("info", p_size, &x##_nstats), \
+		x##_file_rec = ZZT_ONE("file", hdr, &zzt_boards)
+ZZT_SPANS(zzt, ZZT_HDR_SIZE, ZZT_P_SIZE, ZZT_P_NSTATS, ZZT_S_SIZE);
+
 /* Default character of each element (the spec's element table). */
 static const uint8_t zzt_elem_char[ZZT_NELEMS] = {
 	0x20, 0x20, 0x20, 0x20, 0x02, 0x84, 0x9d, 0x04,	/* 0-7 */
@@ -191,11 +216,13 @@ const struct zzt_engine zzt_engine_zzt = {
 	.name = "ZZT", .type = -1, .hdr_size = ZZT_HDR_SIZE, .h_name = ZZT_H_NAME,
 	.h_saved = ZZT_H_SAVED, .w = ZZT_W, .h = ZZT_H, .tiles = ZZT_TILES,
 	.name_len = ZZT_B_NAME_LEN, .name_max = ZZT_B_NAME_MAX,
-	.p_size = ZZT_P_SIZE, .p_exits = ZZT_P_EXITS, .p_nstats = ZZT_P_NSTATS,
+	.p_size = ZZT_P_SIZE, .p_exits = ZZT_P_EXITS,
 	.s_size = ZZT_S_SIZE, .nelems = ZZT_NELEMS, .text_min = 47, .text_white = 53,
 	.boards_max = ZZT_BOARDS_MAX, .stats_max = 151, .board_engine_max = ZZT_BOARD_ZZT_MAX,
 	.elem_char = zzt_elem_char, .draw = zzt_elem_draw,
 	.world_rec = &zzt_world_rec, .board_rec = &zzt_board_rec, .stats = &zzt_stats_table,
+	.file_rec = &zzt_file_rec, .body_rec = &zzt_body_rec, .boards = &zzt_boards, .nstats = &zzt_nstats,
+	.code = &zzt_code,
 };
 
 /* ---- Super ZZT ------------------------------------------------------------------ */
@@ -301,6 +328,8 @@ static const struct gfs_table szt_stats_table = {
 	.index = "stat", .rec = &szt_stat_rec, .max = ZZT_STATS_MAX, .check = zzt_stat_check,
 };
 
+ZZT_SPANS(szt, SZT_HDR_SIZE, SZT_P_SIZE, SZT_P_NSTATS, SZT_S_SIZE);
+
 /* SUPERZ.EXE's element table: the default character of elements 0-79. */
 static const uint8_t szt_elem_char[SZT_NELEMS] = {
 	0x20, 0x20, 0x20, 0x02, 0x02, 0x84, 0x20, 0x04,	/* 0-7 */
@@ -337,12 +366,14 @@ const struct zzt_engine zzt_engine_szt = {
 	.name = "Super ZZT", .type = -2, .hdr_size = SZT_HDR_SIZE, .h_name = SZT_H_NAME,
 	.h_saved = SZT_H_SAVED, .w = SZT_W, .h = SZT_H, .tiles = SZT_W * SZT_H,
 	.name_len = SZT_B_NAME_LEN, .name_max = SZT_B_NAME_MAX,
-	.p_size = SZT_P_SIZE, .p_exits = SZT_P_EXITS, .p_nstats = SZT_P_NSTATS,
+	.p_size = SZT_P_SIZE, .p_exits = SZT_P_EXITS,
 	.s_size = SZT_S_SIZE, .nelems = SZT_NELEMS, .text_min = 73, .text_white = 79,
 	.boards_max = SZT_BOARDS_MAX, .stats_max = 129, .board_engine_max = SZT_BOARD_ENGINE_MAX,
 	.joins_under = szt_elem_cycled,
 	.elem_char = szt_elem_char, .draw = szt_elem_draw,
 	.world_rec = &szt_world_rec, .board_rec = &szt_board_rec, .stats = &szt_stats_table,
+	.file_rec = &szt_file_rec, .body_rec = &szt_body_rec, .boards = &zzt_boards, .nstats = &szt_nstats,
+	.code = &szt_code,
 };
 
 const struct zzt_engine *zzt_engine_of(int type)
@@ -350,10 +381,11 @@ const struct zzt_engine *zzt_engine_of(int type)
 	return type == -1 ? &zzt_engine_zzt : type == -2 ? &zzt_engine_szt : NULL;
 }
 
-/* The i-th table of both engines (world, board, stat), for the fuzz target; NULL past the last. */
+/* The i-th table of both engines (world, board, stat; the spans and their elements), for the fuzz target. */
 const struct gfs_record *zzt_layout_nth(size_t i)
 {
-	const struct zzt_engine *e = i < 3 ? &zzt_engine_zzt : &zzt_engine_szt;
+	const struct zzt_engine *e = i < 5 ? &zzt_engine_zzt : &zzt_engine_szt;
+	const struct gfs_record *t[] = { e->world_rec, e->board_rec, e->stats->rec, e->file_rec, e->body_rec };
 
-	return i >= 6 ? NULL : i % 3 == 0 ? e->world_rec : i % 3 == 1 ? e->board_rec : e->stats->rec;
+	return i >= 10 ? NULL : t[i % 5];
 }

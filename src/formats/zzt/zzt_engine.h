@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 struct gfs_record;
+struct gfs_field;
 struct gfs_table;
 
 /* The largest of each engine-sized piece: the fixed buffers of the model. */
@@ -51,7 +52,7 @@ struct zzt_engine {
 	size_t h_name, h_saved;		/* world name (length byte), saved-game flag */
 	unsigned w, h, tiles;		/* the board grid */
 	size_t name_len, name_max;	/* board name field (length byte + characters) */
-	size_t p_size, p_exits, p_nstats; /* board info: size, the exits, the stat count */
+	size_t p_size, p_exits;		/* board info: size, the exits */
 	size_t s_size;			/* stat record */
 	unsigned nelems;		/* element ids 0 .. nelems - 1 */
 	unsigned text_min, text_white;	/* text elements */
@@ -65,6 +66,9 @@ struct zzt_engine {
 	const uint8_t *draw;		/* enum zzt_draw of each element */
 	const struct gfs_record *world_rec, *board_rec;	/* board_rec: name and info end to end */
 	const struct gfs_table *stats;
+	/* the spans: a file's boards after its header, a board's stats after its tiles (and info) */
+	const struct gfs_record *file_rec, *body_rec;
+	const struct gfs_field *boards, *nstats, *code;	/* their groups, a stat's code */
 };
 
 extern const struct zzt_engine zzt_engine_zzt, zzt_engine_szt;

@@ -43,7 +43,7 @@ static int zzt_world_render(struct gfs_archive *ar, struct gfs_node *n, struct g
 			   "here).\n; Strings are code page 437 shown as UTF-8; unused bytes as hex, "
 			   "trailing zero bytes left out.\n\n",
 			   w->eng->name, w->hdr[w->eng->h_saved] ? "saved game" : "world",
-			   (int16_t)gfs_le16(w->hdr + ZZT_H_NUMBOARDS) + 1))
+			   (int)gfs_record_count(w->eng->boards, w->hdr)))
 		return -ENOMEM;
 	return gfs_record_render(w->eng->world_rec, w->hdr, w->eng->hdr_size, NULL, out);
 }
