@@ -208,6 +208,23 @@ void gfs_notifier_stop(struct gfs_mount *m)
 
 /* ---- the lock around an operation ------------------------------------------------ */
 
+/*
+ * The core moves or removes a node (gfs_archive.name_gone): the kernel may
+ * hold its old name in dir, and only the request's own names does it
+ * update itself.  A format's side effects (a board moved renumbers the
+ * boards between, a map's TMX renamed renames its folder) are told to the
+ * kernel after the request (gfs_mount_leave), so no old name is found in
+ * the entry timeout; the request's own names are told too, which costs the
+ * kernel a lookup at most.
+ */
+void gfs_name_gone(void *arg, struct gfs_node *dir, const char *name)
+{
+	struct gfs_mount *m = arg;
+
+	if (dir && name && gfs_inode_find(m, dir->ino))
+		gfs_inval_add_name(&m->gone, dir->ino, name);
+}
+
 void gfs_mount_lock(struct gfs_mount *m)
 {
 	pthread_mutex_lock(&m->lock);

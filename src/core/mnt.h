@@ -91,7 +91,6 @@ struct gfs_mount {
 struct gfs_inode *gfs_inode_find(struct gfs_mount *m, uint64_t ino);
 void gfs_inode_ref(struct gfs_mount *m, struct gfs_node *n);
 void gfs_inode_gone(void *arg, struct gfs_node *n);
-void gfs_name_gone(void *arg, struct gfs_node *dir, const char *name);
 struct gfs_node *gfs_node_of(struct gfs_mount *m, uint64_t ino);
 void gfs_inodes_repoint(struct gfs_mount *m, struct gfs_node *d);
 void gfs_inodes_free(struct gfs_mount *m);
@@ -107,6 +106,7 @@ int gfs_seen(struct gfs_mount *m, const char *op, struct gfs_node *d, const char
 int gfs_is_hidden_name(const char *name);
 
 /* inval.c */
+void gfs_name_gone(void *arg, struct gfs_node *dir, const char *name);
 void gfs_inval_add_ino(struct gfs_inval *iv, uint64_t ino);
 void gfs_inval_add_name(struct gfs_inval *iv, uint64_t parent, const char *name);
 void gfs_inval_free(struct gfs_inval *iv);
