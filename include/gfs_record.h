@@ -27,7 +27,9 @@
  * section, if any, opens before its first field).  A group's elements are
  * group->size bytes each (and their lists), or, with size_width, exactly the value of the fixed part's field of size_width
  * bytes at size_off (a row of a width x height mask: the elements of such
- * a group are all as long, and a view sets that field).  What follows the
+ * a group are all as long, and a view sets that field), or, with
+ * size_mul_width too, that value times the field of size_mul_width bytes at
+ * size_mul_off (a width x height plane: a view gives elements that long).  What follows the
  * last part is kept as trailing bytes.  A group's count lives in a field
  * (count_width bytes at count_off) of the fixed part, or, with count_in k,
  * of the k-th GROUP, PART or CSTR (from 1, before it); or it is fixed
@@ -207,6 +209,8 @@ struct gfs_field {
 	 */
 	int (*fmt)(const struct gfs_field *f, const uint8_t *base, struct gfs_buf *out);
 	int (*scan)(const struct gfs_field *f, uint8_t *base, const char *text, char *why, size_t whysz);
+	/* GROUP with size_width: each element the size field times this one (width x height) */
+	unsigned size_mul_off, size_mul_width;
 };
 
 struct gfs_record {

@@ -956,6 +956,46 @@ static void test_product(void)
 	gfs_buf_release(&out);
 }
 
+/* Planes of w x h cells to the end (an OHRRPGCE map's layers): an element's size a product of fields. */
+static const struct gfs_field planef[] = {
+	{ .key = "w", .kind = GFS_FK_UINT, .off = 0, .width = 1 },
+	{ .key = "h", .kind = GFS_FK_UINT, .off = 1, .width = 1 },
+	{ .key = "layer", .kind = GFS_FK_GROUP, .group = &row, .flags = GFS_FF_TOEND, .size_off = 0, .size_width = 1,
+	  .size_mul_off = 1, .size_mul_width = 1 },
+};
+static const struct gfs_record plane = { .section = "map", .size = 2, GFS_FIELDS(planef) };
+
+static void test_plane(void)
+{
+	static const uint8_t old[] = { 3, 2, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 'T' };
+	static const uint8_t flat[] = { 0, 2, 1, 2 };
+	struct gfs_archive ar;
+	struct gfs_buf out = GFS_BUF_INIT;
+	size_t at = 0, n = 0;
+
+	memset(&ar, 0, sizeof(ar));
+	ar.path = "x";
+	ok(gfs_record_span(&plane, old, sizeof(old)) == 14 && gfs_record_span(&plane, old, 13) == 8 &&
+	   gfs_record_span(&plane, flat, sizeof(flat)) == 2, "plane: the span is whole w x h planes (0 x 2: none)");
+	ok(gfs_record_part(&plane, old, sizeof(old), "layer", &at, &n) == &planef[2] && at == 2 && n == 2 &&
+	   gfs_record_elem(&plane, old, sizeof(old), "layer", 1, &at, &n) && at == 8 && n == 6,
+	   "plane: the layers from the table, and where layer 1 is");
+	ok(gfs_record_render(&plane, old, 8, NULL, &out) == 0 &&
+	   !strcmp((char *)out.data, "[map]\nw = 3\nh = 2\n\n[mask 0]\nrow = 1 2 3 4 5 6\n"), "plane: rendered:\n%s",
+	   (char *)out.data);
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_record_parse(&ar, "m.ini", &plane, old, 8, S("[map]\nw = 2\nh = 1\n[mask 0]\nrow = 7 8\n"), NULL,
+			    &out) == 0 && out.len == 4 && !memcmp(out.data, "\2\1\7\10", 4),
+	   "plane: the factors and the plane changed together");
+	ok(gfs_record_parse(&ar, "m.ini", &plane, old, 8, S("[map]\nw = 2\n[mask 0]\nrow = 1 2 3 4 5 6\n"), NULL, &out) ==
+	   -EINVAL && strstr(ar.err, "m.ini: [mask 0] has 6 cells, want 2 x 2"), "plane: a factor alone: %s", ar.err);
+	gfs_buf_set_len(&out, 0);
+	ok(gfs_record_resize(&plane, &planef[2], old, sizeof(old), 3, &out) == 0 && out.len == 21 &&
+	   out.data[13] == 12 && out.data[14] == 0 && out.data[19] == 0 && out.data[20] == 'T',
+	   "plane: a plane of zeros added before the tail");
+	gfs_buf_release(&out);
+}
+
 /* ZZT's board: a stat count stored minus one, each stat followed by its code when its length is > 0. */
 static const struct gfs_field zstat_fields[] = {
 	{ .key = "x", .kind = GFS_FK_UINT, .off = 0, .width = 1 },
@@ -1022,6 +1062,7 @@ int main(void)
 	test_parts();
 	test_line_parts();
 	test_product();
+	test_plane();
 	test_bias();
 	return done_testing();
 }

@@ -180,6 +180,21 @@ static size_t gfs_group_elems(const struct gfs_field *f, const uint8_t *base)
 	return m && n > SIZE_MAX / m ? SIZE_MAX : n * m;
 }
 
+/*
+ * The bytes of each element of GROUP f sized by a field (size_width), its
+ * fixed part at fixed: that field, or with size_mul_width that field times
+ * the other (width x height); SIZE_MAX when the product does not fit.
+ */
+static size_t gfs_sized(const struct gfs_field *f, const uint8_t *fixed)
+{
+	size_t n = (size_t)gfs_le(fixed + f->size_off, f->size_width), m;
+
+	if (!f->size_mul_width)
+		return n;
+	m = (size_t)gfs_le(fixed + f->size_mul_off, f->size_mul_width);
+	return m && n > SIZE_MAX / m ? SIZE_MAX : n * m;
+}
+
 /* Does the view say how many elements GROUP f has (else the count is fixed)? */
 static int gfs_group_var(const struct gfs_field *f)
 {
@@ -620,7 +635,7 @@ static size_t gfs_elem_size(const struct gfs_field *g, const uint8_t *fixed, con
 		return z && gfs_cstr_ok((const char *)p, (size_t)(z - p)) ? (size_t)(z - p) + 1 : SIZE_MAX;
 	}
 	if (g->size_width) {
-		at = (size_t)gfs_le(fixed + g->size_off, g->size_width);
+		at = gfs_sized(g, fixed);
 		return at <= avail ? at : SIZE_MAX;
 	}
 	if (!rec || avail < rec->size)
@@ -661,7 +676,7 @@ static int gfs_tail(const struct gfs_record *rec, const uint8_t *p, size_t len, 
 		return -EBADMSG;
 	for (size_t i = 0; i < rec->nfields; i++) {
 		const struct gfs_field *f = &rec->fields[i];
-		size_t j = t->n, n = 1, k, es;
+		size_t j = t->n, n = 1, k, es, least;
 		int toend = (f->flags & GFS_FF_TOEND) != 0;
 
 		if (f->kind != GFS_FK_GROUP && f->kind != GFS_FK_PART && f->kind != GFS_FK_CSTR)
@@ -679,8 +694,9 @@ static int gfs_tail(const struct gfs_record *rec, const uint8_t *p, size_t len, 
 		if (f->kind == GFS_FK_GROUP && !toend && !f->size_width && !f->variants && !gfs_record_list(f->group) &&
 		    f->group->size && n > (len - pos) / f->group->size)
 			return -EBADMSG;	/* (fixed-size elements: checked at once) */
+		least = !toend ? 0 : f->size_width ? gfs_sized(f, p) : f->group->size;	/* an element's least bytes */
 		for (k = 0; toend || k < n; k++, pos += es) {
-			if (toend && (!f->group->size || len - pos < f->group->size))
+			if (toend && (!least || least == SIZE_MAX || len - pos < least))
 				break;
 			if ((es = gfs_elem_size(f, p, p + pos, len - pos)) == SIZE_MAX)
 				return -EBADMSG;
@@ -964,8 +980,7 @@ int gfs_record_resize(const struct gfs_record *rec, const struct gfs_field *g, c
 			pos += es;
 		}
 		for (; f == g && k < n && !r; k++)	/* new elements: zeros */
-			r = gfs_buf_set_len(out, out->len + (f->size_width ?
-				(size_t)gfs_le(old + f->size_off, f->size_width) :
+			r = gfs_buf_set_len(out, out->len + (f->size_width ? gfs_sized(f, old) :
 				f->variants ? f->variants[0]->size : f->group->size));
 	}
 	if (!r)
@@ -1547,11 +1562,18 @@ static int gfs_rec_settle(struct gfs_rec_ctx *c)
 						       "every [%s N] is as long", c->view, gr->section, k,
 						       c->elems[g][k].len / it, what, gr->section, w / it,
 						       gr->section);
-			if (w > gfs_count_max(f->size_width, 0))
+			if (f->size_mul_width && w != gfs_sized(f, c->fixed))
+				return gfs_err(c->ar, -EINVAL, "%s: [%s 0] has %zu %ss, want %llu x %llu", c->view,
+					       gr->section, w / it, what,
+					       (unsigned long long)gfs_le(c->fixed + f->size_off, f->size_width),
+					       (unsigned long long)gfs_le(c->fixed + f->size_mul_off,
+									  f->size_mul_width));
+			if (!f->size_mul_width && w > gfs_count_max(f->size_width, 0))
 				return gfs_err(c->ar, -EINVAL, "%s: [%s 0] has %zu %ss, at most %llu",
 					       c->view, gr->section, w / it, what,
 					       (unsigned long long)gfs_count_max(f->size_width, 0) / it);
-			gfs_le_put(c->fixed + f->size_off, f->size_width, w);
+			if (!f->size_mul_width)		/* (a product's factors are the view's) */
+				gfs_le_put(c->fixed + f->size_off, f->size_width, w);
 		}
 		if (f->mul_width) {
 			int r = gfs_rec_product(c, f, n);

@@ -5,7 +5,7 @@ libgamefs_a_SOURCES += src/formats/rpg/rpg.c src/formats/rpg/rpg.h \
 	src/formats/rpg/rpg_hsp.c src/formats/rpg/rpg_hsz.c src/formats/rpg/rpg_hsz_cmds.c src/formats/rpg/rpg_hsz.h \
 	src/formats/rpg/rpg_records.c src/formats/rpg/rpg_tiled.c \
 	src/formats/rpg/rpg_grow.c src/formats/rpg/rpg_grow.h src/formats/rpg/rpg_newmap.c \
-	src/formats/rpg/rpg_tilesets.c src/formats/rpg/rpg_resize.c src/formats/rpg/rpg_resize.h src/formats/rpg/rpg_mappng.c src/formats/rpg/rpg_tmap.h src/formats/rpg/rpg_draw.h src/formats/rpg/rpg_gfxnew.c src/formats/rpg/rpg_text.c src/formats/rpg/rpg_text.h \
+	src/formats/rpg/rpg_tilesets.c src/formats/rpg/rpg_resize.c src/formats/rpg/rpg_mapfile.c src/formats/rpg/rpg_resize.h src/formats/rpg/rpg_mappng.c src/formats/rpg/rpg_tmap.h src/formats/rpg/rpg_draw.h src/formats/rpg/rpg_gfxnew.c src/formats/rpg/rpg_text.c src/formats/rpg/rpg_text.h \
 	src/formats/rpg/reload.c src/formats/rpg/reload.h \
 	src/formats/rpg/rgfx.c src/formats/rpg/rgfx.h
 # RELOAD documents on their own: the reld driver shares the codec above

@@ -13,6 +13,7 @@
 #include <strings.h>
 #include "rpg.h"
 #include "rpg_grow.h"
+#include "rpg_tmap.h"
 
 #define RPG_BSAVE_MAGIC 0xfd
 /*
@@ -276,5 +277,5 @@ const struct gfs_format gfs_format_rpg = {
 	.name = "rpg", .description = "OHRRPGCE lumped file",
 	GFS_FORMAT_CALLS(rpg),
 	.create = rpg_create, .unlink = rpg_unlink, .rename = rpg_rename, .mkdir = rpg_mkdir, .rmdir = rpg_rmdir,
-	.thumbnails = rpg_thumbnails,
+	.thumbnails = rpg_thumbnails, .layout = rpg_layout_nth,
 };

@@ -25,6 +25,7 @@
 #include <string.h>
 #include "rpg.h"
 #include "rpg_grow.h"
+#include "rpg_tmap.h"
 
 /* A view made by cp: the real view's (rpg_image_ops) once its record is in the lump. */
 struct gn_view {
@@ -186,10 +187,9 @@ static const unsigned gn_layer_words[] = { 22, 23, 24, 26, 27, 28, 29, 30, 370, 
 static size_t gn_layers(struct gfs_archive *ar, long map)
 {
 	struct rpg_lump *t = rpg_map_lump(ar->priv, map, 'T', RPG_K_MAP);
-	uint8_t hdr[RPG_MAP_HDR];
 	unsigned w, h, layers;
 
-	if (!t || rpg_lump_range(ar, t, 0, sizeof(hdr), hdr) || !rpg_map_dims(hdr, t->len, &w, &h, &layers))
+	if (!rpg_map_lump_dims(ar, t, t->len, &w, &h, &layers))
 		return 0;
 	return layers < sizeof(gn_layer_words) / sizeof(gn_layer_words[0]) ? layers : sizeof(gn_layer_words) /
 	       sizeof(gn_layer_words[0]);

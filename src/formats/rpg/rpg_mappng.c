@@ -16,14 +16,10 @@
 static int rpg_mappng_dims(struct gfs_archive *ar, struct gfs_node *n, unsigned *w, unsigned *h)
 {
 	struct rpg_vpriv *v = n->priv;
-	uint8_t hdr[RPG_MAP_HDR];
-	uint64_t len;
-	unsigned layers;
 
 	if (!v->l)
 		return -ENOENT;
-	len = v->l->data ? v->l->data->len : v->l->len;
-	if (rpg_lump_range(ar, v->l, 0, sizeof(hdr), hdr) || !rpg_map_dims(hdr, len, w, h, &layers))
+	if (!rpg_map_lump_dims(ar, v->l, v->l->data ? v->l->data->len : v->l->len, w, h, NULL))
 		return gfs_err(ar, -EIO, "lump %s: not a tile map any more", v->l->name);
 	if ((uint64_t)*w * *h * TILE * TILE > MAP_RENDER_MAX)
 		return gfs_err(ar, -EFBIG, "%s: %ux%u tiles is too large to draw", n->name, *w, *h);
@@ -111,13 +107,13 @@ static void rpg_mappng_npcs(struct gfs_archive *ar, const struct rpg_canvas *cv,
 	unsigned nseen = 0;
 
 	for (unsigned s = 0; s < L_SLOTS && tm->npcl && seen; s++) {
-		long x = (int16_t)gfs_le16(rpg_npc_word(tm, 0, s)), y = (int16_t)gfs_le16(rpg_npc_word(tm, 1, s)) - 1;
-		long id = (int16_t)gfs_le16(rpg_npc_word(tm, 2, s)) - 1, set, pal;
-		unsigned dir = gfs_le16(rpg_npc_word(tm, 3, s)) & 3, i;
-		int global = tm->npc_pool && gfs_le16(rpg_npc_word(tm, 5, s));
+		long x = (int16_t)gfs_le16(rpg_obj_word(tm, 0, NPC_X, s)), y = (int16_t)gfs_le16(rpg_obj_word(tm, 0, NPC_Y, s)) - 1;
+		long id = (int16_t)gfs_le16(rpg_obj_word(tm, 0, NPC_ID, s)) - 1, set, pal;
+		unsigned dir = gfs_le16(rpg_obj_word(tm, 0, NPC_DIR, s)) & 3, i;
+		int global = tm->npc_pool && gfs_le16(rpg_obj_word(tm, 0, NPC_POOL, s));
 		struct rpg_walk_seen *ws;
 
-		if (!rpg_npc_used(tm, s) || x < 0 || y < 0 || (unsigned long)x >= tm->g[G_T].w ||
+		if (!rpg_obj_used(tm, 0, s) || x < 0 || y < 0 || (unsigned long)x >= tm->g[G_T].w ||
 		    (unsigned long)y >= tm->g[G_T].h || !rpg_npc_look(ar, map, id, global, &set, &pal))
 			continue;
 		for (i = 0; i < nseen; i++)

@@ -21,28 +21,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "rpg.h"
+#include "rpg_tmap.h"
 #include "gfs_grid.h"
 #include "gfs_rd.h"
 #include "gfs_layout.h"
 
 /* ---- int16 tables on the CSV face (gfs_layout.h) ----------------------------- */
 
-enum { T_NPCS, T_NTYPES, T_DOORS, T_LINKS };
-
 #define GLOBAL_NPCS "GLOBALNPCS1.N"	/* the global NPC pool: .N's format */
-#define L_SLOTS 300
 #define L_COL (2 * L_SLOTS)	/* .L: a column is an int16 array of the slots */
 #define N_NAMED 19
-#define DOX_REC 600
-#define DOX_COL 200		/* DOX: a column is an int16 array of the 100 doors */
+#define DOX_COL (2 * DOORS)	/* DOX: a column is an int16 array of the 100 doors */
+#define DOX_REC (3 * DOX_COL)
 #define D_LINKS 200
 #define D_COL (2 * D_LINKS)	/* .D: a column is an int16 array of the links */
 #define HDR7 7
-#define NPC_X 0		/* columns of npcs.csv */
-#define NPC_Y 1
-#define NPC_ID 2	/* a slot is used when its npc word is not 0 */
-#define NPC_POOL 5
 
 /*
  * A column is an int16 at byte o of an element; P1 one stored as the value
@@ -92,10 +85,10 @@ struct i16tab {
 };
 
 static const struct i16tab i16tabs[] = {
-	[T_NPCS] = { "npcs.csv", "slot", npc_cols, npc_used, npc_check },
-	[T_NTYPES] = { "npc-types.csv", "id", ntype_cols, NULL, NULL },
-	[T_DOORS] = { "doors.csv", "door", door_cols, NULL, NULL },
-	[T_LINKS] = { "door-links.csv", "link", link_cols, NULL, NULL },
+	[RPG_T_NPCS] = { "npcs.csv", "slot", npc_cols, npc_used, npc_check },
+	[RPG_T_NTYPES] = { "npc-types.csv", "id", ntype_cols, NULL, NULL },
+	[RPG_T_DOORS] = { "doors.csv", "door", door_cols, NULL, NULL },
+	[RPG_T_LINKS] = { "door-links.csv", "link", link_cols, NULL, NULL },
 };
 
 /* Where a table's elements are in its lump: rows of them from base, stride bytes apart; its columns. */
@@ -114,22 +107,43 @@ static unsigned rpg_n_recsize(struct gfs_archive *ar)
 static int i16_geo(struct gfs_archive *ar, int t, size_t rec, size_t len, struct i16geo *g)
 {
 	switch (t) {
-	case T_NPCS:
+	case RPG_T_NPCS:
 		*g = (struct i16geo){ HDR7, L_SLOTS, len >= HDR7 + 6 * L_COL ? 6 : 5, 2 };
 		return len >= HDR7 + 5 * L_COL;
-	case T_NTYPES: {
+	case RPG_T_NTYPES: {
 		unsigned rs = rpg_n_recsize(ar);
 
 		*g = (struct i16geo){ HDR7, len >= HDR7 ? (len - HDR7) / rs : 0, rs / 2 < N_NAMED ? rs / 2 : N_NAMED, rs };
 		return len >= HDR7 + rs && g->cols > 0;
 	}
-	case T_DOORS:
+	case RPG_T_DOORS:
 		*g = (struct i16geo){ rec * DOX_REC, DOX_COL / 2, 3, 2 };
 		return (rec + 1) * DOX_REC <= len;
 	default:
 		*g = (struct i16geo){ HDR7, D_LINKS, 5, 2 };
 		return len >= HDR7 + 5 * D_COL;
 	}
+}
+
+int rpg_tab_at(struct gfs_archive *ar, int t, size_t rec, uint64_t len, size_t i, unsigned c, size_t *at)
+{
+	struct i16geo g;
+
+	if (len > SIZE_MAX || !i16_geo(ar, t, rec, (size_t)len, &g) || i >= g.rows || c >= g.cols)
+		return 0;
+	*at = g.base + i * g.stride + i16tabs[t].cols[c].off;
+	return 1;
+}
+
+int rpg_tab_get(struct gfs_archive *ar, struct rpg_lump *l, int t, size_t rec, size_t i, unsigned c, int16_t *v)
+{
+	uint8_t w[2];
+	size_t at;
+
+	if (!l || !rpg_tab_at(ar, t, rec, l->data ? l->data->len : l->len, i, c, &at) || rpg_lump_range(ar, l, at, 2, w))
+		return 0;
+	*v = (int16_t)gfs_le16(w);
+	return 1;
 }
 
 /* The stored word of column c of element r of table t in lump p. */
@@ -193,24 +207,22 @@ static void i16_limits(struct gfs_archive *ar, struct rpg_lump *l, size_t cols, 
 {
 	struct rpg_model *m = ar->priv;
 	struct rpg_lump *o, *gl = rpg_lump_named(m, GLOBAL_NPCS);
-	uint8_t hdr[RPG_MAP_HDR];
-	unsigned w, h, layers;
+	unsigned w, h;
 	struct i16geo gn;
 	long map;
 
 	*lim = (struct i16lim){ -1, -1, -1, -1, "", "", cols };
-	if (maptab_of(ar, l, &map) != T_NPCS)
+	if (maptab_of(ar, l, &map) != RPG_T_NPCS)
 		return;
-	if ((o = rpg_map_lump(m, map, 'T', RPG_K_MAP)) && !rpg_lump_range(ar, o, 0, sizeof(hdr), hdr) &&
-	    rpg_map_dims(hdr, o->len, &w, &h, &layers)) {
+	if ((o = rpg_map_lump(m, map, 'T', RPG_K_MAP)) && rpg_map_lump_dims(ar, o, o->len, &w, &h, NULL)) {
 		lim->w = w;
 		lim->h = h;
 	}
-	if ((o = rpg_map_lump(m, map, 'N', RPG_K_REC)) && i16_geo(ar, T_NTYPES, 0, o->len, &gn)) {
+	if ((o = rpg_map_lump(m, map, 'N', RPG_K_REC)) && i16_geo(ar, RPG_T_NTYPES, 0, o->len, &gn)) {
 		lim->ntypes = (long)gn.rows;
 		snprintf(lim->tname, sizeof(lim->tname), "%s", o->name);
 	}
-	if (gl && gl->kind == RPG_K_REC && i16_geo(ar, T_NTYPES, 0, gl->len, &gn)) {
+	if (gl && gl->kind == RPG_K_REC && i16_geo(ar, RPG_T_NTYPES, 0, gl->len, &gn)) {
 		lim->nglobal = (long)gn.rows;
 		snprintf(lim->gname, sizeof(lim->gname), "%s", gl->name);
 	}
@@ -459,8 +471,8 @@ static int maptab_of(struct gfs_archive *ar, struct rpg_lump *l, long *map)
 	int t;
 
 	if ((*map = rpg_map_of(ar->priv, l->name, &letter)) < 0)
-		return rpg_lump_is(ar->priv, l, GLOBAL_NPCS) && i16_geo(ar, T_NTYPES, 0, l->len, &g) ? T_NTYPES : -1;
-	t = letter == 'L' ? T_NPCS : letter == 'N' ? T_NTYPES : letter == 'D' ? T_LINKS : -1;
+		return rpg_lump_is(ar->priv, l, GLOBAL_NPCS) && i16_geo(ar, RPG_T_NTYPES, 0, l->len, &g) ? RPG_T_NTYPES : -1;
+	t = letter == 'L' ? RPG_T_NPCS : letter == 'N' ? RPG_T_NTYPES : letter == 'D' ? RPG_T_LINKS : -1;
 	return t >= 0 && i16_geo(ar, t, 0, l->len, &g) ? t : -1;
 }
 
@@ -500,7 +512,7 @@ int rpg_maps_build(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *
 	}
 	/* the map's tile lump: its records of the game-wide DOX and MAP */
 	if (dox && (uint64_t)(map + 1) * DOX_REC <= dox->len)
-		r = rpg_add_view(ar, dox, dir, i16tabs[T_DOORS].view, &i16_ops, (size_t)map, &i16tabs[T_DOORS]);
+		r = rpg_add_view(ar, dox, dir, i16tabs[RPG_T_DOORS].view, &i16_ops, (size_t)map, &i16tabs[RPG_T_DOORS]);
 	if (!r && mp && (uint64_t)(map + 1) * rpg_map_recsize(ar) <= mp->len)
 		r = rpg_add_view(ar, mp, dir, "map.ini", &map_ops, (size_t)map, NULL);
 	return r;
@@ -522,7 +534,7 @@ int rpg_maps_build_game(struct gfs_archive *ar)
 		if (!(dir = rpg_subdir(ar, "game")))
 			return -ENOMEM;
 		if (npcs)
-			r = rpg_add_view(ar, l, dir, "global-npc-types.csv", &i16_ops, 0, &i16tabs[T_NTYPES]);
+			r = rpg_add_view(ar, l, dir, "global-npc-types.csv", &i16_ops, 0, &i16tabs[RPG_T_NTYPES]);
 		else if (!(r = rpg_add_view(ar, l, dir, d->view, &game_ops, 0, d)))
 			l->views[l->nviews - 1]->mode = S_IFREG | 0444;
 	}
@@ -548,10 +560,9 @@ struct rpg_lump *rpg_map_lump(struct rpg_model *m, long map, char letter, int ki
 /* Does door d of map exist (a DOX record, bit 0 of its flags)? */
 static int door_exists(struct gfs_archive *ar, struct rpg_lump *dox, long map, long d)
 {
-	uint8_t w[2];
+	int16_t f;
 
-	return dox && map >= 0 && d >= 0 && d < 100 &&
-	       !rpg_lump_range(ar, dox, (uint64_t)map * DOX_REC + 2 * DOX_COL + 2 * (uint64_t)d, 2, w) && (w[0] & 1);
+	return map >= 0 && d >= 0 && rpg_tab_get(ar, dox, RPG_T_DOORS, (size_t)map, (size_t)d, DOOR_FLAGS, &f) && (f & 1);
 }
 
 size_t rpg_maps_check(struct gfs_archive *ar, FILE *out)
@@ -567,24 +578,23 @@ size_t rpg_maps_check(struct gfs_archive *ar, FILE *out)
 		long map;
 		int t = l->kind == RPG_K_REC ? maptab_of(ar, l, &map) : -1;
 
-		if ((t != T_NPCS && t != T_LINKS) || rpg_lump_read(ar, l, &b) || !i16_geo(ar, t, 0, b.len, &g)) {
+		if ((t != RPG_T_NPCS && t != RPG_T_LINKS) || rpg_lump_read(ar, l, &b) || !i16_geo(ar, t, 0, b.len, &g)) {
 			gfs_buf_release(&b);
 			continue;
 		}
-		if (t == T_NPCS) {
-			uint8_t hdr[11];
-			unsigned w = 0, h = 0, layers;
+		if (t == RPG_T_NPCS) {
+			unsigned w = 0, h = 0;
 			struct rpg_lump *gl = rpg_lump_named(m, GLOBAL_NPCS), *nl = rpg_map_lump(m, map, 'N', RPG_K_REC);
 			size_t ntypes = 0, nglobal = 0;
 			int dims = 0, types = 0, globals = 0;
 
-			if ((o = rpg_map_lump(m, map, 'T', RPG_K_MAP)) && !rpg_lump_range(ar, o, 0, sizeof(hdr), hdr))
-				dims = rpg_map_dims(hdr, o->len, &w, &h, &layers);
-			if (nl && i16_geo(ar, T_NTYPES, 0, nl->len, &gn)) {
+			if ((o = rpg_map_lump(m, map, 'T', RPG_K_MAP)))
+				dims = rpg_map_lump_dims(ar, o, o->len, &w, &h, NULL);
+			if (nl && i16_geo(ar, RPG_T_NTYPES, 0, nl->len, &gn)) {
 				ntypes = gn.rows;
 				types = 1;
 			}
-			if (gl && gl->kind == RPG_K_REC && i16_geo(ar, T_NTYPES, 0, gl->len, &gn)) {
+			if (gl && gl->kind == RPG_K_REC && i16_geo(ar, RPG_T_NTYPES, 0, gl->len, &gn)) {
 				nglobal = gn.rows;
 				globals = 1;
 			}
@@ -646,7 +656,7 @@ static uint8_t *rpg_layer_read(struct gfs_archive *ar, struct rpg_vpriv *v, stru
 	*r = v->l ? rpg_lump_read(ar, v->l, b) : -ENOENT;
 	if (!*r && (!rpg_map_dims(b->data, b->len, w, h, &layers) || v->rec >= layers))
 		*r = gfs_err(ar, -EIO, "lump %s: layer %zu is not in the lump any more", v->l->name, v->rec);
-	return *r ? NULL : b->data + RPG_MAP_HDR + v->rec * (size_t)*w * *h;
+	return *r ? NULL : b->data + rpg_map_at(*w, *h, (unsigned)v->rec, 0, 0);
 }
 
 static int rpg_layer_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs_buf *out)

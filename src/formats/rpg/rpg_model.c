@@ -509,24 +509,6 @@ long rpg_map_of(struct rpg_model *m, const char *name, char *letter)
 	return -1;
 }
 
-int rpg_map_dims(const uint8_t *hdr, uint64_t len, unsigned *w, unsigned *h, unsigned *layers)
-{
-	int16_t sw = (int16_t)gfs_le16(hdr + 7), sh = (int16_t)gfs_le16(hdr + 9);
-	uint64_t cells;
-
-	if (len < RPG_MAP_HDR || sw <= 0 || sh <= 0)
-		return 0;
-	*w = (unsigned)sw;
-	*h = (unsigned)sh;
-	cells = (uint64_t)*w * *h;
-	if (cells > len - RPG_MAP_HDR)
-		return 0;
-	*layers = (unsigned)((len - RPG_MAP_HDR) / cells);
-	if (*layers > RPG_MAP_MAX_LAYERS)
-		*layers = RPG_MAP_MAX_LAYERS;
-	return 1;
-}
-
 struct gfs_node *rpg_subdir(struct gfs_archive *ar, const char *path)
 {
 	struct gfs_node *d = ar->root;

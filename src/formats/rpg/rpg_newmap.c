@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rpg_grow.h"
+#include "rpg_tmap.h"
 #include "reload.h"
 #include "gfs_grid.h"
 
@@ -97,19 +98,6 @@ static struct rpg_lump *nm_new_lump(struct gfs_archive *ar, const char *name, st
 	return l;
 }
 
-/* A .T/.P/.E lump: zero header, w, h, layers of zeros. */
-static int nm_tilemap(struct gfs_buf *b, unsigned w, unsigned h, unsigned layers)
-{
-	int r = gfs_buf_set_len(b, RPG_MAP_HDR + (size_t)w * h * layers);
-
-	if (!r) {
-		memset(b->data, 0, b->len);
-		gfs_put_u16le(b->data + 7, (uint16_t)w);
-		gfs_put_u16le(b->data + 9, (uint16_t)h);
-	}
-	return r;
-}
-
 /* Lump <arch>suffix of records of rs bytes, read into b: 1, 0 when the game has none, or -errno. */
 static int nm_arch_read(struct gfs_archive *ar, const char *suffix, size_t rs, struct rpg_lump **l,
 			struct gfs_buf *b)
@@ -151,8 +139,9 @@ static int nm_record(struct gfs_archive *ar, const char *suffix, size_t rs, long
 	if (old && rs <= oldmax && b.len >= (size_t)(map + 1) * rs) {	/* DOX: a pre-sized record with no door stays */
 		int doors = 0;
 
-		for (size_t i = 0; rs == NM_DOX && i < 100; i++)
-			doors |= b.data[(size_t)map * rs + 400 + 2 * i] & 1;
+		for (size_t i = 0, at; rs == NM_DOX && rpg_tab_at(ar, RPG_T_DOORS, (size_t)map, b.len, i, DOOR_FLAGS,
+									&at); i++)
+			doors |= b.data[at] & 1;
 		memcpy(old, b.data + (size_t)map * rs, rs);
 		*had = 1;
 		if (rs == NM_DOX && !doors) {
@@ -204,13 +193,13 @@ int rpg_newmap_mkdir(struct gfs_archive *ar, struct gfs_node *dir, const char *n
 	for (const char *x = "TPELND"; *x && !r; x++) {
 		nm_lumpname(m, n, *x, ln, sizeof(ln));
 		if (*x == 'T' || *x == 'P' || *x == 'E') {
-			r = nm_tilemap(&b, NM_W, NM_H, 1);
+			r = rpg_map_new(&b, NULL, NM_W, NM_H, 1);
 		} else if (*x == 'L') {
 			unsigned arrays = l0 && (l0->data ? l0->data->len : l0->len) == 3007 ? 5 : 6;
 
-			if (!(r = gfs_buf_set_len(&b, 7 + 600 * arrays)))
-				for (size_t i = 0; i < 300; i++)
-					gfs_put_u16le(b.data + 7 + 600 + 2 * i, 1);	/* y + 1 */
+			if (!(r = gfs_buf_set_len(&b, 7 + 2 * L_SLOTS * arrays)))
+				for (size_t i = 0, at; rpg_tab_at(ar, RPG_T_NPCS, 0, b.len, i, NPC_Y, &at); i++)
+					gfs_put_u16le(b.data + at, 1);	/* y + 1 */
 		} else if (*x == 'N') {
 			if (!(r = gfs_buf_set_len(&b, 7 + nrs)) && nrs >= 8) {
 				gfs_put_u16le(b.data + 7 + 2, 0xffff);	/* palette -1 */
@@ -300,7 +289,7 @@ static int nm_add_layer(struct gfs_archive *ar, struct rpg_lump *t, const char *
 	if (strcmp(ep, ".csv") || (r = rpg_lump_read(ar, t, &b)))
 		return 0;
 	if (!rpg_map_dims(b.data, b.len, &w, &h, &layers) || k != layers ||
-	    (size_t)RPG_MAP_HDR + (size_t)w * h * layers != b.len) {
+	    gfs_record_span(&rpg_map_rec, b.data, b.len) != b.len) {
 		gfs_buf_release(&b);
 		return 0;	/* no such view: refused below */
 	}
@@ -308,8 +297,7 @@ static int nm_add_layer(struct gfs_archive *ar, struct rpg_lump *t, const char *
 		gfs_buf_release(&b);
 		return gfs_err(ar, -ENOSPC, "%s: a map has at most %d layers", name, RPG_MAP_MAX_LAYERS);
 	}
-	r = gfs_buf_set_len(&b, b.len + (size_t)w * h);
-	return rpg_grow_set(ar, t, &b, r);
+	return rpg_grow_set(ar, t, &b, rpg_map_layers(&b, k + 1));
 }
 
 /*
@@ -608,7 +596,7 @@ static int nm_fit(struct gfs_archive *ar, struct gfs_node *n, const uint8_t *dat
 	} else if (letter != 'N' && letter != 'L' && rpg_map_dims(b.data, b.len, &w, &h, &layers) && g.nrows && gw &&
 		   (gw != w || g.nrows != h) &&
 		   gw <= 32767 && g.nrows <= 32767 && gw * g.nrows <= 100000) {
-		r = nm_tilemap(&b, (unsigned)gw, (unsigned)g.nrows, layers);
+		r = rpg_map_new(&b, NULL, (unsigned)gw, (unsigned)g.nrows, layers);
 	}
 	gfs_grid_release(&g);
 	if (!r && !(r = rpg_lump_read(ar, l, was)))

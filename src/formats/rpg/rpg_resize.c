@@ -14,6 +14,7 @@
 #include "reload.h"
 #include "rpg_draw.h"
 #include "rpg_resize.h"
+#include "rpg_tmap.h"
 
 int rpg_resize_ok(struct gfs_archive *ar, const char *view, long w, long h)
 {
@@ -22,30 +23,6 @@ int rpg_resize_ok(struct gfs_archive *ar, const char *view, long w, long h)
 		return gfs_err(ar, -EINVAL, "%s: a %ldx%ld map is past OHRRPGCE's limits: at least %dx%d, at most "
 			       "%d wide or high and %d tiles (width x height)", view, w, h, RPG_MAP_MIN_W,
 			       RPG_MAP_MIN_H, RPG_MAP_MAX_WH, RPG_MAP_MAX_TILES);
-	return 0;
-}
-
-int rpg_resize_grid(struct gfs_buf *b, unsigned w, unsigned h)
-{
-	unsigned ow, oh, n;
-	uint8_t *nb;
-
-	if (!rpg_map_dims(b->data, b->len, &ow, &oh, &n))
-		return -EIO;
-	if (!(nb = calloc(1, RPG_MAP_HDR + (size_t)n * w * h)))
-		return -ENOMEM;
-	memcpy(nb, b->data, 7);
-	gfs_put_u16le(nb + 7, (uint16_t)w);
-	gfs_put_u16le(nb + 9, (uint16_t)h);
-	for (unsigned k = 0; k < n; k++)
-		for (unsigned y = 0; y < h && y < oh; y++)
-			memcpy(nb + RPG_MAP_HDR + ((size_t)k * h + y) * w,
-			       b->data + RPG_MAP_HDR + ((size_t)k * oh + y) * ow, w < ow ? w : ow);
-	if (gfs_buf_set_len(b, 0) || gfs_buf_add(b, nb, RPG_MAP_HDR + (size_t)n * w * h)) {
-		free(nb);
-		return -ENOMEM;
-	}
-	free(nb);
 	return 0;
 }
 
@@ -160,20 +137,17 @@ int rpg_resize_zones(struct gfs_archive *ar, const char *view, long map, unsigne
 	return r;
 }
 
-/* .L's arrays of 300 int16 after 7 bytes: x, y + 1, npc + 1; a DOX record's of 100: x, y + 1, flags (bit 0) */
-int rpg_resize_objects(struct gfs_archive *ar, const char *view, const uint8_t *npcs, const uint8_t *doors,
-		       unsigned w, unsigned h)
+int rpg_resize_objects(struct gfs_archive *ar, const char *view, const struct rpg_tmap *tm, unsigned w, unsigned h)
 {
-	for (unsigned i = 0; i < 300 + 100; i++) {
-		int d = i >= 300;
-		unsigned s = d ? i - 300 : i, col = d ? 100 : 300;
-		const uint8_t *p = d ? doors : npcs ? npcs + 7 : NULL;
+	for (unsigned i = 0; i < L_SLOTS + DOORS; i++) {
+		int d = i >= L_SLOTS;
+		unsigned s = d ? i - L_SLOTS : i;
 		long x, y;
 
-		if (!p || !(d ? gfs_le16(p + 2 * (2 * col + s)) & 1 : gfs_le16(p + 2 * (2 * col + s))))
+		if (!rpg_obj_used(tm, d, s))
 			continue;
-		x = (int16_t)gfs_le16(p + 2 * s);
-		y = (int16_t)gfs_le16(p + 2 * (col + s)) - 1;
+		x = (int16_t)gfs_le16(rpg_obj_word(tm, d, OBJ_X, s));
+		y = (int16_t)gfs_le16(rpg_obj_word(tm, d, OBJ_Y, s)) - 1;
 		if (x >= (long)w || y >= (long)h)
 			return gfs_err(ar, -EINVAL, "%s: %s %u at %ld,%ld would be off the %ux%u map: move or remove it "
 				       "first (%s)", view, d ? "door" : "NPC slot", s, x, y, w, h,

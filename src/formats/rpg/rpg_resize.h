@@ -10,6 +10,7 @@
 #include "rpg.h"
 
 struct gfs_xml_el;
+struct rpg_tmap;
 
 #define RPG_MAP_MIN_W	16		/* the engine's smallest map (it clamps to it) */
 #define RPG_MAP_MIN_H	10
@@ -18,8 +19,6 @@ struct gfs_xml_el;
 
 /* w x h within the limits above: 0, or -EINVAL naming them (view: the file written). */
 int rpg_resize_ok(struct gfs_archive *ar, const char *view, long w, long h);
-/* A .T/.P/.E lump's content b as a w x h map: its layers cut or padded with 0 (its header's 7 bytes kept). */
-int rpg_resize_grid(struct gfs_buf *b, unsigned w, unsigned h);
 /*
  * The .Z zone map of map (when it has one) for a w x h map: *z set to its
  * lump and out to its new bytes, or -EINVAL when a zone has tiles the new
@@ -27,9 +26,8 @@ int rpg_resize_grid(struct gfs_buf *b, unsigned w, unsigned h);
  */
 int rpg_resize_zones(struct gfs_archive *ar, const char *view, long map, unsigned w, unsigned h,
 		     struct rpg_lump **z, struct gfs_buf *out);
-/* NPC instances (.L content, or NULL) and doors (the map's DOX record, or NULL) on a w x h map: 0, or -EINVAL */
-int rpg_resize_objects(struct gfs_archive *ar, const char *view, const uint8_t *npcs, const uint8_t *doors,
-		       unsigned w, unsigned h);
+/* The map's NPC instances and doors (those read) on a w x h map: 0, or -EINVAL */
+int rpg_resize_objects(struct gfs_archive *ar, const char *view, const struct rpg_tmap *tm, unsigned w, unsigned h);
 /* The game's tileset pages (.TIL: 320x200 bytes each) */
 long rpg_resize_pages(struct gfs_archive *ar);
 /* A map.tmx object's x or y attribute as a tile into *cell: 0, or -1 when it moved off the map (rpg_tiled.c) */

@@ -61,42 +61,49 @@ void rpg_tmap_release(struct rpg_tmap *tm)
 	gfs_buf_release(&tm->doxb);
 }
 
-/* int16 c of entry i of the .L arrays (300 a column) or of the map's DOX record (100 a column) */
-uint8_t *rpg_npc_word(const struct rpg_tmap *tm, unsigned c, unsigned i)
+/* Where v is in a[0..n) (n: nowhere) */
+static unsigned rpg_index(const long *a, unsigned n, long v)
 {
-	return tm->npcb.data + L_HDR + 2 * ((size_t)c * L_SLOTS + i);
+	unsigned u = 0;
+
+	while (u < n && a[u] != v)
+		u++;
+	return u;
 }
 
-static uint8_t *rpg_door_word(const struct rpg_tmap *tm, unsigned c, unsigned i)
+uint8_t *rpg_obj_word(const struct rpg_tmap *tm, int door, unsigned c, unsigned i)
 {
-	return tm->doxb.data + tm->dox_at + 2 * ((size_t)c * DOORS + i);
+	const struct gfs_buf *b = door ? &tm->doxb : &tm->npcb;
+	size_t at = 0;
+
+	rpg_tab_at(NULL, door ? RPG_T_DOORS : RPG_T_NPCS, door ? (size_t)tm->map : 0, b->len, i, c, &at);
+	return b->data + at;
 }
 
-int rpg_npc_used(const struct rpg_tmap *tm, unsigned s)
+int rpg_obj_used(const struct rpg_tmap *tm, int door, unsigned i)
 {
-	return tm->npcl && gfs_le16(rpg_npc_word(tm, 2, s)) != 0;
+	if (door)
+		return tm->doxl && (gfs_le16(rpg_obj_word(tm, 1, DOOR_FLAGS, i)) & 1);
+	return tm->npcl && gfs_le16(rpg_obj_word(tm, 0, NPC_ID, i)) != 0;
 }
 
-static int rpg_door_used(const struct rpg_tmap *tm, unsigned d)
-{
-	return tm->doxl && (gfs_le16(rpg_door_word(tm, 2, d)) & 1);
-}
-
-/* The map's .L and DOX record, read; a missing or short one leaves its lump NULL. */
+/* The map's .L and DOX record, read; a missing or short one (npcs.csv's, doors.csv's) leaves its lump NULL. */
 static int rpg_tmap_objects(struct gfs_archive *ar, long map, struct rpg_tmap *tm)
 {
 	struct rpg_model *m = ar->priv;
 	struct rpg_lump *l = rpg_map_lump(m, map, 'L', RPG_K_REC), *d = rpg_kind_lump(m, ".DOX");
+	size_t at;
 	int r;
 
-	if (l && !(r = rpg_lump_read(ar, l, &tm->npcb)) && tm->npcb.len >= L_HDR + 5 * 2 * L_SLOTS) {
+	if (l && !(r = rpg_lump_read(ar, l, &tm->npcb)) && rpg_tab_at(NULL, RPG_T_NPCS, 0, tm->npcb.len, 0, 0, &at)) {
 		tm->npcl = l;
-		tm->npc_pool = tm->npcb.len >= L_HDR + 6 * 2 * L_SLOTS;
+		tm->npc_pool = rpg_tab_at(NULL, RPG_T_NPCS, 0, tm->npcb.len, 0, NPC_POOL, &at);
 	} else if (l && r) {
 		return r;
 	}
-	tm->dox_at = (size_t)map * DOX_REC;
-	if (d && d->kind == RPG_K_REC && !(r = rpg_lump_read(ar, d, &tm->doxb)) && tm->dox_at + DOX_REC <= tm->doxb.len)
+	tm->map = map;
+	if (d && d->kind == RPG_K_REC && !(r = rpg_lump_read(ar, d, &tm->doxb)) &&
+	    rpg_tab_at(NULL, RPG_T_DOORS, (size_t)map, tm->doxb.len, 0, 0, &at))
 		tm->doxl = d;
 	else if (d && d->kind == RPG_K_REC && r)
 		return r;
@@ -132,14 +139,11 @@ static void rpg_tmap_tilesets(struct gfs_archive *ar, long map, struct rpg_tmap 
 	/* every layer's, a layer the TMX may add included; the TMX shows the tilesets of those there are */
 	for (unsigned k = 0; k < RPG_MAP_MAX_LAYERS; k++) {
 		long t = def, v = rec && 2 * layer_field[k] + 2 <= rs ? (int16_t)gfs_le16(rec + 2 * layer_field[k]) : 0;
-		unsigned u;
 
 		if (v > 0)
 			t = v - 1;
 		tm->ts[k] = t < 0 ? 0 : t;
-		for (u = 0; u < tm->nused && tm->used[u] != tm->ts[k]; u++)
-			;
-		if (u == tm->nused && k < tm->g[G_T].n)
+		if (rpg_index(tm->used, tm->nused, tm->ts[k]) == tm->nused && k < tm->g[G_T].n)
 			tm->used[tm->nused++] = tm->ts[k];
 	}
 	gfs_buf_release(&b);
@@ -170,8 +174,6 @@ int rpg_tmap_load(struct gfs_archive *ar, struct gfs_node *n, struct rpg_tmap *t
 				return gfs_err(ar, -EIO, "lump %s: not a tile map any more", g->l->name);
 			g->n = 0;
 		}
-		if (g->n > RPG_MAP_MAX_LAYERS)
-			g->n = RPG_MAP_MAX_LAYERS;
 	}
 	rpg_tmap_tilesets(ar, (long)v->rec, tm);
 	return rpg_tmap_objects(ar, (long)v->rec, tm);
@@ -185,13 +187,9 @@ int rpg_layer_shown(const struct rpg_tmap *tm, unsigned k)
 
 static unsigned rpg_gid_first(const struct rpg_tmap *tm, int grid, long ts)
 {
-	unsigned u = 0;
-
 	if (grid != G_T)
 		return 1 + GID_SPAN * (tm->nused + (unsigned)grid - 1);
-	while (u < tm->nused && tm->used[u] != ts)
-		u++;
-	return 1 + GID_SPAN * u;
+	return 1 + GID_SPAN * rpg_index(tm->used, tm->nused, ts);
 }
 
 /* Does a tile layer above 0 draw from tileset used[u]?  Then NN-upper is in the TMX. */
@@ -206,11 +204,7 @@ static int rpg_upper_used(const struct rpg_tmap *tm, unsigned u)
 /* The first gid of tileset used[u]'s NN-upper: after the walls' and foes' */
 static unsigned rpg_gid_upper(const struct rpg_tmap *tm, long ts)
 {
-	unsigned u = 0;
-
-	while (u < tm->nused && tm->used[u] != ts)
-		u++;
-	return 1 + GID_SPAN * (tm->nused + 2 + u);
+	return 1 + GID_SPAN * (tm->nused + 2 + rpg_index(tm->used, tm->nused, ts));
 }
 
 /* The layer's name in the TMX: its CSV view's name without .csv */
@@ -227,7 +221,7 @@ uint8_t rpg_cell(const struct rpg_grid *g, unsigned k, unsigned x, unsigned y)
 {
 	if (x >= g->w || y >= g->h)
 		return 0;
-	return g->b.data[RPG_MAP_HDR + (size_t)k * g->w * g->h + (size_t)y * g->w + x];
+	return g->b.data[rpg_map_at(g->w, g->h, k, x, y)];
 }
 
 /* ---- map.tmx ------------------------------------------------------------------ */
@@ -271,15 +265,13 @@ int rpg_npc_look(struct gfs_archive *ar, long map, long id, int global, long *se
 {
 	struct rpg_model *m = ar->priv;
 	struct rpg_lump *l = global ? rpg_lump_named(m, "GLOBALNPCS1.N") : rpg_map_lump(m, map, 'N', RPG_K_REC);
-	unsigned rs = rpg_binsize(ar, 9, 30);
-	uint8_t w[4];
+	int16_t s, p;
 
-	if (!rs)
-		rs = 30;
-	if (!l || id < 0 || rpg_lump_range(ar, l, L_HDR + (uint64_t)id * rs, sizeof(w), w))
+	if (id < 0 || !rpg_tab_get(ar, l, RPG_T_NTYPES, 0, (size_t)id, NTYPE_PICTURE, &s) ||
+	    !rpg_tab_get(ar, l, RPG_T_NTYPES, 0, (size_t)id, NTYPE_PALETTE, &p))
 		return 0;
-	*set = (int16_t)gfs_le16(w);
-	*pal = (int16_t)gfs_le16(w + 2);
+	*set = s;
+	*pal = p;
 	return 1;
 }
 
@@ -290,16 +282,14 @@ int rpg_npc_look(struct gfs_archive *ar, long map, long id, int global, long *se
  */
 static long rpg_obj_walk(struct gfs_archive *ar, struct rpg_tmap *tm, long map, unsigned s, int add)
 {
-	long id = (int16_t)gfs_le16(rpg_npc_word(tm, 2, s)) - 1, set, pal;
-	int global = tm->npc_pool && gfs_le16(rpg_npc_word(tm, 5, s));
+	long id = (int16_t)gfs_le16(rpg_obj_word(tm, 0, NPC_ID, s)) - 1, set, pal;
+	int global = tm->npc_pool && gfs_le16(rpg_obj_word(tm, 0, NPC_POOL, s));
 	uint8_t px[RPG_WALK_W * RPG_WALK_H], master[16];
-	unsigned u;
 
 	if (!rpg_npc_look(ar, map, id, global, &set, &pal))
 		return -1;
-	for (u = 0; u < tm->nwalk; u++)
-		if (tm->walk[u] == set)
-			return set;
+	if (rpg_index(tm->walk, tm->nwalk, set) < tm->nwalk)
+		return set;
 	if (!add || tm->nwalk == WALK_SETS || rpg_walkabout_frame(ar, set, -1, 0, px, master))
 		return -1;
 	tm->walk[tm->nwalk++] = set;
@@ -309,11 +299,7 @@ static long rpg_obj_walk(struct gfs_archive *ar, struct rpg_tmap *tm, long map, 
 /* The first gid of walkabout set `set`'s tileset: after every tileset of the layers */
 static unsigned rpg_gid_walk(const struct rpg_tmap *tm, long set)
 {
-	unsigned u = 0;
-
-	while (u < tm->nwalk && tm->walk[u] != set)
-		u++;
-	return 1 + GID_SPAN * (2 * tm->nused + 2) + WALK_FRAMES * u;
+	return 1 + GID_SPAN * (2 * tm->nused + 2) + WALK_FRAMES * rpg_index(tm->walk, tm->nwalk, set);
 }
 
 /* The NPC instances and doors as object groups of 20x20 rectangles (an NPC with a walkabout: its frame 2 x direction, a tile object), each on its tile */
@@ -324,18 +310,18 @@ static int rpg_tmx_objects(struct gfs_archive *ar, struct gfs_buf *out, struct r
 	if (tm->npcl)
 		r = gfs_buf_printf(out, " <objectgroup id=\"%u\" name=\"npcs\">\n", id++);
 	for (unsigned s = 0; s < L_SLOTS && tm->npcl && !r; s++) {
-		long x = (int16_t)gfs_le16(rpg_npc_word(tm, 0, s)), y = (int16_t)gfs_le16(rpg_npc_word(tm, 1, s)) - 1;
-		long npc = (int16_t)gfs_le16(rpg_npc_word(tm, 2, s)) - 1;
-		int global = tm->npc_pool && gfs_le16(rpg_npc_word(tm, 5, s));
+		long x = (int16_t)gfs_le16(rpg_obj_word(tm, 0, NPC_X, s)), y = (int16_t)gfs_le16(rpg_obj_word(tm, 0, NPC_Y, s)) - 1;
+		long npc = (int16_t)gfs_le16(rpg_obj_word(tm, 0, NPC_ID, s)) - 1;
+		int global = tm->npc_pool && gfs_le16(rpg_obj_word(tm, 0, NPC_POOL, s));
 
-		long set = rpg_npc_used(tm, s) ? rpg_obj_walk(ar, tm, map, s, 0) : -1;
-		unsigned dir = gfs_le16(rpg_npc_word(tm, 3, s)) & 3;
+		long set = rpg_obj_used(tm, 0, s) ? rpg_obj_walk(ar, tm, map, s, 0) : -1;
+		unsigned dir = gfs_le16(rpg_obj_word(tm, 0, NPC_DIR, s)) & 3;
 
-		if (rpg_npc_used(tm, s) && set >= 0)	/* a tile object: y is its bottom */
+		if (rpg_obj_used(tm, 0, s) && set >= 0)	/* a tile object: y is its bottom */
 			r = gfs_buf_printf(out, "  <object id=\"%u\" name=\"%snpc %ld\" gid=\"%u\" x=\"%ld\" y=\"%ld\" "
 					   "width=\"%u\" height=\"%u\"/>\n", NPC_OBJ + s, global ? "global " : "", npc,
 					   rpg_gid_walk(tm, set) + 2 * dir, x * TILE, (y + 1) * TILE, TILE, TILE);
-		else if (rpg_npc_used(tm, s))
+		else if (rpg_obj_used(tm, 0, s))
 			r = gfs_buf_printf(out, "  <object id=\"%u\" name=\"%snpc %ld\" x=\"%ld\" y=\"%ld\" width=\"%u\" "
 					   "height=\"%u\"/>\n", NPC_OBJ + s, global ? "global " : "", npc, x * TILE,
 					   y * TILE, TILE, TILE);
@@ -345,9 +331,9 @@ static int rpg_tmx_objects(struct gfs_archive *ar, struct gfs_buf *out, struct r
 	if (tm->doxl && !r)
 		r = gfs_buf_printf(out, " <objectgroup id=\"%u\" name=\"doors\">\n", id);
 	for (unsigned d = 0; d < DOORS && tm->doxl && !r; d++) {
-		long x = (int16_t)gfs_le16(rpg_door_word(tm, 0, d)), y = (int16_t)gfs_le16(rpg_door_word(tm, 1, d)) - 1;
+		long x = (int16_t)gfs_le16(rpg_obj_word(tm, 1, DOOR_X, d)), y = (int16_t)gfs_le16(rpg_obj_word(tm, 1, DOOR_Y, d)) - 1;
 
-		if (rpg_door_used(tm, d))
+		if (rpg_obj_used(tm, 1, d))
 			r = gfs_buf_printf(out, "  <object id=\"%u\" name=\"door %u\" x=\"%ld\" y=\"%ld\" width=\"%u\" "
 					   "height=\"%u\"/>\n", DOOR_OBJ + d, d, x * TILE, y * TILE, TILE, TILE);
 	}
@@ -400,7 +386,7 @@ static int rpg_tmx_render(struct gfs_archive *ar, struct gfs_node *n, struct gfs
 					    GID_SPAN / TS_COLS);
 	}
 	for (unsigned s = 0; s < L_SLOTS && tm.npcl; s++)
-		if (rpg_npc_used(&tm, s))
+		if (rpg_obj_used(&tm, 0, s))
 			(void)rpg_obj_walk(ar, &tm, (long)v->rec, s, 1);
 	for (unsigned u = 0; u < tm.nwalk && !r; u++) {
 		char name[40], src[64];
@@ -540,7 +526,7 @@ static int rpg_tmx_layer_new(struct rpg_tmxin *in, const struct gfs_xml_el *e, c
 	if (t->n >= RPG_MAP_MAX_LAYERS)
 		return gfs_tmx_err(in->ar, in->view, e, "layer '%s': a map has at most %d tile layers", name,
 				   RPG_MAP_MAX_LAYERS);
-	if ((r = gfs_buf_set_len(&t->b, t->b.len + (size_t)t->w * t->h)))	/* zeros */
+	if ((r = rpg_map_layers(&t->b, t->n + 1)))	/* zeros */
 		return r;
 	in->added++;
 	return (int)t->n++;
@@ -632,7 +618,7 @@ static int rpg_tmx_layer_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 				r = gfs_tmx_err(in->ar, in->view, e, "layer '%s' cell %u,%u: gid %u is not a tile of "
 						"tileset '%s'", name, x, y, gid, grid_name[grid]);
 			else if (x < g->w && y < g->h)
-				g->b.data[RPG_MAP_HDR + (size_t)k * g->w * g->h + (size_t)y * g->w + x] = (uint8_t)v;
+				g->b.data[rpg_map_at(g->w, g->h, k, x, y)] = (uint8_t)v;
 			else if (v)
 				r = gfs_tmx_err(in->ar, in->view, e, "layer '%s' cell %u,%u is outside the %s map "
 						"(%ux%u): it can only be empty", name, x, y, grid_name[grid], g->w, g->h);
@@ -662,7 +648,7 @@ static int rpg_tmx_root(struct rpg_tmxin *in, const struct gfs_xml_el *root)
 	if ((r = rpg_resize_ok(in->ar, in->view, w, h = gfs_tmx_num(root, "height"))))
 		return r;
 	for (struct rpg_grid *g = in->tm.g; g < in->tm.g + 3 && !r; g++)
-		if (g->n && !(r = rpg_resize_grid(&g->b, (unsigned)w, (unsigned)h)))
+		if (g->n && !(r = rpg_map_resize(&g->b, (unsigned)w, (unsigned)h)))
 			rpg_map_dims(g->b.data, g->b.len, &g->w, &g->h, &g->n);
 	in->resized = 1;
 	return r;
@@ -689,14 +675,14 @@ static int rpg_tmx_group_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 			continue;	/* <properties> */
 		i = (unsigned)(id - (doors ? DOOR_OBJ : NPC_OBJ));
 		if (id < 0 || i >= (doors ? DOORS : L_SLOTS) ||
-		    !(doors ? rpg_door_used(&in->tm, i) : rpg_npc_used(&in->tm, i)))
+		    !rpg_obj_used(&in->tm, doors, i))
 			return gfs_tmx_err(in->ar, in->view, o, "object %ld is none of the map's %s (add them in %s)", id,
 					   name, doors ? "doors.csv" : "npcs.csv");
 		seen = doors ? &in->door_seen[i] : &in->npc_seen[i];
 		if ((*seen)++)
 			return gfs_tmx_err(in->ar, in->view, o, "object %ld twice", id);
-		px = doors ? rpg_door_word(&in->tm, 0, i) : rpg_npc_word(&in->tm, 0, i);
-		py = doors ? rpg_door_word(&in->tm, 1, i) : rpg_npc_word(&in->tm, 1, i);
+		px = rpg_obj_word(&in->tm, doors, OBJ_X, i);
+		py = rpg_obj_word(&in->tm, doors, OBJ_Y, i);
 		if (rpg_resize_obj_cell(o, "x", t->w, (int16_t)gfs_le16(px), 0, &x) < 0 ||
 		    rpg_resize_obj_cell(o, "y", t->h, (int16_t)gfs_le16(py) - 1, gfs_xml_attr(o, "gid") ? TILE : 0, &y) < 0)
 			return gfs_tmx_err(in->ar, in->view, o, "object %ld is off the %ux%u map", id, t->w, t->h);
@@ -704,7 +690,7 @@ static int rpg_tmx_group_in(struct rpg_tmxin *in, const struct gfs_xml_el *e)
 		gfs_put_u16le(py, (uint16_t)(y + 1));
 	}
 	for (unsigned i = 0; i < (doors ? DOORS : L_SLOTS); i++)
-		if ((doors ? rpg_door_used(&in->tm, i) : rpg_npc_used(&in->tm, i)) &&
+		if (rpg_obj_used(&in->tm, doors, i) &&
 		    !(doors ? in->door_seen[i] : in->npc_seen[i]))
 			return gfs_tmx_err(in->ar, in->view, e, "%s %u has no object (remove it in %s)",
 					   doors ? "door" : "NPC slot", i, doors ? "doors.csv" : "npcs.csv");
@@ -768,9 +754,7 @@ static int rpg_tmx_store(struct gfs_archive *ar, struct gfs_node *n, const uint8
 			 strcmp(e->name, "properties"))
 			r = gfs_tmx_err(ar, n->name, e, "<%s> is nothing the map holds", e->name);
 	}
-	if (!r && in->resized && !(r = rpg_resize_objects(ar, n->name, in->tm.npcl ? in->tm.npcb.data : NULL,
-							   in->tm.doxl ? in->tm.doxb.data + in->tm.dox_at : NULL,
-							   in->tm.g[G_T].w, in->tm.g[G_T].h)))
+	if (!r && in->resized && !(r = rpg_resize_objects(ar, n->name, &in->tm, in->tm.g[G_T].w, in->tm.g[G_T].h)))
 		r = rpg_resize_zones(ar, n->name, (long)((struct rpg_vpriv *)n->priv)->rec, in->tm.g[G_T].w,
 				     in->tm.g[G_T].h, &zl, &zb);
 	/* all checked: only now does any lump change (their sizes follow: a new size, new layers) */

@@ -31,6 +31,7 @@
 #include "reload.h"
 #include "rpg_grow.h"
 #include "rpg_text.h"
+#include "rpg_tmap.h"
 #include "gfs_grid.h"
 #include "gfs_codec.h"
 
@@ -299,8 +300,6 @@ RPG_VIEW_OPS(rpg_tlist);
 
 /* ---- map layers ------------------------------------------------------------ */
 
-#define MAP_HDR RPG_MAP_HDR
-
 
 /* maps/NN-name (name from MN, letters and digits kept, others as '-'), made once. */
 static struct gfs_node *rpg_map_dir(struct gfs_archive *ar, long map)
@@ -345,15 +344,13 @@ static struct gfs_node *rpg_map_dir(struct gfs_archive *ar, long map)
 /* The views in map dir of l, a lump of map (its letter): layers, zones, records. */
 static int rpg_map_lump_views(struct gfs_archive *ar, struct rpg_lump *l, struct gfs_node *dir, long map, char letter)
 {
-	uint8_t hdr[MAP_HDR];
 	unsigned w, h, layers;
-	uint64_t len = l->data ? l->data->len : l->len;
 	int r = 0;
 
 	if (l->kind == RPG_K_RELOAD || l->kind == RPG_K_REC)
 		return l->kind == RPG_K_REC ? rpg_maps_build(ar, l, dir, map) :
 		       rpg_add_view(ar, l, dir, "zones.txt", &rpg_reload_ops, 0, NULL);
-	if (rpg_lump_range(ar, l, 0, MAP_HDR, hdr) || !rpg_map_dims(hdr, len, &w, &h, &layers))
+	if (!rpg_map_lump_dims(ar, l, l->data ? l->data->len : l->len, &w, &h, &layers))
 		return 0;
 	for (unsigned k = 0; !r && k < layers; k++) {
 		char nm[32];
@@ -410,11 +407,10 @@ int rpg_view_kind(struct gfs_archive *ar, struct rpg_lump *l)
 		return RPG_K_REC;
 	{
 		char letter;
-		uint8_t hdr[MAP_HDR];
-		unsigned w, h, layers;
+		unsigned w, h;
 
 		if (rpg_map_of(m, l->name, &letter) >= 0 && (letter == 'T' || letter == 'P' || letter == 'E') &&
-		    l->len >= MAP_HDR && !gfs_pread(ar, hdr, MAP_HDR, l->off) && rpg_map_dims(hdr, l->len, &w, &h, &layers))
+		    rpg_map_lump_dims(ar, l, l->len, &w, &h, NULL))
 			return RPG_K_MAP;
 	}
 	if (l->len >= 13 && rpg_reload_ok(ar, l))
@@ -582,20 +578,19 @@ size_t rpg_views_check(struct gfs_archive *ar, FILE *out)
 		struct rpg_lump *t = m->lumps[i];
 		char lt, lo;
 		long map = t->kind == RPG_K_MAP ? rpg_map_of(m, t->name, &lt) : -1;
-		uint8_t h1[MAP_HDR], h2[MAP_HDR];
-		unsigned w1, hh1, n1, w2, hh2, n2;
+		unsigned w1, hh1, w2, hh2;
 
 		if (map < 0 || lt != 'T')
 			continue;
 		if (map > maxmap)
 			maxmap = map;
-		if (gfs_pread(ar, h1, MAP_HDR, t->off) || !rpg_map_dims(h1, t->len, &w1, &hh1, &n1))
+		if (!rpg_map_lump_dims(ar, t, t->len, &w1, &hh1, NULL))
 			continue;
 		for (size_t j = 0; j < m->n; j++) {
 			struct rpg_lump *o = m->lumps[j];
 
 			if (o->kind != RPG_K_MAP || rpg_map_of(m, o->name, &lo) != map || lo == 'T' ||
-			    gfs_pread(ar, h2, MAP_HDR, o->off) || !rpg_map_dims(h2, o->len, &w2, &hh2, &n2))
+			    !rpg_map_lump_dims(ar, o, o->len, &w2, &hh2, NULL))
 				continue;
 			if (w1 != w2 || hh1 != hh2) {
 				fprintf(out, "warning: map %ld: %s is %ux%u, %s is %ux%u\n", map, t->name, w1, hh1,
