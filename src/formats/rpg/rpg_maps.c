@@ -135,6 +135,23 @@ int rpg_tab_at(struct gfs_archive *ar, int t, size_t rec, uint64_t len, size_t i
 	return 1;
 }
 
+/* Word c of NPC (door: door) slot i of the map Tiled shows, through npcs.csv's (doors.csv's) table. */
+uint8_t *rpg_obj_word(const struct rpg_tmap *tm, int door, unsigned c, unsigned i)
+{
+	const struct gfs_buf *b = door ? &tm->doxb : &tm->npcb;
+	size_t at = 0;
+
+	rpg_tab_at(NULL, door ? RPG_T_DOORS : RPG_T_NPCS, door ? (size_t)tm->map : 0, b->len, i, c, &at);
+	return b->data + at;
+}
+
+int rpg_obj_used(const struct rpg_tmap *tm, int door, unsigned i)
+{
+	if (door)
+		return tm->doxl && (gfs_le16(rpg_obj_word(tm, 1, DOOR_FLAGS, i)) & 1);
+	return tm->npcl && gfs_le16(rpg_obj_word(tm, 0, NPC_ID, i)) != 0;
+}
+
 int rpg_tab_get(struct gfs_archive *ar, struct rpg_lump *l, int t, size_t rec, size_t i, unsigned c, int16_t *v)
 {
 	uint8_t w[2];

@@ -71,22 +71,6 @@ static unsigned rpg_index(const long *a, unsigned n, long v)
 	return u;
 }
 
-uint8_t *rpg_obj_word(const struct rpg_tmap *tm, int door, unsigned c, unsigned i)
-{
-	const struct gfs_buf *b = door ? &tm->doxb : &tm->npcb;
-	size_t at = 0;
-
-	rpg_tab_at(NULL, door ? RPG_T_DOORS : RPG_T_NPCS, door ? (size_t)tm->map : 0, b->len, i, c, &at);
-	return b->data + at;
-}
-
-int rpg_obj_used(const struct rpg_tmap *tm, int door, unsigned i)
-{
-	if (door)
-		return tm->doxl && (gfs_le16(rpg_obj_word(tm, 1, DOOR_FLAGS, i)) & 1);
-	return tm->npcl && gfs_le16(rpg_obj_word(tm, 0, NPC_ID, i)) != 0;
-}
-
 /* The map's .L and DOX record, read; a missing or short one (npcs.csv's, doors.csv's) leaves its lump NULL. */
 static int rpg_tmap_objects(struct gfs_archive *ar, long map, struct rpg_tmap *tm)
 {
