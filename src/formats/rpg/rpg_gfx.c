@@ -75,39 +75,28 @@ struct rpg_gfx {
 	char defpal;		/* sprites: n of DEFPALn.BIN ('-': none, palette 0); 0: the master palette */
 };
 
+/* The rows of one kind: sprite sets .PTn, default palettes DEFPALn.BIN, RELOAD graphics NAME.RGFX. */
+#define PT(n, view, w, h, frames)	{ ".PT" #n, G_SPRITE, "sprites/" view, w, h, frames, 4, 0, '0' + n }
+#define DEFPAL(n, view)			{ "DEFPAL" #n ".BIN", G_DEFPAL, "palettes/default-" view ".csv", 0, 0, 0, 0, 0, 0 }
+#define RGFX(lump, view, pal)		{ lump ".RGFX", G_RGFX, view, 0, 0, 0, 8, 0, pal }
+
 static const struct rpg_gfx rpg_gfxs[] = {
 	{ ".TIL", G_PAGES, "tilesets", PAGE_W, PAGE_H, 1, 8, 0, 0 },
 	{ ".MXS", G_PAGES, "backdrops", PAGE_W, PAGE_H, 1, 8, 0, 0 },
-	{ ".PT0", G_SPRITE, "sprites/heroes", 32, 40, 8, 4, 0, '0' },
-	{ ".PT1", G_SPRITE, "sprites/small-enemies", 34, 34, 1, 4, 0, '1' },
-	{ ".PT2", G_SPRITE, "sprites/medium-enemies", 50, 50, 1, 4, 0, '2' },
-	{ ".PT3", G_SPRITE, "sprites/large-enemies", 80, 80, 1, 4, 0, '3' },
-	{ ".PT4", G_SPRITE, "sprites/walkabouts", 20, 20, 8, 4, 0, '4' },
-	{ ".PT5", G_SPRITE, "sprites/weapons", 24, 24, 2, 4, 0, '5' },
-	{ ".PT6", G_SPRITE, "sprites/attacks", 50, 50, 3, 4, 0, '6' },
-	{ ".PT7", G_SPRITE, "sprites/box-borders", 16, 16, 16, 4, 0, '7' },
-	{ ".PT8", G_SPRITE, "sprites/portraits", 50, 50, 1, 4, 0, '8' },
+	PT(0, "heroes", 32, 40, 8), PT(1, "small-enemies", 34, 34, 1), PT(2, "medium-enemies", 50, 50, 1),
+	PT(3, "large-enemies", 80, 80, 1), PT(4, "walkabouts", 20, 20, 8), PT(5, "weapons", 24, 24, 2),
+	PT(6, "attacks", 50, 50, 3), PT(7, "box-borders", 16, 16, 16), PT(8, "portraits", 50, 50, 1),
 	{ "PALETTES.BIN", G_MASTERS, "palettes", 0, 0, 0, 0, 0, 0 },
 	{ ".MAS", G_MAS, "palettes/legacy-master.txt", 0, 0, 0, 0, 0, 0 },
 	{ ".PAL", G_PAL16, "palettes/16-colour.csv", 0, 0, 0, 0, 0, 0 },
 	{ ".FNT", G_FONT, "font.png", FONT_W, FONT_H, 1, 1, BSAVE_HDR, 0 },
-	{ "DEFPAL0.BIN", G_DEFPAL, "palettes/default-heroes.csv", 0, 0, 0, 0, 0, 0 },
-	{ "DEFPAL1.BIN", G_DEFPAL, "palettes/default-small-enemies.csv", 0, 0, 0, 0, 0, 0 },
-	{ "DEFPAL2.BIN", G_DEFPAL, "palettes/default-medium-enemies.csv", 0, 0, 0, 0, 0, 0 },
-	{ "DEFPAL3.BIN", G_DEFPAL, "palettes/default-large-enemies.csv", 0, 0, 0, 0, 0, 0 },
-	{ "DEFPAL4.BIN", G_DEFPAL, "palettes/default-walkabouts.csv", 0, 0, 0, 0, 0, 0 },
-	{ "DEFPAL5.BIN", G_DEFPAL, "palettes/default-weapons.csv", 0, 0, 0, 0, 0, 0 },
-	{ "DEFPAL6.BIN", G_DEFPAL, "palettes/default-attacks.csv", 0, 0, 0, 0, 0, 0 },
-	{ "DEFPAL7.BIN", G_DEFPAL, "palettes/default-box-borders.csv", 0, 0, 0, 0, 0, 0 },
-	{ "DEFPAL8.BIN", G_DEFPAL, "palettes/default-portraits.csv", 0, 0, 0, 0, 0, 0 },
-	{ "HEROES.RGFX", G_RGFX, "sprites/heroes", 0, 0, 0, 8, 0, '0' },
-	{ "ENEMIES.RGFX", G_RGFX, "sprites/enemies", 0, 0, 0, 8, 0, '-' },
-	{ "WALKABOUTS.RGFX", G_RGFX, "sprites/walkabouts", 0, 0, 0, 8, 0, '4' },
-	{ "WEAPONS.RGFX", G_RGFX, "sprites/weapons", 0, 0, 0, 8, 0, '5' },
-	{ "ATTACKS.RGFX", G_RGFX, "sprites/attacks", 0, 0, 0, 8, 0, '6' },
-	{ "BOXBORDERS.RGFX", G_RGFX, "sprites/box-borders", 0, 0, 0, 8, 0, '7' },
-	{ "PORTRAITS.RGFX", G_RGFX, "sprites/portraits", 0, 0, 0, 8, 0, '8' },
-	{ "BACKDROPS.RGFX", G_RGFX, "backdrops", 0, 0, 0, 8, 0, 0 },
+	DEFPAL(0, "heroes"), DEFPAL(1, "small-enemies"), DEFPAL(2, "medium-enemies"),
+	DEFPAL(3, "large-enemies"), DEFPAL(4, "walkabouts"), DEFPAL(5, "weapons"),
+	DEFPAL(6, "attacks"), DEFPAL(7, "box-borders"), DEFPAL(8, "portraits"),
+	RGFX("HEROES", "sprites/heroes", '0'), RGFX("ENEMIES", "sprites/enemies", '-'),
+	RGFX("WALKABOUTS", "sprites/walkabouts", '4'), RGFX("WEAPONS", "sprites/weapons", '5'),
+	RGFX("ATTACKS", "sprites/attacks", '6'), RGFX("BOXBORDERS", "sprites/box-borders", '7'),
+	RGFX("PORTRAITS", "sprites/portraits", '8'), RGFX("BACKDROPS", "backdrops", 0),
 };
 
 static const struct rpg_gfx *rpg_gfx_of(struct rpg_model *m, const struct rpg_lump *l)
