@@ -226,6 +226,7 @@ static uint64_t gfs_group_max(const struct gfs_field *f)
 		return UINT32_MAX;
 	return gfs_count_cap(f, f->count_off);
 }
+
 /* ---- Pascal strings ------------------------------------------------------------ */
 
 static size_t gfs_pstr_len(const struct gfs_field *f, const uint8_t *p)

@@ -27,7 +27,7 @@ const struct gfs_record rpg_map_rec = { .section = "map", .size = RPG_MAP_HDR, G
 
 int rpg_map_dims(const uint8_t *hdr, uint64_t len, unsigned *w, unsigned *h, unsigned *layers)
 {
-	int16_t sw = (int16_t)gfs_le16(hdr + rpg_map_f[MF_W].off), sh = (int16_t)gfs_le16(hdr + rpg_map_f[MF_H].off);
+	int16_t sw = (int16_t)gfs_field_get(&rpg_map_f[MF_W], hdr), sh = (int16_t)gfs_field_get(&rpg_map_f[MF_H], hdr);
 	size_t at = rpg_map_rec.size, plane;
 
 	if (len < at || len > SIZE_MAX || sw <= 0 || sh <= 0)
@@ -72,8 +72,8 @@ int rpg_map_new(struct gfs_buf *b, const uint8_t *hdr, unsigned w, unsigned h, u
 
 	if (hdr)
 		memcpy(fixed, hdr, sizeof(fixed));
-	gfs_put_u16le(fixed + rpg_map_f[MF_W].off, (uint16_t)w);
-	gfs_put_u16le(fixed + rpg_map_f[MF_H].off, (uint16_t)h);
+	gfs_field_set(&rpg_map_f[MF_W], fixed, w);
+	gfs_field_set(&rpg_map_f[MF_H], fixed, h);
 	if (gfs_buf_set_len(b, 0) || gfs_buf_add(b, fixed, sizeof(fixed)))
 		return -ENOMEM;
 	return rpg_map_layers(b, layers);
